@@ -1,0 +1,37 @@
+namespace ConcurrencyLab.Measurement;
+
+/// <summary>What a <see cref="TrialMeter"/> read over one measured region.</summary>
+public sealed record Measurements
+{
+    public required double WallMs { get; init; }
+
+    public required double UserCpuMs { get; init; }
+
+    public required double SystemCpuMs { get; init; }
+
+    public required int ThreadsAtStart { get; init; }
+
+    public required int PeakThreads { get; init; }
+
+    public required int FinalThreads { get; init; }
+
+    public required int PeakPoolThreads { get; init; }
+
+    public required long PeakQueueLength { get; init; }
+
+    public required long CompletedWorkItems { get; init; }
+
+    public required long LockContentions { get; init; }
+
+    public required long AllocatedBytes { get; init; }
+
+    public required int Gen0Collections { get; init; }
+
+    public required int Gen1Collections { get; init; }
+
+    public required int Gen2Collections { get; init; }
+
+    public required long PeakWorkingSetBytes { get; init; }
+
+    public required IReadOnlyList<Sample> Samples { get; init; }
+}

@@ -1,0 +1,103 @@
+using System.Diagnostics;
+using Microsoft.Win32.SafeHandles;
+
+namespace ConcurrencyLab.Measurement;
+
+/// <summary>
+/// Cheap reads of this process's OS thread count and peak resident memory. On Linux they come from
+/// <c>/proc/self/stat</c> and <c>/proc/self/status</c>, read into a reused buffer so the sampler allocates
+/// nothing while a trial runs (its allocations would be counted as the workload's).
+/// <c>Process.Threads</c> is avoided: it builds an object per thread.
+/// </summary>
+internal sealed class ProcessCounters : IDisposable
+{
+    private readonly SafeFileHandle? _stat;
+    private readonly byte[] _buffer = new byte[4096];
+
+    public ProcessCounters()
+    {
+        if (OperatingSystem.IsLinux())
+        {
+            _stat = File.OpenHandle("/proc/self/stat", FileMode.Open, FileAccess.Read);
+        }
+    }
+
+    /// <summary>All OS threads of this process, not only the pool's.</summary>
+    public int ReadThreadCount()
+    {
+        if (_stat is null)
+        {
+            using var process = Process.GetCurrentProcess();
+            return process.Threads.Count;
+        }
+
+        // procfs regenerates the file on each read at offset 0.
+        var length = RandomAccess.Read(_stat, _buffer, 0);
+        return ParseThreadCount(_buffer.AsSpan(0, length));
+    }
+
+    /// <summary>Parses field 20 (num_threads) of a <c>/proc/[pid]/stat</c> line.</summary>
+    internal static int ParseThreadCount(ReadOnlySpan<byte> stat)
+    {
+        // Field 2 (the command name) is in parentheses and may hold spaces, so count fields after the last ')'.
+        var afterName = stat.LastIndexOf((byte)')');
+        if (afterName < 0)
+        {
+            return -1;
+        }
+
+        var rest = stat[(afterName + 1)..];
+
+        // rest begins " S ppid ...": field 3 is the state. num_threads is field 20, the 18th after the name.
+        var field = 2;
+        var i = 0;
+        while (i < rest.Length)
+        {
+            while (i < rest.Length && rest[i] == (byte)' ')
+            {
+                i++;
+            }
+
+            var start = i;
+            while (i < rest.Length && rest[i] != (byte)' ')
+            {
+                i++;
+            }
+
+            field++;
+            if (field == 20)
+            {
+                var value = 0;
+                foreach (var b in rest[start..i])
+                {
+                    value = (value * 10) + (b - (byte)'0');
+                }
+
+                return value;
+            }
+        }
+
+        return -1;
+    }
+
+    /// <summary>The kernel's high-water mark of resident memory (VmHWM), or the current working set elsewhere.</summary>
+    public static long ReadPeakWorkingSetBytes()
+    {
+        if (OperatingSystem.IsLinux())
+        {
+            foreach (var line in File.ReadLines("/proc/self/status"))
+            {
+                if (line.StartsWith("VmHWM:", StringComparison.Ordinal))
+                {
+                    var digits = line.AsSpan(6).Trim().TrimEnd("kB").Trim();
+                    return long.Parse(digits, System.Globalization.CultureInfo.InvariantCulture) * 1024;
+                }
+            }
+        }
+
+        using var process = Process.GetCurrentProcess();
+        return process.PeakWorkingSet64;
+    }
+
+    public void Dispose() => _stat?.Dispose();
+}

@@ -1,0 +1,91 @@
+using System.Diagnostics;
+
+namespace ConcurrencyLab.Measurement;
+
+/// <summary>
+/// Reads thread counts, the pool's queue and CPU time at a fixed interval on a dedicated background
+/// thread. A dedicated thread, not a timer: a timer callback runs on the pool, so it would wait behind
+/// the very queue it measures and would add work to it. The sampler's own thread is one of the OS
+/// threads it counts; <c>threadsAtStart</c> in a trial already includes it.
+/// </summary>
+internal sealed class Sampler : IDisposable
+{
+    private readonly TimeSpan _interval;
+    private readonly ProcessCounters _counters;
+    private readonly ManualResetEventSlim _stop = new(false);
+    private Sample[] _samples;
+    private int _count;
+    private Thread? _thread;
+    private long _origin;
+    private double _cpuOriginMs;
+
+    public Sampler(TimeSpan interval, ProcessCounters counters, int expectedSamples = 1024)
+    {
+        _interval = interval;
+        _counters = counters;
+        _samples = new Sample[Math.Max(16, expectedSamples)];
+    }
+
+    /// <summary>Whether sampling is on at all (an interval of zero turns it off).</summary>
+    public bool Enabled => _interval > TimeSpan.Zero;
+
+    /// <summary>Starts the thread; the first sample is taken at once.</summary>
+    public void Start(long originTimestamp, double cpuOriginMs)
+    {
+        _origin = originTimestamp;
+        _cpuOriginMs = cpuOriginMs;
+        if (!Enabled)
+        {
+            return;
+        }
+
+        _thread = new Thread(Loop) { IsBackground = true, Name = "conclab sampler", Priority = ThreadPriority.AboveNormal };
+        _thread.Start();
+    }
+
+    /// <summary>Stops the thread and takes a last sample, so the end state is always recorded.</summary>
+    public IReadOnlyList<Sample> Stop()
+    {
+        if (_thread is not null)
+        {
+            _stop.Set();
+            _thread.Join();
+            _thread = null;
+            TakeSample();
+        }
+
+        return new ArraySegment<Sample>(_samples, 0, _count);
+    }
+
+    public void Dispose()
+    {
+        _stop.Set();
+        _thread?.Join();
+        _stop.Dispose();
+    }
+
+    private void Loop()
+    {
+        do
+        {
+            TakeSample();
+        }
+        while (!_stop.Wait(_interval));
+    }
+
+    private void TakeSample()
+    {
+        if (_count == _samples.Length)
+        {
+            // Rare: only when a trial runs longer than planned for. Doubling keeps it amortised.
+            Array.Resize(ref _samples, _samples.Length * 2);
+        }
+
+        _samples[_count++] = new Sample(
+            Stopwatch.GetElapsedTime(_origin).TotalMilliseconds,
+            _counters.ReadThreadCount(),
+            ThreadPool.ThreadCount,
+            ThreadPool.PendingWorkItemCount,
+            Environment.CpuUsage.TotalTime.TotalMilliseconds - _cpuOriginMs);
+    }
+}

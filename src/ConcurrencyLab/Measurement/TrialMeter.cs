@@ -1,0 +1,139 @@
+using System.Diagnostics;
+
+namespace ConcurrencyLab.Measurement;
+
+/// <summary>
+/// Measures the region of a trial in which the variant runs: wall and CPU time, thread counts, the pool,
+/// allocations, GC and lock contention, with a <see cref="Sampler"/> running beside it. A scenario calls
+/// <see cref="Start"/> right before handing work to the variant and <see cref="Stop"/> right after, so
+/// fixture set-up and tear-down stay outside.
+/// </summary>
+public sealed class TrialMeter : IDisposable
+{
+    private readonly ProcessCounters _counters = new();
+    private readonly Sampler _sampler;
+    private long _startTimestamp;
+    private ProcessCpu _cpuAtStart;
+    private long _allocatedAtStart;
+    private long _completedAtStart;
+    private long _contentionsAtStart;
+    private int _gen0AtStart;
+    private int _gen1AtStart;
+    private int _gen2AtStart;
+    private int _threadsAtStart;
+
+    /// <summary>Creates a meter sampling every <paramref name="sampleInterval"/> (zero turns the sampler off).</summary>
+    public TrialMeter(TimeSpan sampleInterval, TimeSpan expectedDuration = default)
+    {
+        var expected = sampleInterval > TimeSpan.Zero && expectedDuration > TimeSpan.Zero
+            ? (int)Math.Min(1_000_000, (expectedDuration.Ticks / sampleInterval.Ticks) + 16)
+            : 1024;
+        _sampler = new Sampler(sampleInterval, _counters, expected);
+    }
+
+    /// <summary>Whether <see cref="Start"/> has been called.</summary>
+    public bool Started { get; private set; }
+
+    /// <summary>What was measured, once <see cref="Stop"/> has been called.</summary>
+    public Measurements? Result { get; private set; }
+
+    /// <summary>Begins the measured region.</summary>
+    public void Start()
+    {
+        if (Started)
+        {
+            throw new InvalidOperationException("The meter has already started.");
+        }
+
+        Started = true;
+
+        // The sampler thread starts first so it is already among the threads counted at the start,
+        // and its creation is not charged to the variant.
+        var cpu = ProcessCpu.Read();
+        _sampler.Start(Stopwatch.GetTimestamp(), cpu.TotalMs);
+        _threadsAtStart = _counters.ReadThreadCount();
+        _gen0AtStart = GC.CollectionCount(0);
+        _gen1AtStart = GC.CollectionCount(1);
+        _gen2AtStart = GC.CollectionCount(2);
+        _contentionsAtStart = Monitor.LockContentionCount;
+        _completedAtStart = ThreadPool.CompletedWorkItemCount;
+        _allocatedAtStart = GC.GetTotalAllocatedBytes(precise: true);
+        _cpuAtStart = ProcessCpu.Read();
+
+        // Last, so the reads above are not part of the wall time.
+        _startTimestamp = Stopwatch.GetTimestamp();
+    }
+
+    /// <summary>Ends the measured region; later calls do nothing.</summary>
+    public Measurements Stop()
+    {
+        if (Result is not null)
+        {
+            return Result;
+        }
+
+        if (!Started)
+        {
+            throw new InvalidOperationException("The meter was never started.");
+        }
+
+        // Wall time first, so the reads below are not charged to it.
+        var wall = Stopwatch.GetElapsedTime(_startTimestamp);
+        var cpu = ProcessCpu.Read();
+        var allocated = GC.GetTotalAllocatedBytes(precise: true) - _allocatedAtStart;
+        var completed = ThreadPool.CompletedWorkItemCount - _completedAtStart;
+        var contentions = Monitor.LockContentionCount - _contentionsAtStart;
+        var finalThreads = _counters.ReadThreadCount();
+        var finalPoolThreads = ThreadPool.ThreadCount;
+        var samples = _sampler.Stop();
+
+        var peakThreads = Math.Max(_threadsAtStart, finalThreads);
+        var peakPool = finalPoolThreads;
+        long peakQueue = 0;
+        foreach (var sample in samples)
+        {
+            peakThreads = Math.Max(peakThreads, sample.Threads);
+            peakPool = Math.Max(peakPool, sample.PoolThreads);
+            peakQueue = Math.Max(peakQueue, sample.QueueLength);
+        }
+
+        Result = new Measurements
+        {
+            WallMs = wall.TotalMilliseconds,
+            UserCpuMs = (cpu.UserMs - _cpuAtStart.UserMs),
+            SystemCpuMs = (cpu.SystemMs - _cpuAtStart.SystemMs),
+            ThreadsAtStart = _threadsAtStart,
+            PeakThreads = peakThreads,
+            FinalThreads = finalThreads,
+            PeakPoolThreads = peakPool,
+            PeakQueueLength = peakQueue,
+            CompletedWorkItems = completed,
+            LockContentions = contentions,
+            AllocatedBytes = allocated,
+            Gen0Collections = GC.CollectionCount(0) - _gen0AtStart,
+            Gen1Collections = GC.CollectionCount(1) - _gen1AtStart,
+            Gen2Collections = GC.CollectionCount(2) - _gen2AtStart,
+            PeakWorkingSetBytes = ProcessCounters.ReadPeakWorkingSetBytes(),
+            Samples = samples,
+        };
+        return Result;
+    }
+
+    /// <inheritdoc/>
+    public void Dispose()
+    {
+        _sampler.Dispose();
+        _counters.Dispose();
+    }
+
+    private readonly record struct ProcessCpu(double UserMs, double SystemMs)
+    {
+        public double TotalMs => UserMs + SystemMs;
+
+        public static ProcessCpu Read()
+        {
+            var usage = Environment.CpuUsage;
+            return new ProcessCpu(usage.UserTime.TotalMilliseconds, usage.PrivilegedTime.TotalMilliseconds);
+        }
+    }
+}

@@ -1,0 +1,154 @@
+namespace ConcurrencyLab.Results;
+
+/// <summary>
+/// Everything one <c>conclab run</c> measured: the root of <c>results.json</c>. Its shape is a contract that
+/// other tools read; bump <see cref="CurrentSchemaVersion"/> when a field changes meaning or goes away.
+/// </summary>
+public sealed record RunResult
+{
+    /// <summary>The schema version this build writes.</summary>
+    public const int CurrentSchemaVersion = 1;
+
+    public int SchemaVersion { get; init; } = CurrentSchemaVersion;
+
+    public string Tool { get; init; } = "conclab";
+
+    /// <summary>UTC time the run started, ISO 8601.</summary>
+    public required string StartedAt { get; init; }
+
+    public required EnvironmentInfo Environment { get; init; }
+
+    public required RunSettings Settings { get; init; }
+
+    public required IReadOnlyList<ScenarioResult> Scenarios { get; init; }
+}
+
+/// <summary>How the run was configured.</summary>
+public sealed record RunSettings
+{
+    public int Repeat { get; init; }
+
+    public int Warmup { get; init; }
+
+    public int Seed { get; init; }
+
+    public bool Quick { get; init; }
+
+    /// <summary>Whether trials ran in fresh child processes (the default) or in the runner's own process.</summary>
+    public bool Isolated { get; init; }
+
+    public double TrialTimeoutSec { get; init; }
+
+    public double SampleIntervalMs { get; init; }
+}
+
+/// <summary>One scenario's results.</summary>
+public sealed record ScenarioResult
+{
+    public required string Name { get; init; }
+
+    public required IReadOnlyDictionary<string, string> Parameters { get; init; }
+
+    /// <summary>The lower bound on wall time no variant can beat.</summary>
+    public required double IdealMs { get; init; }
+
+    /// <summary>Why <see cref="IdealMs"/> is the bound.</summary>
+    public required string IdealReason { get; init; }
+
+    public required string Baseline { get; init; }
+
+    public required IReadOnlyList<VariantResult> Variants { get; init; }
+
+    /// <summary>Anything the reader should know: scale changes, digests that differ, a hung in-process trial.</summary>
+    public IReadOnlyList<string> Notes { get; init; } = [];
+}
+
+/// <summary>One variant's trials and their summary.</summary>
+public sealed record VariantResult
+{
+    public required string Name { get; init; }
+
+    public required string Description { get; init; }
+
+    /// <summary><see cref="TrialStatus"/>: ok only when every trial was ok.</summary>
+    public required string Status { get; init; }
+
+    public required IReadOnlyList<TrialResult> Trials { get; init; }
+
+    /// <summary>Null when no trial succeeded.</summary>
+    public VariantSummary? Summary { get; init; }
+}
+
+/// <summary>Statistics over a variant's successful trials.</summary>
+public sealed record VariantSummary
+{
+    public int Trials { get; init; }
+
+    public double MedianWallMs { get; init; }
+
+    public double MinWallMs { get; init; }
+
+    public double MaxWallMs { get; init; }
+
+    /// <summary>Lower end of the 95% confidence interval of the median wall time.</summary>
+    public double CiLowMs { get; init; }
+
+    /// <summary>Upper end of the 95% confidence interval of the median wall time.</summary>
+    public double CiHighMs { get; init; }
+
+    /// <summary>Ideal over median wall time: 1 means the variant reached the lower bound.</summary>
+    public double? Efficiency { get; init; }
+
+    /// <summary>Median wall time over the baseline's; null when the baseline has no successful trial.</summary>
+    public double? RatioToBaseline { get; init; }
+
+    /// <summary>Max over min wall time.</summary>
+    public double Spread { get; init; }
+
+    public double MedianCpuMs { get; init; }
+
+    public double MedianPeakThreads { get; init; }
+
+    public double MedianPeakPoolThreads { get; init; }
+
+    public double MedianPeakQueueLength { get; init; }
+
+    public double MedianAllocatedBytes { get; init; }
+
+    public double MedianLockContentions { get; init; }
+
+    public double MedianPeakWorkingSetBytes { get; init; }
+
+    public double MedianP50Ms { get; init; }
+
+    public double MedianP99Ms { get; init; }
+}
+
+/// <summary>Where the run happened.</summary>
+public sealed record EnvironmentInfo
+{
+    public required string Os { get; init; }
+
+    public required string Runtime { get; init; }
+
+    public required int ProcessorCount { get; init; }
+
+    /// <summary><c>server</c> or <c>workstation</c>, and whether concurrent GC is on.</summary>
+    public required string GcMode { get; init; }
+
+    public required string Architecture { get; init; }
+
+    public string MachineName { get; init; } = string.Empty;
+
+    /// <summary>Reads the current process's environment.</summary>
+    public static EnvironmentInfo Current() => new()
+    {
+        Os = System.Runtime.InteropServices.RuntimeInformation.OSDescription,
+        Runtime = System.Runtime.InteropServices.RuntimeInformation.FrameworkDescription,
+        ProcessorCount = System.Environment.ProcessorCount,
+        GcMode = (System.Runtime.GCSettings.IsServerGC ? "server" : "workstation")
+            + (System.AppContext.TryGetSwitch("System.GC.Concurrent", out var concurrent) && !concurrent ? ", non-concurrent" : ", concurrent"),
+        Architecture = System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant(),
+        MachineName = System.Environment.MachineName,
+    };
+}

@@ -1,0 +1,21 @@
+namespace ConcurrencyLab.Results;
+
+/// <summary>What a scenario reports about the items of one trial; the meter supplies the rest.</summary>
+public sealed record TrialOutcome
+{
+    public required int ItemsPlanned { get; init; }
+
+    public required int ItemsCompleted { get; init; }
+
+    public int ItemsDuplicated { get; init; }
+
+    /// <summary>Per-item latencies in milliseconds.</summary>
+    public IReadOnlyCollection<double> LatenciesMs { get; init; } = [];
+
+    public string? WorkloadDigest { get; init; }
+
+    public IReadOnlyDictionary<string, double>? Checks { get; init; }
+
+    /// <summary>Set when the variant threw or a scenario check failed; the trial is then marked failed.</summary>
+    public string? Error { get; init; }
+}

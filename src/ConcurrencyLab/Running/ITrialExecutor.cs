@@ -1,0 +1,17 @@
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>Runs one trial somewhere (a fresh child process, or this process) within a time limit.</summary>
+public interface ITrialExecutor
+{
+    /// <summary>Whether trials run in fresh processes.</summary>
+    bool Isolated { get; }
+
+    /// <summary>
+    /// Runs <paramref name="request"/>. Never throws for a failed, crashed or hung trial: those come back
+    /// as a <see cref="TrialResult"/> with status failed or timeout.
+    /// </summary>
+    Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default);
+}

@@ -1,0 +1,42 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// Runs trials in the runner's own process, one after another: every trial inherits the threads the
+/// earlier ones made the pool inject, as in the published single-process experiments. A trial that
+/// outlives the timeout is cancelled and abandoned (a thread cannot be killed); later trials may be
+/// disturbed by it, and the run's notes say so.
+/// </summary>
+public sealed class InProcessTrialExecutor : ITrialExecutor
+{
+    public bool Isolated => false;
+
+    /// <summary>Set once a trial has been abandoned after its timeout.</summary>
+    public bool AbandonedTrial { get; private set; }
+
+    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(request);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+
+        // Run on a pool thread so a blocking strategy cannot hold the runner past its deadline.
+        var trial = Task.Run(() => TrialHost.RunAsync(request, scenario, isolated: false, deadline.Token), CancellationToken.None);
+        var finished = await Task.WhenAny(trial, Task.Delay(timeout, cancellationToken)).ConfigureAwait(false);
+        if (finished == trial)
+        {
+            return await trial.ConfigureAwait(false);
+        }
+
+        cancellationToken.ThrowIfCancellationRequested();
+        await deadline.CancelAsync().ConfigureAwait(false);
+        AbandonedTrial = true;
+        _ = trial.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+        return TrialResult.Unmeasured(
+            TrialStatus.Timeout,
+            $"abandoned after the trial timeout of {timeout.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s (in-process: its threads may still run)",
+            isolated: false) with { Repeat = request.Repeat };
+    }
+}

@@ -1,0 +1,45 @@
+namespace ConcurrencyLab.Running;
+
+/// <summary>What a user asked for; <see cref="RunPlanner"/> turns it into a validated <see cref="RunPlan"/>.</summary>
+public sealed record RunOptions
+{
+    /// <summary>Default measured trials per variant.</summary>
+    public const int DefaultRepeat = 5;
+
+    /// <summary>Default measured trials per variant under <see cref="Quick"/>.</summary>
+    public const int QuickRepeat = 3;
+
+    /// <summary>Default discarded trials per variant before the measured ones.</summary>
+    public const int DefaultWarmup = 1;
+
+    /// <summary>Scenarios to run by name; empty means all.</summary>
+    public IReadOnlyList<string> Scenarios { get; init; } = [];
+
+    /// <summary>Variants to run by name; empty means each scenario's defaults.</summary>
+    public IReadOnlyList<string> Variants { get; init; } = [];
+
+    /// <summary>Scenario parameters by name (without dashes), as typed.</summary>
+    public IReadOnlyDictionary<string, string> Parameters { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>Measured trials per variant; null for the default at the chosen scale.</summary>
+    public int? Repeat { get; init; }
+
+    /// <summary>Discarded trials per variant before the measured ones; null for the default.</summary>
+    public int? Warmup { get; init; }
+
+    public int Seed { get; init; } = 42;
+
+    /// <summary>Each scenario's small scale, which finishes in well under a minute.</summary>
+    public bool Quick { get; init; }
+
+    /// <summary>Run trials in this process instead of fresh child processes.</summary>
+    public bool InProcess { get; init; }
+
+    public TimeSpan TrialTimeout { get; init; } = TimeSpan.FromSeconds(120);
+
+    /// <summary>Zero turns the sampler off.</summary>
+    public TimeSpan SampleInterval { get; init; } = TimeSpan.FromMilliseconds(10);
+
+    /// <summary>The variant ratios are computed against; null for the scenario's default.</summary>
+    public string? Baseline { get; init; }
+}

@@ -1,0 +1,158 @@
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// Turns <see cref="RunOptions"/> into a <see cref="RunPlan"/>, collecting every problem (unknown
+/// scenario, bad parameter, unknown variant, a strategy paired with a form it cannot use) before any
+/// trial starts, rather than stopping at the first.
+/// </summary>
+public static class RunPlanner
+{
+    /// <summary>Builds the plan, or returns false with one line per problem.</summary>
+    public static bool TryCreate(RunOptions options, IReadOnlyList<Scenario> catalog, out RunPlan plan, out IReadOnlyList<string> errors)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(catalog);
+        var problems = new List<string>();
+        plan = null!;
+
+        var repeat = options.Repeat ?? (options.Quick ? RunOptions.QuickRepeat : RunOptions.DefaultRepeat);
+        var warmup = options.Warmup ?? RunOptions.DefaultWarmup;
+        if (repeat is < 1 or > 1000)
+        {
+            problems.Add($"--repeat must be a whole number from 1 to 1000, not {repeat}.");
+        }
+
+        if (warmup is < 0 or > 100)
+        {
+            problems.Add($"--warmup must be a whole number from 0 to 100, not {warmup}.");
+        }
+
+        if (options.TrialTimeout <= TimeSpan.Zero)
+        {
+            problems.Add("--trial-timeout must be a positive number of seconds.");
+        }
+
+        if (options.SampleInterval < TimeSpan.Zero)
+        {
+            problems.Add("--sample-interval must be 0 (off) or a positive number of milliseconds.");
+        }
+
+        var chosen = new List<Scenario>();
+        if (options.Scenarios.Count == 0)
+        {
+            chosen.AddRange(catalog);
+        }
+        else
+        {
+            foreach (var name in options.Scenarios)
+            {
+                var scenario = catalog.FirstOrDefault(s => string.Equals(s.Name, name, StringComparison.OrdinalIgnoreCase));
+                if (scenario is null)
+                {
+                    problems.Add($"unknown scenario '{name}'; known: {string.Join(", ", catalog.Select(s => s.Name))}.");
+                }
+                else if (!chosen.Contains(scenario))
+                {
+                    chosen.Add(scenario);
+                }
+            }
+        }
+
+        // A parameter is accepted when at least one chosen scenario takes it; each scenario gets its own.
+        foreach (var name in options.Parameters.Keys)
+        {
+            if (chosen.Count > 0 && !chosen.Any(s => s.Parameters.Any(p => p.Name == name)))
+            {
+                problems.Add($"--{name} is not a parameter of {string.Join(" or ", chosen.Select(s => s.Name))}.");
+            }
+        }
+
+        var plans = new List<ScenarioPlan>();
+        foreach (var scenario in chosen)
+        {
+            var given = options.Parameters
+                .Where(p => scenario.Parameters.Any(d => d.Name == p.Key))
+                .ToDictionary(p => p.Key, p => p.Value);
+            var parameters = ParameterValues.Create(scenario.Parameters, given, options.Quick, out var parameterErrors);
+            problems.AddRange(parameterErrors);
+            if (parameterErrors.Count > 0)
+            {
+                continue;
+            }
+
+            var crossErrors = scenario.Validate(parameters).ToList();
+            problems.AddRange(crossErrors);
+            if (crossErrors.Count > 0)
+            {
+                continue;
+            }
+
+            var variants = new List<VariantInfo>();
+            if (options.Variants.Count == 0)
+            {
+                variants.AddRange(scenario.DefaultVariants(parameters));
+            }
+            else
+            {
+                foreach (var name in options.Variants)
+                {
+                    if (scenario.TryResolveVariant(name, parameters, out var variant, out var error))
+                    {
+                        if (!variants.Any(v => v.Name == variant.Name))
+                        {
+                            variants.Add(variant);
+                        }
+                    }
+                    else
+                    {
+                        problems.Add(error);
+                    }
+                }
+            }
+
+            var notes = scenario.Notes(parameters, options.Quick).ToList();
+            var baseline = options.Baseline ?? scenario.DefaultBaseline(parameters);
+            if (scenario.TryResolveVariant(baseline, parameters, out var baselineVariant, out _))
+            {
+                baseline = baselineVariant.Name;
+            }
+
+            if (!variants.Any(v => v.Name == baseline))
+            {
+                if (options.Baseline is not null)
+                {
+                    problems.Add($"--baseline '{options.Baseline}' is not among the variants run in {scenario.Name}.");
+                }
+                else if (variants.Count > 0)
+                {
+                    notes.Add($"the usual baseline {baseline} is not run here; ratios are to {variants[0].Name}.");
+                    baseline = variants[0].Name;
+                }
+            }
+
+            plans.Add(new ScenarioPlan(scenario, parameters, variants, baseline, scenario.Ideal(parameters, options.Seed), notes));
+        }
+
+        errors = problems;
+        if (problems.Count > 0)
+        {
+            return false;
+        }
+
+        var settings = new RunSettings
+        {
+            Repeat = repeat,
+            Warmup = warmup,
+            Seed = options.Seed,
+            Quick = options.Quick,
+            Isolated = !options.InProcess,
+            TrialTimeoutSec = options.TrialTimeout.TotalSeconds,
+            SampleIntervalMs = options.SampleInterval.TotalMilliseconds,
+        };
+        plan = new RunPlan(plans, settings, options.TrialTimeout);
+        return true;
+    }
+}

@@ -1,0 +1,149 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Statistics;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// Runs a plan: for each scenario, warmup rounds then measured rounds over every variant, the order of
+/// variants rotated each round so none always runs first, each trial through the executor. A trial that
+/// fails or times out is recorded and the run goes on. Cancelling returns what was measured so far.
+/// </summary>
+public sealed class Runner
+{
+    private readonly ITrialExecutor _executor;
+    private readonly IRunObserver? _observer;
+    private readonly TimeProvider _time;
+
+    public Runner(ITrialExecutor executor, IRunObserver? observer = null, TimeProvider? time = null)
+    {
+        _executor = executor ?? throw new ArgumentNullException(nameof(executor));
+        _observer = observer;
+        _time = time ?? TimeProvider.System;
+    }
+
+    /// <summary>Whether the last run was cut short by cancellation.</summary>
+    public bool Cancelled { get; private set; }
+
+    public async Task<RunResult> RunAsync(RunPlan plan, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        var startedAt = _time.GetUtcNow().ToString("O", CultureInfo.InvariantCulture);
+        _observer?.RunStarting(plan);
+        var scenarios = new List<ScenarioResult>();
+        var index = 0;
+        Cancelled = false;
+
+        foreach (var scenarioPlan in plan.Scenarios)
+        {
+            var trials = scenarioPlan.Variants.ToDictionary(v => v.Name, _ => new List<TrialResult>());
+            var notes = new List<string>(scenarioPlan.Notes);
+            var rounds = plan.Settings.Warmup + plan.Settings.Repeat;
+            try
+            {
+                for (var round = 0; round < rounds; round++)
+                {
+                    var warmup = round < plan.Settings.Warmup;
+                    var repeat = warmup ? round : round - plan.Settings.Warmup;
+                    foreach (var variant in Rotate(scenarioPlan.Variants, round))
+                    {
+                        cancellationToken.ThrowIfCancellationRequested();
+                        var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, index++, plan.TotalTrials);
+                        _observer?.TrialStarting(progress);
+                        var request = new TrialRequest
+                        {
+                            Scenario = scenarioPlan.Scenario.Name,
+                            Variant = variant.Name,
+                            Parameters = scenarioPlan.Parameters.Values,
+                            Seed = plan.Settings.Seed,
+                            SampleIntervalMs = plan.Settings.SampleIntervalMs,
+                            Repeat = repeat,
+                            ExpectedDurationMs = scenarioPlan.Scenario.ExpectedTrialDuration(scenarioPlan.Parameters).TotalMilliseconds,
+                        };
+                        var result = await _executor.RunAsync(scenarioPlan.Scenario, request, plan.TrialTimeout, cancellationToken).ConfigureAwait(false);
+                        _observer?.TrialFinished(progress, result);
+                        if (warmup)
+                        {
+                            if (result.Status != TrialStatus.Ok)
+                            {
+                                notes.Add($"warmup trial of {variant.Name} ended {result.Status}: {result.Error}");
+                            }
+                        }
+                        else
+                        {
+                            trials[variant.Name].Add(result);
+                        }
+                    }
+                }
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                Cancelled = true;
+                notes.Add("the run was cancelled; trials measured before that are kept.");
+            }
+
+            var scenarioResult = Summarise(scenarioPlan, trials, notes);
+            scenarios.Add(scenarioResult);
+            _observer?.ScenarioFinished(scenarioResult);
+            if (Cancelled)
+            {
+                break;
+            }
+        }
+
+        return new RunResult
+        {
+            StartedAt = startedAt,
+            Environment = EnvironmentInfo.Current(),
+            Settings = plan.Settings,
+            Scenarios = scenarios,
+        };
+    }
+
+    /// <summary>Round r starts at variant r mod n, so each variant runs first in turn.</summary>
+    internal static IEnumerable<T> Rotate<T>(IReadOnlyList<T> items, int round)
+    {
+        for (var i = 0; i < items.Count; i++)
+        {
+            yield return items[(i + round) % items.Count];
+        }
+    }
+
+    private ScenarioResult Summarise(ScenarioPlan plan, Dictionary<string, List<TrialResult>> trials, List<string> notes)
+    {
+        var baselineTrials = trials.GetValueOrDefault(plan.Baseline) ?? [];
+        var baselineOk = baselineTrials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList();
+        double? baselineMedian = baselineOk.Count > 0 ? MedianEstimate.MedianOf(baselineOk) : null;
+
+        var digests = trials.Values.SelectMany(t => t).Select(t => t.WorkloadDigest).Where(d => !string.IsNullOrEmpty(d)).Distinct().ToList();
+        if (digests.Count > 1)
+        {
+            notes.Add($"trials ran different workloads ({digests.Count} digests): results are not comparable.");
+        }
+
+        if (_executor is InProcessTrialExecutor { AbandonedTrial: true })
+        {
+            notes.Add("an in-process trial was abandoned after its timeout and may have disturbed later trials.");
+        }
+
+        var variants = plan.Variants.Select(v => new VariantResult
+        {
+            Name = v.Name,
+            Description = v.Description,
+            Status = trials[v.Name].Count == 0 ? TrialStatus.Failed : Summarizer.VariantStatus(trials[v.Name]),
+            Trials = trials[v.Name],
+            Summary = Summarizer.Summarise(trials[v.Name], plan.Ideal.Ms, baselineMedian),
+        }).ToList();
+
+        return new ScenarioResult
+        {
+            Name = plan.Scenario.Name,
+            Parameters = plan.Parameters.Values,
+            IdealMs = plan.Ideal.Ms,
+            IdealReason = plan.Ideal.Reason,
+            Baseline = plan.Baseline,
+            Variants = variants,
+            Notes = notes,
+        };
+    }
+}

@@ -1,0 +1,20 @@
+namespace ConcurrencyLab.Running;
+
+/// <summary>Everything a process needs to run one trial, as it travels to a child process.</summary>
+public sealed record TrialRequest
+{
+    public required string Scenario { get; init; }
+
+    public required string Variant { get; init; }
+
+    public required IReadOnlyDictionary<string, string> Parameters { get; init; }
+
+    public required int Seed { get; init; }
+
+    public required double SampleIntervalMs { get; init; }
+
+    public int Repeat { get; init; }
+
+    /// <summary>Hint for the sampler's buffer.</summary>
+    public double ExpectedDurationMs { get; init; }
+}

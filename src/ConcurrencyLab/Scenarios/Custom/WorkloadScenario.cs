@@ -1,0 +1,57 @@
+using ConcurrencyLab.Workloads;
+
+namespace ConcurrencyLab.Scenarios.Custom;
+
+/// <summary>
+/// A user's own workload run through every strategy. The factory is called with the seed in each trial's
+/// process and must return the same items for the same seed.
+/// </summary>
+public sealed class WorkloadScenario : BatchScenario
+{
+    private readonly Func<int, Workload> _factory;
+    private readonly Func<Workload, IdealBound>? _ideal;
+    private readonly string _summary;
+    private IReadOnlyList<WorkForm>? _forms;
+
+    /// <summary>Creates a scenario named <paramref name="name"/> around <paramref name="factory"/>.</summary>
+    /// <param name="name">Lowercase name for the command line and results.</param>
+    /// <param name="factory">Builds the workload from a seed.</param>
+    /// <param name="degrees">Default degrees of parallelism for the strategies that take one.</param>
+    /// <param name="ideal">The lower bound on wall time for a workload, when one is known.</param>
+    /// <param name="summary">One line describing the workload.</param>
+    public WorkloadScenario(
+        string name,
+        Func<int, Workload> factory,
+        IReadOnlyList<int>? degrees = null,
+        Func<Workload, IdealBound>? ideal = null,
+        string? summary = null)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(name);
+        ArgumentNullException.ThrowIfNull(factory);
+        Name = name.ToLowerInvariant();
+        _factory = factory;
+        _ideal = ideal;
+        _summary = summary ?? "a user-supplied workload";
+        var defaultDegrees = degrees is { Count: > 0 } ? string.Join(',', degrees) : "4";
+        Parameters =
+        [
+            new(DegreesParameter, ParameterKind.WholeNumberList, defaultDegrees, "degrees of parallelism for the strategies that take one") { Minimum = 1, Maximum = 10_000 },
+        ];
+    }
+
+    public override string Name { get; }
+
+    public override string Summary => _summary;
+
+    public override IReadOnlyList<ParameterDescriptor> Parameters { get; }
+
+    public override string DefaultBaseline(ParameterValues parameters) => "sequential";
+
+    public override IdealBound Ideal(ParameterValues parameters, int seed) =>
+        _ideal?.Invoke(_factory(seed)) ?? new IdealBound(0, "unknown: no ideal was given for this workload");
+
+    public override Workload CreateWorkload(ParameterValues parameters, int seed) => _factory(seed);
+
+    protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) =>
+        _forms ??= _factory(0).Forms;
+}

@@ -1,0 +1,54 @@
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Scenarios;
+
+/// <summary>
+/// An experiment: its parameters, its seeded workload and fixture, the variants it compares and the ideal
+/// no variant can beat. The runner plans with a scenario in its own process and calls
+/// <see cref="RunTrialAsync"/> in each trial's process, so everything a trial needs must be rebuilt from
+/// the parameters and the seed.
+/// </summary>
+public abstract class Scenario
+{
+    /// <summary>The stable, lowercase name used on the command line and in results.</summary>
+    public abstract string Name { get; }
+
+    /// <summary>One line saying what the experiment measures.</summary>
+    public abstract string Summary { get; }
+
+    /// <summary>The published experiment this scenario reproduces, if any.</summary>
+    public virtual string? Reproduces => null;
+
+    /// <summary>The scenario's own parameters.</summary>
+    public abstract IReadOnlyList<ParameterDescriptor> Parameters { get; }
+
+    /// <summary>Checks that go across parameters (such as a minimum above a maximum); one message per problem.</summary>
+    public virtual IEnumerable<string> Validate(ParameterValues parameters) => [];
+
+    /// <summary>Every variant run when none are named, with a line describing each.</summary>
+    public abstract IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters);
+
+    /// <summary>
+    /// Resolves a variant name a user typed to its canonical form, or says in one line why it cannot run
+    /// here (unknown, or a strategy paired with a form it cannot use).
+    /// </summary>
+    public abstract bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem);
+
+    /// <summary>The variant others are compared with when the user names none.</summary>
+    public abstract string DefaultBaseline(ParameterValues parameters);
+
+    /// <summary>The lower bound on wall time for this workload.</summary>
+    public abstract IdealBound Ideal(ParameterValues parameters, int seed);
+
+    /// <summary>How long one trial should take at most, as a hint for sizing buffers; zero when unknown.</summary>
+    public virtual TimeSpan ExpectedTrialDuration(ParameterValues parameters) => TimeSpan.Zero;
+
+    /// <summary>Notes for the report about how parameters were interpreted (for example, scale changes under --quick).</summary>
+    public virtual IEnumerable<string> Notes(ParameterValues parameters, bool quick) => [];
+
+    /// <summary>
+    /// Runs one trial of <see cref="TrialContext.Variant"/>: sets up the fixture, starts the meter, runs the
+    /// variant, stops the meter, checks the results and tears the fixture down.
+    /// </summary>
+    public abstract Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default);
+}

@@ -1,0 +1,25 @@
+using ConcurrencyLab.Measurement;
+
+namespace ConcurrencyLab.Scenarios;
+
+/// <summary>What a scenario is given to run one trial.</summary>
+public sealed class TrialContext
+{
+    public TrialContext(string variant, ParameterValues parameters, int seed, TrialMeter meter)
+    {
+        Variant = variant;
+        Parameters = parameters;
+        Seed = seed;
+        Meter = meter;
+    }
+
+    /// <summary>The canonical variant name.</summary>
+    public string Variant { get; }
+
+    public ParameterValues Parameters { get; }
+
+    public int Seed { get; }
+
+    /// <summary>Started right before the variant runs and stopped right after.</summary>
+    public TrialMeter Meter { get; }
+}

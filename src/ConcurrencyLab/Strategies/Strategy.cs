@@ -1,0 +1,44 @@
+using ConcurrencyLab.Workloads;
+
+namespace ConcurrencyLab.Strategies;
+
+/// <summary>
+/// A way of scheduling a batch of work items: the thing a variant compares.
+/// Implementations are stateless singletons listed in <see cref="StrategyCatalog"/>.
+/// </summary>
+public abstract class Strategy
+{
+    private protected Strategy()
+    {
+    }
+
+    /// <summary>The stable, lowercase identifier used in variant names, such as <c>foreach-async</c>.</summary>
+    public abstract string Id { get; }
+
+    /// <summary>One line saying what the strategy does, in .NET terms.</summary>
+    public abstract string Description { get; }
+
+    /// <summary>The forms this strategy can call items in; the first is the one it is written for.</summary>
+    public abstract IReadOnlyList<WorkForm> Forms { get; }
+
+    /// <summary>The form the strategy is written for; variant names leave it out.</summary>
+    public WorkForm PreferredForm => Forms[0];
+
+    /// <summary>Whether the strategy takes a degree of parallelism (<c>@N</c> in a variant name).</summary>
+    public virtual bool HasDegree => false;
+
+    /// <summary>What <c>@default</c> means for this strategy.</summary>
+    public virtual string DefaultDegreeMeaning => string.Empty;
+
+    /// <summary>Whether the strategy can call items in <paramref name="form"/>.</summary>
+    public bool Supports(WorkForm form) => Forms.Contains(form);
+
+    /// <summary>
+    /// Runs every item of <paramref name="batch"/> exactly once and returns when all are done.
+    /// Blocking strategies do their work on the calling thread and return a completed task.
+    /// </summary>
+    public abstract Task ExecuteAsync(WorkBatch batch, Degree degree, CancellationToken cancellationToken = default);
+
+    /// <inheritdoc/>
+    public override string ToString() => Id;
+}
