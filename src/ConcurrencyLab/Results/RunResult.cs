@@ -40,6 +40,9 @@ public sealed record RunSettings
     public double TrialTimeoutSec { get; init; }
 
     public double SampleIntervalMs { get; init; }
+
+    /// <summary>Whether each trial ran its variant once on a dry workload before measuring.</summary>
+    public bool Prime { get; init; }
 }
 
 /// <summary>One scenario's results.</summary>

@@ -40,6 +40,9 @@ public sealed record RunOptions
     /// <summary>Zero turns the sampler off.</summary>
     public TimeSpan SampleInterval { get; init; } = TimeSpan.FromMilliseconds(10);
 
+    /// <summary>Run each variant once on a dry workload in the trial's process before measuring it.</summary>
+    public bool Prime { get; init; } = true;
+
     /// <summary>The variant ratios are computed against; null for the scenario's default.</summary>
     public string? Baseline { get; init; }
 }

@@ -151,6 +151,7 @@ public static class RunPlanner
             Isolated = !options.InProcess,
             TrialTimeoutSec = options.TrialTimeout.TotalSeconds,
             SampleIntervalMs = options.SampleInterval.TotalMilliseconds,
+            Prime = options.Prime,
         };
         plan = new RunPlan(plans, settings, options.TrialTimeout);
         return true;

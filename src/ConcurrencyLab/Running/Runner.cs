@@ -58,6 +58,7 @@ public sealed class Runner
                             Seed = plan.Settings.Seed,
                             SampleIntervalMs = plan.Settings.SampleIntervalMs,
                             Repeat = repeat,
+                            Prime = plan.Settings.Prime,
                             ExpectedDurationMs = scenarioPlan.Scenario.ExpectedTrialDuration(scenarioPlan.Parameters).TotalMilliseconds,
                         };
                         var result = await _executor.RunAsync(scenarioPlan.Scenario, request, plan.TrialTimeout, cancellationToken).ConfigureAwait(false);

@@ -63,7 +63,7 @@ public static class TrialHost
         using var meter = new TrialMeter(
             TimeSpan.FromMilliseconds(request.SampleIntervalMs),
             TimeSpan.FromMilliseconds(request.ExpectedDurationMs));
-        var context = new TrialContext(request.Variant, parameters, request.Seed, meter);
+        var context = new TrialContext(request.Variant, parameters, request.Seed, meter, request.Prime);
         try
         {
             var outcome = await scenario.RunTrialAsync(context, cancellationToken).ConfigureAwait(false);

@@ -15,6 +15,9 @@ public sealed record TrialRequest
 
     public int Repeat { get; init; }
 
+    /// <summary>Run the variant once on a dry workload before measuring (see <see cref="Scenarios.TrialContext.Prime"/>).</summary>
+    public bool Prime { get; init; } = true;
+
     /// <summary>Hint for the sampler's buffer.</summary>
     public double ExpectedDurationMs { get; init; }
 }

@@ -14,6 +14,8 @@ public abstract class BatchScenario : Scenario
     /// <summary>The name of the parameter listing degrees of parallelism, such as <c>--dop 4,40</c>.</summary>
     public const string DegreesParameter = "dop";
 
+    private const int PrimeItems = 4;
+
     /// <summary>Builds the workload; the same parameters and seed must give the same items.</summary>
     public abstract Workload CreateWorkload(ParameterValues parameters, int seed);
 
@@ -103,6 +105,13 @@ public abstract class BatchScenario : Scenario
         }
 
         var workload = CreateWorkload(context.Parameters, context.Seed);
+        if (context.Prime)
+        {
+            // A few items are enough to compile every path; too few to make the pool inject threads.
+            var dry = new WorkBatch(workload.CreatePrimer(Math.Min(PrimeItems, workload.Count)), variant.Form);
+            await variant.Strategy.ExecuteAsync(dry, variant.Degree, cancellationToken).ConfigureAwait(false);
+        }
+
         var batch = new WorkBatch(workload, variant.Form);
         string? failure = null;
 

@@ -39,7 +39,7 @@ public sealed record BatchVariant(Strategy Strategy, WorkForm Form, Degree Degre
             var text = Strategy.Description;
             if (Strategy.HasDegree)
             {
-                text += Degree.IsDefault ? $" (default: {Strategy.DefaultDegreeMeaning})" : $" = {Degree.Value}";
+                text += Degree.IsDefault ? $" (N = default: {Strategy.DefaultDegreeMeaning})" : $" (N = {Degree.Value})";
             }
 
             return Form switch

@@ -5,8 +5,9 @@ namespace ConcurrencyLab.Scenarios;
 /// <summary>What a scenario is given to run one trial.</summary>
 public sealed class TrialContext
 {
-    public TrialContext(string variant, ParameterValues parameters, int seed, TrialMeter meter)
+    public TrialContext(string variant, ParameterValues parameters, int seed, TrialMeter meter, bool prime = true)
     {
+        Prime = prime;
         Variant = variant;
         Parameters = parameters;
         Seed = seed;
@@ -19,6 +20,12 @@ public sealed class TrialContext
     public ParameterValues Parameters { get; }
 
     public int Seed { get; }
+
+    /// <summary>
+    /// Whether to run the variant once, unmeasured, on a dry workload first, so the JIT's work on the
+    /// variant's code is not charged to the measured run.
+    /// </summary>
+    public bool Prime { get; }
 
     /// <summary>Started right before the variant runs and stopped right after.</summary>
     public TrialMeter Meter { get; }

@@ -8,7 +8,7 @@ internal sealed class DataflowStrategy : Strategy
 {
     public override string Id => "dataflow";
 
-    public override string Description => "ActionBlock with MaxDegreeOfParallelism";
+    public override string Description => "ActionBlock with MaxDegreeOfParallelism = N";
 
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Tap, WorkForm.Sync, WorkForm.Apm];
 

@@ -7,7 +7,7 @@ internal sealed class ParallelForEachAsyncStrategy : Strategy
 {
     public override string Id => "foreach-async";
 
-    public override string Description => "Parallel.ForEachAsync with MaxDegreeOfParallelism";
+    public override string Description => "Parallel.ForEachAsync with MaxDegreeOfParallelism = N";
 
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Tap, WorkForm.Apm];
 

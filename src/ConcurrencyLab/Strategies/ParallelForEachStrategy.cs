@@ -7,7 +7,7 @@ internal sealed class ParallelForEachStrategy : Strategy
 {
     public override string Id => "parallel-foreach";
 
-    public override string Description => "Parallel.ForEach over an IEnumerable with MaxDegreeOfParallelism";
+    public override string Description => "Parallel.ForEach over an IEnumerable with MaxDegreeOfParallelism = N";
 
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 

@@ -7,7 +7,7 @@ internal sealed class ParallelForStrategy : Strategy
 {
     public override string Id => "parallel-for";
 
-    public override string Description => "Parallel.For with MaxDegreeOfParallelism";
+    public override string Description => "Parallel.For with MaxDegreeOfParallelism = N";
 
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 

@@ -16,26 +16,45 @@ public sealed class DelayScenario : BatchScenario
 
     public override IReadOnlyList<ParameterDescriptor> Parameters { get; } =
     [
-        new("items", ParameterKind.WholeNumber, "100", "number of items") { Minimum = 1, Maximum = 100_000 },
+        new("items", ParameterKind.WholeNumber, "100", "number of items") { QuickValue = "40", Minimum = 1, Maximum = 100_000 },
         new("min-delay", ParameterKind.WholeNumber, "10", "shortest delay of an item, ms") { Minimum = 0, Maximum = 60_000 },
         new("max-delay", ParameterKind.WholeNumber, "50", "longest delay of an item, ms (inclusive)") { Minimum = 0, Maximum = 60_000 },
+        new("timer", ParameterKind.Text, "precise", "what times asynchronous waits: precise (a dedicated Stopwatch timer, on time like an I/O reply) or task-delay (Task.Delay, as published; 4 ms steps on Linux)"),
         new(DegreesParameter, ParameterKind.WholeNumberList, "4,40", "degrees of parallelism for the Parallel.*, PLINQ, Dataflow, semaphore and channel-worker variants") { Minimum = 1, Maximum = 10_000 },
     ];
 
     public override IEnumerable<string> Validate(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
+        if (!TryParseTimer(parameters.GetText("timer"), out _))
+        {
+            yield return $"--timer must be precise or task-delay, not '{parameters.GetText("timer")}'.";
+        }
+
         if (parameters.GetInt32("min-delay") > parameters.GetInt32("max-delay"))
         {
             yield return $"--min-delay ({parameters.GetInt32("min-delay")}) must not exceed --max-delay ({parameters.GetInt32("max-delay")}).";
         }
     }
 
-    public override string DefaultBaseline(ParameterValues parameters) => "parallel-for@4";
+    /// <summary>Reads <c>--timer</c>.</summary>
+    internal static bool TryParseTimer(string text, out DelayTimer timer)
+    {
+        timer = text switch
+        {
+            "precise" => DelayTimer.Precise,
+            "task-delay" => DelayTimer.TaskDelay,
+            _ => (DelayTimer)(-1),
+        };
+        return Enum.IsDefined(timer);
+    }
+
+    public override string DefaultBaseline(ParameterValues parameters) => $"parallel-for@{Degrees(parameters)[0]}";
 
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
-        var longest = CreateDelays(parameters, seed).DelaysMs.Max();
+        ArgumentNullException.ThrowIfNull(parameters);
+        var longest = DelayWorkload.DrawDelays(parameters.GetInt32("items"), parameters.GetInt32("min-delay"), parameters.GetInt32("max-delay"), seed).Max();
         return new IdealBound(longest, $"the longest single delay ({longest} ms): every item could wait at once");
     }
 
@@ -52,6 +71,7 @@ public sealed class DelayScenario : BatchScenario
     private static DelayWorkload CreateDelays(ParameterValues parameters, int seed)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return DelayWorkload.Generate(parameters.GetInt32("items"), parameters.GetInt32("min-delay"), parameters.GetInt32("max-delay"), seed);
+        var timer = TryParseTimer(parameters.GetText("timer"), out var parsed) ? parsed : DelayTimer.Precise;
+        return DelayWorkload.Generate(parameters.GetInt32("items"), parameters.GetInt32("min-delay"), parameters.GetInt32("max-delay"), seed, timer);
     }
 }

@@ -1,0 +1,17 @@
+namespace ConcurrencyLab.Cli.Commands;
+
+/// <summary>What conclab's exit code means.</summary>
+internal static class ExitCodes
+{
+    /// <summary>Every trial ran and passed its checks.</summary>
+    public const int Ok = 0;
+
+    /// <summary>Some trial failed or timed out; the others ran and are reported.</summary>
+    public const int TrialsFailed = 1;
+
+    /// <summary>Bad input: an unknown option, a value out of range, an impossible variant.</summary>
+    public const int BadInput = 2;
+
+    /// <summary>Interrupted with Ctrl+C; what was measured is written.</summary>
+    public const int Cancelled = 130;
+}

@@ -1,0 +1,226 @@
+using System.CommandLine;
+using System.Globalization;
+using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
+using Spectre.Console;
+
+namespace ConcurrencyLab.Cli.Commands;
+
+/// <summary>
+/// <c>conclab run [scenario] [options]</c>: plans the run, refuses bad input with exit code 2 before any
+/// trial starts, runs the trials with a progress display, prints a table per scenario and writes the reports.
+/// </summary>
+internal static class RunCommand
+{
+    public static Command Create(IAnsiConsole console, IReadOnlyList<Scenario> scenarios)
+    {
+        var run = new Command("run", "Run every scenario at its quick scale, or one scenario: conclab run <scenario> [options].");
+        var switches = new Switches();
+        foreach (var option in switches.All)
+        {
+            option.Recursive = true;
+            run.Options.Add(option);
+        }
+
+        run.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, switches, parse, null, [], cancellationToken));
+
+        foreach (var scenario in scenarios)
+        {
+            var command = new Command(scenario.Name, scenario.Summary);
+            var parameterOptions = new List<(ParameterDescriptor Descriptor, Option<string> Option)>();
+            foreach (var parameter in scenario.Parameters)
+            {
+                var quick = parameter.QuickValue is null ? string.Empty : $"; {parameter.QuickValue} with --quick";
+                var option = new Option<string>("--" + parameter.Name) { Description = $"{parameter.Description} [default: {parameter.DefaultValue}{quick}]" };
+                command.Options.Add(option);
+                parameterOptions.Add((parameter, option));
+            }
+
+            command.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, switches, parse, scenario, parameterOptions, cancellationToken));
+            run.Subcommands.Add(command);
+        }
+
+        return run;
+    }
+
+    private static async Task<int> ExecuteAsync(
+        IAnsiConsole console,
+        IReadOnlyList<Scenario> scenarios,
+        Switches switches,
+        ParseResult parse,
+        Scenario? scenario,
+        IReadOnlyList<(ParameterDescriptor Descriptor, Option<string> Option)> parameterOptions,
+        CancellationToken cancellationToken)
+    {
+        var errors = new List<string>();
+        var parameters = new Dictionary<string, string>();
+        foreach (var (descriptor, option) in parameterOptions)
+        {
+            if (parse.GetValue(option) is { } value)
+            {
+                parameters[descriptor.Name] = value;
+            }
+        }
+
+        var quick = parse.GetValue(switches.Quick) || scenario is null;
+        var options = new RunOptions
+        {
+            Scenarios = scenario is null ? [] : [scenario.Name],
+            Variants = SplitList(parse.GetValue(switches.Variants)),
+            Parameters = parameters,
+            Repeat = WholeNumber(parse, switches.Repeat, errors),
+            Warmup = WholeNumber(parse, switches.Warmup, errors),
+            Seed = WholeNumber(parse, switches.Seed, errors) ?? 42,
+            Quick = quick,
+            InProcess = parse.GetValue(switches.InProcess),
+            TrialTimeout = TimeSpan.FromSeconds(Number(parse, switches.TrialTimeout, errors) ?? 120),
+            SampleInterval = TimeSpan.FromMilliseconds(Number(parse, switches.SampleInterval, errors) ?? 10),
+            Baseline = parse.GetValue(switches.Baseline),
+            Prime = !parse.GetValue(switches.NoPrime),
+        };
+
+        RunPlan? plan = null;
+        if (errors.Count == 0 && !RunPlanner.TryCreate(options, scenarios, out plan, out var planErrors))
+        {
+            errors.AddRange(planErrors);
+        }
+
+        if (errors.Count > 0 || plan is null)
+        {
+            foreach (var error in errors)
+            {
+                await Console.Error.WriteLineAsync($"conclab: {error}").ConfigureAwait(false);
+            }
+
+            return ExitCodes.BadInput;
+        }
+
+        var folder = parse.GetValue(switches.Out)
+            ?? Path.Combine("conclab-results", TimeProvider.System.GetUtcNow().ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+        ITrialExecutor executor = options.InProcess ? new InProcessTrialExecutor() : new ChildProcessTrialExecutor(SelfLauncher.Current());
+        var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
+
+        RunResult result;
+        bool cancelled;
+        if (live)
+        {
+            (result, cancelled) = await RunLiveAsync(console, executor, plan, cancellationToken).ConfigureAwait(false);
+            foreach (var scenarioResult in result.Scenarios)
+            {
+                console.Write(ResultTableRenderer.Render(scenarioResult));
+            }
+        }
+        else
+        {
+            var observer = new PlainProgress(console, printTables: true);
+            var runner = new Runner(executor, observer);
+            result = await runner.RunAsync(plan, cancellationToken).ConfigureAwait(false);
+            cancelled = runner.Cancelled;
+        }
+
+        var failures = Exporters.ExportAll(result, folder, Exporters.Default, out var written);
+        if (parse.GetValue(switches.Json) is { } jsonPath)
+        {
+            try
+            {
+                Exporters.WriteFile(result, JsonExporter.Default, jsonPath);
+                written = [.. written, jsonPath];
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                failures = [.. failures, $"{jsonPath}: {ex.Message}"];
+            }
+        }
+
+        foreach (var failure in failures)
+        {
+            console.MarkupLineInterpolated($"[red]could not write {failure}[/]");
+        }
+
+        console.MarkupLineInterpolated($"Results: {string.Join(", ", written)}");
+        if (cancelled)
+        {
+            return ExitCodes.Cancelled;
+        }
+
+        var allOk = result.Scenarios.SelectMany(s => s.Variants).All(v => v.Status == TrialStatus.Ok);
+        return allOk && failures.Count == 0 ? ExitCodes.Ok : ExitCodes.TrialsFailed;
+    }
+
+    private static async Task<(RunResult Result, bool Cancelled)> RunLiveAsync(IAnsiConsole console, ITrialExecutor executor, RunPlan plan, CancellationToken cancellationToken)
+    {
+        RunResult? result = null;
+        var cancelled = false;
+        await console.Progress()
+            .AutoClear(true)
+            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new RemainingTimeColumn())
+            .StartAsync(async context =>
+            {
+                var observer = new LiveProgress(context, plan);
+                var runner = new Runner(executor, observer);
+                result = await runner.RunAsync(plan, cancellationToken).ConfigureAwait(false);
+                cancelled = runner.Cancelled;
+            }).ConfigureAwait(false);
+        return (result!, cancelled);
+    }
+
+    private static string[] SplitList(string? text) =>
+        text is null ? [] : text.Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+
+    private static int? WholeNumber(ParseResult parse, Option<string> option, List<string> errors)
+    {
+        var text = parse.GetValue(option);
+        if (text is null)
+        {
+            return null;
+        }
+
+        if (int.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value))
+        {
+            return value;
+        }
+
+        errors.Add($"{option.Name} must be a whole number, not '{text}'.");
+        return null;
+    }
+
+    private static double? Number(ParseResult parse, Option<string> option, List<string> errors)
+    {
+        var text = parse.GetValue(option);
+        if (text is null)
+        {
+            return null;
+        }
+
+        if (double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && double.IsFinite(value))
+        {
+            return value;
+        }
+
+        errors.Add($"{option.Name} must be a number, not '{text}'.");
+        return null;
+    }
+
+    /// <summary>The options every run takes, before or after the scenario name; one set per command tree.</summary>
+    private sealed class Switches
+    {
+        public readonly Option<string> Variants = new("--variants") { Description = "Comma-separated variant names to run instead of the defaults, e.g. channel,parallel-for@4" };
+        public readonly Option<string> Repeat = new("--repeat") { Description = $"Measured trials per variant [default: {RunOptions.DefaultRepeat}; {RunOptions.QuickRepeat} with --quick]" };
+        public readonly Option<string> Warmup = new("--warmup") { Description = $"Discarded trials per variant before the measured ones [default: {RunOptions.DefaultWarmup}]" };
+        public readonly Option<string> Seed = new("--seed") { Description = "Seed of the workload; the same seed gives the same work [default: 42]" };
+        public readonly Option<bool> Quick = new("--quick") { Description = "Each scenario's small scale, which finishes in well under a minute" };
+        public readonly Option<string> Out = new("--out") { Description = "Folder for results.json, results.md and results.csv [default: conclab-results/<timestamp>]" };
+        public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
+        public readonly Option<bool> InProcess = new("--in-process") { Description = "Run every trial in this process, to see what isolation changes" };
+        public readonly Option<string> TrialTimeout = new("--trial-timeout") { Description = "Seconds after which a trial is killed and recorded as timed out [default: 120]" };
+        public readonly Option<string> SampleInterval = new("--sample-interval") { Description = "Milliseconds between samples of threads and the pool's queue; 0 turns the sampler off [default: 10]" };
+        public readonly Option<string> Baseline = new("--baseline") { Description = "Variant the ratio column compares with [default: the scenario's]" };
+        public readonly Option<bool> NoPrime = new("--no-prime") { Description = "Measure each variant cold: skip the unmeasured dry run that compiles its code first" };
+        public readonly Option<bool> Plain = new("--plain") { Description = "Plain progress lines even on a terminal" };
+
+        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, TrialTimeout, SampleInterval, Baseline, NoPrime, Plain];
+    }
+}

@@ -1,0 +1,18 @@
+using ConcurrencyLab.Cli.Commands;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
+using Spectre.Console;
+
+// A child trial process: run the trial and leave before any command-line parsing or console set-up.
+if (TrialHost.IsChildInvocation(args))
+{
+    return await TrialHost.RunChildAsync(args, ScenarioCatalog.BuiltIn);
+}
+
+if (Console.IsOutputRedirected)
+{
+    // A log or a pipe has no width; the default of 80 columns would wrap every table.
+    AnsiConsole.Console.Profile.Width = 200;
+}
+
+return await CommandLine.InvokeAsync(args, AnsiConsole.Console, ScenarioCatalog.BuiltIn);

@@ -1,0 +1,49 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using Spectre.Console;
+
+namespace ConcurrencyLab.Cli.Rendering;
+
+/// <summary>One line per trial, for output that is not a terminal (CI logs, files, pipes).</summary>
+internal sealed class PlainProgress : IRunObserver
+{
+    private readonly IAnsiConsole _console;
+    private readonly bool _printTables;
+
+    public PlainProgress(IAnsiConsole console, bool printTables)
+    {
+        _console = console;
+        _printTables = printTables;
+    }
+
+    public void RunStarting(RunPlan plan)
+    {
+        var s = plan.Settings;
+        _console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"conclab: {plan.Scenarios.Count} scenario(s), {plan.Scenarios.Sum(p => p.Variants.Count)} variants, {s.Warmup} warmup + {s.Repeat} measured trials each, {(s.Isolated ? "each in a fresh process" : "in this process")}, {plan.TotalTrials} trials."));
+    }
+
+    public void TrialStarting(TrialProgress progress)
+    {
+    }
+
+    public void TrialFinished(TrialProgress progress, TrialResult result)
+    {
+        var kind = progress.Warmup ? "warmup" : $"trial {progress.Round + 1}";
+        var detail = result.Status == TrialStatus.Ok
+            ? string.Create(CultureInfo.InvariantCulture, $"{result.WallMs:0.0} ms, {result.PeakThreads} threads")
+            : $"{result.Status}: {result.Error}";
+        _console.WriteLine($"[{progress.Index + 1}/{progress.Total}] {progress.Scenario} {progress.Variant} {kind}: {detail}");
+    }
+
+    public void ScenarioFinished(ScenarioResult result)
+    {
+        if (_printTables)
+        {
+            _console.WriteLine();
+            _console.Write(ResultTableRenderer.Render(result));
+        }
+    }
+}

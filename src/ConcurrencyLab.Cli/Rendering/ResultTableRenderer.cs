@@ -1,0 +1,68 @@
+using System.Globalization;
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Results;
+using Spectre.Console;
+using Spectre.Console.Rendering;
+
+namespace ConcurrencyLab.Cli.Rendering;
+
+/// <summary>Builds the console table of one scenario; writes nothing itself.</summary>
+internal static class ResultTableRenderer
+{
+    // The console has less room than Markdown: these columns carry the decision.
+    private static readonly string[] ConsoleColumns =
+        ["variant", "medianWallMs", "ci95Ms", "efficiency", "ratioToBaseline", "medianPeakThreads", "medianPeakPoolThreads", "medianCpuMs", "medianP99Ms", "trials"];
+
+    public static IRenderable Render(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var columns = ConsoleColumns.Select(id => ResultColumn.Standard.Single(c => c.Id == id)).ToList();
+        var table = new Table().Border(TableBorder.Rounded).Title($"[bold]{Markup.Escape(scenario.Name)}[/]");
+        foreach (var column in columns)
+        {
+            var header = new TableColumn(Markup.Escape(column.HeaderWithUnit));
+            table.AddColumn(column.Id == "variant" ? header : header.RightAligned());
+        }
+
+        var best = ResultColumn.Best(scenario);
+        foreach (var variant in ResultColumn.Order(scenario))
+        {
+            var style = variant.Status switch
+            {
+                TrialStatus.Ok when variant == best => new Style(Color.Green, decoration: Decoration.Bold),
+                TrialStatus.Ok => Style.Plain,
+                _ => new Style(Color.Red),
+            };
+            table.AddRow(columns.Select(c => (IRenderable)new Text(CellText(c, variant), style)));
+        }
+
+        var invariant = CultureInfo.InvariantCulture;
+        var lines = new List<IRenderable>
+        {
+            new Text($"Ideal {scenario.IdealMs.ToString("0.##", invariant)} ms: {scenario.IdealReason}. Ratio is to {scenario.Baseline}."),
+        };
+        if (best?.Summary is { } summary)
+        {
+            var efficiency = summary.Efficiency is { } e ? $", efficiency {e.ToString("0.00", invariant)} against the ideal" : string.Empty;
+            lines.Add(new Markup($"Fastest: [green bold]{Markup.Escape(best.Name)}[/], median {summary.MedianWallMs.ToString("0.0", invariant)} ms{efficiency}."));
+        }
+
+        foreach (var note in scenario.Notes)
+        {
+            lines.Add(new Text("Note: " + note, new Style(Color.Yellow)));
+        }
+
+        foreach (var variant in scenario.Variants)
+        {
+            foreach (var trial in variant.Trials.Where(t => t.Error is not null))
+            {
+                lines.Add(new Text($"{variant.Name} trial {trial.Repeat + 1}: {trial.Status}, {trial.Error}", new Style(Color.Red)));
+            }
+        }
+
+        return new Rows([table, .. lines, Text.Empty]);
+    }
+
+    private static string CellText(ResultColumn column, VariantResult variant) =>
+        column.Id == "variant" && variant.Status != TrialStatus.Ok ? $"{variant.Name} ({variant.Status})" : column.Format(variant);
+}

@@ -1,0 +1,58 @@
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary>The ready-made exporters, and writing several of them to a folder.</summary>
+public static class Exporters
+{
+    /// <summary><c>results.json</c>, <c>results.md</c> and <c>results.csv</c>.</summary>
+    public static IReadOnlyList<IExporter> Default { get; } = [JsonExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default];
+
+    /// <summary>
+    /// Writes every exporter's file into <paramref name="folder"/>. One exporter's failure does not stop the
+    /// others; each failure comes back as a line.
+    /// </summary>
+    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, out IReadOnlyList<string> written)
+    {
+        ArgumentNullException.ThrowIfNull(exporters);
+        var failures = new List<string>();
+        var paths = new List<string>();
+        Directory.CreateDirectory(folder);
+        foreach (var exporter in exporters)
+        {
+            var path = Path.Combine(folder, exporter.FileName);
+            try
+            {
+                WriteFile(run, exporter, path);
+                paths.Add(path);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or NotSupportedException)
+            {
+                failures.Add($"{exporter.FileName}: {ex.Message}");
+            }
+        }
+
+        written = paths;
+        return failures;
+    }
+
+    /// <summary>Writes one exporter's output to <paramref name="path"/>, through a temporary file so a reader never sees half of it.</summary>
+    public static void WriteFile(RunResult run, IExporter exporter, string path)
+    {
+        ArgumentNullException.ThrowIfNull(exporter);
+        var directory = Path.GetDirectoryName(Path.GetFullPath(path));
+        if (!string.IsNullOrEmpty(directory))
+        {
+            Directory.CreateDirectory(directory);
+        }
+
+        var temporary = path + ".tmp";
+        using (var writer = new StreamWriter(temporary, append: false, new System.Text.UTF8Encoding(false)))
+        {
+            writer.NewLine = "\n";
+            exporter.Export(run, writer);
+        }
+
+        File.Move(temporary, path, overwrite: true);
+    }
+}

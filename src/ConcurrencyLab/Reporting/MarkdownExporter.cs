@@ -1,0 +1,67 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary><c>results.md</c>: one GitHub table per scenario, with the environment and method, ready to paste.</summary>
+public sealed class MarkdownExporter : IExporter
+{
+    public static MarkdownExporter GitHub { get; } = new();
+
+    public string FileName => "results.md";
+
+    public void Export(RunResult run, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(writer);
+        var invariant = CultureInfo.InvariantCulture;
+        var env = run.Environment;
+        writer.WriteLine("# ConcurrencyLab results");
+        writer.WriteLine();
+        writer.WriteLine($"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}.  ");
+        var s = run.Settings;
+        writer.WriteLine($"{s.Repeat} measured trials per variant after {s.Warmup} warmup, {(s.Isolated ? "each in a fresh process" : "all in one process")}, "
+            + $"variant order rotated each round, seed {s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.");
+
+        foreach (var scenario in run.Scenarios)
+        {
+            writer.WriteLine();
+            writer.WriteLine($"## {scenario.Name}");
+            writer.WriteLine();
+            writer.WriteLine($"Parameters: {string.Join(", ", scenario.Parameters.Select(p => $"`{p.Key}={p.Value}`"))}.  ");
+            writer.WriteLine($"Ideal: {scenario.IdealMs.ToString("0.##", invariant)} ms, {scenario.IdealReason}. Ratio is to `{scenario.Baseline}`.");
+            if (ResultColumn.Best(scenario) is { Summary: { } best } bestVariant)
+            {
+                writer.WriteLine();
+                var efficiency = best.Efficiency is { } e ? $", efficiency {e.ToString("0.00", invariant)} against the ideal" : string.Empty;
+                writer.WriteLine($"Fastest: **{bestVariant.Name}**, median {best.MedianWallMs.ToString("0.0", invariant)} ms{efficiency}.");
+            }
+
+            writer.WriteLine();
+            var columns = ResultColumn.Standard;
+            writer.WriteLine("| " + string.Join(" | ", columns.Select(c => c.HeaderWithUnit)) + " |");
+            writer.WriteLine("|" + string.Join("|", columns.Select((c, i) => i == 0 || c.Id == "status" ? " --- " : " ---: ")) + "|");
+            foreach (var variant in ResultColumn.Order(scenario))
+            {
+                writer.WriteLine("| " + string.Join(" | ", columns.Select(c => Escape(c.Format(variant)))) + " |");
+            }
+
+            var failures = scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null).Select(t => (v.Name, t))).ToList();
+            if (failures.Count > 0 || scenario.Notes.Count > 0)
+            {
+                writer.WriteLine();
+                foreach (var note in scenario.Notes)
+                {
+                    writer.WriteLine($"- Note: {Escape(note)}");
+                }
+
+                foreach (var (name, trial) in failures)
+                {
+                    writer.WriteLine($"- `{name}` trial {trial.Repeat + 1}: {trial.Status}, {Escape(trial.Error!)}");
+                }
+            }
+        }
+    }
+
+    private static string Escape(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
+}

@@ -1,0 +1,61 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary>A column of the results table: what it shows, its unit, and which direction is better.</summary>
+/// <param name="Id">Stable identifier, used as the CSV header.</param>
+/// <param name="Header">What a reader sees.</param>
+/// <param name="Unit">Unit of the value, empty when it has none.</param>
+/// <param name="HigherIsBetter">Whether a larger value is better; null when neither is.</param>
+/// <param name="Format">Renders the cell for a variant; empty when there is nothing to show.</param>
+public sealed record ResultColumn(string Id, string Header, string Unit, bool? HigherIsBetter, Func<VariantResult, string> Format)
+{
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    /// <summary>The columns every table shows, in order.</summary>
+    public static IReadOnlyList<ResultColumn> Standard { get; } =
+    [
+        new("variant", "Variant", string.Empty, null, v => v.Name),
+        new("status", "Status", string.Empty, null, v => v.Status),
+        new("medianWallMs", "Median", "ms", false, v => Ms(v.Summary?.MedianWallMs)),
+        new("ci95Ms", "95% CI", "ms", null, v => v.Summary is { } s ? $"{Ms(s.CiLowMs)}-{Ms(s.CiHighMs)}" : string.Empty),
+        new("efficiency", "Efficiency", string.Empty, true, v => v.Summary?.Efficiency is { } e ? e.ToString("0.00", Invariant) : string.Empty),
+        new("ratioToBaseline", "Ratio", string.Empty, false, v => v.Summary?.RatioToBaseline is { } r ? r.ToString("0.00", Invariant) : string.Empty),
+        new("spread", "Max/min", string.Empty, false, v => v.Summary is { } s ? s.Spread.ToString("0.00", Invariant) : string.Empty),
+        new("medianPeakThreads", "Threads", string.Empty, false, v => Count(v.Summary?.MedianPeakThreads)),
+        new("medianPeakPoolThreads", "Pool threads", string.Empty, false, v => Count(v.Summary?.MedianPeakPoolThreads)),
+        new("medianPeakQueueLength", "Peak queue", string.Empty, false, v => Count(v.Summary?.MedianPeakQueueLength)),
+        new("medianCpuMs", "CPU", "ms", false, v => Ms(v.Summary?.MedianCpuMs)),
+        new("medianP99Ms", "p99 item", "ms", false, v => Ms(v.Summary?.MedianP99Ms)),
+        new("medianAllocatedBytes", "Allocated", "KiB", false, v => v.Summary is { } s ? (s.MedianAllocatedBytes / 1024).ToString("0", Invariant) : string.Empty),
+        new("trials", "Trials ok", string.Empty, null, v => $"{v.Trials.Count(t => t.Status == TrialStatus.Ok)}/{v.Trials.Count}"),
+    ];
+
+    /// <summary>The header with its unit, such as <c>Median (ms)</c>.</summary>
+    public string HeaderWithUnit => Unit.Length == 0 ? Header : $"{Header} ({Unit})";
+
+    /// <summary>Variants ordered for a table: successful ones by median wall time, then the rest by name.</summary>
+    public static IReadOnlyList<VariantResult> Order(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        return
+        [
+            .. scenario.Variants.Where(v => v.Summary is not null).OrderBy(v => v.Summary!.MedianWallMs),
+            .. scenario.Variants.Where(v => v.Summary is null).OrderBy(v => v.Name, StringComparer.Ordinal),
+        ];
+    }
+
+    /// <summary>The variant with the lowest median wall time, if any succeeded.</summary>
+    public static VariantResult? Best(ScenarioResult scenario) => Order(scenario).FirstOrDefault(v => v.Summary is not null);
+
+    private static string Ms(double? value) => value switch
+    {
+        null => string.Empty,
+        >= 100 => value.Value.ToString("0", Invariant),
+        >= 10 => value.Value.ToString("0.0", Invariant),
+        _ => value.Value.ToString("0.00", Invariant),
+    };
+
+    private static string Count(double? value) => value?.ToString("0.#", Invariant) ?? string.Empty;
+}

@@ -1,0 +1,10 @@
+using ConcurrencyLab.Scenarios.Delay;
+
+namespace ConcurrencyLab.Scenarios;
+
+/// <summary>The scenarios that come with the lab.</summary>
+public static class ScenarioCatalog
+{
+    /// <summary>Every built-in scenario, in the order the default suite runs them.</summary>
+    public static IReadOnlyList<Scenario> BuiltIn { get; } = [new DelayScenario()];
+}
