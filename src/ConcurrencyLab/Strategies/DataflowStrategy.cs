@@ -27,9 +27,10 @@ internal sealed class DataflowStrategy : Strategy
         var block = new ActionBlock<int>(i => batch.InvokeAsync(i, cancellationToken).AsTask(), options);
         for (var i = 0; i < batch.Count; i++)
         {
+            // Post fails only once the block has faulted; its Completion then carries the item's exception.
             if (!block.Post(i))
             {
-                throw new InvalidOperationException($"The block refused item {i}.");
+                break;
             }
         }
 

@@ -1,0 +1,72 @@
+using ConcurrencyLab.Cli.Commands;
+using ConcurrencyLab.Scenarios;
+using Spectre.Console;
+
+namespace ConcurrencyLab.Tests.Cli;
+
+/// <summary>Swaps Console.Error, so these run one at a time.</summary>
+[Collection(nameof(ConsoleErrorUsers))]
+public sealed class CommandLineTests
+{
+    [Theory]
+    [InlineData("run delay --items abc", "--items must be a whole number")]
+    [InlineData("run delay --items 0", "--items must be")]
+    [InlineData("run delay --repeat many", "--repeat must be a whole number")]
+    [InlineData("run delay --variants whenall-sync", "whenall cannot call items in the sync form")]
+    [InlineData("run delay --dop 4,-1", "--dop must be a comma-separated list")]
+    [InlineData("run delay --bogus", "--bogus")]
+    [InlineData("run nosuch", "nosuch")]
+    [InlineData("run delay --trial-timeout 0", "--trial-timeout must be a positive number")]
+    [InlineData("run delay --timer fast", "--timer must be precise or task-delay")]
+    public async Task BadInput_ExitsTwo_WithOneLineNamingTheProblem(string commandLine, string expected)
+    {
+        var (exitCode, error, output) = await InvokeAsync(commandLine.Split(' '));
+
+        Assert.Equal(2, exitCode);
+        var line = Assert.Single(error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.StartsWith("conclab: ", line, StringComparison.Ordinal);
+        Assert.Contains(expected, line, StringComparison.Ordinal);
+        Assert.DoesNotContain(" at ", error, StringComparison.Ordinal);
+        Assert.Equal(string.Empty, output);
+    }
+
+    [Fact]
+    public async Task List_ShowsScenariosVariantsAndParameterDefaults()
+    {
+        var (exitCode, _, output) = await InvokeAsync(["list"]);
+
+        Assert.Equal(0, exitCode);
+        Assert.Contains("delay", output, StringComparison.Ordinal);
+        Assert.Contains("foreach-async@default", output, StringComparison.Ordinal);
+        Assert.Contains("--max-delay", output, StringComparison.Ordinal);
+        Assert.Contains("4,40", output, StringComparison.Ordinal);
+    }
+
+    private static async Task<(int ExitCode, string Error, string Output)> InvokeAsync(string[] args)
+    {
+        var output = new StringWriter();
+        var console = AnsiConsole.Create(new AnsiConsoleSettings
+        {
+            Ansi = AnsiSupport.No,
+            ColorSystem = ColorSystemSupport.NoColors,
+            Interactive = InteractionSupport.No,
+            Out = new AnsiConsoleOutput(output),
+        });
+        console.Profile.Width = 200;
+        var error = new StringWriter();
+        var previous = Console.Error;
+        Console.SetError(error);
+        try
+        {
+            var exitCode = await CommandLine.InvokeAsync(args, console, ScenarioCatalog.BuiltIn);
+            return (exitCode, error.ToString().Replace("\r", string.Empty, StringComparison.Ordinal), output.ToString());
+        }
+        finally
+        {
+            Console.SetError(previous);
+        }
+    }
+}
+
+[CollectionDefinition(nameof(ConsoleErrorUsers), DisableParallelization = true)]
+public sealed class ConsoleErrorUsers;

@@ -1,0 +1,149 @@
+using System.Text.Json;
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Tests.Reporting;
+
+public sealed class ExporterTests
+{
+    internal static RunResult SampleRun()
+    {
+        var trial = new TrialResult
+        {
+            WallMs = 51.5,
+            CpuMs = 9,
+            UserCpuMs = 6,
+            SystemCpuMs = 3,
+            PeakThreads = 12,
+            PeakPoolThreads = 3,
+            PeakQueueLength = 4,
+            AllocatedBytes = 40960,
+            ItemsPlanned = 100,
+            ItemsCompleted = 100,
+            Isolated = true,
+            Latency = new LatencyPercentiles(26, 46, 48, 49.5),
+            Samples = [new Sample(0, 11, 2, 0, 0), new Sample(10, 12, 3, 4, 2.5)],
+        };
+        var failed = TrialResult.Unmeasured(TrialStatus.Failed, "boom, \"quoted\" | piped", isolated: true);
+        return new RunResult
+        {
+            StartedAt = "2026-11-22T17:00:00.0000000+00:00",
+            Environment = new EnvironmentInfo { Os = "TestOS", Runtime = ".NET 10", ProcessorCount = 2, GcMode = "workstation, concurrent", Architecture = "x64" },
+            Settings = new RunSettings { Repeat = 1, Warmup = 0, Seed = 42, Isolated = true, TrialTimeoutSec = 120, SampleIntervalMs = 10, Prime = true },
+            Scenarios =
+            [
+                new ScenarioResult
+                {
+                    Name = "delay",
+                    Parameters = new Dictionary<string, string> { ["items"] = "100" },
+                    IdealMs = 49,
+                    IdealReason = "the longest single delay",
+                    Baseline = "whenall",
+                    Variants =
+                    [
+                        new VariantResult { Name = "broken", Description = "fails", Status = TrialStatus.Failed, Trials = [failed] },
+                        new VariantResult
+                        {
+                            Name = "whenall",
+                            Description = "async",
+                            Status = TrialStatus.Ok,
+                            Trials = [trial],
+                            Summary = new VariantSummary { Trials = 1, MedianWallMs = 51.5, MinWallMs = 51.5, MaxWallMs = 51.5, CiLowMs = 51.5, CiHighMs = 51.5, Efficiency = 49 / 51.5, RatioToBaseline = 1, Spread = 1, MedianPeakThreads = 12 },
+                        },
+                    ],
+                },
+            ],
+        };
+    }
+
+    [Fact]
+    public void Json_HoldsEveryContractField()
+    {
+        using var writer = new StringWriter();
+        JsonExporter.Default.Export(SampleRun(), writer);
+        using var document = JsonDocument.Parse(writer.ToString());
+        var root = document.RootElement;
+
+        Assert.Equal(1, root.GetProperty("schemaVersion").GetInt32());
+        foreach (var name in new[] { "os", "runtime", "processorCount", "gcMode" })
+        {
+            Assert.True(root.GetProperty("environment").TryGetProperty(name, out _), name);
+        }
+
+        var scenario = root.GetProperty("scenarios")[0];
+        foreach (var name in new[] { "name", "parameters", "idealMs", "variants" })
+        {
+            Assert.True(scenario.TryGetProperty(name, out _), name);
+        }
+
+        var variant = scenario.GetProperty("variants")[1];
+        Assert.Equal("whenall", variant.GetProperty("name").GetString());
+        Assert.Equal("ok", variant.GetProperty("status").GetString());
+        var trial = variant.GetProperty("trials")[0];
+        foreach (var name in new[] { "wallMs", "cpuMs", "peakThreads", "peakPoolThreads", "peakQueueLength", "allocatedBytes", "itemsPlanned", "itemsCompleted", "latency", "samples" })
+        {
+            Assert.True(trial.TryGetProperty(name, out _), name);
+        }
+
+        foreach (var name in new[] { "p50Ms", "p95Ms", "p99Ms", "maxMs" })
+        {
+            Assert.True(trial.GetProperty("latency").TryGetProperty(name, out _), name);
+        }
+
+        Assert.Equal(2, trial.GetProperty("samples").GetArrayLength());
+        var summary = variant.GetProperty("summary");
+        foreach (var name in new[] { "medianWallMs", "ciLowMs", "ciHighMs", "efficiency", "ratioToBaseline", "medianPeakThreads" })
+        {
+            Assert.True(summary.TryGetProperty(name, out _), name);
+        }
+
+        Assert.Equal("failed", scenario.GetProperty("variants")[0].GetProperty("status").GetString());
+    }
+
+    [Fact]
+    public void Json_RoundTrips()
+    {
+        var path = Path.Combine(Path.GetTempPath(), $"conclab-test-{Guid.NewGuid():N}.json");
+        try
+        {
+            Exporters.WriteFile(SampleRun(), JsonExporter.Default, path);
+            var back = JsonExporter.Read(path);
+            Assert.Equal(51.5, back.Scenarios[0].Variants[1].Trials[0].WallMs);
+            Assert.Equal(12, back.Scenarios[0].Variants[1].Trials[0].Samples[1].Threads);
+        }
+        finally
+        {
+            File.Delete(path);
+        }
+    }
+
+    [Fact]
+    public void Markdown_SortsByMedian_ListsFailuresLast_AndEscapesPipes()
+    {
+        using var writer = new StringWriter();
+        MarkdownExporter.GitHub.Export(SampleRun(), writer);
+        var text = writer.ToString();
+
+        var lines = text.Split('\n');
+        var header = Array.FindIndex(lines, l => l.StartsWith("| Variant |", StringComparison.Ordinal));
+        Assert.True(header > 0);
+        Assert.StartsWith("| whenall | ok | 51.5 |", lines[header + 2], StringComparison.Ordinal);
+        Assert.StartsWith("| broken | failed |", lines[header + 3], StringComparison.Ordinal);
+        Assert.Contains("Fastest: **whenall**, median 51.5 ms, efficiency 0.95", text, StringComparison.Ordinal);
+        Assert.Contains("boom, \"quoted\" \\| piped", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Csv_OneRowPerTrial_QuotedPerRfc4180()
+    {
+        using var writer = new StringWriter();
+        CsvExporter.Default.Export(SampleRun(), writer);
+        var lines = writer.ToString().TrimEnd('\n').Split('\n');
+
+        Assert.Equal(3, lines.Length);
+        Assert.StartsWith("scenario,variant,repeat,status,wallMs", lines[0], StringComparison.Ordinal);
+        Assert.EndsWith(",\"boom, \"\"quoted\"\" | piped\"", lines[1], StringComparison.Ordinal);
+        Assert.StartsWith("delay,whenall,0,ok,51.5,9,", lines[2], StringComparison.Ordinal);
+    }
+}

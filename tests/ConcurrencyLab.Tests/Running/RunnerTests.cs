@@ -1,0 +1,79 @@
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
+
+namespace ConcurrencyLab.Tests.Running;
+
+public sealed class RunnerTests
+{
+    [Fact]
+    public void Rotate_StartsEachRoundOneLater()
+    {
+        int[] items = [1, 2, 3];
+        Assert.Equal([1, 2, 3], Runner.Rotate(items, 0));
+        Assert.Equal([2, 3, 1], Runner.Rotate(items, 1));
+        Assert.Equal([1, 2, 3], Runner.Rotate(items, 3));
+    }
+
+    [Fact]
+    public async Task Run_RotatesOrder_KeepsGoingPastFailures_AndDiscardsWarmups()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "channel", "sequential"], Repeat = 3, Warmup = 1, Baseline = "sequential" };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var executor = new ScriptedExecutor(request => request.Variant == "channel" && request.Repeat == 1
+            ? TrialResult.Unmeasured(TrialStatus.Timeout, "killed", isolated: true)
+            : new TrialResult { WallMs = request.Variant == "sequential" ? 1000 : 50, Isolated = true, ItemsPlanned = 1, ItemsCompleted = 1 });
+
+        var run = await new Runner(executor).RunAsync(plan);
+
+        // 3 variants x (1 warmup + 3 measured), in rotated order.
+        Assert.Equal(12, executor.Calls.Count);
+        Assert.Equal(["whenall", "channel", "sequential"], executor.Calls.Take(3).Select(c => c.Variant));
+        Assert.Equal(["channel", "sequential", "whenall"], executor.Calls.Skip(3).Take(3).Select(c => c.Variant));
+
+        var scenario = Assert.Single(run.Scenarios);
+        Assert.All(scenario.Variants, v => Assert.Equal(3, v.Trials.Count));
+        var channel = scenario.Variants.Single(v => v.Name == "channel");
+        Assert.Equal(TrialStatus.Timeout, channel.Status);
+        Assert.Equal(2, channel.Summary!.Trials);
+        Assert.Equal(TrialStatus.Ok, scenario.Variants.Single(v => v.Name == "whenall").Status);
+        Assert.Equal(0.05, scenario.Variants.Single(v => v.Name == "whenall").Summary!.RatioToBaseline!.Value, 10);
+    }
+
+    [Fact]
+    public async Task Run_Cancelled_KeepsWhatWasMeasured()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "channel"], Repeat = 5, Warmup = 0 };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        using var cancel = new CancellationTokenSource();
+        var executor = new ScriptedExecutor(request =>
+        {
+            if (request.Repeat == 2)
+            {
+                cancel.Cancel();
+            }
+
+            return new TrialResult { WallMs = 50, ItemsPlanned = 1, ItemsCompleted = 1 };
+        });
+        var runner = new Runner(executor);
+
+        var run = await runner.RunAsync(plan, cancel.Token);
+
+        Assert.True(runner.Cancelled);
+        Assert.Equal(5, run.Scenarios[0].Variants.Sum(v => v.Trials.Count));
+        Assert.Contains(run.Scenarios[0].Notes, n => n.Contains("cancelled", StringComparison.Ordinal));
+    }
+
+    private sealed class ScriptedExecutor(Func<TrialRequest, TrialResult> script) : ITrialExecutor
+    {
+        public List<TrialRequest> Calls { get; } = [];
+
+        public bool Isolated => true;
+
+        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default)
+        {
+            Calls.Add(request);
+            return Task.FromResult(script(request) with { Repeat = request.Repeat });
+        }
+    }
+}

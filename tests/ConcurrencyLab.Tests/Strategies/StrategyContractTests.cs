@@ -1,0 +1,101 @@
+using ConcurrencyLab.Strategies;
+using ConcurrencyLab.Workloads;
+
+namespace ConcurrencyLab.Tests.Strategies;
+
+public sealed class StrategyContractTests
+{
+    // A blocking strategy given a task-based item blocks a pool thread until the item's continuation runs
+    // on another pool thread: with more items in flight than pool threads, it waits on thread injection
+    // (seconds per thread). That starvation is real and worth measuring, but not what these tests check,
+    // so such pairings get fewer items than the pool's minimum.
+    private const int PoolMinimum = 64;
+    private const int BlockedItems = 32;
+
+    static StrategyContractTests() => ThreadPool.SetMinThreads(PoolMinimum, PoolMinimum);
+
+    public static TheoryData<string, WorkForm, int> EveryStrategyFormAndDegree()
+    {
+        var data = new TheoryData<string, WorkForm, int>();
+        foreach (var strategy in StrategyCatalog.All)
+        {
+            foreach (var form in strategy.Forms)
+            {
+                data.Add(strategy.Id, form, 0);
+                if (strategy.HasDegree)
+                {
+                    data.Add(strategy.Id, form, 3);
+                }
+            }
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(EveryStrategyFormAndDegree))]
+    public async Task Execute_ManyContendedItems_RunsEachExactlyOnce(string id, WorkForm form, int degree)
+    {
+        var strategy = StrategyCatalog.Find(id)!;
+        var items = strategy.PreferredForm == WorkForm.Sync && form != WorkForm.Sync ? BlockedItems : 300;
+        var workload = new CountingWorkload(items);
+        var batch = new WorkBatch(workload, form);
+
+        batch.MarkStart();
+        await strategy.ExecuteAsync(batch, degree == 0 ? Degree.Default : Degree.Of(degree));
+
+        Assert.Equal(items, workload.Total);
+        Assert.All(Enumerable.Range(0, items), i => Assert.Equal(1, workload.RunsOf(i)));
+        Assert.Equal(items, batch.Completed);
+        Assert.Equal(0, batch.Duplicated);
+        Assert.Equal(items, batch.CompletionLatenciesMs().Length);
+    }
+
+    [Theory]
+    [MemberData(nameof(EveryStrategyFormAndDegree))]
+    public async Task Execute_ItemThrows_FailsTheBatch(string id, WorkForm form, int degree)
+    {
+        var strategy = StrategyCatalog.Find(id)!;
+        var batch = new WorkBatch(new ThrowingWorkload(20, failing: 7), form);
+        batch.MarkStart();
+
+        await Assert.ThrowsAnyAsync<Exception>(() => strategy.ExecuteAsync(batch, degree == 0 ? Degree.Default : Degree.Of(degree)));
+        Assert.True(batch.Completed < 20);
+    }
+
+    [Fact]
+    public void Catalog_Ids_AreUniqueLowercase()
+    {
+        var ids = StrategyCatalog.All.Select(s => s.Id).ToList();
+        Assert.Equal(ids.Count, ids.Distinct().Count());
+        Assert.All(ids, id => Assert.Equal(id.ToLowerInvariant(), id));
+    }
+
+    private sealed class ThrowingWorkload(int count, int failing) : Workload
+    {
+        public override int Count => count;
+
+        public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
+
+        public override void Run(int index, CancellationToken cancellationToken) => Fail(index);
+
+        public override async ValueTask RunAsync(int index, CancellationToken cancellationToken)
+        {
+            await Task.Yield();
+            Fail(index);
+        }
+
+        public override IAsyncResult BeginRun(int index, AsyncCallback? callback, object? state) =>
+            TaskToAsyncResult.Begin(Task.Run(() => Fail(index)), callback, state);
+
+        public override void EndRun(IAsyncResult asyncResult) => TaskToAsyncResult.End(asyncResult);
+
+        private void Fail(int index)
+        {
+            if (index == failing)
+            {
+                throw new InvalidOperationException($"item {index} failed");
+            }
+        }
+    }
+}
