@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using Microsoft.Win32.SafeHandles;
 
 namespace ConcurrencyLab.Measurement;
@@ -23,6 +24,7 @@ internal sealed class ProcessCounters : IDisposable
     }
 
     /// <summary>All OS threads of this process, not only the pool's.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public int ReadThreadCount()
     {
         if (_stat is null)
@@ -37,6 +39,7 @@ internal sealed class ProcessCounters : IDisposable
     }
 
     /// <summary>Parses field 20 (num_threads) of a <c>/proc/[pid]/stat</c> line.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     internal static int ParseThreadCount(ReadOnlySpan<byte> stat)
     {
         // Field 2 (the command name) is in parentheses and may hold spaces, so count fields after the last ')'.

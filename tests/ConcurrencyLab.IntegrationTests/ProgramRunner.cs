@@ -1,0 +1,88 @@
+using System.Diagnostics;
+using System.Reflection;
+using System.Text;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>Starts the programs a user runs (conclab, the sample) as real processes and collects what they print.</summary>
+internal static class ProgramRunner
+{
+    private static readonly string Configuration =
+        typeof(ProgramRunner).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration ?? "Debug";
+
+    public static string RepositoryRoot { get; } = FindRoot();
+
+    public static string ConclabDll => Path.Combine(RepositoryRoot, "src", "ConcurrencyLab.Cli", "bin", Configuration, "net10.0", "conclab.dll");
+
+    public static string SampleDll => Path.Combine(RepositoryRoot, "samples", "MyWorkload", "bin", Configuration, "net10.0", "MyWorkload.dll");
+
+    public static Task<Result> ConclabAsync(string workingDirectory, params string[] args) => RunAsync(ConclabDll, workingDirectory, args);
+
+    public static async Task<Result> RunAsync(string dll, string workingDirectory, IEnumerable<string> args, TimeSpan? timeout = null)
+    {
+        Assert.True(File.Exists(dll), $"{dll} was not built");
+        var info = new ProcessStartInfo("dotnet")
+        {
+            WorkingDirectory = workingDirectory,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            UseShellExecute = false,
+        };
+        info.ArgumentList.Add(dll);
+        foreach (var arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+
+        using var process = Process.Start(info)!;
+        var output = process.StandardOutput.ReadToEndAsync();
+        var error = process.StandardError.ReadToEndAsync();
+        using var deadline = new CancellationTokenSource(timeout ?? TimeSpan.FromMinutes(3));
+        try
+        {
+            await process.WaitForExitAsync(deadline.Token);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            throw new TimeoutException($"{Path.GetFileName(dll)} {string.Join(' ', args)} did not finish");
+        }
+
+        return new Result(process.ExitCode, await output, await error);
+    }
+
+    private static string FindRoot()
+    {
+        var directory = new DirectoryInfo(AppContext.BaseDirectory);
+        while (directory is not null && !File.Exists(Path.Combine(directory.FullName, "ConcurrencyLab.slnx")))
+        {
+            directory = directory.Parent;
+        }
+
+        return directory?.FullName ?? throw new InvalidOperationException("The repository root (ConcurrencyLab.slnx) was not found.");
+    }
+
+    public sealed record Result(int ExitCode, string Output, string Error)
+    {
+        public override string ToString() => $"exit {ExitCode}\n--- stdout\n{Output}\n--- stderr\n{Error}";
+    }
+}
+
+/// <summary>A temporary working folder, removed afterwards.</summary>
+internal sealed class TempFolder : IDisposable
+{
+    public TempFolder() => Directory.CreateDirectory(Path);
+
+    public string Path { get; } = System.IO.Path.Combine(System.IO.Path.GetTempPath(), "conclab-it-" + Guid.NewGuid().ToString("N"));
+
+    public void Dispose()
+    {
+        try
+        {
+            Directory.Delete(Path, recursive: true);
+        }
+        catch (IOException)
+        {
+        }
+    }
+}
