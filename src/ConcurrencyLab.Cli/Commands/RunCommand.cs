@@ -76,8 +76,8 @@ internal static class RunCommand
             Seed = WholeNumber(parse, switches.Seed, errors) ?? 42,
             Quick = quick,
             InProcess = parse.GetValue(switches.InProcess),
-            TrialTimeout = TimeSpan.FromSeconds(Number(parse, switches.TrialTimeout, errors) ?? 120),
-            SampleInterval = TimeSpan.FromMilliseconds(Number(parse, switches.SampleInterval, errors) ?? 10),
+            TrialTimeout = TimeSpan.FromSeconds(Number(parse, switches.TrialTimeout, errors, "a positive number of seconds, at most 86400", 1e-3, 86_400) ?? 120),
+            SampleInterval = TimeSpan.FromMilliseconds(Number(parse, switches.SampleInterval, errors, "0 (off) or a positive number of milliseconds, at most 60000", 0, 60_000) ?? 10),
             Baseline = parse.GetValue(switches.Baseline),
             Prime = !parse.GetValue(switches.NoPrime),
         };
@@ -100,6 +100,20 @@ internal static class RunCommand
 
         var folder = parse.GetValue(switches.Out)
             ?? Path.Combine("conclab-results", TimeProvider.System.GetUtcNow().ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+
+        // Find out now, not after the run, that the results would have nowhere to go.
+        foreach (var (option, directory) in new[] { ("--out", folder), ("--json", Path.GetDirectoryName(Path.GetFullPath(parse.GetValue(switches.Json) ?? "x"))) })
+        {
+            try
+            {
+                Directory.CreateDirectory(directory!);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+            {
+                await Console.Error.WriteLineAsync($"conclab: {option}: cannot create the folder '{directory}': {ex.Message}").ConfigureAwait(false);
+                return ExitCodes.BadInput;
+            }
+        }
         ITrialExecutor executor = options.InProcess ? new InProcessTrialExecutor() : new ChildProcessTrialExecutor(SelfLauncher.Current());
         var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
 
@@ -187,7 +201,7 @@ internal static class RunCommand
         return null;
     }
 
-    private static double? Number(ParseResult parse, Option<string> option, List<string> errors)
+    private static double? Number(ParseResult parse, Option<string> option, List<string> errors, string allowed, double minimum, double maximum)
     {
         var text = parse.GetValue(option);
         if (text is null)
@@ -195,12 +209,12 @@ internal static class RunCommand
             return null;
         }
 
-        if (double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && double.IsFinite(value))
+        if (double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value >= minimum && value <= maximum)
         {
             return value;
         }
 
-        errors.Add($"{option.Name} must be a number, not '{text}'.");
+        errors.Add($"{option.Name} must be {allowed}, not '{text}'.");
         return null;
     }
 

@@ -26,7 +26,7 @@ public sealed class TrialMeter : IDisposable
     public TrialMeter(TimeSpan sampleInterval, TimeSpan expectedDuration = default)
     {
         var expected = sampleInterval > TimeSpan.Zero && expectedDuration > TimeSpan.Zero
-            ? (int)Math.Min(1_000_000, (expectedDuration.Ticks / sampleInterval.Ticks) + 16)
+            ? (int)Math.Min(65_536, (expectedDuration.Ticks / sampleInterval.Ticks) + 16)
             : 1024;
         _sampler = new Sampler(sampleInterval, _counters, expected);
     }

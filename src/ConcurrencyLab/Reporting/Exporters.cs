@@ -17,7 +17,6 @@ public static class Exporters
         ArgumentNullException.ThrowIfNull(exporters);
         var failures = new List<string>();
         var paths = new List<string>();
-        Directory.CreateDirectory(folder);
         foreach (var exporter in exporters)
         {
             var path = Path.Combine(folder, exporter.FileName);

@@ -30,14 +30,14 @@ public static class RunPlanner
             problems.Add($"--warmup must be a whole number from 0 to 100, not {warmup}.");
         }
 
-        if (options.TrialTimeout <= TimeSpan.Zero)
+        if (options.TrialTimeout <= TimeSpan.Zero || options.TrialTimeout > TimeSpan.FromDays(1))
         {
-            problems.Add("--trial-timeout must be a positive number of seconds.");
+            problems.Add("--trial-timeout must be a positive number of seconds, at most 86400.");
         }
 
-        if (options.SampleInterval < TimeSpan.Zero)
+        if (options.SampleInterval < TimeSpan.Zero || options.SampleInterval > TimeSpan.FromMinutes(1))
         {
-            problems.Add("--sample-interval must be 0 (off) or a positive number of milliseconds.");
+            problems.Add("--sample-interval must be 0 (off) or a positive number of milliseconds, at most 60000.");
         }
 
         var chosen = new List<Scenario>();

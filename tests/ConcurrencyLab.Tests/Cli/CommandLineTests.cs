@@ -16,8 +16,12 @@ public sealed class CommandLineTests
     [InlineData("run delay --dop 4,-1", "--dop must be a comma-separated list")]
     [InlineData("run delay --bogus", "--bogus")]
     [InlineData("run nosuch", "nosuch")]
-    [InlineData("run delay --trial-timeout 0", "--trial-timeout must be a positive number")]
+    [InlineData("run delay --trial-timeout 0", "--trial-timeout must be a positive number of seconds")]
     [InlineData("run delay --timer fast", "--timer must be precise or task-delay")]
+    [InlineData("run delay --trial-timeout 1e12", "at most 86400")]
+    [InlineData("run delay --out /proc/conclab-cannot-write-here", "--out: cannot create the folder")]
+    [InlineData("run delay --sample-interval -5", "--sample-interval must be 0 (off)")]
+    [InlineData("run delay --min-delay 60 --max-delay 50", "--min-delay (60) must not exceed --max-delay (50).")]
     public async Task BadInput_ExitsTwo_WithOneLineNamingTheProblem(string commandLine, string expected)
     {
         var (exitCode, error, output) = await InvokeAsync(commandLine.Split(' '));
@@ -26,7 +30,7 @@ public sealed class CommandLineTests
         var line = Assert.Single(error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.StartsWith("conclab: ", line, StringComparison.Ordinal);
         Assert.Contains(expected, line, StringComparison.Ordinal);
-        Assert.DoesNotContain(" at ", error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", error, StringComparison.Ordinal);
         Assert.Equal(string.Empty, output);
     }
 
