@@ -43,8 +43,13 @@ public static class Lab
         }
 
         var folder = Path.Combine("conclab-results", TimeProvider.System.GetUtcNow().ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
-        Exporters.ExportAll(run, folder, Exporters.Default, out _);
+        var failures = Exporters.ExportAll(run, folder, Exporters.Default, out _);
         MarkdownExporter.GitHub.Export(run, output);
+        foreach (var failure in failures)
+        {
+            await output.WriteLineAsync($"could not write {failure}").ConfigureAwait(false);
+        }
+
         await output.WriteLineAsync($"Results written to {folder}").ConfigureAwait(false);
         return run.Scenarios.SelectMany(s => s.Variants).All(v => v.Status == TrialStatus.Ok) ? 0 : 1;
     }

@@ -106,7 +106,11 @@ internal static class RunCommand
         {
             try
             {
+                // Creating a folder succeeds on one that exists but cannot be written to: write a probe file too.
                 Directory.CreateDirectory(directory!);
+                var probe = Path.Combine(directory!, $".conclab-probe-{Environment.ProcessId}");
+                File.WriteAllText(probe, string.Empty);
+                File.Delete(probe);
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
             {

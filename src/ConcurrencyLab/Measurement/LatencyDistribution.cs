@@ -1,13 +1,12 @@
-using HdrHistogram;
-
 namespace ConcurrencyLab.Measurement;
 
-/// <summary>Percentiles of per-item latencies, recorded in an HDR histogram at microsecond resolution.</summary>
+/// <summary>
+/// Percentiles of per-item latencies. A trial has at most a few hundred thousand items, so they are exact
+/// order statistics (nearest rank) of the sorted latencies rather than histogram buckets, whose upper
+/// bounds could report a p99 above the maximum.
+/// </summary>
 public static class LatencyDistribution
 {
-    // One hour in microseconds is more than any trial may last; three significant digits keep error under 0.1%.
-    private const long HighestTrackableMicroseconds = 3_600_000_000;
-
     /// <summary>Summarises <paramref name="latenciesMs"/>; an empty list gives zeros.</summary>
     public static LatencyPercentiles Summarise(IReadOnlyCollection<double> latenciesMs)
     {
@@ -17,24 +16,19 @@ public static class LatencyDistribution
             return new LatencyPercentiles(0, 0, 0, 0);
         }
 
-        var histogram = new LongHistogram(HighestTrackableMicroseconds, 3);
-        var max = 0.0;
-        foreach (var ms in latenciesMs)
-        {
-            var micros = (long)Math.Clamp(Math.Round(ms * 1000), 0, HighestTrackableMicroseconds);
-            histogram.RecordValue(micros);
-            max = Math.Max(max, ms);
-        }
-
-        return new LatencyPercentiles(
-            ToMs(histogram.GetValueAtPercentile(50)),
-            ToMs(histogram.GetValueAtPercentile(95)),
-            ToMs(histogram.GetValueAtPercentile(99)),
-            Math.Round(max, 3));
+        var sorted = latenciesMs.ToArray();
+        Array.Sort(sorted);
+        return new LatencyPercentiles(Rank(sorted, 50), Rank(sorted, 95), Rank(sorted, 99), Round(sorted[^1]));
     }
 
-    // The histogram answers with the highest value equivalent to the bucket; round away float noise.
-    private static double ToMs(long micros) => Math.Round(micros / 1000.0, 3);
+    /// <summary>The nearest-rank percentile: the smallest value with at least <paramref name="percent"/>% of values at or below it.</summary>
+    internal static double Rank(double[] sorted, double percent)
+    {
+        var rank = (int)Math.Ceiling(percent / 100 * sorted.Length);
+        return Round(sorted[Math.Clamp(rank, 1, sorted.Length) - 1]);
+    }
+
+    private static double Round(double ms) => Math.Round(ms, 3);
 }
 
 /// <summary>Latency percentiles in milliseconds.</summary>

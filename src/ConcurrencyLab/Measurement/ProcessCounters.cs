@@ -23,14 +23,14 @@ internal sealed class ProcessCounters : IDisposable
         }
     }
 
-    /// <summary>All OS threads of this process, not only the pool's.</summary>
+    /// <summary>All OS threads of this process, not only the pool's; -1 where there is no cheap way to read it.</summary>
+    /// <remarks>Only Linux is read today; elsewhere the count is -1 rather than a costly, allocating Process.Threads.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public int ReadThreadCount()
     {
         if (_stat is null)
         {
-            using var process = Process.GetCurrentProcess();
-            return process.Threads.Count;
+            return -1;
         }
 
         // procfs regenerates the file on each read at offset 0.

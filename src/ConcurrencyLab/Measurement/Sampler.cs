@@ -12,7 +12,7 @@ namespace ConcurrencyLab.Measurement;
 internal sealed class Sampler : IDisposable
 {
     private readonly TimeSpan _interval;
-    private readonly ProcessCounters _counters;
+    private readonly ProcessCounters _counters = new();
     // No spinning before blocking: the default spin would charge the trial ~0.4 ms of CPU per sample.
     private readonly ManualResetEventSlim _stop = new(false, spinCount: 0);
     private Sample[] _samples;
@@ -21,12 +21,14 @@ internal sealed class Sampler : IDisposable
     private long _origin;
     private double _cpuOriginMs;
 
-    public Sampler(TimeSpan interval, ProcessCounters counters, int expectedSamples = 1024)
+    public Sampler(TimeSpan interval, int expectedSamples = 1024)
     {
         _interval = interval;
-        _counters = counters;
         _samples = new Sample[Math.Max(16, expectedSamples)];
     }
+
+    /// <summary>Samples taken so far.</summary>
+    public int Count => Volatile.Read(ref _count);
 
     /// <summary>Whether sampling is on at all (an interval of zero turns it off).</summary>
     public bool Enabled => _interval > TimeSpan.Zero;
@@ -45,8 +47,12 @@ internal sealed class Sampler : IDisposable
         _thread.Start();
     }
 
-    /// <summary>Stops the thread and takes a last sample, so the end state is always recorded.</summary>
-    public IReadOnlyList<Sample> Stop()
+    /// <summary>
+    /// Stops the thread, takes a last sample so the end state is always recorded, and returns the samples
+    /// re-based onto the measured region: time and CPU from <paramref name="regionStart"/> and
+    /// <paramref name="regionCpuMs"/>. Samples taken before the region began are dropped.
+    /// </summary>
+    public IReadOnlyList<Sample> Stop(long regionStart, double regionCpuMs)
     {
         if (_thread is not null)
         {
@@ -56,7 +62,19 @@ internal sealed class Sampler : IDisposable
             TakeSample();
         }
 
-        return new ArraySegment<Sample>(_samples, 0, _count);
+        var shiftMs = Stopwatch.GetElapsedTime(_origin, regionStart).TotalMilliseconds;
+        var cpuShiftMs = regionCpuMs - _cpuOriginMs;
+        var samples = new List<Sample>(_count);
+        for (var i = 0; i < _count; i++)
+        {
+            var sample = _samples[i];
+            if (sample.TimeMs >= shiftMs)
+            {
+                samples.Add(sample with { TimeMs = sample.TimeMs - shiftMs, CpuMs = Math.Max(0, sample.CpuMs - cpuShiftMs) });
+            }
+        }
+
+        return samples;
     }
 
     public void Dispose()
@@ -64,6 +82,7 @@ internal sealed class Sampler : IDisposable
         _stop.Set();
         _thread?.Join();
         _stop.Dispose();
+        _counters.Dispose();
     }
 
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]

@@ -28,8 +28,11 @@ public sealed class TrialMeter : IDisposable
         var expected = sampleInterval > TimeSpan.Zero && expectedDuration > TimeSpan.Zero
             ? (int)Math.Min(65_536, (expectedDuration.Ticks / sampleInterval.Ticks) + 16)
             : 1024;
-        _sampler = new Sampler(sampleInterval, _counters, expected);
+        _sampler = new Sampler(sampleInterval, expected);
     }
+
+    /// <summary>Samples taken so far (readable while the trial runs).</summary>
+    public int SampleCount => _sampler.Count;
 
     /// <summary>Whether <see cref="Start"/> has been called.</summary>
     public bool Started { get; private set; }
@@ -48,7 +51,8 @@ public sealed class TrialMeter : IDisposable
         Started = true;
 
         // The sampler thread starts first so it is already among the threads counted at the start,
-        // and its creation is not charged to the variant.
+        // and its creation is not charged to the variant. It has its own counters (their buffer is not
+        // shared across threads); its samples are re-based onto the region's start when it stops.
         var cpu = ProcessCpu.Read();
         _sampler.Start(Stopwatch.GetTimestamp(), cpu.TotalMs);
         _threadsAtStart = _counters.ReadThreadCount();
@@ -85,7 +89,7 @@ public sealed class TrialMeter : IDisposable
         var contentions = Monitor.LockContentionCount - _contentionsAtStart;
         var finalThreads = _counters.ReadThreadCount();
         var finalPoolThreads = ThreadPool.ThreadCount;
-        var samples = _sampler.Stop();
+        var samples = _sampler.Stop(_startTimestamp, _cpuAtStart.TotalMs);
 
         var peakThreads = Math.Max(_threadsAtStart, finalThreads);
         var peakPool = finalPoolThreads;

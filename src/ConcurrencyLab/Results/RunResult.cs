@@ -110,6 +110,20 @@ public sealed record VariantSummary
 
     public double MedianCpuMs { get; init; }
 
+    public double MedianUserCpuMs { get; init; }
+
+    public double MedianSystemCpuMs { get; init; }
+
+    public double MedianFinalThreads { get; init; }
+
+    public double MedianCompletedWorkItems { get; init; }
+
+    public double MedianGen0Collections { get; init; }
+
+    public double MedianGen1Collections { get; init; }
+
+    public double MedianGen2Collections { get; init; }
+
     public double MedianPeakThreads { get; init; }
 
     public double MedianPeakPoolThreads { get; init; }
@@ -124,7 +138,11 @@ public sealed record VariantSummary
 
     public double MedianP50Ms { get; init; }
 
+    public double MedianP95Ms { get; init; }
+
     public double MedianP99Ms { get; init; }
+
+    public double MedianMaxMs { get; init; }
 }
 
 /// <summary>Where the run happened.</summary>

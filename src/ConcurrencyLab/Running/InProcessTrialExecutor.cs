@@ -24,9 +24,11 @@ public sealed class InProcessTrialExecutor : ITrialExecutor
 
         // Run on a pool thread so a blocking strategy cannot hold the runner past its deadline.
         var trial = Task.Run(() => TrialHost.RunAsync(request, scenario, isolated: false, deadline.Token), CancellationToken.None);
-        var finished = await Task.WhenAny(trial, Task.Delay(timeout, cancellationToken)).ConfigureAwait(false);
+        using var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var finished = await Task.WhenAny(trial, Task.Delay(timeout, timer.Token)).ConfigureAwait(false);
         if (finished == trial)
         {
+            await timer.CancelAsync().ConfigureAwait(false);
             return await trial.ConfigureAwait(false);
         }
 

@@ -133,7 +133,19 @@ public static class RunPlanner
                 }
             }
 
-            plans.Add(new ScenarioPlan(scenario, parameters, variants, baseline, scenario.Ideal(parameters, options.Seed), notes));
+            IdealBound ideal;
+            try
+            {
+                ideal = scenario.Ideal(parameters, options.Seed);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                // A user's workload factory runs here first: its failure is bad input, not a crash.
+                problems.Add($"{scenario.Name}: building the workload failed: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" "));
+                continue;
+            }
+
+            plans.Add(new ScenarioPlan(scenario, parameters, variants, baseline, ideal, notes));
         }
 
         errors = problems;

@@ -59,6 +59,7 @@ public sealed class Runner
                             SampleIntervalMs = plan.Settings.SampleIntervalMs,
                             Repeat = repeat,
                             Prime = plan.Settings.Prime,
+                            TimeoutMs = plan.TrialTimeout.TotalMilliseconds,
                             ExpectedDurationMs = scenarioPlan.Scenario.ExpectedTrialDuration(scenarioPlan.Parameters).TotalMilliseconds,
                         };
                         var result = await _executor.RunAsync(scenarioPlan.Scenario, request, plan.TrialTimeout, cancellationToken).ConfigureAwait(false);

@@ -20,6 +20,12 @@ public static class TrialHost
     /// <summary>Exit code of a child that could not read its request or find its scenario.</summary>
     public const int BadRequestExitCode = 3;
 
+    /// <summary>Exit code of a child that stopped itself after outliving its timeout (its parent is gone).</summary>
+    public const int WatchdogExitCode = 4;
+
+    // How long past its timeout a child waits for the parent to kill it before it exits by itself.
+    private static readonly TimeSpan WatchdogGrace = TimeSpan.FromSeconds(10);
+
     /// <summary>Whether <paramref name="args"/> are a child trial's arguments.</summary>
     public static bool IsChildInvocation(IReadOnlyList<string> args) =>
         args is not null && args.Count > 0 && args[0] == RequestArgument;
@@ -45,6 +51,11 @@ public static class TrialHost
             return BadRequestExitCode;
         }
 
+        if (request.TimeoutMs > 0)
+        {
+            StartWatchdog(TimeSpan.FromMilliseconds(request.TimeoutMs) + WatchdogGrace);
+        }
+
         var result = await RunAsync(request, scenario, isolated: true).ConfigureAwait(false);
         var temporary = args[3] + ".partial";
         await File.WriteAllTextAsync(temporary, JsonSerializer.Serialize(result, LabJson.Compact)).ConfigureAwait(false);
@@ -52,6 +63,21 @@ public static class TrialHost
         // Rename so the parent never reads a half-written file.
         File.Move(temporary, args[3], overwrite: true);
         return 0;
+    }
+
+    private static void StartWatchdog(TimeSpan limit)
+    {
+        // A plain background thread that sleeps: it costs no CPU and does not touch the pool being measured.
+        var watchdog = new Thread(() =>
+        {
+            Thread.Sleep(limit);
+            Environment.Exit(WatchdogExitCode);
+        })
+        {
+            IsBackground = true,
+            Name = "conclab watchdog",
+        };
+        watchdog.Start();
     }
 
     /// <summary>Runs <paramref name="request"/> on <paramref name="scenario"/> in this process.</summary>

@@ -18,6 +18,12 @@ public sealed record TrialRequest
     /// <summary>Run the variant once on a dry workload before measuring (see <see cref="Scenarios.TrialContext.Prime"/>).</summary>
     public bool Prime { get; init; } = true;
 
+    /// <summary>
+    /// The parent's timeout for this trial. A child exits by itself a little after it, so a trial cannot
+    /// outlive a parent that died without killing it.
+    /// </summary>
+    public double TimeoutMs { get; init; }
+
     /// <summary>Hint for the sampler's buffer.</summary>
     public double ExpectedDurationMs { get; init; }
 }

@@ -59,7 +59,8 @@ public abstract class BatchScenario : Scenario
                 continue;
             }
 
-            foreach (var degree in Degrees(parameters))
+            // A degree the API refuses (PLINQ above 512) is left out rather than run and failed.
+            foreach (var degree in Degrees(parameters).Where(d => d <= strategy.MaxDegree))
             {
                 Add(new BatchVariant(strategy, form.Value, Degree.Of(degree)));
             }

@@ -94,6 +94,12 @@ public sealed record BatchVariant(Strategy Strategy, WorkForm Form, Degree Degre
             return false;
         }
 
+        if (degree is { IsDefault: false } fixedDegree && fixedDegree.Value > strategy.MaxDegree)
+        {
+            error = $"variant '{text}': {strategy.Id} accepts a degree of at most {strategy.MaxDegree}.";
+            return false;
+        }
+
         var chosenForm = form ?? strategy.PreferredForm;
         if (!strategy.Supports(chosenForm))
         {

@@ -33,6 +33,13 @@ public static class Summarizer
             RatioToBaseline = baselineMedianMs is > 0 ? wall.Median / baselineMedianMs.Value : null,
             Spread = min > 0 ? max / min : 0,
             MedianCpuMs = MedianEstimate.MedianOf(ok.Select(t => t.CpuMs)),
+            MedianUserCpuMs = MedianEstimate.MedianOf(ok.Select(t => t.UserCpuMs)),
+            MedianSystemCpuMs = MedianEstimate.MedianOf(ok.Select(t => t.SystemCpuMs)),
+            MedianFinalThreads = MedianEstimate.MedianOf(ok.Select(t => (double)t.FinalThreads)),
+            MedianCompletedWorkItems = MedianEstimate.MedianOf(ok.Select(t => (double)t.CompletedWorkItems)),
+            MedianGen0Collections = MedianEstimate.MedianOf(ok.Select(t => (double)t.Gc.Gen0)),
+            MedianGen1Collections = MedianEstimate.MedianOf(ok.Select(t => (double)t.Gc.Gen1)),
+            MedianGen2Collections = MedianEstimate.MedianOf(ok.Select(t => (double)t.Gc.Gen2)),
             MedianPeakThreads = MedianEstimate.MedianOf(ok.Select(t => (double)t.PeakThreads)),
             MedianPeakPoolThreads = MedianEstimate.MedianOf(ok.Select(t => (double)t.PeakPoolThreads)),
             MedianPeakQueueLength = MedianEstimate.MedianOf(ok.Select(t => (double)t.PeakQueueLength)),
@@ -40,7 +47,9 @@ public static class Summarizer
             MedianLockContentions = MedianEstimate.MedianOf(ok.Select(t => (double)t.LockContentions)),
             MedianPeakWorkingSetBytes = MedianEstimate.MedianOf(ok.Select(t => (double)t.PeakWorkingSetBytes)),
             MedianP50Ms = MedianEstimate.MedianOf(ok.Select(t => t.Latency.P50Ms)),
+            MedianP95Ms = MedianEstimate.MedianOf(ok.Select(t => t.Latency.P95Ms)),
             MedianP99Ms = MedianEstimate.MedianOf(ok.Select(t => t.Latency.P99Ms)),
+            MedianMaxMs = MedianEstimate.MedianOf(ok.Select(t => t.Latency.MaxMs)),
         };
     }
 

@@ -30,35 +30,55 @@ internal sealed class ChannelWorkersStrategy : Strategy
             FullMode = BoundedChannelFullMode.Wait,
         });
 
+        // A worker whose item throws stops everything: otherwise, once every worker had failed, nothing
+        // would read the bounded channel and the producer would wait on it for ever.
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var workers = new Task[workerCount];
         for (var w = 0; w < workers.Length; w++)
         {
-            workers[w] = Task.Run(() => WorkAsync(batch, channel.Reader, cancellationToken), cancellationToken);
+            workers[w] = Task.Run(() => WorkAsync(batch, channel.Reader, stop), CancellationToken.None);
         }
 
         try
         {
             for (var i = 0; i < batch.Count; i++)
             {
-                await channel.Writer.WriteAsync(i, cancellationToken).ConfigureAwait(false);
+                await channel.Writer.WriteAsync(i, stop.Token).ConfigureAwait(false);
             }
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            // A worker failed; its exception comes out of the WhenAll below.
         }
         finally
         {
-            channel.Writer.Complete();
+            channel.Writer.TryComplete();
         }
 
         await Task.WhenAll(workers).ConfigureAwait(false);
+        cancellationToken.ThrowIfCancellationRequested();
     }
 
-    private static async Task WorkAsync(WorkBatch batch, ChannelReader<int> reader, CancellationToken cancellationToken)
+    private static async Task WorkAsync(WorkBatch batch, ChannelReader<int> reader, CancellationTokenSource stop)
     {
-        while (await reader.WaitToReadAsync(cancellationToken).ConfigureAwait(false))
+        try
         {
-            while (reader.TryRead(out var index))
+            while (await reader.WaitToReadAsync(stop.Token).ConfigureAwait(false))
             {
-                await batch.InvokeAsync(index, cancellationToken).ConfigureAwait(false);
+                while (reader.TryRead(out var index))
+                {
+                    await batch.InvokeAsync(index, stop.Token).ConfigureAwait(false);
+                }
             }
+        }
+        catch (OperationCanceledException) when (stop.IsCancellationRequested)
+        {
+            // Stopped because another worker failed or the trial was cancelled: not this worker's error.
+        }
+        catch
+        {
+            await stop.CancelAsync().ConfigureAwait(false);
+            throw;
         }
     }
 }

@@ -16,14 +16,14 @@ internal sealed class PlinqStrategy : Strategy
     public override string DefaultDegreeMeaning => "Environment.ProcessorCount";
 
     /// <summary>PLINQ refuses a degree above this.</summary>
-    internal const int MaxDegree = 512;
+    public override int MaxDegree => 512;
 
     public override Task ExecuteAsync(WorkBatch batch, Degree degree, CancellationToken cancellationToken = default)
     {
         var query = Enumerable.Range(0, batch.Count).AsParallel().WithCancellation(cancellationToken);
         if (!degree.IsDefault)
         {
-            query = query.WithDegreeOfParallelism(Math.Min(degree.Value, MaxDegree));
+            query = query.WithDegreeOfParallelism(degree.Value);
         }
 
         query.ForAll(i => batch.Invoke(i, cancellationToken));

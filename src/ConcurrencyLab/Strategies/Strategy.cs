@@ -27,6 +27,9 @@ public abstract class Strategy
     /// <summary>Whether the strategy takes a degree of parallelism (<c>@N</c> in a variant name).</summary>
     public virtual bool HasDegree => false;
 
+    /// <summary>The largest degree the API accepts.</summary>
+    public virtual int MaxDegree => int.MaxValue;
+
     /// <summary>What <c>@default</c> means for this strategy.</summary>
     public virtual string DefaultDegreeMeaning => string.Empty;
 

@@ -14,7 +14,9 @@ internal sealed class ThreadPoolStrategy : Strategy
     public override Task ExecuteAsync(WorkBatch batch, Degree degree, CancellationToken cancellationToken = default)
     {
         var failures = new FirstFailure();
-        using var remaining = new CountdownEvent(batch.Count);
+        // Not disposed: after a cancelled wait, items still queued will signal it, and signalling a
+        // disposed event would throw on a pool thread and bring the process down.
+        var remaining = new CountdownEvent(batch.Count);
         for (var i = 0; i < batch.Count; i++)
         {
             var index = i;

@@ -20,6 +20,8 @@ public sealed class CommandLineTests
     [InlineData("run delay --timer fast", "--timer must be precise or task-delay")]
     [InlineData("run delay --trial-timeout 1e12", "at most 86400")]
     [InlineData("run delay --out /proc/conclab-cannot-write-here", "--out: cannot create the folder")]
+    [InlineData("run delay --out /proc", "--out: cannot create the folder")]
+    [InlineData("run delay --variants plinq@1000", "plinq accepts a degree of at most 512")]
     [InlineData("run delay --sample-interval -5", "--sample-interval must be 0 (off)")]
     [InlineData("run delay --min-delay 60 --max-delay 50", "--min-delay (60) must not exceed --max-delay (50).")]
     public async Task BadInput_ExitsTwo_WithOneLineNamingTheProblem(string commandLine, string expected)

@@ -3,6 +3,8 @@ using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Tests.Measurement;
 
+/// <summary>Counts the process's threads, so it runs alone: other tests start and end hundreds of threads.</summary>
+[Collection(nameof(ThreadCountingTests))]
 public sealed class MeasurementTests
 {
     [Fact]
@@ -20,16 +22,17 @@ public sealed class MeasurementTests
     }
 
     [Fact]
-    public void Latency_Percentiles_OfOneToHundred()
+    public void Latency_Percentiles_AreExactNearestRanks()
     {
-        var latencies = Enumerable.Range(1, 100).Select(i => (double)i).ToList();
+        var latencies = Enumerable.Range(1, 100).Select(i => (double)i).Reverse().ToList();
         var p = LatencyDistribution.Summarise(latencies);
 
-        // HDR buckets at three significant digits: within 0.1% of the exact order statistic.
-        Assert.Equal(50, p.P50Ms, 1);
-        Assert.Equal(95, p.P95Ms, 1);
-        Assert.Equal(99, p.P99Ms, 1);
-        Assert.Equal(100, p.MaxMs);
+        Assert.Equal(new LatencyPercentiles(50, 95, 99, 100), p);
+        Assert.Equal(new LatencyPercentiles(47.349, 47.349, 47.349, 47.349), LatencyDistribution.Summarise([47.349]));
+
+        // 40 items: p95 is the 38th smallest, p99 the 40th (the largest), never above it.
+        var forty = LatencyDistribution.Summarise(Enumerable.Range(1, 40).Select(i => i + 0.5).ToList());
+        Assert.Equal(new LatencyPercentiles(20.5, 38.5, 40.5, 40.5), forty);
         Assert.Equal(new LatencyPercentiles(0, 0, 0, 0), LatencyDistribution.Summarise([]));
     }
 
@@ -50,8 +53,19 @@ public sealed class MeasurementTests
         threads.ForEach(t => t.Start());
         started.Wait();
 
-        // Give the sampler a few intervals to see them all alive.
-        Thread.Sleep(60);
+        // Wait until the sampler has seen them all alive (it samples every 5 ms); the bound is only a safety net.
+        var deadline = Environment.TickCount64 + 10_000;
+        while (Environment.TickCount64 < deadline && meter.SampleCount < 3)
+        {
+            Thread.Sleep(5);
+        }
+
+        var seenAt = meter.SampleCount;
+        while (Environment.TickCount64 < deadline && meter.SampleCount < seenAt + 2)
+        {
+            Thread.Sleep(5);
+        }
+
         release.Set();
         threads.ForEach(t => t.Join());
         var m = meter.Stop();
@@ -60,6 +74,7 @@ public sealed class MeasurementTests
         Assert.Contains(m.Samples, s => s.Threads >= m.ThreadsAtStart + Extra);
         Assert.True(m.Samples.Count >= 3);
         Assert.True(m.Samples.Zip(m.Samples.Skip(1)).All(p => p.First.TimeMs <= p.Second.TimeMs));
+        Assert.All(m.Samples, s => Assert.InRange(s.TimeMs, 0, m.WallMs + 50));
     }
 
     [Fact]
@@ -73,7 +88,11 @@ public sealed class MeasurementTests
 
         Assert.Empty(m.Samples);
         Assert.True(m.AllocatedBytes >= 100_000);
-        Assert.True(m.PeakThreads >= 1);
+        Assert.True(m.PeakThreads >= m.ThreadsAtStart);
+        Assert.True(m.ThreadsAtStart > 1);
         Assert.Same(m, meter.Stop());
     }
 }
+
+[CollectionDefinition(nameof(ThreadCountingTests), DisableParallelization = true)]
+public sealed class ThreadCountingTests;

@@ -53,14 +53,48 @@ public sealed class StrategyContractTests
 
     [Theory]
     [MemberData(nameof(EveryStrategyFormAndDegree))]
-    public async Task Execute_ItemThrows_FailsTheBatch(string id, WorkForm form, int degree)
+    public async Task Execute_ItemThrows_FailsTheBatchWithThatItemsException(string id, WorkForm form, int degree)
     {
         var strategy = StrategyCatalog.Find(id)!;
         var batch = new WorkBatch(new ThrowingWorkload(20, failing: 7), form);
         batch.MarkStart();
 
-        await Assert.ThrowsAnyAsync<Exception>(() => strategy.ExecuteAsync(batch, degree == 0 ? Degree.Default : Degree.Of(degree)));
-        Assert.True(batch.Completed < 20);
+        var error = await Assert.ThrowsAnyAsync<Exception>(() =>
+            strategy.ExecuteAsync(batch, degree == 0 ? Degree.Default : Degree.Of(degree)).WaitAsync(TimeSpan.FromSeconds(60)));
+
+        Assert.IsNotType<TimeoutException>(error);
+        Assert.Contains("item 7 failed", error.ToString(), StringComparison.Ordinal);
+        Assert.InRange(batch.Completed, 0, 19);
+    }
+
+    [Theory]
+    [MemberData(nameof(EveryStrategyFormAndDegree))]
+    public async Task Execute_EveryItemThrows_FailsInsteadOfHanging(string id, WorkForm form, int degree)
+    {
+        var strategy = StrategyCatalog.Find(id)!;
+        var batch = new WorkBatch(new ThrowingWorkload(40, failing: -1), form);
+        batch.MarkStart();
+
+        var error = await Assert.ThrowsAnyAsync<Exception>(() =>
+            strategy.ExecuteAsync(batch, degree == 0 ? Degree.Default : Degree.Of(degree)).WaitAsync(TimeSpan.FromSeconds(60)));
+
+        Assert.IsNotType<TimeoutException>(error);
+        Assert.Contains("failed", error.ToString(), StringComparison.Ordinal);
+        Assert.Equal(0, batch.Completed);
+    }
+
+    [Fact]
+    public async Task ThreadPool_CancelledWhileItemsRun_ThrowsAndLeavesTheProcessStanding()
+    {
+        var strategy = StrategyCatalog.Find("threadpool")!;
+        var batch = new WorkBatch(new SleepingWorkload(16, sleepMs: 200), WorkForm.Sync);
+        using var cancel = new CancellationTokenSource(TimeSpan.FromMilliseconds(50));
+
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => strategy.ExecuteAsync(batch, Degree.Default, cancel.Token));
+
+        // The items still running signal the event after the wait was abandoned; that must not crash this process.
+        await Task.Delay(600);
+        Assert.True(batch.Completed > 0);
     }
 
     [Fact]
@@ -69,6 +103,15 @@ public sealed class StrategyContractTests
         var ids = StrategyCatalog.All.Select(s => s.Id).ToList();
         Assert.Equal(ids.Count, ids.Distinct().Count());
         Assert.All(ids, id => Assert.Equal(id.ToLowerInvariant(), id));
+    }
+
+    private sealed class SleepingWorkload(int count, int sleepMs) : Workload
+    {
+        public override int Count => count;
+
+        public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync];
+
+        public override void Run(int index, CancellationToken cancellationToken) => Thread.Sleep(sleepMs);
     }
 
     private sealed class ThrowingWorkload(int count, int failing) : Workload
@@ -92,7 +135,7 @@ public sealed class StrategyContractTests
 
         private void Fail(int index)
         {
-            if (index == failing)
+            if (index == failing || failing < 0)
             {
                 throw new InvalidOperationException($"item {index} failed");
             }
