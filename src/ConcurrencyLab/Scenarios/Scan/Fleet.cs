@@ -12,7 +12,8 @@ namespace ConcurrencyLab.Scenarios.Scan;
 /// connections, so the kernel drops further SYNs and the client waits for its timeout. No root or packet
 /// filter is needed.</item>
 /// </list>
-/// Disposing closes every socket the fleet made.
+/// Disposing closes every socket the fleet made. Two fleets on the same addresses at once may pick the same
+/// port and answer for each other's closed hosts: run one at a time.
 /// </summary>
 public sealed class Fleet : IAsyncDisposable
 {
