@@ -11,12 +11,16 @@ internal static class ResultTableRenderer
 {
     // The console has less room than Markdown: these columns carry the decision.
     private static readonly string[] ConsoleColumns =
-        ["variant", "medianWallMs", "ci95Ms", "efficiency", "ratioToBaseline", "medianPeakThreads", "medianPeakPoolThreads", "medianCpuMs", "medianP99Ms", "trials"];
+        ["variant", "medianWallMs", "ci95Ms", "efficiency", "ratioToBaseline", "medianPeakThreads", "medianPeakPoolThreads", "medianCpuMs", "medianP99Ms", "trials", "flags"];
 
     public static IRenderable Render(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        var columns = ConsoleColumns.Select(id => ResultColumn.Standard.Single(c => c.Id == id)).ToList();
+        // The flags column only when some variant is flagged: most scenarios have none.
+        var columns = ConsoleColumns
+            .Where(id => id != "flags" || scenario.Variants.Any(v => ResultColumn.Standard.Single(c => c.Id == "flags").Format(scenario, v).Length > 0))
+            .Select(id => ResultColumn.Standard.Single(c => c.Id == id))
+            .ToList();
         var table = new Table().Border(TableBorder.Rounded).Title($"[bold]{Markup.Escape(scenario.Name)}[/]");
         foreach (var column in columns)
         {
@@ -33,7 +37,7 @@ internal static class ResultTableRenderer
                 TrialStatus.Ok => Style.Plain,
                 _ => new Style(Color.Red),
             };
-            table.AddRow(columns.Select(c => (IRenderable)new Text(CellText(c, variant), style)));
+            table.AddRow(columns.Select(c => (IRenderable)new Text(CellText(c, scenario, variant), c.Id == "flags" ? new Style(Color.Yellow) : style)));
         }
 
         var invariant = CultureInfo.InvariantCulture;
@@ -63,6 +67,6 @@ internal static class ResultTableRenderer
         return new Rows([table, .. lines, Text.Empty]);
     }
 
-    private static string CellText(ResultColumn column, VariantResult variant) =>
-        column.Id == "variant" && variant.Status != TrialStatus.Ok ? $"{variant.Name} ({variant.Status})" : column.Format(variant);
+    private static string CellText(ResultColumn column, ScenarioResult scenario, VariantResult variant) =>
+        column.Id == "variant" && variant.Status != TrialStatus.Ok ? $"{variant.Name} ({variant.Status})" : column.Format(scenario, variant);
 }

@@ -43,7 +43,7 @@ public sealed class MarkdownExporter : IExporter
             writer.WriteLine("|" + string.Join("|", columns.Select((c, i) => i == 0 || c.Id == "status" ? " --- " : " ---: ")) + "|");
             foreach (var variant in ResultColumn.Order(scenario))
             {
-                writer.WriteLine("| " + string.Join(" | ", columns.Select(c => Escape(c.Format(variant)))) + " |");
+                writer.WriteLine("| " + string.Join(" | ", columns.Select(c => Escape(c.Format(scenario, variant)))) + " |");
             }
 
             var failures = scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null).Select(t => (v.Name, t))).ToList();

@@ -8,28 +8,29 @@ namespace ConcurrencyLab.Reporting;
 /// <param name="Header">What a reader sees.</param>
 /// <param name="Unit">Unit of the value, empty when it has none.</param>
 /// <param name="HigherIsBetter">Whether a larger value is better; null when neither is.</param>
-/// <param name="Format">Renders the cell for a variant; empty when there is nothing to show.</param>
-public sealed record ResultColumn(string Id, string Header, string Unit, bool? HigherIsBetter, Func<VariantResult, string> Format)
+/// <param name="Format">Renders the cell for a variant of a scenario; empty when there is nothing to show.</param>
+public sealed record ResultColumn(string Id, string Header, string Unit, bool? HigherIsBetter, Func<ScenarioResult, VariantResult, string> Format)
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
     /// <summary>The columns every table shows, in order.</summary>
     public static IReadOnlyList<ResultColumn> Standard { get; } =
     [
-        new("variant", "Variant", string.Empty, null, v => v.Name),
-        new("status", "Status", string.Empty, null, v => v.Status),
-        new("medianWallMs", "Median", "ms", false, v => Ms(v.Summary?.MedianWallMs)),
-        new("ci95Ms", "95% CI", "ms", null, v => v.Summary is { } s ? $"{Ms(s.CiLowMs)}-{Ms(s.CiHighMs)}" : string.Empty),
-        new("efficiency", "Efficiency", string.Empty, true, v => v.Summary?.Efficiency is { } e ? e.ToString("0.00", Invariant) : string.Empty),
-        new("ratioToBaseline", "Ratio", string.Empty, false, v => v.Summary?.RatioToBaseline is { } r ? r.ToString("0.00", Invariant) : string.Empty),
-        new("spread", "Max/min", string.Empty, false, v => v.Summary is { } s ? s.Spread.ToString("0.00", Invariant) : string.Empty),
-        new("medianPeakThreads", "Threads", string.Empty, false, v => Count(v.Summary?.MedianPeakThreads)),
-        new("medianPeakPoolThreads", "Pool threads", string.Empty, false, v => Count(v.Summary?.MedianPeakPoolThreads)),
-        new("medianPeakQueueLength", "Peak queue", string.Empty, false, v => Count(v.Summary?.MedianPeakQueueLength)),
-        new("medianCpuMs", "CPU", "ms", false, v => Ms(v.Summary?.MedianCpuMs)),
-        new("medianP99Ms", "p99 item", "ms", false, v => Ms(v.Summary?.MedianP99Ms)),
-        new("medianAllocatedBytes", "Allocated", "KiB", false, v => v.Summary is { } s ? (s.MedianAllocatedBytes / 1024).ToString("0", Invariant) : string.Empty),
-        new("trials", "Trials ok", string.Empty, null, v => $"{v.Trials.Count(t => t.Status == TrialStatus.Ok)}/{v.Trials.Count}"),
+        new("variant", "Variant", string.Empty, null, (_, v) => v.Name),
+        new("status", "Status", string.Empty, null, (_, v) => v.Status),
+        new("medianWallMs", "Median", "ms", false, (_, v) => Ms(v.Summary?.MedianWallMs)),
+        new("ci95Ms", "95% CI", "ms", null, (_, v) => v.Summary is { } s ? $"{Ms(s.CiLowMs)}-{Ms(s.CiHighMs)}" : string.Empty),
+        new("efficiency", "Efficiency", string.Empty, true, (_, v) => v.Summary?.Efficiency is { } e ? e.ToString("0.00", Invariant) : string.Empty),
+        new("ratioToBaseline", "Ratio", string.Empty, false, (_, v) => v.Summary?.RatioToBaseline is { } r ? r.ToString("0.00", Invariant) : string.Empty),
+        new("spread", "Max/min", string.Empty, false, (_, v) => v.Summary is { } s ? s.Spread.ToString("0.00", Invariant) : string.Empty),
+        new("medianPeakThreads", "Threads", string.Empty, false, (_, v) => Count(v.Summary?.MedianPeakThreads)),
+        new("medianPeakPoolThreads", "Pool threads", string.Empty, false, (_, v) => Count(v.Summary?.MedianPeakPoolThreads)),
+        new("medianPeakQueueLength", "Peak queue", string.Empty, false, (_, v) => Count(v.Summary?.MedianPeakQueueLength)),
+        new("medianCpuMs", "CPU", "ms", false, (_, v) => Ms(v.Summary?.MedianCpuMs)),
+        new("medianP99Ms", "p99 item", "ms", false, (_, v) => Ms(v.Summary?.MedianP99Ms)),
+        new("medianAllocatedBytes", "Allocated", "KiB", false, (_, v) => v.Summary is { } s ? (s.MedianAllocatedBytes / 1024).ToString("0", Invariant) : string.Empty),
+        new("trials", "Trials ok", string.Empty, null, (_, v) => $"{v.Trials.Count(t => t.Status == TrialStatus.Ok)}/{v.Trials.Count}"),
+        new("flags", "Flags", string.Empty, false, Flags),
     ];
 
     /// <summary>The header with its unit, such as <c>Median (ms)</c>.</summary>
@@ -48,6 +49,27 @@ public sealed record ResultColumn(string Id, string Header, string Unit, bool? H
 
     /// <summary>The variant with the lowest median wall time, if any succeeded.</summary>
     public static VariantResult? Best(ScenarioResult scenario) => Order(scenario).FirstOrDefault(v => v.Summary is not null);
+
+    /// <summary>
+    /// The scenario's flagged checks (counts that should be 0, such as hosts misclassified) that are not 0
+    /// in this variant's ok trials, as their medians: <c>misclassified 7</c>.
+    /// </summary>
+    private static string Flags(ScenarioResult scenario, VariantResult variant)
+    {
+        var ok = variant.Trials.Where(t => t.Status == TrialStatus.Ok && t.Checks is not null).ToList();
+        var flags = new List<string>();
+        foreach (var check in scenario.FlaggedChecks)
+        {
+            var values = ok.Where(t => t.Checks!.ContainsKey(check)).Select(t => t.Checks![check]).ToList();
+            var median = Statistics.MedianEstimate.MedianOf(values);
+            if (median != 0)
+            {
+                flags.Add($"{check} {median.ToString("0.#", Invariant)}");
+            }
+        }
+
+        return string.Join(", ", flags);
+    }
 
     private static string Ms(double? value) => value switch
     {

@@ -62,6 +62,9 @@ public sealed record ScenarioResult
 
     public required IReadOnlyList<VariantResult> Variants { get; init; }
 
+    /// <summary>Checks in each trial's <c>checks</c> that should be 0; a variant where one is not is flagged.</summary>
+    public IReadOnlyList<string> FlaggedChecks { get; init; } = [];
+
     /// <summary>Anything the reader should know: scale changes, digests that differ, a hung in-process trial.</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
 }

@@ -9,7 +9,10 @@ public sealed record RunOptions
     /// <summary>Default measured trials per variant under <see cref="Quick"/>.</summary>
     public const int QuickRepeat = 3;
 
-    /// <summary>Default discarded trials per variant before the measured ones.</summary>
+    /// <summary>
+    /// Default discarded trials per variant before the measured ones (none under <see cref="Quick"/>: a warmup
+    /// trial runs in its own process and warms only the machine, which the first round does as well).
+    /// </summary>
     public const int DefaultWarmup = 1;
 
     /// <summary>Scenarios to run by name; empty means all.</summary>

@@ -19,7 +19,7 @@ public static class RunPlanner
         plan = null!;
 
         var repeat = options.Repeat ?? (options.Quick ? RunOptions.QuickRepeat : RunOptions.DefaultRepeat);
-        var warmup = options.Warmup ?? RunOptions.DefaultWarmup;
+        var warmup = options.Warmup ?? (options.Quick ? 0 : RunOptions.DefaultWarmup);
         if (repeat is < 1 or > 1000)
         {
             problems.Add($"--repeat must be a whole number from 1 to 1000, not {repeat}.");

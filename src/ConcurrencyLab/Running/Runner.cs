@@ -29,7 +29,7 @@ public sealed class Runner
     {
         ArgumentNullException.ThrowIfNull(plan);
         var startedAt = _time.GetUtcNow().ToString("O", CultureInfo.InvariantCulture);
-        _observer?.RunStarting(plan);
+        Notify(o => o.RunStarting(plan), null);
         var scenarios = new List<ScenarioResult>();
         var index = 0;
         Cancelled = false;
@@ -49,7 +49,7 @@ public sealed class Runner
                     {
                         cancellationToken.ThrowIfCancellationRequested();
                         var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, index++, plan.TotalTrials);
-                        _observer?.TrialStarting(progress);
+                        Notify(o => o.TrialStarting(progress), notes);
                         var request = new TrialRequest
                         {
                             Scenario = scenarioPlan.Scenario.Name,
@@ -63,7 +63,7 @@ public sealed class Runner
                             ExpectedDurationMs = scenarioPlan.Scenario.ExpectedTrialDuration(scenarioPlan.Parameters).TotalMilliseconds,
                         };
                         var result = await _executor.RunAsync(scenarioPlan.Scenario, request, plan.TrialTimeout, cancellationToken).ConfigureAwait(false);
-                        _observer?.TrialFinished(progress, result);
+                        Notify(o => o.TrialFinished(progress, result), notes);
                         if (warmup)
                         {
                             if (result.Status != TrialStatus.Ok)
@@ -86,7 +86,7 @@ public sealed class Runner
 
             var scenarioResult = Summarise(scenarioPlan, trials, notes);
             scenarios.Add(scenarioResult);
-            _observer?.ScenarioFinished(scenarioResult);
+            Notify(o => o.ScenarioFinished(scenarioResult), null);
             if (Cancelled)
             {
                 break;
@@ -100,6 +100,35 @@ public sealed class Runner
             Settings = plan.Settings,
             Scenarios = scenarios,
         };
+    }
+
+    /// <summary>
+    /// Tells the observer, but never lets a display's failure lose what was measured: the error becomes a
+    /// note (or is written to stderr when the scenario's notes are already final) and the run goes on.
+    /// </summary>
+    private void Notify(Action<IRunObserver> call, List<string>? notes)
+    {
+        if (_observer is null)
+        {
+            return;
+        }
+
+        try
+        {
+            call(_observer);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            var message = $"the progress display failed: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" ");
+            if (notes is not null)
+            {
+                notes.Add(message);
+            }
+            else
+            {
+                Console.Error.WriteLine("conclab: " + message);
+            }
+        }
     }
 
     /// <summary>Round r starts at variant r mod n, so each variant runs first in turn.</summary>
@@ -144,6 +173,7 @@ public sealed class Runner
             IdealMs = plan.Ideal.Ms,
             IdealReason = plan.Ideal.Reason,
             Baseline = plan.Baseline,
+            FlaggedChecks = plan.Scenario.FlaggedChecks,
             Variants = variants,
             Notes = notes,
         };

@@ -16,8 +16,23 @@ public abstract class BatchScenario : Scenario
 
     private const int PrimeItems = 4;
 
+    private static readonly string[] NamedOnly = ["parallel-foreach", "task-loop", "mix-and-match"];
+
     /// <summary>Builds the workload; the same parameters and seed must give the same items.</summary>
     public abstract Workload CreateWorkload(ParameterValues parameters, int seed);
+
+    /// <summary>
+    /// Sets up a trial before it is measured: starts the fixture (servers, files) if the scenario has one and
+    /// builds the workload against it. The fixture is disposed after the trial, also when it fails.
+    /// </summary>
+    protected virtual Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken) =>
+        Task.FromResult(new PreparedTrial(CreateWorkload(parameters, seed), null));
+
+    /// <summary>
+    /// Scenario-specific checks on what the items found (for example hosts misclassified), recorded in the
+    /// trial's <c>checks</c>; and an error when a check means the trial failed.
+    /// </summary>
+    protected virtual (IReadOnlyDictionary<string, double>? Checks, string? Error) CheckResults(Workload workload, object? fixture) => (null, null);
 
     /// <summary>Strategies that get an <c>@default</c> variant besides the listed degrees.</summary>
     protected virtual IReadOnlyCollection<string> StrategiesWithDefaultDegree => ["parallel-for", "foreach-async"];
@@ -41,8 +56,9 @@ public abstract class BatchScenario : Scenario
         var variants = new List<VariantInfo>();
         foreach (var strategy in StrategyCatalog.All)
         {
-            // Parallel.ForEach is Parallel.For over an enumerable: listed, but run only when named.
-            if (strategy.Id == "parallel-foreach")
+            // Run only when named: Parallel.ForEach is Parallel.For over an enumerable, and the task loop and
+            // mix-and-match runners reproduce one published scanner.
+            if (NamedOnly.Contains(strategy.Id))
             {
                 continue;
             }
@@ -73,14 +89,32 @@ public abstract class BatchScenario : Scenario
 
         return variants;
 
-        void Add(BatchVariant variant) => variants.Add(new VariantInfo(variant.Name, variant.Description));
+        void Add(BatchVariant variant) => variants.Add(Describe(variant));
+    }
+
+    /// <summary>The batch variant a scenario-specific name stands for (such as a published experiment's own name).</summary>
+    protected virtual string ToBatchName(string name) => name;
+
+    /// <summary>The name results show for a batch variant; the reverse of <see cref="ToBatchName"/>.</summary>
+    protected virtual string DisplayName(BatchVariant variant)
+    {
+        ArgumentNullException.ThrowIfNull(variant);
+        return variant.Name;
+    }
+
+    /// <summary>Describes a batch variant under its display name.</summary>
+    protected VariantInfo Describe(BatchVariant variant)
+    {
+        ArgumentNullException.ThrowIfNull(variant);
+        return new VariantInfo(DisplayName(variant), variant.Description);
     }
 
     /// <inheritdoc/>
     public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
     {
         variant = null!;
-        if (!BatchVariant.TryParse(name, out var parsed, out problem))
+        ArgumentNullException.ThrowIfNull(name);
+        if (!BatchVariant.TryParse(ToBatchName(name.Trim().ToLowerInvariant()), out var parsed, out problem))
         {
             return false;
         }
@@ -91,7 +125,7 @@ public abstract class BatchScenario : Scenario
             return false;
         }
 
-        variant = new VariantInfo(parsed.Name, parsed.Description);
+        variant = Describe(parsed);
         problem = string.Empty;
         return true;
     }
@@ -100,12 +134,27 @@ public abstract class BatchScenario : Scenario
     public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (!BatchVariant.TryParse(context.Variant, out var variant, out var error))
+        if (!BatchVariant.TryParse(ToBatchName(context.Variant), out var variant, out var error))
         {
             throw new ArgumentException(error, nameof(context));
         }
 
-        var workload = CreateWorkload(context.Parameters, context.Seed);
+        var prepared = await PrepareAsync(context.Parameters, context.Seed, cancellationToken).ConfigureAwait(false);
+        try
+        {
+            return await RunPreparedAsync(context, variant, prepared.Workload, prepared.Fixture, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (prepared.Fixture is not null)
+            {
+                await prepared.Fixture.DisposeAsync().ConfigureAwait(false);
+            }
+        }
+    }
+
+    private async Task<TrialOutcome> RunPreparedAsync(TrialContext context, BatchVariant variant, Workload workload, IAsyncDisposable? fixture, CancellationToken cancellationToken)
+    {
         if (context.Prime)
         {
             // A few items are enough to compile every path; too few to make the pool inject threads.
@@ -131,6 +180,7 @@ public abstract class BatchScenario : Scenario
             context.Meter.Stop();
         }
 
+        var (checks, checkError) = CheckResults(workload, fixture);
         return new TrialOutcome
         {
             ItemsPlanned = workload.Count,
@@ -138,7 +188,8 @@ public abstract class BatchScenario : Scenario
             ItemsDuplicated = batch.Duplicated,
             LatenciesMs = batch.CompletionLatenciesMs(),
             WorkloadDigest = workload.Digest,
-            Error = failure,
+            Checks = checks,
+            Error = failure ?? checkError,
         };
     }
 

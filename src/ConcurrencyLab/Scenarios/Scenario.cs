@@ -43,6 +43,9 @@ public abstract class Scenario
     /// <summary>How long one trial should take at most, as a hint for sizing buffers; zero when unknown.</summary>
     public virtual TimeSpan ExpectedTrialDuration(ParameterValues parameters) => TimeSpan.Zero;
 
+    /// <summary>Names of trial checks that should be 0 (such as <c>misclassified</c>); reports flag variants where they are not.</summary>
+    public virtual IReadOnlyList<string> FlaggedChecks => [];
+
     /// <summary>Notes for the report about how parameters were interpreted (for example, scale changes under --quick).</summary>
     public virtual IEnumerable<string> Notes(ParameterValues parameters, bool quick) => [];
 

@@ -1,4 +1,5 @@
 using ConcurrencyLab.Scenarios.Delay;
+using ConcurrencyLab.Scenarios.Scan;
 
 namespace ConcurrencyLab.Scenarios;
 
@@ -6,5 +7,5 @@ namespace ConcurrencyLab.Scenarios;
 public static class ScenarioCatalog
 {
     /// <summary>Every built-in scenario, in the order the default suite runs them.</summary>
-    public static IReadOnlyList<Scenario> BuiltIn { get; } = [new DelayScenario()];
+    public static IReadOnlyList<Scenario> BuiltIn { get; } = [new DelayScenario(), new ScanScenario()];
 }

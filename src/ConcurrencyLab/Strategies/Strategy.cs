@@ -24,6 +24,12 @@ public abstract class Strategy
     /// <summary>The form the strategy is written for; variant names leave it out.</summary>
     public WorkForm PreferredForm => Forms[0];
 
+    /// <summary>
+    /// Whether the strategy holds a thread (the caller's or the pool's) for the whole of each item. Given
+    /// task-based items, such a strategy blocks on them: sync over async.
+    /// </summary>
+    public virtual bool HoldsThreads => PreferredForm == WorkForm.Sync;
+
     /// <summary>Whether the strategy takes a degree of parallelism (<c>@N</c> in a variant name).</summary>
     public virtual bool HasDegree => false;
 

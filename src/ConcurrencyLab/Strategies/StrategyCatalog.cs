@@ -7,10 +7,12 @@ public static class StrategyCatalog
     public static IReadOnlyList<Strategy> All { get; } =
     [
         new SequentialStrategy(),
+        new TaskLoopStrategy(),
         new DedicatedThreadsStrategy(),
         new ThreadPoolStrategy(),
         new TaskRunWaitAllStrategy(),
         new TaskRunWhenAllStrategy(),
+        new MixAndMatchStrategy(),
         new WhenAllStrategy(),
         new ChannelFanInStrategy(),
         new ParallelForStrategy(),

@@ -22,6 +22,8 @@ public sealed class CommandLineTests
     [InlineData("run delay --out /proc/conclab-cannot-write-here", "--out: cannot create the folder")]
     [InlineData("run delay --out /proc", "--out: cannot create the folder")]
     [InlineData("run delay --variants plinq@1000", "plinq accepts a degree of at most 512")]
+    [InlineData("run scan --targets 10.1.2.0/24 --port 80", "outside 127.0.0.0/8; add --allow-non-loopback yes")]
+    [InlineData("run scan --timeout-ms 0", "--timeout-ms must be")]
     [InlineData("run delay --sample-interval -5", "--sample-interval must be 0 (off)")]
     [InlineData("run delay --min-delay 60 --max-delay 50", "--min-delay (60) must not exceed --max-delay (50).")]
     public async Task BadInput_ExitsTwo_WithOneLineNamingTheProblem(string commandLine, string expected)

@@ -26,6 +26,7 @@ public sealed class RunPlannerTests
     {
         Assert.True(RunPlanner.TryCreate(new RunOptions { Quick = true }, Catalog, out var plan, out _));
         Assert.Equal(RunOptions.QuickRepeat, plan.Settings.Repeat);
+        Assert.Equal(0, plan.Settings.Warmup);
         Assert.Equal("40", plan.Scenarios[0].Parameters.Values["items"]);
     }
 
@@ -76,6 +77,49 @@ public sealed class RunPlannerTests
     public void UnknownScenario_NamesTheKnownOnes()
     {
         Assert.False(RunPlanner.TryCreate(new RunOptions { Scenarios = ["nope"] }, Catalog, out _, out var errors));
-        Assert.Equal("unknown scenario 'nope'; known: delay.", Assert.Single(errors));
+        Assert.Equal("unknown scenario 'nope'; known: delay, scan.", Assert.Single(errors));
+    }
+
+    [Fact]
+    public void Scan_DefaultsAreThePublishedVariantsThenTheDoneRightOnes()
+    {
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["scan"] }, Catalog, out var plan, out var errors), string.Join("; ", errors));
+        var names = plan.Scenarios[0].Variants.Select(v => v.Name).ToList();
+
+        Assert.Equal(
+            ["sequential-apm", "sequential-tap", "task-loop-tap", "task-run-apm", "task-run-tap", "mix-and-match",
+             "parallel-for@default-apm", "parallel-for@default-tap", "parallel-for@999-apm", "parallel-for@999-tap", "whenall-async"],
+            names.Take(11));
+        Assert.Contains("foreach-async@64", names);
+        Assert.Contains("channel-workers@255", names);
+        Assert.Contains("semaphore@64", names);
+        Assert.Equal("sequential-apm", plan.Scenarios[0].Baseline);
+        Assert.Equal(500, plan.Scenarios[0].Ideal.Ms);
+    }
+
+    [Fact]
+    public void Scan_LabNamesResolveToThePublishedOnes()
+    {
+        var options = new RunOptions { Scenarios = ["scan"], Variants = ["task-run-waitall-apm", "whenall", "Task-Run-Tap"] };
+        Assert.True(RunPlanner.TryCreate(options, Catalog, out var plan, out var errors), string.Join("; ", errors));
+        Assert.Equal(["task-run-apm", "whenall-async", "task-run-tap"], plan.Scenarios[0].Variants.Select(v => v.Name));
+    }
+
+    [Theory]
+    [InlineData("10.0.0.0/24")]
+    [InlineData("192.168.1.0/28")]
+    [InlineData("127.0.0.0/7")]
+    public void Scan_TargetsOutsideLoopback_AreRefused_UnlessExplicitlyAllowed(string targets)
+    {
+        var parameters = new Dictionary<string, string> { ["targets"] = targets, ["port"] = "80" };
+        Assert.False(RunPlanner.TryCreate(new RunOptions { Scenarios = ["scan"], Parameters = parameters }, Catalog, out _, out var errors));
+        Assert.Contains(errors, e => e.Contains("--targets", StringComparison.Ordinal));
+
+        // Planning only: no test ever runs a scan outside loopback.
+        if (targets != "127.0.0.0/7")
+        {
+            parameters["allow-non-loopback"] = "yes";
+            Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["scan"], Parameters = parameters }, Catalog, out _, out errors), string.Join("; ", errors));
+        }
     }
 }

@@ -37,7 +37,7 @@ public sealed class StrategyContractTests
     public async Task Execute_ManyContendedItems_RunsEachExactlyOnce(string id, WorkForm form, int degree)
     {
         var strategy = StrategyCatalog.Find(id)!;
-        var items = strategy.PreferredForm == WorkForm.Sync && form != WorkForm.Sync ? BlockedItems : 300;
+        var items = strategy.HoldsThreads && form != WorkForm.Sync ? BlockedItems : 300;
         var workload = new CountingWorkload(items);
         var batch = new WorkBatch(workload, form);
 

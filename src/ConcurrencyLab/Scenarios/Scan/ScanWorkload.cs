@@ -36,10 +36,16 @@ public sealed class ScanWorkload : Workload
         Timeout = timeout;
         _observed = new int[targets.Count];
         Array.Fill(_observed, -1);
+
+        // The port is left out: a fleet may get a different free port in each trial, and the work is the same.
+        var description = string.Join(',', targets.Select(t => t.Address.ToString())) + "/" + timeout.TotalMilliseconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        Digest = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(description)))[..16];
     }
 
     /// <summary>How long a connect may wait.</summary>
     public TimeSpan Timeout { get; }
+
+    public override string Digest { get; }
 
     public override int Count => _targets.Count;
 

@@ -1,0 +1,204 @@
+using System.Globalization;
+using System.Net;
+using ConcurrencyLab.Workloads;
+
+namespace ConcurrencyLab.Scenarios.Scan;
+
+/// <summary>
+/// A TCP connect sweep of a fleet of hosts on loopback, mostly silent like a LAN sweep, with a per-connect
+/// timeout. Reproduces the published comparison of APM, TAP, task loops and Parallel.For (seeds/000), then
+/// the ways that wait for every host at once.
+/// </summary>
+public sealed class ScanScenario : BatchScenario
+{
+    private const string FleetTargets = "fleet";
+
+    // The published experiment's names, mapped to the lab's strategy[@degree][-form] names.
+    private static readonly Dictionary<string, string> Published = new(StringComparer.Ordinal)
+    {
+        ["task-loop-tap"] = "task-loop-tap",
+        ["task-run-apm"] = "task-run-waitall-apm",
+        ["task-run-tap"] = "task-run-waitall-tap",
+        ["whenall-async"] = "whenall",
+    };
+
+    public override string Name => "scan";
+
+    public override string Summary => "connect to N loopback hosts (open, closed, silent) with a timeout: mostly waiting on silence";
+
+    public override string Reproduces => "TPL vs TAP vs APM port scan of 255 addresses (seeds/000)";
+
+    public override IReadOnlyList<ParameterDescriptor> Parameters { get; } =
+    [
+        new("hosts", ParameterKind.WholeNumber, "255", "hosts in the fleet, from 127.0.1.1 on") { QuickValue = "12", Minimum = 1, Maximum = 4000 },
+        new("port", ParameterKind.WholeNumber, "0", "port every host uses; 0 picks a free one") { Minimum = 0, Maximum = 65535 },
+        new("timeout-ms", ParameterKind.WholeNumber, "500", "how long a connect waits for an answer, ms (the published 500)") { QuickValue = "50", Minimum = 1, Maximum = 60_000 },
+        new("open", ParameterKind.Number, "0.05", "share of hosts that accept") { Minimum = 0, Maximum = 1 },
+        new("closed", ParameterKind.Number, "0.15", "share of hosts where nothing listens (refused at once)") { Minimum = 0, Maximum = 1 },
+        new("silent", ParameterKind.Number, "0.80", "share of hosts that never answer (the connect times out)") { Minimum = 0, Maximum = 1 },
+        new(DegreesParameter, ParameterKind.WholeNumberList, "64,255", "degrees for the foreach-async, channel-workers and semaphore variants") { QuickValue = "4,12", Minimum = 1, Maximum = 100_000 },
+        new("targets", ParameterKind.Text, FleetTargets, "'fleet' (the lab's own hosts), or an IPv4 CIDR such as 127.0.0.0/28 to scan instead"),
+        new("allow-non-loopback", ParameterKind.Text, "no", "yes lets --targets leave 127.0.0.0/8: only your own network, on your own authority"),
+    ];
+
+    public override IEnumerable<string> Validate(ParameterValues parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        if (parameters.GetDouble("open") + parameters.GetDouble("closed") + parameters.GetDouble("silent") <= 0)
+        {
+            yield return "--open, --closed and --silent must not all be 0.";
+        }
+
+        var allow = parameters.GetText("allow-non-loopback");
+        if (allow is not ("yes" or "no"))
+        {
+            yield return $"--allow-non-loopback must be yes or no, not '{allow}'.";
+        }
+
+        var targets = parameters.GetText("targets");
+        if (targets != FleetTargets)
+        {
+            if (!TryParseCidr(targets, out var addresses))
+            {
+                yield return $"--targets must be 'fleet' or an IPv4 CIDR of at most 4096 addresses such as 127.0.0.0/28, not '{targets}'.";
+            }
+            else if (allow != "yes" && addresses.FirstOrDefault(a => !Fleet.IsLoopback(a)) is { } outside)
+            {
+                yield return $"--targets {targets} reaches {outside}, outside 127.0.0.0/8; add --allow-non-loopback yes to scan a network of your own.";
+            }
+            else if (parameters.GetInt32("port") == 0)
+            {
+                yield return "--port must name the port to scan when --targets is not the fleet.";
+            }
+        }
+    }
+
+    public override string DefaultBaseline(ParameterValues parameters) => "sequential-apm";
+
+    public override IReadOnlyList<string> FlaggedChecks { get; } = ["misclassified"];
+
+    public override IdealBound Ideal(ParameterValues parameters, int seed)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        var timeout = parameters.GetInt32("timeout-ms");
+        if (parameters.GetText("targets") != FleetTargets)
+        {
+            return new IdealBound(0, "unknown: the hosts of a network that is not the fleet are not known in advance");
+        }
+
+        var layout = Layout(parameters, seed);
+        return layout.Count(HostKind.Silent) > 0
+            ? new IdealBound(timeout, $"one connect timeout ({timeout} ms): every silent host could be waited for at once")
+            : new IdealBound(0, "no silent host: every connect is answered in microseconds, so there is no useful bound");
+    }
+
+    public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        if (quick)
+        {
+            yield return $"quick scale: {parameters.GetInt32("hosts")} hosts and a {parameters.GetInt32("timeout-ms")} ms timeout for every variant (the published run: 255 hosts, 500 ms), so the sequential variants stay short.";
+        }
+    }
+
+    public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        return TimeSpan.FromMilliseconds((long)parameters.GetInt32("hosts") * parameters.GetInt32("timeout-ms"));
+    }
+
+    public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters)
+    {
+        string[] names =
+        [
+            "sequential-apm", "sequential-tap", "task-loop-tap", "task-run-apm", "task-run-tap", "mix-and-match",
+            "parallel-for@default-apm", "parallel-for@default-tap", "parallel-for@999-apm", "parallel-for@999-tap",
+            "whenall-async",
+            .. Degrees(parameters).SelectMany(d => new[] { $"foreach-async@{d}", $"channel-workers@{d}", $"semaphore@{d}" }),
+        ];
+        return [.. names.Select(n => TryResolveVariant(n, parameters, out var v, out var problem) ? v : throw new InvalidOperationException(problem))];
+    }
+
+    public override Workload CreateWorkload(ParameterValues parameters, int seed) =>
+        throw new NotSupportedException("The scan workload needs its fleet running; it is built in PrepareAsync.");
+
+    protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) => [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
+
+    protected override string ToBatchName(string name) => Published.GetValueOrDefault(name, name);
+
+    protected override string DisplayName(Scenarios.BatchVariant variant)
+    {
+        var name = base.DisplayName(variant);
+        return Published.FirstOrDefault(p => p.Value == name).Key ?? name;
+    }
+
+    protected override async Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        var timeout = TimeSpan.FromMilliseconds(parameters.GetInt32("timeout-ms"));
+        var targets = parameters.GetText("targets");
+        if (targets != FleetTargets)
+        {
+            if (!TryParseCidr(targets, out var addresses))
+            {
+                throw new ArgumentException($"--targets '{targets}' is not an IPv4 CIDR.", nameof(parameters));
+            }
+
+            var port = parameters.GetInt32("port");
+            var allow = parameters.GetText("allow-non-loopback") == "yes";
+            return new PreparedTrial(new ScanWorkload([.. addresses.Select(a => new IPEndPoint(a, port))], timeout, allow), null);
+        }
+
+        var fleet = await Fleet.StartAsync(Layout(parameters, seed), parameters.GetInt32("port"), cancellationToken).ConfigureAwait(false);
+        var endPoints = fleet.Layout.Hosts.Select(h => new IPEndPoint(h.Address, fleet.Port)).ToList();
+        return new PreparedTrial(new ScanWorkload(endPoints, timeout), fleet);
+    }
+
+    protected override (IReadOnlyDictionary<string, double>? Checks, string? Error) CheckResults(Workload workload, object? fixture)
+    {
+        if (workload is not ScanWorkload scan)
+        {
+            return (null, null);
+        }
+
+        var found = Enumerable.Range(0, scan.Count).Select(scan.Observed).ToList();
+        var checks = new Dictionary<string, double>
+        {
+            ["foundOpen"] = found.Count(k => k == HostKind.Open),
+            ["foundClosed"] = found.Count(k => k == HostKind.Closed),
+            ["foundSilent"] = found.Count(k => k == HostKind.Silent),
+        };
+        if (fixture is Fleet fleet)
+        {
+            // Not a failure: a variant that starves the pool reports open hosts as silent, and that is a finding.
+            checks["misclassified"] = scan.Misclassified([.. fleet.Layout.Hosts.Select(h => h.Kind)]);
+        }
+
+        return (checks, null);
+    }
+
+    private static FleetLayout Layout(ParameterValues parameters, int seed) =>
+        FleetLayout.Generate(parameters.GetInt32("hosts"), parameters.GetDouble("open"), parameters.GetDouble("closed"), parameters.GetDouble("silent"), seed);
+
+    private static bool TryParseCidr(string text, out IReadOnlyList<IPAddress> addresses)
+    {
+        addresses = [];
+        if (!IPNetwork.TryParse(text, out var network) || network.BaseAddress.AddressFamily != System.Net.Sockets.AddressFamily.InterNetwork || network.PrefixLength < 20)
+        {
+            return false;
+        }
+
+        var bytes = network.BaseAddress.GetAddressBytes();
+        var first = (uint)((bytes[0] << 24) | (bytes[1] << 16) | (bytes[2] << 8) | bytes[3]);
+        var count = 1u << (32 - network.PrefixLength);
+        var list = new List<IPAddress>((int)count);
+        for (var i = 0u; i < count; i++)
+        {
+            var value = first + i;
+            list.Add(new IPAddress(new[] { (byte)(value >> 24), (byte)(value >> 16), (byte)(value >> 8), (byte)value }));
+        }
+
+        addresses = list;
+        return true;
+    }
+}

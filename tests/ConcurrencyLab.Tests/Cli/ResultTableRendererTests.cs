@@ -1,0 +1,48 @@
+using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Tests.Reporting;
+using Spectre.Console;
+
+namespace ConcurrencyLab.Tests.Cli;
+
+public sealed class ResultTableRendererTests
+{
+    [Fact]
+    public void Table_ListsVariantsByMedian_WithTheBestAndItsEfficiency()
+    {
+        var text = Render(ExporterTests.SampleRun().Scenarios[0]);
+
+        Assert.True(text.IndexOf("whenall", StringComparison.Ordinal) < text.IndexOf("broken (failed)", StringComparison.Ordinal));
+        Assert.Contains("Fastest: whenall, median 51.5 ms, efficiency 0.95 against the ideal.", text, StringComparison.Ordinal);
+        Assert.DoesNotContain("Flags", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Table_FlagsAVariantWhoseFlaggedCheckIsNotZero()
+    {
+        var scenario = ExporterTests.SampleRun().Scenarios[0];
+        var whenall = scenario.Variants[1];
+        var flagged = whenall with { Trials = [whenall.Trials[0] with { Checks = new Dictionary<string, double> { ["misclassified"] = 7 } }] };
+        scenario = scenario with { FlaggedChecks = ["misclassified"], Variants = [scenario.Variants[0], flagged] };
+
+        var text = Render(scenario);
+
+        Assert.Contains("Flags", text, StringComparison.Ordinal);
+        Assert.Contains("misclassified 7", text, StringComparison.Ordinal);
+    }
+
+    private static string Render(ScenarioResult scenario)
+    {
+        var output = new StringWriter();
+        var console = AnsiConsole.Create(new AnsiConsoleSettings
+        {
+            Ansi = AnsiSupport.No,
+            ColorSystem = ColorSystemSupport.NoColors,
+            Interactive = InteractionSupport.No,
+            Out = new AnsiConsoleOutput(output),
+        });
+        console.Profile.Width = 250;
+        console.Write(ResultTableRenderer.Render(scenario));
+        return output.ToString();
+    }
+}
