@@ -1,7 +1,6 @@
 using System.Net;
 using ConcurrencyLab.Scenarios.Scan;
 using ConcurrencyLab.Strategies;
-using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.IntegrationTests;
 
@@ -15,29 +14,26 @@ public sealed class ScanWorkloadTests
     // this test checks correctness, so it gives the pool enough threads up front.
     static ScanWorkloadTests() => ThreadPool.SetMinThreads(32, 32);
 
-    public static TheoryData<string, WorkForm> StrategiesAndForms() => new()
-    {
-        { "sequential", WorkForm.Sync },
-        { "sequential", WorkForm.Tap },
-        { "sequential", WorkForm.Apm },
-        { "task-run-waitall", WorkForm.Sync },
-        { "parallel-for", WorkForm.Apm },
-        { "whenall", WorkForm.Tap },
-        { "whenall", WorkForm.Apm },
-        { "semaphore", WorkForm.Tap },
-    };
+    /// <summary>Every variant the scan scenario runs by default, by its lab name, plus the blocking sync form.</summary>
+    public static TheoryData<string> ScanVariants() =>
+    [
+        "sequential-apm", "sequential-tap", "task-loop-tap", "task-run-waitall-apm", "task-run-waitall-tap", "mix-and-match",
+        "parallel-for@default-apm", "parallel-for@default-tap", "parallel-for@999-apm", "parallel-for@999-tap",
+        "whenall", "whenall-apm", "foreach-async@4", "channel-workers@4", "semaphore@4", "task-run-waitall-sync",
+    ];
 
     [Theory]
-    [MemberData(nameof(StrategiesAndForms))]
-    public async Task Scan_SmallFleet_ClassifiesEveryHost(string strategyId, WorkForm form)
+    [MemberData(nameof(ScanVariants))]
+    public async Task Scan_SmallFleet_ClassifiesEveryHost(string variantName)
     {
+        Assert.True(ConcurrencyLab.Scenarios.BatchVariant.TryParse(variantName, out var variant, out var error), error);
         var layout = FleetLayout.Generate(8, 2, 1, 1, seed: 11);
         await using var fleet = await Fleet.StartAsync(layout);
         var workload = new ScanWorkload([.. layout.Hosts.Select(h => new IPEndPoint(h.Address, fleet.Port))], TimeSpan.FromMilliseconds(1500));
-        var batch = new WorkBatch(workload, form);
+        var batch = new WorkBatch(workload, variant.Form);
 
         batch.MarkStart();
-        await StrategyCatalog.Find(strategyId)!.ExecuteAsync(batch, Degree.Default).WaitAsync(TimeSpan.FromSeconds(60));
+        await variant.Strategy.ExecuteAsync(batch, variant.Degree).WaitAsync(TimeSpan.FromSeconds(60));
 
         Assert.Equal(8, batch.Completed);
         Assert.Equal(0, workload.Misclassified([.. layout.Hosts.Select(h => h.Kind)]));

@@ -68,16 +68,7 @@ public sealed class WorkBatch
                 _workload.Run(index, cancellationToken);
                 break;
             case WorkForm.Tap:
-                var pending = _workload.RunAsync(index, cancellationToken);
-                if (pending.IsCompleted)
-                {
-                    pending.GetAwaiter().GetResult();
-                }
-                else
-                {
-                    pending.AsTask().GetAwaiter().GetResult();
-                }
-
+                _workload.RunAsyncAndWait(index, cancellationToken);
                 break;
             default:
                 _workload.EndRun(_workload.BeginRun(index, null, null));

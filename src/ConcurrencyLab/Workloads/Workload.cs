@@ -41,6 +41,25 @@ public abstract class Workload
     public virtual ValueTask RunAsync(int index, CancellationToken cancellationToken) =>
         throw new NotSupportedException($"{GetType().Name} has no task-based form.");
 
+    /// <summary>
+    /// How a blocking caller (a loop, a pool thread, Parallel.For) runs the task-based form. The default
+    /// waits until the task completes. Override it when the code being reproduced waited differently,
+    /// for example <c>task.Wait(timeout)</c>, which returns at the timeout even when the task's completion
+    /// is stuck behind a starved thread pool.
+    /// </summary>
+    public virtual void RunAsyncAndWait(int index, CancellationToken cancellationToken)
+    {
+        var pending = RunAsync(index, cancellationToken);
+        if (pending.IsCompleted)
+        {
+            pending.GetAwaiter().GetResult();
+        }
+        else
+        {
+            pending.AsTask().GetAwaiter().GetResult();
+        }
+    }
+
     /// <summary>Starts item <paramref name="index"/> in the Begin/End pattern.</summary>
     public virtual IAsyncResult BeginRun(int index, AsyncCallback? callback, object? state) =>
         throw new NotSupportedException($"{GetType().Name} has no Begin/End form.");

@@ -1,6 +1,5 @@
 using ConcurrencyLab.Cli.Commands;
 using ConcurrencyLab.Scenarios;
-using Spectre.Console;
 
 namespace ConcurrencyLab.Tests.Cli;
 
@@ -53,14 +52,7 @@ public sealed class CommandLineTests
     private static async Task<(int ExitCode, string Error, string Output)> InvokeAsync(string[] args)
     {
         var output = new StringWriter();
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Ansi = AnsiSupport.No,
-            ColorSystem = ColorSystemSupport.NoColors,
-            Interactive = InteractionSupport.No,
-            Out = new AnsiConsoleOutput(output),
-        });
-        console.Profile.Width = 200;
+        var console = TestConsole.Create(output);
         var error = new StringWriter();
         var previous = Console.Error;
         Console.SetError(error);

@@ -1,7 +1,6 @@
 using ConcurrencyLab.Cli.Rendering;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Tests.Reporting;
-using Spectre.Console;
 
 namespace ConcurrencyLab.Tests.Cli;
 
@@ -34,15 +33,7 @@ public sealed class ResultTableRendererTests
     private static string Render(ScenarioResult scenario)
     {
         var output = new StringWriter();
-        var console = AnsiConsole.Create(new AnsiConsoleSettings
-        {
-            Ansi = AnsiSupport.No,
-            ColorSystem = ColorSystemSupport.NoColors,
-            Interactive = InteractionSupport.No,
-            Out = new AnsiConsoleOutput(output),
-        });
-        console.Profile.Width = 250;
-        console.Write(ResultTableRenderer.Render(scenario));
+        TestConsole.Create(output, width: 250).Write(ResultTableRenderer.Render(scenario));
         return output.ToString();
     }
 }

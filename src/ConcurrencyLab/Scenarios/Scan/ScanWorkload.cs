@@ -9,7 +9,8 @@ namespace ConcurrencyLab.Scenarios.Scan;
 /// (refused) or silent (no answer before the timeout). Every form honours the timeout:
 /// <list type="bullet">
 /// <item>sync: BeginConnect, then a blocking wait on its handle for the timeout, as the published scanner did;</item>
-/// <item>tap: ConnectAsync with a CancellationToken that fires at the timeout;</item>
+/// <item>tap: ConnectAsync with a CancellationToken that fires at the timeout; a blocking caller instead waits
+/// on the task with the timeout (<see cref="RunAsyncAndWait"/>), as the published scanner did;</item>
 /// <item>apm: BeginConnect with a registered wait that closes the socket at the timeout, so EndConnect returns.</item>
 /// </list>
 /// Targets outside 127.0.0.0/8 are refused unless the caller explicitly allows them.
@@ -106,6 +107,35 @@ public sealed class ScanWorkload : Workload
         catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
         {
             found = HostKind.Silent;
+        }
+
+        Record(index, found);
+    }
+
+    /// <summary>
+    /// The published scanner's blocking TAP call: ConnectAsync, then <c>Wait(timeout)</c> on its task. The
+    /// wait ends at the timeout on the caller's own thread, whatever the pool is doing; a completion that
+    /// arrives later is too late, and the host reads as silent.
+    /// </summary>
+    public override void RunAsyncAndWait(int index, CancellationToken cancellationToken)
+    {
+        using var socket = NewSocket();
+        var connect = socket.ConnectAsync(_targets[index], cancellationToken).AsTask();
+        HostKind found;
+        try
+        {
+            found = connect.Wait(Timeout, cancellationToken) ? HostKind.Open : HostKind.Silent;
+        }
+        catch (AggregateException ex) when (ex.InnerException is SocketException { SocketErrorCode: SocketError.ConnectionRefused })
+        {
+            found = HostKind.Closed;
+        }
+
+        if (found == HostKind.Silent)
+        {
+            // Closing the socket ends the pending connect; observe its outcome so it is not left unobserved.
+            socket.Close();
+            _ = connect.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
         }
 
         Record(index, found);
