@@ -16,7 +16,6 @@ public sealed class ScanScenario : BatchScenario
     // The published experiment's names, mapped to the lab's strategy[@degree][-form] names.
     private static readonly Dictionary<string, string> Published = new(StringComparer.Ordinal)
     {
-        ["task-loop-tap"] = "task-loop-tap",
         ["task-run-apm"] = "task-run-waitall-apm",
         ["task-run-tap"] = "task-run-waitall-tap",
         ["whenall-async"] = "whenall",

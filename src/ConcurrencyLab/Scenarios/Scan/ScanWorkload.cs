@@ -157,6 +157,11 @@ public sealed class ScanWorkload : Workload
             },
             null);
         result.Inner ??= pending;
+        if (callback is null)
+        {
+            // No callback: the caller will block in EndRun, which enforces the timeout on its own thread.
+            return result;
+        }
 
         // The APM has no timeout of its own: a registered wait closes the socket when it runs out,
         // which completes the connect with an error that EndRun reads as silence.
@@ -191,8 +196,13 @@ public sealed class ScanWorkload : Workload
             var remaining = Timeout - System.Diagnostics.Stopwatch.GetElapsedTime(attempt.Started);
             if (remaining <= TimeSpan.Zero || !inner.AsyncWaitHandle.WaitOne(remaining))
             {
+                // Silent. Do not call EndConnect: after the close it would wait for the aborted connect's
+                // completion, which on Linux comes through the very pool a blocking caller is starving.
                 attempt.TimedOut = true;
+                attempt.Timer?.Unregister(null);
                 attempt.Socket.Close();
+                Record(attempt.Index, HostKind.Silent);
+                return;
             }
         }
 
