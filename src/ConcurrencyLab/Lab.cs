@@ -42,7 +42,7 @@ public static class Lab
             return 2;
         }
 
-        var folder = Path.Combine("conclab-results", TimeProvider.System.GetUtcNow().ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+        var folder = Exporters.DefaultFolder();
         var failures = Exporters.ExportAll(run, folder, Exporters.Default, out _);
         MarkdownExporter.GitHub.Export(run, output);
         foreach (var failure in failures)
@@ -72,7 +72,7 @@ public static class Lab
             return null;
         }
 
-        ITrialExecutor executor = options.InProcess ? new InProcessTrialExecutor() : new ChildProcessTrialExecutor(SelfLauncher.Current());
+        var executor = TrialExecutors.For(options);
         return await new Runner(executor).RunAsync(plan, cancellationToken).ConfigureAwait(false);
     }
 }

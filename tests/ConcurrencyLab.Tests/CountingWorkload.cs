@@ -11,15 +11,19 @@ internal sealed class CountingWorkload : Workload
     private readonly int[] _runs;
     private int _total;
 
-    public CountingWorkload(int count, params WorkForm[] forms)
+    private readonly Func<int, bool> _fails;
+
+    /// <param name="count">Items.</param>
+    /// <param name="fails">Which items throw instead of counting; none when null.</param>
+    public CountingWorkload(int count, Func<int, bool>? fails = null)
     {
         _runs = new int[count];
-        Forms = forms.Length == 0 ? [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm] : forms;
+        _fails = fails ?? (_ => false);
     }
 
     public override int Count => _runs.Length;
 
-    public override IReadOnlyList<WorkForm> Forms { get; }
+    public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 
     public int Total => Volatile.Read(ref _total);
 
@@ -40,6 +44,11 @@ internal sealed class CountingWorkload : Workload
 
     private void Record(int index)
     {
+        if (_fails(index))
+        {
+            throw new InvalidOperationException($"item {index} failed");
+        }
+
         Interlocked.Increment(ref _runs[index]);
         Interlocked.Increment(ref _total);
         Thread.SpinWait(50);

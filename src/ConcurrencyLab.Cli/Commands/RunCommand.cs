@@ -99,7 +99,7 @@ internal static class RunCommand
         }
 
         var folder = parse.GetValue(switches.Out)
-            ?? Path.Combine("conclab-results", TimeProvider.System.GetUtcNow().ToString("yyyyMMdd-HHmmss", CultureInfo.InvariantCulture));
+            ?? Exporters.DefaultFolder();
 
         // Find out now, not after the run, that the results would have nowhere to go.
         foreach (var (option, directory) in new[] { ("--out", folder), ("--json", Path.GetDirectoryName(Path.GetFullPath(parse.GetValue(switches.Json) ?? "x"))) })
@@ -118,7 +118,7 @@ internal static class RunCommand
                 return ExitCodes.BadInput;
             }
         }
-        ITrialExecutor executor = options.InProcess ? new InProcessTrialExecutor() : new ChildProcessTrialExecutor(SelfLauncher.Current());
+        var executor = TrialExecutors.For(options);
         var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
 
         RunResult result;

@@ -8,6 +8,10 @@ public static class Exporters
     /// <summary><c>results.json</c>, <c>results.md</c> and <c>results.csv</c>.</summary>
     public static IReadOnlyList<IExporter> Default { get; } = [JsonExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default];
 
+    /// <summary>The default output folder: <c>conclab-results/&lt;UTC timestamp&gt;</c>.</summary>
+    public static string DefaultFolder(TimeProvider? time = null) =>
+        Path.Combine("conclab-results", (time ?? TimeProvider.System).GetUtcNow().ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
+
     /// <summary>
     /// Writes every exporter's file into <paramref name="folder"/>. One exporter's failure does not stop the
     /// others; each failure comes back as a line.

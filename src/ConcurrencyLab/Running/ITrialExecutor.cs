@@ -15,3 +15,14 @@ public interface ITrialExecutor
     /// </summary>
     Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default);
 }
+
+/// <summary>Chooses the executor a run's options ask for.</summary>
+public static class TrialExecutors
+{
+    /// <summary>Fresh child processes of this program, or this process with <see cref="RunOptions.InProcess"/>.</summary>
+    public static ITrialExecutor For(RunOptions options)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        return options.InProcess ? new InProcessTrialExecutor() : new ChildProcessTrialExecutor(SelfLauncher.Current());
+    }
+}

@@ -56,7 +56,7 @@ public sealed class StrategyContractTests
     public async Task Execute_ItemThrows_FailsTheBatchWithThatItemsException(string id, WorkForm form, int degree)
     {
         var strategy = StrategyCatalog.Find(id)!;
-        var batch = new WorkBatch(new ThrowingWorkload(20, failing: 7), form);
+        var batch = new WorkBatch(new CountingWorkload(20, fails: i => i == 7), form);
         batch.MarkStart();
 
         var error = await Assert.ThrowsAnyAsync<Exception>(() =>
@@ -72,7 +72,7 @@ public sealed class StrategyContractTests
     public async Task Execute_EveryItemThrows_FailsInsteadOfHanging(string id, WorkForm form, int degree)
     {
         var strategy = StrategyCatalog.Find(id)!;
-        var batch = new WorkBatch(new ThrowingWorkload(40, failing: -1), form);
+        var batch = new WorkBatch(new CountingWorkload(40, fails: _ => true), form);
         batch.MarkStart();
 
         var error = await Assert.ThrowsAnyAsync<Exception>(() =>
@@ -112,33 +112,5 @@ public sealed class StrategyContractTests
         public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync];
 
         public override void Run(int index, CancellationToken cancellationToken) => Thread.Sleep(sleepMs);
-    }
-
-    private sealed class ThrowingWorkload(int count, int failing) : Workload
-    {
-        public override int Count => count;
-
-        public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
-
-        public override void Run(int index, CancellationToken cancellationToken) => Fail(index);
-
-        public override async ValueTask RunAsync(int index, CancellationToken cancellationToken)
-        {
-            await Task.Yield();
-            Fail(index);
-        }
-
-        public override IAsyncResult BeginRun(int index, AsyncCallback? callback, object? state) =>
-            TaskToAsyncResult.Begin(Task.Run(() => Fail(index)), callback, state);
-
-        public override void EndRun(IAsyncResult asyncResult) => TaskToAsyncResult.End(asyncResult);
-
-        private void Fail(int index)
-        {
-            if (index == failing || failing < 0)
-            {
-                throw new InvalidOperationException($"item {index} failed");
-            }
-        }
     }
 }

@@ -8,7 +8,8 @@ namespace ConcurrencyLab.Scenarios.Scan;
 /// Item i connects to target i with a timeout and records what it found: open (connected), closed
 /// (refused) or silent (no answer before the timeout). Every form honours the timeout:
 /// <list type="bullet">
-/// <item>sync: BeginConnect, then a blocking wait on its handle for the timeout, as the published scanner did;</item>
+/// <item>sync: BeginConnect, then a blocking wait on its handle for the timeout, as the published scanner did
+/// (the blocking use of the APM form);</item>
 /// <item>tap: ConnectAsync with a CancellationToken that fires at the timeout; a blocking caller instead waits
 /// on the task with the timeout (<see cref="RunAsyncAndWait"/>), as the published scanner did;</item>
 /// <item>apm: BeginConnect with a registered wait that closes the socket at the timeout, so EndConnect returns.</item>
@@ -62,32 +63,8 @@ public sealed class ScanWorkload : Workload
         return Enumerable.Range(0, Count).Count(i => Observed(i) != expected[i]);
     }
 
-    public override void Run(int index, CancellationToken cancellationToken)
-    {
-        using var socket = NewSocket();
-        HostKind found;
-        try
-        {
-            var pending = socket.BeginConnect(_targets[index], null, null);
-            if (pending.AsyncWaitHandle.WaitOne(Timeout))
-            {
-                socket.EndConnect(pending);
-                found = HostKind.Open;
-            }
-            else
-            {
-                // Closing the socket ends the pending connect; its outcome no longer matters.
-                socket.Close();
-                found = HostKind.Silent;
-            }
-        }
-        catch (SocketException ex) when (ex.SocketErrorCode == SocketError.ConnectionRefused)
-        {
-            found = HostKind.Closed;
-        }
-
-        Record(index, found);
-    }
+    /// <summary>BeginConnect, then a blocking wait for the timeout: the same call as a blocking caller of the APM form.</summary>
+    public override void Run(int index, CancellationToken cancellationToken) => EndRun(BeginRun(index, null, null));
 
     public override async ValueTask RunAsync(int index, CancellationToken cancellationToken)
     {
