@@ -17,9 +17,10 @@ internal static class ResultTableRenderer
     {
         ArgumentNullException.ThrowIfNull(scenario);
         // The flags column only when some variant is flagged: most scenarios have none.
-        var columns = ConsoleColumns
-            .Where(id => id != "flags" || scenario.Variants.Any(v => ResultColumn.Standard.Single(c => c.Id == "flags").Format(scenario, v).Length > 0))
-            .Select(id => ResultColumn.Standard.Single(c => c.Id == id))
+        var all = ResultColumn.For(scenario);
+        var columns = all
+            .Where(c => ConsoleColumns.Contains(c.Id) || c.Id.StartsWith("check:", StringComparison.Ordinal))
+            .Where(c => c.Id != "flags" || scenario.Variants.Any(v => c.Format(scenario, v).Length > 0))
             .ToList();
         var table = new Table().Border(TableBorder.Rounded).Title($"[bold]{Markup.Escape(scenario.Name)}[/]");
         foreach (var column in columns)

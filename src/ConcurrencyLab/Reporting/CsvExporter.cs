@@ -13,7 +13,7 @@ public sealed class CsvExporter : IExporter
         "scenario", "variant", "repeat", "status", "wallMs", "cpuMs", "userCpuMs", "systemCpuMs",
         "threadsAtStart", "peakThreads", "finalThreads", "peakPoolThreads", "peakQueueLength",
         "completedWorkItems", "lockContentions", "allocatedBytes", "gen0", "gen1", "gen2", "peakWorkingSetBytes",
-        "itemsPlanned", "itemsCompleted", "itemsDuplicated", "p50Ms", "p95Ms", "p99Ms", "maxMs", "isolated", "error",
+        "itemsPlanned", "itemsCompleted", "itemsDuplicated", "p50Ms", "p95Ms", "p99Ms", "maxMs", "isolated", "error", "checks",
     ];
 
     public string FileName => "results.csv";
@@ -35,13 +35,18 @@ public sealed class CsvExporter : IExporter
                         t.ThreadsAtStart, t.PeakThreads, t.FinalThreads, t.PeakPoolThreads, t.PeakQueueLength,
                         t.CompletedWorkItems, t.LockContentions, t.AllocatedBytes, t.Gc.Gen0, t.Gc.Gen1, t.Gc.Gen2, t.PeakWorkingSetBytes,
                         t.ItemsPlanned, t.ItemsCompleted, t.ItemsDuplicated, t.Latency.P50Ms, t.Latency.P95Ms, t.Latency.P99Ms, t.Latency.MaxMs,
-                        t.Isolated, t.Error,
+                        t.Isolated, t.Error, Checks(t),
                     ];
                     writer.WriteLine(string.Join(',', cells.Select(Cell)));
                 }
             }
         }
     }
+
+    // A scenario's own counts (misclassified, lost...) in one cell, name=value;..., in name order.
+    private static string Checks(TrialResult trial) => trial.Checks is null
+        ? string.Empty
+        : string.Join(';', trial.Checks.OrderBy(c => c.Key, StringComparer.Ordinal).Select(c => $"{c.Key}={c.Value.ToString("0.###", CultureInfo.InvariantCulture)}"));
 
     private static string Cell(object? value)
     {

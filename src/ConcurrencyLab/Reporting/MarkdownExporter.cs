@@ -38,7 +38,7 @@ public sealed class MarkdownExporter : IExporter
             }
 
             writer.WriteLine();
-            var columns = ResultColumn.Standard;
+            var columns = ResultColumn.For(scenario);
             writer.WriteLine("| " + string.Join(" | ", columns.Select(c => c.HeaderWithUnit)) + " |");
             writer.WriteLine("|" + string.Join("|", columns.Select((c, i) => i == 0 || c.Id == "status" ? " --- " : " ---: ")) + "|");
             foreach (var variant in ResultColumn.Order(scenario))

@@ -33,6 +33,41 @@ public sealed record ResultColumn(string Id, string Header, string Unit, bool? H
         new("flags", "Flags", string.Empty, false, Flags),
     ];
 
+    /// <summary>
+    /// The columns of one scenario's table: the standard ones with the scenario's reported checks (such as
+    /// messages per second) before the trial count.
+    /// </summary>
+    public static IReadOnlyList<ResultColumn> For(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        if (scenario.ReportedChecks.Count == 0)
+        {
+            return Standard;
+        }
+
+        var columns = Standard.ToList();
+        columns.InsertRange(columns.FindIndex(c => c.Id == "trials"), scenario.ReportedChecks.Select(CheckColumn));
+        return columns;
+    }
+
+    /// <summary>A column showing a trial check's median over a variant's ok trials.</summary>
+    public static ResultColumn CheckColumn(ReportedCheck check)
+    {
+        ArgumentNullException.ThrowIfNull(check);
+        return new ResultColumn("check:" + check.Name, check.Header, check.Unit, check.HigherIsBetter, (_, v) => CheckMedian(v, check.Name) is { } median ? Number(median) : string.Empty);
+    }
+
+    /// <summary>The median of a check over a variant's ok trials that recorded it; null when none did.</summary>
+    public static double? CheckMedian(VariantResult variant, string check)
+    {
+        ArgumentNullException.ThrowIfNull(variant);
+        var values = variant.Trials
+            .Where(t => t.Status == TrialStatus.Ok && t.Checks is not null && t.Checks.ContainsKey(check))
+            .Select(t => t.Checks![check])
+            .ToList();
+        return values.Count == 0 ? null : Statistics.MedianEstimate.MedianOf(values);
+    }
+
     /// <summary>The header with its unit, such as <c>Median (ms)</c>.</summary>
     public string HeaderWithUnit => Unit.Length == 0 ? Header : $"{Header} ({Unit})";
 
@@ -77,6 +112,13 @@ public sealed record ResultColumn(string Id, string Header, string Unit, bool? H
         >= 100 => value.Value.ToString("0", Invariant),
         >= 10 => value.Value.ToString("0.0", Invariant),
         _ => value.Value.ToString("0.00", Invariant),
+    };
+
+    private static string Number(double value) => Math.Abs(value) switch
+    {
+        >= 100 => value.ToString("0", Invariant),
+        >= 10 => value.ToString("0.0", Invariant),
+        _ => value.ToString("0.##", Invariant),
     };
 
     private static string Count(double? value) => value?.ToString("0.#", Invariant) ?? string.Empty;

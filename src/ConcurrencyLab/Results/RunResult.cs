@@ -65,6 +65,9 @@ public sealed record ScenarioResult
     /// <summary>Checks in each trial's <c>checks</c> that should be 0; a variant where one is not is flagged.</summary>
     public IReadOnlyList<string> FlaggedChecks { get; init; } = [];
 
+    /// <summary>Trial checks the tables show as columns (medians over ok trials), such as messages per second.</summary>
+    public IReadOnlyList<ReportedCheck> ReportedChecks { get; init; } = [];
+
     /// <summary>Anything the reader should know: scale changes, digests that differ, a hung in-process trial.</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
 }

@@ -174,6 +174,7 @@ public sealed class Runner
             IdealReason = plan.Ideal.Reason,
             Baseline = plan.Baseline,
             FlaggedChecks = plan.Scenario.FlaggedChecks,
+            ReportedChecks = plan.Scenario.ReportedChecks,
             Variants = variants,
             Notes = notes,
         };

@@ -46,6 +46,9 @@ public abstract class Scenario
     /// <summary>Names of trial checks that should be 0 (such as <c>misclassified</c>); reports flag variants where they are not.</summary>
     public virtual IReadOnlyList<string> FlaggedChecks => [];
 
+    /// <summary>Trial checks the scenario's tables show as columns, as medians over each variant's successful trials.</summary>
+    public virtual IReadOnlyList<ReportedCheck> ReportedChecks => [];
+
     /// <summary>Notes for the report about how parameters were interpreted (for example, scale changes under --quick).</summary>
     public virtual IEnumerable<string> Notes(ParameterValues parameters, bool quick) => [];
 

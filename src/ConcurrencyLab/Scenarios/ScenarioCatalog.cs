@@ -1,4 +1,5 @@
 using ConcurrencyLab.Scenarios.Delay;
+using ConcurrencyLab.Scenarios.Poll;
 using ConcurrencyLab.Scenarios.Scan;
 
 namespace ConcurrencyLab.Scenarios;
@@ -7,5 +8,5 @@ namespace ConcurrencyLab.Scenarios;
 public static class ScenarioCatalog
 {
     /// <summary>Every built-in scenario, in the order the default suite runs them.</summary>
-    public static IReadOnlyList<Scenario> BuiltIn { get; } = [new DelayScenario(), new ScanScenario()];
+    public static IReadOnlyList<Scenario> BuiltIn { get; } = [new DelayScenario(), new ScanScenario(), new PollScenario()];
 }

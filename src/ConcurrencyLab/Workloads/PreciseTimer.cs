@@ -1,6 +1,6 @@
 using System.Diagnostics;
 
-namespace ConcurrencyLab.Scenarios.Delay;
+namespace ConcurrencyLab.Workloads;
 
 /// <summary>
 /// Completes asynchronous waits on time, like an I/O device whose replies arrive after an exact latency:

@@ -1,0 +1,304 @@
+using System.Diagnostics;
+using System.Globalization;
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios.Poll.Receivers;
+
+namespace ConcurrencyLab.Scenarios.Poll;
+
+/// <summary>
+/// A server holding many real connections on loopback, each carrying a message now and then; the variants
+/// receive them by dedicated threads, by polling through the pool, Task, async methods or Parallel.For,
+/// or by leaving the waiting to the runtime's socket engine. Reproduces seeds/002, where 500 in-memory
+/// objects were polled every 50 ms.
+/// </summary>
+public sealed class PollScenario : Scenario
+{
+    private const int PrimerMessages = 4;
+
+    public override string Name => "poll";
+
+    public override string Summary => "receive from N mostly idle loopback connections: threads vs polling through the pool vs pending receives";
+
+    public override string Reproduces => "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (seeds/002)";
+
+    public override IReadOnlyList<ParameterDescriptor> Parameters { get; } =
+    [
+        new("connections", ParameterKind.WholeNumber, "500", "connections the server holds open (the published 500)") { Minimum = 1, Maximum = 4000 },
+        new("interval-ms", ParameterKind.WholeNumber, "50", "poll interval, ms; the server's schedule is cut into intervals of this length") { Minimum = 1, Maximum = 10_000 },
+        new("hit-rate", ParameterKind.Number, "0.01", "share of a connection's intervals that carry a message (the published 1 in 100)") { Minimum = 1e-6, Maximum = 1 },
+        new("work-ms", ParameterKind.WholeNumber, "0", "what processing one message costs, ms: blocked or awaited as the variant implies (the published supplements: 100, 500)") { Minimum = 0, Maximum = 60_000 },
+        new("duration", ParameterKind.Number, "10", "seconds the server sends for") { QuickValue = "1", Minimum = 0.01, Maximum = 3600 },
+        new("drain", ParameterKind.Number, "30", "seconds after the last send the receivers get to process their backlog; a message still unprocessed then counts as lost") { Minimum = 0, Maximum = 3600 },
+        new("workers", ParameterKind.WholeNumber, "64", "workers of the channel-fanin variant; it needs at least messages/s x work-ms/1000 of them") { Minimum = 1, Maximum = 10_000 },
+    ];
+
+    public override IEnumerable<string> Validate(ParameterValues parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        var interval = parameters.GetInt32("interval-ms");
+        var durationMs = parameters.GetDouble("duration") * 1000;
+        if (durationMs < interval)
+        {
+            yield return $"--duration ({parameters.GetDouble("duration").ToString(CultureInfo.InvariantCulture)} s) must cover at least one interval ({interval} ms).";
+        }
+        else if (parameters.GetInt32("connections") * (durationMs / interval) > 20_000_000)
+        {
+            yield return "--connections x --duration / --interval-ms must be at most 20,000,000 connection-intervals; shorten the run or lengthen the interval.";
+        }
+    }
+
+    public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters) =>
+        [.. ReceiverCatalog.All.Select(r => new VariantInfo(r.Id, r.Description))];
+
+    public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        if (ReceiverCatalog.Find(name.Trim().ToLowerInvariant()) is { } receiver)
+        {
+            variant = new VariantInfo(receiver.Id, receiver.Description);
+            problem = string.Empty;
+            return true;
+        }
+
+        variant = null!;
+        problem = $"variant '{name}' is not a poll variant; it has {string.Join(", ", ReceiverCatalog.All.Select(r => r.Id))}.";
+        return false;
+    }
+
+    public override string DefaultBaseline(ParameterValues parameters) => "threads";
+
+    public override IdealBound Ideal(ParameterValues parameters, int seed)
+    {
+        var schedule = Schedule(parameters, seed);
+        var work = parameters.GetInt32("work-ms");
+        if (schedule.Count == 0)
+        {
+            return new IdealBound(0, "no message is scheduled at these settings, so there is no bound");
+        }
+
+        var last = schedule.LastOffsetMs.ToString("0.#", CultureInfo.InvariantCulture);
+        return new IdealBound(
+            schedule.LastOffsetMs + work,
+            $"the last of {schedule.Count} messages goes out at {last} ms and takes {work} ms to process, so no receiver finishes sooner");
+    }
+
+    public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        return TimeSpan.FromSeconds(parameters.GetDouble("duration") + 2);
+    }
+
+    public override IReadOnlyList<ReportedCheck> ReportedChecks { get; } =
+    [
+        new("messagesPerSec", "Msgs/s", string.Empty, true),
+        new("pollsPerSec", "Polls/s", string.Empty, null),
+        new("steadyStateMs", "Steady", "ms", false),
+    ];
+
+    public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        if (quick)
+        {
+            yield return $"quick scale: the server sends for {parameters.GetDouble("duration").ToString(CultureInfo.InvariantCulture)} s (the full run: 10 s).";
+        }
+
+        yield return "item latency here is delivery latency: from the server's send stamp to the start of processing. Steady is when the receive rate first reaches 95% of the send rate (-1: never).";
+    }
+
+    /// <inheritdoc/>
+    public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        var receiver = ReceiverCatalog.Find(context.Variant) ?? throw new ArgumentException($"'{context.Variant}' is not a poll variant.", nameof(context));
+        var parameters = context.Parameters;
+        var settings = new SessionSettings(
+            parameters.GetInt32("interval-ms"),
+            parameters.GetInt32("work-ms"),
+            parameters.GetInt32("workers"),
+            TimeSpan.FromSeconds(parameters.GetDouble("drain")));
+        var schedule = Schedule(parameters, context.Seed);
+
+        using var fixture = await PollFixture.StartAsync(parameters.GetInt32("connections"), cancellationToken).ConfigureAwait(false);
+        if (context.Prime)
+        {
+            // A few messages through the same receiver compile its paths; too few to make the pool grow.
+            var primer = SendSchedule.Primer(fixture.Connections.Count, settings.IntervalMs, PrimerMessages);
+            var primed = await RunSessionAsync(fixture, receiver, primer, settings with { Drain = TimeSpan.FromSeconds(10) }, meter: null, cancellationToken).ConfigureAwait(false);
+            if (primed.Error is not null)
+            {
+                return new TrialOutcome { ItemsPlanned = schedule.Count, ItemsCompleted = 0, Error = "while priming: " + primed.Error };
+            }
+        }
+
+        var run = await RunSessionAsync(fixture, receiver, schedule, settings, context.Meter, cancellationToken).ConfigureAwait(false);
+        return run with { WorkloadDigest = schedule.Digest() };
+    }
+
+    internal static SendSchedule Schedule(ParameterValues parameters, int seed)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        return SendSchedule.Generate(
+            parameters.GetInt32("connections"),
+            parameters.GetInt32("interval-ms"),
+            parameters.GetDouble("hit-rate"),
+            parameters.GetDouble("duration") * 1000,
+            seed);
+    }
+
+    /// <summary>
+    /// Sends <paramref name="schedule"/> and has <paramref name="receiver"/> take it, then reports what
+    /// arrived. The measured region runs on a dedicated thread created before it starts: it starts the meter,
+    /// the server and the receiver, blocks until the last message has been processed (or the drain time
+    /// passes) and stops the meter at once, so the end is not delayed by a starved pool.
+    /// </summary>
+    internal static async Task<TrialOutcome> RunSessionAsync(
+        PollFixture fixture, Receiver receiver, SendSchedule schedule, SessionSettings settings, TrialMeter? meter, CancellationToken cancellationToken)
+    {
+        // Disposed only once the receiver has stopped: a receiver still running would signal disposed events.
+        var ledger = new DeliveryLedger(schedule.Count);
+        var session = new PollSession(fixture.Connections, ledger, settings.IntervalMs, settings.WorkMs, settings.Workers);
+        var stopped = false;
+        try
+        {
+            return await RunSessionAsync(fixture, receiver, schedule, settings, meter, ledger, session, s => stopped = s, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            if (stopped)
+            {
+                session.Dispose();
+                ledger.Dispose();
+            }
+        }
+    }
+
+    private static async Task<TrialOutcome> RunSessionAsync(
+        PollFixture fixture,
+        Receiver receiver,
+        SendSchedule schedule,
+        SessionSettings settings,
+        TrialMeter? meter,
+        DeliveryLedger ledger,
+        PollSession session,
+        Action<bool> reportStopped,
+        CancellationToken cancellationToken)
+    {
+        var started = new TaskCompletionSource<(SendJob Job, Task Receiving, long Origin, double WallMs)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var conductor = new Thread(() =>
+        {
+            try
+            {
+                meter?.Start();
+                var origin = Stopwatch.GetTimestamp();
+                var job = fixture.Server.Send(schedule, origin);
+                var receiving = receiver.StartAsync(session);
+                var limit = TimeSpan.FromMilliseconds(schedule.DurationMs) + settings.Drain;
+                var remaining = limit - Stopwatch.GetElapsedTime(origin);
+                using (cancellationToken.Register(session.Stop))
+                {
+                    WaitHandle.WaitAny([ledger.AllProcessed, session.Failed, session.Stopping.WaitHandle], remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero);
+                }
+
+                var wall = meter?.Stop().WallMs ?? Stopwatch.GetElapsedTime(origin).TotalMilliseconds;
+                started.TrySetResult((job, receiving, origin, wall));
+            }
+            catch (Exception ex)
+            {
+                started.TrySetException(ex);
+            }
+        })
+        {
+            IsBackground = true,
+            Name = "conclab poll trial",
+        };
+        conductor.Start();
+        var (job, receiving, origin, wallMs) = await started.Task.ConfigureAwait(false);
+
+        session.Stop();
+        string? stopProblem = null;
+        if (await Task.WhenAny(receiving, Task.Delay(TimeSpan.FromSeconds(30), CancellationToken.None)).ConfigureAwait(false) != receiving)
+        {
+            stopProblem = "the receiver did not stop within 30 s";
+        }
+        else
+        {
+            reportStopped(true);
+        }
+
+        // The schedule may still be going out when the run ended early (a failure); the server keeps its
+        // sending thread, so wait for the job to finish or fail rather than leave it half sent.
+        var sendProblem = await SendProblemAsync(job, schedule).ConfigureAwait(false);
+        return Outcome(schedule, job, ledger, session, origin, wallMs, settings, stopProblem ?? sendProblem);
+    }
+
+    private static async Task<string?> SendProblemAsync(SendJob job, SendSchedule schedule)
+    {
+        var waitMs = Math.Max(0, schedule.DurationMs - Stopwatch.GetElapsedTime(job.Origin).TotalMilliseconds) + 5_000;
+        if (await Task.WhenAny(job.Completion, Task.Delay(TimeSpan.FromMilliseconds(waitMs), CancellationToken.None)).ConfigureAwait(false) != job.Completion)
+        {
+            return $"the server sent {job.Sent} of {schedule.Count} messages and did not finish";
+        }
+
+        return job.Completion.IsFaulted ? $"the server sent {job.Sent} of {schedule.Count} messages, then failed: {job.Completion.Exception!.GetBaseException().Message}" : null;
+    }
+
+    private static TrialOutcome Outcome(
+        SendSchedule schedule, SendJob job, DeliveryLedger ledger, PollSession session, long origin, double wallMs, SessionSettings settings, string? problem)
+    {
+        var toMs = 1000.0 / Stopwatch.Frequency;
+        var sentMs = new List<double>(job.Sent);
+        var startedMs = new List<double>(ledger.Unique);
+        var latencies = new List<double>(ledger.Unique);
+        for (var id = 0; id < job.Sent; id++)
+        {
+            sentMs.Add((job.SentTimestamps[id] - origin) * toMs);
+            var start = ledger.StartTimestamps[id];
+            if (start != 0)
+            {
+                startedMs.Add((start - origin) * toMs);
+                latencies.Add((start - job.SentTimestamps[id]) * toMs);
+            }
+        }
+
+        var sendingMs = Math.Max(schedule.DurationMs, settings.IntervalMs);
+        var rate = schedule.Count * 1000.0 / sendingMs;
+        var window = SteadyState.WindowMs(settings.IntervalMs, rate, sendingMs);
+        var checks = new Dictionary<string, double>
+        {
+            ["sent"] = job.Sent,
+            ["received"] = ledger.Unique,
+            ["lost"] = ledger.Lost,
+            ["duplicated"] = ledger.Duplicated,
+            ["misrouted"] = ledger.Misrouted,
+            ["polls"] = ledger.Polls,
+            ["skippedPolls"] = ledger.SkippedPolls,
+            ["messagesPerSec"] = ledger.Unique * 1000.0 / sendingMs,
+            ["pollsPerSec"] = wallMs > 0 ? ledger.Polls * 1000.0 / wallMs : 0,
+            ["steadyStateMs"] = SteadyState.FirstReachedMs(sentMs, startedMs, window, settings.IntervalMs, sendingMs),
+            ["steadyWindowMs"] = window,
+        };
+
+        var error = session.Failure is { } failure
+            ? $"{failure.GetType().Name}: {failure.GetBaseException().Message.Split('\n')[0]}"
+            : problem;
+        if (error is null && (ledger.Lost > 0 || ledger.Duplicated > 0 || ledger.Misrouted > 0))
+        {
+            var drain = settings.Drain.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture);
+            error = $"of {schedule.Count} messages sent, {ledger.Lost} lost (not processed {drain} s after the last send), {ledger.Duplicated} duplicated, {ledger.Misrouted} misrouted.";
+        }
+
+        return new TrialOutcome
+        {
+            ItemsPlanned = schedule.Count,
+            ItemsCompleted = ledger.Unique,
+            ItemsDuplicated = ledger.Duplicated,
+            LatenciesMs = latencies,
+            Checks = checks,
+            Error = error,
+        };
+    }
+
+    internal sealed record SessionSettings(int IntervalMs, int WorkMs, int Workers, TimeSpan Drain);
+}

@@ -1,0 +1,50 @@
+namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+
+/// <summary>A dedicated thread per connection, polling it and then sleeping an interval, as the published server did.</summary>
+internal sealed class ThreadsReceiver : Receiver
+{
+    public override string Id => "threads";
+
+    public override string Description => "a dedicated thread per connection: poll, then sleep one interval; processing blocks";
+
+    public override Task StartAsync(PollSession session)
+    {
+        ArgumentNullException.ThrowIfNull(session);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var running = session.Connections.Count;
+        if (running == 0)
+        {
+            done.TrySetResult();
+        }
+
+        foreach (var connection in session.Connections)
+        {
+            var thread = new Thread(() =>
+            {
+                try
+                {
+                    // Waiting on the stop token rather than Thread.Sleep lets a stop end the sleep at once.
+                    do
+                    {
+                        session.PollOnce(connection);
+                    }
+                    while (!session.Stopping.WaitHandle.WaitOne(session.IntervalMs));
+                }
+                finally
+                {
+                    if (Interlocked.Decrement(ref running) == 0)
+                    {
+                        done.TrySetResult();
+                    }
+                }
+            })
+            {
+                IsBackground = true,
+                Name = "conclab poll connection",
+            };
+            thread.Start();
+        }
+
+        return done.Task;
+    }
+}
