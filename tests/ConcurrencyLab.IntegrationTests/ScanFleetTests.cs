@@ -5,7 +5,7 @@ using ConcurrencyLab.Scenarios.Scan;
 namespace ConcurrencyLab.IntegrationTests;
 
 /// <summary>The scan experiment's fleet: real listeners on loopback addresses, each host the kind it was asked to be.</summary>
-[Collection(nameof(FleetUsers))]
+[Collection(nameof(SocketUsers))]
 public sealed class ScanFleetTests
 {
     [Fact]
@@ -77,10 +77,3 @@ public sealed class ScanFleetTests
         }
     }
 }
-
-/// <summary>
-/// Fleets use the same addresses (127.0.1.x), so two at once could pick the same port and one fleet's
-/// listener would answer for another's closed host: tests that stand one up run one at a time.
-/// </summary>
-[CollectionDefinition(nameof(FleetUsers), DisableParallelization = true)]
-public sealed class FleetUsers;

@@ -143,7 +143,44 @@ public sealed class ExporterTests
 
         Assert.Equal(3, lines.Length);
         Assert.StartsWith("scenario,variant,repeat,status,wallMs", lines[0], StringComparison.Ordinal);
-        Assert.EndsWith(",\"boom, \"\"quoted\"\" | piped\"", lines[1], StringComparison.Ordinal);
+        Assert.EndsWith(",\"boom, \"\"quoted\"\" | piped\",", lines[1], StringComparison.Ordinal);
         Assert.StartsWith("delay,whenall,0,ok,51.5,9,", lines[2], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Csv_CarriesEveryCheck_InNameOrder()
+    {
+        var run = WithChecks(SampleRun());
+        using var writer = new StringWriter();
+        CsvExporter.Default.Export(run, writer);
+        var lines = writer.ToString().TrimEnd('\n').Split('\n');
+
+        Assert.EndsWith(",checks", lines[0], StringComparison.Ordinal);
+        Assert.EndsWith(",lost=0;messagesPerSec=99.5", lines[2], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Markdown_ShowsAScenariosReportedChecks_AsMedianColumns()
+    {
+        using var writer = new StringWriter();
+        MarkdownExporter.GitHub.Export(WithChecks(SampleRun()), writer);
+        var lines = writer.ToString().Split('\n');
+
+        var header = Array.Find(lines, l => l.StartsWith("| Variant |", StringComparison.Ordinal))!;
+        Assert.Contains("| Msgs/s | Trials ok |", header, StringComparison.Ordinal);
+        var row = Array.Find(lines, l => l.StartsWith("| whenall |", StringComparison.Ordinal))!;
+        Assert.Contains("| 99.5 | 1/1 |", row, StringComparison.Ordinal);
+        var failed = Array.Find(lines, l => l.StartsWith("| broken |", StringComparison.Ordinal))!;
+        Assert.Contains("|  | 0/1 |", failed, StringComparison.Ordinal);
+    }
+
+    private static RunResult WithChecks(RunResult run)
+    {
+        var scenario = run.Scenarios[0];
+        var variants = scenario.Variants.Select(v => v.Name != "whenall" ? v : v with
+        {
+            Trials = [v.Trials[0] with { Checks = new Dictionary<string, double> { ["messagesPerSec"] = 99.5, ["lost"] = 0 } }],
+        }).ToList();
+        return run with { Scenarios = [scenario with { Variants = variants, ReportedChecks = [new ReportedCheck("messagesPerSec", "Msgs/s", string.Empty, true)] }] };
     }
 }

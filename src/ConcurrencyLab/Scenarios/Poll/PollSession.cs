@@ -83,6 +83,11 @@ internal sealed class PollSession : IDisposable
             {
                 foreach (var frame in connection.Frames)
                 {
+                    if (IsStopping)
+                    {
+                        break;
+                    }
+
                     Process(connection, frame);
                 }
 
@@ -120,6 +125,11 @@ internal sealed class PollSession : IDisposable
             {
                 foreach (var frame in connection.Frames)
                 {
+                    if (IsStopping)
+                    {
+                        break;
+                    }
+
                     await ProcessAsync(connection.Index, frame).ConfigureAwait(false);
                 }
 

@@ -38,7 +38,8 @@ internal sealed class ChannelFanInReceiver : Receiver
         {
             while (await reader.WaitToReadAsync(session.Stopping).ConfigureAwait(false))
             {
-                while (reader.TryRead(out var item))
+                // Checked per item: a stopped worker must not work through a backlog it no longer counts for.
+                while (!session.IsStopping && reader.TryRead(out var item))
                 {
                     await session.ProcessAsync(item.Connection, item.Frame).ConfigureAwait(false);
                 }

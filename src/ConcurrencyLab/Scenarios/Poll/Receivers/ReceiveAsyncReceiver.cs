@@ -33,6 +33,11 @@ internal sealed class ReceiveAsyncReceiver : Receiver
 
                 foreach (var frame in connection.Frames)
                 {
+                    if (session.IsStopping)
+                    {
+                        break;
+                    }
+
                     await deliver(connection.Index, frame).ConfigureAwait(false);
                 }
 
