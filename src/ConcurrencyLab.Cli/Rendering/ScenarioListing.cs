@@ -36,10 +36,14 @@ internal static class ScenarioListing
         }
 
         rows.Add(variants);
-        rows.Add(new Text(
-            "  Any variant can be named with --variants as strategy[@degree][-form]: strategies "
-            + string.Join(", ", StrategyCatalog.All.Select(s => s.Id))
-            + "; forms sync, tap, apm; the form is left out when it is the strategy's own."));
+        // Only batch scenarios pair strategies with forms; the others (poll) have a fixed set of variants.
+        if (scenario is BatchScenario)
+        {
+            rows.Add(new Text(
+                "  Any variant can be named with --variants as strategy[@degree][-form]: strategies "
+                + string.Join(", ", StrategyCatalog.All.Select(s => s.Id))
+                + "; forms sync, tap, apm; the form is left out when it is the strategy's own."));
+        }
         rows.Add(new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults)}; ideal: {scenario.Ideal(defaults, 42).Reason} (seed 42)."));
         return new Rows(rows);
     }

@@ -64,9 +64,12 @@ public sealed record ParameterDescriptor(
 
     private string RangeText() => (Minimum > double.MinValue, Maximum < double.MaxValue) switch
     {
-        (true, true) => $" from {Minimum.ToString(CultureInfo.InvariantCulture)} to {Maximum.ToString(CultureInfo.InvariantCulture)}",
-        (true, false) => $" of at least {Minimum.ToString(CultureInfo.InvariantCulture)}",
-        (false, true) => $" of at most {Maximum.ToString(CultureInfo.InvariantCulture)}",
+        (true, true) => $" from {Plain(Minimum)} to {Plain(Maximum)}",
+        (true, false) => $" of at least {Plain(Minimum)}",
+        (false, true) => $" of at most {Plain(Maximum)}",
         _ => string.Empty,
     };
+
+    // 0.000001, not 1E-06: the way a user would type it.
+    private static string Plain(double value) => value.ToString("0.##########", CultureInfo.InvariantCulture);
 }

@@ -49,6 +49,28 @@ public sealed class CommandLineTests
         Assert.Contains("4,40", output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task List_OffersStrategyNaming_OnlyForScenariosThatPairStrategiesWithForms()
+    {
+        var (exitCode, _, output) = await InvokeAsync(["list"]);
+
+        Assert.Equal(0, exitCode);
+        var poll = output[output.IndexOf("poll:", StringComparison.Ordinal)..];
+        Assert.Contains("receive-async", poll, StringComparison.Ordinal);
+        Assert.Contains("--work-ms", poll, StringComparison.Ordinal);
+        Assert.DoesNotContain("strategy[@degree][-form]", poll, StringComparison.Ordinal);
+        Assert.Contains("strategy[@degree][-form]", output[..output.IndexOf("poll:", StringComparison.Ordinal)], StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_ANumberBelowItsRange_NamesTheRangeAsTyped()
+    {
+        var (exitCode, error, _) = await InvokeAsync(["run", "poll", "--hit-rate", "0"]);
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains("--hit-rate must be from 0.000001 to 1, not 0.", error, StringComparison.Ordinal);
+    }
+
     private static async Task<(int ExitCode, string Error, string Output)> InvokeAsync(string[] args)
     {
         var output = new StringWriter();

@@ -104,7 +104,7 @@ public sealed class PollScenario : Scenario
             yield return $"quick scale: the server sends for {parameters.GetDouble("duration").ToString(CultureInfo.InvariantCulture)} s (the full run: 10 s).";
         }
 
-        yield return "item latency here is delivery latency: from the server's send stamp to the start of processing. Steady is the start of the first window in which 95% of the messages sent were processed within 2 intervals + work-ms, so the receive rate kept up with the send rate (-1: never).";
+        yield return "item latency here is delivery latency: from the server's send stamp to the start of processing. Steady is how long the receive rate took to first reach 95% of the send rate, allowing a lag of 2 intervals + work-ms (-1: not while sending).";
     }
 
     /// <inheritdoc/>
@@ -249,16 +249,16 @@ public sealed class PollScenario : Scenario
     {
         var toMs = 1000.0 / Stopwatch.Frequency;
         var sentMs = new double[job.Sent];
-        var lagMs = new double[job.Sent];
+        var startedMs = new List<double>(ledger.Unique);
         var latencies = new List<double>(ledger.Unique);
         for (var id = 0; id < job.Sent; id++)
         {
             sentMs[id] = (job.SentTimestamps[id] - origin) * toMs;
             var start = ledger.StartTimestamps[id];
-            lagMs[id] = start == 0 ? double.PositiveInfinity : (start - job.SentTimestamps[id]) * toMs;
             if (start != 0)
             {
-                latencies.Add(lagMs[id]);
+                startedMs.Add((start - origin) * toMs);
+                latencies.Add((start - job.SentTimestamps[id]) * toMs);
             }
         }
 
@@ -276,7 +276,7 @@ public sealed class PollScenario : Scenario
             ["skippedPolls"] = ledger.SkippedPolls,
             ["messagesPerSec"] = ledger.Unique * 1000.0 / sendingMs,
             ["pollsPerSec"] = wallMs > 0 ? ledger.Polls * 1000.0 / wallMs : 0,
-            ["steadyStateMs"] = SteadyState.FirstReachedMs(sentMs, lagMs, window, settings.IntervalMs, sendingMs, SteadyState.AllowedLagMs(settings.IntervalMs, settings.WorkMs)),
+            ["steadyStateMs"] = SteadyState.FirstReachedMs(sentMs, startedMs, window, settings.IntervalMs, sendingMs, SteadyState.AllowedLagMs(settings.IntervalMs, settings.WorkMs)),
             ["steadyWindowMs"] = window,
         };
 

@@ -1,25 +1,30 @@
 namespace ConcurrencyLab.Scenarios.Poll;
 
 /// <summary>
-/// When receiving first keeps up with sending: the start of the first window in which at least
-/// <see cref="Threshold"/> of the messages sent were processed within an allowed lag of going out. Over
-/// such a window the receive rate reaches 95% of the send rate, once the lag any poller has is allowed for.
-/// A receiver short of threads falls behind at first and catches up once the pool has grown; this is when.
+/// How long receiving takes to keep up with sending: when the receive rate (processing starts per window)
+/// first reaches <see cref="Threshold"/> of the send rate. A receiver short of threads falls behind at
+/// first and keeps up once the pool has grown; this is when.
 /// </summary>
 /// <remarks>
-/// Counting each window's own messages, not the processings that happen to fall in it, keeps a catch-up
-/// burst from counting for the windows before it: a backlog cleared at 3 s makes every earlier message
-/// late, so the first steady window starts just before 3 s, where the article's eye would put it.
+/// Windows end at every step. A window's processing starts are compared with the messages sent in the same
+/// length of time one allowed lag earlier, since even a receiver that keeps up starts a message some time
+/// after it went out (a poller up to one interval, plus the work of a message ahead on its connection). The
+/// first windows grow from 0, and judging starts once the compared sends hold
+/// <see cref="MinimumMessages"/>; the result counts from that first judgeable moment, so a receiver that
+/// keeps up from the start reads 0. A backlog cleared in a burst at 3 s reads about 3 s: the rate reaches
+/// the send rate in the first window that holds the burst, and not before.
 /// </remarks>
 internal static class SteadyState
 {
-    /// <summary>The share of a window's messages that must be processed in time.</summary>
+    /// <summary>The share of the send rate the receive rate must reach.</summary>
     public const double Threshold = 0.95;
 
+    /// <summary>Fewer sends than this in a window say too little about a rate.</summary>
+    public const int MinimumMessages = 20;
+
     /// <summary>
-    /// How late a message may start processing and still count as kept up with: a poller finds it within
-    /// one interval, it may wait for the message before it on the same connection (one work time), and one
-    /// more interval of slack.
+    /// The lag a receiver that keeps up may still have: a poller finds a message within one interval, it
+    /// may wait for the message before it on the same connection (one work time), and one more interval.
     /// </summary>
     public static double AllowedLagMs(double intervalMs, double workMs) => (2 * intervalMs) + workMs;
 
@@ -34,50 +39,42 @@ internal static class SteadyState
     }
 
     /// <summary>
-    /// The first window start, in ms from the start of sending and in steps of <paramref name="stepMs"/>,
-    /// whose messages were processed in time; -1 when no window's were.
+    /// Ms from the first judgeable moment to the end of the first window whose receive rate reached the
+    /// threshold, trying window ends every <paramref name="stepMs"/> up to the end of sending; -1 when none did.
     /// </summary>
-    /// <param name="sentMs">When each message went out; ascending.</param>
-    /// <param name="latencyMs">For each message, from going out to the start of its processing; infinite when it was never processed.</param>
+    /// <param name="sentMs">When each message went out, ms from the start of sending; ascending.</param>
+    /// <param name="startedMs">When processing of each processed message began, in any order.</param>
     /// <param name="windowMs">The window's length (<see cref="WindowMs"/>).</param>
-    /// <param name="stepMs">How far apart the windows tried start.</param>
-    /// <param name="endMs">The end of sending; windows lie within [0, end].</param>
-    /// <param name="allowedLagMs">The latency up to which a message counts as processed in time (<see cref="AllowedLagMs"/>).</param>
-    public static double FirstReachedMs(IReadOnlyList<double> sentMs, IReadOnlyList<double> latencyMs, double windowMs, double stepMs, double endMs, double allowedLagMs)
+    /// <param name="stepMs">How far apart the window ends tried are.</param>
+    /// <param name="endMs">The end of sending.</param>
+    /// <param name="allowedLagMs">How much later than the sends its starts are counted (<see cref="AllowedLagMs"/>).</param>
+    public static double FirstReachedMs(IReadOnlyList<double> sentMs, IReadOnlyList<double> startedMs, double windowMs, double stepMs, double endMs, double allowedLagMs)
     {
         ArgumentNullException.ThrowIfNull(sentMs);
-        ArgumentNullException.ThrowIfNull(latencyMs);
+        ArgumentNullException.ThrowIfNull(startedMs);
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(stepMs);
-        if (sentMs.Count != latencyMs.Count)
+        var started = startedMs.Order().ToArray();
+        var minimum = Math.Min(MinimumMessages, sentMs.Count);
+        double? firstJudged = null;
+        for (var end = stepMs; sentMs.Count > 0 && end <= endMs + 1e-9; end += stepMs)
         {
-            throw new ArgumentException("One latency per message sent is needed.", nameof(latencyMs));
-        }
-
-        if (sentMs.Count == 0)
-        {
-            return -1;
-        }
-
-        // inTime[i]: how many of the first i messages were processed in time.
-        var inTime = new int[sentMs.Count + 1];
-        for (var i = 0; i < sentMs.Count; i++)
-        {
-            inTime[i + 1] = inTime[i] + (latencyMs[i] <= allowedLagMs ? 1 : 0);
-        }
-
-        var window = Math.Min(windowMs, endMs);
-        for (var from = 0.0; from + window <= endMs + 1e-9; from += stepMs)
-        {
-            var first = LowerBound(sentMs, from);
-            var last = LowerBound(sentMs, from + window);
-            if (last > first && inTime[last] - inTime[first] >= Threshold * (last - first))
+            var sent = CountIn(sentMs, end - windowMs - allowedLagMs, end - allowedLagMs);
+            if (sent == 0 || sent < minimum)
             {
-                return from;
+                continue;
+            }
+
+            firstJudged ??= end;
+            if (CountIn(started, end - windowMs, end) >= Threshold * sent)
+            {
+                return end - firstJudged.Value;
             }
         }
 
         return -1;
     }
+
+    private static int CountIn(IReadOnlyList<double> ascending, double from, double to) => LowerBound(ascending, to) - LowerBound(ascending, Math.Max(0, from));
 
     private static int LowerBound(IReadOnlyList<double> ascending, double value)
     {
