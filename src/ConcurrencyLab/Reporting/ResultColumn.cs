@@ -54,16 +54,26 @@ public sealed record ResultColumn(string Id, string Header, string Unit, bool? H
     public static ResultColumn CheckColumn(ReportedCheck check)
     {
         ArgumentNullException.ThrowIfNull(check);
-        return new ResultColumn("check:" + check.Name, check.Header, check.Unit, check.HigherIsBetter, (_, v) => CheckMedian(v, check.Name) is { } median ? Number(median) : string.Empty);
+        return new ResultColumn("check:" + check.Name, check.Header, check.Unit, check.HigherIsBetter, (_, v) => CheckMedian(v, check) switch
+        {
+            null => string.Empty,
+            double.PositiveInfinity => "never",
+            var median => Number(median.Value),
+        });
     }
 
-    /// <summary>The median of a check over a variant's ok trials that recorded it; null when none did.</summary>
-    public static double? CheckMedian(VariantResult variant, string check)
+    /// <summary>
+    /// The median of a check over a variant's ok trials that recorded it; null when none did. Where
+    /// negative means never, those trials count as infinitely late, and an infinite median means never.
+    /// </summary>
+    public static double? CheckMedian(VariantResult variant, ReportedCheck check)
     {
         ArgumentNullException.ThrowIfNull(variant);
+        ArgumentNullException.ThrowIfNull(check);
         var values = variant.Trials
-            .Where(t => t.Status == TrialStatus.Ok && t.Checks is not null && t.Checks.ContainsKey(check))
-            .Select(t => t.Checks![check])
+            .Where(t => t.Status == TrialStatus.Ok && t.Checks is not null && t.Checks.ContainsKey(check.Name))
+            .Select(t => t.Checks![check.Name])
+            .Select(value => check.NegativeMeansNever && value < 0 ? double.PositiveInfinity : value)
             .ToList();
         return values.Count == 0 ? null : Statistics.MedianEstimate.MedianOf(values);
     }

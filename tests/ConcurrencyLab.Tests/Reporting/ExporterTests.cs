@@ -174,6 +174,24 @@ public sealed class ExporterTests
         Assert.Contains("|  | 0/1 |", failed, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(new[] { 4800.0, -1, -1 }, "never")]
+    [InlineData(new[] { -1.0, 3800, 4600, 3700, 5100 }, "4600")]
+    [InlineData(new[] { 0.0, 0, -1 }, "0")]
+    public void NeverColumn_CountsNeverAboveEveryValue(double[] values, string expected)
+    {
+        var check = new ReportedCheck("steadyStateMs", "Steady", "ms", false) { NegativeMeansNever = true };
+        var variant = new VariantResult
+        {
+            Name = "v",
+            Description = "d",
+            Status = TrialStatus.Ok,
+            Trials = [.. values.Select(v => new TrialResult { Checks = new Dictionary<string, double> { ["steadyStateMs"] = v } })],
+        };
+
+        Assert.Equal(expected, ResultColumn.CheckColumn(check).Format(SampleRun().Scenarios[0], variant));
+    }
+
     private static RunResult WithChecks(RunResult run)
     {
         var scenario = run.Scenarios[0];

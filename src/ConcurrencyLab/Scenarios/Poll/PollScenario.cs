@@ -93,7 +93,7 @@ public sealed class PollScenario : Scenario
     [
         new("messagesPerSec", "Msgs/s", string.Empty, true),
         new("pollsPerSec", "Polls/s", string.Empty, null),
-        new("steadyStateMs", "Steady", "ms", false),
+        new("steadyStateMs", "Steady", "ms", false) { NegativeMeansNever = true },
     ];
 
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
@@ -104,7 +104,7 @@ public sealed class PollScenario : Scenario
             yield return $"quick scale: the server sends for {parameters.GetDouble("duration").ToString(CultureInfo.InvariantCulture)} s (the full run: 10 s).";
         }
 
-        yield return "item latency here is delivery latency: from the server's send stamp to the start of processing. Steady is how long the receive rate took to first reach 95% of the send rate, allowing a lag of 2 intervals + work-ms (-1: not while sending).";
+        yield return "item latency here is delivery latency: from the server's send stamp to the start of processing. Steady is how long the receive rate took to first reach 95% of the send rate, allowing a lag of 2 intervals + work-ms; never: not while the server sent (-1 in the JSON).";
     }
 
     /// <inheritdoc/>
@@ -202,10 +202,15 @@ public sealed class PollScenario : Scenario
                 }
 
                 var wall = meter?.Stop().WallMs ?? Stopwatch.GetElapsedTime(origin).TotalMilliseconds;
+
+                // Stopped here, not by the awaiting code: its continuation queues behind every poll already in
+                // a starved pool's queue, and those polls would go on processing the backlog until it ran.
+                session.Stop();
                 started.TrySetResult((job, receiving, origin, wall));
             }
             catch (Exception ex)
             {
+                session.Stop();
                 started.TrySetException(ex);
             }
         })
@@ -215,8 +220,6 @@ public sealed class PollScenario : Scenario
         };
         conductor.Start();
         var (job, receiving, origin, wallMs) = await started.Task.ConfigureAwait(false);
-
-        session.Stop();
         string? stopProblem = null;
         if (await Task.WhenAny(receiving, Task.Delay(TimeSpan.FromSeconds(30), CancellationToken.None)).ConfigureAwait(false) != receiving)
         {
