@@ -5,7 +5,7 @@ namespace ConcurrencyLab.Measurement;
 /// <summary>
 /// Measures the region of a trial in which the variant runs: wall and CPU time, thread counts, the pool,
 /// allocations, GC and lock contention, with a <see cref="Sampler"/> running beside it. A scenario calls
-/// <see cref="Start"/> right before handing work to the variant and <see cref="Stop"/> right after, so
+/// <see cref="Start"/> right before handing work to the variant and <see cref="Stop()"/> right after, so
 /// fixture set-up and tear-down stay outside.
 /// </summary>
 public sealed class TrialMeter : IDisposable
@@ -37,7 +37,7 @@ public sealed class TrialMeter : IDisposable
     /// <summary>Whether <see cref="Start"/> has been called.</summary>
     public bool Started { get; private set; }
 
-    /// <summary>What was measured, once <see cref="Stop"/> has been called.</summary>
+    /// <summary>What was measured, once <see cref="Stop()"/> has been called.</summary>
     public Measurements? Result { get; private set; }
 
     /// <summary>Begins the measured region.</summary>
@@ -69,7 +69,14 @@ public sealed class TrialMeter : IDisposable
     }
 
     /// <summary>Ends the measured region; later calls do nothing.</summary>
-    public Measurements Stop()
+    public Measurements Stop() => Stop(endTimestamp: null);
+
+    /// <summary>
+    /// Ends the measured region, with its wall time ending at <paramref name="endTimestamp"/> (a Stopwatch
+    /// timestamp already past) when the scenario knows the exact moment its work finished, so the time the
+    /// stopping thread took to wake is not charged. Counters are read now. Later calls do nothing.
+    /// </summary>
+    public Measurements Stop(long? endTimestamp)
     {
         if (Result is not null)
         {
@@ -82,7 +89,8 @@ public sealed class TrialMeter : IDisposable
         }
 
         // Wall time first, so the reads below are not charged to it.
-        var wall = Stopwatch.GetElapsedTime(_startTimestamp);
+        var now = Stopwatch.GetTimestamp();
+        var wall = Stopwatch.GetElapsedTime(_startTimestamp, endTimestamp is { } end && end > _startTimestamp && end <= now ? end : now);
         var cpu = ProcessCpu.Read();
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - _allocatedAtStart;
         var completed = ThreadPool.CompletedWorkItemCount - _completedAtStart;

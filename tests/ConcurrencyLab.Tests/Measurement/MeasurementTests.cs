@@ -92,6 +92,26 @@ public sealed class MeasurementTests
         Assert.True(m.ThreadsAtStart > 1);
         Assert.Same(m, meter.Stop());
     }
+
+    [Fact]
+    public void Meter_StoppedAtAKnownEnd_EndsItsWallTimeThere_AndIgnoresAnEndOutsideTheRegion()
+    {
+        using var meter = new TrialMeter(TimeSpan.Zero);
+        meter.Start();
+        Thread.Sleep(30);
+        var end = System.Diagnostics.Stopwatch.GetTimestamp();
+        Thread.Sleep(300);
+
+        var m = meter.Stop(end);
+
+        // The 300 ms after the known end are not charged: a gap of 10x is far beyond scheduling noise.
+        Assert.InRange(m.WallMs, 30, 300);
+
+        using var other = new TrialMeter(TimeSpan.Zero);
+        other.Start();
+        Thread.Sleep(30);
+        Assert.True(other.Stop(endTimestamp: 1).WallMs >= 30);
+    }
 }
 
 [CollectionDefinition(nameof(ThreadCountingTests), DisableParallelization = true)]

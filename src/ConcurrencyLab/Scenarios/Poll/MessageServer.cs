@@ -67,7 +67,10 @@ internal sealed class MessageServer : IDisposable
     {
         _stop.Cancel();
         _jobs.CompleteAdding();
-        _sender.Join();
+
+        // The sender waits on the stop token between messages. A send blocked on a full buffer ends once
+        // the client sockets close, which PollFixture does first; the timeout covers any other case.
+        _ = _sender.Join(TimeSpan.FromSeconds(5));
         foreach (var socket in _accepted)
         {
             socket.Dispose();

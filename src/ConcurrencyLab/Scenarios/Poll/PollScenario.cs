@@ -125,7 +125,8 @@ public sealed class PollScenario : Scenario
         {
             // A few messages through the same receiver compile its paths; too few to make the pool grow.
             var primer = SendSchedule.Primer(fixture.Connections.Count, settings.IntervalMs, PrimerMessages);
-            var primed = await RunSessionAsync(fixture, receiver, primer, settings with { Drain = TimeSpan.FromSeconds(10) }, meter: null, cancellationToken).ConfigureAwait(false);
+            var drain = TimeSpan.FromMilliseconds(settings.IntervalMs + settings.WorkMs) + TimeSpan.FromSeconds(10);
+            var primed = await RunSessionAsync(fixture, receiver, primer, settings with { Drain = drain }, meter: null, cancellationToken).ConfigureAwait(false);
             if (primed.Error is not null)
             {
                 return new TrialOutcome { ItemsPlanned = schedule.Count, ItemsCompleted = 0, Error = "while priming: " + primed.Error };
@@ -201,7 +202,10 @@ public sealed class PollScenario : Scenario
                     WaitHandle.WaitAny([ledger.AllProcessed, session.Failed, session.Stopping.WaitHandle], remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero);
                 }
 
-                var wall = meter?.Stop().WallMs ?? Stopwatch.GetElapsedTime(origin).TotalMilliseconds;
+                // When every message was processed, the region ends at the moment the last one finished, not
+                // when this thread woke to see it: on 2 busy cores that wake-up can come late.
+                var finished = ledger.AllProcessedTimestamp is > 0 and var at ? at : Stopwatch.GetTimestamp();
+                var wall = meter?.Stop(finished).WallMs ?? Stopwatch.GetElapsedTime(origin, finished).TotalMilliseconds;
 
                 // Stopped here, not by the awaiting code: its continuation queues behind every poll already in
                 // a starved pool's queue, and those polls would go on processing the backlog until it ran.
@@ -211,6 +215,11 @@ public sealed class PollScenario : Scenario
             catch (Exception ex)
             {
                 session.Stop();
+                if (meter is { Started: true })
+                {
+                    meter.Stop();
+                }
+
                 started.TrySetException(ex);
             }
         })
@@ -221,9 +230,10 @@ public sealed class PollScenario : Scenario
         conductor.Start();
         var (job, receiving, origin, wallMs) = await started.Task.ConfigureAwait(false);
         string? stopProblem = null;
-        if (await Task.WhenAny(receiving, Task.Delay(TimeSpan.FromSeconds(30), CancellationToken.None)).ConfigureAwait(false) != receiving)
+        var stopLimit = StopLimit(settings.WorkMs);
+        if (await Task.WhenAny(receiving, Task.Delay(stopLimit, CancellationToken.None)).ConfigureAwait(false) != receiving)
         {
-            stopProblem = "the receiver did not stop within 30 s";
+            stopProblem = $"the receiver did not stop within {stopLimit.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s";
         }
         else
         {
@@ -279,9 +289,14 @@ public sealed class PollScenario : Scenario
             ["skippedPolls"] = ledger.SkippedPolls,
             ["messagesPerSec"] = ledger.Unique * 1000.0 / sendingMs,
             ["pollsPerSec"] = wallMs > 0 ? ledger.Polls * 1000.0 / wallMs : 0,
-            ["steadyStateMs"] = SteadyState.FirstReachedMs(sentMs, startedMs, window, settings.IntervalMs, sendingMs, SteadyState.AllowedLagMs(settings.IntervalMs, settings.WorkMs)),
             ["steadyWindowMs"] = window,
         };
+
+        // Left out when no window held enough messages to judge a rate (a sparse schedule, or a lag longer than the run).
+        if (SteadyState.FirstReachedMs(sentMs, startedMs, window, settings.IntervalMs, sendingMs, SteadyState.AllowedLagMs(settings.IntervalMs, settings.WorkMs)) is { } steady)
+        {
+            checks["steadyStateMs"] = steady;
+        }
 
         var error = session.Failure is { } failure
             ? $"{failure.GetType().Name}: {failure.GetBaseException().Message.Split('\n')[0]}"
@@ -302,6 +317,12 @@ public sealed class PollScenario : Scenario
             Error = error,
         };
     }
+
+    /// <summary>
+    /// How long stopped receivers get to wind down: a message they were processing, plus 30 s for a pool
+    /// working through its queue of polls, which return at once once the session is stopped.
+    /// </summary>
+    internal static TimeSpan StopLimit(int workMs) => TimeSpan.FromMilliseconds(workMs) + TimeSpan.FromSeconds(30);
 
     internal sealed record SessionSettings(int IntervalMs, int WorkMs, int Workers, TimeSpan Drain);
 }

@@ -146,7 +146,7 @@ internal sealed class PollSession : IDisposable
         }
     }
 
-    /// <summary>Processes one message by blocking the calling thread for the work's duration.</summary>
+    /// <summary>Processes one message by blocking the calling thread for the work's duration, or until the session stops.</summary>
     public void Process(PollConnection connection, Frame frame)
     {
         if (!Ledger.BeginProcessing(frame, connection.Index))
@@ -156,7 +156,8 @@ internal sealed class PollSession : IDisposable
 
         if (WorkMs > 0)
         {
-            Thread.Sleep(WorkMs);
+            // Blocks the thread as Thread.Sleep would (the pool sees neither as blocking), but a stop ends it.
+            _ = Stopping.WaitHandle.WaitOne(WorkMs);
         }
 
         Ledger.EndProcessing();

@@ -40,7 +40,8 @@ internal static class SteadyState
 
     /// <summary>
     /// Ms from the first judgeable moment to the end of the first window whose receive rate reached the
-    /// threshold, trying window ends every <paramref name="stepMs"/> up to the end of sending; -1 when none did.
+    /// threshold, trying window ends every <paramref name="stepMs"/> up to the end of sending; -1 when none
+    /// did; null when no window held enough messages to judge.
     /// </summary>
     /// <param name="sentMs">When each message went out, ms from the start of sending; ascending.</param>
     /// <param name="startedMs">When processing of each processed message began, in any order.</param>
@@ -48,7 +49,7 @@ internal static class SteadyState
     /// <param name="stepMs">How far apart the window ends tried are.</param>
     /// <param name="endMs">The end of sending.</param>
     /// <param name="allowedLagMs">How much later than the sends its starts are counted (<see cref="AllowedLagMs"/>).</param>
-    public static double FirstReachedMs(IReadOnlyList<double> sentMs, IReadOnlyList<double> startedMs, double windowMs, double stepMs, double endMs, double allowedLagMs)
+    public static double? FirstReachedMs(IReadOnlyList<double> sentMs, IReadOnlyList<double> startedMs, double windowMs, double stepMs, double endMs, double allowedLagMs)
     {
         ArgumentNullException.ThrowIfNull(sentMs);
         ArgumentNullException.ThrowIfNull(startedMs);
@@ -71,7 +72,7 @@ internal static class SteadyState
             }
         }
 
-        return -1;
+        return firstJudged is null ? null : -1;
     }
 
     private static int CountIn(IReadOnlyList<double> ascending, double from, double to) => LowerBound(ascending, to) - LowerBound(ascending, Math.Max(0, from));

@@ -7,7 +7,7 @@ public sealed class SteadyStateTests
     // One message every 10 ms for 10 s: 100 a second.
     private static readonly double[] Sent = [.. Enumerable.Range(0, 1000).Select(i => i * 10.0)];
 
-    private static double Steady(IEnumerable<double> started) =>
+    private static double? Steady(IEnumerable<double> started) =>
         SteadyState.FirstReachedMs(Sent, [.. started], windowMs: 1000, stepMs: 50, endMs: 10_000, allowedLagMs: 100);
 
     [Fact]
@@ -29,14 +29,24 @@ public sealed class SteadyStateTests
         // Every message waits 1.5 s, far past the allowed lag, but from 1.5 s on they start as fast as they are sent.
         var steady = Steady(Sent.Select(s => s + 1500));
 
-        Assert.InRange(steady, 1500, 2500);
+        Assert.NotNull(steady);
+        Assert.InRange(steady.Value, 1500, 2500);
     }
 
     [Fact]
     public void ProcessingAtHalfTheRate_NeverKeepsUp()
     {
         Assert.Equal(-1, Steady(Sent.Where((_, i) => i % 2 == 0).Select(s => s + 2)));
-        Assert.Equal(-1, SteadyState.FirstReachedMs([], [], windowMs: 1000, stepMs: 50, endMs: 10_000, allowedLagMs: 100));
+    }
+
+    [Fact]
+    public void TooFewMessagesToJudgeARate_IsNotJudged_RatherThanNever()
+    {
+        // Ten messages in 10 s, or a lag longer than the run: no window ever holds 20 sends.
+        double[] sparse = [.. Enumerable.Range(0, 10).Select(i => i * 1000.0)];
+        Assert.Null(SteadyState.FirstReachedMs(sparse, [], windowMs: 5000, stepMs: 50, endMs: 10_000, allowedLagMs: 100));
+        Assert.Null(SteadyState.FirstReachedMs(Sent, Sent, windowMs: 1000, stepMs: 50, endMs: 10_000, allowedLagMs: 20_000));
+        Assert.Null(SteadyState.FirstReachedMs([], [], windowMs: 1000, stepMs: 50, endMs: 10_000, allowedLagMs: 100));
     }
 
     [Fact]

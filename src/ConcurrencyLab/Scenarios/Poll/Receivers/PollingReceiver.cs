@@ -8,9 +8,6 @@ namespace ConcurrencyLab.Scenarios.Poll.Receivers;
 /// </summary>
 internal abstract class PollingReceiver : Receiver
 {
-    // How long a stopped driver waits for the polls it dispatched to finish before giving up on them.
-    private static readonly TimeSpan DrainLimit = TimeSpan.FromSeconds(30);
-
     public sealed override Task StartAsync(PollSession session)
     {
         ArgumentNullException.ThrowIfNull(session);
@@ -45,8 +42,11 @@ internal abstract class PollingReceiver : Receiver
                 }
             }
 
+            // The polls dispatched return at once now that the session is stopped, bar one message each
+            // was processing; the scenario gives up on the receiver after the same limit.
             var drained = Stopwatch.StartNew();
-            while (session.InFlight > 0 && drained.Elapsed < DrainLimit)
+            var limit = PollScenario.StopLimit(session.WorkMs);
+            while (session.InFlight > 0 && drained.Elapsed < limit)
             {
                 Thread.Sleep(1);
             }

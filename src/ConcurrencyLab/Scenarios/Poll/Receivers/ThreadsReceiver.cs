@@ -42,7 +42,22 @@ internal sealed class ThreadsReceiver : Receiver
                 IsBackground = true,
                 Name = "conclab poll connection",
             };
-            thread.Start();
+            try
+            {
+                thread.Start();
+            }
+            catch (OutOfMemoryException ex)
+            {
+                // The OS refused a thread: record it, and count this one and those never created as ended.
+                session.Fail(ex);
+                var notStarted = session.Connections.Count - connection.Index;
+                if (Interlocked.Add(ref running, -notStarted) == 0)
+                {
+                    done.TrySetResult();
+                }
+
+                break;
+            }
         }
 
         return done.Task;
