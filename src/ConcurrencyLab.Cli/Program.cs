@@ -9,6 +9,12 @@ if (TrialHost.IsChildInvocation(args))
     return await TrialHost.RunChildAsync(args, ScenarioCatalog.BuiltIn);
 }
 
+// A service process of a scenario (the fanout experiment's HTTP services): serve until stdin closes.
+if (ServiceHost.IsServiceInvocation(args))
+{
+    return await ServiceHost.RunAsync(args);
+}
+
 if (Console.IsOutputRedirected)
 {
     // A log or a pipe has no width; the default of 80 columns would wrap every table.

@@ -39,15 +39,18 @@ public sealed class SelfLauncher
         return new SelfLauncher(processPath);
     }
 
-    /// <summary>A start description with redirected output and the given arguments.</summary>
-    public ProcessStartInfo CreateStartInfo(IEnumerable<string> arguments)
+    /// <summary>
+    /// A start description with redirected output and the given arguments; standard input is redirected too
+    /// when <paramref name="redirectInput"/> is set (a service process lives as long as it stays open).
+    /// </summary>
+    public ProcessStartInfo CreateStartInfo(IEnumerable<string> arguments, bool redirectInput = false)
     {
         var info = new ProcessStartInfo(Executable)
         {
             UseShellExecute = false,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
-            RedirectStandardInput = false,
+            RedirectStandardInput = redirectInput,
             CreateNoWindow = true,
         };
         foreach (var argument in LeadingArguments.Concat(arguments))

@@ -1,0 +1,71 @@
+using System.Net;
+using System.Text.Json;
+using ConcurrencyLab.Scenarios.Fanout;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Hosting;
+using Microsoft.AspNetCore.Hosting.Server;
+using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.Extensions.DependencyInjection;
+using Microsoft.Extensions.Logging;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// The child side of a service process: a scenario's HTTP service on Kestrel, in a process of its own so
+/// its threads and CPU are measured apart from the client's. It listens on 127.0.0.1 and a free port,
+/// writes <c>listening http://127.0.0.1:PORT</c> as its first line of output, and runs until its standard
+/// input closes, which happens when the parent stops it or dies.
+/// </summary>
+public static class ServiceHost
+{
+    /// <summary>The first argument of a service process, followed by the service's name and its settings as JSON.</summary>
+    public const string ServiceArgument = "--conclab-service";
+
+    /// <summary>The line a service writes once it listens, followed by its base address.</summary>
+    public const string ListeningPrefix = "listening ";
+
+    /// <summary>Exit code of a service process started with arguments it does not understand.</summary>
+    public const int BadRequestExitCode = 3;
+
+    /// <summary>Whether <paramref name="args"/> are a service process's arguments.</summary>
+    public static bool IsServiceInvocation(IReadOnlyList<string> args) =>
+        args is not null && args.Count > 0 && args[0] == ServiceArgument;
+
+    /// <summary>Runs the service named in <paramref name="args"/> until standard input closes; returns the exit code.</summary>
+    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        if (args.Count != 3 || args[0] != ServiceArgument)
+        {
+            await Console.Error.WriteLineAsync($"usage: {ServiceArgument} <name> <settings-json>").ConfigureAwait(false);
+            return BadRequestExitCode;
+        }
+
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        builder.WebHost.UseKestrel(options => options.Listen(IPAddress.Loopback, 0));
+        await using var app = builder.Build();
+        switch (args[1])
+        {
+            case ExternalService.Name:
+                ExternalService.Map(app, JsonSerializer.Deserialize<ExternalServiceSettings>(args[2], LabJson.Options)
+                    ?? throw new ArgumentException("The external service's settings are missing.", nameof(args)));
+                break;
+            default:
+                await Console.Error.WriteLineAsync($"unknown service '{args[1]}'").ConfigureAwait(false);
+                return BadRequestExitCode;
+        }
+
+        app.MapGet("/health", () => "ok");
+        await app.StartAsync().ConfigureAwait(false);
+        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
+        await Console.Out.WriteLineAsync(ListeningPrefix + address).ConfigureAwait(false);
+        await Console.Out.FlushAsync().ConfigureAwait(false);
+
+        // The parent holds our standard input open; it closes when the parent stops us or dies, so a
+        // service never outlives the run that started it.
+        await Task.Run(() => Console.In.ReadToEnd()).ConfigureAwait(false);
+        await app.StopAsync().ConfigureAwait(false);
+        return 0;
+    }
+}

@@ -1,0 +1,152 @@
+using System.Diagnostics;
+using System.Net;
+using System.Text.Json;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// The parent side of a <see cref="ServiceHost"/> process: starts it, waits until it answers on loopback,
+/// and stops it when disposed, also when the run that needed it failed.
+/// </summary>
+public sealed class ServiceProcess : IAsyncDisposable
+{
+    private readonly Process _process;
+    private readonly Task<string> _errors;
+    private bool? _exitedWhenDisposed;
+
+    private ServiceProcess(Process process, Uri baseAddress, Task<string> errors)
+    {
+        _process = process;
+        BaseAddress = baseAddress;
+        _errors = errors;
+    }
+
+    /// <summary>Where the service listens: http://127.0.0.1:PORT/.</summary>
+    public Uri BaseAddress { get; }
+
+    /// <summary>The service process's id, for reading its threads and CPU from outside.</summary>
+    public int ProcessId => _process.Id;
+
+    /// <summary>Whether the process is still running (after disposal: whether it was still running then).</summary>
+    public bool IsRunning => _exitedWhenDisposed is { } exited ? !exited : !_process.HasExited;
+
+    /// <summary>
+    /// Starts service <paramref name="name"/> with <paramref name="settings"/> through <paramref name="launcher"/>
+    /// and returns once it has answered a health check; throws with the service's own error output when it
+    /// does not come up within <paramref name="timeout"/>.
+    /// </summary>
+    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, string name, TSettings settings, TimeSpan timeout, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(launcher);
+        var info = launcher.CreateStartInfo([ServiceHost.ServiceArgument, name, JsonSerializer.Serialize(settings, LabJson.Options)], redirectInput: true);
+        var process = Process.Start(info) ?? throw new InvalidOperationException($"The {name} service process could not be started.");
+        var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(timeout);
+        try
+        {
+            var address = await ReadAddressAsync(process, deadline.Token).ConfigureAwait(false);
+            var service = new ServiceProcess(process, address, errors);
+            await service.WaitHealthyAsync(deadline.Token).ConfigureAwait(false);
+            return service;
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or InvalidOperationException or HttpRequestException)
+        {
+            Stop(process);
+
+            // Its own words say best why it failed; the output ends once the process has.
+            var stderr = await Task.WhenAny(errors, Task.Delay(2000, CancellationToken.None)).ConfigureAwait(false) == errors
+                ? (await errors.ConfigureAwait(false)).Trim()
+                : string.Empty;
+            process.Dispose();
+            cancellationToken.ThrowIfCancellationRequested();
+            var reason = ex is OperationCanceledException ? $"it did not answer within {timeout.TotalSeconds:0.#} s" : ex.Message.TrimEnd('.');
+            throw new InvalidOperationException(
+                $"The {name} service did not come up: {reason}{(stderr.Length > 0 ? ": " + stderr.Split('\n')[0] : ".")}", ex);
+        }
+    }
+
+    /// <summary>Closes the service's standard input, which ends it; kills it if it has not ended within 5 s.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        try
+        {
+            _process.StandardInput.Close();
+            using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(5));
+            await _process.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            Stop(_process);
+        }
+        finally
+        {
+            _ = await Task.WhenAny(_errors, Task.Delay(1000, CancellationToken.None)).ConfigureAwait(false);
+            _exitedWhenDisposed = _process.HasExited;
+            _process.Dispose();
+        }
+    }
+
+    private static async Task<Uri> ReadAddressAsync(Process process, CancellationToken cancellationToken)
+    {
+        while (await process.StandardOutput.ReadLineAsync(cancellationToken).ConfigureAwait(false) is { } line)
+        {
+            if (line.StartsWith(ServiceHost.ListeningPrefix, StringComparison.Ordinal)
+                && Uri.TryCreate(line[ServiceHost.ListeningPrefix.Length..].Trim(), UriKind.Absolute, out var address))
+            {
+                // The service binds 127.0.0.1 itself; refuse anything else rather than send traffic there.
+                if (!IPAddress.TryParse(address.Host, out var ip) || !IPAddress.IsLoopback(ip))
+                {
+                    throw new InvalidOperationException($"The service reported {address}, which is not on loopback.");
+                }
+
+                return new Uri(address.GetLeftPart(UriPartial.Authority) + "/");
+            }
+        }
+
+        throw new InvalidOperationException("The service exited before it listened.");
+    }
+
+    private async Task WaitHealthyAsync(CancellationToken cancellationToken)
+    {
+        using var client = new HttpClient { BaseAddress = BaseAddress };
+        while (true)
+        {
+            try
+            {
+                using var response = await client.GetAsync(new Uri("health", UriKind.Relative), cancellationToken).ConfigureAwait(false);
+                if (response.IsSuccessStatusCode)
+                {
+                    return;
+                }
+            }
+            catch (HttpRequestException) when (!_process.HasExited)
+            {
+                // Listening but not answering yet: try again shortly.
+            }
+
+            if (_process.HasExited)
+            {
+                throw new InvalidOperationException("The service exited before it answered.");
+            }
+
+            await Task.Delay(20, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private static void Stop(Process process)
+    {
+        try
+        {
+            if (!process.HasExited)
+            {
+                process.Kill(entireProcessTree: true);
+                process.WaitForExit(5000);
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // It ended on its own in the meantime.
+        }
+    }
+}

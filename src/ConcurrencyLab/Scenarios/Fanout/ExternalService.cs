@@ -1,0 +1,40 @@
+using System.Globalization;
+using ConcurrencyLab.Workloads;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+
+namespace ConcurrencyLab.Scenarios.Fanout;
+
+/// <summary>
+/// The slow external service of the fanout experiment: name, price and category of a product, each answered
+/// after its configured delay. The delay is awaited on a Stopwatch-driven timer, so a waiting request holds
+/// no thread and the service itself never becomes the bottleneck under load.
+/// </summary>
+public static class ExternalService
+{
+    /// <summary>The service's name on the command line of its process.</summary>
+    public const string Name = "external";
+
+    /// <summary>Adds the endpoints to <paramref name="app"/> for the delays in <paramref name="settings"/>.</summary>
+    public static void Map(WebApplication app, ExternalServiceSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        ArgumentNullException.ThrowIfNull(settings);
+        app.MapGet("/name/{id:int}", (int id) => AnswerAsync(settings.NameMs, $"Name {id.ToString(CultureInfo.InvariantCulture)}"));
+        app.MapGet("/price/{id:int}", (int id) => AnswerAsync(settings.PriceMs, (id * 1000L).ToString(CultureInfo.InvariantCulture)));
+        app.MapGet("/category/{id:int}", (int id) => AnswerAsync(settings.CategoryMs, $"Category {id.ToString(CultureInfo.InvariantCulture)}"));
+    }
+
+    private static async Task<IResult> AnswerAsync(int delayMs, string body)
+    {
+        if (delayMs > 0)
+        {
+            await PreciseTimer.Shared.WaitAsync(delayMs).ConfigureAwait(false);
+        }
+
+        return Microsoft.AspNetCore.Http.Results.Text(body);
+    }
+}
+
+/// <summary>How long each endpoint of the <see cref="ExternalService"/> waits before it answers, already time-scaled.</summary>
+public sealed record ExternalServiceSettings(int NameMs, int PriceMs, int CategoryMs);

@@ -1,0 +1,59 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios.Fanout;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>
+/// A scenario's HTTP service in a process of its own: conclab started in service mode answers on loopback,
+/// waits without holding threads, and leaves nothing listening once stopped.
+/// </summary>
+public sealed class ServiceProcessTests
+{
+    private static SelfLauncher Conclab => new("dotnet", [ProgramRunner.ConclabDll]);
+
+    [Fact]
+    public async Task ExternalService_StartsAnswersWaitsAndStops()
+    {
+        var service = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(NameMs: 150, PriceMs: 300, CategoryMs: 100), TimeSpan.FromSeconds(30));
+        var endPoint = new IPEndPoint(IPAddress.Parse(service.BaseAddress.Host), service.BaseAddress.Port);
+        try
+        {
+            Assert.Equal("127.0.0.1", service.BaseAddress.Host);
+            Assert.NotEqual(Environment.ProcessId, service.ProcessId);
+            using var client = new HttpClient { BaseAddress = service.BaseAddress };
+
+            var watch = Stopwatch.StartNew();
+            Assert.Equal("7000", await client.GetStringAsync(new Uri("price/7", UriKind.Relative)));
+            Assert.True(watch.ElapsedMilliseconds >= 300, $"answered after {watch.ElapsedMilliseconds} ms, before its 300 ms delay");
+            Assert.Equal("Name 7", await client.GetStringAsync(new Uri("name/7", UriKind.Relative)));
+            Assert.Equal("Category 7", await client.GetStringAsync(new Uri("category/7", UriKind.Relative)));
+
+            // 40 requests of 300 ms at once: one after another they would take 12 s; waiting together, a fraction of it.
+            watch.Restart();
+            var answers = await Task.WhenAll(Enumerable.Range(0, 40).Select(i => client.GetStringAsync(new Uri($"price/{i}", UriKind.Relative))));
+            Assert.Equal(Enumerable.Range(0, 40).Select(i => (i * 1000L).ToString(System.Globalization.CultureInfo.InvariantCulture)), answers);
+            Assert.True(watch.ElapsedMilliseconds < 40 * 300 / 3, $"40 concurrent requests took {watch.ElapsedMilliseconds} ms");
+        }
+        finally
+        {
+            await service.DisposeAsync();
+        }
+
+        Assert.False(service.IsRunning);
+        using var probe = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        var refused = await Assert.ThrowsAsync<SocketException>(async () => await probe.ConnectAsync(endPoint));
+        Assert.Equal(SocketError.ConnectionRefused, refused.SocketErrorCode);
+    }
+
+    [Fact]
+    public async Task UnknownService_FailsToStart_SayingWhy()
+    {
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+            ServiceProcess.StartAsync(Conclab, "nope", new { }, TimeSpan.FromSeconds(30)));
+
+        Assert.Contains("unknown service 'nope'", error.Message, StringComparison.Ordinal);
+    }
+}
