@@ -49,6 +49,35 @@ public sealed class ServiceProcessTests
     }
 
     [Fact]
+    public async Task ProductService_EveryEndpoint_BuildsTheProductFromTheExternalService()
+    {
+        await using var external = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(100, 200, 50), TimeSpan.FromSeconds(30));
+        await using var product = await ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings(external.BaseAddress.ToString(), MinThreads: 0, MaxConnections: 64), TimeSpan.FromSeconds(30));
+        using var client = new HttpClient { BaseAddress = product.BaseAddress };
+
+        foreach (var (variant, _) in ProductService.Variants)
+        {
+            var watch = Stopwatch.StartNew();
+            using var answer = System.Text.Json.JsonDocument.Parse(await client.GetStringAsync(new Uri($"product/{variant}/5", UriKind.Relative)));
+
+            Assert.Equal(5, answer.RootElement.GetProperty("id").GetInt32());
+            Assert.Equal("Name 5", answer.RootElement.GetProperty("name").GetString());
+            Assert.Equal(5000, answer.RootElement.GetProperty("price").GetInt64());
+            Assert.Equal("Category 5", answer.RootElement.GetProperty("category").GetString());
+            Assert.True(watch.ElapsedMilliseconds >= 200, $"{variant} answered in {watch.ElapsedMilliseconds} ms, before the slowest call's 200 ms");
+        }
+    }
+
+    [Fact]
+    public async Task ProductService_RefusesAnExternalServiceOffLoopback()
+    {
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+            ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings("http://10.0.0.1:80/", 0, 8), TimeSpan.FromSeconds(30)));
+
+        Assert.Contains("must be on loopback", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task UnknownService_FailsToStart_SayingWhy()
     {
         var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>

@@ -31,6 +31,9 @@ public static class ServiceHost
     public static bool IsServiceInvocation(IReadOnlyList<string> args) =>
         args is not null && args.Count > 0 && args[0] == ServiceArgument;
 
+    private static T Settings<T>(string json) =>
+        JsonSerializer.Deserialize<T>(json, LabJson.Options) ?? throw new ArgumentException($"The service's settings are missing: {json}");
+
     /// <summary>Runs the service named in <paramref name="args"/> until standard input closes; returns the exit code.</summary>
     public static async Task<int> RunAsync(IReadOnlyList<string> args)
     {
@@ -45,15 +48,26 @@ public static class ServiceHost
         builder.Logging.ClearProviders();
         builder.WebHost.UseKestrel(options => options.Listen(IPAddress.Loopback, 0));
         await using var app = builder.Build();
-        switch (args[1])
+        try
         {
-            case ExternalService.Name:
-                ExternalService.Map(app, JsonSerializer.Deserialize<ExternalServiceSettings>(args[2], LabJson.Options)
-                    ?? throw new ArgumentException("The external service's settings are missing.", nameof(args)));
-                break;
-            default:
-                await Console.Error.WriteLineAsync($"unknown service '{args[1]}'").ConfigureAwait(false);
-                return BadRequestExitCode;
+            switch (args[1])
+            {
+                case ExternalService.Name:
+                    ExternalService.Map(app, Settings<ExternalServiceSettings>(args[2]));
+                    break;
+                case ProductService.Name:
+                    ProductService.Map(app, Settings<ProductServiceSettings>(args[2]));
+                    break;
+                default:
+                    await Console.Error.WriteLineAsync($"unknown service '{args[1]}'").ConfigureAwait(false);
+                    return BadRequestExitCode;
+            }
+        }
+        catch (Exception ex) when (ex is ArgumentException or JsonException)
+        {
+            // Settings it cannot serve with (such as an address off loopback): one line for the parent to show.
+            await Console.Error.WriteLineAsync(ex.Message).ConfigureAwait(false);
+            return BadRequestExitCode;
         }
 
         app.MapGet("/health", () => "ok");

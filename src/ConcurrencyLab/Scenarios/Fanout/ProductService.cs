@@ -1,0 +1,133 @@
+using System.Globalization;
+using System.Net;
+using System.Text.Json;
+using ConcurrencyLab.Running;
+using Microsoft.AspNetCore.Builder;
+using Microsoft.AspNetCore.Http;
+
+namespace ConcurrencyLab.Scenarios.Fanout;
+
+/// <summary>
+/// The product service of the fanout experiment: one endpoint per variant, each building a product from
+/// three calls to the slow <see cref="ExternalService"/> (name, price, category) in its own way.
+/// </summary>
+public static class ProductService
+{
+    /// <summary>The service's name on the command line of its process.</summary>
+    public const string Name = "product";
+
+    /// <summary>The endpoints, by variant name, and how each one calls the external service.</summary>
+    public static IReadOnlyList<(string Variant, string Description)> Variants { get; } =
+    [
+        ("waitall", "three Task.Run, each a blocking HTTP call on a new client, joined by Task.WaitAll (published)"),
+        ("whenall-blocking", "the same three blocking calls in Task.Run, joined by await Task.WhenAll (published)"),
+        ("whenall-async", "three async HTTP calls on a new client, joined by await Task.WhenAll (published)"),
+        ("async-shared-client", "three async calls on one shared HttpClient sized for the load, no Task.Run"),
+        ("sync-over-async", "three async calls on a new client, each waited on with .Result: deliberately bad"),
+    ];
+
+    /// <summary>Adds an endpoint per variant to <paramref name="app"/>: <c>GET /product/{variant}/{id}</c>.</summary>
+    public static void Map(WebApplication app, ProductServiceSettings settings)
+    {
+        ArgumentNullException.ThrowIfNull(app);
+        ArgumentNullException.ThrowIfNull(settings);
+        var external = new Uri(settings.ExternalBaseAddress, UriKind.Absolute);
+        if (!IPAddress.TryParse(external.Host, out var ip) || !IPAddress.IsLoopback(ip))
+        {
+            throw new ArgumentException($"The external service must be on loopback, not {external.Host}.", nameof(settings));
+        }
+
+        if (settings.MinThreads > 0)
+        {
+            // The experiment's deciding knob: how many pool threads exist before the pool has to inject any.
+            ThreadPool.GetMinThreads(out _, out var io);
+            ThreadPool.SetMinThreads(settings.MinThreads, Math.Max(io, settings.MinThreads));
+        }
+
+        // Sized for the load: every request's three calls may be in flight at once.
+        var shared = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = Math.Max(1, settings.MaxConnections) }) { BaseAddress = external };
+        app.Lifetime.ApplicationStopped.Register(shared.Dispose);
+
+        app.MapGet("/product/waitall/{id:int}", (int id) =>
+        {
+            var product = new Product { Id = id };
+            Task[] calls =
+            [
+                Task.Run(() => product.Name = GetBlocking(external, "name", id)),
+                Task.Run(() => product.Price = long.Parse(GetBlocking(external, "price", id), CultureInfo.InvariantCulture)),
+                Task.Run(() => product.Category = GetBlocking(external, "category", id)),
+            ];
+            Task.WaitAll(calls);
+            return Answer(product);
+        });
+
+        app.MapGet("/product/whenall-blocking/{id:int}", async (int id) =>
+        {
+            var product = new Product { Id = id };
+            await Task.WhenAll(
+                Task.Run(() => product.Name = GetBlocking(external, "name", id)),
+                Task.Run(() => product.Price = long.Parse(GetBlocking(external, "price", id), CultureInfo.InvariantCulture)),
+                Task.Run(() => product.Category = GetBlocking(external, "category", id))).ConfigureAwait(false);
+            return Answer(product);
+        });
+
+        app.MapGet("/product/whenall-async/{id:int}", async (int id) =>
+        {
+            using var client = new HttpClient { BaseAddress = external };
+            return Answer(await GetAllAsync(client, id).ConfigureAwait(false));
+        });
+
+        app.MapGet("/product/async-shared-client/{id:int}", async (int id) => Answer(await GetAllAsync(shared, id).ConfigureAwait(false)));
+
+        app.MapGet("/product/sync-over-async/{id:int}", (int id) =>
+        {
+            using var client = new HttpClient { BaseAddress = external };
+#pragma warning disable VSTHRD002, CA1849 // The point of this variant: block a pool thread on each async call.
+            var name = client.GetStringAsync(Path("name", id)).Result;
+            var price = client.GetStringAsync(Path("price", id)).Result;
+            var category = client.GetStringAsync(Path("category", id)).Result;
+#pragma warning restore VSTHRD002, CA1849
+            return Answer(new Product { Id = id, Name = name, Price = long.Parse(price, CultureInfo.InvariantCulture), Category = category });
+        });
+    }
+
+    private static async Task<Product> GetAllAsync(HttpClient client, int id)
+    {
+        var name = client.GetStringAsync(Path("name", id));
+        var price = client.GetStringAsync(Path("price", id));
+        var category = client.GetStringAsync(Path("category", id));
+        await Task.WhenAll(name, price, category).ConfigureAwait(false);
+        return new Product { Id = id, Name = await name.ConfigureAwait(false), Price = long.Parse(await price.ConfigureAwait(false), CultureInfo.InvariantCulture), Category = await category.ConfigureAwait(false) };
+    }
+
+    // A synchronous HTTP call that holds its thread until the answer is in, on a client of its own as the
+    // published service created one per call.
+    private static string GetBlocking(Uri external, string what, int id)
+    {
+        using var client = new HttpClient { BaseAddress = external };
+        using var request = new HttpRequestMessage(HttpMethod.Get, Path(what, id));
+        using var response = client.Send(request);
+        response.EnsureSuccessStatusCode();
+        using var reader = new StreamReader(response.Content.ReadAsStream());
+        return reader.ReadToEnd();
+    }
+
+    private static Uri Path(string what, int id) => new($"{what}/{id.ToString(CultureInfo.InvariantCulture)}", UriKind.Relative);
+
+    private static IResult Answer(Product product) => Microsoft.AspNetCore.Http.Results.Text(JsonSerializer.Serialize(product, LabJson.Options), "application/json");
+}
+
+/// <summary>What the product service needs: where the external service is, the pool's minimum threads (0 leaves the default) and the shared client's connection limit.</summary>
+public sealed record ProductServiceSettings(string ExternalBaseAddress, int MinThreads, int MaxConnections);
+
+/// <summary>A product as the product service answers it.</summary>
+public sealed class Product
+{
+    public int Id { get; set; }
+
+    public string? Name { get; set; }
+
+    public long Price { get; set; }
+
+    public string? Category { get; set; }
+}
