@@ -64,6 +64,9 @@ public sealed record TrialResult
 
     public IReadOnlyList<Sample> Samples { get; init; } = [];
 
+    /// <summary>What a service in a process of its own measured of itself over the same region (fanout's product service).</summary>
+    public ServiceMeasurements? Service { get; init; }
+
     /// <summary>Combines what a meter read with what the scenario reports about its items.</summary>
     public static TrialResult From(Measurements m, TrialOutcome outcome, bool isolated)
     {
@@ -106,6 +109,7 @@ public sealed record TrialResult
             WorkloadDigest = outcome.WorkloadDigest,
             Checks = outcome.Checks,
             Samples = m.Samples,
+            Service = outcome.Service,
         };
     }
 

@@ -31,6 +31,43 @@ public static class ServiceHost
     public static bool IsServiceInvocation(IReadOnlyList<string> args) =>
         args is not null && args.Count > 0 && args[0] == ServiceArgument;
 
+    /// <summary>
+    /// Lets the client measure the service over its own measured region: <c>POST /conclab/measure/start</c>
+    /// starts a meter in this process, <c>POST /conclab/measure/stop</c> stops it and answers what it read
+    /// (threads, pool threads and queue over time, CPU, memory) as JSON <see cref="Measurement.Measurements"/>.
+    /// </summary>
+    private static void MapMeasurement(WebApplication app)
+    {
+        var gate = new object();
+        Measurement.TrialMeter? meter = null;
+        app.MapPost("/conclab/measure/start", () =>
+        {
+            lock (gate)
+            {
+                meter?.Dispose();
+                meter = new Measurement.TrialMeter(TimeSpan.FromMilliseconds(10));
+                meter.Start();
+            }
+
+            return Microsoft.AspNetCore.Http.Results.Ok();
+        });
+        app.MapPost("/conclab/measure/stop", () =>
+        {
+            lock (gate)
+            {
+                if (meter is null)
+                {
+                    return Microsoft.AspNetCore.Http.Results.Conflict("no measurement was started");
+                }
+
+                var measured = meter.Stop();
+                meter.Dispose();
+                meter = null;
+                return Microsoft.AspNetCore.Http.Results.Text(JsonSerializer.Serialize(measured, LabJson.Compact), "application/json");
+            }
+        });
+    }
+
     private static T Settings<T>(string json) =>
         JsonSerializer.Deserialize<T>(json, LabJson.Options) ?? throw new ArgumentException($"The service's settings are missing: {json}");
 
@@ -71,6 +108,7 @@ public static class ServiceHost
         }
 
         app.MapGet("/health", () => "ok");
+        MapMeasurement(app);
         await app.StartAsync().ConfigureAwait(false);
         var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
         await Console.Out.WriteLineAsync(ListeningPrefix + address).ConfigureAwait(false);

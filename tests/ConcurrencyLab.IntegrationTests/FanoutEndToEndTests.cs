@@ -1,0 +1,57 @@
+using System.Text.Json;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>
+/// The fanout experiment as a user runs it, time-scaled: both services in processes of their own, every
+/// request accounted for, blocking joins growing the product service's threads, and no service left behind.
+/// </summary>
+public sealed class FanoutEndToEndTests
+{
+    [Fact]
+    public async Task Run_Scaled_EveryRequestAnswered_BlockingVariantGrowsServerThreads_NoServiceLeft()
+    {
+        using var folder = new TempFolder();
+        var result = await ProgramRunner.ConclabAsync(folder.Path,
+            "run", "fanout", "--requests", "16", "--time-scale", "0.05", "--variants", "waitall@16,whenall-async@16",
+            "--repeat", "1", "--warmup", "0", "--out", "out");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        Assert.Contains("time scale 0.05", result.Output, StringComparison.Ordinal);
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out/results.json")));
+        var scenario = json.RootElement.GetProperty("scenarios")[0];
+        Assert.Equal(100, scenario.GetProperty("idealMs").GetDouble());
+        var variants = scenario.GetProperty("variants").EnumerateArray().ToDictionary(v => v.GetProperty("name").GetString()!);
+
+        foreach (var variant in variants.Values)
+        {
+            Assert.Equal("ok", variant.GetProperty("status").GetString());
+            var trial = variant.GetProperty("trials")[0];
+            Assert.Equal(16, trial.GetProperty("itemsCompleted").GetInt32());
+            Assert.Equal(0, trial.GetProperty("checks").GetProperty("errors").GetDouble());
+            Assert.Equal("product", trial.GetProperty("service").GetProperty("name").GetString());
+            Assert.True(trial.GetProperty("service").GetProperty("samples").GetArrayLength() > 0);
+        }
+
+        // Each blocked request holds four pool threads in the service (the join and three calls); awaiting holds none.
+        var blocking = ServerThreads(variants["waitall@16"]);
+        var awaiting = ServerThreads(variants["whenall-async@16"]);
+        Assert.True(blocking > 3 * awaiting, $"waitall peaked at {blocking} service threads, whenall-async at {awaiting}");
+
+        if (OperatingSystem.IsLinux())
+        {
+            Assert.Empty(ServiceProcesses());
+        }
+
+        static double ServerThreads(JsonElement variant) => variant.GetProperty("trials")[0].GetProperty("checks").GetProperty("serverPeakThreads").GetDouble();
+    }
+
+    // Every process whose command line says it is a conclab service.
+    private static List<string> ServiceProcesses() =>
+    [
+        .. Directory.EnumerateDirectories("/proc")
+            .Where(d => int.TryParse(Path.GetFileName(d), out _))
+            .Select(d => { try { return File.ReadAllText(Path.Combine(d, "cmdline")); } catch (IOException) { return string.Empty; } catch (UnauthorizedAccessException) { return string.Empty; } })
+            .Where(c => c.Contains("--conclab-service", StringComparison.Ordinal)),
+    ];
+}

@@ -1,0 +1,59 @@
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Scenarios.Fanout;
+
+namespace ConcurrencyLab.Tests.Scenarios.Fanout;
+
+public sealed class FanoutScenarioTests
+{
+    private static readonly FanoutScenario Scenario = new();
+
+    private static ParameterValues Values(params (string Name, string Value)[] given)
+    {
+        var values = ParameterValues.Create(Scenario.Parameters, given.ToDictionary(g => g.Name, g => g.Value), quick: false, out var errors);
+        Assert.Empty(errors);
+        return values;
+    }
+
+    [Fact]
+    public void DefaultVariants_EveryEndpoint_AtEveryN()
+    {
+        var names = Scenario.DefaultVariants(Values()).Select(v => v.Name).ToList();
+
+        Assert.Equal(10, names.Count);
+        Assert.Contains("waitall@100", names);
+        Assert.Contains("whenall-async@1000", names);
+        Assert.Contains("sync-over-async@1000", names);
+        Assert.Equal("waitall@1000", Scenario.DefaultBaseline(Values()));
+    }
+
+    [Theory]
+    [InlineData("WhenAll-Async@50", true, "whenall-async@50")]
+    [InlineData("whenall-async", false, "must say how many requests")]
+    [InlineData("whenall-async@0", false, "from 1 to 5000")]
+    [InlineData("parallel@10", false, "not a fanout variant")]
+    public void TryResolveVariant_NeedsAKnownEndpointAndN(string name, bool ok, string expected)
+    {
+        var resolved = Scenario.TryResolveVariant(name, Values(), out var variant, out var problem);
+
+        Assert.Equal(ok, resolved);
+        Assert.Contains(expected, ok ? variant.Name : problem, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Ideal_IsTheSlowestCall_TimeScaled_AndTheNoteSaysSo()
+    {
+        var values = Values(("time-scale", "0.1"));
+
+        Assert.Equal(200, Scenario.Ideal(values, 42).Ms);
+        Assert.Equal(new ExternalServiceSettings(150, 200, 100), FanoutScenario.Delays(values));
+        Assert.Contains(Scenario.Notes(values, quick: false), n => n.StartsWith("time scale 0.1", StringComparison.Ordinal));
+        Assert.Empty(Scenario.Notes(Values(), quick: false));
+    }
+
+    [Fact]
+    public void Validate_WantsExactlyThreeDelays()
+    {
+        Assert.Empty(Scenario.Validate(Values()));
+        Assert.Contains("three delays", Assert.Single(Scenario.Validate(Values(("delays", "100,200")))), StringComparison.Ordinal);
+    }
+}
