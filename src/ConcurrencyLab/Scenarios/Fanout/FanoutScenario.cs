@@ -25,7 +25,7 @@ public sealed class FanoutScenario : Scenario
 
     public override IReadOnlyList<ParameterDescriptor> Parameters { get; } =
     [
-        new("requests", ParameterKind.WholeNumberList, "100,1000", "requests the client sends at once; each is a variant suffix (whenall-async@1000)") { QuickValue = "10,25", Minimum = 1, Maximum = 5000 },
+        new("requests", ParameterKind.WholeNumberList, "100,1000", "requests the client sends at once; each is a variant suffix (whenall-async@1000)") { QuickValue = "5,15", Minimum = 1, Maximum = 5000 },
         new("delays", ParameterKind.WholeNumberList, "1500,2000,1000", "how long the external service takes for name, price and category, ms (the published 1.5, 2 and 1 s)") { Minimum = 0, Maximum = 600_000 },
         new("time-scale", ParameterKind.Number, "1", "multiplies every delay, for quick runs and tests; reports say when it was not 1") { QuickValue = "0.1", Minimum = 0.001, Maximum = 10 },
         new("min-threads", ParameterKind.WholeNumber, "0", "ThreadPool minimum worker threads in the product service; 0 keeps the runtime's default (one per core)") { Minimum = 0, Maximum = 32_767 },
