@@ -173,7 +173,7 @@ public abstract class BatchScenario : Scenario
         }
         catch (Exception ex)
         {
-            failure = $"{ex.GetType().Name}: {FirstLine(ex.GetBaseException().Message)}";
+            failure = TrialFailure.Describe(ex);
         }
         finally
         {
@@ -191,11 +191,5 @@ public abstract class BatchScenario : Scenario
             Checks = checks,
             Error = failure ?? checkError,
         };
-    }
-
-    private static string FirstLine(string text)
-    {
-        var end = text.IndexOfAny(['\r', '\n']);
-        return end < 0 ? text : text[..end];
     }
 }

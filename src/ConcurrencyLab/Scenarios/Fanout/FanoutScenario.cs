@@ -46,32 +46,19 @@ public sealed class FanoutScenario : Scenario
         ArgumentNullException.ThrowIfNull(parameters);
         return
         [
-            .. parameters.GetInt32List("requests").SelectMany(n => ProductService.Variants.Select(v => new VariantInfo($"{v.Variant}@{n}", $"{v.Description}; {n} requests at once"))),
+            .. parameters.GetInt32List("requests").SelectMany(n => ProductService.Variants.Select(v => Describe(v.Variant, n))),
         ];
     }
 
     public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
     {
-        ArgumentNullException.ThrowIfNull(name);
         variant = null!;
-        var text = name.Trim().ToLowerInvariant();
-        var at = text.LastIndexOf('@');
-        var endpoint = at < 0 ? text : text[..at];
-        var known = ProductService.Variants.FirstOrDefault(v => v.Variant == endpoint);
-        if (known.Variant is null)
+        if (!TryParse(name, out var endpoint, out var requests, out problem))
         {
-            problem = $"variant '{name}' is not a fanout variant; it has {string.Join(", ", ProductService.Variants.Select(v => v.Variant))}, each with @N requests.";
             return false;
         }
 
-        if (at < 0 || !int.TryParse(text[(at + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out var requests) || requests is < 1 or > 5000)
-        {
-            problem = $"variant '{name}' must say how many requests are sent at once, from 1 to 5000: {endpoint}@1000.";
-            return false;
-        }
-
-        variant = new VariantInfo($"{endpoint}@{requests}", $"{known.Description}; {requests} requests at once");
-        problem = string.Empty;
+        variant = Describe(endpoint, requests);
         return true;
     }
 
@@ -116,14 +103,11 @@ public sealed class FanoutScenario : Scenario
     public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (!TryResolveVariant(context.Variant, context.Parameters, out var variant, out var problem))
+        if (!TryParse(context.Variant, out var endpoint, out var requests, out var problem))
         {
             throw new ArgumentException(problem, nameof(context));
         }
 
-        var at = variant.Name.LastIndexOf('@');
-        var endpoint = variant.Name[..at];
-        var requests = int.Parse(variant.Name[(at + 1)..], CultureInfo.InvariantCulture);
         var parameters = context.Parameters;
         var launcher = SelfLauncher.Current();
 
@@ -191,6 +175,34 @@ public sealed class FanoutScenario : Scenario
             // The same external service for every variant; the endpoint and N are what the variants vary.
             WorkloadDigest = $"delays {parameters.Values["delays"]} x {parameters.Values["time-scale"]}",
         };
+    }
+
+    private static VariantInfo Describe(string endpoint, int requests) =>
+        new($"{endpoint}@{requests}", $"{ProductService.Variants.First(v => v.Variant == endpoint).Description}; {requests} requests at once");
+
+    /// <summary>Reads a variant name, <c>endpoint@N</c>: a product endpoint and how many requests go at once.</summary>
+    private static bool TryParse(string name, out string endpoint, out int requests, out string problem)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        var text = name.Trim().ToLowerInvariant();
+        var at = text.LastIndexOf('@');
+        endpoint = at < 0 ? text : text[..at];
+        requests = 0;
+        var known = endpoint;
+        if (!ProductService.Variants.Any(v => v.Variant == known))
+        {
+            problem = $"variant '{name}' is not a fanout variant; it has {string.Join(", ", ProductService.Variants.Select(v => v.Variant))}, each with @N requests.";
+            return false;
+        }
+
+        if (at < 0 || !int.TryParse(text[(at + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out requests) || requests is < 1 or > 5000)
+        {
+            problem = $"variant '{name}' must say how many requests are sent at once, from 1 to 5000: {endpoint}@1000.";
+            return false;
+        }
+
+        problem = string.Empty;
+        return true;
     }
 
     /// <summary>The external service's delays, time-scaled.</summary>

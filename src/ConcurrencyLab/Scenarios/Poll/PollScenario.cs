@@ -163,7 +163,8 @@ public sealed class PollScenario : Scenario
         var stopped = false;
         try
         {
-            return await RunSessionAsync(fixture, receiver, schedule, settings, meter, ledger, session, s => stopped = s, cancellationToken).ConfigureAwait(false);
+            (var outcome, stopped) = await RunSessionAsync(fixture, receiver, schedule, settings, meter, ledger, session, cancellationToken).ConfigureAwait(false);
+            return outcome;
         }
         finally
         {
@@ -175,7 +176,8 @@ public sealed class PollScenario : Scenario
         }
     }
 
-    private static async Task<TrialOutcome> RunSessionAsync(
+    // The outcome, and whether the receiver stopped (only then may the session and ledger be disposed).
+    private static async Task<(TrialOutcome Outcome, bool Stopped)> RunSessionAsync(
         PollFixture fixture,
         Receiver receiver,
         SendSchedule schedule,
@@ -183,7 +185,6 @@ public sealed class PollScenario : Scenario
         TrialMeter? meter,
         DeliveryLedger ledger,
         PollSession session,
-        Action<bool> reportStopped,
         CancellationToken cancellationToken)
     {
         var started = new TaskCompletionSource<(SendJob Job, Task Receiving, long Origin, double WallMs)>(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -229,21 +230,14 @@ public sealed class PollScenario : Scenario
         };
         conductor.Start();
         var (job, receiving, origin, wallMs) = await started.Task.ConfigureAwait(false);
-        string? stopProblem = null;
         var stopLimit = StopLimit(settings.WorkMs);
-        if (await Task.WhenAny(receiving, Task.Delay(stopLimit, CancellationToken.None)).ConfigureAwait(false) != receiving)
-        {
-            stopProblem = $"the receiver did not stop within {stopLimit.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s";
-        }
-        else
-        {
-            reportStopped(true);
-        }
+        var stopped = await Task.WhenAny(receiving, Task.Delay(stopLimit, CancellationToken.None)).ConfigureAwait(false) == receiving;
+        var stopProblem = stopped ? null : $"the receiver did not stop within {stopLimit.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s";
 
         // The schedule may still be going out when the run ended early (a failure); the server keeps its
         // sending thread, so wait for the job to finish or fail rather than leave it half sent.
         var sendProblem = await SendProblemAsync(job, schedule).ConfigureAwait(false);
-        return Outcome(schedule, job, ledger, session, origin, wallMs, settings, stopProblem ?? sendProblem);
+        return (Outcome(schedule, job, ledger, session, origin, wallMs, settings, stopProblem ?? sendProblem), stopped);
     }
 
     private static async Task<string?> SendProblemAsync(SendJob job, SendSchedule schedule)
@@ -299,7 +293,7 @@ public sealed class PollScenario : Scenario
         }
 
         var error = session.Failure is { } failure
-            ? $"{failure.GetType().Name}: {failure.GetBaseException().Message.Split('\n')[0]}"
+            ? TrialFailure.Describe(failure)
             : problem;
         if (error is null && (ledger.Lost > 0 || ledger.Duplicated > 0 || ledger.Misrouted > 0))
         {

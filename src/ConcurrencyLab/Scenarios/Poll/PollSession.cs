@@ -65,33 +65,21 @@ internal sealed class PollSession : IDisposable
     /// </summary>
     public void PollOnce(PollConnection connection)
     {
-        if (IsStopping)
+        if (!TryBeginPoll(connection))
         {
-            return;
-        }
-
-        if (!connection.TryEnter())
-        {
-            Ledger.CountSkippedPoll();
             return;
         }
 
         try
         {
-            Ledger.CountPoll();
-            if (connection.ReadAvailable() > 0)
+            foreach (var frame in connection.Frames)
             {
-                foreach (var frame in connection.Frames)
+                if (IsStopping)
                 {
-                    if (IsStopping)
-                    {
-                        break;
-                    }
-
-                    Process(connection, frame);
+                    break;
                 }
 
-                connection.Frames.Clear();
+                Process(connection, frame);
             }
         }
         catch (Exception ex)
@@ -100,40 +88,28 @@ internal sealed class PollSession : IDisposable
         }
         finally
         {
-            connection.Exit();
+            EndPoll(connection);
         }
     }
 
     /// <summary>The same poll by an async receiver: processing is awaited, not blocked on.</summary>
     public async Task PollOnceAsync(PollConnection connection)
     {
-        if (IsStopping)
+        if (!TryBeginPoll(connection))
         {
-            return;
-        }
-
-        if (!connection.TryEnter())
-        {
-            Ledger.CountSkippedPoll();
             return;
         }
 
         try
         {
-            Ledger.CountPoll();
-            if (connection.ReadAvailable() > 0)
+            foreach (var frame in connection.Frames)
             {
-                foreach (var frame in connection.Frames)
+                if (IsStopping)
                 {
-                    if (IsStopping)
-                    {
-                        break;
-                    }
-
-                    await ProcessAsync(connection.Index, frame).ConfigureAwait(false);
+                    break;
                 }
 
-                connection.Frames.Clear();
+                await ProcessAsync(connection.Index, frame).ConfigureAwait(false);
             }
         }
         catch (Exception ex)
@@ -142,7 +118,7 @@ internal sealed class PollSession : IDisposable
         }
         finally
         {
-            connection.Exit();
+            EndPoll(connection);
         }
     }
 
@@ -177,6 +153,45 @@ internal sealed class PollSession : IDisposable
         }
 
         Ledger.EndProcessing();
+    }
+
+    /// <summary>
+    /// Takes the connection for a poll and reads what has arrived into its frames; false when the session is
+    /// stopping or an earlier poll holds the connection (counted as skipped). A true return must be paired
+    /// with <see cref="EndPoll"/>.
+    /// </summary>
+    private bool TryBeginPoll(PollConnection connection)
+    {
+        if (IsStopping)
+        {
+            return false;
+        }
+
+        if (!connection.TryEnter())
+        {
+            Ledger.CountSkippedPoll();
+            return false;
+        }
+
+        Ledger.CountPoll();
+        try
+        {
+            connection.ReadAvailable();
+            return true;
+        }
+        catch (Exception ex)
+        {
+            Fail(ex);
+            EndPoll(connection);
+            return false;
+        }
+    }
+
+    // Frames a stop cut short stay unprocessed and are counted as lost; the next poll starts empty.
+    private static void EndPoll(PollConnection connection)
+    {
+        connection.Frames.Clear();
+        connection.Exit();
     }
 
     public void Dispose()

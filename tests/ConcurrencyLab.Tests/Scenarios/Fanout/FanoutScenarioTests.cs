@@ -7,12 +7,7 @@ public sealed class FanoutScenarioTests
 {
     private static readonly FanoutScenario Scenario = new();
 
-    private static ParameterValues Values(params (string Name, string Value)[] given)
-    {
-        var values = ParameterValues.Create(Scenario.Parameters, given.ToDictionary(g => g.Name, g => g.Value), quick: false, out var errors);
-        Assert.Empty(errors);
-        return values;
-    }
+    private static ParameterValues Values(params (string Name, string Value)[] given) => ScenarioParameters.Of(Scenario, given);
 
     [Fact]
     public void DefaultVariants_EveryEndpoint_AtEveryN()
