@@ -27,6 +27,9 @@ public static class ServiceHost
     /// <summary>Exit code of a service process started with arguments it does not understand.</summary>
     public const int BadRequestExitCode = 3;
 
+    /// <summary>The accept queue a service asks for; the kernel lowers it to its own cap, <see cref="Measurement.TcpCounters.ReadMaxBacklog"/>.</summary>
+    public const int AcceptBacklog = 65_535;
+
     /// <summary>Whether <paramref name="args"/> are a service process's arguments.</summary>
     public static bool IsServiceInvocation(IReadOnlyList<string> args) =>
         args is not null && args.Count > 0 && args[0] == ServiceArgument;
@@ -84,6 +87,11 @@ public static class ServiceHost
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
         builder.WebHost.UseKestrel(options => options.Listen(IPAddress.Loopback, 0));
+
+        // A service here is hit by hundreds or thousands of connections at once. Kestrel's default accept
+        // queue of 512 overflows then, and every dropped attempt is retried a full second later, which once
+        // added a second to runs whose ideal is 2 s. The kernel caps the queue at net.core.somaxconn.
+        builder.WebHost.UseSockets(options => options.Backlog = AcceptBacklog);
         await using var app = builder.Build();
         try
         {
