@@ -33,5 +33,11 @@ public sealed record Measurements
 
     public required long PeakWorkingSetBytes { get; init; }
 
+    /// <summary>Time the JIT spent compiling methods in the region, on any thread: a fresh process pays it while tiered compilation settles.</summary>
+    public double JitMs { get; init; }
+
+    /// <summary>Methods the JIT compiled in the region (recompilations at a higher tier included).</summary>
+    public long JitMethods { get; init; }
+
     public required IReadOnlyList<Sample> Samples { get; init; }
 }

@@ -17,6 +17,8 @@ public sealed class TrialMeter : IDisposable
     private long _allocatedAtStart;
     private long _completedAtStart;
     private long _contentionsAtStart;
+    private TimeSpan _jitAtStart;
+    private long _jitMethodsAtStart;
     private int _gen0AtStart;
     private int _gen1AtStart;
     private int _gen2AtStart;
@@ -60,6 +62,8 @@ public sealed class TrialMeter : IDisposable
         _gen1AtStart = GC.CollectionCount(1);
         _gen2AtStart = GC.CollectionCount(2);
         _contentionsAtStart = Monitor.LockContentionCount;
+        _jitAtStart = System.Runtime.JitInfo.GetCompilationTime();
+        _jitMethodsAtStart = System.Runtime.JitInfo.GetCompiledMethodCount();
         _completedAtStart = ThreadPool.CompletedWorkItemCount;
         _allocatedAtStart = GC.GetTotalAllocatedBytes(precise: true);
         _cpuAtStart = ProcessCpu.Read();
@@ -126,6 +130,8 @@ public sealed class TrialMeter : IDisposable
             Gen1Collections = GC.CollectionCount(1) - _gen1AtStart,
             Gen2Collections = GC.CollectionCount(2) - _gen2AtStart,
             PeakWorkingSetBytes = ProcessCounters.ReadPeakWorkingSetBytes(),
+            JitMs = (System.Runtime.JitInfo.GetCompilationTime() - _jitAtStart).TotalMilliseconds,
+            JitMethods = System.Runtime.JitInfo.GetCompiledMethodCount() - _jitMethodsAtStart,
             Samples = samples,
         };
         return Result;

@@ -21,6 +21,9 @@ public sealed record ServiceMeasurements
 
     public long PeakWorkingSetBytes { get; init; }
 
+    /// <summary>Time the service's JIT spent compiling in the region.</summary>
+    public double JitMs { get; init; }
+
     public IReadOnlyList<Sample> Samples { get; init; } = [];
 
     /// <summary>Turns a service's own measurements into the part a trial keeps.</summary>
@@ -35,6 +38,7 @@ public sealed record ServiceMeasurements
             PeakQueueLength = measurements.PeakQueueLength,
             CpuMs = measurements.UserCpuMs + measurements.SystemCpuMs,
             PeakWorkingSetBytes = measurements.PeakWorkingSetBytes,
+            JitMs = measurements.JitMs,
             Samples = measurements.Samples,
         };
     }

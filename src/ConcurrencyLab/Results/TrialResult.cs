@@ -46,6 +46,11 @@ public sealed record TrialResult
 
     public long PeakWorkingSetBytes { get; init; }
 
+    /// <summary>Time the JIT spent compiling in the measured region; large values mean the trial measured a process still warming up.</summary>
+    public double JitMs { get; init; }
+
+    public long JitMethods { get; init; }
+
     public int ItemsPlanned { get; init; }
 
     public int ItemsCompleted { get; init; }
@@ -102,6 +107,8 @@ public sealed record TrialResult
             AllocatedBytes = m.AllocatedBytes,
             Gc = new GcCounts(m.Gen0Collections, m.Gen1Collections, m.Gen2Collections),
             PeakWorkingSetBytes = m.PeakWorkingSetBytes,
+            JitMs = m.JitMs,
+            JitMethods = m.JitMethods,
             ItemsPlanned = outcome.ItemsPlanned,
             ItemsCompleted = outcome.ItemsCompleted,
             ItemsDuplicated = outcome.ItemsDuplicated,

@@ -94,6 +94,33 @@ public sealed class MeasurementTests
     }
 
     [Fact]
+    public void Meter_CountsTheJitWorkInItsRegion()
+    {
+        using var meter = new TrialMeter(TimeSpan.Zero);
+        meter.Start();
+
+        // A method never called before in this process is compiled on its first call, inside the region.
+        var answer = NeverCalledBefore(20);
+        var m = meter.Stop();
+
+        Assert.Equal(210, answer);
+        Assert.True(m.JitMethods >= 1, $"the meter counted {m.JitMethods} methods compiled");
+        Assert.True(m.JitMs > 0, $"the meter counted {m.JitMs} ms of compiling");
+    }
+
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static int NeverCalledBefore(int n)
+    {
+        var sum = 0;
+        for (var i = 1; i <= n; i++)
+        {
+            sum += i;
+        }
+
+        return sum;
+    }
+
+    [Fact]
     public void Meter_StoppedAtAKnownEnd_EndsItsWallTimeThere_AndIgnoresAnEndOutsideTheRegion()
     {
         using var meter = new TrialMeter(TimeSpan.Zero);
