@@ -6,6 +6,7 @@ namespace ConcurrencyLab.IntegrationTests;
 /// The fanout experiment as a user runs it, time-scaled: both services in processes of their own, every
 /// request accounted for, blocking joins growing the product service's threads, and no service left behind.
 /// </summary>
+[Collection(nameof(SocketUsers))]
 public sealed class FanoutEndToEndTests
 {
     [Fact]
@@ -31,6 +32,12 @@ public sealed class FanoutEndToEndTests
             Assert.Equal(0, trial.GetProperty("checks").GetProperty("errors").GetDouble());
             Assert.Equal("product", trial.GetProperty("service").GetProperty("name").GetString());
             Assert.True(trial.GetProperty("service").GetProperty("samples").GetArrayLength() > 0);
+            Assert.True(trial.GetProperty("checks").GetProperty("externalCpuMs").GetDouble() > 0, "the external service's CPU was not read");
+            Assert.True(trial.GetProperty("jitMs").GetDouble() >= 0);
+            if (OperatingSystem.IsLinux())
+            {
+                Assert.True(trial.GetProperty("checks").GetProperty("listenOverflows").GetDouble() >= 0);
+            }
         }
 
         // Each blocked request holds pool threads in the service (the join and its calls) until the pool has

@@ -10,6 +10,7 @@ namespace ConcurrencyLab.IntegrationTests;
 /// A scenario's HTTP service in a process of its own: conclab started in service mode answers on loopback,
 /// waits without holding threads, and leaves nothing listening once stopped.
 /// </summary>
+[Collection(nameof(SocketUsers))]
 public sealed class ServiceProcessTests
 {
     private static SelfLauncher Conclab => new("dotnet", [ProgramRunner.ConclabDll]);
@@ -66,6 +67,23 @@ public sealed class ServiceProcessTests
             Assert.Equal("Category 5", answer.RootElement.GetProperty("category").GetString());
             Assert.True(watch.ElapsedMilliseconds >= 200, $"{variant} answered in {watch.ElapsedMilliseconds} ms, before the slowest call's 200 ms");
         }
+    }
+
+    [Fact]
+    public async Task PrimingRequests_SkipTheDelay_AndTheServiceMeasuresItself()
+    {
+        // A ten-minute delay: a priming request that waited for it would time the test out.
+        await using var external = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(600_000, 600_000, 600_000), TimeSpan.FromSeconds(30));
+        using var client = new HttpClient { BaseAddress = external.BaseAddress, Timeout = TimeSpan.FromSeconds(60) };
+
+        await external.StartMeasuringAsync();
+        var answers = await Task.WhenAll(Enumerable.Range(1, 20).Select(i => client.GetStringAsync(new Uri($"name/-{i}", UriKind.Relative))));
+        var measured = await external.StopMeasuringAsync();
+
+        Assert.Equal(Enumerable.Range(1, 20).Select(i => $"Name -{i}"), answers);
+        Assert.True(measured.WallMs > 0);
+        Assert.True(measured.PeakThreads > 0, "the service read no threads of its own");
+        Assert.True(measured.UserCpuMs + measured.SystemCpuMs > 0, "the service read no CPU for answering 20 requests");
     }
 
     [Fact]

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Net;
+using System.Net.Http.Json;
 using System.Text.Json;
 
 namespace ConcurrencyLab.Running;
@@ -64,6 +65,24 @@ public sealed class ServiceProcess : IAsyncDisposable
             throw new InvalidOperationException(
                 $"The {name} service did not come up: {reason}{(stderr.Length > 0 ? ": " + Scenarios.TrialFailure.FirstLine(stderr) : ".")}", ex);
         }
+    }
+
+    /// <summary>Starts the service's own meter (<c>POST /conclab/measure/start</c>), for a region the caller is about to measure.</summary>
+    public async Task StartMeasuringAsync(CancellationToken cancellationToken = default)
+    {
+        using var client = new HttpClient { BaseAddress = BaseAddress };
+        using var response = await client.PostAsync(new Uri("conclab/measure/start", UriKind.Relative), null, cancellationToken).ConfigureAwait(false);
+        response.EnsureSuccessStatusCode();
+    }
+
+    /// <summary>Stops the service's meter and returns what it read of itself since <see cref="StartMeasuringAsync"/>.</summary>
+    public async Task<Measurement.Measurements> StopMeasuringAsync(CancellationToken cancellationToken = default)
+    {
+        using var client = new HttpClient { BaseAddress = BaseAddress };
+        using var response = await client.PostAsync(new Uri("conclab/measure/stop", UriKind.Relative), null, cancellationToken).ConfigureAwait(false);
+        response.EnsureSuccessStatusCode();
+        return await response.Content.ReadFromJsonAsync<Measurement.Measurements>(LabJson.Options, cancellationToken).ConfigureAwait(false)
+            ?? throw new InvalidOperationException("The service returned no measurements.");
     }
 
     /// <summary>Closes the service's standard input, which ends it; kills it if it has not ended within 5 s.</summary>
