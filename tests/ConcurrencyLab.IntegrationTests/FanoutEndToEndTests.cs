@@ -50,18 +50,44 @@ public sealed class FanoutEndToEndTests
 
         if (OperatingSystem.IsLinux())
         {
-            Assert.Empty(ServiceProcesses());
+            Assert.Empty(ServiceProcesses(folder.Path));
         }
 
         static double Server(JsonElement variant, string check) => variant.GetProperty("trials")[0].GetProperty("checks").GetProperty(check).GetDouble();
     }
 
-    // Every process whose command line says it is a conclab service.
-    private static List<string> ServiceProcesses() =>
+    // Every conclab service process working in <paramref name="folder"/>: services inherit the folder of the
+    // run that started them, so another conclab run on the machine is not counted.
+    private static List<string> ServiceProcesses(string folder) =>
     [
         .. Directory.EnumerateDirectories("/proc")
             .Where(d => int.TryParse(Path.GetFileName(d), out _))
-            .Select(d => { try { return File.ReadAllText(Path.Combine(d, "cmdline")); } catch (IOException) { return string.Empty; } catch (UnauthorizedAccessException) { return string.Empty; } })
+            .Where(d => WorksIn(d, folder))
+            .Select(d => Read(Path.Combine(d, "cmdline")))
             .Where(c => c.Contains("--conclab-service", StringComparison.Ordinal)),
     ];
+
+    private static bool WorksIn(string process, string folder)
+    {
+        try
+        {
+            return new DirectoryInfo(Path.Combine(process, "cwd")).ResolveLinkTarget(returnFinalTarget: false)?.FullName == Path.GetFullPath(folder);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+    }
+
+    private static string Read(string path)
+    {
+        try
+        {
+            return File.ReadAllText(path);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return string.Empty;
+        }
+    }
 }

@@ -19,7 +19,11 @@ public sealed class ServiceProcessTests
     public async Task ExternalService_StartsAnswersWaitsAndStops()
     {
         var service = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(NameMs: 150, PriceMs: 300, CategoryMs: 100), TimeSpan.FromSeconds(30));
-        var endPoint = new IPEndPoint(IPAddress.Parse(service.BaseAddress.Host), service.BaseAddress.Port);
+        IPEndPoint[] endPoints =
+        [
+            new(IPAddress.Parse(service.BaseAddress.Host), service.BaseAddress.Port),
+            new(IPAddress.Parse(service.Http2Address.Host), service.Http2Address.Port),
+        ];
         try
         {
             Assert.Equal("127.0.0.1", service.BaseAddress.Host);
@@ -37,6 +41,12 @@ public sealed class ServiceProcessTests
             var answers = await Task.WhenAll(Enumerable.Range(0, 40).Select(i => client.GetStringAsync(new Uri($"price/{i}", UriKind.Relative))));
             Assert.Equal(Enumerable.Range(0, 40).Select(i => (i * 1000L).ToString(System.Globalization.CultureInfo.InvariantCulture)), answers);
             Assert.True(watch.ElapsedMilliseconds < 40 * 300 / 3, $"40 concurrent requests took {watch.ElapsedMilliseconds} ms");
+
+            // The second listener speaks HTTP/2 without TLS.
+            using var http2 = new HttpClient { BaseAddress = service.Http2Address, DefaultRequestVersion = HttpVersion.Version20, DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact };
+            using var answer = await http2.GetAsync(new Uri("category/3", UriKind.Relative));
+            Assert.Equal(HttpVersion.Version20, answer.Version);
+            Assert.Equal("Category 3", await answer.Content.ReadAsStringAsync());
         }
         finally
         {
@@ -44,16 +54,19 @@ public sealed class ServiceProcessTests
         }
 
         Assert.False(service.IsRunning);
-        using var probe = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
-        var refused = await Assert.ThrowsAsync<SocketException>(async () => await probe.ConnectAsync(endPoint));
-        Assert.Equal(SocketError.ConnectionRefused, refused.SocketErrorCode);
+        foreach (var endPoint in endPoints)
+        {
+            using var probe = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+            var refused = await Assert.ThrowsAsync<SocketException>(async () => await probe.ConnectAsync(endPoint));
+            Assert.Equal(SocketError.ConnectionRefused, refused.SocketErrorCode);
+        }
     }
 
     [Fact]
     public async Task ProductService_EveryEndpoint_BuildsTheProductFromTheExternalService()
     {
         await using var external = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(100, 200, 50), TimeSpan.FromSeconds(30));
-        await using var product = await ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings(external.BaseAddress.ToString(), MinThreads: 0, MaxConnections: 64), TimeSpan.FromSeconds(30));
+        await using var product = await ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), MinThreads: 0, MaxConnections: 64), TimeSpan.FromSeconds(30));
         using var client = new HttpClient { BaseAddress = product.BaseAddress };
 
         foreach (var (variant, _) in ProductService.Variants)
@@ -90,7 +103,7 @@ public sealed class ServiceProcessTests
     public async Task ProductService_RefusesAnExternalServiceOffLoopback()
     {
         var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>
-            ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings("http://10.0.0.1:80/", 0, 8), TimeSpan.FromSeconds(30)));
+            ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings("http://127.0.0.1:80/", "http://10.0.0.1:80/", 0, 8), TimeSpan.FromSeconds(30)));
 
         Assert.Contains("must be on loopback", error.Message, StringComparison.Ordinal);
     }

@@ -3,8 +3,7 @@ using System.Text.Json;
 using ConcurrencyLab.Scenarios.Fanout;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
-using Microsoft.AspNetCore.Hosting.Server;
-using Microsoft.AspNetCore.Hosting.Server.Features;
+using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 
@@ -13,7 +12,7 @@ namespace ConcurrencyLab.Running;
 /// <summary>
 /// The child side of a service process: a scenario's HTTP service on Kestrel, in a process of its own so
 /// its threads and CPU are measured apart from the client's. It listens on 127.0.0.1 and a free port,
-/// writes <c>listening http://127.0.0.1:PORT</c> as its first line of output, and runs until its standard
+/// writes <c>listening http://127.0.0.1:PORT http2=http://127.0.0.1:PORT2</c> as its first line of output, and runs until its standard
 /// input closes, which happens when the parent stops it or dies.
 /// </summary>
 public static class ServiceHost
@@ -21,8 +20,11 @@ public static class ServiceHost
     /// <summary>The first argument of a service process, followed by the service's name and its settings as JSON.</summary>
     public const string ServiceArgument = "--conclab-service";
 
-    /// <summary>The line a service writes once it listens, followed by its base address.</summary>
+    /// <summary>The line a service writes once it listens, followed by its base address and then its HTTP/2 address.</summary>
     public const string ListeningPrefix = "listening ";
+
+    /// <summary>Follows the address on the listening line: where the same service answers HTTP/2 only.</summary>
+    public const string Http2Prefix = "http2=";
 
     /// <summary>Exit code of a service process started with arguments it does not understand.</summary>
     public const int BadRequestExitCode = 3;
@@ -86,7 +88,18 @@ public static class ServiceHost
 
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
-        builder.WebHost.UseKestrel(options => options.Listen(IPAddress.Loopback, 0));
+        // Two listeners: HTTP/1.1, and HTTP/2 alone, because Kestrel speaks HTTP/2 without TLS only on an
+        // endpoint that offers nothing else (it cannot tell the two apart on one cleartext port).
+        ListenOptions? http1 = null, http2 = null;
+        builder.WebHost.UseKestrel(options =>
+        {
+            options.Listen(IPAddress.Loopback, 0, listen => http1 = listen);
+            options.Listen(IPAddress.Loopback, 0, listen =>
+            {
+                listen.Protocols = HttpProtocols.Http2;
+                http2 = listen;
+            });
+        });
 
         // A service here is hit by hundreds or thousands of connections at once. Kestrel's default accept
         // queue of 512 overflows then, and every dropped attempt is retried a full second later, which once
@@ -118,8 +131,8 @@ public static class ServiceHost
         app.MapGet("/health", () => "ok");
         MapMeasurement(app);
         await app.StartAsync().ConfigureAwait(false);
-        var address = app.Services.GetRequiredService<IServer>().Features.Get<IServerAddressesFeature>()!.Addresses.Single();
-        await Console.Out.WriteLineAsync(ListeningPrefix + address).ConfigureAwait(false);
+        // Kestrel writes the ports it was given into the listen options once bound.
+        await Console.Out.WriteLineAsync($"{ListeningPrefix}http://{http1!.IPEndPoint} {Http2Prefix}http://{http2!.IPEndPoint}").ConfigureAwait(false);
         await Console.Out.FlushAsync().ConfigureAwait(false);
 
         // The parent holds our standard input open; it closes when the parent stops us or dies, so a

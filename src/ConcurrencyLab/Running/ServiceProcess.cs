@@ -15,15 +15,19 @@ public sealed class ServiceProcess : IAsyncDisposable
     private readonly Task<string> _errors;
     private bool? _exitedWhenDisposed;
 
-    private ServiceProcess(Process process, Uri baseAddress, Task<string> errors)
+    private ServiceProcess(Process process, Uri baseAddress, Uri http2Address, Task<string> errors)
     {
         _process = process;
         BaseAddress = baseAddress;
+        Http2Address = http2Address;
         _errors = errors;
     }
 
     /// <summary>Where the service listens: http://127.0.0.1:PORT/.</summary>
     public Uri BaseAddress { get; }
+
+    /// <summary>Where the same service answers HTTP/2 without TLS (prior knowledge), and nothing else.</summary>
+    public Uri Http2Address { get; }
 
     /// <summary>The service process's id, for reading its threads and CPU from outside.</summary>
     public int ProcessId => _process.Id;
@@ -46,8 +50,8 @@ public sealed class ServiceProcess : IAsyncDisposable
         deadline.CancelAfter(timeout);
         try
         {
-            var address = await ReadAddressAsync(process, deadline.Token).ConfigureAwait(false);
-            var service = new ServiceProcess(process, address, errors);
+            var (address, http2) = await ReadAddressesAsync(process, deadline.Token).ConfigureAwait(false);
+            var service = new ServiceProcess(process, address, http2, errors);
             await service.WaitHealthyAsync(deadline.Token).ConfigureAwait(false);
             return service;
         }
@@ -106,24 +110,36 @@ public sealed class ServiceProcess : IAsyncDisposable
         }
     }
 
-    private static async Task<Uri> ReadAddressAsync(Process process, CancellationToken cancellationToken)
+    private static async Task<(Uri Http1, Uri Http2)> ReadAddressesAsync(Process process, CancellationToken cancellationToken)
     {
         while (await process.StandardOutput.ReadLineAsync(cancellationToken).ConfigureAwait(false) is { } line)
         {
-            if (line.StartsWith(ServiceHost.ListeningPrefix, StringComparison.Ordinal)
-                && Uri.TryCreate(line[ServiceHost.ListeningPrefix.Length..].Trim(), UriKind.Absolute, out var address))
+            if (!line.StartsWith(ServiceHost.ListeningPrefix, StringComparison.Ordinal))
             {
-                // The service binds 127.0.0.1 itself; refuse anything else rather than send traffic there.
-                if (!IPAddress.TryParse(address.Host, out var ip) || !IPAddress.IsLoopback(ip))
-                {
-                    throw new InvalidOperationException($"The service reported {address}, which is not on loopback.");
-                }
-
-                return new Uri(address.GetLeftPart(UriPartial.Authority) + "/");
+                continue;
             }
+
+            var parts = line[ServiceHost.ListeningPrefix.Length..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            if (parts.Length == 2 && parts[1].StartsWith(ServiceHost.Http2Prefix, StringComparison.Ordinal))
+            {
+                return (Loopback(parts[0]), Loopback(parts[1][ServiceHost.Http2Prefix.Length..]));
+            }
+
+            throw new InvalidOperationException($"The service's listening line is not understood: {line}");
         }
 
         throw new InvalidOperationException("The service exited before it listened.");
+    }
+
+    // The service binds 127.0.0.1 itself; refuse anything else rather than send traffic there.
+    private static Uri Loopback(string text)
+    {
+        if (!Uri.TryCreate(text, UriKind.Absolute, out var address) || !IPAddress.TryParse(address.Host, out var ip) || !IPAddress.IsLoopback(ip))
+        {
+            throw new InvalidOperationException($"The service reported {text}, which is not an address on loopback.");
+        }
+
+        return new Uri(address.GetLeftPart(UriPartial.Authority) + "/");
     }
 
     private async Task WaitHealthyAsync(CancellationToken cancellationToken)

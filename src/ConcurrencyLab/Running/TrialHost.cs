@@ -95,7 +95,8 @@ public static class TrialHost
             var outcome = await scenario.RunTrialAsync(context, cancellationToken).ConfigureAwait(false);
             if (meter.Result is null)
             {
-                return TrialResult.Unmeasured(TrialStatus.Failed, "the scenario never started its meter", isolated) with { Repeat = request.Repeat };
+                // A scenario that failed before its region (such as while priming) says why; keep its words.
+                return TrialResult.Unmeasured(TrialStatus.Failed, outcome.Error ?? "the scenario never started its meter", isolated) with { Repeat = request.Repeat };
             }
 
             return TrialResult.From(meter.Result, outcome, isolated) with { Repeat = request.Repeat };

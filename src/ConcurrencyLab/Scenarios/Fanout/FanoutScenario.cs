@@ -123,7 +123,7 @@ public sealed class FanoutScenario : Scenario
         await using var product = await ServiceProcess.StartAsync(
             launcher,
             ProductService.Name,
-            new ProductServiceSettings(external.BaseAddress.ToString(), parameters.GetInt32("min-threads"), MaxConnections: 3 * requests),
+            new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), parameters.GetInt32("min-threads"), MaxConnections: 3 * requests),
             ServiceStartTimeout,
             cancellationToken).ConfigureAwait(false);
 

@@ -14,10 +14,11 @@ public sealed class FanoutScenarioTests
     {
         var names = Scenario.DefaultVariants(Values()).Select(v => v.Name).ToList();
 
-        Assert.Equal(10, names.Count);
+        Assert.Equal(12, names.Count);
         Assert.Contains("waitall@100", names);
         Assert.Contains("whenall-async@1000", names);
         Assert.Contains("sync-over-async@1000", names);
+        Assert.Contains("async-http2@100", names);
         Assert.Equal("waitall@1000", Scenario.DefaultBaseline(Values()));
     }
 

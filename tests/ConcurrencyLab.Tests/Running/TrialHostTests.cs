@@ -1,0 +1,45 @@
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
+
+namespace ConcurrencyLab.Tests.Running;
+
+public sealed class TrialHostTests
+{
+    [Fact]
+    public async Task ATrialThatFailsBeforeItsRegion_KeepsTheScenariosReason()
+    {
+        var request = new TrialRequest { Scenario = "early", Variant = "only", Parameters = new Dictionary<string, string>(), Seed = 1, SampleIntervalMs = 0 };
+
+        var result = await TrialHost.RunAsync(request, new FailsWhilePriming(), isolated: false);
+
+        Assert.Equal(TrialStatus.Failed, result.Status);
+        Assert.Equal("while priming: HTTP 500", result.Error);
+    }
+
+    /// <summary>A scenario that gives up before it starts its meter, as fanout does when a priming request fails.</summary>
+    private sealed class FailsWhilePriming : Scenario
+    {
+        public override string Name => "early";
+
+        public override string Summary => "fails before its measured region";
+
+        public override IReadOnlyList<ParameterDescriptor> Parameters { get; } = [];
+
+        public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters) => [new("only", "the one variant")];
+
+        public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
+        {
+            variant = new VariantInfo(name, "the one variant");
+            problem = string.Empty;
+            return true;
+        }
+
+        public override string DefaultBaseline(ParameterValues parameters) => "only";
+
+        public override IdealBound Ideal(ParameterValues parameters, int seed) => new(1, "none");
+
+        public override Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default) =>
+            Task.FromResult(new TrialOutcome { ItemsPlanned = 1, ItemsCompleted = 0, Error = "while priming: HTTP 500" });
+    }
+}
