@@ -56,6 +56,31 @@ public sealed class FanoutEndToEndTests
         static double Server(JsonElement variant, string check) => variant.GetProperty("trials")[0].GetProperty("checks").GetProperty(check).GetDouble();
     }
 
+    [Fact]
+    public async Task ExternalCallsThatOutliveTheServicesTimeout_AreCountedAs504s_NotDropped()
+    {
+        using var folder = new TempFolder();
+
+        // Every call takes 3 s and the product service gives each 0.3 s: every request must fail, and say why.
+        var result = await ProgramRunner.ConclabAsync(folder.Path,
+            "run", "fanout", "--requests", "4", "--delays", "3000,3000,3000", "--call-timeout", "0.3", "--warm-requests", "5",
+            "--variants", "waitall@4,whenall-async@4", "--repeat", "1", "--warmup", "0", "--out", "out");
+
+        Assert.True(result.ExitCode is 0 or 1, result.ToString());
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out/results.json")));
+        foreach (var variant in json.RootElement.GetProperty("scenarios")[0].GetProperty("variants").EnumerateArray())
+        {
+            var trial = variant.GetProperty("trials")[0];
+            var checks = trial.GetProperty("checks");
+            Assert.Equal(4, trial.GetProperty("itemsCompleted").GetInt32());
+            Assert.Equal(4, checks.GetProperty("errors").GetDouble());
+            Assert.Equal(4, checks.GetProperty("upstreamTimeouts").GetDouble());
+            Assert.Equal(0, checks.GetProperty("clientTimeouts").GetDouble());
+        }
+
+        Assert.Contains("errors 4", result.Output, StringComparison.Ordinal);
+    }
+
     // Every conclab service process working in <paramref name="folder"/>: services inherit the folder of the
     // run that started them, so another conclab run on the machine is not counted.
     private static List<string> ServiceProcesses(string folder) =>

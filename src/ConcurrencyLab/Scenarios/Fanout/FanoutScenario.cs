@@ -30,6 +30,7 @@ public sealed class FanoutScenario : Scenario
         new("time-scale", ParameterKind.Number, "1", "multiplies every delay, for quick runs and tests; reports say when it was not 1") { QuickValue = "0.1", Minimum = 0.001, Maximum = 10 },
         new("min-threads", ParameterKind.WholeNumber, "0", "ThreadPool minimum worker threads in the product service; 0 keeps the runtime's default (one per core)") { Minimum = 0, Maximum = 32_767 },
         new("warm-requests", ParameterKind.WholeNumber, "320", "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case") { QuickValue = "80", Minimum = 0, Maximum = 100_000 },
+        new("call-timeout", ParameterKind.Number, "100", "seconds the product service gives each call to the external service (HttpClient's default); a call that outlives it fails its request with 504") { Minimum = 0.1, Maximum = 86_400 },
         new("request-timeout", ParameterKind.Number, "600", "seconds after which the client gives up on a request and counts it as an error") { Minimum = 0.1, Maximum = 86_400 },
     ];
 
@@ -83,6 +84,7 @@ public sealed class FanoutScenario : Scenario
         new("serverPeakThreads", "Server threads", string.Empty, false),
         new("serverPeakPoolThreads", "Server pool", string.Empty, false),
         new("errors", "Errors", string.Empty, false),
+        new("upstreamTimeouts", "504s", string.Empty, false),
         new("listenOverflows", "Listen drops", string.Empty, false),
     ];
 
@@ -123,7 +125,7 @@ public sealed class FanoutScenario : Scenario
         await using var product = await ServiceProcess.StartAsync(
             launcher,
             ProductService.Name,
-            new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), parameters.GetInt32("min-threads"), MaxConnections: 3 * requests),
+            new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), parameters.GetInt32("min-threads"), MaxConnections: 3 * requests, parameters.GetDouble("call-timeout")),
             ServiceStartTimeout,
             cancellationToken).ConfigureAwait(false);
 
@@ -162,6 +164,10 @@ public sealed class FanoutScenario : Scenario
         {
             ["requests"] = requests,
             ["errors"] = errors.Count,
+
+            // Of the errors: the product service's own calls timing out (its 504s), and the client giving up.
+            ["upstreamTimeouts"] = errors.Count(r => r.Error == UpstreamTimeout),
+            ["clientTimeouts"] = errors.Count(r => r.Error == ClientTimeout),
             ["serverPeakThreads"] = server.PeakThreads,
             ["serverPeakPoolThreads"] = server.PeakPoolThreads,
             ["serverPeakQueueLength"] = server.PeakQueueLength,
@@ -282,12 +288,19 @@ public sealed class FanoutScenario : Scenario
                 ? new RequestResult(latency, null)
                 : new RequestResult(latency, $"wrong product for id {id}: {body}");
         }
-        catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException or JsonException && !cancellationToken.IsCancellationRequested)
+        catch (TaskCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            return new RequestResult(Stopwatch.GetElapsedTime(origin).TotalMilliseconds, ClientTimeout);
+        }
+        catch (Exception ex) when (ex is HttpRequestException or JsonException && !cancellationToken.IsCancellationRequested)
         {
             // A failed or timed-out request is counted, never dropped.
             return new RequestResult(Stopwatch.GetElapsedTime(origin).TotalMilliseconds, $"{ex.GetType().Name}: {ex.Message}");
         }
     }
+
+    private const string UpstreamTimeout = "HTTP 504";
+    private const string ClientTimeout = "timed out in the client";
 
     private sealed record RequestResult(double LatencyMs, string? Error);
 }

@@ -42,14 +42,31 @@ public static class ProductService
             ThreadPool.SetMinThreads(settings.MinThreads, Math.Max(io, settings.MinThreads));
         }
 
+        // A call to the external service that fails makes the product fail, and the client should be able to
+        // tell why: 504 when a call outlived its client's timeout (100 s by default, which starved pools
+        // reach), 502 when it failed otherwise. Blocking joins wrap the call's exception in an AggregateException.
+        app.Use(async (context, next) =>
+        {
+            try
+            {
+                await next(context).ConfigureAwait(false);
+            }
+            catch (Exception ex) when (Upstream(ex) is { } status && !context.Response.HasStarted)
+            {
+                context.Response.StatusCode = status;
+            }
+        });
+
         // Sized for the load: every request's three calls may be in flight at once.
-        var shared = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = Math.Max(1, settings.MaxConnections) }) { BaseAddress = external };
+        var timeout = TimeSpan.FromSeconds(settings.CallTimeoutSeconds);
+        var shared = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = Math.Max(1, settings.MaxConnections) }) { BaseAddress = external, Timeout = timeout };
         app.Lifetime.ApplicationStopped.Register(shared.Dispose);
         // HTTP/2 carries up to the server's stream limit (100 in Kestrel) on a connection, and opens another
         // connection when that is full: 3,000 calls at once take some 30 connections instead of 3,000.
         var multiplexed = new HttpClient(new SocketsHttpHandler { EnableMultipleHttp2Connections = true })
         {
             BaseAddress = externalHttp2,
+            Timeout = timeout,
             DefaultRequestVersion = HttpVersion.Version20,
             DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
         };
@@ -60,9 +77,9 @@ public static class ProductService
             var product = new Product { Id = id };
             Task[] calls =
             [
-                Task.Run(() => product.Name = GetBlocking(external, "name", id)),
-                Task.Run(() => product.Price = long.Parse(GetBlocking(external, "price", id), CultureInfo.InvariantCulture)),
-                Task.Run(() => product.Category = GetBlocking(external, "category", id)),
+                Task.Run(() => product.Name = GetBlocking(external, timeout, "name", id)),
+                Task.Run(() => product.Price = long.Parse(GetBlocking(external, timeout, "price", id), CultureInfo.InvariantCulture)),
+                Task.Run(() => product.Category = GetBlocking(external, timeout, "category", id)),
             ];
             Task.WaitAll(calls);
             return Answer(product);
@@ -72,15 +89,15 @@ public static class ProductService
         {
             var product = new Product { Id = id };
             await Task.WhenAll(
-                Task.Run(() => product.Name = GetBlocking(external, "name", id)),
-                Task.Run(() => product.Price = long.Parse(GetBlocking(external, "price", id), CultureInfo.InvariantCulture)),
-                Task.Run(() => product.Category = GetBlocking(external, "category", id))).ConfigureAwait(false);
+                Task.Run(() => product.Name = GetBlocking(external, timeout, "name", id)),
+                Task.Run(() => product.Price = long.Parse(GetBlocking(external, timeout, "price", id), CultureInfo.InvariantCulture)),
+                Task.Run(() => product.Category = GetBlocking(external, timeout, "category", id))).ConfigureAwait(false);
             return Answer(product);
         });
 
         app.MapGet("/product/whenall-async/{id:int}", async (int id) =>
         {
-            using var client = new HttpClient { BaseAddress = external };
+            using var client = new HttpClient { BaseAddress = external, Timeout = timeout };
             return Answer(await GetAllAsync(client, id).ConfigureAwait(false));
         });
 
@@ -90,7 +107,7 @@ public static class ProductService
 
         app.MapGet("/product/sync-over-async/{id:int}", (int id) =>
         {
-            using var client = new HttpClient { BaseAddress = external };
+            using var client = new HttpClient { BaseAddress = external, Timeout = timeout };
 #pragma warning disable VSTHRD002, CA1849 // The point of this variant: block a pool thread on each async call.
             var name = client.GetStringAsync(Path("name", id)).Result;
             var price = client.GetStringAsync(Path("price", id)).Result;
@@ -111,14 +128,27 @@ public static class ProductService
 
     // A synchronous HTTP call that holds its thread until the answer is in, on a client of its own as the
     // published service created one per call.
-    private static string GetBlocking(Uri external, string what, int id)
+    private static string GetBlocking(Uri external, TimeSpan timeout, string what, int id)
     {
-        using var client = new HttpClient { BaseAddress = external };
+        using var client = new HttpClient { BaseAddress = external, Timeout = timeout };
         using var request = new HttpRequestMessage(HttpMethod.Get, Path(what, id));
         using var response = client.Send(request);
         response.EnsureSuccessStatusCode();
         using var reader = new StreamReader(response.Content.ReadAsStream());
         return reader.ReadToEnd();
+    }
+
+    /// <summary>The status that says how an external call failed: 504 for a timeout, 502 for any other HTTP failure; null when the failure was not a call's.</summary>
+    internal static int? Upstream(Exception exception)
+    {
+        IEnumerable<Exception> causes = exception is AggregateException aggregate ? aggregate.Flatten().InnerExceptions : [exception];
+        var list = causes.ToList();
+        if (list.Any(e => e is TaskCanceledException { InnerException: TimeoutException } or TimeoutException))
+        {
+            return StatusCodes.Status504GatewayTimeout;
+        }
+
+        return list.Any(e => e is HttpRequestException or TaskCanceledException) ? StatusCodes.Status502BadGateway : null;
     }
 
     private static Uri OnLoopback(string address)
@@ -134,8 +164,12 @@ public static class ProductService
     private static IResult Answer(Product product) => Microsoft.AspNetCore.Http.Results.Text(JsonSerializer.Serialize(product, LabJson.Options), "application/json");
 }
 
-/// <summary>What the product service needs: where the external service is (over HTTP/1.1 and over HTTP/2), the pool's minimum threads (0 leaves the default) and the shared client's connection limit.</summary>
-public sealed record ProductServiceSettings(string ExternalBaseAddress, string ExternalHttp2Address, int MinThreads, int MaxConnections);
+/// <summary>
+/// What the product service needs: where the external service is (over HTTP/1.1 and over HTTP/2), the pool's
+/// minimum threads (0 leaves the default), the shared client's connection limit, and how long a call to the
+/// external service may take before it fails (HttpClient's own default is 100 s).
+/// </summary>
+public sealed record ProductServiceSettings(string ExternalBaseAddress, string ExternalHttp2Address, int MinThreads, int MaxConnections, double CallTimeoutSeconds = 100);
 
 /// <summary>A product as the product service answers it.</summary>
 public sealed class Product
