@@ -12,8 +12,9 @@ namespace ConcurrencyLab.Running;
 /// <summary>
 /// The child side of a service process: a scenario's HTTP service on Kestrel, in a process of its own so
 /// its threads and CPU are measured apart from the client's. It listens on 127.0.0.1 and a free port,
-/// writes <c>listening http://127.0.0.1:PORT http2=http://127.0.0.1:PORT2</c> as its first line of output, and runs until its standard
-/// input closes, which happens when the parent stops it or dies.
+/// writes <c>listening http://127.0.0.1:PORT http2=http://127.0.0.1:PORT2</c> as its first line of output,
+/// takes commands on its standard input (<see cref="ServeCommands"/>), and runs until that closes, which
+/// happens when the parent stops it or dies.
 /// </summary>
 public static class ServiceHost
 {
@@ -36,41 +37,58 @@ public static class ServiceHost
     public static bool IsServiceInvocation(IReadOnlyList<string> args) =>
         args is not null && args.Count > 0 && args[0] == ServiceArgument;
 
-    /// <summary>
-    /// Lets the client measure the service over its own measured region: <c>POST /conclab/measure/start</c>
-    /// starts a meter in this process, <c>POST /conclab/measure/stop</c> stops it and answers what it read
-    /// (threads, pool threads and queue over time, CPU, memory) as JSON <see cref="Measurement.Measurements"/>.
-    /// </summary>
-    private static void MapMeasurement(WebApplication app)
-    {
-        var gate = new object();
-        Measurement.TrialMeter? meter = null;
-        app.MapPost("/conclab/measure/start", () =>
-        {
-            lock (gate)
-            {
-                meter?.Dispose();
-                meter = new Measurement.TrialMeter(TimeSpan.FromMilliseconds(10));
-                meter.Start();
-            }
+    /// <summary>The parent's command that starts the service's own meter; the answer is <c>reply measuring</c>.</summary>
+    public const string StartCommand = "measure start";
 
-            return Microsoft.AspNetCore.Http.Results.Ok();
-        });
-        app.MapPost("/conclab/measure/stop", () =>
+    /// <summary>The parent's command that stops the meter; the answer is <c>reply measured</c> and the <see cref="Measurement.Measurements"/> as one line of JSON.</summary>
+    public const string StopCommand = "measure stop";
+
+    /// <summary>Begins every answer to a command, so the parent can tell answers from any other output.</summary>
+    public const string ReplyPrefix = "reply ";
+
+    /// <summary>
+    /// Serves the parent's commands, one per line of <paramref name="input"/>, until it closes: the service
+    /// measures itself (threads, pool threads and queue over time, CPU, memory) over the region the client
+    /// measures. The commands come on standard input and are read by a thread of their own, not over HTTP:
+    /// some variants starve the service's pool, and a measurement that waited for a pool thread came too
+    /// late or not at all (a stop request timed out after 100 s behind a starved pool).
+    /// </summary>
+    internal static void ServeCommands(TextReader input, TextWriter output)
+    {
+        Measurement.TrialMeter? meter = null;
+        try
         {
-            lock (gate)
+            while (input.ReadLine() is { } line)
             {
-                if (meter is null)
+                switch (line.Trim())
                 {
-                    return Microsoft.AspNetCore.Http.Results.Conflict("no measurement was started");
+                    case StartCommand:
+                        meter?.Dispose();
+                        meter = new Measurement.TrialMeter(TimeSpan.FromMilliseconds(10));
+                        meter.Start();
+                        output.WriteLine(ReplyPrefix + "measuring");
+                        break;
+                    case StopCommand when meter is null:
+                        output.WriteLine(ReplyPrefix + "error no measurement was started");
+                        break;
+                    case StopCommand:
+                        var measured = meter.Stop();
+                        meter.Dispose();
+                        meter = null;
+                        output.WriteLine(ReplyPrefix + "measured " + JsonSerializer.Serialize(measured, LabJson.Compact));
+                        break;
+                    default:
+                        output.WriteLine(ReplyPrefix + $"error unknown command '{line}'");
+                        break;
                 }
 
-                var measured = meter.Stop();
-                meter.Dispose();
-                meter = null;
-                return Microsoft.AspNetCore.Http.Results.Text(JsonSerializer.Serialize(measured, LabJson.Compact), "application/json");
+                output.Flush();
             }
-        });
+        }
+        finally
+        {
+            meter?.Dispose();
+        }
     }
 
     private static T Settings<T>(string json) =>
@@ -129,15 +147,25 @@ public static class ServiceHost
         }
 
         app.MapGet("/health", () => "ok");
-        MapMeasurement(app);
         await app.StartAsync().ConfigureAwait(false);
         // Kestrel writes the ports it was given into the listen options once bound.
         await Console.Out.WriteLineAsync($"{ListeningPrefix}http://{http1!.IPEndPoint} {Http2Prefix}http://{http2!.IPEndPoint}").ConfigureAwait(false);
         await Console.Out.FlushAsync().ConfigureAwait(false);
 
         // The parent holds our standard input open; it closes when the parent stops us or dies, so a
-        // service never outlives the run that started it.
-        await Task.Run(() => Console.In.ReadToEnd()).ConfigureAwait(false);
+        // service never outlives the run that started it. Until then it carries the parent's commands.
+        var closed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var commands = new Thread(() =>
+        {
+            ServeCommands(Console.In, Console.Out);
+            closed.SetResult();
+        })
+        {
+            IsBackground = true,
+            Name = "conclab service commands",
+        };
+        commands.Start();
+        await closed.Task.ConfigureAwait(false);
         await app.StopAsync().ConfigureAwait(false);
         return 0;
     }

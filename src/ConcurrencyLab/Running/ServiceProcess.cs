@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Net;
-using System.Net.Http.Json;
 using System.Text.Json;
 
 namespace ConcurrencyLab.Running;
@@ -13,6 +12,7 @@ public sealed class ServiceProcess : IAsyncDisposable
 {
     private readonly Process _process;
     private readonly Task<string> _errors;
+    private readonly SemaphoreSlim _commands = new(1, 1);
     private bool? _exitedWhenDisposed;
 
     private ServiceProcess(Process process, Uri baseAddress, Uri http2Address, Task<string> errors)
@@ -71,22 +71,48 @@ public sealed class ServiceProcess : IAsyncDisposable
         }
     }
 
-    /// <summary>Starts the service's own meter (<c>POST /conclab/measure/start</c>), for a region the caller is about to measure.</summary>
+    /// <summary>Starts the service's own meter, for a region the caller is about to measure.</summary>
     public async Task StartMeasuringAsync(CancellationToken cancellationToken = default)
     {
-        using var client = new HttpClient { BaseAddress = BaseAddress };
-        using var response = await client.PostAsync(new Uri("conclab/measure/start", UriKind.Relative), null, cancellationToken).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
+        var answer = await CommandAsync(ServiceHost.StartCommand, cancellationToken).ConfigureAwait(false);
+        if (answer != "measuring")
+        {
+            throw new InvalidOperationException($"The service did not start measuring: {answer}");
+        }
     }
 
     /// <summary>Stops the service's meter and returns what it read of itself since <see cref="StartMeasuringAsync"/>.</summary>
     public async Task<Measurement.Measurements> StopMeasuringAsync(CancellationToken cancellationToken = default)
     {
-        using var client = new HttpClient { BaseAddress = BaseAddress };
-        using var response = await client.PostAsync(new Uri("conclab/measure/stop", UriKind.Relative), null, cancellationToken).ConfigureAwait(false);
-        response.EnsureSuccessStatusCode();
-        return await response.Content.ReadFromJsonAsync<Measurement.Measurements>(LabJson.Options, cancellationToken).ConfigureAwait(false)
-            ?? throw new InvalidOperationException("The service returned no measurements.");
+        const string measured = "measured ";
+        var answer = await CommandAsync(ServiceHost.StopCommand, cancellationToken).ConfigureAwait(false);
+        return answer.StartsWith(measured, StringComparison.Ordinal)
+            ? JsonSerializer.Deserialize<Measurement.Measurements>(answer[measured.Length..], LabJson.Options) ?? throw new InvalidOperationException("The service returned no measurements.")
+            : throw new InvalidOperationException($"The service did not report its measurements: {answer}");
+    }
+
+    // One command at a time: write it to the service's standard input and read its answer from its output.
+    private async Task<string> CommandAsync(string command, CancellationToken cancellationToken)
+    {
+        await _commands.WaitAsync(cancellationToken).ConfigureAwait(false);
+        try
+        {
+            await _process.StandardInput.WriteLineAsync(command.AsMemory(), cancellationToken).ConfigureAwait(false);
+            await _process.StandardInput.FlushAsync(cancellationToken).ConfigureAwait(false);
+            while (await _process.StandardOutput.ReadLineAsync(cancellationToken).ConfigureAwait(false) is { } line)
+            {
+                if (line.StartsWith(ServiceHost.ReplyPrefix, StringComparison.Ordinal))
+                {
+                    return line[ServiceHost.ReplyPrefix.Length..];
+                }
+            }
+
+            throw new InvalidOperationException($"The service exited before it answered '{command}'.");
+        }
+        finally
+        {
+            _commands.Release();
+        }
     }
 
     /// <summary>Closes the service's standard input, which ends it; kills it if it has not ended within 5 s.</summary>
@@ -107,6 +133,7 @@ public sealed class ServiceProcess : IAsyncDisposable
             _ = await Task.WhenAny(_errors, Task.Delay(1000, CancellationToken.None)).ConfigureAwait(false);
             _exitedWhenDisposed = _process.HasExited;
             _process.Dispose();
+            _commands.Dispose();
         }
     }
 

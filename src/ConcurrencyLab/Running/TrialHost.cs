@@ -104,8 +104,7 @@ public static class TrialHost
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
             // A fixture that failed to start or a scenario bug: recorded, and the run goes on.
-            var message = $"{ex.GetType().Name}: {ex.GetBaseException().Message}".ReplaceLineEndings(" ");
-            return TrialResult.Unmeasured(TrialStatus.Failed, message, isolated) with { Repeat = request.Repeat };
+            return TrialResult.Unmeasured(TrialStatus.Failed, Scenarios.TrialFailure.Describe(ex), isolated) with { Repeat = request.Repeat };
         }
     }
 }

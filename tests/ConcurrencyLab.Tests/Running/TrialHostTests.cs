@@ -17,6 +17,15 @@ public sealed class TrialHostTests
         Assert.Equal("while priming: HTTP 500", result.Error);
     }
 
+    [Fact]
+    public void AFailure_IsToldByItsOwnMessage_ThenItsInnermostWhenThatDiffers()
+    {
+        var timeout = new TaskCanceledException("The request was canceled due to the configured HttpClient.Timeout of 100 seconds elapsing.", new TimeoutException("The operation was canceled.", new IOException("Operation canceled")));
+
+        Assert.Equal("TaskCanceledException: The request was canceled due to the configured HttpClient.Timeout of 100 seconds elapsing. (Operation canceled)", TrialFailure.Describe(timeout));
+        Assert.Equal("InvalidOperationException: broken", TrialFailure.Describe(new InvalidOperationException("broken\nsecond line")));
+    }
+
     /// <summary>A scenario that gives up before it starts its meter, as fanout does when a priming request fails.</summary>
     private sealed class FailsWhilePriming : Scenario
     {

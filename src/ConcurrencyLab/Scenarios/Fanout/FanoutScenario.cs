@@ -155,8 +155,24 @@ public sealed class FanoutScenario : Scenario
         var results = await Task.WhenAll(sent).ConfigureAwait(false);
         context.Meter.Stop();
         var overflows = TcpCounters.ReadListenOverflows() - overflowsBefore;
-        var serverMeasured = await product.StopMeasuringAsync(cancellationToken).ConfigureAwait(false);
-        var externalMeasured = await external.StopMeasuringAsync(cancellationToken).ConfigureAwait(false);
+        double[] latencies = [.. results.Where(r => r.Error is null).Select(r => r.LatencyMs)];
+        Measurements serverMeasured, externalMeasured;
+        try
+        {
+            serverMeasured = await product.StopMeasuringAsync(cancellationToken).ConfigureAwait(false);
+            externalMeasured = await external.StopMeasuringAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or IOException or JsonException)
+        {
+            // The client's own measurements stand; the trial fails, saying what was lost.
+            return new TrialOutcome
+            {
+                ItemsPlanned = requests,
+                ItemsCompleted = results.Length,
+                LatenciesMs = latencies,
+                Error = "the services' own measurements were lost: " + TrialFailure.Describe(ex),
+            };
+        }
 
         var errors = results.Where(r => r.Error is not null).ToList();
         var server = ServiceMeasurements.From(ProductService.Name, serverMeasured);
@@ -188,7 +204,7 @@ public sealed class FanoutScenario : Scenario
         {
             ItemsPlanned = requests,
             ItemsCompleted = results.Length,
-            LatenciesMs = [.. results.Where(r => r.Error is null).Select(r => r.LatencyMs)],
+            LatenciesMs = latencies,
             Service = server,
             Checks = checks,
             // The same external service for every variant; the endpoint and N are what the variants vary.
