@@ -109,6 +109,15 @@ public sealed class ServiceProcessTests
     }
 
     [Fact]
+    public async Task ProductService_APoolMinimumItCannotHave_FailsToStart_SayingWhy()
+    {
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>
+            ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings("http://127.0.0.1:80/", "http://127.0.0.1:81/", MinThreads: 40_000, MaxConnections: 8), TimeSpan.FromSeconds(30)));
+
+        Assert.Contains("refused a minimum of 40000 worker threads", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public async Task UnknownService_FailsToStart_SayingWhy()
     {
         var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>

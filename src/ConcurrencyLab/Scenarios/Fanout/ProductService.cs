@@ -24,7 +24,7 @@ public static class ProductService
         ("whenall-async", "three async HTTP calls on a new client, joined by await Task.WhenAll (published)"),
         ("async-shared-client", "three async calls on one shared HttpClient sized for the load, no Task.Run"),
         ("async-http2", "three async calls on one shared HttpClient over HTTP/2: the calls share a few connections"),
-        ("sync-over-async", "three async calls on a new client, each waited on with .Result: deliberately bad"),
+        ("sync-over-async", "three async calls on a new client, started at once and waited on with .Result: deliberately bad"),
     ];
 
     /// <summary>Adds an endpoint per variant to <paramref name="app"/>: <c>GET /product/{variant}/{id}</c>.</summary>
@@ -38,8 +38,14 @@ public static class ProductService
         if (settings.MinThreads > 0)
         {
             // The experiment's deciding knob: how many pool threads exist before the pool has to inject any.
+            // Only the worker minimum changes. Raising the I/O minimum above its maximum (1,000) made the call
+            // fail as a whole, silently: --min-threads 4000 once left the default in place.
             ThreadPool.GetMinThreads(out _, out var io);
-            ThreadPool.SetMinThreads(settings.MinThreads, Math.Max(io, settings.MinThreads));
+            if (!ThreadPool.SetMinThreads(settings.MinThreads, io))
+            {
+                ThreadPool.GetMaxThreads(out var most, out _);
+                throw new ArgumentException($"The pool refused a minimum of {settings.MinThreads} worker threads (its maximum is {most}).");
+            }
         }
 
         // A call to the external service that fails makes the product fail, and the client should be able to
@@ -108,12 +114,13 @@ public static class ProductService
         app.MapGet("/product/sync-over-async/{id:int}", (int id) =>
         {
             using var client = new HttpClient { BaseAddress = external, Timeout = timeout };
-#pragma warning disable VSTHRD002, CA1849 // The point of this variant: block a pool thread on each async call.
-            var name = client.GetStringAsync(Path("name", id)).Result;
-            var price = client.GetStringAsync(Path("price", id)).Result;
-            var category = client.GetStringAsync(Path("category", id)).Result;
+            // All three calls start at once, as in whenall-async; only the waiting differs.
+            var name = client.GetStringAsync(Path("name", id));
+            var price = client.GetStringAsync(Path("price", id));
+            var category = client.GetStringAsync(Path("category", id));
+#pragma warning disable VSTHRD002, CA1849 // The point of this variant: block a pool thread on async calls.
+            return Answer(new Product { Id = id, Name = name.Result, Price = long.Parse(price.Result, CultureInfo.InvariantCulture), Category = category.Result });
 #pragma warning restore VSTHRD002, CA1849
-            return Answer(new Product { Id = id, Name = name, Price = long.Parse(price, CultureInfo.InvariantCulture), Category = category });
         });
     }
 
