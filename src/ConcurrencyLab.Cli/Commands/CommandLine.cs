@@ -24,7 +24,8 @@ internal static class CommandLine
         using var cancel = new CancellationTokenSource();
         ConsoleCancelEventHandler onCancel = (_, e) =>
         {
-            // The first Ctrl+C stops after the current trial and writes what was measured; a second one kills.
+            // The first Ctrl+C ends the current trial's process, stops, and writes what was measured before it;
+            // a second one ends conclab at once.
             e.Cancel = !cancel.IsCancellationRequested;
             cancel.Cancel();
         };
