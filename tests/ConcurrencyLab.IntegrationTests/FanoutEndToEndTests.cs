@@ -76,6 +76,7 @@ public sealed class FanoutEndToEndTests
             Assert.Equal(4, checks.GetProperty("errors").GetDouble());
             Assert.Equal(4, checks.GetProperty("upstreamTimeouts").GetDouble());
             Assert.Equal(0, checks.GetProperty("clientTimeouts").GetDouble());
+            Assert.Equal(0, checks.GetProperty("upstreamFailures").GetDouble() + checks.GetProperty("serverErrors").GetDouble() + checks.GetProperty("connectionErrors").GetDouble());
         }
 
         Assert.Contains("errors 4", result.Output, StringComparison.Ordinal);

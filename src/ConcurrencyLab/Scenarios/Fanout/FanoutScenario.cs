@@ -181,9 +181,14 @@ public sealed class FanoutScenario : Scenario
             ["requests"] = requests,
             ["errors"] = errors.Count,
 
-            // Of the errors: the product service's own calls timing out (its 504s), and the client giving up.
+            // Of the errors, by kind: the product service's calls timing out (its 504s) or failing otherwise
+            // (502), the product service failing by itself (500), the client giving up, and the client's
+            // connection failing. What is left is a wrong answer.
             ["upstreamTimeouts"] = errors.Count(r => r.Error == UpstreamTimeout),
+            ["upstreamFailures"] = errors.Count(r => r.Error == UpstreamFailure),
+            ["serverErrors"] = errors.Count(r => r.Error == ServerError),
             ["clientTimeouts"] = errors.Count(r => r.Error == ClientTimeout),
+            ["connectionErrors"] = errors.Count(r => r.Error!.StartsWith(nameof(HttpRequestException), StringComparison.Ordinal)),
             ["serverPeakThreads"] = server.PeakThreads,
             ["serverPeakPoolThreads"] = server.PeakPoolThreads,
             ["serverPeakQueueLength"] = server.PeakQueueLength,
@@ -316,6 +321,8 @@ public sealed class FanoutScenario : Scenario
     }
 
     private const string UpstreamTimeout = "HTTP 504";
+    private const string UpstreamFailure = "HTTP 502";
+    private const string ServerError = "HTTP 500";
     private const string ClientTimeout = "timed out in the client";
 
     private sealed record RequestResult(double LatencyMs, string? Error);
