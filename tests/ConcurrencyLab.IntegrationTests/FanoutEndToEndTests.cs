@@ -33,7 +33,7 @@ public sealed class FanoutEndToEndTests
             Assert.Equal("product", trial.GetProperty("service").GetProperty("name").GetString());
             Assert.True(trial.GetProperty("service").GetProperty("samples").GetArrayLength() > 0);
             Assert.True(trial.GetProperty("checks").GetProperty("externalCpuMs").GetDouble() > 0, "the external service's CPU was not read");
-            Assert.True(trial.GetProperty("jitMs").GetDouble() >= 0);
+            Assert.True(trial.TryGetProperty("jitMs", out _) && trial.TryGetProperty("jitMethods", out _), "the trial did not record the JIT's work");
             if (OperatingSystem.IsLinux())
             {
                 Assert.True(trial.GetProperty("checks").GetProperty("listenOverflows").GetDouble() >= 0);
@@ -97,12 +97,21 @@ public sealed class FanoutEndToEndTests
     {
         try
         {
-            return new DirectoryInfo(Path.Combine(process, "cwd")).ResolveLinkTarget(returnFinalTarget: false)?.FullName == Path.GetFullPath(folder);
+            return new DirectoryInfo(Path.Combine(process, "cwd")).ResolveLinkTarget(returnFinalTarget: false)?.FullName == RealPath(folder);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return false;
         }
+    }
+
+    // The kernel names a process's folder by its real path; the temporary folder may be reached through a link.
+    private static string RealPath(string folder)
+    {
+        using var readlink = System.Diagnostics.Process.Start(new System.Diagnostics.ProcessStartInfo("readlink", ["-f", folder]) { RedirectStandardOutput = true })!;
+        var real = readlink.StandardOutput.ReadToEnd().Trim();
+        readlink.WaitForExit();
+        return real.Length > 0 ? real : Path.GetFullPath(folder);
     }
 
     private static string Read(string path)

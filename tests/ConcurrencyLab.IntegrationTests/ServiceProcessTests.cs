@@ -100,6 +100,24 @@ public sealed class ServiceProcessTests
     }
 
     [Fact]
+    public async Task AServiceThatDied_FailsItsCommandWithAReason_AndStillDisposes()
+    {
+        var service = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(10, 10, 10), TimeSpan.FromSeconds(30));
+        await service.StartMeasuringAsync();
+        using (var process = Process.GetProcessById(service.ProcessId))
+        {
+            process.Kill();
+            await process.WaitForExitAsync();
+        }
+
+        var error = await Assert.ThrowsAnyAsync<Exception>(() => service.StopMeasuringAsync());
+        Assert.True(error is InvalidOperationException or IOException, error.ToString());
+
+        await service.DisposeAsync();
+        Assert.False(service.IsRunning);
+    }
+
+    [Fact]
     public async Task ProductService_RefusesAnExternalServiceOffLoopback()
     {
         var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>

@@ -70,7 +70,7 @@ public static class TcpCounters
         {
             return OperatingSystem.IsLinux() && File.Exists(path) && int.TryParse(File.ReadAllText(path).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var cap) ? cap : null;
         }
-        catch (IOException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return null;
         }

@@ -92,14 +92,17 @@ public sealed class ServiceProcess : IAsyncDisposable
     }
 
     // One command at a time: write it to the service's standard input and read its answer from its output.
+    // A thread of the service's own answers, so a live service answers at once, however starved its pool.
     private async Task<string> CommandAsync(string command, CancellationToken cancellationToken)
     {
         await _commands.WaitAsync(cancellationToken).ConfigureAwait(false);
+        using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        deadline.CancelAfter(CommandTimeout);
         try
         {
-            await _process.StandardInput.WriteLineAsync(command.AsMemory(), cancellationToken).ConfigureAwait(false);
-            await _process.StandardInput.FlushAsync(cancellationToken).ConfigureAwait(false);
-            while (await _process.StandardOutput.ReadLineAsync(cancellationToken).ConfigureAwait(false) is { } line)
+            await _process.StandardInput.WriteLineAsync(command.AsMemory(), deadline.Token).ConfigureAwait(false);
+            await _process.StandardInput.FlushAsync(deadline.Token).ConfigureAwait(false);
+            while (await _process.StandardOutput.ReadLineAsync(deadline.Token).ConfigureAwait(false) is { } line)
             {
                 if (line.StartsWith(ServiceHost.ReplyPrefix, StringComparison.Ordinal))
                 {
@@ -109,18 +112,32 @@ public sealed class ServiceProcess : IAsyncDisposable
 
             throw new InvalidOperationException($"The service exited before it answered '{command}'.");
         }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+        {
+            throw new InvalidOperationException($"The service did not answer '{command}' within {CommandTimeout.TotalSeconds:0} s.");
+        }
         finally
         {
             _commands.Release();
         }
     }
 
+    private static readonly TimeSpan CommandTimeout = TimeSpan.FromSeconds(60);
+
     /// <summary>Closes the service's standard input, which ends it; kills it if it has not ended within 5 s.</summary>
     public async ValueTask DisposeAsync()
     {
         try
         {
-            _process.StandardInput.Close();
+            try
+            {
+                _process.StandardInput.Close();
+            }
+            catch (Exception ex) when (ex is IOException or ObjectDisposedException)
+            {
+                // The service already died and its pipe is broken: nothing to close; wait or kill as usual.
+            }
+
             using var grace = new CancellationTokenSource(TimeSpan.FromSeconds(5));
             await _process.WaitForExitAsync(grace.Token).ConfigureAwait(false);
         }

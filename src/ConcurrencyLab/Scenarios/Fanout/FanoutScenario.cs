@@ -156,26 +156,7 @@ public sealed class FanoutScenario : Scenario
         context.Meter.Stop();
         var overflows = TcpCounters.ReadListenOverflows() - overflowsBefore;
         double[] latencies = [.. results.Where(r => r.Error is null).Select(r => r.LatencyMs)];
-        Measurements serverMeasured, externalMeasured;
-        try
-        {
-            serverMeasured = await product.StopMeasuringAsync(cancellationToken).ConfigureAwait(false);
-            externalMeasured = await external.StopMeasuringAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (Exception ex) when (ex is InvalidOperationException or IOException or JsonException)
-        {
-            // The client's own measurements stand; the trial fails, saying what was lost.
-            return new TrialOutcome
-            {
-                ItemsPlanned = requests,
-                ItemsCompleted = results.Length,
-                LatenciesMs = latencies,
-                Error = "the services' own measurements were lost: " + TrialFailure.Describe(ex),
-            };
-        }
-
         var errors = results.Where(r => r.Error is not null).ToList();
-        var server = ServiceMeasurements.From(ProductService.Name, serverMeasured);
         var checks = new Dictionary<string, double>
         {
             ["requests"] = requests,
@@ -189,21 +170,42 @@ public sealed class FanoutScenario : Scenario
             ["serverErrors"] = errors.Count(r => r.Error == ServerError),
             ["clientTimeouts"] = errors.Count(r => r.Error == ClientTimeout),
             ["connectionErrors"] = errors.Count(r => r.Error!.StartsWith(nameof(HttpRequestException), StringComparison.Ordinal)),
-            ["serverPeakThreads"] = server.PeakThreads,
-            ["serverPeakPoolThreads"] = server.PeakPoolThreads,
-            ["serverPeakQueueLength"] = server.PeakQueueLength,
-            ["serverCpuMs"] = server.CpuMs,
-            ["serverJitMs"] = server.JitMs,
-
-            // Not a variant's doing, but part of what the machine had to do in the region: with the client's
-            // CPU, it tells whether the cores, not the waiting, set the time.
-            ["externalCpuMs"] = externalMeasured.UserCpuMs + externalMeasured.SystemCpuMs,
         };
         if (overflows is { } dropped)
         {
             // Each drop is a connection attempt retried a second later: the first suspect of a slow tail.
             checks["listenOverflows"] = dropped;
         }
+
+        Measurements serverMeasured, externalMeasured;
+        try
+        {
+            serverMeasured = await product.StopMeasuringAsync(cancellationToken).ConfigureAwait(false);
+            externalMeasured = await external.StopMeasuringAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or IOException or JsonException)
+        {
+            // The client's own measurements and counts stand; the trial fails, saying what was lost.
+            return new TrialOutcome
+            {
+                ItemsPlanned = requests,
+                ItemsCompleted = results.Length,
+                LatenciesMs = latencies,
+                Checks = checks,
+                Error = "the services' own measurements were lost: " + TrialFailure.Describe(ex),
+            };
+        }
+
+        var server = ServiceMeasurements.From(ProductService.Name, serverMeasured);
+        checks["serverPeakThreads"] = server.PeakThreads;
+        checks["serverPeakPoolThreads"] = server.PeakPoolThreads;
+        checks["serverPeakQueueLength"] = server.PeakQueueLength;
+        checks["serverCpuMs"] = server.CpuMs;
+        checks["serverJitMs"] = server.JitMs;
+
+        // Not a variant's doing, but part of what the machine had to do in the region: with the client's
+        // CPU, it tells whether the cores, not the waiting, set the time.
+        checks["externalCpuMs"] = externalMeasured.UserCpuMs + externalMeasured.SystemCpuMs;
 
         return new TrialOutcome
         {
