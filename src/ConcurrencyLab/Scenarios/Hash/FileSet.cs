@@ -1,0 +1,214 @@
+using System.Globalization;
+using System.Security.Cryptography;
+using System.Text.Json;
+using ConcurrencyLab.Running;
+
+namespace ConcurrencyLab.Scenarios.Hash;
+
+/// <summary>What a file set holds: how many files, how big each is, and the seed of their content.</summary>
+public sealed record FileSetSpec(int Files, long FileSize, int Seed)
+{
+    /// <summary>Bytes the set takes on disk.</summary>
+    public long TotalBytes => Files * FileSize;
+}
+
+/// <summary>One file of a set and the MD5 its content must hash to.</summary>
+public sealed record FileSetEntry(string Name, long Size, string Md5);
+
+/// <summary>
+/// Files of seeded random content for the hash experiment, with a manifest of each file's MD5, in a folder
+/// the user names or a temporary one. A folder whose manifest matches the spec is reused as it is, because
+/// writing gigabytes for every run would cost more than the run. Disposing deletes what this set wrote,
+/// unless it was asked to keep it; files it found already there are left alone.
+/// </summary>
+public sealed class FileSet : IDisposable
+{
+    /// <summary>The manifest's file name in the set's folder.</summary>
+    public const string ManifestName = "conclab-fileset.json";
+
+    // Room left free beside the set, so the run never fills the disk to the last byte.
+    private const long Headroom = 64L * 1024 * 1024;
+
+    private readonly bool _deleteFolder;
+    private readonly bool _deleteFiles;
+
+    private FileSet(string folder, FileSetSpec spec, IReadOnlyList<FileSetEntry> entries, bool reused, bool deleteFolder, bool deleteFiles)
+    {
+        Folder = folder;
+        Spec = spec;
+        Entries = entries;
+        Reused = reused;
+        _deleteFolder = deleteFolder;
+        _deleteFiles = deleteFiles;
+    }
+
+    public string Folder { get; }
+
+    public FileSetSpec Spec { get; }
+
+    public IReadOnlyList<FileSetEntry> Entries { get; }
+
+    /// <summary>Whether the files were already there, from an earlier run with the same spec.</summary>
+    public bool Reused { get; }
+
+    /// <summary>The full path of an entry.</summary>
+    public string PathOf(FileSetEntry entry)
+    {
+        ArgumentNullException.ThrowIfNull(entry);
+        return Path.Combine(Folder, entry.Name);
+    }
+
+    /// <summary>
+    /// Reuses the set in <paramref name="folder"/> when its manifest matches <paramref name="spec"/> and its
+    /// files have the right sizes; otherwise writes it there (or in a new temporary folder when
+    /// <paramref name="folder"/> is null). Throws <see cref="FileSetException"/> with a one-line reason when
+    /// the disk has too little room.
+    /// </summary>
+    public static FileSet Prepare(FileSetSpec spec, string? folder, bool keep)
+    {
+        ArgumentNullException.ThrowIfNull(spec);
+        if (spec.Files < 1 || spec.FileSize < 1)
+        {
+            throw new FileSetException($"a file set needs at least one file of at least one byte, not {spec.Files} x {spec.FileSize} bytes");
+        }
+
+        var temporary = folder is null;
+        var path = Path.GetFullPath(folder ?? Path.Combine(Path.GetTempPath(), "conclab-files-" + Guid.NewGuid().ToString("N")));
+        if (!temporary && TryReuse(path, spec) is { } entries)
+        {
+            return new FileSet(path, spec, entries, reused: true, deleteFolder: false, deleteFiles: false);
+        }
+
+        var createdFolder = !Directory.Exists(path);
+        Directory.CreateDirectory(path);
+        try
+        {
+            EnsureRoom(path, spec.TotalBytes);
+            var written = Write(path, spec);
+            return new FileSet(path, spec, written, reused: false, deleteFolder: createdFolder && !keep, deleteFiles: !keep);
+        }
+        catch
+        {
+            // A set half written is deleted, whatever keep says: it could not be reused anyway.
+            DeleteSet(path, spec.Files, createdFolder);
+            throw;
+        }
+    }
+
+    /// <summary>The bytes free on the file system holding <paramref name="folder"/>.</summary>
+    public static long FreeBytes(string folder) => new DriveInfo(Path.GetFullPath(folder)).AvailableFreeSpace;
+
+    private static void EnsureRoom(string folder, long bytes)
+    {
+        var free = FreeBytes(folder);
+        if (free < bytes + Headroom)
+        {
+            throw new FileSetException(
+                $"the file set needs {Mib(bytes + Headroom)} MiB in {folder} (with {Mib(Headroom)} MiB to spare), but only {Mib(free)} MiB are free; choose another --dir or fewer or smaller files");
+        }
+    }
+
+    private static string Mib(long bytes) => (bytes / (1024.0 * 1024)).ToString("0", CultureInfo.InvariantCulture);
+
+    private static string FileName(int index) => $"file-{index.ToString("D5", CultureInfo.InvariantCulture)}.bin";
+
+    private static List<FileSetEntry> Write(string folder, FileSetSpec spec)
+    {
+        var entries = new List<FileSetEntry>(spec.Files);
+        var buffer = new byte[(int)Math.Min(spec.FileSize, 1024 * 1024)];
+        for (var i = 0; i < spec.Files; i++)
+        {
+            // Each file's content depends on the seed and its index only, so a set can be rebuilt exactly.
+            var random = new Random(unchecked((spec.Seed * 1_000_003) + i));
+            using var md5 = IncrementalHash.CreateHash(HashAlgorithmName.MD5);
+            var name = FileName(i);
+            using (var stream = new FileStream(Path.Combine(folder, name), FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0))
+            {
+                for (long left = spec.FileSize; left > 0;)
+                {
+                    var chunk = (int)Math.Min(left, buffer.Length);
+                    random.NextBytes(buffer.AsSpan(0, chunk));
+                    stream.Write(buffer, 0, chunk);
+                    md5.AppendData(buffer, 0, chunk);
+                    left -= chunk;
+                }
+            }
+
+            entries.Add(new FileSetEntry(name, spec.FileSize, Convert.ToHexStringLower(md5.GetHashAndReset())));
+        }
+
+        // The manifest last: a set without one is never taken for complete.
+        File.WriteAllText(Path.Combine(folder, ManifestName), JsonSerializer.Serialize(new Manifest(spec, entries), LabJson.Options));
+        return entries;
+    }
+
+    private static List<FileSetEntry>? TryReuse(string folder, FileSetSpec spec)
+    {
+        var manifestPath = Path.Combine(folder, ManifestName);
+        if (!File.Exists(manifestPath))
+        {
+            return null;
+        }
+
+        try
+        {
+            var manifest = JsonSerializer.Deserialize<Manifest>(File.ReadAllText(manifestPath), LabJson.Options);
+            if (manifest is null || manifest.Spec != spec || manifest.Entries.Count != spec.Files)
+            {
+                return null;
+            }
+
+            // Sizes are checked now; content is checked by every trial, which hashes every file anyway.
+            return manifest.Entries.All(e => new FileInfo(Path.Combine(folder, e.Name)) is { Exists: true } f && f.Length == e.Size)
+                ? [.. manifest.Entries]
+                : null;
+        }
+        catch (JsonException)
+        {
+            return null;
+        }
+    }
+
+    private static void DeleteSet(string folder, int files, bool folderToo)
+    {
+        for (var i = 0; i < files; i++)
+        {
+            File.Delete(Path.Combine(folder, FileName(i)));
+        }
+
+        File.Delete(Path.Combine(folder, ManifestName));
+        if (folderToo && Directory.Exists(folder) && !Directory.EnumerateFileSystemEntries(folder).Any())
+        {
+            Directory.Delete(folder);
+        }
+    }
+
+    /// <summary>Deletes what this set wrote, unless it was kept or reused.</summary>
+    public void Dispose()
+    {
+        if (_deleteFiles)
+        {
+            DeleteSet(Folder, Spec.Files, _deleteFolder);
+        }
+    }
+
+    private sealed record Manifest(FileSetSpec Spec, IReadOnlyList<FileSetEntry> Entries);
+}
+
+/// <summary>A file set that cannot be made as asked, such as for want of disk space; its message is one line for the user.</summary>
+public sealed class FileSetException : Exception
+{
+    public FileSetException(string message)
+        : base(message)
+    {
+    }
+
+    public FileSetException()
+    {
+    }
+
+    public FileSetException(string message, Exception innerException)
+        : base(message, innerException)
+    {
+    }
+}

@@ -1,0 +1,86 @@
+using System.Security.Cryptography;
+using ConcurrencyLab.Scenarios.Hash;
+
+namespace ConcurrencyLab.Tests.Scenarios.Hash;
+
+public sealed class FileSetTests
+{
+    private static readonly FileSetSpec Small = new(Files: 3, FileSize: 300_000, Seed: 42);
+
+    [Fact]
+    public void Prepare_WritesSeededFiles_WhoseHashesTheManifestHolds_AndDisposeDeletesThem()
+    {
+        string folder;
+        using (var set = FileSet.Prepare(Small, folder: null, keep: false))
+        {
+            folder = set.Folder;
+            Assert.False(set.Reused);
+            Assert.Equal(3, set.Entries.Count);
+            foreach (var entry in set.Entries)
+            {
+                var bytes = File.ReadAllBytes(set.PathOf(entry));
+                Assert.Equal(300_000, bytes.Length);
+#pragma warning disable CA5351 // MD5 is the experiment's workload, as published, not a security measure.
+                Assert.Equal(entry.Md5, Convert.ToHexStringLower(MD5.HashData(bytes)));
+#pragma warning restore CA5351
+            }
+
+            Assert.True(File.Exists(Path.Combine(folder, FileSet.ManifestName)));
+            Assert.Equal(3, set.Entries.Select(e => e.Md5).Distinct().Count());
+        }
+
+        Assert.False(Directory.Exists(folder));
+    }
+
+    [Fact]
+    public void TheSameSeed_GivesTheSameContent_AnotherSeedOther()
+    {
+        using var a = FileSet.Prepare(Small, null, keep: false);
+        using var b = FileSet.Prepare(Small, null, keep: false);
+        using var c = FileSet.Prepare(Small with { Seed = 7 }, null, keep: false);
+
+        Assert.Equal(a.Entries.Select(e => e.Md5), b.Entries.Select(e => e.Md5));
+        Assert.Empty(a.Entries.Select(e => e.Md5).Intersect(c.Entries.Select(e => e.Md5)));
+    }
+
+    [Fact]
+    public void AFolderWithAMatchingManifest_IsReused_AndLeftInPlace()
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-fileset-test-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            using (var first = FileSet.Prepare(Small, folder, keep: true))
+            {
+                Assert.False(first.Reused);
+            }
+
+            var written = File.GetLastWriteTimeUtc(Path.Combine(folder, "file-00000.bin"));
+            using (var second = FileSet.Prepare(Small, folder, keep: false))
+            {
+                Assert.True(second.Reused);
+            }
+
+            // Not rewritten, and not deleted by a set that only reused it.
+            Assert.Equal(written, File.GetLastWriteTimeUtc(Path.Combine(folder, "file-00000.bin")));
+            using var other = FileSet.Prepare(Small with { Files = 2 }, folder, keep: false);
+            Assert.False(other.Reused);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
+    public void TooLittleDiskSpace_IsRefusedWithAOneLineReason_BeforeWritingAnything()
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-fileset-test-" + Guid.NewGuid().ToString("N"));
+        var tooBig = FileSet.FreeBytes(Path.GetTempPath()) + (1L << 30);
+
+        var error = Assert.Throws<FileSetException>(() => FileSet.Prepare(new FileSetSpec(1, tooBig, 1), folder, keep: false));
+
+        Assert.Contains("MiB are free", error.Message, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', error.Message);
+        Assert.False(Directory.Exists(folder));
+    }
+}
