@@ -1,0 +1,30 @@
+using ConcurrencyLab.Scenarios.Hash;
+
+namespace ConcurrencyLab.Tests.Scenarios.Hash;
+
+public sealed class FileHashersTests
+{
+    [Theory]
+    [InlineData(HashMode.Sync, 1)]
+    [InlineData(HashMode.Sync, 3)]
+    [InlineData(HashMode.Async, 1)]
+    [InlineData(HashMode.Async, 16)]
+    [InlineData(HashMode.ForEachAsync, 2)]
+    public async Task EveryMode_HashesEveryFileOnce_ToTheManifestsHash(HashMode mode, int workers)
+    {
+        using var set = FileSet.Prepare(new FileSetSpec(Files: 7, FileSize: 150_000, Seed: 5), folder: null, keep: false);
+        var expected = set.Entries.ToDictionary(set.PathOf, e => e.Md5);
+
+        var hashes = await FileHashers.HashAllAsync([.. expected.Keys], mode, workers);
+
+        Assert.Equal(7, hashes.Count);
+        Assert.Equal(expected.Keys.Order(StringComparer.Ordinal), hashes.Select(h => h.Path).Order(StringComparer.Ordinal));
+        Assert.All(hashes, h => Assert.Equal(expected[h.Path], h.Md5));
+    }
+
+    [Fact]
+    public async Task NoWorkers_IsRefused()
+    {
+        await Assert.ThrowsAsync<ArgumentOutOfRangeException>(() => FileHashers.HashAllAsync(["x"], HashMode.Sync, 0));
+    }
+}
