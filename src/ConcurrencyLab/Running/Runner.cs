@@ -1,5 +1,6 @@
 using System.Globalization;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Statistics;
 
 namespace ConcurrencyLab.Running;
@@ -39,8 +40,23 @@ public sealed class Runner
             var trials = scenarioPlan.Variants.ToDictionary(v => v.Name, _ => new List<TrialResult>());
             var notes = new List<string>(scenarioPlan.Notes);
             var rounds = plan.Settings.Warmup + plan.Settings.Repeat;
+            RunFixture? fixture = null;
             try
             {
+                try
+                {
+                    fixture = await scenarioPlan.Scenario.PrepareRunAsync(scenarioPlan.Parameters, cancellationToken).ConfigureAwait(false);
+                }
+                catch (Exception ex) when (ex is not OperationCanceledException)
+                {
+                    // Nothing to run the trials on: say why in one line, and go on to the next scenario.
+                    notes.Add("the scenario's set-up failed, so none of its trials ran: " + TrialFailure.Describe(ex));
+                    rounds = 0;
+                }
+
+                notes.AddRange(fixture?.Notes ?? []);
+                // The fixture's values win: it may settle one the user left open, such as a folder.
+                var parameters = fixture is null ? scenarioPlan.Parameters.Values : scenarioPlan.Parameters.Values.SetItems(fixture.TrialParameters);
                 for (var round = 0; round < rounds; round++)
                 {
                     var warmup = round < plan.Settings.Warmup;
@@ -54,7 +70,7 @@ public sealed class Runner
                         {
                             Scenario = scenarioPlan.Scenario.Name,
                             Variant = variant.Name,
-                            Parameters = scenarioPlan.Parameters.Values,
+                            Parameters = parameters,
                             Seed = plan.Settings.Seed,
                             SampleIntervalMs = plan.Settings.SampleIntervalMs,
                             Repeat = repeat,
@@ -82,6 +98,13 @@ public sealed class Runner
             {
                 Cancelled = true;
                 notes.Add("the run was cancelled; trials measured before that are kept.");
+            }
+            finally
+            {
+                if (fixture is not null)
+                {
+                    await fixture.DisposeAsync().ConfigureAwait(false);
+                }
             }
 
             var scenarioResult = Summarise(scenarioPlan, trials, notes);

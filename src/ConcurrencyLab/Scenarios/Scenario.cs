@@ -53,6 +53,14 @@ public abstract class Scenario
     public virtual IEnumerable<string> Notes(ParameterValues parameters, bool quick) => [];
 
     /// <summary>
+    /// Makes what all of the run's trials share (see <see cref="RunFixture"/>); null, the default, when they
+    /// share nothing. Called in the runner's process before the scenario's first trial. A failure here is
+    /// told in the report's notes and the scenario's trials do not run; the run goes on to other scenarios.
+    /// </summary>
+    public virtual Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, CancellationToken cancellationToken = default) =>
+        Task.FromResult<RunFixture?>(null);
+
+    /// <summary>
     /// Runs one trial of <see cref="TrialContext.Variant"/>: sets up the fixture, starts the meter, runs the
     /// variant, stops the meter, checks the results and tears the fixture down.
     /// </summary>

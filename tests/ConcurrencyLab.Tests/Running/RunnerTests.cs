@@ -64,6 +64,80 @@ public sealed class RunnerTests
         Assert.Contains(run.Scenarios[0].Notes, n => n.Contains("cancelled", StringComparison.Ordinal));
     }
 
+    [Fact]
+    public async Task Run_SharesTheScenariosFixtureWithEveryTrial_AndTearsItDownAfterTheLast()
+    {
+        var shared = new SharingScenario(fails: false);
+        var options = new RunOptions { Scenarios = ["sharing"], Repeat = 2, Warmup = 1 };
+        Assert.True(RunPlanner.TryCreate(options, [shared], out var plan, out _));
+        var executor = new ScriptedExecutor(request =>
+        {
+            Assert.False(shared.TornDown, "a trial ran after the fixture was torn down");
+            return new TrialResult { WallMs = 10, ItemsPlanned = 1, ItemsCompleted = 1 };
+        });
+
+        var run = await new Runner(executor).RunAsync(plan);
+
+        Assert.Equal(3, executor.Calls.Count);
+        Assert.All(executor.Calls, c => Assert.Equal("/made/for/the/run", c.Parameters["folder"]));
+        Assert.True(shared.TornDown);
+        Assert.Contains("made a folder", run.Scenarios[0].Notes);
+    }
+
+    [Fact]
+    public async Task Run_AScenarioWhoseSetUpFails_RunsNoTrials_SaysWhy_AndTheRunGoesOn()
+    {
+        var options = new RunOptions { Scenarios = ["sharing", "delay"], Variants = [], Repeat = 1, Warmup = 0 };
+        Assert.True(RunPlanner.TryCreate(options, [new SharingScenario(fails: true), .. ScenarioCatalog.BuiltIn], out var plan, out var problems), string.Join("; ", problems));
+        var executor = new ScriptedExecutor(_ => new TrialResult { WallMs = 10, ItemsPlanned = 1, ItemsCompleted = 1 });
+
+        var run = await new Runner(executor).RunAsync(plan);
+
+        Assert.DoesNotContain(executor.Calls, c => c.Scenario == "sharing");
+        Assert.Contains(executor.Calls, c => c.Scenario == "delay");
+        Assert.Contains(run.Scenarios[0].Notes, n => n.Contains("set-up failed", StringComparison.Ordinal) && n.Contains("no room on the disk", StringComparison.Ordinal));
+        Assert.All(run.Scenarios[0].Variants, v => Assert.Equal(TrialStatus.Failed, v.Status));
+    }
+
+    /// <summary>A scenario whose trials share a fixture made once for the run, or whose fixture cannot be made.</summary>
+    private sealed class SharingScenario(bool fails) : Scenario
+    {
+        public bool TornDown { get; private set; }
+
+        public override string Name => "sharing";
+
+        public override string Summary => "trials that share what the run made";
+
+        public override IReadOnlyList<ParameterDescriptor> Parameters { get; } = [];
+
+        public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters) => [new("only", "the one variant")];
+
+        public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
+        {
+            variant = new VariantInfo(name, "the one variant");
+            problem = string.Empty;
+            return name == "only";
+        }
+
+        public override string DefaultBaseline(ParameterValues parameters) => "only";
+
+        public override IdealBound Ideal(ParameterValues parameters, int seed) => new(1, "none");
+
+        public override Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, CancellationToken cancellationToken = default) => fails
+            ? throw new IOException("no room on the disk")
+            : Task.FromResult<RunFixture?>(new RunFixture(
+                new Dictionary<string, string> { ["folder"] = "/made/for/the/run" },
+                ["made a folder"],
+                () =>
+                {
+                    TornDown = true;
+                    return ValueTask.CompletedTask;
+                }));
+
+        public override Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default) =>
+            throw new NotSupportedException("the scripted executor runs no trial");
+    }
+
     private sealed class ScriptedExecutor(Func<TrialRequest, TrialResult> script) : ITrialExecutor
     {
         public List<TrialRequest> Calls { get; } = [];
