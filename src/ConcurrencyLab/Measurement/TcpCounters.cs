@@ -25,11 +25,7 @@ public static class TcpCounters
         {
             return ParseListenOverflows(File.ReadAllText(NetstatPath));
         }
-        catch (IOException)
-        {
-            return null;
-        }
-        catch (UnauthorizedAccessException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return null;
         }

@@ -1,6 +1,7 @@
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Tests.Scenarios;
 
 namespace ConcurrencyLab.Tests.Running;
 
@@ -100,28 +101,13 @@ public sealed class RunnerTests
     }
 
     /// <summary>A scenario whose trials share a fixture made once for the run, or whose fixture cannot be made.</summary>
-    private sealed class SharingScenario(bool fails) : Scenario
+    private sealed class SharingScenario(bool fails) : OneVariantScenario
     {
         public bool TornDown { get; private set; }
 
         public override string Name => "sharing";
 
         public override string Summary => "trials that share what the run made";
-
-        public override IReadOnlyList<ParameterDescriptor> Parameters { get; } = [];
-
-        public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters) => [new("only", "the one variant")];
-
-        public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
-        {
-            variant = new VariantInfo(name, "the one variant");
-            problem = string.Empty;
-            return name == "only";
-        }
-
-        public override string DefaultBaseline(ParameterValues parameters) => "only";
-
-        public override IdealBound Ideal(ParameterValues parameters, int seed) => new(1, "none");
 
         public override Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, CancellationToken cancellationToken = default) => fails
             ? throw new IOException("no room on the disk")

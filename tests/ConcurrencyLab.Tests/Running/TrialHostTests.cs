@@ -1,6 +1,7 @@
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Tests.Scenarios;
 
 namespace ConcurrencyLab.Tests.Running;
 
@@ -27,26 +28,11 @@ public sealed class TrialHostTests
     }
 
     /// <summary>A scenario that gives up before it starts its meter, as fanout does when a priming request fails.</summary>
-    private sealed class FailsWhilePriming : Scenario
+    private sealed class FailsWhilePriming : OneVariantScenario
     {
         public override string Name => "early";
 
         public override string Summary => "fails before its measured region";
-
-        public override IReadOnlyList<ParameterDescriptor> Parameters { get; } = [];
-
-        public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters) => [new("only", "the one variant")];
-
-        public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
-        {
-            variant = new VariantInfo(name, "the one variant");
-            problem = string.Empty;
-            return true;
-        }
-
-        public override string DefaultBaseline(ParameterValues parameters) => "only";
-
-        public override IdealBound Ideal(ParameterValues parameters, int seed) => new(1, "none");
 
         public override Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default) =>
             Task.FromResult(new TrialOutcome { ItemsPlanned = 1, ItemsCompleted = 0, Error = "while priming: HTTP 500" });

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Globalization;
-using System.Net.Http.Json;
 using System.Text.Json;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
