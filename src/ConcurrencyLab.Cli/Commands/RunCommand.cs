@@ -30,9 +30,17 @@ internal static class RunCommand
         foreach (var scenario in scenarios)
         {
             var command = new Command(scenario.Name, scenario.Summary);
-            var parameterOptions = new List<(ParameterDescriptor Descriptor, Option<string> Option)>();
+            var parameterOptions = new List<(ParameterDescriptor Descriptor, Option Option)>();
             foreach (var parameter in scenario.Parameters)
             {
+                if (parameter.Kind == ParameterKind.Switch)
+                {
+                    var flag = new Option<bool>("--" + parameter.Name) { Description = parameter.Description };
+                    command.Options.Add(flag);
+                    parameterOptions.Add((parameter, flag));
+                    continue;
+                }
+
                 var quick = parameter.QuickValue is null ? string.Empty : $"; {parameter.QuickValue} with --quick";
                 var option = new Option<string>("--" + parameter.Name) { Description = $"{parameter.Description} [default: {parameter.DefaultValue}{quick}]" };
                 command.Options.Add(option);
@@ -52,16 +60,21 @@ internal static class RunCommand
         Switches switches,
         ParseResult parse,
         Scenario? scenario,
-        IReadOnlyList<(ParameterDescriptor Descriptor, Option<string> Option)> parameterOptions,
+        IReadOnlyList<(ParameterDescriptor Descriptor, Option Option)> parameterOptions,
         CancellationToken cancellationToken)
     {
         var errors = new List<string>();
         var parameters = new Dictionary<string, string>();
         foreach (var (descriptor, option) in parameterOptions)
         {
-            if (parse.GetValue(option) is { } value)
+            switch (option)
             {
-                parameters[descriptor.Name] = value;
+                case Option<bool> flag when parse.GetValue(flag):
+                    parameters[descriptor.Name] = "true";
+                    break;
+                case Option<string> text when parse.GetValue(text) is { } value:
+                    parameters[descriptor.Name] = value;
+                    break;
             }
         }
 

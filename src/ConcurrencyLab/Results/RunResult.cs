@@ -58,6 +58,9 @@ public sealed record ScenarioResult
     /// <summary>Why <see cref="IdealMs"/> is the bound.</summary>
     public required string IdealReason { get; init; }
 
+    /// <summary>Reference rates measured on this machine at the start of the scenario, from which the ideal was derived; empty when the ideal needs none.</summary>
+    public IReadOnlyDictionary<string, double> Bounds { get; init; } = new Dictionary<string, double>();
+
     public required string Baseline { get; init; }
 
     public required IReadOnlyList<VariantResult> Variants { get; init; }

@@ -45,7 +45,7 @@ public sealed class Runner
             {
                 try
                 {
-                    fixture = await scenarioPlan.Scenario.PrepareRunAsync(scenarioPlan.Parameters, cancellationToken).ConfigureAwait(false);
+                    fixture = await scenarioPlan.Scenario.PrepareRunAsync(scenarioPlan.Parameters, plan.Settings.Seed, cancellationToken).ConfigureAwait(false);
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {
@@ -107,7 +107,8 @@ public sealed class Runner
                 }
             }
 
-            var scenarioResult = Summarise(scenarioPlan, trials, notes);
+            var scenarioResult = Summarise(scenarioPlan, trials, notes, fixture);
+            scenarioResult = scenarioResult with { Notes = [.. scenarioResult.Notes, .. Conclude(scenarioPlan.Scenario, scenarioResult)] };
             scenarios.Add(scenarioResult);
             Notify(o => o.ScenarioFinished(scenarioResult), null);
             if (Cancelled)
@@ -154,6 +155,19 @@ public sealed class Runner
         }
     }
 
+    /// <summary>The scenario's reading of its results; a failure there costs a note, never the results.</summary>
+    private static IReadOnlyList<string> Conclude(Scenario scenario, ScenarioResult result)
+    {
+        try
+        {
+            return [.. scenario.Conclusions(result)];
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            return [$"the scenario's conclusions could not be drawn: {TrialFailure.Describe(ex)}"];
+        }
+    }
+
     /// <summary>Round r starts at variant r mod n, so each variant runs first in turn.</summary>
     internal static IEnumerable<T> Rotate<T>(IReadOnlyList<T> items, int round)
     {
@@ -163,8 +177,10 @@ public sealed class Runner
         }
     }
 
-    private ScenarioResult Summarise(ScenarioPlan plan, Dictionary<string, List<TrialResult>> trials, List<string> notes)
+    private ScenarioResult Summarise(ScenarioPlan plan, Dictionary<string, List<TrialResult>> trials, List<string> notes, RunFixture? fixture)
     {
+        // A bound the set-up measured on this machine replaces the one planned from the parameters alone.
+        var ideal = fixture?.Ideal ?? plan.Ideal;
         var baselineTrials = trials.GetValueOrDefault(plan.Baseline) ?? [];
         var baselineOk = baselineTrials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList();
         double? baselineMedian = baselineOk.Count > 0 ? MedianEstimate.MedianOf(baselineOk) : null;
@@ -186,15 +202,16 @@ public sealed class Runner
             Description = v.Description,
             Status = trials[v.Name].Count == 0 ? TrialStatus.Failed : Summarizer.VariantStatus(trials[v.Name]),
             Trials = trials[v.Name],
-            Summary = Summarizer.Summarise(trials[v.Name], plan.Ideal.Ms, baselineMedian),
+            Summary = Summarizer.Summarise(trials[v.Name], ideal.Ms, baselineMedian),
         }).ToList();
 
         return new ScenarioResult
         {
             Name = plan.Scenario.Name,
             Parameters = plan.Parameters.Values,
-            IdealMs = plan.Ideal.Ms,
-            IdealReason = plan.Ideal.Reason,
+            IdealMs = ideal.Ms,
+            IdealReason = ideal.Reason,
+            Bounds = fixture?.Bounds ?? new Dictionary<string, double>(),
             Baseline = plan.Baseline,
             FlaggedChecks = plan.Scenario.FlaggedChecks,
             ReportedChecks = plan.Scenario.ReportedChecks,

@@ -22,6 +22,9 @@ public sealed record ParameterDescriptor(
     /// <summary>The largest number allowed (for numbers, and for each list element).</summary>
     public double Maximum { get; init; } = double.MaxValue;
 
+    /// <summary>A switch, off unless given.</summary>
+    public static ParameterDescriptor Switch(string name, string description) => new(name, ParameterKind.Switch, "false", description);
+
     /// <summary>The default at the given scale.</summary>
     public string DefaultFor(bool quick) => quick && QuickValue is not null ? QuickValue : DefaultValue;
 
@@ -55,6 +58,8 @@ public sealed record ParameterDescriptor(
                 }
 
                 return null;
+            case ParameterKind.Switch:
+                return text is "true" or "false" ? null : $"--{Name} is on or off: true or false, not '{text}'.";
             default:
                 return string.IsNullOrWhiteSpace(text) ? $"--{Name} must not be empty." : null;
         }

@@ -14,4 +14,7 @@ public enum ParameterKind
 
     /// <summary>Free text.</summary>
     Text,
+
+    /// <summary>On or off: <c>true</c> or <c>false</c>; on the command line, a flag that takes no value.</summary>
+    Switch,
 }

@@ -68,6 +68,9 @@ public sealed class ParameterValues
             .Select(p => int.Parse(p, NumberStyles.None, CultureInfo.InvariantCulture))
             .Distinct()];
 
+    /// <summary>A switch parameter.</summary>
+    public bool GetSwitch(string name) => Values[name] == "true";
+
     /// <summary>A text parameter.</summary>
     public string GetText(string name) => Values[name];
 }

@@ -27,6 +27,15 @@ public sealed class RunFixture : IAsyncDisposable
     /// <summary>What the report should say about the set-up, such as that existing files were reused.</summary>
     public IReadOnlyList<string> Notes { get; }
 
+    /// <summary>
+    /// The scenario's ideal when the set-up measured it on this machine (such as how fast the disk reads),
+    /// replacing the one planned from the parameters alone; null keeps the planned one.
+    /// </summary>
+    public IdealBound? Ideal { get; init; }
+
+    /// <summary>Reference rates the set-up measured, by name (such as <c>deviceReadMibPerSec</c>), written to the results as the scenario's <c>bounds</c>.</summary>
+    public IReadOnlyDictionary<string, double> Bounds { get; init; } = new Dictionary<string, double>();
+
     /// <summary>Tears the fixture down once; later calls do nothing.</summary>
     public async ValueTask DisposeAsync()
     {

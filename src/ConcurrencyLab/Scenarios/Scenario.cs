@@ -53,11 +53,18 @@ public abstract class Scenario
     public virtual IEnumerable<string> Notes(ParameterValues parameters, bool quick) => [];
 
     /// <summary>
+    /// What the measured results say about the published claim the scenario reproduces, in lines for the
+    /// report's notes (such as whether a rate held or fell as workers grew); called once the scenario's
+    /// trials are summarised. None by default.
+    /// </summary>
+    public virtual IEnumerable<string> Conclusions(ScenarioResult result) => [];
+
+    /// <summary>
     /// Makes what all of the run's trials share (see <see cref="RunFixture"/>); null, the default, when they
     /// share nothing. Called in the runner's process before the scenario's first trial. A failure here is
     /// told in the report's notes and the scenario's trials do not run; the run goes on to other scenarios.
     /// </summary>
-    public virtual Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, CancellationToken cancellationToken = default) =>
+    public virtual Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken = default) =>
         Task.FromResult<RunFixture?>(null);
 
     /// <summary>

@@ -109,7 +109,7 @@ public sealed class RunnerTests
 
         public override string Summary => "trials that share what the run made";
 
-        public override Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, CancellationToken cancellationToken = default) => fails
+        public override Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken = default) => fails
             ? throw new IOException("no room on the disk")
             : Task.FromResult<RunFixture?>(new RunFixture(
                 new Dictionary<string, string> { ["folder"] = "/made/for/the/run" },
