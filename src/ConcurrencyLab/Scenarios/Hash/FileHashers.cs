@@ -15,10 +15,23 @@ public enum HashMode
 
     /// <summary>Parallel.ForEachAsync over the files with N as its degree, each hashed as in <see cref="Async"/>.</summary>
     ForEachAsync,
+
+    /// <summary>
+    /// A Channel feeds N workers; each reads past the page cache (O_DIRECT) into an aligned buffer of
+    /// <see cref="FileHashers.DirectBufferSize"/> and hashes it incrementally, with blocking reads.
+    /// </summary>
+    Direct,
 }
 
-/// <summary>One file's result: its hash in lower-case hex and when it was finished (a Stopwatch timestamp).</summary>
-public sealed record FileHash(string Path, string Md5, long FinishedAt);
+/// <summary>One file's result: its hash in lower-case hex, and when it was started and finished (Stopwatch timestamps).</summary>
+public sealed record FileHash(string Path, string Md5, long StartedAt, long FinishedAt)
+{
+    /// <summary>Whether the file was finished on a ThreadPool thread (async work is; a worker thread of its own is not).</summary>
+    public bool OnPoolThread { get; init; } = Thread.CurrentThread.IsThreadPoolThread;
+
+    /// <summary>How long the file took, from opening it to its hash.</summary>
+    public double Milliseconds => Stopwatch.GetElapsedTime(StartedAt, FinishedAt).TotalMilliseconds;
+}
 
 /// <summary>
 /// Hashes a list of files with MD5 in one of the <see cref="HashMode"/>s and N workers, as the published
@@ -26,23 +39,39 @@ public sealed record FileHash(string Path, string Md5, long FinishedAt);
 /// </summary>
 public static class FileHashers
 {
-    // What FileStream reads at a time when it buffers, and the buffer the published code left at its default.
-    private const int BufferSize = 4096;
+    /// <summary>FileStream's default buffer, which the published code left as it was.</summary>
+    public const int DefaultBufferSize = 4096;
 
-    /// <summary>Hashes every file in <paramref name="paths"/> with <paramref name="workers"/> workers; the results come in the order files finished.</summary>
-    public static async Task<IReadOnlyList<FileHash>> HashAllAsync(IReadOnlyList<string> paths, HashMode mode, int workers, CancellationToken cancellationToken = default)
+    /// <summary>What a direct read asks for at a time: large, so each trip to the device carries much.</summary>
+    public const int DirectBufferSize = 1024 * 1024;
+
+    /// <summary>
+    /// Hashes every file in <paramref name="paths"/> with <paramref name="workers"/> workers; the results come
+    /// in the order files finished. <paramref name="bufferSize"/> is the FileStream's buffer in the modes
+    /// that use one.
+    /// </summary>
+    public static async Task<IReadOnlyList<FileHash>> HashAllAsync(
+        IReadOnlyList<string> paths,
+        HashMode mode,
+        int workers,
+        int bufferSize = DefaultBufferSize,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(paths);
         ArgumentOutOfRangeException.ThrowIfLessThan(workers, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(bufferSize, 1);
         var results = new System.Collections.Concurrent.ConcurrentQueue<FileHash>();
         if (mode == HashMode.ForEachAsync)
         {
             var options = new ParallelOptions { MaxDegreeOfParallelism = workers, CancellationToken = cancellationToken };
-            await Parallel.ForEachAsync(paths, options, async (path, ct) => results.Enqueue(await HashAsync(path, ct).ConfigureAwait(false))).ConfigureAwait(false);
+            await Parallel.ForEachAsync(paths, options, async (path, ct) => results.Enqueue(await HashAsync(path, bufferSize, ct).ConfigureAwait(false))).ConfigureAwait(false);
             return [.. results];
         }
 
-        // The published shape: every path queued on a Channel up front, read by N workers as fast as they can.
+        // The published shape: every path queued on a Channel up front, read by N workers as fast as they
+        // can, each worker a thread of its own (the published code made its own threads, to keep the
+        // ThreadPool's scheduling out of it). A sync worker holds its thread through every read; an async
+        // one gives it up at each await and carries on wherever the continuation runs.
         var channel = Channel.CreateUnbounded<string>(new UnboundedChannelOptions { SingleWriter = true });
         foreach (var path in paths)
         {
@@ -50,40 +79,98 @@ public static class FileHashers
         }
 
         channel.Writer.Complete();
-        var running = new Task[workers];
+        var finished = new Task[workers];
         for (var w = 0; w < workers; w++)
         {
-            running[w] = Task.Run(
-                async () =>
+            var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            finished[w] = done.Task;
+            var thread = new Thread(() =>
+            {
+                try
                 {
-                    await foreach (var path in channel.Reader.ReadAllAsync(cancellationToken).ConfigureAwait(false))
+                    if (mode == HashMode.Async)
                     {
-                        results.Enqueue(mode == HashMode.Sync ? Hash(path) : await HashAsync(path, cancellationToken).ConfigureAwait(false));
+                        WorkAsync(channel.Reader, results, bufferSize, cancellationToken).GetAwaiter().GetResult();
                     }
-                },
-                cancellationToken);
+                    else
+                    {
+                        Work(channel.Reader, results, mode, bufferSize, cancellationToken);
+                    }
+
+                    done.SetResult();
+                }
+                catch (Exception ex)
+                {
+                    // Handed to the caller, never left to crash the process from a thread nobody joins.
+                    done.SetException(ex);
+                }
+            })
+            {
+                IsBackground = true,
+                Name = $"conclab hash worker {w}",
+            };
+            thread.Start();
         }
 
-        await Task.WhenAll(running).ConfigureAwait(false);
+        await Task.WhenAll(finished).ConfigureAwait(false);
         return [.. results];
     }
 
-#pragma warning disable CA5351 // MD5 is the experiment's workload, as published, not a security measure.
-    private static FileHash Hash(string path)
+    private static void Work(ChannelReader<string> files, System.Collections.Concurrent.ConcurrentQueue<FileHash> results, HashMode mode, int bufferSize, CancellationToken cancellationToken)
     {
-        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, BufferSize);
-        var md5 = MD5.HashData(stream);
-        return new FileHash(path, Convert.ToHexStringLower(md5), Stopwatch.GetTimestamp());
+        // Each direct worker keeps one aligned buffer for all its files.
+        using var direct = mode == HashMode.Direct ? new AlignedBuffer(DirectBufferSize, DirectIo.Alignment) : null;
+        while (files.TryRead(out var path))
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            results.Enqueue(direct is null ? Hash(path, bufferSize) : HashDirect(path, direct));
+        }
     }
 
-    private static async Task<FileHash> HashAsync(string path, CancellationToken cancellationToken)
+    private static async Task WorkAsync(ChannelReader<string> files, System.Collections.Concurrent.ConcurrentQueue<FileHash> results, int bufferSize, CancellationToken cancellationToken)
     {
-        var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, BufferSize, FileOptions.Asynchronous);
+        await foreach (var path in files.ReadAllAsync(cancellationToken).ConfigureAwait(false))
+        {
+            results.Enqueue(await HashAsync(path, bufferSize, cancellationToken).ConfigureAwait(false));
+        }
+    }
+
+#pragma warning disable CA5351 // MD5 is the experiment's workload, as published, not a security measure.
+    private static FileHash Hash(string path, int bufferSize)
+    {
+        var started = Stopwatch.GetTimestamp();
+        using var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize);
+        var md5 = MD5.HashData(stream);
+        return new FileHash(path, Convert.ToHexStringLower(md5), started, Stopwatch.GetTimestamp());
+    }
+
+    private static async Task<FileHash> HashAsync(string path, int bufferSize, CancellationToken cancellationToken)
+    {
+        var started = Stopwatch.GetTimestamp();
+        var stream = new FileStream(path, FileMode.Open, FileAccess.Read, FileShare.Read, bufferSize, FileOptions.Asynchronous);
         await using (stream.ConfigureAwait(false))
         {
             var md5 = await MD5.HashDataAsync(stream, cancellationToken).ConfigureAwait(false);
-            return new FileHash(path, Convert.ToHexStringLower(md5), Stopwatch.GetTimestamp());
+            return new FileHash(path, Convert.ToHexStringLower(md5), started, Stopwatch.GetTimestamp());
         }
+    }
+
+    private static FileHash HashDirect(string path, AlignedBuffer buffer)
+    {
+        var started = Stopwatch.GetTimestamp();
+        using var handle = DirectIo.OpenRead(path);
+        using var md5 = IncrementalHash.CreateHash(HashAlgorithmName.MD5);
+        long offset = 0;
+        int read;
+
+        // Every read starts at a multiple of the buffer's size, so it stays aligned; the last one comes back short.
+        while ((read = RandomAccess.Read(handle, buffer.Span, offset)) > 0)
+        {
+            md5.AppendData(buffer.Span[..read]);
+            offset += read;
+        }
+
+        return new FileHash(path, Convert.ToHexStringLower(md5.GetHashAndReset()), started, Stopwatch.GetTimestamp());
     }
 #pragma warning restore CA5351
 }

@@ -95,17 +95,63 @@ public sealed class FileSet : IDisposable
         }
     }
 
+    /// <summary>
+    /// Opens the set a run prepared in <paramref name="folder"/>, as a trial's process finds it: nothing is
+    /// written, and disposing deletes nothing. Throws <see cref="FileSetException"/> when the folder does
+    /// not hold a complete set matching <paramref name="spec"/>.
+    /// </summary>
+    public static FileSet Open(string folder, FileSetSpec spec)
+    {
+        ArgumentNullException.ThrowIfNull(folder);
+        ArgumentNullException.ThrowIfNull(spec);
+        var path = Path.GetFullPath(folder);
+        return TryReuse(path, spec) is { } entries
+            ? new FileSet(path, spec, entries, reused: true, deleteFolder: false, deleteFiles: false)
+            : throw new FileSetException($"{path} holds no complete file set of {spec.Files} x {spec.FileSize} bytes with seed {spec.Seed}");
+    }
+
+    /// <summary>
+    /// Why <see cref="Prepare"/> would refuse for want of room, in one line, or null when it would not: a
+    /// matching set already in <paramref name="folder"/> needs no room, else the disk needs the set plus
+    /// some to spare. Reads only; <paramref name="folder"/> need not exist yet.
+    /// </summary>
+    public static string? CheckRoom(FileSetSpec spec, string? folder)
+    {
+        ArgumentNullException.ThrowIfNull(spec);
+        var path = Path.GetFullPath(folder ?? Path.GetTempPath());
+        // A set of the same shape there, whatever its seed, is reused or overwritten in place: no more room needed.
+        if (folder is not null && TryReuse(path, spec, anySeed: true) is not null)
+        {
+            return null;
+        }
+
+        // The folder may be made by the run: ask the nearest folder that exists.
+        var existing = new DirectoryInfo(path);
+        while (existing is { Exists: false })
+        {
+            existing = existing.Parent;
+        }
+
+        return existing is null ? $"cannot find the disk {path} would be on" : RoomProblem(existing.FullName, spec.TotalBytes);
+    }
+
     /// <summary>The bytes free on the file system holding <paramref name="folder"/>.</summary>
     public static long FreeBytes(string folder) => new DriveInfo(Path.GetFullPath(folder)).AvailableFreeSpace;
 
     private static void EnsureRoom(string folder, long bytes)
     {
-        var free = FreeBytes(folder);
-        if (free < bytes + Headroom)
+        if (RoomProblem(folder, bytes) is { } problem)
         {
-            throw new FileSetException(
-                $"the file set needs {Mib(bytes + Headroom)} MiB in {folder} (with {Mib(Headroom)} MiB to spare), but only {Mib(free)} MiB are free; choose another --dir or fewer or smaller files");
+            throw new FileSetException(problem);
         }
+    }
+
+    private static string? RoomProblem(string folder, long bytes)
+    {
+        var free = FreeBytes(folder);
+        return free >= bytes + Headroom
+            ? null
+            : $"the file set needs {Mib(bytes + Headroom)} MiB in {folder} (with {Mib(Headroom)} MiB to spare), but only {Mib(free)} MiB are free; choose another --dir or fewer or smaller files";
     }
 
     private static string Mib(long bytes) => (bytes / (1024.0 * 1024)).ToString("0", CultureInfo.InvariantCulture);
@@ -142,7 +188,7 @@ public sealed class FileSet : IDisposable
         return entries;
     }
 
-    private static List<FileSetEntry>? TryReuse(string folder, FileSetSpec spec)
+    private static List<FileSetEntry>? TryReuse(string folder, FileSetSpec spec, bool anySeed = false)
     {
         var manifestPath = Path.Combine(folder, ManifestName);
         if (!File.Exists(manifestPath))
@@ -153,7 +199,7 @@ public sealed class FileSet : IDisposable
         try
         {
             var manifest = JsonSerializer.Deserialize<Manifest>(File.ReadAllText(manifestPath), LabJson.Options);
-            if (manifest is null || manifest.Spec != spec || manifest.Entries.Count != spec.Files)
+            if (manifest is null || manifest.Spec != (anySeed ? spec with { Seed = manifest.Spec.Seed } : spec) || manifest.Entries.Count != spec.Files)
             {
                 return null;
             }

@@ -10,8 +10,15 @@ public sealed class FileHashersTests
     [InlineData(HashMode.Async, 1)]
     [InlineData(HashMode.Async, 16)]
     [InlineData(HashMode.ForEachAsync, 2)]
+    [InlineData(HashMode.Direct, 1)]
+    [InlineData(HashMode.Direct, 4)]
     public async Task EveryMode_HashesEveryFileOnce_ToTheManifestsHash(HashMode mode, int workers)
     {
+        if (mode == HashMode.Direct && !DirectIo.IsSupported)
+        {
+            return;
+        }
+
         using var set = FileSet.Prepare(new FileSetSpec(Files: 7, FileSize: 150_000, Seed: 5), folder: null, keep: false);
         var expected = set.Entries.ToDictionary(set.PathOf, e => e.Md5);
 
@@ -20,6 +27,25 @@ public sealed class FileHashersTests
         Assert.Equal(7, hashes.Count);
         Assert.Equal(expected.Keys.Order(StringComparer.Ordinal), hashes.Select(h => h.Path).Order(StringComparer.Ordinal));
         Assert.All(hashes, h => Assert.Equal(expected[h.Path], h.Md5));
+    }
+
+    [Theory]
+    [InlineData(HashMode.Sync)]
+    [InlineData(HashMode.Direct)]
+    public async Task BlockingWorkers_RunOnThreadsOfTheirOwn_NotThePool_AsPublished(HashMode mode)
+    {
+        if (mode == HashMode.Direct && !DirectIo.IsSupported)
+        {
+            return;
+        }
+
+        using var set = FileSet.Prepare(new FileSetSpec(Files: 12, FileSize: 64 * 1024, Seed: 5), folder: null, keep: false);
+
+        var hashes = await FileHashers.HashAllAsync([.. set.Entries.Select(set.PathOf)], mode, 4);
+
+        // On pool threads, N blocking workers would only ever be as many as the pool has threads.
+        Assert.Equal(12, hashes.Count);
+        Assert.All(hashes, h => Assert.False(h.OnPoolThread, $"{h.Path} was hashed on a pool thread"));
     }
 
     [Fact]

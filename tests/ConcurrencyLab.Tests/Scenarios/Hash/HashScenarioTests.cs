@@ -1,0 +1,198 @@
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Scenarios.Hash;
+
+namespace ConcurrencyLab.Tests.Scenarios.Hash;
+
+public sealed class HashScenarioTests
+{
+    private static readonly HashScenario Scenario = new();
+
+    private static ParameterValues Values(params (string Name, string Value)[] given) => ScenarioParameters.Of(Scenario, given);
+
+    [Fact]
+    public void DefaultVariants_EveryKind_AtEveryWorkerCount()
+    {
+        var names = Scenario.DefaultVariants(Values()).Select(v => v.Name).ToList();
+
+        Assert.Equal(DirectIo.IsSupported ? 16 : 12, names.Count);
+        Assert.Contains("sync@16", names);
+        Assert.Contains("async@128", names);
+        Assert.Contains("foreach-async@64", names);
+        Assert.Equal("sync@16", Scenario.DefaultBaseline(Values()));
+    }
+
+    [Theory]
+    [InlineData("Async@8", true, "async@8")]
+    [InlineData("sync", false, "must say how many workers")]
+    [InlineData("sync@0", false, "from 1 to 4096")]
+    [InlineData("sha@4", false, "not a hash variant")]
+    public void TryResolveVariant_NeedsAKnownKindAndN(string name, bool ok, string expected)
+    {
+        var resolved = Scenario.TryResolveVariant(name, Values(), out var variant, out var problem);
+
+        Assert.Equal(ok, resolved);
+        Assert.Contains(expected, ok ? variant.Name : problem, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("file-size", "16 furlongs", "--file-size must be a size")]
+    [InlineData("file-size", "0", "--file-size must be a size")]
+    [InlineData("buffer-size", "1TiB", "--buffer-size must be a size")]
+    [InlineData("cache", "lukewarm", "--cache must be cold or warm")]
+    public void Validate_RefusesBadValues_InOneLine(string name, string value, string expected)
+    {
+        var problems = Scenario.Validate(Values((name, value))).ToList();
+
+        var problem = Assert.Single(problems);
+        Assert.StartsWith(expected, problem, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', problem);
+    }
+
+    [Fact]
+    public void Validate_RefusesASetTheDiskCannotHold_BeforeAnyTrial()
+    {
+        var problems = Scenario.Validate(Values(("files", "100000"), ("file-size", "64GiB"))).ToList();
+
+        var problem = Assert.Single(problems);
+        Assert.Contains("MiB are free", problem, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task ARun_MeasuresItsBounds_EveryKindHashesRight_FromTheColdCache_AndTheSetIsDeletedAfter()
+    {
+        var parameters = Values(("files", "6"), ("file-size", "256KiB"), ("workers", "3"));
+
+        var fixture = await Scenario.PrepareRunAsync(parameters, seed: 7);
+
+        Assert.NotNull(fixture);
+        var folder = fixture.TrialParameters["dir"];
+        Assert.Equal(6, Directory.GetFiles(folder, "*.bin").Length);
+        Assert.True(fixture.Ideal!.Ms > 0, fixture.Ideal.Reason);
+        Assert.True(fixture.Bounds["deviceReadMibPerSec"] > 0);
+        Assert.True(fixture.Bounds["hashMibPerSec"] > 0);
+        Assert.Equal(Environment.ProcessorCount, fixture.Bounds["cores"]);
+        var canBeCold = PageCache.IsSupported && PageCache.InMemory(folder) is null;
+
+        var trialParameters = ParameterValues.FromValidated(parameters.Values.SetItems(fixture.TrialParameters));
+        foreach (var variant in Scenario.DefaultVariants(parameters))
+        {
+            var outcome = await RunTrial(variant.Name, trialParameters, seed: 7);
+
+            Assert.Null(outcome.Error);
+            Assert.Equal(6, outcome.ItemsCompleted);
+            Assert.Equal(6, outcome.LatenciesMs.Count);
+            Assert.Equal(0, outcome.Checks!["hashMismatches"]);
+            Assert.True(outcome.Checks["mibPerSec"] > 0);
+            Assert.Equal(canBeCold ? 1 : 0, outcome.Checks["cacheCold"]);
+            Assert.Equal(canBeCold ? 0 : 1, outcome.Checks["notCold"]);
+        }
+
+        await fixture.DisposeAsync();
+
+        Assert.False(Directory.Exists(folder), $"{folder} was left behind");
+    }
+
+    [Fact]
+    public async Task AWarmRun_HasTheFilesCached_AndMeasuresTheCachedReadRate()
+    {
+        var parameters = Values(("files", "3"), ("file-size", "128KiB"), ("workers", "2"), ("cache", "warm"));
+        var fixture = await Prepare(parameters);
+        await using (fixture)
+        {
+            Assert.True(fixture.Bounds["cachedReadMibPerSec"] > 0);
+            var trialParameters = ParameterValues.FromValidated(parameters.Values.SetItems(fixture.TrialParameters));
+
+            var outcome = await RunTrial("sync@2", trialParameters, seed: 7);
+
+            Assert.Equal(0, outcome.Checks!["cacheCold"]);
+            Assert.Equal(0, outcome.Checks["notCold"]);
+            if (PageCache.IsSupported)
+            {
+                Assert.True(outcome.Checks["residentPercent"] > 90, $"{outcome.Checks["residentPercent"]}% of a warm set was cached");
+            }
+        }
+    }
+
+    [Fact]
+    public async Task FilesKeptInMemory_CannotBeCold_AndTheRunSaysSo()
+    {
+        const string shm = "/dev/shm";
+        if (!PageCache.IsSupported || !Directory.Exists(shm) || PageCache.InMemory(shm) is null)
+        {
+            return;
+        }
+
+        var folder = Path.Combine(shm, "conclab-hash-test-" + Guid.NewGuid().ToString("N"));
+        var parameters = Values(("files", "2"), ("file-size", "64KiB"), ("workers", "2"), ("dir", folder));
+        var fixture = await Prepare(parameters);
+        await using (fixture)
+        {
+            Assert.Contains(fixture.Notes, n => n.Contains("could not be made cold", StringComparison.Ordinal));
+            var trialParameters = ParameterValues.FromValidated(parameters.Values.SetItems(fixture.TrialParameters));
+
+            var outcome = await RunTrial("async@2", trialParameters, seed: 7);
+
+            Assert.Equal(0, outcome.Checks!["cacheCold"]);
+            Assert.Equal(1, outcome.Checks["notCold"]);
+            Assert.Equal(0, outcome.Checks["hashMismatches"]);
+        }
+
+        Assert.False(Directory.Exists(folder));
+    }
+
+    [Fact]
+    public async Task AKeptSet_IsReusedByTheNextRun_AndLeftInPlace()
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-hash-test-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            var first = await Scenario.PrepareRunAsync(Values(("files", "2"), ("file-size", "64KiB"), ("dir", folder), ("keep", "true")), seed: 7);
+            await first!.DisposeAsync();
+            Assert.Equal(2, Directory.GetFiles(folder, "*.bin").Length);
+
+            var second = await Scenario.PrepareRunAsync(Values(("files", "2"), ("file-size", "64KiB"), ("dir", folder)), seed: 7);
+            await second!.DisposeAsync();
+
+            Assert.Contains(second.Notes, n => n.Contains("was reused", StringComparison.Ordinal));
+            Assert.Equal(2, Directory.GetFiles(folder, "*.bin").Length);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task AFileChangedAfterTheManifest_FailsTheTrial_SayingHowManyHashedWrong()
+    {
+        var parameters = Values(("files", "3"), ("file-size", "64KiB"), ("workers", "2"));
+        var fixture = await Prepare(parameters);
+        await using (fixture)
+        {
+            var victim = Directory.GetFiles(fixture.TrialParameters["dir"], "*.bin")[1];
+            var bytes = await File.ReadAllBytesAsync(victim);
+            bytes[100] ^= 0xff;
+            await File.WriteAllBytesAsync(victim, bytes);
+            var trialParameters = ParameterValues.FromValidated(parameters.Values.SetItems(fixture.TrialParameters));
+
+            var outcome = await RunTrial("sync@2", trialParameters, seed: 7);
+
+            Assert.Equal(1, outcome.Checks!["hashMismatches"]);
+            Assert.StartsWith("1 files hashed to something other", outcome.Error, StringComparison.Ordinal);
+        }
+    }
+
+    private static async Task<RunFixture> Prepare(ParameterValues parameters)
+    {
+        var fixture = await Scenario.PrepareRunAsync(parameters, seed: 7);
+        Assert.NotNull(fixture);
+        return fixture;
+    }
+
+    private static async Task<ConcurrencyLab.Results.TrialOutcome> RunTrial(string variant, ParameterValues parameters, int seed)
+    {
+        using var meter = new TrialMeter(TimeSpan.Zero);
+        return await Scenario.RunTrialAsync(new TrialContext(variant, parameters, seed, meter));
+    }
+}
