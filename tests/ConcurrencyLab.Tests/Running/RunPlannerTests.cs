@@ -77,7 +77,7 @@ public sealed class RunPlannerTests
     public void UnknownScenario_NamesTheKnownOnes()
     {
         Assert.False(RunPlanner.TryCreate(new RunOptions { Scenarios = ["nope"] }, Catalog, out _, out var errors));
-        Assert.Equal("unknown scenario 'nope'; known: delay, scan, poll, fanout.", Assert.Single(errors));
+        Assert.Equal("unknown scenario 'nope'; known: delay, scan, poll, fanout, hash.", Assert.Single(errors));
     }
 
     [Fact]

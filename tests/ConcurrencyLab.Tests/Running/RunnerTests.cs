@@ -83,6 +83,26 @@ public sealed class RunnerTests
         Assert.All(executor.Calls, c => Assert.Equal("/made/for/the/run", c.Parameters["folder"]));
         Assert.True(shared.TornDown);
         Assert.Contains("made a folder", run.Scenarios[0].Notes);
+
+        // The ideal the set-up measured replaces the planned one (1 ms), and efficiency follows it.
+        Assert.Equal(5, run.Scenarios[0].IdealMs);
+        Assert.Equal("measured by the set-up", run.Scenarios[0].IdealReason);
+        Assert.Equal(0.5, run.Scenarios[0].Variants[0].Summary!.Efficiency);
+        Assert.Equal(100, run.Scenarios[0].Bounds["diskMibPerSec"]);
+        Assert.Contains("concluded from 2 trials", run.Scenarios[0].Notes);
+    }
+
+    [Fact]
+    public async Task Run_AScenarioWhoseConclusionsFail_KeepsItsResults_AndSaysWhy()
+    {
+        var options = new RunOptions { Scenarios = ["sharing"], Repeat = 2, Warmup = 0 };
+        Assert.True(RunPlanner.TryCreate(options, [new SharingScenario(fails: false, concludes: false)], out var plan, out _));
+        var executor = new ScriptedExecutor(_ => new TrialResult { WallMs = 10, ItemsPlanned = 1, ItemsCompleted = 1 });
+
+        var run = await new Runner(executor).RunAsync(plan);
+
+        Assert.Equal(2, run.Scenarios[0].Variants[0].Trials.Count);
+        Assert.Contains(run.Scenarios[0].Notes, n => n.StartsWith("the scenario's conclusions could not be drawn", StringComparison.Ordinal) && n.Contains("no claim to test", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -101,7 +121,7 @@ public sealed class RunnerTests
     }
 
     /// <summary>A scenario whose trials share a fixture made once for the run, or whose fixture cannot be made.</summary>
-    private sealed class SharingScenario(bool fails) : OneVariantScenario
+    private sealed class SharingScenario(bool fails, bool concludes = true) : OneVariantScenario
     {
         public bool TornDown { get; private set; }
 
@@ -118,7 +138,15 @@ public sealed class RunnerTests
                 {
                     TornDown = true;
                     return ValueTask.CompletedTask;
-                }));
+                })
+            {
+                Ideal = new IdealBound(5, "measured by the set-up"),
+                Bounds = new Dictionary<string, double> { ["diskMibPerSec"] = 100 },
+            });
+
+        public override IEnumerable<string> Conclusions(ScenarioResult result) => concludes
+            ? [$"concluded from {result.Variants.Sum(v => v.Trials.Count)} trials"]
+            : throw new InvalidOperationException("no claim to test");
 
         public override Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default) =>
             throw new NotSupportedException("the scripted executor runs no trial");

@@ -14,7 +14,7 @@ public sealed class HashScenario : Scenario
     private static readonly (string Kind, HashMode Mode, string Description)[] Kinds =
     [
         ("sync", HashMode.Sync, "a Channel feeds N worker threads; each opens the file and hashes it with MD5.HashData, blocking reads (published)"),
-        ("async", HashMode.Async, "a Channel feeds N worker threads; each opens the file with FileOptions.Asynchronous and awaits MD5.HashDataAsync (published)"),
+        ("async", HashMode.Async, "a Channel feeds N worker threads; each opens the file with FileOptions.Asynchronous and awaits MD5.HashDataAsync (published, which opened without the option)"),
         ("foreach-async", HashMode.ForEachAsync, "Parallel.ForEachAsync over the files at degree N, each hashed as async does"),
         ("direct", HashMode.Direct, "a Channel feeds N worker threads; each reads past the page cache (O_DIRECT) in aligned 1 MiB blocks and hashes them as they come"),
     ];
@@ -99,7 +99,7 @@ public sealed class HashScenario : Scenario
 
     /// <summary>Planned without measuring, so unknown (0) until the run's set-up measures the bounds on the files.</summary>
     public override IdealBound Ideal(ParameterValues parameters, int seed) =>
-        new(0, "the set's size over the tighter of two rates measured on the files at the start of each run: one reader with 1 MiB reads, and MD5 from memory on every core");
+        new(0, "the set's size over the tighter of two rates measured on the files at the start of each run: reading with 1 MiB reads (the faster of one reader and 16), and MD5 from memory on every core");
 
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
     {
@@ -121,7 +121,7 @@ public sealed class HashScenario : Scenario
         ArgumentNullException.ThrowIfNull(parameters);
         if (OperatingSystem.IsLinux())
         {
-            yield return "on Linux, .NET reads regular files \"asynchronously\" by running blocking reads on pool threads (FileOptions.Asynchronous changes nothing for them), so async and sync do the same reads here, on different threads.";
+            yield return "on Linux, .NET runs an async read of a regular file as a blocking read on a pool thread, with or without FileOptions.Asynchronous: async and sync make the same reads here, on different threads.";
         }
 
         if (TryBufferSize(parameters, out var buffer, out _) && buffer != FileHashers.DefaultBufferSize)

@@ -183,6 +183,38 @@ public sealed class HashScenarioTests
         }
     }
 
+    [Theory]
+    [InlineData(23.0, 23.0, 23.0, 38.0, "holds here. async held from 22.3 files/s at 16 workers to 22.3 at 128 (+0%); sync fell from 22.3 files/s at 16 workers to 13.5 at 128 (-39%)")]
+    [InlineData(23.0, 23.0, 23.0, 23.2, "does not hold here. async held from 22.3 files/s at 16 workers to 22.3 at 128 (+0%); sync held")]
+    [InlineData(23.0, 40.0, 23.0, 38.0, "does not hold here. async fell")]
+    public void Conclusions_SayWhetherAsyncHeldAndSyncFell(double async16, double async128, double sync16, double sync128, string expected)
+    {
+        // Wall times in seconds for 512 files; CIs of +-1% around each median.
+        var result = new ConcurrencyLab.Results.ScenarioResult
+        {
+            Name = "hash",
+            Parameters = new Dictionary<string, string> { ["files"] = "512" },
+            IdealMs = 1,
+            IdealReason = "test",
+            Baseline = "sync@16",
+            Variants = [Variant("async@16", async16), Variant("async@128", async128), Variant("sync@16", sync16), Variant("sync@128", sync128)],
+        };
+
+        var conclusion = Assert.Single(Scenario.Conclusions(result));
+
+        Assert.StartsWith("published finding (async flat", conclusion, StringComparison.Ordinal);
+        Assert.Contains(expected, conclusion, StringComparison.Ordinal);
+
+        static ConcurrencyLab.Results.VariantResult Variant(string name, double seconds) => new()
+        {
+            Name = name,
+            Description = name,
+            Status = "ok",
+            Trials = [],
+            Summary = new ConcurrencyLab.Results.VariantSummary { MedianWallMs = seconds * 1000, CiLowMs = seconds * 990, CiHighMs = seconds * 1010 },
+        };
+    }
+
     private static async Task<RunFixture> Prepare(ParameterValues parameters)
     {
         var fixture = await Scenario.PrepareRunAsync(parameters, seed: 7);
