@@ -64,7 +64,7 @@ public sealed class FileSet : IDisposable
     /// <paramref name="folder"/> is null). Throws <see cref="FileSetException"/> with a one-line reason when
     /// the disk has too little room.
     /// </summary>
-    public static FileSet Prepare(FileSetSpec spec, string? folder, bool keep)
+    public static FileSet Prepare(FileSetSpec spec, string? folder, bool keep, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(spec);
         if (spec.Files < 1 || spec.FileSize < 1)
@@ -84,7 +84,7 @@ public sealed class FileSet : IDisposable
         try
         {
             EnsureRoom(path, spec.TotalBytes);
-            var written = Write(path, spec);
+            var written = Write(path, spec, cancellationToken);
             return new FileSet(path, spec, written, reused: false, deleteFolder: createdFolder && !keep, deleteFiles: !keep);
         }
         catch
@@ -158,12 +158,15 @@ public sealed class FileSet : IDisposable
 
     private static string FileName(int index) => $"file-{index.ToString("D5", CultureInfo.InvariantCulture)}.bin";
 
-    private static List<FileSetEntry> Write(string folder, FileSetSpec spec)
+    private static List<FileSetEntry> Write(string folder, FileSetSpec spec, CancellationToken cancellationToken)
     {
         var entries = new List<FileSetEntry>(spec.Files);
         var buffer = new byte[(int)Math.Min(spec.FileSize, 1024 * 1024)];
         for (var i = 0; i < spec.Files; i++)
         {
+            // Gigabytes take a minute: a cancelled run stops between files, and the half-written set is deleted.
+            cancellationToken.ThrowIfCancellationRequested();
+
             // Each file's content depends on the seed and its index only, so a set can be rebuilt exactly.
             var random = new Random(unchecked((spec.Seed * 1_000_003) + i));
             using var md5 = IncrementalHash.CreateHash(HashAlgorithmName.MD5);

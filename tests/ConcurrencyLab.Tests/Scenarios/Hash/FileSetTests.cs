@@ -8,6 +8,18 @@ public sealed class FileSetTests
     private static readonly FileSetSpec Small = new(Files: 3, FileSize: 300_000, Seed: 42);
 
     [Fact]
+    public void Prepare_Cancelled_StopsAndLeavesNothingBehind()
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-set-test-" + Guid.NewGuid().ToString("N"));
+        using var cancelled = new CancellationTokenSource();
+        cancelled.Cancel();
+
+        Assert.ThrowsAny<OperationCanceledException>(() => FileSet.Prepare(Small, folder, keep: true, cancelled.Token));
+
+        Assert.False(Directory.Exists(folder), $"{folder} was left behind");
+    }
+
+    [Fact]
     public void Prepare_WritesSeededFiles_WhoseHashesTheManifestHolds_AndDisposeDeletesThem()
     {
         string folder;

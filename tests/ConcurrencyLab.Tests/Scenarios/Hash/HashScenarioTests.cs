@@ -202,7 +202,7 @@ public sealed class HashScenarioTests
 
         var conclusion = Assert.Single(Scenario.Conclusions(result));
 
-        Assert.StartsWith("published finding (async flat", conclusion, StringComparison.Ordinal);
+        Assert.StartsWith("published finding (files of 16 MiB: async flat", conclusion, StringComparison.Ordinal);
         Assert.Contains(expected, conclusion, StringComparison.Ordinal);
 
         static ConcurrencyLab.Results.VariantResult Variant(string name, double seconds) => new()
