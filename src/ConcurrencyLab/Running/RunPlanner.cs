@@ -83,7 +83,7 @@ public static class RunPlanner
                 continue;
             }
 
-            var crossErrors = scenario.Validate(parameters).ToList();
+            var crossErrors = scenario.Validate(parameters, options.Seed).ToList();
             problems.AddRange(crossErrors);
             if (crossErrors.Count > 0)
             {

@@ -103,7 +103,15 @@ public sealed class Runner
             {
                 if (fixture is not null)
                 {
-                    await fixture.DisposeAsync().ConfigureAwait(false);
+                    try
+                    {
+                        await fixture.DisposeAsync().ConfigureAwait(false);
+                    }
+                    catch (Exception ex) when (ex is not OutOfMemoryException)
+                    {
+                        // What was measured stands; the user learns what was left behind.
+                        notes.Add("the scenario's set-up could not be torn down: " + TrialFailure.Describe(ex));
+                    }
                 }
             }
 

@@ -25,6 +25,12 @@ public abstract class Scenario
     /// <summary>Checks that go across parameters (such as a minimum above a maximum); one message per problem.</summary>
     public virtual IEnumerable<string> Validate(ParameterValues parameters) => [];
 
+    /// <summary>
+    /// <see cref="Validate(ParameterValues)"/> for a run with <paramref name="seed"/>, for checks that depend
+    /// on it (such as whether files already on disk were made from the same seed). The planner calls this one.
+    /// </summary>
+    public virtual IEnumerable<string> Validate(ParameterValues parameters, int seed) => Validate(parameters);
+
     /// <summary>Every variant run when none are named, with a line describing each.</summary>
     public abstract IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters);
 

@@ -93,6 +93,19 @@ public sealed class RunnerTests
     }
 
     [Fact]
+    public async Task Run_AFixtureThatCannotBeTornDown_KeepsTheResults_AndSaysWhy()
+    {
+        var options = new RunOptions { Scenarios = ["sharing"], Repeat = 2, Warmup = 0 };
+        Assert.True(RunPlanner.TryCreate(options, [new SharingScenario(fails: false, tearDownFails: true)], out var plan, out _));
+        var executor = new ScriptedExecutor(_ => new TrialResult { WallMs = 10, ItemsPlanned = 1, ItemsCompleted = 1 });
+
+        var run = await new Runner(executor).RunAsync(plan);
+
+        Assert.Equal(2, run.Scenarios[0].Variants[0].Trials.Count);
+        Assert.Contains(run.Scenarios[0].Notes, n => n.StartsWith("the scenario's set-up could not be torn down", StringComparison.Ordinal) && n.Contains("the files are busy", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task Run_AScenarioWhoseConclusionsFail_KeepsItsResults_AndSaysWhy()
     {
         var options = new RunOptions { Scenarios = ["sharing"], Repeat = 2, Warmup = 0 };
@@ -121,7 +134,7 @@ public sealed class RunnerTests
     }
 
     /// <summary>A scenario whose trials share a fixture made once for the run, or whose fixture cannot be made.</summary>
-    private sealed class SharingScenario(bool fails, bool concludes = true) : OneVariantScenario
+    private sealed class SharingScenario(bool fails, bool concludes = true, bool tearDownFails = false) : OneVariantScenario
     {
         public bool TornDown { get; private set; }
 
@@ -137,7 +150,7 @@ public sealed class RunnerTests
                 () =>
                 {
                     TornDown = true;
-                    return ValueTask.CompletedTask;
+                    return tearDownFails ? throw new IOException("the files are busy") : ValueTask.CompletedTask;
                 })
             {
                 Ideal = new IdealBound(5, "measured by the set-up"),

@@ -50,7 +50,7 @@ public static class ByteSize
         }
 
         return bytes < 1L << 20
-            ? $"{bytes.ToString("N0", CultureInfo.InvariantCulture)} bytes"
+            ? $"{bytes.ToString("N0", CultureInfo.InvariantCulture)} {(bytes == 1 ? "byte" : "bytes")}"
             : $"{(bytes / (double)(1L << 20)).ToString("N1", CultureInfo.InvariantCulture)} MiB";
     }
 }

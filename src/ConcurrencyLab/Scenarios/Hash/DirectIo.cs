@@ -42,11 +42,11 @@ public static partial class DirectIo
         return new SafeFileHandle(fd, ownsHandle: true);
     }
 
-    /// <summary>O_DIRECT's value, which differs between architectures; null where it is not known.</summary>
+    /// <summary>O_DIRECT's value, which differs between architectures; null where it is not known (only 64-bit x86 and Arm are).</summary>
     private static int? DirectFlag() => RuntimeInformation.ProcessArchitecture switch
     {
-        Architecture.X64 or Architecture.X86 => 0x4000,
-        Architecture.Arm64 or Architecture.Arm => 0x10000,
+        Architecture.X64 => 0x4000,
+        Architecture.Arm64 => 0x10000,
         _ => null,
     };
 

@@ -163,12 +163,15 @@ public static class FileHashers
         long offset = 0;
         int read;
 
-        // Every read starts at a multiple of the buffer's size, so it stays aligned; the last one comes back short.
-        while ((read = RandomAccess.Read(handle, buffer.Span, offset)) > 0)
+        // Every read starts at a multiple of the buffer's size, so it stays aligned. A short read is the end
+        // of the file: reading on from its unaligned offset is what O_DIRECT refuses.
+        do
         {
+            read = RandomAccess.Read(handle, buffer.Span, offset);
             md5.AppendData(buffer.Span[..read]);
             offset += read;
         }
+        while (read == buffer.Length);
 
         return new FileHash(path, Convert.ToHexStringLower(md5.GetHashAndReset()), started, Stopwatch.GetTimestamp());
     }

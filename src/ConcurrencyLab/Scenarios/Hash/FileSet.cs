@@ -60,9 +60,10 @@ public sealed class FileSet : IDisposable
 
     /// <summary>
     /// Reuses the set in <paramref name="folder"/> when its manifest matches <paramref name="spec"/> and its
-    /// files have the right sizes; otherwise writes it there (or in a new temporary folder when
-    /// <paramref name="folder"/> is null). Throws <see cref="FileSetException"/> with a one-line reason when
-    /// the disk has too little room.
+    /// files have the right sizes; otherwise writes it there (or in a new folder under
+    /// <see cref="DefaultParent"/> when <paramref name="folder"/> is null). Throws
+    /// <see cref="FileSetException"/> with a one-line reason when the disk has too little room or the folder
+    /// holds another set, which is never written over.
     /// </summary>
     public static FileSet Prepare(FileSetSpec spec, string? folder, bool keep, CancellationToken cancellationToken = default)
     {
@@ -73,26 +74,52 @@ public sealed class FileSet : IDisposable
         }
 
         var temporary = folder is null;
-        var path = Path.GetFullPath(folder ?? Path.Combine(Path.GetTempPath(), "conclab-files-" + Guid.NewGuid().ToString("N")));
+        var path = Path.GetFullPath(folder ?? Path.Combine(DefaultParent(), "conclab-files-" + Guid.NewGuid().ToString("N")));
         if (!temporary && TryReuse(path, spec) is { } entries)
         {
             return new FileSet(path, spec, entries, reused: true, deleteFolder: false, deleteFiles: false);
+        }
+
+        if (CheckFolder(spec, path) is { } problem)
+        {
+            throw new FileSetException(problem);
         }
 
         var createdFolder = !Directory.Exists(path);
         Directory.CreateDirectory(path);
         try
         {
-            EnsureRoom(path, spec.TotalBytes);
             var written = Write(path, spec, cancellationToken);
             return new FileSet(path, spec, written, reused: false, deleteFolder: createdFolder && !keep, deleteFiles: !keep);
         }
-        catch
+        catch (Exception ex) when (ex is not OutOfMemoryException)
         {
-            // A set half written is deleted, whatever keep says: it could not be reused anyway.
-            DeleteSet(path, spec.Files, createdFolder);
+            // A set half written is deleted, whatever keep says: it could not be reused anyway. A failure to
+            // delete must not hide why the writing failed.
+            try
+            {
+                DeleteSet(path, spec.Files, createdFolder);
+            }
+            catch (Exception cleanup) when (cleanup is IOException or UnauthorizedAccessException)
+            {
+                throw new FileSetException($"{ex.Message}; and the half-written set in {path} could not be deleted: {cleanup.Message}", ex);
+            }
+
             throw;
         }
+    }
+
+    /// <summary>
+    /// Where a set goes when no folder is named: the system's temporary folder, unless it keeps files in
+    /// memory (tmpfs, as /tmp is on many Linux systems), where they could never be read cold; then /var/tmp.
+    /// </summary>
+    public static string DefaultParent()
+    {
+        var temp = Path.GetTempPath();
+        const string varTmp = "/var/tmp";
+        return OperatingSystem.IsLinux() && PageCache.InMemory(temp) is not null && Directory.Exists(varTmp) && PageCache.InMemory(varTmp) is null
+            ? varTmp
+            : temp;
     }
 
     /// <summary>
@@ -111,21 +138,57 @@ public sealed class FileSet : IDisposable
     }
 
     /// <summary>
-    /// Why <see cref="Prepare"/> would refuse for want of room, in one line, or null when it would not: a
-    /// matching set already in <paramref name="folder"/> needs no room, else the disk needs the set plus
-    /// some to spare. Reads only; <paramref name="folder"/> need not exist yet.
+    /// Why <see cref="Prepare"/> would refuse, in one line, or null when it would not: a matching set already
+    /// in <paramref name="folder"/> is fine as it is; otherwise the folder must hold no other set, must be
+    /// a folder that can be written (it is made, and removed again, to find out), and its disk needs room for
+    /// the set plus some to spare.
     /// </summary>
     public static string? CheckRoom(FileSetSpec spec, string? folder)
     {
         ArgumentNullException.ThrowIfNull(spec);
-        var path = Path.GetFullPath(folder ?? Path.GetTempPath());
-        // A set of the same shape there, whatever its seed, is reused or overwritten in place: no more room needed.
-        if (folder is not null && TryReuse(path, spec, anySeed: true) is not null)
+        var path = Path.GetFullPath(folder ?? DefaultParent());
+        if (folder is not null && TryReuse(path, spec) is not null)
         {
             return null;
         }
 
-        // The folder may be made by the run: ask the nearest folder that exists.
+        if (CheckFolder(spec, path) is { } problem)
+        {
+            return problem;
+        }
+
+        var made = !Directory.Exists(path);
+        try
+        {
+            Directory.CreateDirectory(path);
+            var probe = Path.Combine(path, $".conclab-probe-{Environment.ProcessId}");
+            File.WriteAllText(probe, string.Empty);
+            File.Delete(probe);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or NotSupportedException)
+        {
+            return $"cannot write the file set in {path}: {ex.Message}";
+        }
+        finally
+        {
+            if (made && Directory.Exists(path) && !Directory.EnumerateFileSystemEntries(path).Any())
+            {
+                Directory.Delete(path);
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>Another set in the folder, or too little room on its disk; null when neither.</summary>
+    private static string? CheckFolder(FileSetSpec spec, string path)
+    {
+        if (ReadManifest(path) is { } other && other.Spec != spec)
+        {
+            return $"{path} holds another file set ({other.Spec.Files} files of {other.Spec.FileSize} bytes, seed {other.Spec.Seed}), which is not written over; choose another --dir, or the same --files, --file-size and --seed";
+        }
+
+        // The folder may not exist yet: ask the nearest folder that does.
         var existing = new DirectoryInfo(path);
         while (existing is { Exists: false })
         {
@@ -137,14 +200,6 @@ public sealed class FileSet : IDisposable
 
     /// <summary>The bytes free on the file system holding <paramref name="folder"/>.</summary>
     public static long FreeBytes(string folder) => new DriveInfo(Path.GetFullPath(folder)).AvailableFreeSpace;
-
-    private static void EnsureRoom(string folder, long bytes)
-    {
-        if (RoomProblem(folder, bytes) is { } problem)
-        {
-            throw new FileSetException(problem);
-        }
-    }
 
     private static string? RoomProblem(string folder, long bytes)
     {
@@ -191,28 +246,31 @@ public sealed class FileSet : IDisposable
         return entries;
     }
 
-    private static List<FileSetEntry>? TryReuse(string folder, FileSetSpec spec, bool anySeed = false)
+    private static List<FileSetEntry>? TryReuse(string folder, FileSetSpec spec)
     {
-        var manifestPath = Path.Combine(folder, ManifestName);
-        if (!File.Exists(manifestPath))
+        if (ReadManifest(folder) is not { } manifest || manifest.Spec != spec || manifest.Entries.Count != spec.Files)
         {
             return null;
         }
 
+        // Sizes are checked now; content is checked by every trial, which hashes every file anyway.
+        return manifest.Entries.All(e => e is { Name: not null } && new FileInfo(Path.Combine(folder, e.Name)) is { Exists: true } f && f.Length == e.Size)
+            ? [.. manifest.Entries]
+            : null;
+    }
+
+    /// <summary>The folder's manifest, or null when there is none or it cannot be read as one.</summary>
+    private static Manifest? ReadManifest(string folder)
+    {
+        var manifestPath = Path.Combine(folder, ManifestName);
         try
         {
-            var manifest = JsonSerializer.Deserialize<Manifest>(File.ReadAllText(manifestPath), LabJson.Options);
-            if (manifest is null || manifest.Spec != (anySeed ? spec with { Seed = manifest.Spec.Seed } : spec) || manifest.Entries.Count != spec.Files)
-            {
-                return null;
-            }
-
-            // Sizes are checked now; content is checked by every trial, which hashes every file anyway.
-            return manifest.Entries.All(e => new FileInfo(Path.Combine(folder, e.Name)) is { Exists: true } f && f.Length == e.Size)
-                ? [.. manifest.Entries]
+            return File.Exists(manifestPath)
+                && JsonSerializer.Deserialize<Manifest>(File.ReadAllText(manifestPath), LabJson.Options) is { Spec: not null, Entries: not null } manifest
+                ? manifest
                 : null;
         }
-        catch (JsonException)
+        catch (Exception ex) when (ex is JsonException or IOException or UnauthorizedAccessException or NotSupportedException)
         {
             return null;
         }

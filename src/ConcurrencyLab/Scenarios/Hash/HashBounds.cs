@@ -35,7 +35,7 @@ public sealed record HashBounds
     /// <summary>Whether the files were really out of the cache for <see cref="DeviceReadMibPerSec"/>.</summary>
     public required bool DeviceReadCold { get; init; }
 
-    /// <summary>One reader, 1 MiB reads, with every file in the cache (MiB/s); measured for warm runs only.</summary>
+    /// <summary>The faster of one reader and <see cref="ManyReaders"/>, 1 MiB reads, with every file in the cache (MiB/s); measured for warm runs only.</summary>
     public double? CachedReadMibPerSec { get; init; }
 
     /// <summary>MD5 over bytes in memory on one thread (MiB/s).</summary>
@@ -81,7 +81,7 @@ public sealed record HashBounds
         var rate = TighterMibPerSec(cold);
         var read = cold
             ? $"reading from {(DeviceReadCold ? "the cold cache" : "a cache that would not go cold")} {Rate(DeviceReadMibPerSec)}, the faster of one reader and {ManyReaders}"
-            : $"one reader from the warm cache {Rate(ReadMibPerSec(cold))}";
+            : $"reading from the warm cache {Rate(ReadMibPerSec(cold))}, the faster of one reader and {ManyReaders}";
         var limit = rate == HashMibPerSec ? "hashing" : "reading";
         return new IdealBound(
             mib / rate * 1000,
@@ -90,7 +90,7 @@ public sealed record HashBounds
 
     private static string Rate(double mibPerSec) => $"({mibPerSec.ToString("N0", CultureInfo.InvariantCulture)} MiB/s)";
 
-    /// <summary>Measures the bounds on <paramref name="paths"/>; the files end evicted when <paramref name="cold"/>, cached otherwise.</summary>
+    /// <summary>Measures the bounds on <paramref name="paths"/>; the files end cached (every trial sets the cache it needs first).</summary>
     public static HashBounds Measure(IReadOnlyList<string> paths, bool cold, int cores, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(paths);
@@ -103,7 +103,7 @@ public sealed record HashBounds
             {
                 cancellationToken.ThrowIfCancellationRequested();
                 allCold &= PageCache.EvictAll(paths).Cold;
-                var rate = ReadRate(paths, totalBytes, readers);
+                var rate = ReadRate(paths, totalBytes, readers, cancellationToken);
                 (oneReader, manyReaders) = readers == 1 ? (Math.Max(oneReader, rate), manyReaders) : (oneReader, Math.Max(manyReaders, rate));
             }
         }
@@ -111,11 +111,13 @@ public sealed record HashBounds
         double? cachedRead = null;
         if (!cold)
         {
-            PageCache.LoadAll(paths);
-            for (var attempt = 0; attempt < Attempts; attempt++)
+            PageCache.LoadAll(paths, cancellationToken);
+            for (var attempt = 0; attempt < ReadAttempts; attempt++)
             {
-                cancellationToken.ThrowIfCancellationRequested();
-                cachedRead = Math.Max(cachedRead ?? 0, ReadRate(paths, totalBytes, readers: 1));
+                foreach (var readers in new[] { 1, ManyReaders })
+                {
+                    cachedRead = Math.Max(cachedRead ?? 0, ReadRate(paths, totalBytes, readers, cancellationToken));
+                }
             }
         }
 
@@ -130,25 +132,44 @@ public sealed record HashBounds
         };
     }
 
-    /// <summary>Reads every file once with <paramref name="readers"/> threads taking files from a shared queue.</summary>
-    private static double ReadRate(IReadOnlyList<string> paths, long totalBytes, int readers)
+    /// <summary>
+    /// Reads every file once with <paramref name="readers"/> threads taking files from a shared queue. A
+    /// reader's failure is thrown here, after every reader has stopped, never on a thread of its own where
+    /// it would end the process; cancellation stops the readers between files.
+    /// </summary>
+    private static double ReadRate(IReadOnlyList<string> paths, long totalBytes, int readers, CancellationToken cancellationToken)
     {
         var queue = new System.Collections.Concurrent.ConcurrentQueue<string>(paths);
+        var failures = new System.Collections.Concurrent.ConcurrentQueue<Exception>();
         var threads = Enumerable.Range(0, readers).Select(_ => new Thread(() =>
         {
-            var buffer = new byte[ReadBufferSize];
-            while (queue.TryDequeue(out var path))
+            try
             {
-                using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read);
-                for (long offset = 0, read; (read = RandomAccess.Read(handle, buffer, offset)) > 0; offset += read)
+                var buffer = new byte[ReadBufferSize];
+                while (failures.IsEmpty && !cancellationToken.IsCancellationRequested && queue.TryDequeue(out var path))
                 {
+                    using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read);
+                    for (long offset = 0, read; (read = RandomAccess.Read(handle, buffer, offset)) > 0; offset += read)
+                    {
+                    }
                 }
+            }
+            catch (Exception ex)
+            {
+                failures.Enqueue(ex);
             }
         })).ToList();
         var started = Stopwatch.GetTimestamp();
         threads.ForEach(t => t.Start());
         threads.ForEach(t => t.Join());
-        return MibPerSec(totalBytes, Stopwatch.GetElapsedTime(started));
+        var elapsed = Stopwatch.GetElapsedTime(started);
+        cancellationToken.ThrowIfCancellationRequested();
+        if (failures.TryPeek(out var failure))
+        {
+            throw new IOException($"reading the file set to measure its read rate failed: {failure.Message}", failure);
+        }
+
+        return MibPerSec(totalBytes, elapsed);
     }
 
 #pragma warning disable CA5351 // MD5 is the experiment's workload, as published, not a security measure.

@@ -16,7 +16,7 @@ public static partial class PageCache
     private const int MapShared = 1;
 
     /// <summary>Whether this system lets conclab evict and inspect a file's cached pages.</summary>
-    public static bool IsSupported => OperatingSystem.IsLinux();
+    public static bool IsSupported => OperatingSystem.IsLinux() && Environment.Is64BitProcess;
 
     /// <summary>
     /// Writes out the file's dirty pages and asks the kernel to drop its cached ones. Returns null when the
@@ -57,7 +57,8 @@ public static partial class PageCache
     public static CacheState EvictAll(IReadOnlyList<string> paths, string dropCachesFile = DropCachesFile)
     {
         ArgumentNullException.ThrowIfNull(paths);
-        var problem = paths.Select(Evict).FirstOrDefault(p => p is not null);
+        // Every file is evicted, even after one fails; the first failure is the one reported.
+        var problem = paths.Select(Evict).ToList().FirstOrDefault(p => p is not null);
         var resident = Resident(paths);
         var dropped = false;
         if (problem is null && resident is > ColdThreshold && TryDropCaches(dropCachesFile))
@@ -70,12 +71,13 @@ public static partial class PageCache
     }
 
     /// <summary>Reads every file through once with large reads, so its pages are in the cache: the warm case.</summary>
-    public static CacheState LoadAll(IReadOnlyList<string> paths)
+    public static CacheState LoadAll(IReadOnlyList<string> paths, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(paths);
         var buffer = new byte[1024 * 1024];
         foreach (var path in paths)
         {
+            cancellationToken.ThrowIfCancellationRequested();
             using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read);
             for (long offset = 0, read; (read = RandomAccess.Read(handle, buffer, offset)) > 0; offset += read)
             {

@@ -32,6 +32,7 @@ public sealed class ByteSizeTests
     [InlineData(16L << 20, "16 MiB")]
     [InlineData(8L << 30, "8 GiB")]
     [InlineData(1000, "1,000 bytes")]
+    [InlineData(1, "1 byte")]
     [InlineData((3L << 20) + 1, "3.0 MiB")]
     public void Format_UsesTheLargestUnitThatDivides(long bytes, string expected)
     {

@@ -20,6 +20,73 @@ public sealed class FileSetTests
     }
 
     [Fact]
+    public void AFolderHoldingAnotherSet_IsRefused_AndTheOtherSetIsLeftAsItWas()
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-set-test-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            using (FileSet.Prepare(Small, folder, keep: true))
+            {
+            }
+
+            var before = File.ReadAllBytes(Path.Combine(folder, "file-00000.bin"));
+            var other = Small with { Seed = 7 };
+
+            Assert.Contains("holds another file set", FileSet.CheckRoom(other, folder), StringComparison.Ordinal);
+            var refused = Assert.Throws<FileSetException>(() => FileSet.Prepare(other, folder, keep: false));
+
+            Assert.Contains("seed 42", refused.Message, StringComparison.Ordinal);
+            Assert.Equal(before, File.ReadAllBytes(Path.Combine(folder, "file-00000.bin")));
+            Assert.Equal(3, Directory.GetFiles(folder, "*.bin").Length);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("{\"spec\": null, \"entries\": null}")]
+    [InlineData("not json")]
+    public void AManifestThatCannotBeRead_CountsAsNoSet(string manifest)
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-set-test-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(folder);
+        try
+        {
+            File.WriteAllText(Path.Combine(folder, FileSet.ManifestName), manifest);
+
+            Assert.Null(FileSet.CheckRoom(Small, folder));
+            using var set = FileSet.Prepare(Small, folder, keep: false);
+
+            Assert.False(set.Reused);
+            Assert.Equal(3, set.Entries.Count);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
+    public void CheckRoom_RefusesAFolderThatCannotBeWritten_AndMakesNothing()
+    {
+        var file = Path.Combine(Path.GetTempPath(), "conclab-set-test-" + Guid.NewGuid().ToString("N"));
+        File.WriteAllText(file, "a file, not a folder");
+        try
+        {
+            var problem = FileSet.CheckRoom(Small, Path.Combine(file, "set"));
+
+            Assert.StartsWith("cannot write the file set in", problem, StringComparison.Ordinal);
+            Assert.True(File.Exists(file));
+        }
+        finally
+        {
+            File.Delete(file);
+        }
+    }
+
+    [Fact]
     public void Prepare_WritesSeededFiles_WhoseHashesTheManifestHolds_AndDisposeDeletesThem()
     {
         string folder;
@@ -74,8 +141,9 @@ public sealed class FileSetTests
 
             // Not rewritten, and not deleted by a set that only reused it.
             Assert.Equal(written, File.GetLastWriteTimeUtc(Path.Combine(folder, "file-00000.bin")));
-            using var other = FileSet.Prepare(Small with { Files = 2 }, folder, keep: false);
-            Assert.False(other.Reused);
+
+            // A set of another shape is not written over it.
+            Assert.Throws<FileSetException>(() => FileSet.Prepare(Small with { Files = 2 }, folder, keep: false));
         }
         finally
         {

@@ -38,7 +38,7 @@ public sealed class HashScenarioTests
     [Theory]
     [InlineData("file-size", "16 furlongs", "--file-size must be a size")]
     [InlineData("file-size", "0", "--file-size must be a size")]
-    [InlineData("buffer-size", "1TiB", "--buffer-size must be a size")]
+    [InlineData("buffer-size", "128MiB", "--buffer-size must be a size")]
     [InlineData("cache", "lukewarm", "--cache must be cold or warm")]
     public void Validate_RefusesBadValues_InOneLine(string name, string value, string expected)
     {
@@ -202,7 +202,7 @@ public sealed class HashScenarioTests
 
         var conclusion = Assert.Single(Scenario.Conclusions(result));
 
-        Assert.StartsWith("published finding (files of 16 MiB: async flat", conclusion, StringComparison.Ordinal);
+        Assert.StartsWith("published finding (files of 16 MiB, cold cache: async flat", conclusion, StringComparison.Ordinal);
         Assert.Contains(expected, conclusion, StringComparison.Ordinal);
 
         static ConcurrencyLab.Results.VariantResult Variant(string name, double seconds) => new()
@@ -213,6 +213,53 @@ public sealed class HashScenarioTests
             Trials = [],
             Summary = new ConcurrencyLab.Results.VariantSummary { MedianWallMs = seconds * 1000, CiLowMs = seconds * 990, CiHighMs = seconds * 1010 },
         };
+    }
+
+    [Fact]
+    public void Conclusions_OfAWarmRun_DoNotJudgeTheClaim()
+    {
+        var result = new ConcurrencyLab.Results.ScenarioResult
+        {
+            Name = "hash",
+            Parameters = new Dictionary<string, string> { ["files"] = "512", ["cache"] = "warm" },
+            IdealMs = 1,
+            IdealReason = "test",
+            Baseline = "sync@16",
+            Variants = [.. new[] { ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 23.0) }.Select(v => new ConcurrencyLab.Results.VariantResult
+            {
+                Name = v.Item1,
+                Description = v.Item1,
+                Status = "ok",
+                Trials = [],
+                Summary = new ConcurrencyLab.Results.VariantSummary { MedianWallMs = v.Item2 * 1000, CiLowMs = v.Item2 * 990, CiHighMs = v.Item2 * 1010 },
+            })],
+        };
+
+        var conclusion = Assert.Single(Scenario.Conclusions(result));
+
+        Assert.Contains("would not hold here, with the cache warm", conclusion, StringComparison.Ordinal);
+        Assert.Contains("not a test of the claim", conclusion, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Validate_RefusesAFolderHoldingASetFromAnotherSeed()
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-hash-test-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            var kept = await Scenario.PrepareRunAsync(Values(("files", "2"), ("file-size", "64KiB"), ("dir", folder), ("keep", "true")), seed: 7);
+            await kept!.DisposeAsync();
+
+            Assert.Empty(Scenario.Validate(Values(("files", "2"), ("file-size", "64KiB"), ("dir", folder)), seed: 7));
+            var problem = Assert.Single(Scenario.Validate(Values(("files", "2"), ("file-size", "64KiB"), ("dir", folder)), seed: 8));
+
+            Assert.Contains("holds another file set", problem, StringComparison.Ordinal);
+            Assert.Contains("seed 7", problem, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 
     private static async Task<RunFixture> Prepare(ParameterValues parameters)
