@@ -45,6 +45,8 @@ internal static class CommandLine
         var root = new RootCommand("ConcurrencyLab: which .NET concurrency pattern suits your workload, measured.");
         root.Subcommands.Add(RunCommand.Create(console, scenarios));
         root.Subcommands.Add(ListCommand.Create(console, scenarios));
+        root.Subcommands.Add(CompareCommand.Create(console));
+        root.Subcommands.Add(ReportCommand.Create(console));
         root.SetAction(parse =>
         {
             new HelpAction().Invoke(parse);

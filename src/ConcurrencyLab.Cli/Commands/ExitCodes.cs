@@ -9,6 +9,9 @@ internal static class ExitCodes
     /// <summary>Some trial failed or timed out; the others ran and are reported.</summary>
     public const int TrialsFailed = 1;
 
+    /// <summary>From <c>compare</c>: some variant got significantly slower.</summary>
+    public const int SignificantlySlower = 1;
+
     /// <summary>Bad input: an unknown option, a value out of range, an impossible variant.</summary>
     public const int BadInput = 2;
 

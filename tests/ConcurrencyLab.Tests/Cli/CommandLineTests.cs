@@ -71,6 +71,77 @@ public sealed class CommandLineTests
         Assert.Contains("--hit-rate must be from 0.000001 to 1, not 0.", error, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task Compare_ExitsOne_WhenSomethingGotSignificantlySlower_ZeroWhenNothingDid()
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-compare-test-").FullName;
+        try
+        {
+            var fast = Write(folder, "fast.json", Comparing.RunComparisonTests.Run("100", ("whenall", [100, 101, 102, 103, 104])));
+            var slow = Write(folder, "slow.json", Comparing.RunComparisonTests.Run("100", ("whenall", [150, 151, 152, 153, 154])));
+            var markdown = Path.Combine(folder, "compare.md");
+
+            var (slower, _, table) = await InvokeAsync(["compare", fast, slow, "--markdown", markdown]);
+            var (same, _, _) = await InvokeAsync(["compare", fast, fast]);
+            var (faster, _, _) = await InvokeAsync(["compare", slow, fast]);
+
+            Assert.Equal(1, slower);
+            Assert.Contains("slower", table, StringComparison.Ordinal);
+            Assert.Contains("| delay | `whenall` | 102 | 152 | 1.49x |", await File.ReadAllTextAsync(markdown), StringComparison.Ordinal);
+            Assert.Equal(0, same);
+            Assert.Equal(0, faster);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("compare /nonexistent/a.json /nonexistent/b.json", "cannot read /nonexistent/a.json")]
+    [InlineData("report /nonexistent/results.json", "cannot read /nonexistent/results.json")]
+    [InlineData("compare /proc/self/status /proc/self/status", "is not a conclab results file")]
+    public async Task CompareAndReport_RefuseWhatIsNotAResultsFile_InOneLine(string commandLine, string expected)
+    {
+        var (exitCode, error, _) = await InvokeAsync(commandLine.Split(' '));
+
+        Assert.Equal(2, exitCode);
+        var line = Assert.Single(error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
+        Assert.Contains(expected, line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Report_RemakesEveryReport_FromAResultsFile()
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-report-test-").FullName;
+        try
+        {
+            var results = Write(folder, "results.json", Reporting.ExporterTests.SampleRun());
+
+            var (exitCode, _, output) = await InvokeAsync(["report", results, "--out", Path.Combine(folder, "again")]);
+
+            Assert.Equal(0, exitCode);
+            Assert.Contains("whenall", output, StringComparison.Ordinal);
+            foreach (var name in new[] { "results.json", "results.md", "results.csv" })
+            {
+                Assert.True(File.Exists(Path.Combine(folder, "again", name)), name);
+            }
+
+            Assert.Equal(await File.ReadAllTextAsync(results), await File.ReadAllTextAsync(Path.Combine(folder, "again", "results.json")));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    private static string Write(string folder, string name, ConcurrencyLab.Results.RunResult run)
+    {
+        var path = Path.Combine(folder, name);
+        ConcurrencyLab.Reporting.Exporters.WriteFile(run, ConcurrencyLab.Reporting.JsonExporter.Default, path);
+        return path;
+    }
+
     private static async Task<(int ExitCode, string Error, string Output)> InvokeAsync(string[] args)
     {
         var output = new StringWriter();

@@ -1,0 +1,76 @@
+using System.CommandLine;
+using System.Globalization;
+using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.Comparing;
+using ConcurrencyLab.Results;
+using Spectre.Console;
+
+namespace ConcurrencyLab.Cli.Commands;
+
+/// <summary>
+/// <c>conclab compare OLD.json NEW.json</c>: per scenario and variant, the ratio of median wall times and
+/// whether the difference is significant, as a console table and, with <c>--markdown</c>, Markdown. The exit
+/// code says whether anything got significantly slower, so a script or CI job can act on it.
+/// </summary>
+internal static class CompareCommand
+{
+    public static Command Create(IAnsiConsole console)
+    {
+        var old = new Argument<string>("old") { Description = "the earlier results.json" };
+        var current = new Argument<string>("new") { Description = "the later results.json" };
+        var alpha = new Option<string>("--alpha") { Description = "significance level of the test [default: 0.05]" };
+        var markdown = new Option<string>("--markdown") { Description = "also write the comparison as Markdown to this file" };
+        var command = new Command("compare", $"Compare two runs' results: ratio of medians and significance per variant; exit code {ExitCodes.SignificantlySlower} when anything got significantly slower.")
+        {
+            old, current, alpha, markdown,
+        };
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var level = 0.05;
+            if (parse.GetValue(alpha) is { } text
+                && (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out level) || level is <= 0 or >= 0.5))
+            {
+                await Console.Error.WriteLineAsync($"conclab: --alpha must be a number above 0 and below 0.5, such as 0.05, not '{text}'.").ConfigureAwait(false);
+                return ExitCodes.BadInput;
+            }
+
+            RunResult before, after;
+            try
+            {
+                before = ResultsFile.Read(parse.GetValue(old)!);
+                after = ResultsFile.Read(parse.GetValue(current)!);
+            }
+            catch (ResultsFileException ex)
+            {
+                await Console.Error.WriteLineAsync($"conclab: {ex.Message}").ConfigureAwait(false);
+                return ExitCodes.BadInput;
+            }
+
+            var comparison = RunComparison.Of(before, after, level);
+            console.Write(ComparisonTableRenderer.Render(comparison));
+            if (parse.GetValue(markdown) is { } path)
+            {
+                try
+                {
+                    var directory = Path.GetDirectoryName(Path.GetFullPath(path));
+                    if (!string.IsNullOrEmpty(directory))
+                    {
+                        Directory.CreateDirectory(directory);
+                    }
+
+                    using var writer = new StreamWriter(path, append: false, new System.Text.UTF8Encoding(false)) { NewLine = "\n" };
+                    ComparisonText.WriteMarkdown(comparison, writer);
+                    console.MarkupLineInterpolated($"Markdown: {path}");
+                }
+                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+                {
+                    await Console.Error.WriteLineAsync($"conclab: --markdown: cannot write '{path}': {ex.Message}").ConfigureAwait(false);
+                    return ExitCodes.BadInput;
+                }
+            }
+
+            return comparison.AnySlower ? ExitCodes.SignificantlySlower : ExitCodes.Ok;
+        });
+        return command;
+    }
+}

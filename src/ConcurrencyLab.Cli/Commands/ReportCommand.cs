@@ -1,0 +1,51 @@
+using System.CommandLine;
+using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Results;
+using Spectre.Console;
+
+namespace ConcurrencyLab.Cli.Commands;
+
+/// <summary>
+/// <c>conclab report results.json</c>: prints a run's tables again and writes every report from its
+/// results file, so reports can be remade (or made by a newer conclab) without running anything.
+/// </summary>
+internal static class ReportCommand
+{
+    public static Command Create(IAnsiConsole console)
+    {
+        var results = new Argument<string>("results") { Description = "a results.json written by conclab run" };
+        var output = new Option<string>("--out") { Description = "folder for the reports [default: the results file's folder]" };
+        var command = new Command("report", "Print a run's tables and write every report again from its results.json.") { results, output };
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var path = parse.GetValue(results)!;
+            RunResult run;
+            try
+            {
+                run = ResultsFile.Read(path);
+            }
+            catch (ResultsFileException ex)
+            {
+                await Console.Error.WriteLineAsync($"conclab: {ex.Message}").ConfigureAwait(false);
+                return ExitCodes.BadInput;
+            }
+
+            foreach (var scenario in run.Scenarios)
+            {
+                console.Write(ResultTableRenderer.Render(scenario));
+            }
+
+            var folder = parse.GetValue(output) ?? Path.GetDirectoryName(Path.GetFullPath(path))!;
+            var failures = Exporters.ExportAll(run, folder, Exporters.Default, out var written);
+            foreach (var failure in failures)
+            {
+                await Console.Error.WriteLineAsync($"conclab: could not write {failure}").ConfigureAwait(false);
+            }
+
+            console.MarkupLineInterpolated($"Reports: {string.Join(", ", written)}");
+            return failures.Count == 0 ? ExitCodes.Ok : ExitCodes.TrialsFailed;
+        });
+        return command;
+    }
+}

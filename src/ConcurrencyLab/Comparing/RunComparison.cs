@@ -1,0 +1,131 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Statistics;
+using Perfolizer.Mathematics.SignificanceTesting.Base;
+using Perfolizer.Mathematics.SignificanceTesting.MannWhitney;
+using Perfolizer.Metrology;
+using Pragmastat;
+
+namespace ConcurrencyLab.Comparing;
+
+/// <summary>What the comparison of one variant's trials in two runs found.</summary>
+public enum ComparisonVerdict
+{
+    /// <summary>The new run's wall times are significantly higher.</summary>
+    Slower,
+
+    /// <summary>The new run's wall times are significantly lower.</summary>
+    Faster,
+
+    /// <summary>No significant difference.</summary>
+    Same,
+
+    /// <summary>So few ok trials that no outcome of the test could be significant.</summary>
+    TooFewTrials,
+
+    /// <summary>The variant is in the old run only, or has no ok trial there.</summary>
+    OnlyInOld,
+
+    /// <summary>The variant is in the new run only, or has no ok trial there.</summary>
+    OnlyInNew,
+}
+
+/// <summary>One variant of one scenario in both runs.</summary>
+public sealed record ComparisonRow(string Scenario, string Variant, int OldTrials, int NewTrials, double? OldMedianMs, double? NewMedianMs, double? PValue, ComparisonVerdict Verdict)
+{
+    /// <summary>New median over old: above 1 is slower.</summary>
+    public double? Ratio => OldMedianMs is > 0 && NewMedianMs is { } current ? current / OldMedianMs : null;
+}
+
+/// <summary>
+/// Two runs compared variant by variant: the ratio of their median wall times, and whether the difference is
+/// significant by a two-sided Mann-Whitney U test on the ok trials' wall times (Perfolizer), at
+/// <see cref="Alpha"/>. A rank test suits timings, which are skewed and few; it needs enough trials to be
+/// able to say anything (at 5%, 4 and 4, or 3 and 5), and a row says so when there were fewer.
+/// </summary>
+public sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Rows, IReadOnlyList<string> Notes)
+{
+    /// <summary>Whether any variant got significantly slower.</summary>
+    public bool AnySlower => Rows.Any(r => r.Verdict == ComparisonVerdict.Slower);
+
+    /// <summary>Compares <paramref name="old"/> with <paramref name="current"/> at significance level <paramref name="alpha"/>.</summary>
+    public static RunComparison Of(RunResult old, RunResult current, double alpha = 0.05)
+    {
+        ArgumentNullException.ThrowIfNull(old);
+        ArgumentNullException.ThrowIfNull(current);
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(alpha);
+        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(alpha, 1);
+        var rows = new List<ComparisonRow>();
+        var notes = new List<string>();
+        if (old.Environment is { } before && current.Environment is { } after
+            && (before.ProcessorCount != after.ProcessorCount || before.Runtime != after.Runtime || before.Os != after.Os || before.MachineName != after.MachineName))
+        {
+            notes.Add($"the runs were on different machines or runtimes ({Describe(before)} against {Describe(after)}): a difference may be the machine's.");
+        }
+
+        foreach (var scenario in old.Scenarios.Select(s => s.Name).Union(current.Scenarios.Select(s => s.Name)))
+        {
+            var a = old.Scenarios.FirstOrDefault(s => s.Name == scenario);
+            var b = current.Scenarios.FirstOrDefault(s => s.Name == scenario);
+            if (a is not null && b is not null)
+            {
+                var changed = a.Parameters.Keys.Union(b.Parameters.Keys)
+                    .Where(k => a.Parameters.GetValueOrDefault(k) != b.Parameters.GetValueOrDefault(k))
+                    .Select(k => $"--{k} {a.Parameters.GetValueOrDefault(k) ?? "(none)"} -> {b.Parameters.GetValueOrDefault(k) ?? "(none)"}")
+                    .ToList();
+                if (changed.Count > 0)
+                {
+                    notes.Add($"{scenario} ran with other parameters ({string.Join(", ", changed)}): its rows compare different workloads.");
+                }
+            }
+
+            var variants = (a?.Variants.Select(v => v.Name) ?? []).Union(b?.Variants.Select(v => v.Name) ?? []);
+            foreach (var variant in variants)
+            {
+                rows.Add(Compare(scenario, variant, OkWalls(a, variant), OkWalls(b, variant), alpha));
+            }
+        }
+
+        return new RunComparison(alpha, rows, notes);
+    }
+
+    private static string Describe(EnvironmentInfo environment) =>
+        $"{environment.MachineName}, {environment.ProcessorCount.ToString(CultureInfo.InvariantCulture)} cores, {environment.Runtime}";
+
+    private static double[] OkWalls(ScenarioResult? scenario, string variant) =>
+        [.. scenario?.Variants.FirstOrDefault(v => v.Name == variant)?.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs) ?? []];
+
+    private static ComparisonRow Compare(string scenario, string variant, double[] before, double[] after, double alpha)
+    {
+        double? Median(double[] walls) => walls.Length == 0 ? null : MedianEstimate.MedianOf(walls);
+        var row = new ComparisonRow(scenario, variant, before.Length, after.Length, Median(before), Median(after), null, ComparisonVerdict.Same);
+        if (before.Length == 0 || after.Length == 0)
+        {
+            return row with { Verdict = before.Length == 0 ? ComparisonVerdict.OnlyInNew : ComparisonVerdict.OnlyInOld };
+        }
+
+        if (SmallestPValue(before.Length, after.Length) >= alpha)
+        {
+            return row with { Verdict = ComparisonVerdict.TooFewTrials };
+        }
+
+        var p = MannWhitneyTest.Instance.Perform(new Sample(after), new Sample(before), AlternativeHypothesis.TwoSides, Threshold.Zero).PValue.Value;
+        var verdict = p >= alpha ? ComparisonVerdict.Same : row.Ratio > 1 ? ComparisonVerdict.Slower : ComparisonVerdict.Faster;
+        return row with { PValue = p, Verdict = verdict };
+    }
+
+    /// <summary>
+    /// The smallest two-sided p-value a rank test can give for samples of <paramref name="n"/> and
+    /// <paramref name="m"/>: when the two do not overlap at all, 2 / C(n + m, n).
+    /// </summary>
+    public static double SmallestPValue(int n, int m)
+    {
+        double combinations = 1;
+        for (var i = 1; i <= Math.Min(n, m); i++)
+        {
+            combinations = combinations * (n + m - Math.Min(n, m) + i) / i;
+        }
+
+        return Math.Min(1, 2 / combinations);
+    }
+}
