@@ -86,6 +86,13 @@ public sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Ro
             }
         }
 
+        // Each test may be wrong by chance alpha of the time; over many variants that adds up.
+        var tested = rows.Count(r => r.PValue is not null);
+        if (tested * alpha >= 0.25)
+        {
+            notes.Add($"{tested} variants were tested at {(alpha * 100).ToString("0.###", CultureInfo.InvariantCulture)}%: about {(tested * alpha).ToString("0.#", CultureInfo.InvariantCulture)} of them would show a significant difference by chance alone, so one such row on its own is weak evidence; rerun to confirm it.");
+        }
+
         return new RunComparison(alpha, rows, notes);
     }
 

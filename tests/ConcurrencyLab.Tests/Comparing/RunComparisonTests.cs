@@ -91,6 +91,16 @@ public sealed class RunComparisonTests
         Assert.Contains(comparison.Notes, n => n.Contains("--items 100 -> 40", StringComparison.Ordinal));
     }
 
+    [Fact]
+    public void ManyVariantsTested_SaysHowManyWouldDifferByChance()
+    {
+        var variants = Enumerable.Range(0, 10).Select(i => ($"v{i}", Fast)).ToArray();
+
+        var comparison = RunComparison.Of(Run("100", variants), Run("100", variants));
+
+        Assert.Contains(comparison.Notes, n => n.StartsWith("10 variants were tested at 5%: about 0.5 of them", StringComparison.Ordinal));
+    }
+
     [Theory]
     [InlineData(3, 3, 0.1)]
     [InlineData(4, 4, 2.0 / 70)]
