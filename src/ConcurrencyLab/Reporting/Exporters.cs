@@ -5,8 +5,8 @@ namespace ConcurrencyLab.Reporting;
 /// <summary>The ready-made exporters, and writing several of them to a folder.</summary>
 public static class Exporters
 {
-    /// <summary><c>results.json</c>, <c>results.md</c> and <c>results.csv</c>.</summary>
-    public static IReadOnlyList<IExporter> Default { get; } = [JsonExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default];
+    /// <summary><c>results.json</c>, <c>results.md</c>, <c>results.csv</c> and <c>report.html</c>.</summary>
+    public static IReadOnlyList<IExporter> Default { get; } = [JsonExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default];
 
     /// <summary>The default output folder: <c>conclab-results/&lt;UTC timestamp&gt;</c>.</summary>
     public static string DefaultFolder(TimeProvider? time = null) =>

@@ -1,0 +1,133 @@
+using System.Globalization;
+using System.Net;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary>
+/// <c>report.html</c>: one self-contained page (no script, no font, no network) that opens with a summary
+/// (the best variant per scenario, its efficiency, the environment), then per scenario its charts (median
+/// wall time with confidence intervals and the ideal; OS and pool threads over time) and its full table.
+/// It follows the reader's light or dark setting.
+/// </summary>
+public sealed class HtmlExporter : IExporter
+{
+    public static HtmlExporter Default { get; } = new();
+
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    public string FileName => "report.html";
+
+    public void Export(RunResult run, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(writer);
+        var env = run.Environment;
+        var settings = run.Settings;
+        writer.WriteLine("<!DOCTYPE html>");
+        writer.WriteLine("<html lang=\"en\"><head><meta charset=\"utf-8\">");
+        writer.WriteLine("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+        writer.WriteLine($"<title>ConcurrencyLab: {Encode(string.Join(", ", run.Scenarios.Select(s => s.Name)))}</title>");
+        writer.WriteLine($"<style>{Style}</style></head><body>");
+        writer.WriteLine("<h1>ConcurrencyLab results</h1>");
+        writer.WriteLine($"<p class=\"environment\">{Encode($"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}.")}<br>");
+        writer.WriteLine(Encode($"{settings.Repeat} measured trials per variant after {settings.Warmup} warmup, {(settings.Isolated ? "each in a fresh process" : "all in one process")}, variant order rotated each round, seed {settings.Seed}{(settings.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.") + "</p>");
+
+        writer.WriteLine("<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Variants ok</th></tr></thead><tbody>");
+        foreach (var scenario in run.Scenarios)
+        {
+            var best = ResultColumn.Best(scenario);
+            var ok = scenario.Variants.Count(v => v.Status == TrialStatus.Ok);
+            writer.WriteLine($"<tr><td><a href=\"#{Anchor(scenario)}\">{Encode(scenario.Name)}</a></td><td>{Encode(best?.Name ?? "none succeeded")}</td><td class=\"n\">{Ms(best?.Summary?.MedianWallMs)}</td><td class=\"n\">{Efficiency(best?.Summary?.Efficiency)}</td><td class=\"n\">{Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)}</td><td class=\"n\">{ok}/{scenario.Variants.Count}</td></tr>");
+        }
+
+        writer.WriteLine("</tbody></table></section>");
+
+        foreach (var scenario in run.Scenarios)
+        {
+            WriteScenario(scenario, writer);
+        }
+
+        writer.WriteLine("</body></html>");
+    }
+
+    private static void WriteScenario(ScenarioResult scenario, TextWriter writer)
+    {
+        writer.WriteLine($"<section class=\"scenario\" id=\"{Anchor(scenario)}\"><h2>{Encode(scenario.Name)}</h2>");
+        writer.WriteLine($"<p>Parameters: {string.Join(", ", scenario.Parameters.Select(p => $"<code>{Encode(p.Key)}={Encode(p.Value)}</code>"))}.<br>");
+        writer.WriteLine($"Ideal: {Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)} ms, {Encode(scenario.IdealReason)}. Ratio is to <code>{Encode(scenario.Baseline)}</code>.");
+        if (scenario.Bounds.Count > 0)
+        {
+            writer.WriteLine($"<br>Bounds measured by the run: {string.Join(", ", scenario.Bounds.Select(b => $"<code>{Encode(b.Key)}</code> {b.Value.ToString("0.##", Invariant)}"))}.");
+        }
+
+        writer.WriteLine("</p>");
+        foreach (var chart in new[]
+        {
+            SvgCharts.WallTimeBars(scenario),
+            SvgCharts.OverTime(scenario, "OS threads", s => s.Threads),
+            SvgCharts.OverTime(scenario, "pool threads", s => s.PoolThreads),
+        })
+        {
+            if (chart is not null)
+            {
+                writer.WriteLine($"<figure>{chart}</figure>");
+            }
+        }
+
+        var columns = ResultColumn.For(scenario);
+        writer.WriteLine("<div class=\"table\"><table class=\"results\"><thead><tr>" + string.Concat(columns.Select(c => $"<th>{Encode(c.HeaderWithUnit)}</th>")) + "</tr></thead><tbody>");
+        foreach (var variant in ResultColumn.Order(scenario))
+        {
+            writer.WriteLine("<tr>" + string.Concat(columns.Select((c, i) => $"<td{(i == 0 || c.Id == "status" ? string.Empty : " class=\"n\"")}>{Encode(c.Format(scenario, variant))}</td>")) + "</tr>");
+        }
+
+        writer.WriteLine("</tbody></table></div>");
+        var failures = scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null).Select(t => (v.Name, Trial: t))).ToList();
+        if (scenario.Notes.Count > 0 || failures.Count > 0)
+        {
+            writer.WriteLine("<ul class=\"notes\">");
+            foreach (var note in scenario.Notes)
+            {
+                writer.WriteLine($"<li>{Encode(note)}</li>");
+            }
+
+            foreach (var (name, trial) in failures)
+            {
+                writer.WriteLine($"<li><code>{Encode(name)}</code> trial {trial.Repeat + 1}: {Encode(trial.Status)}, {Encode(trial.Error!)}</li>");
+            }
+
+            writer.WriteLine("</ul>");
+        }
+
+        writer.WriteLine("</section>");
+    }
+
+    private static string Anchor(ScenarioResult scenario) => "scenario-" + Encode(scenario.Name);
+
+    private static string Ms(double? value) => value switch
+    {
+        null => "-",
+        >= 100 => value.Value.ToString("N0", Invariant),
+        >= 10 => value.Value.ToString("0.0", Invariant),
+        _ => value.Value.ToString("0.00", Invariant),
+    };
+
+    private static string Efficiency(double? value) => value is { } v ? v.ToString("0.00", Invariant) : "-";
+
+    private static string Encode(string text) => WebUtility.HtmlEncode(text);
+
+    // Colours as variables, swapped for a dark reader; the charts use only these classes.
+    private const string Style =
+        ":root{--fg:#1b1f24;--muted:#57606a;--bg:#ffffff;--line:#d0d7de;--bar:#4e79a7;--ideal:#e15759;--s0:#4e79a7;--s1:#f28e2b;--s2:#59a14f;--s3:#e15759;--s4:#76b7b2;--s5:#edc948;--s6:#b07aa1;--s7:#9c755f}"
+        + "@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--line:#30363d;--bar:#79a8d8;--ideal:#ff7b72;--s0:#79a8d8;--s1:#ffa657;--s2:#7ee787;--s3:#ff7b72;--s4:#a5d6d2;--s5:#f2cc60;--s6:#d2a8ff;--s7:#c9a27e}}"
+        + "body{font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:2rem auto;max-width:1100px;padding:0 1rem}"
+        + "table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+        + "a{color:var(--bar)}.table{overflow-x:auto}.environment,.notes{color:var(--muted)}figure{margin:1rem 0}"
+        + "svg.chart{max-width:100%;height:auto;font:12px system-ui,sans-serif}svg .label,svg .value,svg .tick,svg .axis-title,svg .ideal-label{fill:var(--fg)}svg .tick{fill:var(--muted)}"
+        + "svg .bar{fill:var(--bar)}svg .whisker{stroke:var(--fg);stroke-width:1.2;fill:none}svg .ideal{stroke:var(--ideal);stroke-width:2;stroke-dasharray:5 4}svg .ideal-label{fill:var(--ideal)}"
+        + "svg .axis{stroke:var(--muted)}svg .grid{stroke:var(--line)}svg .line{fill:none;stroke-width:1.8}"
+        + "svg .series-0{stroke:var(--s0);fill:var(--s0)}svg .series-1{stroke:var(--s1);fill:var(--s1)}svg .series-2{stroke:var(--s2);fill:var(--s2)}svg .series-3{stroke:var(--s3);fill:var(--s3)}"
+        + "svg .series-4{stroke:var(--s4);fill:var(--s4)}svg .series-5{stroke:var(--s5);fill:var(--s5)}svg .series-6{stroke:var(--s6);fill:var(--s6)}svg .series-7{stroke:var(--s7);fill:var(--s7)}"
+        + "svg polyline.line{fill:none}";
+}

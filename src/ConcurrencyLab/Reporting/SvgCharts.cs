@@ -1,0 +1,157 @@
+using System.Globalization;
+using System.Net;
+using System.Text;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary>
+/// Charts as inline SVG, drawn from the results alone, so a report needs no script, no font and no network.
+/// Colours come from CSS classes (<c>bar</c>, <c>axis</c>, <c>series-N</c>), so one chart reads on a light page
+/// and a dark one. Output is deterministic: the same results give the same bytes.
+/// </summary>
+public static class SvgCharts
+{
+    private const int Width = 760;
+    private const int RowHeight = 22;
+    private const int LabelWidth = 190;
+    private const int RightMargin = 70;
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    /// <summary>
+    /// Median wall time per variant as horizontal bars, fastest first, with the 95% confidence interval as
+    /// whiskers and the ideal as a dashed line; null when no variant has a successful trial.
+    /// </summary>
+    public static string? WallTimeBars(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var rows = ResultColumn.Order(scenario).Where(v => v.Summary is not null).ToList();
+        if (rows.Count == 0)
+        {
+            return null;
+        }
+
+        var top = 24;
+        var height = top + (rows.Count * RowHeight) + 36;
+        var plotWidth = Width - LabelWidth - RightMargin;
+        var max = Math.Max(rows.Max(v => v.Summary!.CiHighMs), scenario.IdealMs) * 1.05;
+        double X(double ms) => LabelWidth + (ms / max * plotWidth);
+
+        var svg = Open("wall-time", scenario.Name, $"Median wall time of each {scenario.Name} variant, with 95% confidence intervals and the ideal", height);
+        for (var i = 0; i < rows.Count; i++)
+        {
+            var summary = rows[i].Summary!;
+            var y = top + (i * RowHeight);
+            svg.Append(Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(rows[i].Name)}</text>");
+            svg.Append(Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(rows[i].Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(summary.MedianWallMs) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(rows[i].Name)}: median {Ms(summary.MedianWallMs)} ms, 95% CI {Ms(summary.CiLowMs)}-{Ms(summary.CiHighMs)} ms</title></rect>");
+            var middle = y + (RowHeight / 2);
+            svg.Append(Invariant, $"<path class=\"whisker\" d=\"M{Fmt(X(summary.CiLowMs))} {middle}H{Fmt(X(summary.CiHighMs))}M{Fmt(X(summary.CiLowMs))} {middle - 4}v8M{Fmt(X(summary.CiHighMs))} {middle - 4}v8\"/>");
+            svg.Append(Invariant, $"<text class=\"value\" x=\"{Fmt(X(summary.CiHighMs) + 6)}\" y=\"{y + 15}\">{Ms(summary.MedianWallMs)}</text>");
+        }
+
+        var bottom = top + (rows.Count * RowHeight);
+        if (scenario.IdealMs > 0)
+        {
+            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{Fmt(X(scenario.IdealMs))}\" y1=\"{top - 6}\" x2=\"{Fmt(X(scenario.IdealMs))}\" y2=\"{bottom}\"><title>ideal {Ms(scenario.IdealMs)} ms</title></line>");
+            svg.Append(Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(scenario.IdealMs))}\" y=\"{top - 10}\" text-anchor=\"middle\">ideal {Ms(scenario.IdealMs)} ms</text>");
+        }
+
+        Axis(svg, bottom, LabelWidth, LabelWidth + plotWidth, max, "median wall time (ms)", ms => X(ms));
+        return svg.Append("</svg>").ToString();
+    }
+
+    /// <summary>
+    /// One line per variant of <paramref name="value"/> over each variant's first successful trial, from the
+    /// sampler's readings; null when no trial has samples.
+    /// </summary>
+    public static string? OverTime(ScenarioResult scenario, string title, Func<Measurement.Sample, double> value)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(value);
+        var series = ResultColumn.Order(scenario)
+            .Select(v => (v.Name, Samples: v.Trials.FirstOrDefault(t => t.Status == TrialStatus.Ok && t.Samples.Count > 1)?.Samples))
+            .Where(s => s.Samples is not null)
+            .Select(s => (s.Name, Samples: s.Samples!))
+            .ToList();
+        if (series.Count == 0)
+        {
+            return null;
+        }
+
+        const int top = 16;
+        const int plotHeight = 220;
+        const int left = 56;
+        var legendRows = (series.Count + 2) / 3;
+        var height = top + plotHeight + 40 + (legendRows * 18);
+        var plotWidth = Width - left - 20;
+        var maxTime = Math.Max(1, series.Max(s => s.Samples.Max(p => p.TimeMs)));
+        var maxValue = Math.Max(1, series.Max(s => s.Samples.Max(value))) * 1.1;
+        double X(double ms) => left + (ms / maxTime * plotWidth);
+        double Y(double v) => top + plotHeight - (v / maxValue * plotHeight);
+
+        var svg = Open("over-time", scenario.Name, $"{title} over time in each {scenario.Name} variant's first successful trial", height);
+        foreach (var tick in Ticks(maxValue))
+        {
+            svg.Append(Invariant, $"<line class=\"grid\" x1=\"{left}\" y1=\"{Fmt(Y(tick))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(tick))}\"/>");
+            svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(tick) + 4)}\" text-anchor=\"end\">{Number(tick)}</text>");
+        }
+
+        for (var i = 0; i < series.Count; i++)
+        {
+            var points = string.Join(' ', series[i].Samples.Select(p => $"{Fmt(X(p.TimeMs))},{Fmt(Y(value(p)))}"));
+            svg.Append(Invariant, $"<polyline class=\"line series-{i % 8}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Samples.Max(value))}</title></polyline>");
+        }
+
+        Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, "time in the trial (ms)", X);
+        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"12\" y=\"{top + (plotHeight / 2)}\" transform=\"rotate(-90 12 {top + (plotHeight / 2)})\" text-anchor=\"middle\">{Encode(title)}</text>");
+        for (var i = 0; i < series.Count; i++)
+        {
+            var x = left + (i % 3 * (plotWidth / 3));
+            var y = top + plotHeight + 44 + (i / 3 * 18);
+            svg.Append(Invariant, $"<rect class=\"swatch series-{i % 8}\" x=\"{x}\" y=\"{y - 9}\" width=\"12\" height=\"4\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(series[i].Name)}</text>");
+        }
+
+        return svg.Append("</svg>").ToString();
+    }
+
+    private static StringBuilder Open(string kind, string scenario, string label, int height) =>
+        new StringBuilder().Append(Invariant, $"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart {kind}\" data-scenario=\"{Encode(scenario)}\" viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\" role=\"img\" aria-label=\"{Encode(label)}\">");
+
+    private static void Axis(StringBuilder svg, int y, int x1, int x2, double max, string title, Func<double, double> x)
+    {
+        svg.Append(Invariant, $"<line class=\"axis\" x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\"/>");
+        foreach (var tick in Ticks(max))
+        {
+            svg.Append(Invariant, $"<line class=\"axis\" x1=\"{Fmt(x(tick))}\" y1=\"{y}\" x2=\"{Fmt(x(tick))}\" y2=\"{y + 4}\"/><text class=\"tick\" x=\"{Fmt(x(tick))}\" y=\"{y + 16}\" text-anchor=\"middle\">{Number(tick)}</text>");
+        }
+
+        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{(x1 + x2) / 2}\" y=\"{y + 32}\" text-anchor=\"middle\">{Encode(title)}</text>");
+    }
+
+    /// <summary>Round tick values from 0 to <paramref name="max"/>, about five of them (1, 2 or 5 times a power of ten apart).</summary>
+    internal static IEnumerable<double> Ticks(double max)
+    {
+        if (max <= 0 || !double.IsFinite(max))
+        {
+            yield break;
+        }
+
+        var raw = max / 5;
+        var power = Math.Pow(10, Math.Floor(Math.Log10(raw)));
+        var step = NiceSteps.Select(f => f * power).First(s => s >= raw);
+        for (var tick = 0.0; tick <= max + (step / 1e6); tick += step)
+        {
+            yield return Math.Round(tick, 10);
+        }
+    }
+
+    private static readonly double[] NiceSteps = [1, 2, 5, 10];
+
+    private static string Fmt(double value) => value.ToString("0.#", Invariant);
+
+    private static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.0" : "0.00", Invariant);
+
+    private static string Number(double value) => value.ToString(value >= 1000 ? "N0" : "0.##", Invariant);
+
+    private static string Encode(string text) => WebUtility.HtmlEncode(text);
+}

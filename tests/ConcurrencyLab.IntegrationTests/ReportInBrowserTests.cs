@@ -1,0 +1,98 @@
+using System.Diagnostics;
+using System.Text.Json;
+using System.Text.RegularExpressions;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>
+/// The report a real run writes, opened in a real browser (headless Chromium): a screenshot is taken, and the
+/// page's charts are measured as laid out. CI installs Chromium (.ci/run) and sets CONCLAB_REQUIRE_BROWSER,
+/// so there a missing browser fails the test; elsewhere the test says it could not run.
+/// </summary>
+public sealed partial class ReportInBrowserTests
+{
+    [Fact]
+    public async Task TheReport_RendersItsChartsAndTables_InHeadlessChromium()
+    {
+        var browser = FindBrowser();
+        if (browser is null)
+        {
+            Assert.True(Environment.GetEnvironmentVariable("CONCLAB_REQUIRE_BROWSER") != "1", "no chromium on PATH, and CI requires one (.ci/run installs it)");
+            return;
+        }
+
+        using var folder = new TempFolder();
+        var run = await ProgramRunner.ConclabAsync(folder.Path, "run", "delay", "--quick", "--variants", "whenall,threads,parallel-for@4", "--repeat", "2", "--out", "out");
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var report = Path.Combine(folder.Path, "out", "report.html");
+        Assert.True(File.Exists(report), "the run wrote no report.html");
+
+        var screenshot = Path.Combine(folder.Path, "shot.png");
+        await RunBrowserAsync(browser, folder.Path, "--screenshot=" + screenshot, "--window-size=1200,1600", new Uri(report).AbsoluteUri);
+        var png = await File.ReadAllBytesAsync(screenshot);
+        Assert.True(png.Length > 20_000, $"the screenshot is {png.Length} bytes: a blank page is smaller");
+        Assert.Equal([0x89, (byte)'P', (byte)'N', (byte)'G'], png[..4]);
+        Assert.Equal(1200, BigEndian(png, 16));
+        Assert.Equal(1600, BigEndian(png, 20));
+
+        // A copy of the page with a script that measures what the browser laid out (the report itself has none).
+        var probe = Path.Combine(folder.Path, "out", "probe.html");
+        var html = await File.ReadAllTextAsync(report);
+        await File.WriteAllTextAsync(probe, html.Replace("</body>", Measure + "</body>", StringComparison.Ordinal));
+        var dom = await RunBrowserAsync(browser, folder.Path, "--dump-dom", "--virtual-time-budget=3000", new Uri(probe).AbsoluteUri);
+        var json = ProbeResult().Match(dom);
+        Assert.True(json.Success, "the measuring script left no result: " + dom[..Math.Min(dom.Length, 500)]);
+        using var measured = JsonDocument.Parse(System.Net.WebUtility.HtmlDecode(json.Groups[1].Value));
+        var charts = measured.RootElement.GetProperty("charts").EnumerateArray().ToList();
+
+        Assert.Equal(3, charts.Count);
+        Assert.All(charts, c => Assert.True(c.GetProperty("width").GetDouble() > 300 && c.GetProperty("height").GetDouble() > 50, c.ToString()));
+        var bars = measured.RootElement.GetProperty("bars").EnumerateArray().Select(b => b.GetDouble()).ToList();
+        Assert.Equal(3, bars.Count);
+        Assert.All(bars, width => Assert.True(width > 1, $"a bar {width} px wide"));
+        Assert.Equal(6, measured.RootElement.GetProperty("lines").GetInt32());
+        Assert.True(measured.RootElement.GetProperty("tableRows").GetInt32() >= 3);
+    }
+
+    private const string Measure = """
+        <script>
+        const r = e => e.getBoundingClientRect();
+        const result = {
+          charts: [...document.querySelectorAll('svg.chart')].map(s => ({ width: r(s).width, height: r(s).height })),
+          bars: [...document.querySelectorAll('svg.chart rect.bar')].map(b => r(b).width),
+          lines: [...document.querySelectorAll('svg.chart polyline')].filter(p => r(p).width > 0).length,
+          tableRows: document.querySelectorAll('table.results tbody tr').length,
+        };
+        const pre = document.createElement('pre');
+        pre.id = 'conclab-probe';
+        pre.textContent = JSON.stringify(result);
+        document.body.appendChild(pre);
+        </script>
+        """;
+
+    private static string? FindBrowser() =>
+        new[] { "chromium", "chromium-browser", "google-chrome" }
+            .SelectMany(name => (Environment.GetEnvironmentVariable("PATH") ?? string.Empty).Split(Path.PathSeparator).Select(dir => Path.Combine(dir, name)))
+            .FirstOrDefault(File.Exists);
+
+    private static async Task<string> RunBrowserAsync(string browser, string workingDirectory, params string[] args)
+    {
+        var info = new ProcessStartInfo(browser) { WorkingDirectory = workingDirectory, RedirectStandardOutput = true, RedirectStandardError = true };
+        foreach (var arg in new[] { "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", $"--user-data-dir={Path.Combine(workingDirectory, "chromium-profile")}" }.Concat(args))
+        {
+            info.ArgumentList.Add(arg);
+        }
+
+        using var process = Process.Start(info)!;
+        var output = process.StandardOutput.ReadToEndAsync();
+        _ = process.StandardError.ReadToEndAsync();
+        using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(90));
+        await process.WaitForExitAsync(deadline.Token);
+        return await output;
+    }
+
+    private static int BigEndian(byte[] bytes, int offset) => (bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3];
+
+    [GeneratedRegex("<pre id=\"conclab-probe\">(.*?)</pre>", RegexOptions.Singleline)]
+    private static partial Regex ProbeResult();
+}

@@ -1,0 +1,111 @@
+using System.Text.RegularExpressions;
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Tests.Reporting;
+
+public sealed partial class HtmlExporterTests
+{
+    private static string Html(RunResult run)
+    {
+        using var writer = new StringWriter { NewLine = "\n" };
+        HtmlExporter.Default.Export(run, writer);
+        return writer.ToString();
+    }
+
+    [Fact]
+    public void Report_IsSelfContained_NoScriptNoNetwork()
+    {
+        var html = Html(ExporterTests.SampleRun());
+
+        Assert.StartsWith("<!DOCTYPE html>", html, StringComparison.Ordinal);
+        Assert.DoesNotContain("<script", html, StringComparison.OrdinalIgnoreCase);
+        Assert.DoesNotContain("<link", html, StringComparison.OrdinalIgnoreCase);
+        Assert.DoesNotContain("src=", html, StringComparison.OrdinalIgnoreCase);
+
+        // The only address is the SVG namespace, which names and fetches nothing.
+        Assert.All(AddressPattern().Matches(html), m => Assert.Equal("http://www.w3.org/2000/svg", m.Value));
+    }
+
+    [Fact]
+    public void Report_OpensWithTheSummary_ThenChartsAndTheTable_AndEncodesText()
+    {
+        var html = Html(ExporterTests.SampleRun());
+
+        var summary = html.IndexOf("<section id=\"summary\">", StringComparison.Ordinal);
+        var chart = html.IndexOf("<svg", StringComparison.Ordinal);
+        var table = html.IndexOf("<table class=\"results\">", StringComparison.Ordinal);
+        Assert.True(summary > 0 && summary < chart && chart < table, $"summary {summary}, chart {chart}, table {table}");
+        Assert.Contains("<td>whenall</td><td class=\"n\">51.5</td><td class=\"n\">0.95</td>", html, StringComparison.Ordinal);
+        Assert.Contains("TestOS, .NET 10, 2 logical cores", html, StringComparison.Ordinal);
+
+        // The failed trial's error is text, never markup.
+        Assert.Contains("boom, &quot;quoted&quot; | piped", html, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void WallTimeChart_HasABarPerSuccessfulVariant_AndTheIdealLine()
+    {
+        var html = Html(ExporterTests.SampleRun());
+
+        var bars = BarPattern().Matches(html).Select(m => m.Groups[1].Value).ToList();
+        Assert.Equal(["whenall"], bars);
+        Assert.Contains("class=\"ideal\"", html, StringComparison.Ordinal);
+        Assert.Contains("ideal 49.0 ms", html, StringComparison.Ordinal);
+
+        // Two samples in the trial: a line each for OS and pool threads.
+        Assert.Equal(2, Regex.Count(html, "<polyline class=\"line series-0\" data-variant=\"whenall\""));
+    }
+
+    [Fact]
+    public void AScenarioWithNoSuccessfulTrial_GetsNoChart_ButItsTableAndNotes()
+    {
+        var run = ExporterTests.SampleRun();
+        var scenario = run.Scenarios[0];
+        run = run with { Scenarios = [scenario with { Variants = [scenario.Variants[0]] }] };
+
+        var html = Html(run);
+
+        Assert.DoesNotContain("<svg", html, StringComparison.Ordinal);
+        Assert.Contains("none succeeded", html, StringComparison.Ordinal);
+        Assert.Contains("<table class=\"results\">", html, StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(49, new double[] { 0, 10, 20, 30, 40 })]
+    [InlineData(13_834, new double[] { 0, 5000, 10_000 })]
+    [InlineData(0.9, new double[] { 0, 0.2, 0.4, 0.6, 0.8 })]
+    public void Ticks_AreRoundNumbers_UpToTheMaximum(double max, double[] expected)
+    {
+        Assert.Equal(expected, SvgCharts.Ticks(max));
+    }
+
+    /// <summary>
+    /// The whole page for the sample run, against <c>Snapshots/report.html</c> beside this file. When the
+    /// snapshot is missing, the test writes it and fails, so a new snapshot is always looked at (in a browser)
+    /// before it is committed.
+    /// </summary>
+    [Fact]
+    public void Snapshot()
+    {
+        var html = Html(ExporterTests.SampleRun());
+        var path = Path.Combine(Path.GetDirectoryName(SourceFile())!, "Snapshots", "report.html");
+        if (!File.Exists(path))
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+            File.WriteAllText(path, html);
+            Assert.Fail($"wrote the missing snapshot {path}; look at it and commit it");
+        }
+
+        Assert.Equal(File.ReadAllText(path).Replace("\r", string.Empty, StringComparison.Ordinal), html);
+    }
+
+    private static string SourceFile([System.Runtime.CompilerServices.CallerFilePath] string path = "") => path;
+
+    [GeneratedRegex("https?://[^\"' )]+")]
+    private static partial Regex AddressPattern();
+
+    [GeneratedRegex("<rect class=\"bar\" data-variant=\"([^\"]+)\"")]
+    private static partial Regex BarPattern();
+}
