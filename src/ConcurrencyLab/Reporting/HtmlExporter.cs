@@ -7,7 +7,8 @@ namespace ConcurrencyLab.Reporting;
 /// <summary>
 /// <c>report.html</c>: one self-contained page (no script, no font, no network) that opens with a summary
 /// (the best variant per scenario, its efficiency, the environment), then per scenario its charts (median
-/// wall time with confidence intervals and the ideal; OS and pool threads over time) and its full table.
+/// wall time with confidence intervals and the ideal; median wall time against a swept degree, worker count
+/// or N; OS and pool threads over time) and its full table.
 /// It follows the reader's light or dark setting.
 /// </summary>
 public sealed class HtmlExporter : IExporter
@@ -65,6 +66,7 @@ public sealed class HtmlExporter : IExporter
         foreach (var chart in new[]
         {
             SvgCharts.WallTimeBars(scenario),
+            SvgCharts.Sweep(scenario),
             SvgCharts.OverTime(scenario, "OS threads", s => s.Threads),
             SvgCharts.OverTime(scenario, "pool threads", s => s.PoolThreads),
         })

@@ -82,7 +82,7 @@ public static class SvgCharts
         const int plotHeight = 220;
         const int left = 56;
         var legendRows = (series.Count + 2) / 3;
-        var height = top + plotHeight + 40 + (legendRows * 18);
+        var height = top + plotHeight + 50 + (legendRows * 18);
         var plotWidth = Width - left - 20;
         var maxTime = Math.Max(1, series.Max(s => s.Samples.Max(p => p.TimeMs)));
         var maxValue = Math.Max(1, series.Max(s => s.Samples.Max(value))) * 1.1;
@@ -107,8 +107,81 @@ public static class SvgCharts
         for (var i = 0; i < series.Count; i++)
         {
             var x = left + (i % 3 * (plotWidth / 3));
-            var y = top + plotHeight + 44 + (i / 3 * 18);
+            var y = top + plotHeight + 56 + (i / 3 * 18);
             svg.Append(Invariant, $"<rect class=\"swatch series-{i % 8}\" x=\"{x}\" y=\"{y - 9}\" width=\"12\" height=\"4\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(series[i].Name)}</text>");
+        }
+
+        return svg.Append("</svg>").ToString();
+    }
+
+    /// <summary>
+    /// Where variants differ only in a swept number (<c>sync@16</c>, <c>sync@32</c>; degree, workers, N):
+    /// median wall time against that number, one line per family, on a log-2 axis since sweeps double.
+    /// Null when no family has two or more points.
+    /// </summary>
+    public static string? Sweep(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var families = scenario.Variants
+            .Where(v => v.Summary is not null)
+            .Select(v => (Variant: v, At: v.Name.LastIndexOf('@')))
+            .Where(v => v.At > 0 && int.TryParse(v.Variant.Name[(v.At + 1)..], NumberStyles.None, Invariant, out var n) && n > 0)
+            .GroupBy(v => v.Variant.Name[..v.At], StringComparer.Ordinal)
+            .Select(g => (Family: g.Key, Points: g.Select(v => (N: int.Parse(v.Variant.Name[(v.At + 1)..], Invariant), Ms: v.Variant.Summary!.MedianWallMs)).OrderBy(p => p.N).ToList()))
+            .Where(f => f.Points.Count >= 2)
+            .ToList();
+        if (families.Count == 0)
+        {
+            return null;
+        }
+
+        const int top = 16;
+        const int plotHeight = 220;
+        const int left = 64;
+        var legendRows = (families.Count + 2) / 3;
+        var height = top + plotHeight + 50 + (legendRows * 18);
+        var plotWidth = Width - left - 20;
+        var ns = families.SelectMany(f => f.Points.Select(p => p.N)).Distinct().Order().ToList();
+        var (minLog, maxLog) = (Math.Log2(ns[0]), Math.Log2(ns[^1]));
+        var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
+        double X(double n) => maxLog == minLog ? left + (plotWidth / 2.0) : left + ((Math.Log2(n) - minLog) / (maxLog - minLog) * plotWidth);
+        double Y(double ms) => top + plotHeight - (ms / maxMs * plotHeight);
+
+        var svg = Open("sweep", scenario.Name, $"Median wall time against the swept number in each {scenario.Name} variant family", height);
+        foreach (var tick in Ticks(maxMs))
+        {
+            svg.Append(Invariant, $"<line class=\"grid\" x1=\"{left}\" y1=\"{Fmt(Y(tick))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(tick))}\"/><text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(tick) + 4)}\" text-anchor=\"end\">{Number(tick)}</text>");
+        }
+
+        if (scenario.IdealMs > 0)
+        {
+            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{left}\" y1=\"{Fmt(Y(scenario.IdealMs))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(scenario.IdealMs))}\"><title>ideal {Ms(scenario.IdealMs)} ms</title></line>");
+        }
+
+        for (var i = 0; i < families.Count; i++)
+        {
+            var (family, points) = families[i];
+            svg.Append(Invariant, $"<polyline class=\"line series-{i % 8}\" data-family=\"{Encode(family)}\" points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
+            foreach (var (n, ms) in points)
+            {
+                svg.Append(Invariant, $"<circle class=\"series-{i % 8}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(family)}@{n}: median {Ms(ms)} ms</title></circle>");
+            }
+        }
+
+        var bottom = top + plotHeight;
+        svg.Append(Invariant, $"<line class=\"axis\" x1=\"{left}\" y1=\"{bottom}\" x2=\"{left + plotWidth}\" y2=\"{bottom}\"/>");
+        foreach (var n in ns)
+        {
+            svg.Append(Invariant, $"<line class=\"axis\" x1=\"{Fmt(X(n))}\" y1=\"{bottom}\" x2=\"{Fmt(X(n))}\" y2=\"{bottom + 4}\"/><text class=\"tick\" x=\"{Fmt(X(n))}\" y=\"{bottom + 16}\" text-anchor=\"middle\">{n}</text>");
+        }
+
+        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">the number after @ (degree, workers, N)</text>");
+        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"12\" y=\"{top + (plotHeight / 2)}\" transform=\"rotate(-90 12 {top + (plotHeight / 2)})\" text-anchor=\"middle\">median wall time (ms)</text>");
+        for (var i = 0; i < families.Count; i++)
+        {
+            var x = left + (i % 3 * (plotWidth / 3));
+            var y = bottom + 56 + (i / 3 * 18);
+            svg.Append(Invariant, $"<rect class=\"swatch series-{i % 8}\" x=\"{x}\" y=\"{y - 9}\" width=\"12\" height=\"4\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(families[i].Family)}</text>");
         }
 
         return svg.Append("</svg>").ToString();

@@ -72,6 +72,24 @@ public sealed partial class HtmlExporterTests
         Assert.Contains("<table class=\"results\">", html, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void SweepChart_DrawsALinePerFamilyOfVariantsThatDifferOnlyInTheirNumber()
+    {
+        var run = ExporterTests.SampleRun();
+        var template = run.Scenarios[0].Variants[1];
+        VariantResult Variant(string name, double ms) => template with { Name = name, Summary = template.Summary! with { MedianWallMs = ms } };
+        var scenario = run.Scenarios[0] with { Variants = [Variant("pool@4", 90), Variant("pool@16", 60), Variant("pool@64", 55), Variant("lonely@8", 70), Variant("whenall", 50)] };
+
+        var svg = SvgCharts.Sweep(scenario);
+
+        Assert.NotNull(svg);
+        Assert.Equal(1, Regex.Count(svg, "<polyline class=\"line series-0\" data-family=\"pool\""));
+        Assert.Equal(3, Regex.Count(svg, "<circle "));
+        Assert.Contains("pool@16: median 60.0 ms", svg, StringComparison.Ordinal);
+        Assert.DoesNotContain("lonely", svg, StringComparison.Ordinal);
+        Assert.Null(SvgCharts.Sweep(scenario with { Variants = [Variant("lonely@8", 70), Variant("whenall", 50)] }));
+    }
+
     [Theory]
     [InlineData(49, new double[] { 0, 10, 20, 30, 40 })]
     [InlineData(13_834, new double[] { 0, 5000, 10_000 })]
