@@ -38,12 +38,13 @@ internal static class ReportCommand
 
             var folder = parse.GetValue(output) ?? Path.GetDirectoryName(Path.GetFullPath(path))!;
             var failures = Exporters.ExportAll(run, folder, Exporters.Default, out var written);
+            failures = [.. failures, .. Exporters.ExportCharts(run, folder, out var charts)];
             foreach (var failure in failures)
             {
                 await Console.Error.WriteLineAsync($"conclab: could not write {failure}").ConfigureAwait(false);
             }
 
-            console.MarkupLineInterpolated($"Reports: {string.Join(", ", written)}");
+            console.MarkupLineInterpolated($"Reports: {string.Join(", ", written)}{(charts.Count > 0 ? $", and {charts.Count} charts in {Path.Combine(folder, "charts")}" : string.Empty)}");
             return failures.Count == 0 ? ExitCodes.Ok : ExitCodes.TrialsFailed;
         });
         return command;

@@ -39,6 +39,38 @@ public static class Exporters
         return failures;
     }
 
+    /// <summary>
+    /// Writes every scenario's charts as SVG files of their own into <paramref name="folder"/>/charts
+    /// (<c>hash-wall-time.svg</c>, ...), for a post or a review; each failure comes back as a line.
+    /// </summary>
+    public static IReadOnlyList<string> ExportCharts(RunResult run, string folder, out IReadOnlyList<string> written)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var failures = new List<string>();
+        var paths = new List<string>();
+        foreach (var scenario in run.Scenarios)
+        {
+            foreach (var (kind, svg) in SvgCharts.For(scenario))
+            {
+                var path = Path.Combine(folder, "charts", $"{scenario.Name}-{kind}.svg");
+                try
+                {
+                    Directory.CreateDirectory(Path.GetDirectoryName(path)!);
+                    File.WriteAllText(path + ".tmp", SvgCharts.Standalone(svg));
+                    File.Move(path + ".tmp", path, overwrite: true);
+                    paths.Add(path);
+                }
+                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or NotSupportedException)
+                {
+                    failures.Add($"{Path.GetFileName(path)}: {ex.Message}");
+                }
+            }
+        }
+
+        written = paths;
+        return failures;
+    }
+
     /// <summary>Writes one exporter's output to <paramref name="path"/>, through a temporary file so a reader never sees half of it.</summary>
     public static void WriteFile(RunResult run, IExporter exporter, string path)
     {

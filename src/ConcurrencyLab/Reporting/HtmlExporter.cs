@@ -63,18 +63,9 @@ public sealed class HtmlExporter : IExporter
         }
 
         writer.WriteLine("</p>");
-        foreach (var chart in new[]
+        foreach (var (_, chart) in SvgCharts.For(scenario))
         {
-            SvgCharts.WallTimeBars(scenario),
-            SvgCharts.Sweep(scenario),
-            SvgCharts.OverTime(scenario, "OS threads", s => s.Threads),
-            SvgCharts.OverTime(scenario, "pool threads", s => s.PoolThreads),
-        })
-        {
-            if (chart is not null)
-            {
-                writer.WriteLine($"<figure>{chart}</figure>");
-            }
+            writer.WriteLine($"<figure>{chart}</figure>");
         }
 
         var columns = ResultColumn.For(scenario);

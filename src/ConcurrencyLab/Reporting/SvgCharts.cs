@@ -18,6 +18,37 @@ public static class SvgCharts
     private const int RightMargin = 70;
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
+    /// <summary>Every chart a scenario has, by kind (<c>wall-time</c>, <c>sweep</c>, <c>os-threads</c>, <c>pool-threads</c>), in the order a report shows them.</summary>
+    public static IEnumerable<(string Kind, string Svg)> For(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var charts = new (string Kind, string? Svg)[]
+        {
+            ("wall-time", WallTimeBars(scenario)),
+            ("sweep", Sweep(scenario)),
+            ("os-threads", OverTime(scenario, "OS threads", s => s.Threads)),
+            ("pool-threads", OverTime(scenario, "pool threads", s => s.PoolThreads)),
+        };
+        return charts.Where(c => c.Svg is not null).Select(c => (c.Kind, c.Svg!));
+    }
+
+    /// <summary>
+    /// A chart as a file of its own, to paste in a post: the same drawing with its colours inside it, mid
+    /// tones on a transparent background, so it reads on a light page and a dark one.
+    /// </summary>
+    public static string Standalone(string svg)
+    {
+        ArgumentNullException.ThrowIfNull(svg);
+        var end = svg.IndexOf('>', StringComparison.Ordinal) + 1;
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg[..end] + "<style>" + StandaloneStyle + "</style>" + svg[end..] + "\n";
+    }
+
+    private const string StandaloneStyle =
+        "svg{font:12px system-ui,sans-serif}.label,.value,.axis-title,.tick{fill:#8b949e}.bar{fill:#4e79a7}.whisker{stroke:#8b949e;stroke-width:1.2;fill:none}"
+        + ".ideal{stroke:#e15759;stroke-width:2;stroke-dasharray:5 4}.ideal-label{fill:#e15759}.axis{stroke:#8b949e}.grid{stroke:#8b949e;stroke-opacity:.35}.line{fill:none;stroke-width:1.8}"
+        + ".series-0{stroke:#4e79a7;fill:#4e79a7}.series-1{stroke:#f28e2b;fill:#f28e2b}.series-2{stroke:#59a14f;fill:#59a14f}.series-3{stroke:#e15759;fill:#e15759}"
+        + ".series-4{stroke:#76b7b2;fill:#76b7b2}.series-5{stroke:#edc948;fill:#edc948}.series-6{stroke:#b07aa1;fill:#b07aa1}.series-7{stroke:#9c755f;fill:#9c755f}polyline.line{fill:none}";
+
     /// <summary>
     /// Median wall time per variant as horizontal bars, fastest first, with the 95% confidence interval as
     /// whiskers and the ideal as a dashed line; null when no variant has a successful trial.

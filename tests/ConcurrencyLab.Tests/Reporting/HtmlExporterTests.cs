@@ -90,6 +90,29 @@ public sealed partial class HtmlExporterTests
         Assert.Null(SvgCharts.Sweep(scenario with { Variants = [Variant("lonely@8", 70), Variant("whenall", 50)] }));
     }
 
+    [Fact]
+    public void ChartFiles_AreWellFormedSvg_WithTheirColoursInside_OneEachPerChart()
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-charts-test-").FullName;
+        try
+        {
+            var failures = Exporters.ExportCharts(ExporterTests.SampleRun(), folder, out var written);
+
+            Assert.Empty(failures);
+            Assert.Equal(["delay-os-threads.svg", "delay-pool-threads.svg", "delay-wall-time.svg"], written.Select(Path.GetFileName).Order(StringComparer.Ordinal));
+            foreach (var path in written)
+            {
+                var svg = System.Xml.Linq.XDocument.Load(path).Root!;
+                Assert.Equal("{http://www.w3.org/2000/svg}svg", svg.Name.ToString());
+                Assert.Contains(".bar{fill:", svg.Element("{http://www.w3.org/2000/svg}style")!.Value, StringComparison.Ordinal);
+            }
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
     [Theory]
     [InlineData(49, new double[] { 0, 10, 20, 30, 40 })]
     [InlineData(13_834, new double[] { 0, 5000, 10_000 })]
