@@ -28,7 +28,7 @@ internal static class CompareCommand
         {
             var level = 0.05;
             if (parse.GetValue(alpha) is { } text
-                && (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out level) || level is <= 0 or >= 0.5))
+                && (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out level) || !double.IsFinite(level) || level is <= 0 or >= 0.5))
             {
                 await Console.Error.WriteLineAsync($"conclab: --alpha must be a number above 0 and below 0.5, such as 0.05, not '{text}'.").ConfigureAwait(false);
                 return ExitCodes.BadInput;

@@ -12,6 +12,9 @@ internal static class ExitCodes
     /// <summary>From <c>compare</c>: some variant got significantly slower.</summary>
     public const int SignificantlySlower = 1;
 
+    /// <summary>From <c>report</c>: some report could not be written.</summary>
+    public const int OutputFailed = 1;
+
     /// <summary>Bad input: an unknown option, a value out of range, an impossible variant.</summary>
     public const int BadInput = 2;
 

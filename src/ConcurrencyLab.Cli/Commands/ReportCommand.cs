@@ -37,7 +37,11 @@ internal static class ReportCommand
             }
 
             var folder = parse.GetValue(output) ?? Path.GetDirectoryName(Path.GetFullPath(path))!;
-            var failures = Exporters.ExportAll(run, folder, Exporters.Default, out var written);
+
+            // The results file itself is the source: it is never written over, only copied to another folder.
+            var sameFile = Path.GetFullPath(Path.Combine(folder, JsonExporter.Default.FileName)) == Path.GetFullPath(path);
+            var exporters = Exporters.Default.Where(e => !(sameFile && e is JsonExporter)).ToList();
+            var failures = Exporters.ExportAll(run, folder, exporters, out var written);
             failures = [.. failures, .. Exporters.ExportCharts(run, folder, out var charts)];
             foreach (var failure in failures)
             {
@@ -45,7 +49,7 @@ internal static class ReportCommand
             }
 
             console.MarkupLineInterpolated($"Reports: {string.Join(", ", written)}{(charts.Count > 0 ? $", and {charts.Count} charts in {Path.Combine(folder, "charts")}" : string.Empty)}");
-            return failures.Count == 0 ? ExitCodes.Ok : ExitCodes.TrialsFailed;
+            return failures.Count == 0 ? ExitCodes.Ok : ExitCodes.OutputFailed;
         });
         return command;
     }

@@ -18,6 +18,7 @@ public static class ComparisonText
             ComparisonVerdict.Same => "no significant difference",
             ComparisonVerdict.TooFewTrials => $"too few trials to tell at {Percent(alpha)}",
             ComparisonVerdict.OnlyInOld => "only in the old run",
+            ComparisonVerdict.NoOkTrials => "no ok trials in either run",
             _ => "only in the new run",
         };
     }
@@ -48,7 +49,7 @@ public static class ComparisonText
         foreach (var row in comparison.Rows)
         {
             var verdict = Verdict(row, comparison.Alpha);
-            writer.WriteLine($"| {row.Scenario} | `{row.Variant}` | {Ms(row.OldMedianMs)} | {Ms(row.NewMedianMs)} | {Ratio(row.Ratio)} | {P(row.PValue)} | {row.OldTrials}, {row.NewTrials} | {(row.Verdict is ComparisonVerdict.Slower or ComparisonVerdict.Faster ? $"**{verdict}**" : verdict)} |");
+            writer.WriteLine($"| {Cell(row.Scenario)} | `{Cell(row.Variant)}` | {Ms(row.OldMedianMs)} | {Ms(row.NewMedianMs)} | {Ratio(row.Ratio)} | {P(row.PValue)} | {row.OldTrials}, {row.NewTrials} | {(row.Verdict is ComparisonVerdict.Slower or ComparisonVerdict.Faster ? $"**{verdict}**" : verdict)} |");
         }
 
         writer.WriteLine();
@@ -59,6 +60,8 @@ public static class ComparisonText
             writer.WriteLine("Note: " + note);
         }
     }
+
+    private static string Cell(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
 
     private static string Percent(double alpha) => (alpha * 100).ToString("0.###", Invariant) + "%";
 }

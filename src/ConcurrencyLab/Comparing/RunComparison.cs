@@ -28,6 +28,9 @@ public enum ComparisonVerdict
 
     /// <summary>The variant is in the new run only, or has no ok trial there.</summary>
     OnlyInNew,
+
+    /// <summary>The variant is in both runs but has no ok trial in either.</summary>
+    NoOkTrials,
 }
 
 /// <summary>One variant of one scenario in both runs.</summary>
@@ -53,8 +56,10 @@ public sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Ro
     {
         ArgumentNullException.ThrowIfNull(old);
         ArgumentNullException.ThrowIfNull(current);
-        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(alpha);
-        ArgumentOutOfRangeException.ThrowIfGreaterThanOrEqual(alpha, 1);
+        if (!double.IsFinite(alpha) || alpha <= 0 || alpha >= 1)
+        {
+            throw new ArgumentOutOfRangeException(nameof(alpha), alpha, "a significance level is above 0 and below 1");
+        }
         var rows = new List<ComparisonRow>();
         var notes = new List<string>();
         if (old.Environment is { } before && current.Environment is { } after
@@ -82,7 +87,8 @@ public sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Ro
             var variants = (a?.Variants.Select(v => v.Name) ?? []).Union(b?.Variants.Select(v => v.Name) ?? []);
             foreach (var variant in variants)
             {
-                rows.Add(Compare(scenario, variant, OkWalls(a, variant), OkWalls(b, variant), alpha));
+                var inBoth = a?.Variants.Any(v => v.Name == variant) == true && b?.Variants.Any(v => v.Name == variant) == true;
+                rows.Add(Compare(scenario, variant, OkWalls(a, variant), OkWalls(b, variant), alpha, inBoth));
             }
         }
 
@@ -102,10 +108,15 @@ public sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Ro
     private static double[] OkWalls(ScenarioResult? scenario, string variant) =>
         [.. scenario?.Variants.FirstOrDefault(v => v.Name == variant)?.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs) ?? []];
 
-    private static ComparisonRow Compare(string scenario, string variant, double[] before, double[] after, double alpha)
+    private static ComparisonRow Compare(string scenario, string variant, double[] before, double[] after, double alpha, bool inBoth)
     {
         double? Median(double[] walls) => walls.Length == 0 ? null : MedianEstimate.MedianOf(walls);
         var row = new ComparisonRow(scenario, variant, before.Length, after.Length, Median(before), Median(after), null, ComparisonVerdict.Same);
+        if (before.Length == 0 && after.Length == 0 && inBoth)
+        {
+            return row with { Verdict = ComparisonVerdict.NoOkTrials };
+        }
+
         if (before.Length == 0 || after.Length == 0)
         {
             return row with { Verdict = before.Length == 0 ? ComparisonVerdict.OnlyInNew : ComparisonVerdict.OnlyInOld };
@@ -117,9 +128,15 @@ public sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Ro
         }
 
         var p = MannWhitneyTest.Instance.Perform(new Sample(after), new Sample(before), AlternativeHypothesis.TwoSides, Threshold.Zero).PValue.Value;
-        var verdict = p >= alpha ? ComparisonVerdict.Same : row.Ratio > 1 ? ComparisonVerdict.Slower : ComparisonVerdict.Faster;
+        // The direction comes from the trials themselves, not the medians' ratio (which is undefined for a 0
+        // median and says nothing when the medians tie): the median of every new-minus-old difference.
+        var verdict = p >= alpha ? ComparisonVerdict.Same : Shift(before, after) > 0 ? ComparisonVerdict.Slower : ComparisonVerdict.Faster;
         return row with { PValue = p, Verdict = verdict };
     }
+
+    /// <summary>The Hodges-Lehmann shift: the median of all differences between a new and an old wall time.</summary>
+    internal static double Shift(double[] before, double[] after) =>
+        MedianEstimate.MedianOf(after.SelectMany(x => before.Select(y => x - y)));
 
     /// <summary>
     /// The smallest two-sided p-value a rank test can give for samples of <paramref name="n"/> and

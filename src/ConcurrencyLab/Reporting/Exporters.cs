@@ -52,7 +52,9 @@ public static class Exporters
         {
             foreach (var (kind, svg) in SvgCharts.For(scenario))
             {
-                var path = Path.Combine(folder, "charts", $"{scenario.Name}-{kind}.svg");
+                // A scenario's name is only text in the results: it never chooses where a file goes.
+                var safe = string.Concat(scenario.Name.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '-'));
+                var path = Path.Combine(folder, "charts", $"{safe}-{kind}.svg");
                 try
                 {
                     Directory.CreateDirectory(Path.GetDirectoryName(path)!);
@@ -60,7 +62,7 @@ public static class Exporters
                     File.Move(path + ".tmp", path, overwrite: true);
                     paths.Add(path);
                 }
-                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or NotSupportedException)
+                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or NotSupportedException or ArgumentException)
                 {
                     failures.Add($"{Path.GetFileName(path)}: {ex.Message}");
                 }

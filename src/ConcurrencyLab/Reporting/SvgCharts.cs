@@ -66,6 +66,11 @@ public static class SvgCharts
         var height = top + (rows.Count * RowHeight) + 36;
         var plotWidth = Width - LabelWidth - RightMargin;
         var max = Math.Max(rows.Max(v => v.Summary!.CiHighMs), scenario.IdealMs) * 1.05;
+        if (!(max > 0) || !double.IsFinite(max))
+        {
+            return null;
+        }
+
         double X(double ms) => LabelWidth + (ms / max * plotWidth);
 
         var svg = Open("wall-time", scenario.Name, $"Median wall time of each {scenario.Name} variant, with 95% confidence intervals and the ideal", height);
@@ -117,6 +122,11 @@ public static class SvgCharts
         var plotWidth = Width - left - 20;
         var maxTime = Math.Max(1, series.Max(s => s.Samples.Max(p => p.TimeMs)));
         var maxValue = Math.Max(1, series.Max(s => s.Samples.Max(value))) * 1.1;
+        if (!double.IsFinite(maxValue) || !double.IsFinite(maxTime))
+        {
+            return null;
+        }
+
         double X(double ms) => left + (ms / maxTime * plotWidth);
         double Y(double v) => top + plotHeight - (v / maxValue * plotHeight);
 
@@ -175,6 +185,11 @@ public static class SvgCharts
         var ns = families.SelectMany(f => f.Points.Select(p => p.N)).Distinct().Order().ToList();
         var (minLog, maxLog) = (Math.Log2(ns[0]), Math.Log2(ns[^1]));
         var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
+        if (!(maxMs > 0) || !double.IsFinite(maxMs))
+        {
+            return null;
+        }
+
         double X(double n) => maxLog == minLog ? left + (plotWidth / 2.0) : left + ((Math.Log2(n) - minLog) / (maxLog - minLog) * plotWidth);
         double Y(double ms) => top + plotHeight - (ms / maxMs * plotHeight);
 

@@ -6,6 +6,9 @@ namespace ConcurrencyLab.Results;
 /// <summary>Reads a <c>results.json</c> back, refusing with a one-line reason what is not one this build can read.</summary>
 public static class ResultsFile
 {
+    // A null where the model has none (say "variants": null) is refused here, not met later as a crash.
+    private static readonly JsonSerializerOptions Strict = new(LabJson.Options) { RespectNullableAnnotations = true };
+
     /// <summary>Reads <paramref name="path"/>; throws <see cref="ResultsFileException"/> with a one-line reason when it cannot.</summary>
     public static RunResult Read(string path)
     {
@@ -23,7 +26,7 @@ public static class ResultsFile
         RunResult? run;
         try
         {
-            run = JsonSerializer.Deserialize<RunResult>(text, LabJson.Options);
+            run = JsonSerializer.Deserialize<RunResult>(text, Strict);
         }
         catch (JsonException ex)
         {

@@ -101,6 +101,7 @@ public sealed class CommandLineTests
     [InlineData("compare /nonexistent/a.json /nonexistent/b.json", "cannot read /nonexistent/a.json")]
     [InlineData("report /nonexistent/results.json", "cannot read /nonexistent/results.json")]
     [InlineData("compare /proc/self/status /proc/self/status", "is not a conclab results file")]
+    [InlineData("compare a.json b.json --alpha NaN", "--alpha must be a number above 0")]
     public async Task CompareAndReport_RefuseWhatIsNotAResultsFile_InOneLine(string commandLine, string expected)
     {
         var (exitCode, error, _) = await InvokeAsync(commandLine.Split(' '));
@@ -108,6 +109,49 @@ public sealed class CommandLineTests
         Assert.Equal(2, exitCode);
         var line = Assert.Single(error.Split('\n', StringSplitOptions.RemoveEmptyEntries));
         Assert.Contains(expected, line, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AResultsFileWithANullWhereNoneBelongs_IsRefusedInOneLine()
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-report-test-").FullName;
+        try
+        {
+            var results = Write(folder, "results.json", Reporting.ExporterTests.SampleRun());
+            var broken = Path.Combine(folder, "broken.json");
+            await File.WriteAllTextAsync(broken, (await File.ReadAllTextAsync(results)).Replace("\"variants\": [", "\"variants\": null, \"x\": [", StringComparison.Ordinal));
+
+            var (exitCode, error, _) = await InvokeAsync(["report", broken]);
+
+            Assert.Equal(2, exitCode);
+            Assert.Contains("is not a conclab results file", Assert.Single(error.Split('\n', StringSplitOptions.RemoveEmptyEntries)), StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Report_InTheResultsFilesOwnFolder_LeavesTheResultsFileAsItWas()
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-report-test-").FullName;
+        try
+        {
+            var results = Path.Combine(folder, "results.json");
+            await File.WriteAllTextAsync(results, "{\"tool\": \"conclab\", \"schemaVersion\": 1, \"startedAt\": \"x\", \"environment\": {\"os\": \"o\", \"runtime\": \"r\", \"processorCount\": 2, \"gcMode\": \"g\", \"architecture\": \"a\", \"machineName\": \"m\"}, \"settings\": {}, \"scenarios\": [], \"extra\": 1}");
+            var before = await File.ReadAllTextAsync(results);
+
+            var (exitCode, _, _) = await InvokeAsync(["report", results]);
+
+            Assert.Equal(0, exitCode);
+            Assert.Equal(before, await File.ReadAllTextAsync(results));
+            Assert.True(File.Exists(Path.Combine(folder, "report.html")));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
     }
 
     [Fact]

@@ -101,6 +101,40 @@ public sealed class RunComparisonTests
         Assert.Contains(comparison.Notes, n => n.StartsWith("10 variants were tested at 5%: about 0.5 of them", StringComparison.Ordinal));
     }
 
+    [Fact]
+    public void TheDirection_ComesFromTheTrials_EvenWhenTheMediansTie()
+    {
+        // Both medians are 100, but below it the new trials sit just under 100 where the old sit near 1, and
+        // above it at 200 where the old sit near 101: the new run is slower, though the ratio is 1.
+        var comparison = RunComparison.Of(
+            Run("100", ("a", [1, 2, 3, 4, 5, 6, 7, 100, 101, 102, 103, 104, 105, 106, 107])),
+            Run("100", ("a", [93, 94, 95, 96, 97, 98, 99, 100, 200, 201, 202, 203, 204, 205, 206])));
+
+        var row = Assert.Single(comparison.Rows);
+        Assert.Equal(1, row.Ratio);
+        Assert.True(row.PValue < 0.05, $"p = {row.PValue}");
+        Assert.Equal(ComparisonVerdict.Slower, row.Verdict);
+    }
+
+    [Fact]
+    public void AVariantWithNoOkTrialInEitherRun_SaysSo()
+    {
+        var comparison = RunComparison.Of(Run("100", ("a", [])), Run("100", ("a", [])));
+
+        Assert.Equal(ComparisonVerdict.NoOkTrials, Assert.Single(comparison.Rows).Verdict);
+    }
+
+    [Fact]
+    public void Markdown_EscapesPipesInNames()
+    {
+        var comparison = RunComparison.Of(Run("100", ("a|b", Fast)), Run("100", ("a|b", Fast)));
+        using var writer = new StringWriter();
+
+        ComparisonText.WriteMarkdown(comparison, writer);
+
+        Assert.Contains("`a\\|b`", writer.ToString(), StringComparison.Ordinal);
+    }
+
     [Theory]
     [InlineData(3, 3, 0.1)]
     [InlineData(4, 4, 2.0 / 70)]
