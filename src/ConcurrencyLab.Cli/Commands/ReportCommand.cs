@@ -42,13 +42,12 @@ internal static class ReportCommand
             var sameFile = Path.GetFullPath(Path.Combine(folder, JsonExporter.Default.FileName)) == Path.GetFullPath(path);
             var exporters = Exporters.Default.Where(e => !(sameFile && e is JsonExporter)).ToList();
             var failures = Exporters.ExportAll(run, folder, exporters, out var written);
-            failures = [.. failures, .. Exporters.ExportCharts(run, folder, out var charts)];
             foreach (var failure in failures)
             {
                 await Console.Error.WriteLineAsync($"conclab: could not write {failure}").ConfigureAwait(false);
             }
 
-            console.MarkupLineInterpolated($"Reports: {string.Join(", ", written)}{(charts.Count > 0 ? $", and {charts.Count} charts in {Path.Combine(folder, "charts")}" : string.Empty)}");
+            console.MarkupLineInterpolated($"Reports: {Exporters.Describe(written)}");
             return failures.Count == 0 ? ExitCodes.Ok : ExitCodes.OutputFailed;
         });
         return command;

@@ -153,8 +153,6 @@ internal static class RunCommand
         }
 
         var failures = Exporters.ExportAll(result, folder, Exporters.Default, out var written);
-        failures = [.. failures, .. Exporters.ExportCharts(result, folder, out var charts)];
-        var chartCount = charts.Count;
         if (parse.GetValue(switches.Json) is { } jsonPath)
         {
             try
@@ -173,7 +171,7 @@ internal static class RunCommand
             console.MarkupLineInterpolated($"[red]could not write {failure}[/]");
         }
 
-        console.MarkupLineInterpolated($"Results: {string.Join(", ", written)}{(chartCount > 0 ? $", and {chartCount} charts in {Path.Combine(folder, "charts")}" : string.Empty)}");
+        console.MarkupLineInterpolated($"Results: {Exporters.Describe(written)}");
         if (cancelled)
         {
             return ExitCodes.Cancelled;

@@ -13,25 +13,41 @@ public static class Exporters
         Path.Combine("conclab-results", (time ?? TimeProvider.System).GetUtcNow().ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
 
     /// <summary>
-    /// Writes every exporter's file into <paramref name="folder"/>. One exporter's failure does not stop the
-    /// others; each failure comes back as a line.
+    /// Writes every exporter's file into <paramref name="folder"/>, then every scenario's charts as SVG files
+    /// of their own into <paramref name="folder"/>/charts (<c>hash-wall-time.svg</c>, ...), for a post or a
+    /// review. One file's failure does not stop the others; each failure comes back as a line.
     /// </summary>
     public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, out IReadOnlyList<string> written)
     {
+        ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(exporters);
         var failures = new List<string>();
         var paths = new List<string>();
-        foreach (var exporter in exporters)
+        void Write(string path, Action<TextWriter> write)
         {
-            var path = Path.Combine(folder, exporter.FileName);
             try
             {
-                WriteFile(run, exporter, path);
+                WriteAtomically(path, write);
                 paths.Add(path);
             }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or NotSupportedException)
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or NotSupportedException or ArgumentException)
             {
-                failures.Add($"{exporter.FileName}: {ex.Message}");
+                failures.Add($"{Path.GetFileName(path)}: {ex.Message}");
+            }
+        }
+
+        foreach (var exporter in exporters)
+        {
+            Write(Path.Combine(folder, exporter.FileName), writer => exporter.Export(run, writer));
+        }
+
+        foreach (var scenario in run.Scenarios)
+        {
+            // A scenario's name is only text in the results: it never chooses where a file goes.
+            var safe = string.Concat(scenario.Name.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '-'));
+            foreach (var (kind, svg) in SvgCharts.For(scenario))
+            {
+                Write(Path.Combine(folder, ChartsFolder, $"{safe}-{kind}.svg"), writer => writer.Write(SvgCharts.Standalone(svg)));
             }
         }
 
@@ -39,44 +55,27 @@ public static class Exporters
         return failures;
     }
 
-    /// <summary>
-    /// Writes every scenario's charts as SVG files of their own into <paramref name="folder"/>/charts
-    /// (<c>hash-wall-time.svg</c>, ...), for a post or a review; each failure comes back as a line.
-    /// </summary>
-    public static IReadOnlyList<string> ExportCharts(RunResult run, string folder, out IReadOnlyList<string> written)
-    {
-        ArgumentNullException.ThrowIfNull(run);
-        var failures = new List<string>();
-        var paths = new List<string>();
-        foreach (var scenario in run.Scenarios)
-        {
-            foreach (var (kind, svg) in SvgCharts.For(scenario))
-            {
-                // A scenario's name is only text in the results: it never chooses where a file goes.
-                var safe = string.Concat(scenario.Name.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '-'));
-                var path = Path.Combine(folder, "charts", $"{safe}-{kind}.svg");
-                try
-                {
-                    Directory.CreateDirectory(Path.GetDirectoryName(path)!);
-                    File.WriteAllText(path + ".tmp", SvgCharts.Standalone(svg));
-                    File.Move(path + ".tmp", path, overwrite: true);
-                    paths.Add(path);
-                }
-                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or NotSupportedException or ArgumentException)
-                {
-                    failures.Add($"{Path.GetFileName(path)}: {ex.Message}");
-                }
-            }
-        }
+    /// <summary>The subfolder of an output folder that holds the chart files.</summary>
+    public const string ChartsFolder = "charts";
 
-        written = paths;
-        return failures;
+    /// <summary>What was written, for a person: the reports by path, and the charts by their count and folder.</summary>
+    public static string Describe(IReadOnlyList<string> written)
+    {
+        ArgumentNullException.ThrowIfNull(written);
+        var charts = written.Where(p => p.EndsWith(".svg", StringComparison.Ordinal)).ToList();
+        var reports = string.Join(", ", written.Except(charts));
+        return charts.Count == 0 ? reports : $"{reports}, and {charts.Count} charts in {Path.GetDirectoryName(charts[0])}";
     }
 
     /// <summary>Writes one exporter's output to <paramref name="path"/>, through a temporary file so a reader never sees half of it.</summary>
     public static void WriteFile(RunResult run, IExporter exporter, string path)
     {
         ArgumentNullException.ThrowIfNull(exporter);
+        WriteAtomically(path, writer => exporter.Export(run, writer));
+    }
+
+    private static void WriteAtomically(string path, Action<TextWriter> write)
+    {
         var directory = Path.GetDirectoryName(Path.GetFullPath(path));
         if (!string.IsNullOrEmpty(directory))
         {
@@ -87,7 +86,7 @@ public static class Exporters
         using (var writer = new StreamWriter(temporary, append: false, new System.Text.UTF8Encoding(false)))
         {
             writer.NewLine = "\n";
-            exporter.Export(run, writer);
+            write(writer);
         }
 
         File.Move(temporary, path, overwrite: true);

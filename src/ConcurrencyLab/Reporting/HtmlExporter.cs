@@ -23,16 +23,14 @@ public sealed class HtmlExporter : IExporter
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(writer);
-        var env = run.Environment;
-        var settings = run.Settings;
         writer.WriteLine("<!DOCTYPE html>");
         writer.WriteLine("<html lang=\"en\"><head><meta charset=\"utf-8\">");
         writer.WriteLine("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
         writer.WriteLine($"<title>ConcurrencyLab: {Encode(string.Join(", ", run.Scenarios.Select(s => s.Name)))}</title>");
         writer.WriteLine($"<style>{Style}</style></head><body>");
         writer.WriteLine("<h1>ConcurrencyLab results</h1>");
-        writer.WriteLine($"<p class=\"environment\">{Encode($"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}.")}<br>");
-        writer.WriteLine(Encode($"{settings.Repeat} measured trials per variant after {settings.Warmup} warmup, {(settings.Isolated ? "each in a fresh process" : "all in one process")}, variant order rotated each round, seed {settings.Seed}{(settings.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.") + "</p>");
+        writer.WriteLine($"<p class=\"environment\">{Encode(RunDescription.Machine(run))}<br>");
+        writer.WriteLine(Encode(RunDescription.Method(run)) + "</p>");
 
         writer.WriteLine("<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Variants ok</th></tr></thead><tbody>");
         foreach (var scenario in run.Scenarios)

@@ -15,13 +15,10 @@ public sealed class MarkdownExporter : IExporter
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(writer);
         var invariant = CultureInfo.InvariantCulture;
-        var env = run.Environment;
         writer.WriteLine("# ConcurrencyLab results");
         writer.WriteLine();
-        writer.WriteLine($"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}.  ");
-        var s = run.Settings;
-        writer.WriteLine($"{s.Repeat} measured trials per variant after {s.Warmup} warmup, {(s.Isolated ? "each in a fresh process" : "all in one process")}, "
-            + $"variant order rotated each round, seed {s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.");
+        writer.WriteLine(RunDescription.Machine(run) + "  ");
+        writer.WriteLine(RunDescription.Method(run));
 
         foreach (var scenario in run.Scenarios)
         {

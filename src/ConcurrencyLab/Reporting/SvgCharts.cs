@@ -117,8 +117,7 @@ public static class SvgCharts
         const int top = 16;
         const int plotHeight = 220;
         const int left = 56;
-        var legendRows = (series.Count + 2) / 3;
-        var height = top + plotHeight + 50 + (legendRows * 18);
+        var height = top + plotHeight + LegendHeight(series.Count);
         var plotWidth = Width - left - 20;
         var maxTime = Math.Max(1, series.Max(s => s.Samples.Max(p => p.TimeMs)));
         var maxValue = Math.Max(1, series.Max(s => s.Samples.Max(value))) * 1.1;
@@ -131,11 +130,7 @@ public static class SvgCharts
         double Y(double v) => top + plotHeight - (v / maxValue * plotHeight);
 
         var svg = Open("over-time", scenario.Name, $"{title} over time in each {scenario.Name} variant's first successful trial", height);
-        foreach (var tick in Ticks(maxValue))
-        {
-            svg.Append(Invariant, $"<line class=\"grid\" x1=\"{left}\" y1=\"{Fmt(Y(tick))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(tick))}\"/>");
-            svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(tick) + 4)}\" text-anchor=\"end\">{Number(tick)}</text>");
-        }
+        Grid(svg, left, plotWidth, maxValue, Y);
 
         for (var i = 0; i < series.Count; i++)
         {
@@ -144,13 +139,8 @@ public static class SvgCharts
         }
 
         Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, "time in the trial (ms)", X);
-        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"12\" y=\"{top + (plotHeight / 2)}\" transform=\"rotate(-90 12 {top + (plotHeight / 2)})\" text-anchor=\"middle\">{Encode(title)}</text>");
-        for (var i = 0; i < series.Count; i++)
-        {
-            var x = left + (i % 3 * (plotWidth / 3));
-            var y = top + plotHeight + 56 + (i / 3 * 18);
-            svg.Append(Invariant, $"<rect class=\"swatch series-{i % 8}\" x=\"{x}\" y=\"{y - 9}\" width=\"12\" height=\"4\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(series[i].Name)}</text>");
-        }
+        VerticalTitle(svg, top + (plotHeight / 2), title);
+        Legend(svg, series.Select(s => s.Name), left, plotWidth, top + plotHeight);
 
         return svg.Append("</svg>").ToString();
     }
@@ -179,8 +169,7 @@ public static class SvgCharts
         const int top = 16;
         const int plotHeight = 220;
         const int left = 64;
-        var legendRows = (families.Count + 2) / 3;
-        var height = top + plotHeight + 50 + (legendRows * 18);
+        var height = top + plotHeight + LegendHeight(families.Count);
         var plotWidth = Width - left - 20;
         var ns = families.SelectMany(f => f.Points.Select(p => p.N)).Distinct().Order().ToList();
         var (minLog, maxLog) = (Math.Log2(ns[0]), Math.Log2(ns[^1]));
@@ -194,10 +183,7 @@ public static class SvgCharts
         double Y(double ms) => top + plotHeight - (ms / maxMs * plotHeight);
 
         var svg = Open("sweep", scenario.Name, $"Median wall time against the swept number in each {scenario.Name} variant family", height);
-        foreach (var tick in Ticks(maxMs))
-        {
-            svg.Append(Invariant, $"<line class=\"grid\" x1=\"{left}\" y1=\"{Fmt(Y(tick))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(tick))}\"/><text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(tick) + 4)}\" text-anchor=\"end\">{Number(tick)}</text>");
-        }
+        Grid(svg, left, plotWidth, maxMs, Y);
 
         if (scenario.IdealMs > 0)
         {
@@ -222,15 +208,39 @@ public static class SvgCharts
         }
 
         svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">the number after @ (degree, workers, N)</text>");
-        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"12\" y=\"{top + (plotHeight / 2)}\" transform=\"rotate(-90 12 {top + (plotHeight / 2)})\" text-anchor=\"middle\">median wall time (ms)</text>");
-        for (var i = 0; i < families.Count; i++)
+        VerticalTitle(svg, top + (plotHeight / 2), "median wall time (ms)");
+        Legend(svg, families.Select(f => f.Family), left, plotWidth, bottom);
+
+        return svg.Append("</svg>").ToString();
+    }
+
+    /// <summary>Room below a plot for its axis, its title and a legend of <paramref name="entries"/> in rows of three.</summary>
+    private static int LegendHeight(int entries) => 50 + ((entries + 2) / 3 * 18);
+
+    /// <summary>Horizontal grid lines with their values at the left, at round ticks up to <paramref name="max"/>.</summary>
+    private static void Grid(StringBuilder svg, int left, int plotWidth, double max, Func<double, double> y)
+    {
+        foreach (var tick in Ticks(max))
+        {
+            svg.Append(Invariant, $"<line class=\"grid\" x1=\"{left}\" y1=\"{Fmt(y(tick))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(y(tick))}\"/>");
+            svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(y(tick) + 4)}\" text-anchor=\"end\">{Number(tick)}</text>");
+        }
+    }
+
+    private static void VerticalTitle(StringBuilder svg, int middle, string title) =>
+        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"12\" y=\"{middle}\" transform=\"rotate(-90 12 {middle})\" text-anchor=\"middle\">{Encode(title)}</text>");
+
+    /// <summary>A swatch and a name per series, three to a row, below the plot whose bottom is <paramref name="bottom"/>.</summary>
+    private static void Legend(StringBuilder svg, IEnumerable<string> names, int left, int plotWidth, int bottom)
+    {
+        var i = 0;
+        foreach (var name in names)
         {
             var x = left + (i % 3 * (plotWidth / 3));
             var y = bottom + 56 + (i / 3 * 18);
-            svg.Append(Invariant, $"<rect class=\"swatch series-{i % 8}\" x=\"{x}\" y=\"{y - 9}\" width=\"12\" height=\"4\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(families[i].Family)}</text>");
+            svg.Append(Invariant, $"<rect class=\"swatch series-{i % 8}\" x=\"{x}\" y=\"{y - 9}\" width=\"12\" height=\"4\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(name)}</text>");
+            i++;
         }
-
-        return svg.Append("</svg>").ToString();
     }
 
     private static StringBuilder Open(string kind, string scenario, string label, int height) =>

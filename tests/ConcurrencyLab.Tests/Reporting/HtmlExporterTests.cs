@@ -96,7 +96,7 @@ public sealed partial class HtmlExporterTests
         var folder = Directory.CreateTempSubdirectory("conclab-charts-test-").FullName;
         try
         {
-            var failures = Exporters.ExportCharts(ExporterTests.SampleRun(), folder, out var written);
+            var failures = Exporters.ExportAll(ExporterTests.SampleRun(), folder, [], out var written);
 
             Assert.Empty(failures);
             Assert.Equal(["delay-os-threads.svg", "delay-pool-threads.svg", "delay-wall-time.svg"], written.Select(Path.GetFileName).Order(StringComparer.Ordinal));

@@ -148,10 +148,7 @@ public sealed record HashBounds
                 var buffer = new byte[ReadBufferSize];
                 while (failures.IsEmpty && !cancellationToken.IsCancellationRequested && queue.TryDequeue(out var path))
                 {
-                    using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read);
-                    for (long offset = 0, read; (read = RandomAccess.Read(handle, buffer, offset)) > 0; offset += read)
-                    {
-                    }
+                    PageCache.ReadThrough(path, buffer);
                 }
             }
             catch (Exception ex)

@@ -147,16 +147,18 @@ public sealed class HashScenario : Scenario
         }
 
         var trends = new Dictionary<string, Trend>();
-        foreach (var kind in new[] { "sync", "async" })
+        foreach (var mode in new[] { HashMode.Sync, HashMode.Async })
         {
             var measured = result.Variants
-                .Where(v => v.Summary is not null && v.Name.StartsWith(kind + "@", StringComparison.Ordinal))
-                .Select(v => (Workers: int.Parse(v.Name[(kind.Length + 1)..], CultureInfo.InvariantCulture), v.Summary!))
+                .Where(v => v.Summary is not null)
+                .Select(v => (Parsed: TryParse(v.Name, out var kind, out var workers, out _) && kind.Mode == mode, Workers: workers, v.Summary))
+                .Where(v => v.Parsed)
                 .OrderBy(v => v.Workers)
                 .ToList();
             if (measured.Count >= 2 && measured[0].Workers < measured[^1].Workers)
             {
-                trends[kind] = new Trend(kind, measured[0].Workers, measured[0].Item2, measured[^1].Workers, measured[^1].Item2, files);
+                var name = mode == HashMode.Sync ? "sync" : "async";
+                trends[name] = new Trend(name, measured[0].Workers, measured[0].Summary!, measured[^1].Workers, measured[^1].Summary!, files);
             }
         }
 
@@ -296,15 +298,13 @@ public sealed class HashScenario : Scenario
         var cache = cold ? PageCache.EvictAll(paths) : PageCache.LoadAll(paths, cancellationToken);
 
         context.Meter.Start();
-        var started = Stopwatch.GetTimestamp();
         var hashes = await FileHashers.HashAllAsync(paths, kind.Mode, workers, bufferSize, cancellationToken).ConfigureAwait(false);
-        var elapsed = Stopwatch.GetElapsedTime(started);
-        context.Meter.Stop();
+        var measured = context.Meter.Stop();
 
         var expected = set.Entries.ToDictionary(set.PathOf, e => e.Md5, StringComparer.Ordinal);
         var wrong = hashes.Count(h => !expected.TryGetValue(h.Path, out var md5) || md5 != h.Md5);
         var missing = expected.Keys.Except(hashes.Select(h => h.Path), StringComparer.Ordinal).Count();
-        var seconds = Math.Max(elapsed.TotalSeconds, 1e-9);
+        var seconds = Math.Max(measured.WallMs / 1000, 1e-9);
         var checks = new Dictionary<string, double>
         {
             ["mibPerSec"] = spec.TotalBytes / (double)(1 << 20) / seconds,

@@ -78,13 +78,19 @@ public static partial class PageCache
         foreach (var path in paths)
         {
             cancellationToken.ThrowIfCancellationRequested();
-            using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read);
-            for (long offset = 0, read; (read = RandomAccess.Read(handle, buffer, offset)) > 0; offset += read)
-            {
-            }
+            ReadThrough(path, buffer);
         }
 
         return new CacheState(Cold: false, Resident(paths), null);
+    }
+
+    /// <summary>Reads <paramref name="path"/> from start to end into <paramref name="buffer"/>, keeping nothing.</summary>
+    internal static void ReadThrough(string path, byte[] buffer)
+    {
+        using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read);
+        for (long offset = 0, read; (read = RandomAccess.Read(handle, buffer, offset)) > 0; offset += read)
+        {
+        }
     }
 
     /// <summary>Where Linux lets root drop the clean page cache.</summary>

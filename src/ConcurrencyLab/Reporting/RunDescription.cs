@@ -1,0 +1,24 @@
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary>The sentences every report opens with, so Markdown and HTML say the same thing the same way.</summary>
+public static class RunDescription
+{
+    /// <summary>The machine and runtime: <c>Linux, .NET 10, 2 logical cores, x64, GC workstation.</c></summary>
+    public static string Machine(RunResult run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var env = run.Environment;
+        return $"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}.";
+    }
+
+    /// <summary>How the trials were run: how many, how isolated, in what order, with what seed, and when.</summary>
+    public static string Method(RunResult run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var s = run.Settings;
+        return $"{s.Repeat} measured trials per variant after {s.Warmup} warmup, {(s.Isolated ? "each in a fresh process" : "all in one process")}, "
+            + $"variant order rotated each round, seed {s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.";
+    }
+}
