@@ -62,8 +62,10 @@ public sealed class FanoutEndToEndTests
         using var folder = new TempFolder();
 
         // Every call takes 3 s and the product service gives each 0.3 s: every request must fail, and say why.
+        // The pool starts big enough: HttpClient's timeout is a timer whose callback needs a pool thread, and
+        // in a pool starved by waitall it fired after the 3 s answer (2 of 4 requests once succeeded).
         var result = await ProgramRunner.ConclabAsync(folder.Path,
-            "run", "fanout", "--requests", "4", "--delays", "3000,3000,3000", "--call-timeout", "0.3", "--warm-requests", "5",
+            "run", "fanout", "--requests", "4", "--delays", "3000,3000,3000", "--call-timeout", "0.3", "--warm-requests", "5", "--min-threads", "64",
             "--variants", "waitall@4,whenall-async@4", "--repeat", "1", "--warmup", "0", "--out", "out");
 
         Assert.True(result.ExitCode is 0 or 1, result.ToString());
