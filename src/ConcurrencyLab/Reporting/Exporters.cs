@@ -45,9 +45,9 @@ public static class Exporters
         {
             // A scenario's name is only text in the results: it never chooses where a file goes.
             var safe = string.Concat(scenario.Name.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '-'));
-            foreach (var (kind, svg) in SvgCharts.For(scenario))
+            foreach (var chart in Chart.For(scenario))
             {
-                Write(Path.Combine(folder, ChartsFolder, $"{safe}-{kind}.svg"), writer => writer.Write(SvgCharts.Standalone(svg)));
+                Write(Path.Combine(folder, ChartsFolder, $"{safe}-{chart.Kind}.svg"), writer => writer.Write(SvgCharts.Standalone(SvgCharts.Draw(chart))));
             }
         }
 

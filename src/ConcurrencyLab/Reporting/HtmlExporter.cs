@@ -61,9 +61,9 @@ public sealed class HtmlExporter : IExporter
         }
 
         writer.WriteLine("</p>");
-        foreach (var (_, chart) in SvgCharts.For(scenario))
+        foreach (var chart in Chart.For(scenario))
         {
-            writer.WriteLine($"<figure>{chart}</figure>");
+            writer.WriteLine($"<figure>{SvgCharts.Draw(chart)}</figure>");
         }
 
         var columns = ResultColumn.For(scenario);

@@ -18,19 +18,14 @@ public static class SvgCharts
     private const int RightMargin = 70;
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
-    /// <summary>Every chart a scenario has, by kind (<c>wall-time</c>, <c>sweep</c>, <c>os-threads</c>, <c>pool-threads</c>), in the order a report shows them.</summary>
-    public static IEnumerable<(string Kind, string Svg)> For(ScenarioResult scenario)
+    /// <summary>Draws <paramref name="chart"/>.</summary>
+    public static string Draw(Chart chart) => chart switch
     {
-        ArgumentNullException.ThrowIfNull(scenario);
-        var charts = new (string Kind, string? Svg)[]
-        {
-            ("wall-time", WallTimeBars(scenario)),
-            ("sweep", Sweep(scenario)),
-            ("os-threads", OverTime(scenario, "OS threads", s => s.Threads)),
-            ("pool-threads", OverTime(scenario, "pool threads", s => s.PoolThreads)),
-        };
-        return charts.Where(c => c.Svg is not null).Select(c => (c.Kind, c.Svg!));
-    }
+        WallTimeChart bars => Draw(bars),
+        SweepChart sweep => Draw(sweep),
+        OverTimeChart lines => Draw(lines),
+        _ => throw new ArgumentException($"no drawing for a {chart?.GetType().Name ?? "null"} chart", nameof(chart)),
+    };
 
     /// <summary>
     /// A chart as a file of its own, to paste in a post: the same drawing with its colours inside it, mid
@@ -49,34 +44,20 @@ public static class SvgCharts
         + ".series-0{stroke:#4e79a7;fill:#4e79a7}.series-1{stroke:#f28e2b;fill:#f28e2b}.series-2{stroke:#59a14f;fill:#59a14f}.series-3{stroke:#e15759;fill:#e15759}"
         + ".series-4{stroke:#76b7b2;fill:#76b7b2}.series-5{stroke:#edc948;fill:#edc948}.series-6{stroke:#b07aa1;fill:#b07aa1}.series-7{stroke:#9c755f;fill:#9c755f}polyline.line{fill:none}";
 
-    /// <summary>
-    /// Median wall time per variant as horizontal bars, fastest first, with the 95% confidence interval as
-    /// whiskers and the ideal as a dashed line; null when no variant has a successful trial.
-    /// </summary>
-    public static string? WallTimeBars(ScenarioResult scenario)
+    /// <summary>Horizontal bars, fastest first, with the 95% confidence interval as whiskers and the ideal as a dashed line.</summary>
+    private static string Draw(WallTimeChart chart)
     {
-        ArgumentNullException.ThrowIfNull(scenario);
-        var rows = ResultColumn.Order(scenario).Where(v => v.Summary is not null).ToList();
-        if (rows.Count == 0)
-        {
-            return null;
-        }
-
+        var (scenario, rows, max) = (chart.Scenario, chart.Rows, chart.Max);
         var top = 24;
         var height = top + (rows.Count * RowHeight) + 36;
         var plotWidth = Width - LabelWidth - RightMargin;
-        var max = Math.Max(rows.Max(v => v.Summary!.CiHighMs), scenario.IdealMs) * 1.05;
-        if (!(max > 0) || !double.IsFinite(max))
-        {
-            return null;
-        }
 
         double X(double ms) => LabelWidth + (ms / max * plotWidth);
 
-        var svg = Open("wall-time", scenario.Name, $"Median wall time of each {scenario.Name} variant, with 95% confidence intervals and the ideal", height);
+        var svg = Open("wall-time", chart, height);
         for (var i = 0; i < rows.Count; i++)
         {
-            var summary = rows[i].Summary!;
+            var summary = rows[i].Summary;
             var y = top + (i * RowHeight);
             svg.Append(Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(rows[i].Name)}</text>");
             svg.Append(Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(rows[i].Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(summary.MedianWallMs) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(rows[i].Name)}: median {Ms(summary.MedianWallMs)} ms, 95% CI {Ms(summary.CiLowMs)}-{Ms(summary.CiHighMs)} ms</title></rect>");
@@ -96,46 +77,27 @@ public static class SvgCharts
         return svg.Append("</svg>").ToString();
     }
 
-    /// <summary>
-    /// One line per variant of <paramref name="value"/> over each variant's first successful trial, from the
-    /// sampler's readings; null when no trial has samples.
-    /// </summary>
-    public static string? OverTime(ScenarioResult scenario, string title, Func<Measurement.Sample, double> value)
+    /// <summary>One line per variant over its first successful trial.</summary>
+    private static string Draw(OverTimeChart chart)
     {
-        ArgumentNullException.ThrowIfNull(scenario);
-        ArgumentNullException.ThrowIfNull(value);
-        var series = ResultColumn.Order(scenario)
-            .Select(v => (v.Name, Samples: v.Trials.FirstOrDefault(t => t.Status == TrialStatus.Ok && t.Samples.Count > 1)?.Samples))
-            .Where(s => s.Samples is not null)
-            .Select(s => (s.Name, Samples: s.Samples!))
-            .ToList();
-        if (series.Count == 0)
-        {
-            return null;
-        }
-
+        var (series, title) = (chart.Series, chart.Quantity);
         const int top = 16;
         const int plotHeight = 220;
         const int left = 56;
         var height = top + plotHeight + LegendHeight(series.Count);
         var plotWidth = Width - left - 20;
-        var maxTime = Math.Max(1, series.Max(s => s.Samples.Max(p => p.TimeMs)));
-        var maxValue = Math.Max(1, series.Max(s => s.Samples.Max(value))) * 1.1;
-        if (!double.IsFinite(maxValue) || !double.IsFinite(maxTime))
-        {
-            return null;
-        }
+        var (maxTime, maxValue) = (chart.MaxTimeMs, chart.MaxValue);
 
         double X(double ms) => left + (ms / maxTime * plotWidth);
         double Y(double v) => top + plotHeight - (v / maxValue * plotHeight);
 
-        var svg = Open("over-time", scenario.Name, $"{title} over time in each {scenario.Name} variant's first successful trial", height);
+        var svg = Open("over-time", chart, height);
         Grid(svg, left, plotWidth, maxValue, Y);
 
         for (var i = 0; i < series.Count; i++)
         {
-            var points = string.Join(' ', series[i].Samples.Select(p => $"{Fmt(X(p.TimeMs))},{Fmt(Y(value(p)))}"));
-            svg.Append(Invariant, $"<polyline class=\"line series-{i % 8}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Samples.Max(value))}</title></polyline>");
+            var points = string.Join(' ', series[i].Points.Select(p => $"{Fmt(X(p.TimeMs))},{Fmt(Y(p.Value))}"));
+            svg.Append(Invariant, $"<polyline class=\"line series-{i % 8}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Points.Max(p => p.Value))}</title></polyline>");
         }
 
         Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, "time in the trial (ms)", X);
@@ -145,44 +107,20 @@ public static class SvgCharts
         return svg.Append("</svg>").ToString();
     }
 
-    /// <summary>
-    /// Where variants differ only in a swept number (<c>sync@16</c>, <c>sync@32</c>; degree, workers, N):
-    /// median wall time against that number, one line per family, on a log-2 axis since sweeps double.
-    /// Null when no family has two or more points.
-    /// </summary>
-    public static string? Sweep(ScenarioResult scenario)
+    /// <summary>A line per family against the swept number, on a log-2 axis, with the ideal as a dashed line.</summary>
+    private static string Draw(SweepChart chart)
     {
-        ArgumentNullException.ThrowIfNull(scenario);
-        var families = scenario.Variants
-            .Where(v => v.Summary is not null)
-            .Select(v => (Variant: v, At: v.Name.LastIndexOf('@')))
-            .Where(v => v.At > 0 && int.TryParse(v.Variant.Name[(v.At + 1)..], NumberStyles.None, Invariant, out var n) && n > 0)
-            .GroupBy(v => v.Variant.Name[..v.At], StringComparer.Ordinal)
-            .Select(g => (Family: g.Key, Points: g.Select(v => (N: int.Parse(v.Variant.Name[(v.At + 1)..], Invariant), Ms: v.Variant.Summary!.MedianWallMs)).OrderBy(p => p.N).ToList()))
-            .Where(f => f.Points.Count >= 2)
-            .ToList();
-        if (families.Count == 0)
-        {
-            return null;
-        }
-
+        var (scenario, families, ns, maxMs) = (chart.Scenario, chart.Families, chart.Ns, chart.MaxMs);
         const int top = 16;
         const int plotHeight = 220;
         const int left = 64;
         var height = top + plotHeight + LegendHeight(families.Count);
         var plotWidth = Width - left - 20;
-        var ns = families.SelectMany(f => f.Points.Select(p => p.N)).Distinct().Order().ToList();
         var (minLog, maxLog) = (Math.Log2(ns[0]), Math.Log2(ns[^1]));
-        var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
-        if (!(maxMs > 0) || !double.IsFinite(maxMs))
-        {
-            return null;
-        }
-
         double X(double n) => maxLog == minLog ? left + (plotWidth / 2.0) : left + ((Math.Log2(n) - minLog) / (maxLog - minLog) * plotWidth);
         double Y(double ms) => top + plotHeight - (ms / maxMs * plotHeight);
 
-        var svg = Open("sweep", scenario.Name, $"Median wall time against the swept number in each {scenario.Name} variant family", height);
+        var svg = Open("sweep", chart, height);
         Grid(svg, left, plotWidth, maxMs, Y);
 
         if (scenario.IdealMs > 0)
@@ -207,7 +145,7 @@ public static class SvgCharts
             svg.Append(Invariant, $"<line class=\"axis\" x1=\"{Fmt(X(n))}\" y1=\"{bottom}\" x2=\"{Fmt(X(n))}\" y2=\"{bottom + 4}\"/><text class=\"tick\" x=\"{Fmt(X(n))}\" y=\"{bottom + 16}\" text-anchor=\"middle\">{n}</text>");
         }
 
-        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">the number after @ (degree, workers, N)</text>");
+        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">{SweepChart.AxisTitle}</text>");
         VerticalTitle(svg, top + (plotHeight / 2), "median wall time (ms)");
         Legend(svg, families.Select(f => f.Family), left, plotWidth, bottom);
 
@@ -243,8 +181,8 @@ public static class SvgCharts
         }
     }
 
-    private static StringBuilder Open(string kind, string scenario, string label, int height) =>
-        new StringBuilder().Append(Invariant, $"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart {kind}\" data-scenario=\"{Encode(scenario)}\" viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\" role=\"img\" aria-label=\"{Encode(label)}\">");
+    private static StringBuilder Open(string kind, Chart chart, int height) =>
+        new StringBuilder().Append(Invariant, $"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart {kind}\" data-scenario=\"{Encode(chart.Scenario.Name)}\" viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\" role=\"img\" aria-label=\"{Encode(chart.Description)}\">");
 
     private static void Axis(StringBuilder svg, int y, int x1, int x2, double max, string title, Func<double, double> x)
     {

@@ -80,14 +80,15 @@ public sealed partial class HtmlExporterTests
         VariantResult Variant(string name, double ms) => template with { Name = name, Summary = template.Summary! with { MedianWallMs = ms } };
         var scenario = run.Scenarios[0] with { Variants = [Variant("pool@4", 90), Variant("pool@16", 60), Variant("pool@64", 55), Variant("lonely@8", 70), Variant("whenall", 50)] };
 
-        var svg = SvgCharts.Sweep(scenario);
+        var chart = SweepChart.From(scenario);
 
-        Assert.NotNull(svg);
+        Assert.NotNull(chart);
+        var svg = SvgCharts.Draw(chart);
         Assert.Equal(1, Regex.Count(svg, "<polyline class=\"line series-0\" data-family=\"pool\""));
         Assert.Equal(3, Regex.Count(svg, "<circle "));
         Assert.Contains("pool@16: median 60.0 ms", svg, StringComparison.Ordinal);
         Assert.DoesNotContain("lonely", svg, StringComparison.Ordinal);
-        Assert.Null(SvgCharts.Sweep(scenario with { Variants = [Variant("lonely@8", 70), Variant("whenall", 50)] }));
+        Assert.Null(SweepChart.From(scenario with { Variants = [Variant("lonely@8", 70), Variant("whenall", 50)] }));
     }
 
     [Fact]

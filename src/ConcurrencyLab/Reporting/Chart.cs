@@ -1,0 +1,156 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary>
+/// What a chart shows, chosen from a scenario's results once, apart from how it is drawn: the report's inline
+/// SVG, the SVG files and the PNG files all draw these, so they always show the same thing.
+/// </summary>
+public abstract record Chart
+{
+    private protected Chart(ScenarioResult scenario) => Scenario = scenario;
+
+    /// <summary>The scenario the chart belongs to.</summary>
+    public ScenarioResult Scenario { get; }
+
+    /// <summary>The chart's kind, also the end of its file name: <c>wall-time</c>, <c>sweep</c>, <c>os-threads</c>, <c>pool-threads</c>.</summary>
+    public abstract string Kind { get; }
+
+    /// <summary>One sentence saying what the chart shows, for readers who cannot see it.</summary>
+    public abstract string Description { get; }
+
+    /// <summary>Every chart a scenario has data for, in the order a report shows them.</summary>
+    public static IReadOnlyList<Chart> For(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        Chart?[] charts =
+        [
+            WallTimeChart.From(scenario),
+            SweepChart.From(scenario),
+            OverTimeChart.From(scenario, "os-threads", "OS threads", s => s.Threads),
+            OverTimeChart.From(scenario, "pool-threads", "pool threads", s => s.PoolThreads),
+        ];
+        return [.. charts.OfType<Chart>()];
+    }
+}
+
+/// <summary>Median wall time per variant, fastest first, with its 95% confidence interval, against the ideal.</summary>
+public sealed record WallTimeChart : Chart
+{
+    private WallTimeChart(ScenarioResult scenario, IReadOnlyList<(string Name, VariantSummary Summary)> rows, double max)
+        : base(scenario) => (Rows, Max) = (rows, max);
+
+    /// <summary>Each variant with a successful trial, fastest first.</summary>
+    public IReadOnlyList<(string Name, VariantSummary Summary)> Rows { get; }
+
+    /// <summary>The end of the time axis: a little past the slowest interval and the ideal.</summary>
+    public double Max { get; }
+
+    public override string Kind => "wall-time";
+
+    public override string Description => $"Median wall time of each {Scenario.Name} variant, with 95% confidence intervals and the ideal";
+
+    /// <summary>Null when no variant has a successful trial, or the times cannot be drawn.</summary>
+    public static WallTimeChart? From(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var rows = ResultColumn.Order(scenario).Where(v => v.Summary is not null).Select(v => (v.Name, v.Summary!)).ToList();
+        if (rows.Count == 0)
+        {
+            return null;
+        }
+
+        var max = Math.Max(rows.Max(v => v.Item2.CiHighMs), scenario.IdealMs) * 1.05;
+        return max > 0 && double.IsFinite(max) ? new WallTimeChart(scenario, rows, max) : null;
+    }
+}
+
+/// <summary>
+/// Where variants differ only in a swept number (<c>sync@16</c>, <c>sync@32</c>; degree, workers, N): median
+/// wall time against that number, one line per family, on a log-2 axis since sweeps double.
+/// </summary>
+public sealed record SweepChart : Chart
+{
+    private SweepChart(ScenarioResult scenario, IReadOnlyList<(string Family, IReadOnlyList<(int N, double Ms)> Points)> families, double maxMs)
+        : base(scenario) => (Families, MaxMs) = (families, maxMs);
+
+    /// <summary>Each family with two or more points, its points in increasing N.</summary>
+    public IReadOnlyList<(string Family, IReadOnlyList<(int N, double Ms)> Points)> Families { get; }
+
+    /// <summary>Every swept number that has a point, in increasing order.</summary>
+    public IReadOnlyList<int> Ns => [.. Families.SelectMany(f => f.Points.Select(p => p.N)).Distinct().Order()];
+
+    /// <summary>The top of the time axis: a little above the slowest median and the ideal.</summary>
+    public double MaxMs { get; }
+
+    public override string Kind => "sweep";
+
+    public override string Description => $"Median wall time against the swept number in each {Scenario.Name} variant family";
+
+    /// <summary>The horizontal axis' title.</summary>
+    public static string AxisTitle => "the number after @ (degree, workers, N)";
+
+    /// <summary>Null when no family has two or more points.</summary>
+    public static SweepChart? From(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var families = scenario.Variants
+            .Where(v => v.Summary is not null)
+            .Select(v => (Variant: v, At: v.Name.LastIndexOf('@')))
+            .Where(v => v.At > 0 && int.TryParse(v.Variant.Name[(v.At + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n > 0)
+            .GroupBy(v => v.Variant.Name[..v.At], StringComparer.Ordinal)
+            .Select(g => (Family: g.Key, Points: (IReadOnlyList<(int N, double Ms)>)[.. g.Select(v => (N: int.Parse(v.Variant.Name[(v.At + 1)..], CultureInfo.InvariantCulture), Ms: v.Variant.Summary!.MedianWallMs)).OrderBy(p => p.N)]))
+            .Where(f => f.Points.Count >= 2)
+            .ToList();
+        if (families.Count == 0)
+        {
+            return null;
+        }
+
+        var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
+        return maxMs > 0 && double.IsFinite(maxMs) ? new SweepChart(scenario, families, maxMs) : null;
+    }
+}
+
+/// <summary>A quantity the sampler read (OS threads, pool threads) over each variant's first successful trial, a line per variant.</summary>
+public sealed record OverTimeChart : Chart
+{
+    private OverTimeChart(ScenarioResult scenario, string kind, string quantity, IReadOnlyList<(string Name, IReadOnlyList<(double TimeMs, double Value)> Points)> series)
+        : base(scenario) => (Kind, Quantity, Series) = (kind, quantity, series);
+
+    public override string Kind { get; }
+
+    /// <summary>What the vertical axis counts, for example "OS threads".</summary>
+    public string Quantity { get; }
+
+    /// <summary>Each variant that has a successful trial with two or more samples.</summary>
+    public IReadOnlyList<(string Name, IReadOnlyList<(double TimeMs, double Value)> Points)> Series { get; }
+
+    /// <summary>The end of the time axis: the longest series' last sample.</summary>
+    public double MaxTimeMs => Math.Max(1, Series.Max(s => s.Points.Max(p => p.TimeMs)));
+
+    /// <summary>The top of the value axis, a little above the highest reading.</summary>
+    public double MaxValue => Math.Max(1, Series.Max(s => s.Points.Max(p => p.Value))) * 1.1;
+
+    public override string Description => $"{Quantity} over time in each {Scenario.Name} variant's first successful trial";
+
+    /// <summary>Null when no trial has samples, or they cannot be drawn.</summary>
+    public static OverTimeChart? From(ScenarioResult scenario, string kind, string quantity, Func<Measurement.Sample, double> value)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(value);
+        var series = ResultColumn.Order(scenario)
+            .Select(v => (v.Name, Samples: v.Trials.FirstOrDefault(t => t.Status == TrialStatus.Ok && t.Samples.Count > 1)?.Samples))
+            .Where(s => s.Samples is not null)
+            .Select(s => (s.Name, Points: (IReadOnlyList<(double TimeMs, double Value)>)[.. s.Samples!.Select(p => (p.TimeMs, value(p)))]))
+            .ToList();
+        if (series.Count == 0)
+        {
+            return null;
+        }
+
+        var chart = new OverTimeChart(scenario, kind, quantity, series);
+        return double.IsFinite(chart.MaxValue) && double.IsFinite(chart.MaxTimeMs) ? chart : null;
+    }
+}
