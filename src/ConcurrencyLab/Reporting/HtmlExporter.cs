@@ -108,17 +108,13 @@ public sealed class HtmlExporter : IExporter
 
     private static string Encode(string text) => WebUtility.HtmlEncode(text);
 
-    // Colours as variables, swapped for a dark reader; the charts use only these classes.
-    private const string Style =
-        ":root{--fg:#1b1f24;--muted:#57606a;--bg:#ffffff;--line:#d0d7de;--bar:#4e79a7;--ideal:#e15759;--s0:#4e79a7;--s1:#f28e2b;--s2:#59a14f;--s3:#e15759;--s4:#76b7b2;--s5:#edc948;--s6:#b07aa1;--s7:#9c755f}"
-        + "@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9da7b3;--bg:#0d1117;--line:#30363d;--bar:#79a8d8;--ideal:#ff7b72;--s0:#79a8d8;--s1:#ffa657;--s2:#7ee787;--s3:#ff7b72;--s4:#a5d6d2;--s5:#f2cc60;--s6:#d2a8ff;--s7:#c9a27e}}"
+    // The page's colours as variables, swapped for a dark reader; the charts' rules come from the palette in both tones.
+    private static readonly string Style =
+        $":root{{--fg:{ChartPalette.Foreground.Light};--muted:{ChartPalette.Muted.Light};--bg:{ChartPalette.LightBackground};--line:#d0d7de;--link:{ChartPalette.Bar.Light}}}"
         + "body{font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:2rem auto;max-width:1100px;padding:0 1rem}"
         + "table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-        + "a{color:var(--bar)}.table{overflow-x:auto}.environment,.notes{color:var(--muted)}figure{margin:1rem 0}"
-        + "svg.chart{max-width:100%;height:auto;font:12px system-ui,sans-serif}svg .label,svg .value,svg .tick,svg .axis-title,svg .ideal-label{fill:var(--fg)}svg .tick{fill:var(--muted)}"
-        + "svg .bar{fill:var(--bar)}svg .whisker{stroke:var(--fg);stroke-width:1.2;fill:none}svg .ideal{stroke:var(--ideal);stroke-width:2;stroke-dasharray:5 4}svg .ideal-label{fill:var(--ideal)}"
-        + "svg .axis{stroke:var(--muted)}svg .grid{stroke:var(--line)}svg .line{fill:none;stroke-width:1.8}"
-        + "svg .series-0{stroke:var(--s0);fill:var(--s0)}svg .series-1{stroke:var(--s1);fill:var(--s1)}svg .series-2{stroke:var(--s2);fill:var(--s2)}svg .series-3{stroke:var(--s3);fill:var(--s3)}"
-        + "svg .series-4{stroke:var(--s4);fill:var(--s4)}svg .series-5{stroke:var(--s5);fill:var(--s5)}svg .series-6{stroke:var(--s6);fill:var(--s6)}svg .series-7{stroke:var(--s7);fill:var(--s7)}"
-        + "svg polyline.line{fill:none}";
+        + "a{color:var(--link)}.table{overflow-x:auto}.environment,.notes{color:var(--muted)}figure{margin:1rem 0}"
+        + "svg.chart{max-width:100%;height:auto;font:12px system-ui,sans-serif}"
+        + ChartPalette.Css(t => t.Light, "svg ")
+        + $"@media (prefers-color-scheme:dark){{:root{{--fg:{ChartPalette.Foreground.Dark};--muted:{ChartPalette.Muted.Dark};--bg:{ChartPalette.DarkBackground};--line:#30363d;--link:{ChartPalette.Bar.Dark}}}{ChartPalette.Css(t => t.Dark, "svg ")}}}";
 }

@@ -38,11 +38,7 @@ public static class SvgCharts
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg[..end] + "<style>" + StandaloneStyle + "</style>" + svg[end..] + "\n";
     }
 
-    private const string StandaloneStyle =
-        "svg{font:12px system-ui,sans-serif}.label,.value,.axis-title,.tick{fill:#8b949e}.bar{fill:#4e79a7}.whisker{stroke:#8b949e;stroke-width:1.2;fill:none}"
-        + ".ideal{stroke:#e15759;stroke-width:2;stroke-dasharray:5 4}.ideal-label{fill:#e15759}.axis{stroke:#8b949e}.grid{stroke:#8b949e;stroke-opacity:.35}.line{fill:none;stroke-width:1.8}"
-        + ".series-0{stroke:#4e79a7;fill:#4e79a7}.series-1{stroke:#f28e2b;fill:#f28e2b}.series-2{stroke:#59a14f;fill:#59a14f}.series-3{stroke:#e15759;fill:#e15759}"
-        + ".series-4{stroke:#76b7b2;fill:#76b7b2}.series-5{stroke:#edc948;fill:#edc948}.series-6{stroke:#b07aa1;fill:#b07aa1}.series-7{stroke:#9c755f;fill:#9c755f}polyline.line{fill:none}";
+    private static readonly string StandaloneStyle = "svg{font:12px system-ui,sans-serif}" + ChartPalette.Css(t => t.File, string.Empty);
 
     /// <summary>Horizontal bars, fastest first, with the 95% confidence interval as whiskers and the ideal as a dashed line.</summary>
     private static string Draw(WallTimeChart chart)
@@ -97,7 +93,7 @@ public static class SvgCharts
         for (var i = 0; i < series.Count; i++)
         {
             var points = string.Join(' ', series[i].Points.Select(p => $"{Fmt(X(p.TimeMs))},{Fmt(Y(p.Value))}"));
-            svg.Append(Invariant, $"<polyline class=\"line series-{i % 8}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Points.Max(p => p.Value))}</title></polyline>");
+            svg.Append(Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Points.Max(p => p.Value))}</title></polyline>");
         }
 
         Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, "time in the trial (ms)", X);
@@ -131,10 +127,10 @@ public static class SvgCharts
         for (var i = 0; i < families.Count; i++)
         {
             var (family, points) = families[i];
-            svg.Append(Invariant, $"<polyline class=\"line series-{i % 8}\" data-family=\"{Encode(family)}\" points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
+            svg.Append(Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-family=\"{Encode(family)}\" points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
             foreach (var (n, ms) in points)
             {
-                svg.Append(Invariant, $"<circle class=\"series-{i % 8}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(family)}@{n}: median {Ms(ms)} ms</title></circle>");
+                svg.Append(Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(family)}@{n}: median {Ms(ms)} ms</title></circle>");
             }
         }
 
@@ -176,7 +172,7 @@ public static class SvgCharts
         {
             var x = left + (i % 3 * (plotWidth / 3));
             var y = bottom + 56 + (i / 3 * 18);
-            svg.Append(Invariant, $"<rect class=\"swatch series-{i % 8}\" x=\"{x}\" y=\"{y - 9}\" width=\"12\" height=\"4\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(name)}</text>");
+            svg.Append(Invariant, $"<line class=\"swatch {ChartPalette.CssClasses(i)}\" x1=\"{x}\" y1=\"{y - 4}\" x2=\"{x + 14}\" y2=\"{y - 4}\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(name)}</text>");
             i++;
         }
     }

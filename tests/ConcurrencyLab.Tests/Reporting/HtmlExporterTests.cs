@@ -59,6 +59,23 @@ public sealed partial class HtmlExporterTests
     }
 
     [Fact]
+    public void ThreadChart_WithSixteenVariants_DrawsSixteenDifferentLines_AndTheirSwatches()
+    {
+        var run = ExporterTests.SampleRun();
+        var template = run.Scenarios[0].Variants[1];
+        var scenario = run.Scenarios[0] with { Variants = [.. Enumerable.Range(0, 16).Select(i => template with { Name = $"v{i}" })] };
+
+        var chart = OverTimeChart.From(scenario, "os-threads", "OS threads", s => s.Threads);
+
+        Assert.NotNull(chart);
+        var svg = SvgCharts.Draw(chart);
+        var lines = Regex.Matches(svg, "<polyline class=\"line ([^\"]+)\"").Select(m => m.Groups[1].Value).ToList();
+        var swatches = Regex.Matches(svg, "<line class=\"swatch ([^\"]+)\"").Select(m => m.Groups[1].Value).ToList();
+        Assert.Equal(16, lines.Distinct().Count());
+        Assert.Equal(lines, swatches);
+    }
+
+    [Fact]
     public void AScenarioWithNoSuccessfulTrial_GetsNoChart_ButItsTableAndNotes()
     {
         var run = ExporterTests.SampleRun();
