@@ -13,9 +13,10 @@ public static class Exporters
         Path.Combine("conclab-results", (time ?? TimeProvider.System).GetUtcNow().ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
 
     /// <summary>
-    /// Writes every exporter's file into <paramref name="folder"/>, then every scenario's charts as SVG files
-    /// of their own into <paramref name="folder"/>/charts (<c>hash-wall-time.svg</c>, ...), for a post or a
-    /// review. One file's failure does not stop the others; each failure comes back as a line.
+    /// Writes every exporter's file into <paramref name="folder"/>, then every scenario's charts as SVG and PNG
+    /// files of their own into <paramref name="folder"/>/charts (<c>hash-wall-time.svg</c>,
+    /// <c>hash-wall-time.png</c>, ...), for a post or a review. One file's failure does not stop the others;
+    /// each failure comes back as a line, and a machine that cannot draw PNG images costs one line, not one per chart.
     /// </summary>
     public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, out IReadOnlyList<string> written)
     {
@@ -23,7 +24,7 @@ public static class Exporters
         ArgumentNullException.ThrowIfNull(exporters);
         var failures = new List<string>();
         var paths = new List<string>();
-        void Write(string path, Action<TextWriter> write)
+        void Write(string path, Action<Stream> write)
         {
             try
             {
@@ -36,9 +37,11 @@ public static class Exporters
             }
         }
 
+        string? cannotDrawPng = null;
+
         foreach (var exporter in exporters)
         {
-            Write(Path.Combine(folder, exporter.FileName), writer => exporter.Export(run, writer));
+            Write(Path.Combine(folder, exporter.FileName), stream => Text(stream, writer => exporter.Export(run, writer)));
         }
 
         foreach (var scenario in run.Scenarios)
@@ -47,7 +50,26 @@ public static class Exporters
             var safe = string.Concat(scenario.Name.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '-'));
             foreach (var chart in Chart.For(scenario))
             {
-                Write(Path.Combine(folder, ChartsFolder, $"{safe}-{chart.Kind}.svg"), writer => writer.Write(SvgCharts.Standalone(SvgCharts.Draw(chart))));
+                var path = Path.Combine(folder, ChartsFolder, $"{safe}-{chart.Kind}");
+                Write(path + ".svg", stream => Text(stream, writer => writer.Write(SvgCharts.Standalone(SvgCharts.Draw(chart)))));
+                if (cannotDrawPng is not null)
+                {
+                    continue;
+                }
+
+                byte[] png;
+                try
+                {
+                    png = PngCharts.Draw(chart);
+                }
+                catch (NotSupportedException ex)
+                {
+                    cannotDrawPng = ex.Message;
+                    failures.Add($"PNG charts: {ex.Message}");
+                    continue;
+                }
+
+                Write(path + ".png", stream => stream.Write(png));
             }
         }
 
@@ -58,23 +80,37 @@ public static class Exporters
     /// <summary>The subfolder of an output folder that holds the chart files.</summary>
     public const string ChartsFolder = "charts";
 
-    /// <summary>What was written, for a person: the reports by path, and the charts by their count and folder.</summary>
+    /// <summary>What was written, for a person: the reports by path, and the charts by their count, formats and folder.</summary>
     public static string Describe(IReadOnlyList<string> written)
     {
         ArgumentNullException.ThrowIfNull(written);
-        var charts = written.Where(p => p.EndsWith(".svg", StringComparison.Ordinal)).ToList();
+        var charts = written.Where(p => Path.GetFileName(Path.GetDirectoryName(p)) == ChartsFolder && Path.GetExtension(p) is ".svg" or ".png").ToList();
         var reports = string.Join(", ", written.Except(charts));
-        return charts.Count == 0 ? reports : $"{reports}, and {charts.Count} charts in {Path.GetDirectoryName(charts[0])}";
+        if (charts.Count == 0)
+        {
+            return reports;
+        }
+
+        var count = charts.Select(p => Path.ChangeExtension(p, null)).Distinct(StringComparer.Ordinal).Count();
+        var formats = string.Join(" and ", charts.Select(p => Path.GetExtension(p)[1..].ToUpperInvariant()).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal).Reverse());
+        return $"{reports}, and {count} charts as {formats} in {Path.GetDirectoryName(charts[0])}";
     }
 
     /// <summary>Writes one exporter's output to <paramref name="path"/>, through a temporary file so a reader never sees half of it.</summary>
     public static void WriteFile(RunResult run, IExporter exporter, string path)
     {
         ArgumentNullException.ThrowIfNull(exporter);
-        WriteAtomically(path, writer => exporter.Export(run, writer));
+        WriteAtomically(path, stream => Text(stream, writer => exporter.Export(run, writer)));
     }
 
-    private static void WriteAtomically(string path, Action<TextWriter> write)
+    private static void Text(Stream stream, Action<TextWriter> write)
+    {
+        using var writer = new StreamWriter(stream, new System.Text.UTF8Encoding(false), leaveOpen: true);
+        writer.NewLine = "\n";
+        write(writer);
+    }
+
+    private static void WriteAtomically(string path, Action<Stream> write)
     {
         var directory = Path.GetDirectoryName(Path.GetFullPath(path));
         if (!string.IsNullOrEmpty(directory))
@@ -83,10 +119,9 @@ public static class Exporters
         }
 
         var temporary = path + ".tmp";
-        using (var writer = new StreamWriter(temporary, append: false, new System.Text.UTF8Encoding(false)))
+        using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write))
         {
-            writer.NewLine = "\n";
-            write(writer);
+            write(stream);
         }
 
         File.Move(temporary, path, overwrite: true);

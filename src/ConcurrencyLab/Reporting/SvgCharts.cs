@@ -212,7 +212,8 @@ public static class SvgCharts
 
     private static string Fmt(double value) => value.ToString("0.#", Invariant);
 
-    private static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.0" : "0.00", Invariant);
+    /// <summary>A time in milliseconds with the digits that matter at its size.</summary>
+    internal static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.0" : "0.00", Invariant);
 
     private static string Number(double value) => value.ToString(value >= 1000 ? "N0" : "0.##", Invariant);
 

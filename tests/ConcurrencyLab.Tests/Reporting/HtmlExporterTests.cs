@@ -109,7 +109,7 @@ public sealed partial class HtmlExporterTests
     }
 
     [Fact]
-    public void ChartFiles_AreWellFormedSvg_WithTheirColoursInside_OneEachPerChart()
+    public void ChartFiles_AreWellFormedSvg_WithTheirColoursInside_AndAPngEach()
     {
         var folder = Directory.CreateTempSubdirectory("conclab-charts-test-").FullName;
         try
@@ -117,8 +117,16 @@ public sealed partial class HtmlExporterTests
             var failures = Exporters.ExportAll(ExporterTests.SampleRun(), folder, [], out var written);
 
             Assert.Empty(failures);
-            Assert.Equal(["delay-os-threads.svg", "delay-pool-threads.svg", "delay-wall-time.svg"], written.Select(Path.GetFileName).Order(StringComparer.Ordinal));
-            foreach (var path in written)
+            Assert.Equal(
+                ["delay-os-threads.png", "delay-os-threads.svg", "delay-pool-threads.png", "delay-pool-threads.svg", "delay-wall-time.png", "delay-wall-time.svg"],
+                written.Select(Path.GetFileName).Order(StringComparer.Ordinal));
+            Assert.EndsWith($"and 3 charts as SVG and PNG in {Path.Combine(folder, "charts")}", Exporters.Describe(written), StringComparison.Ordinal);
+            foreach (var path in written.Where(p => p.EndsWith(".png", StringComparison.Ordinal)))
+            {
+                Assert.Equal([0x89, (byte)'P', (byte)'N', (byte)'G'], File.ReadAllBytes(path)[..4]);
+            }
+
+            foreach (var path in written.Where(p => p.EndsWith(".svg", StringComparison.Ordinal)))
             {
                 var svg = System.Xml.Linq.XDocument.Load(path).Root!;
                 Assert.Equal("{http://www.w3.org/2000/svg}svg", svg.Name.ToString());
