@@ -190,7 +190,7 @@ internal static class RunCommand
             .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new RemainingTimeColumn())
             .StartAsync(async context =>
             {
-                var observer = new LiveProgress(context, plan);
+                using var observer = new LiveProgress(context, plan, executor);
                 var runner = new Runner(executor, observer);
                 result = await runner.RunAsync(plan, cancellationToken).ConfigureAwait(false);
                 cancelled = runner.Cancelled;

@@ -1,19 +1,43 @@
+using System.Globalization;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using Spectre.Console;
 
 namespace ConcurrencyLab.Cli.Rendering;
 
-/// <summary>A progress bar for the whole run and a line naming the trial under way, on a terminal.</summary>
-internal sealed class LiveProgress : IRunObserver
+/// <summary>
+/// On a terminal: a progress bar for the whole run (elapsed and remaining time) and a line naming the trial
+/// under way with its process's OS thread count now, read a few times a second from outside the trial.
+/// </summary>
+internal sealed class LiveProgress : IRunObserver, IDisposable
 {
+    /// <summary>How often the thread count is read: often enough to watch, rarely enough to cost the trial nothing it would notice.</summary>
+    public static readonly TimeSpan ThreadCountInterval = TimeSpan.FromMilliseconds(250);
+
     private readonly ProgressTask _overall;
     private readonly ProgressTask _current;
+    private readonly Func<int?> _runningProcessId;
+    private readonly Func<int, int?> _threadCountOf;
+    private readonly Timer _timer;
+    private readonly Lock _lock = new();
+    private string _trial = "starting";
+    private int? _peak;
 
-    public LiveProgress(ProgressContext context, RunPlan plan)
+    public LiveProgress(ProgressContext context, RunPlan plan, ITrialExecutor executor)
+        : this(context, plan, () => executor.RunningProcessId, ProcessThreads.Of)
     {
+    }
+
+    internal LiveProgress(ProgressContext context, RunPlan plan, Func<int?> runningProcessId, Func<int, int?> threadCountOf)
+    {
+        ArgumentNullException.ThrowIfNull(context);
+        ArgumentNullException.ThrowIfNull(plan);
+        _runningProcessId = runningProcessId;
+        _threadCountOf = threadCountOf;
         _overall = context.AddTask("all trials", maxValue: Math.Max(1, plan.TotalTrials));
         _current = context.AddTask("starting", maxValue: 1);
+        _timer = new Timer(_ => ShowThreads(), null, ThreadCountInterval, ThreadCountInterval);
     }
 
     public void RunStarting(RunPlan plan)
@@ -22,8 +46,15 @@ internal sealed class LiveProgress : IRunObserver
 
     public void TrialStarting(TrialProgress progress)
     {
+        ArgumentNullException.ThrowIfNull(progress);
         var kind = progress.Warmup ? "warmup" : $"trial {progress.Round + 1}";
-        _current.Description = Markup.Escape($"{progress.Scenario} {progress.Variant} {kind}");
+        lock (_lock)
+        {
+            _trial = $"{progress.Scenario} {progress.Variant} {kind}";
+            _peak = null;
+            _current.Description = Markup.Escape(_trial);
+        }
+
         _current.Value = 0;
     }
 
@@ -36,4 +67,25 @@ internal sealed class LiveProgress : IRunObserver
     public void ScenarioFinished(ScenarioResult result)
     {
     }
+
+    /// <summary>The trial line: what runs, and its threads now and at their highest so far.</summary>
+    internal static string Describe(string trial, int? threads, int? peak) => threads is { } now
+        ? string.Create(CultureInfo.InvariantCulture, $"{trial}: {now} threads (peak {peak ?? now})")
+        : trial;
+
+    private void ShowThreads()
+    {
+        if (_runningProcessId() is not { } id || _threadCountOf(id) is not { } threads)
+        {
+            return;
+        }
+
+        lock (_lock)
+        {
+            _peak = Math.Max(_peak ?? 0, threads);
+            _current.Description = Markup.Escape(Describe(_trial, threads, _peak));
+        }
+    }
+
+    public void Dispose() => _timer.Dispose();
 }

@@ -18,7 +18,11 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
 
     public ChildProcessTrialExecutor(SelfLauncher launcher) => _launcher = launcher ?? throw new ArgumentNullException(nameof(launcher));
 
+    private volatile int _runningProcessId;
+
     public bool Isolated => true;
+
+    public int? RunningProcessId => _runningProcessId is var id and not 0 ? id : null;
 
     public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default)
     {
@@ -65,6 +69,7 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
                 return Failed($"could not start the trial process '{info.FileName}': {ex.Message}");
             }
 
+            _runningProcessId = process.Id;
             process.BeginOutputReadLine();
             process.BeginErrorReadLine();
 
@@ -103,6 +108,7 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
         }
         finally
         {
+            _runningProcessId = 0;
             TryDelete(resultPath);
             TryDelete(resultPath + ".partial");
         }

@@ -9,6 +9,9 @@ public interface ITrialExecutor
     /// <summary>Whether trials run in fresh processes.</summary>
     bool Isolated { get; }
 
+    /// <summary>The process the trial under way runs in, for a live view to read its thread count; null between trials.</summary>
+    int? RunningProcessId { get; }
+
     /// <summary>
     /// Runs <paramref name="request"/>. Never throws for a failed, crashed or hung trial: those come back
     /// as a <see cref="TrialResult"/> with status failed or timeout.

@@ -62,4 +62,33 @@ public sealed class InProcessTrialTests
         Assert.True(executor.AbandonedTrial);
         Assert.Contains(run.Scenarios[0].Notes, n => n.Contains("abandoned", StringComparison.Ordinal));
     }
+
+    [Fact]
+    public async Task RunningProcessId_IsThisProcess_WhileATrialRuns_AndNullBetweenTrials()
+    {
+        var options = new RunOptions
+        {
+            Scenarios = ["delay"],
+            Variants = ["sequential"],
+            Parameters = new Dictionary<string, string> { ["items"] = "4", ["min-delay"] = "150", ["max-delay"] = "150" },
+            Repeat = 1,
+            Warmup = 0,
+            InProcess = true,
+        };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var executor = new InProcessTrialExecutor();
+        Assert.Null(executor.RunningProcessId);
+
+        var run = new Runner(executor).RunAsync(plan);
+        var seen = new HashSet<int?>();
+        while (!run.IsCompleted)
+        {
+            seen.Add(executor.RunningProcessId);
+            await Task.Delay(10);
+        }
+
+        Assert.Equal(TrialStatus.Ok, (await run).Scenarios[0].Variants[0].Status);
+        Assert.Contains(Environment.ProcessId, seen);
+        Assert.Null(executor.RunningProcessId);
+    }
 }

@@ -171,6 +171,8 @@ public sealed class RunnerTests
 
         public bool Isolated => true;
 
+        public int? RunningProcessId => null;
+
         public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default)
         {
             Calls.Add(request);

@@ -1,0 +1,59 @@
+using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
+using Spectre.Console;
+
+namespace ConcurrencyLab.Tests.Cli;
+
+public sealed class LiveProgressTests
+{
+    [Fact]
+    public async Task TheTrialLine_ShowsTheRunningProcesssThreadsNow_AndTheirPeak()
+    {
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["delay"], Variants = ["threads"], Repeat = 1, Warmup = 0 }, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var output = new StringWriter();
+        var console = AnsiConsole.Create(new AnsiConsoleSettings
+        {
+            Ansi = AnsiSupport.Yes,
+            ColorSystem = ColorSystemSupport.NoColors,
+            Interactive = InteractionSupport.Yes,
+            Out = new AnsiConsoleOutput(output),
+        });
+        console.Profile.Width = 160;
+        int[] counts = [30, 42, 37];
+        var reads = 0;
+        var askedFor = new HashSet<int>();
+
+        await console.Progress().StartAsync(async context =>
+        {
+            using var live = new LiveProgress(context, plan, () => 4242, id =>
+            {
+                lock (askedFor)
+                {
+                    askedFor.Add(id);
+                }
+
+                return counts[Math.Min(Interlocked.Increment(ref reads) - 1, counts.Length - 1)];
+            });
+            live.TrialStarting(new TrialProgress("delay", "threads", Warmup: false, Round: 0, Index: 0, Total: 1));
+            using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(20));
+            while (Volatile.Read(ref reads) < 4)
+            {
+                await Task.Delay(50, deadline.Token);
+            }
+
+            // Let the display draw the last reading.
+            await Task.Delay(300, deadline.Token);
+        });
+
+        Assert.Equal([4242], askedFor);
+        Assert.Contains("delay threads trial 1: 37 threads (peak 42)", output.ToString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Describe_WithoutAReading_IsTheTrialAlone()
+    {
+        Assert.Equal("poll await trial 2", LiveProgress.Describe("poll await trial 2", threads: null, peak: null));
+        Assert.Equal("poll await trial 2: 9 threads (peak 9)", LiveProgress.Describe("poll await trial 2", threads: 9, peak: null));
+    }
+}
