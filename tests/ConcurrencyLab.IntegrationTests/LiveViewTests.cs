@@ -63,6 +63,11 @@ public sealed partial class LiveViewTests
         Assert.All(readings, r => Assert.True(r.Now <= r.Peak, $"{r.Now} threads now, peak {r.Peak}"));
         Assert.True(readings.Max(r => r.Now) >= 24, $"the live view never saw the trial's 24 threads: {string.Join(", ", readings.Select(r => r.Now))}");
 
+        // The finished trial's line keeps its peak, not a reading of the process on its way out.
+        var last = terminal[terminal.LastIndexOf("delay threads trial 1", StringComparison.Ordinal)..];
+        Assert.Matches(@"^delay threads trial 1: peak (\d+) threads", last);
+        Assert.True(int.Parse(Regex.Match(last, @"peak (\d+)").Groups[1].Value) >= 24, last[..60]);
+
         using var results = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out", "results.json")));
         var trial = results.RootElement.GetProperty("scenarios")[0].GetProperty("variants")[0].GetProperty("trials")[0];
         Assert.Equal("ok", trial.GetProperty("status").GetString());

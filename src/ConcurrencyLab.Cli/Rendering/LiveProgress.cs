@@ -24,6 +24,10 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
     private string _trial = "starting";
     private int? _peak;
 
+    // Moves on at every trial's start and end and at disposal, so a reading taken for one trial is never shown on another's line.
+    private int _generation;
+    private bool _running;
+
     public LiveProgress(ProgressContext context, RunPlan plan, ITrialExecutor executor)
         : this(context, plan, () => executor.RunningProcessId, ProcessThreads.Of)
     {
@@ -50,6 +54,8 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
         var kind = progress.Warmup ? "warmup" : $"trial {progress.Round + 1}";
         lock (_lock)
         {
+            _generation++;
+            _running = true;
             _trial = $"{progress.Scenario} {progress.Variant} {kind}";
             _peak = null;
             _current.Description = Markup.Escape(_trial);
@@ -60,6 +66,14 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
 
     public void TrialFinished(TrialProgress progress, TrialResult result)
     {
+        // The line keeps the peak: a reading now would catch the process exiting, down to its last thread.
+        lock (_lock)
+        {
+            _generation++;
+            _running = false;
+            _current.Description = Markup.Escape(Describe(_trial, threads: null, _peak));
+        }
+
         _current.Value = 1;
         _overall.Increment(1);
     }
@@ -68,24 +82,60 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
     {
     }
 
-    /// <summary>The trial line: what runs, and its threads now and at their highest so far.</summary>
-    internal static string Describe(string trial, int? threads, int? peak) => threads is { } now
-        ? string.Create(CultureInfo.InvariantCulture, $"{trial}: {now} threads (peak {peak ?? now})")
-        : trial;
+    /// <summary>The trial line: what runs, and its threads now and at their highest so far; once it has finished, only the peak.</summary>
+    internal static string Describe(string trial, int? threads, int? peak) => (threads, peak) switch
+    {
+        ({ } now, _) => string.Create(CultureInfo.InvariantCulture, $"{trial}: {now} threads (peak {peak ?? now})"),
+        (null, { } highest) => string.Create(CultureInfo.InvariantCulture, $"{trial}: peak {highest} threads"),
+        _ => trial,
+    };
 
     private void ShowThreads()
     {
-        if (_runningProcessId() is not { } id || _threadCountOf(id) is not { } threads)
-        {
-            return;
-        }
-
+        int generation;
         lock (_lock)
         {
-            _peak = Math.Max(_peak ?? 0, threads);
-            _current.Description = Markup.Escape(Describe(_trial, threads, _peak));
+            if (!_running)
+            {
+                return;
+            }
+
+            generation = _generation;
+        }
+
+        try
+        {
+            if (_runningProcessId() is not { } id || _threadCountOf(id) is not { } threads)
+            {
+                return;
+            }
+
+            lock (_lock)
+            {
+                if (generation != _generation)
+                {
+                    return;
+                }
+
+                _peak = Math.Max(_peak ?? 0, threads);
+                _current.Description = Markup.Escape(Describe(_trial, threads, _peak));
+            }
+        }
+#pragma warning disable CA1031 // An exception on a timer thread would end the process and lose the run: the display is not worth that.
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+            _timer.Change(Timeout.Infinite, Timeout.Infinite);
         }
     }
 
-    public void Dispose() => _timer.Dispose();
+    public void Dispose()
+    {
+        lock (_lock)
+        {
+            _generation++;
+        }
+
+        _timer.Dispose();
+    }
 }

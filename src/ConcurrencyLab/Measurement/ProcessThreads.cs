@@ -16,8 +16,7 @@ public static class ProcessThreads
         {
             if (OperatingSystem.IsLinux())
             {
-                var count = ProcessCounters.ParseThreadCount(File.ReadAllBytes($"/proc/{processId}/stat"));
-                return count > 0 ? count : null;
+                return ParseLiveThreadCount(File.ReadAllBytes($"/proc/{processId}/stat"));
             }
 
             using var process = Process.GetProcessById(processId);
@@ -27,5 +26,21 @@ public static class ProcessThreads
         {
             return null;
         }
+    }
+
+    /// <summary>
+    /// The thread count of a <c>/proc/[pid]/stat</c> line, or null for a process that has exited: a zombie
+    /// (state Z) or a dead one (X) keeps one entry until it is reaped, which is not a thread at work.
+    /// </summary>
+    internal static int? ParseLiveThreadCount(ReadOnlySpan<byte> stat)
+    {
+        var afterName = stat.LastIndexOf((byte)')');
+        if (afterName < 0 || afterName + 2 >= stat.Length || stat[afterName + 2] is (byte)'Z' or (byte)'X')
+        {
+            return null;
+        }
+
+        var count = ProcessCounters.ParseThreadCount(stat);
+        return count > 0 ? count : null;
     }
 }

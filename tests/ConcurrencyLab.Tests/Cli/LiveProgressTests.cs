@@ -1,4 +1,5 @@
 using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
@@ -22,6 +23,7 @@ public sealed class LiveProgressTests
         console.Profile.Width = 160;
         int[] counts = [30, 42, 37];
         var reads = 0;
+        var readsAtFinish = 0;
         var askedFor = new HashSet<int>();
 
         await console.Progress().StartAsync(async context =>
@@ -42,12 +44,22 @@ public sealed class LiveProgressTests
                 await Task.Delay(50, deadline.Token);
             }
 
-            // Let the display draw the last reading.
+            // Let the display draw the last reading, then end the trial.
             await Task.Delay(300, deadline.Token);
+            live.TrialFinished(new TrialProgress("delay", "threads", Warmup: false, Round: 0, Index: 0, Total: 1), TrialResult.Unmeasured(TrialStatus.Ok, string.Empty, isolated: true));
+            readsAtFinish = Volatile.Read(ref reads);
+            await Task.Delay(600, deadline.Token);
         });
 
         Assert.Equal([4242], askedFor);
-        Assert.Contains("delay threads trial 1: 37 threads (peak 42)", output.ToString(), StringComparison.Ordinal);
+        var text = output.ToString();
+        Assert.Contains("delay threads trial 1: 37 threads (peak 42)", text, StringComparison.Ordinal);
+
+        // Once the trial has finished nothing is read (it would catch the process exiting): the last frame keeps the peak.
+        // (A reading already under way when the trial finished may still complete, and is thrown away.)
+        Assert.InRange(Volatile.Read(ref reads), readsAtFinish, readsAtFinish + 1);
+        var lastFrame = text[text.LastIndexOf("delay threads trial 1", StringComparison.Ordinal)..];
+        Assert.StartsWith("delay threads trial 1: peak 42 threads", lastFrame, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -55,5 +67,6 @@ public sealed class LiveProgressTests
     {
         Assert.Equal("poll await trial 2", LiveProgress.Describe("poll await trial 2", threads: null, peak: null));
         Assert.Equal("poll await trial 2: 9 threads (peak 9)", LiveProgress.Describe("poll await trial 2", threads: 9, peak: null));
+        Assert.Equal("poll await trial 2: peak 12 threads", LiveProgress.Describe("poll await trial 2", threads: null, peak: 12));
     }
 }

@@ -19,6 +19,18 @@ public class ChartPaletteTests
     }
 
     [Fact]
+    public void FileText_HasTheMostContrastOneColourCanHave_OnBothBackgrounds()
+    {
+        // (L + 0.05)^2 = 1.05 x (L_dark + 0.05) balances the two ratios; their common value is the ceiling.
+        var ceiling = Math.Sqrt(1.05 / (ChartPalette.Contrast(ChartPalette.DarkBackground, "#000000") * 0.05));
+        foreach (var tone in new[] { ChartPalette.Foreground.File, ChartPalette.Muted.File })
+        {
+            Assert.True(ChartPalette.Contrast(tone, ChartPalette.LightBackground) >= ceiling - 0.05, $"{tone} on white, ceiling {ceiling:0.00}");
+            Assert.True(ChartPalette.Contrast(tone, ChartPalette.DarkBackground) >= ceiling - 0.05, $"{tone} on the dark page, ceiling {ceiling:0.00}");
+        }
+    }
+
+    [Fact]
     public void Contrast_MatchesKnownValues()
     {
         Assert.Equal(21, ChartPalette.Contrast("#000000", "#ffffff"), 3);
