@@ -20,6 +20,19 @@ public abstract record Chart
     /// <summary>One sentence saying what the chart shows, for readers who cannot see it.</summary>
     public abstract string Description { get; }
 
+    /// <summary>The title of an axis of median wall times.</summary>
+    public const string WallTimeAxis = "median wall time (ms)";
+
+    /// <summary>The longest name a chart prints in full; longer ones are cut, and kept whole in the SVG's tooltips.</summary>
+    public const int LongestLabel = 40;
+
+    /// <summary><paramref name="name"/> as a chart prints it: cut to <see cref="LongestLabel"/> characters with an ellipsis.</summary>
+    public static string Label(string name)
+    {
+        ArgumentNullException.ThrowIfNull(name);
+        return name.Length <= LongestLabel ? name : string.Concat(name.AsSpan(0, LongestLabel - 1), "\u2026");
+    }
+
     /// <summary>Every chart a scenario has data for, in the order a report shows them.</summary>
     public static IReadOnlyList<Chart> For(ScenarioResult scenario)
     {
@@ -120,6 +133,9 @@ public sealed record OverTimeChart : Chart
         : base(scenario) => (Kind, Quantity, Series) = (kind, quantity, series);
 
     public override string Kind { get; }
+
+    /// <summary>The horizontal axis' title.</summary>
+    public const string TimeAxis = "time in the trial (ms)";
 
     /// <summary>What the vertical axis counts, for example "OS threads".</summary>
     public string Quantity { get; }

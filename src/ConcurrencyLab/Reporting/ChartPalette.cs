@@ -51,6 +51,9 @@ public static class ChartPalette
         new("#c2417e", "#ff8fc0", "#d1568f"),
     ];
 
+    /// <summary>The ideal's dash pattern, as an SVG <c>stroke-dasharray</c>.</summary>
+    public const string IdealDash = "5 4";
+
     /// <summary>SVG <c>stroke-dasharray</c> values: solid for the first ten series, then dashed, then dotted.</summary>
     public static IReadOnlyList<string?> DashPatterns { get; } = [null, "7 4", "2 3"];
 
@@ -79,7 +82,7 @@ public static class ChartPalette
         var invariant = CultureInfo.InvariantCulture;
         css.Append(invariant, $"{scope}.label,{scope}.value,{scope}.axis-title{{fill:{tone(Foreground)}}}{scope}.tick{{fill:{tone(Muted)}}}");
         css.Append(invariant, $"{scope}.bar{{fill:{tone(Bar)}}}{scope}.whisker{{stroke:{tone(Foreground)};stroke-width:1.2;fill:none}}");
-        css.Append(invariant, $"{scope}.ideal{{stroke:{tone(Ideal)};stroke-width:2;stroke-dasharray:5 4}}{scope}.ideal-label{{fill:{tone(Ideal)}}}");
+        css.Append(invariant, $"{scope}.ideal{{stroke:{tone(Ideal)};stroke-width:2;stroke-dasharray:{IdealDash}}}{scope}.ideal-label{{fill:{tone(Ideal)}}}");
         css.Append(invariant, $"{scope}.axis{{stroke:{tone(Muted)}}}{scope}.grid{{stroke:{tone(Muted)};stroke-opacity:.35}}{scope}.line{{fill:none;stroke-width:1.8}}{scope}.swatch{{stroke-width:3}}");
         for (var i = 0; i < Series.Count; i++)
         {

@@ -64,8 +64,16 @@ public static class Exporters
                 }
                 catch (NotSupportedException ex)
                 {
+                    // The machine cannot draw PNG images at all: say so once, and keep the SVG files.
                     cannotDrawPng = ex.Message;
                     failures.Add($"PNG charts: {ex.Message}");
+                    continue;
+                }
+#pragma warning disable CA1031 // A chart the drawing library chokes on costs its image, never the other files or the run.
+                catch (Exception ex) when (ex is not OutOfMemoryException)
+#pragma warning restore CA1031
+                {
+                    failures.Add($"{Path.GetFileName(path)}.png: {ex.GetType().Name}: {ex.Message}");
                     continue;
                 }
 
@@ -91,9 +99,11 @@ public static class Exporters
             return reports;
         }
 
-        var count = charts.Select(p => Path.ChangeExtension(p, null)).Distinct(StringComparer.Ordinal).Count();
-        var formats = string.Join(" and ", charts.Select(p => Path.GetExtension(p)[1..].ToUpperInvariant()).Distinct(StringComparer.Ordinal).Order(StringComparer.Ordinal).Reverse());
-        return $"{reports}, and {count} charts as {formats} in {Path.GetDirectoryName(charts[0])}";
+        var byFormat = charts.GroupBy(p => Path.GetExtension(p)[1..].ToUpperInvariant()).OrderByDescending(g => g.Key, StringComparer.Ordinal).Select(g => (Format: g.Key, Count: g.Count())).ToList();
+        var formats = byFormat.Select(f => f.Count).Distinct().Count() == 1
+            ? $"{byFormat[0].Count} charts as {string.Join(" and ", byFormat.Select(f => f.Format))}"
+            : $"{byFormat[0].Count} charts as {byFormat[0].Format} and " + string.Join(" and ", byFormat.Skip(1).Select(f => $"{f.Count} as {f.Format}"));
+        return $"{reports}, and {formats} in {Path.GetDirectoryName(charts[0])}";
     }
 
     /// <summary>Writes one exporter's output to <paramref name="path"/>, through a temporary file so a reader never sees half of it.</summary>

@@ -1,5 +1,6 @@
 using System.Globalization;
 using ScottPlot;
+using SkiaSharp;
 
 namespace ConcurrencyLab.Reporting;
 
@@ -16,7 +17,8 @@ public static class PngCharts
     /// <summary>Pixels per point, for sharp images on high-density screens.</summary>
     public const int Density = 2;
 
-    private const int LineChartHeight = 440;
+    // A line chart's plot and axes; its legend below takes a row per few series.
+    private const int LineChartPlotHeight = 340;
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
     // Families a machine is likely to have, in order of preference; the first one installed is used.
@@ -31,32 +33,94 @@ public static class PngCharts
         ArgumentNullException.ThrowIfNull(chart);
         try
         {
+            var font = SansFont();
             using var plot = new Plot();
-            Style(plot);
-            var height = chart switch
+            Style(plot, font);
+            var (plotHeight, legend) = chart switch
             {
-                WallTimeChart bars => Draw(plot, bars),
-                SweepChart sweep => Draw(plot, sweep),
-                OverTimeChart lines => Draw(plot, lines),
+                WallTimeChart bars => (Draw(plot, bars), (IReadOnlyList<LegendEntry>)[]),
+                SweepChart sweep => (LineChartPlotHeight, Draw(plot, sweep)),
+                OverTimeChart lines => (LineChartPlotHeight, Draw(plot, lines)),
                 _ => throw new ArgumentException($"no drawing for a {chart.GetType().Name} chart", nameof(chart)),
             };
-            return plot.GetImageBytes(Width * Density, height * Density, ImageFormat.Png);
+            // The legend is laid out here, below the plot, rather than by ScottPlot: its bottom-edge legend is
+            // sized from an earlier layout and cuts a long one (20 of 60 series) instead of growing the image.
+            using var typeface = SKTypeface.FromFamilyName(font);
+            using var text = new SKFont(typeface, LegendFontSize);
+            var layout = Layout(legend, text);
+            using var surface = SKSurface.Create(new SKImageInfo(Width * Density, (plotHeight + layout.Height) * Density, SKColorType.Rgba8888, SKAlphaType.Premul))
+                ?? throw new InvalidOperationException("SkiaSharp could not make a drawing surface");
+            var canvas = surface.Canvas;
+            canvas.Clear(SKColors.Transparent);
+
+            // ScottPlot leaves its clip to the plot's rectangle on the canvas.
+            var saved = canvas.Save();
+            plot.Render(canvas, new PixelRect(0, Width * Density, plotHeight * Density, 0));
+            canvas.RestoreToCount(saved);
+            canvas.Scale(Density);
+            DrawLegend(canvas, legend, layout, plotHeight, text);
+            using var image = surface.Snapshot();
+            using var png = image.Encode(SKEncodedImageFormat.Png, 100);
+            return png.ToArray();
         }
-        catch (Exception ex) when (ex is DllNotFoundException or TypeInitializationException or BadImageFormatException)
+        catch (Exception ex) when (ex is DllNotFoundException or TypeInitializationException or BadImageFormatException or EntryPointNotFoundException)
         {
             throw new NotSupportedException($"PNG charts need SkiaSharp's native library, which did not load here: {ex.Message}", ex);
         }
     }
 
-    /// <summary>The image's size in pixels for <paramref name="chart"/>.</summary>
-    public static (int Width, int Height) PixelSize(Chart chart) => chart switch
+    private const float LegendFontSize = 12;
+    private const float LegendRowHeight = 20;
+    private const float SwatchWidth = 22;
+
+    /// <summary>A series in the legend: its label, its colour and its dash pattern (null for solid), and whether its points have markers.</summary>
+    private sealed record LegendEntry(string Label, string Colour, string? Dash, bool Marker);
+
+    /// <summary>Columns as wide as the widest entry, as many as fit, centred; rows as many as the entries need.</summary>
+    private readonly record struct LegendLayout(int Columns, int Rows, float ColumnWidth, float Left)
     {
-        WallTimeChart bars => (Width * Density, BarsHeight(bars.Rows.Count) * Density),
-        _ => (Width * Density, LineChartHeight * Density),
-    };
+        public int Height => Rows == 0 ? 0 : (int)Math.Ceiling((Rows * LegendRowHeight) + 16);
+    }
 
-    private static int BarsHeight(int rows) => 110 + (rows * 26);
+    private static LegendLayout Layout(IReadOnlyList<LegendEntry> legend, SKFont text)
+    {
+        if (legend.Count == 0)
+        {
+            return default;
+        }
 
+        var columnWidth = SwatchWidth + 6 + legend.Max(e => text.MeasureText(e.Label)) + 20;
+        var columns = Math.Clamp((int)((Width - 80) / columnWidth), 1, legend.Count);
+        var rows = (legend.Count + columns - 1) / columns;
+        return new LegendLayout(columns, rows, columnWidth, Math.Max(8, (Width - (columns * columnWidth)) / 2));
+    }
+
+    private static void DrawLegend(SKCanvas canvas, IReadOnlyList<LegendEntry> legend, LegendLayout layout, int top, SKFont text)
+    {
+        using var ink = new SKPaint { Color = SKColor.Parse(ChartPalette.Foreground.File), IsAntialias = true };
+        for (var i = 0; i < legend.Count; i++)
+        {
+            var entry = legend[i];
+            var x = layout.Left + (i % layout.Columns * layout.ColumnWidth);
+            var y = top + 8 + (i / layout.Columns * LegendRowHeight);
+            using var line = new SKPaint { Color = SKColor.Parse(entry.Colour), StrokeWidth = 1.8f, IsAntialias = true, Style = SKPaintStyle.Stroke };
+            using var dash = entry.Dash is null ? null : SKPathEffect.CreateDash(Dashes(entry.Dash), 0);
+            line.PathEffect = dash;
+            canvas.DrawLine(x, y + 10, x + SwatchWidth, y + 10, line);
+            if (entry.Marker)
+            {
+                line.Style = SKPaintStyle.Fill;
+                line.PathEffect = null;
+                canvas.DrawCircle(x + (SwatchWidth / 2), y + 10, 3.5f, line);
+            }
+
+            canvas.DrawText(entry.Label, x + SwatchWidth + 6, y + 14, SKTextAlign.Left, text, ink);
+        }
+    }
+
+    private static string IdealLegend(double idealMs) => $"ideal {SvgCharts.Ms(idealMs)} ms";
+
+    /// <summary>Draws the bars and returns the plot's height in points: a row per bar.</summary>
     private static int Draw(Plot plot, WallTimeChart chart)
     {
         var n = chart.Rows.Count;
@@ -70,7 +134,7 @@ public static class PngCharts
             var (name, summary) = chart.Rows[i];
             double y = n - 1 - i;
             bars.Add(new Bar { Position = y, Value = summary.MedianWallMs, Size = 0.64, FillColor = bar, LineWidth = 0, Orientation = Orientation.Horizontal });
-            ticks.AddMajor(y, name);
+            ticks.AddMajor(y, Chart.Label(name));
             Whisker(plot, summary.CiLowMs, summary.CiHighMs, y, ink);
             var value = plot.Add.Text(SvgCharts.Ms(summary.MedianWallMs), summary.CiHighMs, y);
             value.LabelStyle.Alignment = Alignment.MiddleLeft;
@@ -85,8 +149,8 @@ public static class PngCharts
         var top = n - 0.4;
         if (chart.Scenario.IdealMs > 0)
         {
-            plot.Add.VerticalLine(chart.Scenario.IdealMs, 2, File(ChartPalette.Ideal), LinePattern.Dashed);
-            var label = plot.Add.Text($"ideal {SvgCharts.Ms(chart.Scenario.IdealMs)} ms", chart.Scenario.IdealMs, top);
+            plot.Add.VerticalLine(chart.Scenario.IdealMs, 2, File(ChartPalette.Ideal), Pattern(ChartPalette.IdealDash));
+            var label = plot.Add.Text(IdealLegend(chart.Scenario.IdealMs), chart.Scenario.IdealMs, top);
             label.LabelStyle.Alignment = Alignment.LowerLeft;
             label.LabelStyle.OffsetX = 4;
             label.LabelStyle.ForeColor = File(ChartPalette.Ideal);
@@ -99,24 +163,25 @@ public static class PngCharts
 
         // Room past the slowest interval for its printed median.
         plot.Axes.SetLimits(0, chart.Max * 1.1, -0.6, top);
-        plot.XLabel("median wall time (ms), with its 95% confidence interval");
-        return BarsHeight(n);
+        plot.XLabel(Chart.WallTimeAxis);
+        return 110 + (n * 26);
     }
 
-    private static int Draw(Plot plot, SweepChart chart)
+    private static List<LegendEntry> Draw(Plot plot, SweepChart chart)
     {
+        var legend = new List<LegendEntry>();
         for (var i = 0; i < chart.Families.Count; i++)
         {
             var (family, points) = chart.Families[i];
             var line = plot.Add.Scatter(points.Select(p => Math.Log2(p.N)).ToArray(), points.Select(p => p.Ms).ToArray());
-            Series(line, family, i);
+            legend.Add(Series(line, family, i) with { Marker = true });
             line.MarkerSize = 7;
         }
 
         if (chart.Scenario.IdealMs > 0)
         {
-            var ideal = plot.Add.HorizontalLine(chart.Scenario.IdealMs, 2, File(ChartPalette.Ideal), LinePattern.Dashed);
-            ideal.LegendText = $"ideal {SvgCharts.Ms(chart.Scenario.IdealMs)} ms";
+            plot.Add.HorizontalLine(chart.Scenario.IdealMs, 2, File(ChartPalette.Ideal), Pattern(ChartPalette.IdealDash));
+            legend.Add(new LegendEntry(IdealLegend(chart.Scenario.IdealMs), ChartPalette.Ideal.File, ChartPalette.IdealDash, Marker: false));
         }
 
         var ticks = new ScottPlot.TickGenerators.NumericManual();
@@ -130,35 +195,34 @@ public static class PngCharts
         var pad = Math.Max(0.25, (last - first) * 0.04);
         plot.Axes.SetLimits(first - pad, last + pad, 0, chart.MaxMs);
         plot.XLabel(SweepChart.AxisTitle);
-        plot.YLabel("median wall time (ms)");
-        plot.ShowLegend(Edge.Bottom);
-        return LineChartHeight;
+        plot.YLabel(Chart.WallTimeAxis);
+        return legend;
     }
 
-    private static int Draw(Plot plot, OverTimeChart chart)
+    private static List<LegendEntry> Draw(Plot plot, OverTimeChart chart)
     {
+        var legend = new List<LegendEntry>();
         for (var i = 0; i < chart.Series.Count; i++)
         {
             var (name, points) = chart.Series[i];
             var line = plot.Add.ScatterLine(points.Select(p => p.TimeMs).ToArray(), points.Select(p => p.Value).ToArray());
-            Series(line, name, i);
+            legend.Add(Series(line, name, i));
         }
 
         plot.Axes.SetLimits(0, chart.MaxTimeMs, 0, chart.MaxValue);
-        plot.XLabel("time in the trial (ms)");
+        plot.XLabel(OverTimeChart.TimeAxis);
         plot.YLabel(chart.Quantity);
-        plot.ShowLegend(Edge.Bottom);
-        return LineChartHeight;
+        return legend;
     }
 
-    private static void Series(ScottPlot.Plottables.Scatter line, string name, int index)
+    private static LegendEntry Series(ScottPlot.Plottables.Scatter line, string name, int index)
     {
         var (colour, dash) = ChartPalette.StyleOf(index);
-        line.LegendText = name;
         line.Color = File(ChartPalette.Series[colour]);
         line.LineWidth = 1.8f;
         line.LinePattern = Pattern(ChartPalette.DashPatterns[dash]);
         line.MarkerSize = 0;
+        return new LegendEntry(Chart.Label(name), ChartPalette.Series[colour].File, ChartPalette.DashPatterns[dash], Marker: false);
     }
 
     private static void Whisker(Plot plot, double low, double high, double y, Color colour)
@@ -172,12 +236,17 @@ public static class PngCharts
         }
     }
 
-    /// <summary>Transparent backgrounds, mid-tone text and axes, a faint grid, a legend without a box, and a sans-serif font.</summary>
-    private static void Style(Plot plot)
+    /// <summary>The first sans-serif family this machine has, for every text in the image.</summary>
+    private static string SansFont()
     {
-        var installed = SkiaSharp.SKFontManager.Default.GetFontFamilies();
-        var font = SansFonts.FirstOrDefault(f => installed.Contains(f, StringComparer.OrdinalIgnoreCase))
+        var installed = SKFontManager.Default.GetFontFamilies();
+        return SansFonts.FirstOrDefault(f => installed.Contains(f, StringComparer.OrdinalIgnoreCase))
             ?? throw new NotSupportedException($"PNG charts need a sans-serif font, and none of {string.Join(", ", SansFonts)} is installed (on Debian: apt-get install fonts-dejavu-core).");
+    }
+
+    /// <summary>Transparent backgrounds, mid-tone text and axes, a faint grid, and the given font.</summary>
+    private static void Style(Plot plot, string font)
+    {
         plot.Font.Set(font);
         plot.ScaleFactor = Density;
         var ink = File(ChartPalette.Foreground);
@@ -185,16 +254,12 @@ public static class PngCharts
         plot.DataBackground.Color = Colors.Transparent;
         plot.Axes.Color(ink);
         plot.Grid.MajorLineColor = File(ChartPalette.Muted).WithOpacity(0.3);
-        plot.Legend.BackgroundColor = Colors.Transparent;
-        plot.Legend.OutlineColor = Colors.Transparent;
-        plot.Legend.ShadowColor = Colors.Transparent;
-        plot.Legend.FontColor = ink;
-        plot.Legend.FontSize = 12;
     }
 
     private static Color File(ChartPalette.Tones tones) => Color.FromHex(tones.File);
 
-    private static LinePattern Pattern(string? dashes) => dashes is null
-        ? LinePattern.Solid
-        : new LinePattern([.. dashes.Split(' ').Select(d => float.Parse(d, Invariant))], 0, dashes);
+    private static LinePattern Pattern(string? dashes) => dashes is null ? LinePattern.Solid : new LinePattern(Dashes(dashes), 0, dashes);
+
+    /// <summary>An SVG <c>stroke-dasharray</c> ("7 4") as dash and gap lengths.</summary>
+    private static float[] Dashes(string dashes) => [.. dashes.Split(' ').Select(d => float.Parse(d, Invariant))];
 }

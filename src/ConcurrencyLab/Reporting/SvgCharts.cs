@@ -55,7 +55,7 @@ public static class SvgCharts
         {
             var summary = rows[i].Summary;
             var y = top + (i * RowHeight);
-            svg.Append(Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(rows[i].Name)}</text>");
+            svg.Append(Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(Chart.Label(rows[i].Name))}</text>");
             svg.Append(Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(rows[i].Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(summary.MedianWallMs) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(rows[i].Name)}: median {Ms(summary.MedianWallMs)} ms, 95% CI {Ms(summary.CiLowMs)}-{Ms(summary.CiHighMs)} ms</title></rect>");
             var middle = y + (RowHeight / 2);
             svg.Append(Invariant, $"<path class=\"whisker\" d=\"M{Fmt(X(summary.CiLowMs))} {middle}H{Fmt(X(summary.CiHighMs))}M{Fmt(X(summary.CiLowMs))} {middle - 4}v8M{Fmt(X(summary.CiHighMs))} {middle - 4}v8\"/>");
@@ -69,7 +69,7 @@ public static class SvgCharts
             svg.Append(Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(scenario.IdealMs))}\" y=\"{top - 10}\" text-anchor=\"middle\">ideal {Ms(scenario.IdealMs)} ms</text>");
         }
 
-        Axis(svg, bottom, LabelWidth, LabelWidth + plotWidth, max, "median wall time (ms)", ms => X(ms));
+        Axis(svg, bottom, LabelWidth, LabelWidth + plotWidth, max, Chart.WallTimeAxis, ms => X(ms));
         return svg.Append("</svg>").ToString();
     }
 
@@ -96,7 +96,7 @@ public static class SvgCharts
             svg.Append(Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Points.Max(p => p.Value))}</title></polyline>");
         }
 
-        Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, "time in the trial (ms)", X);
+        Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, OverTimeChart.TimeAxis, X);
         VerticalTitle(svg, top + (plotHeight / 2), title);
         Legend(svg, series.Select(s => s.Name), left, plotWidth, top + plotHeight);
 
@@ -142,7 +142,7 @@ public static class SvgCharts
         }
 
         svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">{SweepChart.AxisTitle}</text>");
-        VerticalTitle(svg, top + (plotHeight / 2), "median wall time (ms)");
+        VerticalTitle(svg, top + (plotHeight / 2), Chart.WallTimeAxis);
         Legend(svg, families.Select(f => f.Family), left, plotWidth, bottom);
 
         return svg.Append("</svg>").ToString();
@@ -172,7 +172,7 @@ public static class SvgCharts
         {
             var x = left + (i % 3 * (plotWidth / 3));
             var y = bottom + 56 + (i / 3 * 18);
-            svg.Append(Invariant, $"<line class=\"swatch {ChartPalette.CssClasses(i)}\" x1=\"{x}\" y1=\"{y - 4}\" x2=\"{x + 14}\" y2=\"{y - 4}\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(name)}</text>");
+            svg.Append(Invariant, $"<line class=\"swatch {ChartPalette.CssClasses(i)}\" x1=\"{x}\" y1=\"{y - 4}\" x2=\"{x + 14}\" y2=\"{y - 4}\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(Chart.Label(name))}</text>");
             i++;
         }
     }

@@ -139,6 +139,17 @@ public sealed partial class HtmlExporterTests
         }
     }
 
+    [Fact]
+    public void Describe_SaysHowManyChartsInEachFormat_AndWhenSomeImagesAreMissing()
+    {
+        var charts = Path.Combine("out", "charts");
+        string[] both = ["out/results.json", Path.Combine(charts, "a.svg"), Path.Combine(charts, "a.png"), Path.Combine(charts, "b.svg"), Path.Combine(charts, "b.png")];
+
+        Assert.Equal($"out/results.json, and 2 charts as SVG and PNG in {charts}", Exporters.Describe(both));
+        Assert.Equal($"out/results.json, and 2 charts as SVG and 1 as PNG in {charts}", Exporters.Describe(both[..4]));
+        Assert.Equal("out/results.json", Exporters.Describe(both[..1]));
+    }
+
     [Theory]
     [InlineData(49, new double[] { 0, 10, 20, 30, 40 })]
     [InlineData(13_834, new double[] { 0, 5000, 10_000 })]

@@ -17,7 +17,7 @@ public class PngChartsTests
 
         using var image = Decode(PngCharts.Draw(chart));
 
-        Assert.Equal(PngCharts.PixelSize(chart), (image.Width, image.Height));
+        Assert.Equal(PngCharts.Width * PngCharts.Density, image.Width);
         Assert.Equal(1600, image.Width);
         Assert.Equal(0, image.GetPixel(0, 0).Alpha);
         Assert.Equal(0, image.GetPixel(image.Width - 1, image.Height - 1).Alpha);
@@ -45,7 +45,7 @@ public class PngChartsTests
 
         using var image = Decode(PngCharts.Draw(chart));
 
-        Assert.Equal(PngCharts.PixelSize(chart), (image.Width, image.Height));
+        Assert.Equal(1600, image.Width);
         for (var i = 0; i < 4; i++)
         {
             // A flat line across the plot, plus its legend swatch.
@@ -72,7 +72,60 @@ public class PngChartsTests
         Assert.True(Count(image, ChartPalette.Series[1].File) > 1000);
     }
 
+    [Fact]
+    public void AVeryLongVariantName_IsCut_SoTheBarsStillHaveTheirRoom()
+    {
+        var run = ExporterTests.SampleRun();
+        var scenario = run.Scenarios[0] with { Variants = [run.Scenarios[0].Variants[1] with { Name = new string('x', 400) }] };
+        var chart = WallTimeChart.From(scenario);
+        Assert.NotNull(chart);
+
+        using var image = Decode(PngCharts.Draw(chart));
+
+        Assert.True(Count(image, ChartPalette.Bar.File) > 20_000, $"bar pixels: {Count(image, ChartPalette.Bar.File)}");
+        Assert.Equal(40, Chart.Label(new string('x', 400)).Length);
+        Assert.Equal("whenall", Chart.Label("whenall"));
+    }
+
+    [Fact]
+    public void ManySeries_EachGetALegendEntry_InRowsBelowThePlot()
+    {
+        var run = ExporterTests.SampleRun();
+        var template = run.Scenarios[0].Variants[1];
+        var chart = OverTimeChart.From(run.Scenarios[0] with { Variants = [.. Enumerable.Range(0, 60).Select(i => template with { Name = $"variant-{i}" })] }, "os-threads", "OS threads", s => s.Threads);
+        Assert.NotNull(chart);
+
+        using var image = Decode(PngCharts.Draw(chart));
+
+        // "variant-59" and its swatch take over 100 points, so at most 7 fit in a row of 800: 60 entries need 9 rows or more.
+        // (ScottPlot's own legend showed 5 to 7 rows of 3, and dropped the rest.)
+        var legendTop = 340 * PngCharts.Density;
+        Assert.True(TextRows(image, legendTop) >= 9, $"{TextRows(image, legendTop)} rows of legend text");
+    }
+
     private static SKBitmap Decode(byte[] png) => SKBitmap.Decode(png) ?? throw new InvalidOperationException("not a PNG");
+
+    /// <summary>Bands of pixel rows below <paramref name="top"/> that hold text in the ink colour, separated by rows that hold none.</summary>
+    private static int TextRows(SKBitmap image, int top)
+    {
+        var (r, g, b) = ChartPalette.Rgb(ChartPalette.Foreground.File);
+        var bands = 0;
+        var inBand = false;
+        for (var y = top; y < image.Height; y++)
+        {
+            var inked = false;
+            for (var x = 0; x < image.Width && !inked; x++)
+            {
+                var pixel = image.GetPixel(x, y);
+                inked = pixel.Alpha > 200 && Math.Abs(pixel.Red - r) + Math.Abs(pixel.Green - g) + Math.Abs(pixel.Blue - b) < 24;
+            }
+
+            bands += inked && !inBand ? 1 : 0;
+            inBand = inked;
+        }
+
+        return bands;
+    }
 
     /// <summary>Opaque pixels within a small distance of <paramref name="colour"/> (edges are blended).</summary>
     private static int Count(SKBitmap image, string colour)

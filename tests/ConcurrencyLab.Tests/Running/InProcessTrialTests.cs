@@ -64,7 +64,7 @@ public sealed class InProcessTrialTests
     }
 
     [Fact]
-    public async Task RunningProcessId_IsThisProcess_WhileATrialRuns_AndNullBetweenTrials()
+    public async Task RunningProcessId_IsThisProcess_WhileATrialRuns_AndNullAfterwards()
     {
         var options = new RunOptions
         {
