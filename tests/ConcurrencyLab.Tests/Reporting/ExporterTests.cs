@@ -119,6 +119,22 @@ public sealed class ExporterTests
     }
 
     [Fact]
+    public void Snapshot_Markdown()
+    {
+        using var writer = new StringWriter { NewLine = "\n" };
+        MarkdownExporter.GitHub.Export(SampleRun(), writer);
+        Snapshot.Matches("results.md", writer.ToString());
+    }
+
+    [Fact]
+    public void Snapshot_Csv()
+    {
+        using var writer = new StringWriter { NewLine = "\n" };
+        CsvExporter.Default.Export(SampleRun(), writer);
+        Snapshot.Matches("results.csv", writer.ToString());
+    }
+
+    [Fact]
     public void Markdown_SortsByMedian_ListsFailuresLast_AndEscapesPipes()
     {
         using var writer = new StringWriter();
