@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 
@@ -29,30 +28,15 @@ public sealed partial class LiveViewTests
             "dotnet", ProgramRunner.ConclabDll, "run", "delay", "--variants", "threads", "--items", "24", "--min-delay", "1500", "--max-delay", "1500",
             "--repeat", "1", "--warmup", "0", "--out", Path.Combine(folder.Path, "out"),
         }.Select(Quote));
-        var info = new ProcessStartInfo("/usr/bin/script") { WorkingDirectory = folder.Path, RedirectStandardOutput = true, RedirectStandardError = true, RedirectStandardInput = true };
-        foreach (var arg in new[] { "-q", "-e", "-f", "-c", command, log })
-        {
-            info.ArgumentList.Add(arg);
-        }
-
-        info.Environment["TERM"] = "xterm-256color";
-        info.Environment["COLUMNS"] = "160";
-        using var process = Process.Start(info)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        using var deadline = new CancellationTokenSource(TimeSpan.FromMinutes(2));
-        try
-        {
-            await process.WaitForExitAsync(deadline.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw;
-        }
+        var result = await ProgramRunner.RunProgramAsync(
+            "/usr/bin/script",
+            folder.Path,
+            ["-q", "-e", "-f", "-c", command, log],
+            TimeSpan.FromMinutes(2),
+            new Dictionary<string, string> { ["TERM"] = "xterm-256color", ["COLUMNS"] = "160" });
 
         var terminal = File.ReadAllText(log);
-        Assert.True(process.ExitCode == 0, $"exit {process.ExitCode}\n{await error}\n{terminal}");
+        Assert.True(result.ExitCode == 0, $"{result}\n{terminal}");
 
         // The display was live: ANSI control sequences, no plain per-trial lines.
         Assert.Contains("\u001b[", terminal, StringComparison.Ordinal);
@@ -72,7 +56,6 @@ public sealed partial class LiveViewTests
         var trial = results.RootElement.GetProperty("scenarios")[0].GetProperty("variants")[0].GetProperty("trials")[0];
         Assert.Equal("ok", trial.GetProperty("status").GetString());
         Assert.True(trial.GetProperty("peakThreads").GetInt32() >= 24);
-        _ = await output;
     }
 
     private static string Quote(string argument) => "'" + argument.Replace("'", "'\\''", StringComparison.Ordinal) + "'";

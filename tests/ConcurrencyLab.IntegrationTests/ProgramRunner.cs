@@ -18,26 +18,40 @@ internal static class ProgramRunner
 
     public static Task<Result> ConclabAsync(string workingDirectory, params string[] args) => RunAsync(ConclabDll, workingDirectory, args);
 
-    public static async Task<Result> RunAsync(string dll, string workingDirectory, IEnumerable<string> args, TimeSpan? timeout = null)
+    public static Task<Result> RunAsync(string dll, string workingDirectory, IEnumerable<string> args, TimeSpan? timeout = null)
     {
         Assert.True(File.Exists(dll), $"{dll} was not built");
-        var info = new ProcessStartInfo("dotnet")
+        return RunProgramAsync("dotnet", workingDirectory, args.Prepend(dll), timeout);
+    }
+
+    /// <summary>
+    /// Runs <paramref name="program"/> to its end, collecting what it prints; one that outlives
+    /// <paramref name="timeout"/> (3 minutes unless told) is killed with its children, and the test fails.
+    /// </summary>
+    public static async Task<Result> RunProgramAsync(string program, string workingDirectory, IEnumerable<string> args, TimeSpan? timeout = null, IReadOnlyDictionary<string, string>? environment = null)
+    {
+        var info = new ProcessStartInfo(program)
         {
             WorkingDirectory = workingDirectory,
             RedirectStandardOutput = true,
             RedirectStandardError = true,
             UseShellExecute = false,
         };
-        info.ArgumentList.Add(dll);
         foreach (var arg in args)
         {
             info.ArgumentList.Add(arg);
         }
 
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            info.Environment[name] = value;
+        }
+
         using var process = Process.Start(info)!;
         var output = process.StandardOutput.ReadToEndAsync();
         var error = process.StandardError.ReadToEndAsync();
-        using var deadline = new CancellationTokenSource(timeout ?? TimeSpan.FromMinutes(3));
+        var limit = timeout ?? TimeSpan.FromMinutes(3);
+        using var deadline = new CancellationTokenSource(limit);
         try
         {
             await process.WaitForExitAsync(deadline.Token);
@@ -45,7 +59,7 @@ internal static class ProgramRunner
         catch (OperationCanceledException)
         {
             process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"{Path.GetFileName(dll)} {string.Join(' ', args)} did not finish");
+            throw new TimeoutException($"{Path.GetFileName(program)} {string.Join(' ', info.ArgumentList)} did not finish in {limit.TotalSeconds:0} s");
         }
 
         return new Result(process.ExitCode, await output, await error);

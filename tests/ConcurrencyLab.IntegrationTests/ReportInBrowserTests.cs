@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 
@@ -80,28 +79,10 @@ public sealed partial class ReportInBrowserTests
 
     private static async Task<string> RunBrowserAsync(string browser, string workingDirectory, params string[] args)
     {
-        var info = new ProcessStartInfo(browser) { WorkingDirectory = workingDirectory, RedirectStandardOutput = true, RedirectStandardError = true };
-        foreach (var arg in new[] { "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", $"--user-data-dir={Path.Combine(workingDirectory, "chromium-profile")}" }.Concat(args))
-        {
-            info.ArgumentList.Add(arg);
-        }
-
-        using var process = Process.Start(info)!;
-        var output = process.StandardOutput.ReadToEndAsync();
-        var error = process.StandardError.ReadToEndAsync();
-        using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(90));
-        try
-        {
-            await process.WaitForExitAsync(deadline.Token);
-        }
-        catch (OperationCanceledException)
-        {
-            process.Kill(entireProcessTree: true);
-            throw new TimeoutException($"{browser} {string.Join(' ', args)} did not finish in 90 s");
-        }
-
-        Assert.True(process.ExitCode == 0, $"{browser} exited {process.ExitCode}: {await error}");
-        return await output;
+        string[] headless = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", $"--user-data-dir={Path.Combine(workingDirectory, "chromium-profile")}"];
+        var result = await ProgramRunner.RunProgramAsync(browser, workingDirectory, headless.Concat(args), TimeSpan.FromSeconds(90));
+        Assert.True(result.ExitCode == 0, $"{browser} exited {result.ExitCode}: {result.Error}");
+        return result.Output;
     }
 
     private static int BigEndian(byte[] bytes, int offset) => (bytes[offset] << 24) | (bytes[offset + 1] << 16) | (bytes[offset + 2] << 8) | bytes[offset + 3];
