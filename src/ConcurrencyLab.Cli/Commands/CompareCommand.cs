@@ -2,6 +2,7 @@ using System.CommandLine;
 using System.Globalization;
 using ConcurrencyLab.Cli.Rendering;
 using ConcurrencyLab.Comparing;
+using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using Spectre.Console;
 
@@ -52,14 +53,7 @@ internal static class CompareCommand
             {
                 try
                 {
-                    var directory = Path.GetDirectoryName(Path.GetFullPath(path));
-                    if (!string.IsNullOrEmpty(directory))
-                    {
-                        Directory.CreateDirectory(directory);
-                    }
-
-                    using var writer = new StreamWriter(path, append: false, new System.Text.UTF8Encoding(false)) { NewLine = "\n" };
-                    ComparisonText.WriteMarkdown(comparison, writer);
+                    Exporters.WriteText(path, writer => ComparisonText.WriteMarkdown(comparison, writer));
                     console.MarkupLineInterpolated($"Markdown: {path}");
                 }
                 catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)

@@ -51,12 +51,11 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
     public void TrialStarting(TrialProgress progress)
     {
         ArgumentNullException.ThrowIfNull(progress);
-        var kind = progress.Warmup ? "warmup" : $"trial {progress.Round + 1}";
         lock (_lock)
         {
             _generation++;
             _running = true;
-            _trial = $"{progress.Scenario} {progress.Variant} {kind}";
+            _trial = $"{progress.Scenario} {progress.Variant} {progress.Kind}";
             _peak = null;
             _current.Description = Markup.Escape(_trial);
         }

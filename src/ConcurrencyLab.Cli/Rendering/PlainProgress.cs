@@ -31,11 +31,10 @@ internal sealed class PlainProgress : IRunObserver
 
     public void TrialFinished(TrialProgress progress, TrialResult result)
     {
-        var kind = progress.Warmup ? "warmup" : $"trial {progress.Round + 1}";
         var detail = result.Status == TrialStatus.Ok
             ? string.Create(CultureInfo.InvariantCulture, $"{result.WallMs:0.0} ms, {result.PeakThreads} threads")
             : $"{result.Status}: {result.Error}";
-        _console.WriteLine($"[{progress.Index + 1}/{progress.Total}] {progress.Scenario} {progress.Variant} {kind}: {detail}");
+        _console.WriteLine($"[{progress.Index + 1}/{progress.Total}] {progress.Scenario} {progress.Variant} {progress.Kind}: {detail}");
     }
 
     public void ScenarioFinished(ScenarioResult result)

@@ -33,6 +33,12 @@ public abstract record Chart
         return name.Length <= LongestLabel ? name : string.Concat(name.AsSpan(0, LongestLabel - 1), "\u2026");
     }
 
+    /// <summary>A time in milliseconds as a chart prints it, with the digits that matter at its size.</summary>
+    public static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.0" : "0.00", CultureInfo.InvariantCulture);
+
+    /// <summary>The ideal's label: <c>ideal 47.0 ms</c>.</summary>
+    public static string IdealLabel(double idealMs) => $"ideal {Ms(idealMs)} ms";
+
     /// <summary>Every chart a scenario has data for, in the order a report shows them.</summary>
     public static IReadOnlyList<Chart> For(ScenarioResult scenario)
     {

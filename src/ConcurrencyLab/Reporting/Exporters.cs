@@ -37,7 +37,28 @@ public static class Exporters
             }
         }
 
-        string? cannotDrawPng = null;
+        // Once the machine is found unable to draw PNG images at all, that is said once and the SVG files go on.
+        var canDrawPng = true;
+        byte[]? Png(Chart chart, string name)
+        {
+            try
+            {
+                return canDrawPng ? PngCharts.Draw(chart) : null;
+            }
+            catch (NotSupportedException ex)
+            {
+                canDrawPng = false;
+                failures.Add($"PNG charts: {ex.Message}");
+            }
+#pragma warning disable CA1031 // A chart the drawing library chokes on costs its image, never the other files or the run.
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+#pragma warning restore CA1031
+            {
+                failures.Add($"{name}.png: {ex.GetType().Name}: {ex.Message}");
+            }
+
+            return null;
+        }
 
         foreach (var exporter in exporters)
         {
@@ -52,32 +73,10 @@ public static class Exporters
             {
                 var path = Path.Combine(folder, ChartsFolder, $"{safe}-{chart.Kind}");
                 Write(path + ".svg", stream => Text(stream, writer => writer.Write(SvgCharts.Standalone(SvgCharts.Draw(chart)))));
-                if (cannotDrawPng is not null)
+                if (Png(chart, Path.GetFileName(path)) is { } png)
                 {
-                    continue;
+                    Write(path + ".png", stream => stream.Write(png));
                 }
-
-                byte[] png;
-                try
-                {
-                    png = PngCharts.Draw(chart);
-                }
-                catch (NotSupportedException ex)
-                {
-                    // The machine cannot draw PNG images at all: say so once, and keep the SVG files.
-                    cannotDrawPng = ex.Message;
-                    failures.Add($"PNG charts: {ex.Message}");
-                    continue;
-                }
-#pragma warning disable CA1031 // A chart the drawing library chokes on costs its image, never the other files or the run.
-                catch (Exception ex) when (ex is not OutOfMemoryException)
-#pragma warning restore CA1031
-                {
-                    failures.Add($"{Path.GetFileName(path)}.png: {ex.GetType().Name}: {ex.Message}");
-                    continue;
-                }
-
-                Write(path + ".png", stream => stream.Write(png));
             }
         }
 
@@ -110,8 +109,14 @@ public static class Exporters
     public static void WriteFile(RunResult run, IExporter exporter, string path)
     {
         ArgumentNullException.ThrowIfNull(exporter);
-        WriteAtomically(path, stream => Text(stream, writer => exporter.Export(run, writer)));
+        WriteText(path, writer => exporter.Export(run, writer));
     }
+
+    /// <summary>
+    /// Writes text to <paramref name="path"/> as UTF-8 with <c>\n</c> line ends, making its folder if need be,
+    /// through a temporary file so a reader never sees half of it.
+    /// </summary>
+    public static void WriteText(string path, Action<TextWriter> write) => WriteAtomically(path, stream => Text(stream, write));
 
     private static void Text(Stream stream, Action<TextWriter> write)
     {

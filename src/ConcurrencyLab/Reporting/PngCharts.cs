@@ -33,7 +33,7 @@ public static class PngCharts
         ArgumentNullException.ThrowIfNull(chart);
         try
         {
-            var font = SansFont();
+            var font = SansFont.Value;
             using var plot = new Plot();
             Style(plot, font);
             var (plotHeight, legend) = chart switch
@@ -118,8 +118,6 @@ public static class PngCharts
         }
     }
 
-    private static string IdealLegend(double idealMs) => $"ideal {SvgCharts.Ms(idealMs)} ms";
-
     /// <summary>Draws the bars and returns the plot's height in points: a row per bar.</summary>
     private static int Draw(Plot plot, WallTimeChart chart)
     {
@@ -136,12 +134,7 @@ public static class PngCharts
             bars.Add(new Bar { Position = y, Value = summary.MedianWallMs, Size = 0.64, FillColor = bar, LineWidth = 0, Orientation = Orientation.Horizontal });
             ticks.AddMajor(y, Chart.Label(name));
             Whisker(plot, summary.CiLowMs, summary.CiHighMs, y, ink);
-            var value = plot.Add.Text(SvgCharts.Ms(summary.MedianWallMs), summary.CiHighMs, y);
-            value.LabelStyle.Alignment = Alignment.MiddleLeft;
-            value.LabelStyle.OffsetX = 5;
-            value.LabelStyle.ForeColor = ink;
-            value.LabelStyle.FontSize = 12;
-            value.LabelStyle.FontName = plot.Axes.Bottom.TickLabelStyle.FontName;
+            Label(plot, Chart.Ms(summary.MedianWallMs), summary.CiHighMs, y, Alignment.MiddleLeft, ink);
         }
 
         plot.Add.Bars(bars);
@@ -150,12 +143,7 @@ public static class PngCharts
         if (chart.Scenario.IdealMs > 0)
         {
             plot.Add.VerticalLine(chart.Scenario.IdealMs, 2, File(ChartPalette.Ideal), Pattern(ChartPalette.IdealDash));
-            var label = plot.Add.Text(IdealLegend(chart.Scenario.IdealMs), chart.Scenario.IdealMs, top);
-            label.LabelStyle.Alignment = Alignment.LowerLeft;
-            label.LabelStyle.OffsetX = 4;
-            label.LabelStyle.ForeColor = File(ChartPalette.Ideal);
-            label.LabelStyle.FontSize = 12;
-            label.LabelStyle.FontName = plot.Axes.Bottom.TickLabelStyle.FontName;
+            Label(plot, Chart.IdealLabel(chart.Scenario.IdealMs), chart.Scenario.IdealMs, top, Alignment.LowerLeft, File(ChartPalette.Ideal));
             top += 0.9;
         }
 
@@ -181,7 +169,7 @@ public static class PngCharts
         if (chart.Scenario.IdealMs > 0)
         {
             plot.Add.HorizontalLine(chart.Scenario.IdealMs, 2, File(ChartPalette.Ideal), Pattern(ChartPalette.IdealDash));
-            legend.Add(new LegendEntry(IdealLegend(chart.Scenario.IdealMs), ChartPalette.Ideal.File, ChartPalette.IdealDash, Marker: false));
+            legend.Add(new LegendEntry(Chart.IdealLabel(chart.Scenario.IdealMs), ChartPalette.Ideal.File, ChartPalette.IdealDash, Marker: false));
         }
 
         var ticks = new ScottPlot.TickGenerators.NumericManual();
@@ -225,6 +213,17 @@ public static class PngCharts
         return new LegendEntry(Chart.Label(name), ChartPalette.Series[colour].File, ChartPalette.DashPatterns[dash], Marker: false);
     }
 
+    /// <summary>Text at a point of the plot, just right of it, in the plot's font at the legend's size.</summary>
+    private static void Label(Plot plot, string text, double x, double y, Alignment alignment, Color colour)
+    {
+        var label = plot.Add.Text(text, x, y);
+        label.LabelStyle.Alignment = alignment;
+        label.LabelStyle.OffsetX = 5;
+        label.LabelStyle.ForeColor = colour;
+        label.LabelStyle.FontSize = LegendFontSize;
+        label.LabelStyle.FontName = plot.Axes.Bottom.TickLabelStyle.FontName;
+    }
+
     private static void Whisker(Plot plot, double low, double high, double y, Color colour)
     {
         foreach (var (x1, y1, x2, y2) in new[] { (low, y, high, y), (low, y - 0.16, low, y + 0.16), (high, y - 0.16, high, y + 0.16) })
@@ -236,13 +235,13 @@ public static class PngCharts
         }
     }
 
-    /// <summary>The first sans-serif family this machine has, for every text in the image.</summary>
-    private static string SansFont()
+    /// <summary>The first sans-serif family this machine has, for every text in every image: looked up once, not per chart.</summary>
+    private static readonly Lazy<string> SansFont = new(() =>
     {
         var installed = SKFontManager.Default.GetFontFamilies();
         return SansFonts.FirstOrDefault(f => installed.Contains(f, StringComparer.OrdinalIgnoreCase))
             ?? throw new NotSupportedException($"PNG charts need a sans-serif font, and none of {string.Join(", ", SansFonts)} is installed (on Debian: apt-get install fonts-dejavu-core).");
-    }
+    });
 
     /// <summary>Transparent backgrounds, mid-tone text and axes, a faint grid, and the given font.</summary>
     private static void Style(Plot plot, string font)

@@ -56,17 +56,17 @@ public static class SvgCharts
             var summary = rows[i].Summary;
             var y = top + (i * RowHeight);
             svg.Append(Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(Chart.Label(rows[i].Name))}</text>");
-            svg.Append(Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(rows[i].Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(summary.MedianWallMs) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(rows[i].Name)}: median {Ms(summary.MedianWallMs)} ms, 95% CI {Ms(summary.CiLowMs)}-{Ms(summary.CiHighMs)} ms</title></rect>");
+            svg.Append(Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(rows[i].Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(summary.MedianWallMs) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(rows[i].Name)}: median {Chart.Ms(summary.MedianWallMs)} ms, 95% CI {Chart.Ms(summary.CiLowMs)}-{Chart.Ms(summary.CiHighMs)} ms</title></rect>");
             var middle = y + (RowHeight / 2);
             svg.Append(Invariant, $"<path class=\"whisker\" d=\"M{Fmt(X(summary.CiLowMs))} {middle}H{Fmt(X(summary.CiHighMs))}M{Fmt(X(summary.CiLowMs))} {middle - 4}v8M{Fmt(X(summary.CiHighMs))} {middle - 4}v8\"/>");
-            svg.Append(Invariant, $"<text class=\"value\" x=\"{Fmt(X(summary.CiHighMs) + 6)}\" y=\"{y + 15}\">{Ms(summary.MedianWallMs)}</text>");
+            svg.Append(Invariant, $"<text class=\"value\" x=\"{Fmt(X(summary.CiHighMs) + 6)}\" y=\"{y + 15}\">{Chart.Ms(summary.MedianWallMs)}</text>");
         }
 
         var bottom = top + (rows.Count * RowHeight);
         if (scenario.IdealMs > 0)
         {
-            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{Fmt(X(scenario.IdealMs))}\" y1=\"{top - 6}\" x2=\"{Fmt(X(scenario.IdealMs))}\" y2=\"{bottom}\"><title>ideal {Ms(scenario.IdealMs)} ms</title></line>");
-            svg.Append(Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(scenario.IdealMs))}\" y=\"{top - 10}\" text-anchor=\"middle\">ideal {Ms(scenario.IdealMs)} ms</text>");
+            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{Fmt(X(scenario.IdealMs))}\" y1=\"{top - 6}\" x2=\"{Fmt(X(scenario.IdealMs))}\" y2=\"{bottom}\"><title>{Chart.IdealLabel(scenario.IdealMs)}</title></line>");
+            svg.Append(Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(scenario.IdealMs))}\" y=\"{top - 10}\" text-anchor=\"middle\">{Chart.IdealLabel(scenario.IdealMs)}</text>");
         }
 
         Axis(svg, bottom, LabelWidth, LabelWidth + plotWidth, max, Chart.WallTimeAxis, ms => X(ms));
@@ -121,7 +121,7 @@ public static class SvgCharts
 
         if (scenario.IdealMs > 0)
         {
-            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{left}\" y1=\"{Fmt(Y(scenario.IdealMs))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(scenario.IdealMs))}\"><title>ideal {Ms(scenario.IdealMs)} ms</title></line>");
+            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{left}\" y1=\"{Fmt(Y(scenario.IdealMs))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(scenario.IdealMs))}\"><title>{Chart.IdealLabel(scenario.IdealMs)}</title></line>");
         }
 
         for (var i = 0; i < families.Count; i++)
@@ -130,7 +130,7 @@ public static class SvgCharts
             svg.Append(Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-family=\"{Encode(family)}\" points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
             foreach (var (n, ms) in points)
             {
-                svg.Append(Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(family)}@{n}: median {Ms(ms)} ms</title></circle>");
+                svg.Append(Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(family)}@{n}: median {Chart.Ms(ms)} ms</title></circle>");
             }
         }
 
@@ -211,9 +211,6 @@ public static class SvgCharts
     private static readonly double[] NiceSteps = [1, 2, 5, 10];
 
     private static string Fmt(double value) => value.ToString("0.#", Invariant);
-
-    /// <summary>A time in milliseconds with the digits that matter at its size.</summary>
-    internal static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.0" : "0.00", Invariant);
 
     private static string Number(double value) => value.ToString(value >= 1000 ? "N0" : "0.##", Invariant);
 

@@ -21,4 +21,8 @@ public interface IRunObserver
 /// <param name="Round">Warmup or measured round, 0-based.</param>
 /// <param name="Index">Trials started before this one in the whole run.</param>
 /// <param name="Total">Trials in the whole run.</param>
-public sealed record TrialProgress(string Scenario, string Variant, bool Warmup, int Round, int Index, int Total);
+public sealed record TrialProgress(string Scenario, string Variant, bool Warmup, int Round, int Index, int Total)
+{
+    /// <summary>Which trial this is, for a person: <c>warmup</c> or <c>trial 2</c>.</summary>
+    public string Kind => Warmup ? "warmup" : $"trial {Round + 1}";
+}
