@@ -9,14 +9,11 @@ namespace ConcurrencyLab.IntegrationTests;
 /// </summary>
 public sealed partial class LiveViewTests
 {
-    [Fact]
+    [SkippableFact]
     public async Task OnATerminal_TheTrialLineShowsTheTrialProcesssThreadCount_WhileItRuns()
     {
         // util-linux's script is in every Debian (bsdutils is essential); elsewhere there is nothing to check with.
-        if (!OperatingSystem.IsLinux() || !File.Exists("/usr/bin/script"))
-        {
-            return;
-        }
+        Skip.If(!OperatingSystem.IsLinux() || !File.Exists("/usr/bin/script"), "no script(1) to give conclab a terminal");
 
         using var folder = new TempFolder();
         var log = Path.Combine(folder.Path, "terminal.log");

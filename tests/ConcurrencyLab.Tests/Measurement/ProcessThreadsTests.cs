@@ -5,13 +5,10 @@ namespace ConcurrencyLab.Tests.Measurement;
 
 public sealed class ProcessThreadsTests
 {
-    [Fact]
+    [SkippableFact]
     public async Task Of_ASingleThreadedProcess_IsOne_AndNullOnceItHasExited()
     {
-        if (!OperatingSystem.IsLinux())
-        {
-            return;
-        }
+        Skip.IfNot(OperatingSystem.IsLinux(), "threads are read from /proc, which only Linux has");
 
         using var sleeper = Process.Start(new ProcessStartInfo("sleep", "30") { UseShellExecute = false })!;
         try

@@ -4,7 +4,7 @@ namespace ConcurrencyLab.Tests.Scenarios.Hash;
 
 public sealed class FileHashersTests
 {
-    [Theory]
+    [SkippableTheory]
     [InlineData(HashMode.Sync, 1)]
     [InlineData(HashMode.Sync, 3)]
     [InlineData(HashMode.Async, 1)]
@@ -14,10 +14,7 @@ public sealed class FileHashersTests
     [InlineData(HashMode.Direct, 4)]
     public async Task EveryMode_HashesEveryFileOnce_ToTheManifestsHash(HashMode mode, int workers)
     {
-        if (mode == HashMode.Direct && !DirectIo.IsSupported)
-        {
-            return;
-        }
+        Skip.If(mode == HashMode.Direct && !DirectIo.IsSupported, "this system offers no direct reads (O_DIRECT)");
 
         using var set = FileSet.Prepare(new FileSetSpec(Files: 7, FileSize: 150_000, Seed: 5), folder: null, keep: false);
         var expected = set.Entries.ToDictionary(set.PathOf, e => e.Md5);
@@ -29,15 +26,12 @@ public sealed class FileHashersTests
         Assert.All(hashes, h => Assert.Equal(expected[h.Path], h.Md5));
     }
 
-    [Theory]
+    [SkippableTheory]
     [InlineData(HashMode.Sync)]
     [InlineData(HashMode.Direct)]
     public async Task BlockingWorkers_RunOnThreadsOfTheirOwn_NotThePool_AsPublished(HashMode mode)
     {
-        if (mode == HashMode.Direct && !DirectIo.IsSupported)
-        {
-            return;
-        }
+        Skip.If(mode == HashMode.Direct && !DirectIo.IsSupported, "this system offers no direct reads (O_DIRECT)");
 
         using var set = FileSet.Prepare(new FileSetSpec(Files: 12, FileSize: 64 * 1024, Seed: 5), folder: null, keep: false);
 
