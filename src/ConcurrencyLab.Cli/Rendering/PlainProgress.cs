@@ -33,7 +33,7 @@ internal sealed class PlainProgress : IRunObserver
     {
         var detail = result.Status == TrialStatus.Ok
             ? string.Create(CultureInfo.InvariantCulture, $"{result.WallMs:0.0} ms, {result.PeakThreads} threads")
-            : $"{result.Status}: {result.Error}";
+            : $"{result.Status.ToText()}: {result.Error}";
         _console.WriteLine($"[{progress.Index + 1}/{progress.Total}] {progress.Scenario} {progress.Variant} {progress.Kind}: {detail}");
     }
 

@@ -61,7 +61,7 @@ internal static class ResultTableRenderer
         {
             foreach (var trial in variant.Trials.Where(t => t.Error is not null))
             {
-                lines.Add(new Text($"{variant.Name} trial {trial.Repeat + 1}: {trial.Status}, {trial.Error}", new Style(Color.Red)));
+                lines.Add(new Text($"{variant.Name} trial {trial.Repeat + 1}: {trial.Status.ToText()}, {trial.Error}", new Style(Color.Red)));
             }
         }
 
@@ -69,5 +69,5 @@ internal static class ResultTableRenderer
     }
 
     private static string CellText(ResultColumn column, ScenarioResult scenario, VariantResult variant) =>
-        column.Id == "variant" && variant.Status != TrialStatus.Ok ? $"{variant.Name} ({variant.Status})" : column.Format(scenario, variant);
+        column.Id == "variant" && variant.Status != TrialStatus.Ok ? $"{variant.Name} ({variant.Status.ToText()})" : column.Format(scenario, variant);
 }

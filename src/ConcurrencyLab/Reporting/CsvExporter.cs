@@ -31,7 +31,7 @@ public sealed class CsvExporter : IExporter
                 {
                     object?[] cells =
                     [
-                        scenario.Name, variant.Name, t.Repeat, t.Status, t.WallMs, t.CpuMs, t.UserCpuMs, t.SystemCpuMs,
+                        scenario.Name, variant.Name, t.Repeat, t.Status.ToText(), t.WallMs, t.CpuMs, t.UserCpuMs, t.SystemCpuMs,
                         t.ThreadsAtStart, t.PeakThreads, t.FinalThreads, t.PeakPoolThreads, t.PeakQueueLength,
                         t.CompletedWorkItems, t.LockContentions, t.AllocatedBytes, t.Gc.Gen0, t.Gc.Gen1, t.Gc.Gen2, t.PeakWorkingSetBytes,
                         t.ItemsPlanned, t.ItemsCompleted, t.ItemsDuplicated, t.Latency.P50Ms, t.Latency.P95Ms, t.Latency.P99Ms, t.Latency.MaxMs,

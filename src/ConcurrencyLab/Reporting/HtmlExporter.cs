@@ -85,7 +85,7 @@ public sealed class HtmlExporter : IExporter
 
             foreach (var (name, trial) in failures)
             {
-                writer.WriteLine($"<li><code>{Encode(name)}</code> trial {trial.Repeat + 1}: {Encode(trial.Status)}, {Encode(trial.Error!)}</li>");
+                writer.WriteLine($"<li><code>{Encode(name)}</code> trial {trial.Repeat + 1}: {Encode(trial.Status.ToText())}, {Encode(trial.Error!)}</li>");
             }
 
             writer.WriteLine("</ul>");

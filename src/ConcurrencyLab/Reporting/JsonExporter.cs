@@ -1,10 +1,10 @@
 using System.Text.Json;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Running;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Reporting;
 
-/// <summary><c>results.json</c>: the full run, every trial and sample, in the schema other tools read.</summary>
+/// <summary><c>results.json</c>: the full run, every trial and sample, in the schema other tools read; <see cref="ResultsFile"/> reads it back.</summary>
 public sealed class JsonExporter : IExporter
 {
     public static JsonExporter Default { get; } = new();
@@ -16,18 +16,5 @@ public sealed class JsonExporter : IExporter
         ArgumentNullException.ThrowIfNull(writer);
         writer.Write(JsonSerializer.Serialize(run, LabJson.Options));
         writer.WriteLine();
-    }
-
-    /// <summary>Reads a file written by <see cref="Export"/>.</summary>
-    public static RunResult Read(string path)
-    {
-        var run = JsonSerializer.Deserialize<RunResult>(File.ReadAllText(path), LabJson.Options)
-            ?? throw new InvalidDataException($"{path} holds no results.");
-        if (run.SchemaVersion > RunResult.CurrentSchemaVersion)
-        {
-            throw new InvalidDataException($"{path} has schema version {run.SchemaVersion}; this conclab reads up to {RunResult.CurrentSchemaVersion}.");
-        }
-
-        return run;
     }
 }

@@ -54,7 +54,7 @@ public sealed class MarkdownExporter : IExporter
 
                 foreach (var (name, trial) in failures)
                 {
-                    writer.WriteLine($"- `{name}` trial {trial.Repeat + 1}: {trial.Status}, {Escape(trial.Error!)}");
+                    writer.WriteLine($"- `{name}` trial {trial.Repeat + 1}: {trial.Status.ToText()}, {Escape(trial.Error!)}");
                 }
             }
         }

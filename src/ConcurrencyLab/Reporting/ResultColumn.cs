@@ -17,7 +17,7 @@ public sealed record ResultColumn(string Id, string Header, string Unit, bool? H
     public static IReadOnlyList<ResultColumn> Standard { get; } =
     [
         new("variant", "Variant", string.Empty, null, (_, v) => v.Name),
-        new("status", "Status", string.Empty, null, (_, v) => v.Status),
+        new("status", "Status", string.Empty, null, (_, v) => v.Status.ToText()),
         new("medianWallMs", "Median", "ms", false, (_, v) => Ms(v.Summary?.MedianWallMs)),
         new("ci95Ms", "95% CI", "ms", null, (_, v) => v.Summary is { } s ? $"{Ms(s.CiLowMs)}-{Ms(s.CiHighMs)}" : string.Empty),
         new("efficiency", "Efficiency", string.Empty, true, (_, v) => v.Summary?.Efficiency is { } e ? e.ToString("0.00", Invariant) : string.Empty),

@@ -1,5 +1,5 @@
 using System.Text.Json;
-using ConcurrencyLab.Running;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Results;
 

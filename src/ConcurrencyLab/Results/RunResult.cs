@@ -82,8 +82,8 @@ public sealed record VariantResult
 
     public required string Description { get; init; }
 
-    /// <summary><see cref="TrialStatus"/>: ok only when every trial was ok.</summary>
-    public required string Status { get; init; }
+    /// <summary>Ok only when every trial was ok; otherwise the worst a trial met.</summary>
+    public required TrialStatus Status { get; init; }
 
     public required IReadOnlyList<TrialResult> Trials { get; init; }
 

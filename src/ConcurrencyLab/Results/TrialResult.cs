@@ -8,8 +8,7 @@ public sealed record TrialResult
     /// <summary>Which measured repeat this was (0-based).</summary>
     public int Repeat { get; init; }
 
-    /// <summary><see cref="TrialStatus"/>.</summary>
-    public string Status { get; init; } = TrialStatus.Ok;
+    public TrialStatus Status { get; init; } = TrialStatus.Ok;
 
     /// <summary>Why the trial failed or timed out, in one line.</summary>
     public string? Error { get; init; }
@@ -121,7 +120,7 @@ public sealed record TrialResult
     }
 
     /// <summary>A trial that produced no measurements: it crashed, could not start, or timed out.</summary>
-    public static TrialResult Unmeasured(string status, string error, bool isolated) =>
+    public static TrialResult Unmeasured(TrialStatus status, string error, bool isolated) =>
         new() { Status = status, Error = error, Isolated = isolated };
 }
 

@@ -1,14 +1,23 @@
+using System.Text.Json;
+
 namespace ConcurrencyLab.Results;
 
-/// <summary>How a trial or variant ended, as written in <c>results.json</c>.</summary>
-public static class TrialStatus
+/// <summary>How a trial or variant ended; written in <c>results.json</c> as <c>ok</c>, <c>failed</c> or <c>timeout</c>.</summary>
+public enum TrialStatus
 {
     /// <summary>Ran to the end and every check passed.</summary>
-    public const string Ok = "ok";
+    Ok,
 
     /// <summary>Threw, crashed, or failed a check (such as items completed differing from items planned).</summary>
-    public const string Failed = "failed";
+    Failed,
 
     /// <summary>Outlived the trial timeout and was killed.</summary>
-    public const string Timeout = "timeout";
+    Timeout,
+}
+
+/// <summary>How a <see cref="TrialStatus"/> is written for a reader.</summary>
+public static class TrialStatuses
+{
+    /// <summary>The status as results and tables write it: <c>ok</c>, <c>failed</c> or <c>timeout</c>, by the same rule as <c>results.json</c>.</summary>
+    public static string ToText(this TrialStatus status) => JsonNamingPolicy.CamelCase.ConvertName(status.ToString());
 }

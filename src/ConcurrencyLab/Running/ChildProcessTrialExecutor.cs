@@ -4,6 +4,7 @@ using System.Text;
 using System.Text.Json;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Running;
 

@@ -84,7 +84,7 @@ public sealed class Runner
                         {
                             if (result.Status != TrialStatus.Ok)
                             {
-                                notes.Add($"warmup trial of {variant.Name} ended {result.Status}: {result.Error}");
+                                notes.Add($"warmup trial of {variant.Name} ended {result.Status.ToText()}: {result.Error}");
                             }
                         }
                         else

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Running;
 

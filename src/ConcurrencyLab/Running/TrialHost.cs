@@ -2,6 +2,7 @@ using System.Text.Json;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Running;
 

@@ -54,7 +54,7 @@ public static class Summarizer
     }
 
     /// <summary>The status of a variant: ok only when every trial was; otherwise the worst seen.</summary>
-    public static string VariantStatus(IReadOnlyList<TrialResult> trials)
+    public static TrialStatus VariantStatus(IReadOnlyList<TrialResult> trials)
     {
         ArgumentNullException.ThrowIfNull(trials);
         if (trials.Any(t => t.Status == TrialStatus.Failed))

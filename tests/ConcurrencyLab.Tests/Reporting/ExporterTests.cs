@@ -108,7 +108,7 @@ public sealed class ExporterTests
         try
         {
             Exporters.WriteFile(SampleRun(), JsonExporter.Default, path);
-            var back = JsonExporter.Read(path);
+            var back = ResultsFile.Read(path);
             Assert.Equal(51.5, back.Scenarios[0].Variants[1].Trials[0].WallMs);
             Assert.Equal(12, back.Scenarios[0].Variants[1].Trials[0].Samples[1].Threads);
         }

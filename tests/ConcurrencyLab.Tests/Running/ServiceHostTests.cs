@@ -1,6 +1,7 @@
 using System.Text.Json;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Running;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Tests.Running;
 

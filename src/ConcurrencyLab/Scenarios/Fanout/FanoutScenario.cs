@@ -4,6 +4,7 @@ using System.Text.Json;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Scenarios.Fanout;
 

@@ -1,9 +1,9 @@
 using System.Globalization;
 using System.Net;
 using System.Text.Json;
-using ConcurrencyLab.Running;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Scenarios.Fanout;
 

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Security.Cryptography;
 using System.Text.Json;
-using ConcurrencyLab.Running;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Scenarios.Hash;
 

@@ -206,7 +206,7 @@ public sealed class HashScenarioTests
         {
             Name = name,
             Description = name,
-            Status = "ok",
+            Status = ConcurrencyLab.Results.TrialStatus.Ok,
             Trials = [],
             Summary = new ConcurrencyLab.Results.VariantSummary { MedianWallMs = seconds * 1000, CiLowMs = seconds * 990, CiHighMs = seconds * 1010 },
         };
@@ -226,7 +226,7 @@ public sealed class HashScenarioTests
             {
                 Name = v.Item1,
                 Description = v.Item1,
-                Status = "ok",
+                Status = ConcurrencyLab.Results.TrialStatus.Ok,
                 Trials = [],
                 Summary = new ConcurrencyLab.Results.VariantSummary { MedianWallMs = v.Item2 * 1000, CiLowMs = v.Item2 * 990, CiHighMs = v.Item2 * 1010 },
             })],
