@@ -3,16 +3,11 @@ using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
-// A child trial process: run the trial and leave before any command-line parsing or console set-up.
-if (TrialHost.IsChildInvocation(args))
+// A child process (a trial, or a scenario's service such as fanout's): run it and leave before any
+// command-line parsing or console set-up.
+if (await ChildEntry.TryRunAsync(args, ScenarioCatalog.BuiltIn) is { } childExitCode)
 {
-    return await TrialHost.RunChildAsync(args, ScenarioCatalog.BuiltIn);
-}
-
-// A service process of a scenario (the fanout experiment's HTTP services): serve until stdin closes.
-if (ServiceHost.IsServiceInvocation(args))
-{
-    return await ServiceHost.RunAsync(args);
+    return childExitCode;
 }
 
 if (Console.IsOutputRedirected)

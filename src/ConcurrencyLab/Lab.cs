@@ -30,9 +30,9 @@ public static class Lab
     {
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(scenario);
-        if (TrialHost.IsChildInvocation(args))
+        if (await ChildEntry.TryRunAsync(args, [scenario]).ConfigureAwait(false) is { } childExitCode)
         {
-            return await TrialHost.RunChildAsync(args, [scenario]).ConfigureAwait(false);
+            return childExitCode;
         }
 
         output ??= Console.Out;

@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
-using ConcurrencyLab.Running;
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Scenarios.Fanout;
 
 namespace ConcurrencyLab.IntegrationTests;
@@ -18,7 +18,7 @@ public sealed class ServiceProcessTests
     [Fact]
     public async Task ExternalService_StartsAnswersWaitsAndStops()
     {
-        var service = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(NameMs: 150, PriceMs: 300, CategoryMs: 100), TimeSpan.FromSeconds(30));
+        var service = await ServiceProcess.StartAsync(Conclab, ExternalService.Definition, new ExternalServiceSettings(NameMs: 150, PriceMs: 300, CategoryMs: 100), TimeSpan.FromSeconds(30));
         IPEndPoint[] endPoints =
         [
             new(IPAddress.Parse(service.BaseAddress.Host), service.BaseAddress.Port),
@@ -65,8 +65,8 @@ public sealed class ServiceProcessTests
     [Fact]
     public async Task ProductService_EveryEndpoint_BuildsTheProductFromTheExternalService()
     {
-        await using var external = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(100, 200, 50), TimeSpan.FromSeconds(30));
-        await using var product = await ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), MinThreads: 0, MaxConnections: 64), TimeSpan.FromSeconds(30));
+        await using var external = await ServiceProcess.StartAsync(Conclab, ExternalService.Definition, new ExternalServiceSettings(100, 200, 50), TimeSpan.FromSeconds(30));
+        await using var product = await ServiceProcess.StartAsync(Conclab, ProductService.Definition, new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), MinThreads: 0, MaxConnections: 64), TimeSpan.FromSeconds(30));
         using var client = new HttpClient { BaseAddress = product.BaseAddress };
 
         foreach (var (variant, _) in ProductService.Variants)
@@ -86,7 +86,7 @@ public sealed class ServiceProcessTests
     public async Task PrimingRequests_SkipTheDelay_AndTheServiceMeasuresItself()
     {
         // A ten-minute delay: a priming request that waited for it would time the test out.
-        await using var external = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(600_000, 600_000, 600_000), TimeSpan.FromSeconds(30));
+        await using var external = await ServiceProcess.StartAsync(Conclab, ExternalService.Definition, new ExternalServiceSettings(600_000, 600_000, 600_000), TimeSpan.FromSeconds(30));
         using var client = new HttpClient { BaseAddress = external.BaseAddress, Timeout = TimeSpan.FromSeconds(60) };
 
         await external.StartMeasuringAsync();
@@ -102,7 +102,7 @@ public sealed class ServiceProcessTests
     [Fact]
     public async Task AServiceThatDied_FailsItsCommandWithAReason_AndStillDisposes()
     {
-        var service = await ServiceProcess.StartAsync(Conclab, ExternalService.Name, new ExternalServiceSettings(10, 10, 10), TimeSpan.FromSeconds(30));
+        var service = await ServiceProcess.StartAsync(Conclab, ExternalService.Definition, new ExternalServiceSettings(10, 10, 10), TimeSpan.FromSeconds(30));
         await service.StartMeasuringAsync();
         using (var process = Process.GetProcessById(service.ProcessId))
         {
@@ -121,7 +121,7 @@ public sealed class ServiceProcessTests
     public async Task ProductService_RefusesAnExternalServiceOffLoopback()
     {
         var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>
-            ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings("http://127.0.0.1:80/", "http://10.0.0.1:80/", 0, 8), TimeSpan.FromSeconds(30)));
+            ServiceProcess.StartAsync(Conclab, ProductService.Definition, new ProductServiceSettings("http://127.0.0.1:80/", "http://10.0.0.1:80/", 0, 8), TimeSpan.FromSeconds(30)));
 
         Assert.Contains("must be on loopback", error.Message, StringComparison.Ordinal);
     }
@@ -130,7 +130,7 @@ public sealed class ServiceProcessTests
     public async Task ProductService_APoolMinimumItCannotHave_FailsToStart_SayingWhy()
     {
         var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>
-            ServiceProcess.StartAsync(Conclab, ProductService.Name, new ProductServiceSettings("http://127.0.0.1:80/", "http://127.0.0.1:81/", MinThreads: 40_000, MaxConnections: 8), TimeSpan.FromSeconds(30)));
+            ServiceProcess.StartAsync(Conclab, ProductService.Definition, new ProductServiceSettings("http://127.0.0.1:80/", "http://127.0.0.1:81/", MinThreads: 40_000, MaxConnections: 8), TimeSpan.FromSeconds(30)));
 
         Assert.Contains("refused a minimum of 40000 worker threads", error.Message, StringComparison.Ordinal);
     }
@@ -139,7 +139,7 @@ public sealed class ServiceProcessTests
     public async Task UnknownService_FailsToStart_SayingWhy()
     {
         var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>
-            ServiceProcess.StartAsync(Conclab, "nope", new { }, TimeSpan.FromSeconds(30)));
+            ServiceProcess.StartAsync(Conclab, new ServiceDefinition<string>("nope", (_, _) => { }), "none", TimeSpan.FromSeconds(30)));
 
         Assert.Contains("unknown service 'nope'", error.Message, StringComparison.Ordinal);
     }

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text;
 using System.Text.Json;
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Serialization;

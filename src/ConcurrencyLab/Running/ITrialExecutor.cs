@@ -1,3 +1,4 @@
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 

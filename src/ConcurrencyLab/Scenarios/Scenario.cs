@@ -1,3 +1,4 @@
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Scenarios;
@@ -64,6 +65,12 @@ public abstract class Scenario
     /// trials are summarised. None by default.
     /// </summary>
     public virtual IEnumerable<string> Conclusions(ScenarioResult result) => [];
+
+    /// <summary>
+    /// The HTTP services the scenario's trials start in processes of their own (see
+    /// <see cref="ServiceProcess"/>); none by default. The program's service processes look them up here.
+    /// </summary>
+    public virtual IReadOnlyList<ServiceDefinition> Services => [];
 
     /// <summary>
     /// Makes what all of the run's trials share (see <see cref="RunFixture"/>); null, the default, when they

@@ -1,4 +1,5 @@
 using System.Globalization;
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Workloads;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
@@ -14,6 +15,9 @@ public static class ExternalService
 {
     /// <summary>The service's name on the command line of its process.</summary>
     public const string Name = "external";
+
+    /// <summary>The service as the fanout scenario registers it and its trials start it.</summary>
+    public static ServiceDefinition<ExternalServiceSettings> Definition { get; } = new(Name, Map);
 
     /// <summary>Adds the endpoints to <paramref name="app"/> for the delays in <paramref name="settings"/>.</summary>
     public static void Map(WebApplication app, ExternalServiceSettings settings)

@@ -1,9 +1,9 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Running;
 using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Scenarios.Fanout;
@@ -77,6 +77,8 @@ public sealed class FanoutScenario : Scenario
         return new IdealBound(slowest, $"the slowest external call ({slowest} ms): every request's three calls could be waited for at once");
     }
 
+    public override IReadOnlyList<ServiceDefinition> Services { get; } = [ExternalService.Definition, ProductService.Definition];
+
     public override IReadOnlyList<string> FlaggedChecks { get; } = ["errors"];
 
     public override IReadOnlyList<ReportedCheck> ReportedChecks { get; } =
@@ -121,10 +123,10 @@ public sealed class FanoutScenario : Scenario
         var parameters = context.Parameters;
         var launcher = SelfLauncher.Current();
 
-        await using var external = await ServiceProcess.StartAsync(launcher, ExternalService.Name, Delays(parameters), ServiceStartTimeout, cancellationToken).ConfigureAwait(false);
+        await using var external = await ServiceProcess.StartAsync(launcher, ExternalService.Definition, Delays(parameters), ServiceStartTimeout, cancellationToken).ConfigureAwait(false);
         await using var product = await ServiceProcess.StartAsync(
             launcher,
-            ProductService.Name,
+            ProductService.Definition,
             new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), parameters.GetInt32("min-threads"), MaxConnections: 3 * requests, parameters.GetDouble("call-timeout")),
             ServiceStartTimeout,
             cancellationToken).ConfigureAwait(false);

@@ -1,9 +1,10 @@
 using System.Globalization;
 using System.Net;
 using System.Text.Json;
+using ConcurrencyLab.Hosting;
+using ConcurrencyLab.Serialization;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
-using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Scenarios.Fanout;
 
@@ -15,6 +16,9 @@ public static class ProductService
 {
     /// <summary>The service's name on the command line of its process.</summary>
     public const string Name = "product";
+
+    /// <summary>The service as the fanout scenario registers it and its trials start it.</summary>
+    public static ServiceDefinition<ProductServiceSettings> Definition { get; } = new(Name, Map);
 
     /// <summary>The endpoints, by variant name, and how each one calls the external service.</summary>
     public static IReadOnlyList<(string Variant, string Description)> Variants { get; } =

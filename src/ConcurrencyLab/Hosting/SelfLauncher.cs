@@ -1,7 +1,7 @@
 using System.Diagnostics;
 using System.Reflection;
 
-namespace ConcurrencyLab.Running;
+namespace ConcurrencyLab.Hosting;
 
 /// <summary>
 /// How to start the current program again as a child: its executable, and the assembly to hand to the

@@ -1,14 +1,13 @@
 using System.Net;
 using System.Text.Json;
-using ConcurrencyLab.Scenarios.Fanout;
+using ConcurrencyLab.Serialization;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
-using ConcurrencyLab.Serialization;
 
-namespace ConcurrencyLab.Running;
+namespace ConcurrencyLab.Hosting;
 
 /// <summary>
 /// The child side of a service process: a scenario's HTTP service on Kestrel, in a process of its own so
@@ -92,16 +91,24 @@ public static class ServiceHost
         }
     }
 
-    private static T Settings<T>(string json) =>
-        JsonSerializer.Deserialize<T>(json, LabJson.Options) ?? throw new ArgumentException($"The service's settings are missing: {json}");
-
-    /// <summary>Runs the service named in <paramref name="args"/> until standard input closes; returns the exit code.</summary>
-    public static async Task<int> RunAsync(IReadOnlyList<string> args)
+    /// <summary>
+    /// Runs the service named in <paramref name="args"/>, one of <paramref name="services"/> (the program's
+    /// scenarios' own), until standard input closes; returns the exit code.
+    /// </summary>
+    public static async Task<int> RunAsync(IReadOnlyList<string> args, IEnumerable<ServiceDefinition> services)
     {
         ArgumentNullException.ThrowIfNull(args);
+        ArgumentNullException.ThrowIfNull(services);
         if (args.Count != 3 || args[0] != ServiceArgument)
         {
             await Console.Error.WriteLineAsync($"usage: {ServiceArgument} <name> <settings-json>").ConfigureAwait(false);
+            return BadRequestExitCode;
+        }
+
+        var service = services.FirstOrDefault(s => s.Name == args[1]);
+        if (service is null)
+        {
+            await Console.Error.WriteLineAsync($"unknown service '{args[1]}'").ConfigureAwait(false);
             return BadRequestExitCode;
         }
 
@@ -127,18 +134,7 @@ public static class ServiceHost
         await using var app = builder.Build();
         try
         {
-            switch (args[1])
-            {
-                case ExternalService.Name:
-                    ExternalService.Map(app, Settings<ExternalServiceSettings>(args[2]));
-                    break;
-                case ProductService.Name:
-                    ProductService.Map(app, Settings<ProductServiceSettings>(args[2]));
-                    break;
-                default:
-                    await Console.Error.WriteLineAsync($"unknown service '{args[1]}'").ConfigureAwait(false);
-                    return BadRequestExitCode;
-            }
+            service.Map(app, args[2]);
         }
         catch (Exception ex) when (ex is ArgumentException or JsonException)
         {

@@ -3,7 +3,7 @@ using System.Net;
 using System.Text.Json;
 using ConcurrencyLab.Serialization;
 
-namespace ConcurrencyLab.Running;
+namespace ConcurrencyLab.Hosting;
 
 /// <summary>
 /// The parent side of a <see cref="ServiceHost"/> process: starts it, waits until it answers on loopback,
@@ -37,14 +37,17 @@ public sealed class ServiceProcess : IAsyncDisposable
     public bool IsRunning => _exitedWhenDisposed is { } exited ? !exited : !_process.HasExited;
 
     /// <summary>
-    /// Starts service <paramref name="name"/> with <paramref name="settings"/> through <paramref name="launcher"/>
+    /// Starts <paramref name="service"/> with <paramref name="settings"/> through <paramref name="launcher"/>
     /// and returns once it has answered a health check; throws with the service's own error output when it
-    /// does not come up within <paramref name="timeout"/>.
+    /// does not come up within <paramref name="timeout"/>. The program <paramref name="launcher"/> starts must
+    /// know the service (its scenario lists it in <see cref="Scenarios.Scenario.Services"/>).
     /// </summary>
-    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, string name, TSettings settings, TimeSpan timeout, CancellationToken cancellationToken = default)
+    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings, TimeSpan timeout, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(launcher);
-        var info = launcher.CreateStartInfo([ServiceHost.ServiceArgument, name, JsonSerializer.Serialize(settings, LabJson.Options)], redirectInput: true);
+        ArgumentNullException.ThrowIfNull(service);
+        var name = service.Name;
+        var info = launcher.CreateStartInfo([ServiceHost.ServiceArgument, name, ServiceDefinition<TSettings>.Serialize(settings)], redirectInput: true);
         var process = Process.Start(info) ?? throw new InvalidOperationException($"The {name} service process could not be started.");
         var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
@@ -52,9 +55,9 @@ public sealed class ServiceProcess : IAsyncDisposable
         try
         {
             var (address, http2) = await ReadAddressesAsync(process, deadline.Token).ConfigureAwait(false);
-            var service = new ServiceProcess(process, address, http2, errors);
-            await service.WaitHealthyAsync(deadline.Token).ConfigureAwait(false);
-            return service;
+            var started = new ServiceProcess(process, address, http2, errors);
+            await started.WaitHealthyAsync(deadline.Token).ConfigureAwait(false);
+            return started;
         }
         catch (Exception ex) when (ex is OperationCanceledException or InvalidOperationException or HttpRequestException)
         {

@@ -1,0 +1,33 @@
+using ConcurrencyLab.Hosting;
+using ConcurrencyLab.Scenarios;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// Where a child process of the lab begins: one trial (see <see cref="TrialHost"/>) or one of a scenario's
+/// services (see <see cref="ServiceHost"/>). A program that runs scenarios calls it first in <c>Main</c>, before
+/// any command-line parsing or console set-up, since the lab starts that same program for its children.
+/// </summary>
+public static class ChildEntry
+{
+    /// <summary>
+    /// Runs the trial or service that <paramref name="args"/> ask for, among <paramref name="scenarios"/> and
+    /// their services, and returns its exit code; null when <paramref name="args"/> are not a child's.
+    /// </summary>
+    public static async Task<int?> TryRunAsync(IReadOnlyList<string> args, IReadOnlyList<Scenario> scenarios)
+    {
+        ArgumentNullException.ThrowIfNull(args);
+        ArgumentNullException.ThrowIfNull(scenarios);
+        if (TrialHost.IsChildInvocation(args))
+        {
+            return await TrialHost.RunChildAsync(args, scenarios).ConfigureAwait(false);
+        }
+
+        if (ServiceHost.IsServiceInvocation(args))
+        {
+            return await ServiceHost.RunAsync(args, scenarios.SelectMany(s => s.Services)).ConfigureAwait(false);
+        }
+
+        return null;
+    }
+}
