@@ -30,10 +30,10 @@ internal static class RunCommand
         foreach (var scenario in scenarios)
         {
             var command = new Command(scenario.Name, scenario.Summary);
-            var parameterOptions = new List<(ParameterDescriptor Descriptor, Option Option)>();
+            var parameterOptions = new List<(Parameter Descriptor, Option Option)>();
             foreach (var parameter in scenario.Parameters)
             {
-                if (parameter.Kind == ParameterKind.Switch)
+                if (parameter.IsSwitch)
                 {
                     var flag = new Option<bool>("--" + parameter.Name) { Description = parameter.Description };
                     command.Options.Add(flag);
@@ -60,7 +60,7 @@ internal static class RunCommand
         Switches switches,
         ParseResult parse,
         Scenario? scenario,
-        IReadOnlyList<(ParameterDescriptor Descriptor, Option Option)> parameterOptions,
+        IReadOnlyList<(Parameter Descriptor, Option Option)> parameterOptions,
         CancellationToken cancellationToken)
     {
         var errors = new List<string>();

@@ -75,7 +75,7 @@ public sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Ro
             if (a is not null && b is not null)
             {
                 var changed = a.Parameters.Keys.Union(b.Parameters.Keys)
-                    .Where(k => a.Parameters.GetValueOrDefault(k) != b.Parameters.GetValueOrDefault(k))
+                    .Where(k => !SameSetting(a.Parameters.GetValueOrDefault(k), b.Parameters.GetValueOrDefault(k)))
                     .Select(k => $"--{k} {a.Parameters.GetValueOrDefault(k) ?? "(none)"} -> {b.Parameters.GetValueOrDefault(k) ?? "(none)"}")
                     .ToList();
                 if (changed.Count > 0)
@@ -100,6 +100,28 @@ public sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Ro
         }
 
         return new RunComparison(alpha, rows, notes);
+    }
+
+    /// <summary>
+    /// Whether two recorded parameter values set the same thing: <c>0.80</c> and <c>0.8</c> do, as do <c>4,40</c>
+    /// and <c>4, 40</c>; only what a value means counts, not how one version of conclab wrote it.
+    /// </summary>
+    internal static bool SameSetting(string? a, string? b)
+    {
+        if (a == b)
+        {
+            return true;
+        }
+
+        if (a is null || b is null)
+        {
+            return false;
+        }
+
+        var (left, right) = (a.Split(',', StringSplitOptions.TrimEntries), b.Split(',', StringSplitOptions.TrimEntries));
+        return left.Length == right.Length && left.Zip(right).All(pair => pair.First == pair.Second || (Number(pair.First) is { } x && Number(pair.Second) is { } y && x == y));
+
+        static double? Number(string text) => double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : null;
     }
 
     private static string Describe(EnvironmentInfo environment) =>

@@ -11,9 +11,6 @@ namespace ConcurrencyLab.Scenarios;
 /// </summary>
 public abstract class BatchScenario : Scenario
 {
-    /// <summary>The name of the parameter listing degrees of parallelism, such as <c>--dop 4,40</c>.</summary>
-    public const string DegreesParameter = "dop";
-
     private const int PrimeItems = 4;
 
     private static readonly string[] NamedOnly = ["parallel-foreach", "task-loop", "mix-and-match"];
@@ -42,11 +39,18 @@ public abstract class BatchScenario : Scenario
     /// </summary>
     protected abstract IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters);
 
+    /// <summary>The scenario's <c>--dop</c>: the degrees of parallelism its strategies with a degree run at.</summary>
+    protected abstract Parameter<IReadOnlyList<int>> Degrees { get; }
+
+    /// <summary>A <c>--dop</c> parameter: a list of degrees from 1 to <paramref name="maximum"/>.</summary>
+    protected static Parameter<IReadOnlyList<int>> DegreesParameter(IReadOnlyList<int> defaults, string description, int maximum, IReadOnlyList<int>? quick = null) =>
+        Parameter.WholeNumbers("dop", defaults, description, minimum: 1, maximum: maximum, quick: quick);
+
     /// <summary>The degrees from <c>--dop</c>.</summary>
-    protected static IReadOnlyList<int> Degrees(ParameterValues parameters)
+    protected IReadOnlyList<int> DegreesOf(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return parameters.Values.ContainsKey(DegreesParameter) ? parameters.GetInt32List(DegreesParameter) : [Environment.ProcessorCount];
+        return parameters.Get(Degrees);
     }
 
     /// <inheritdoc/>
@@ -76,7 +80,7 @@ public abstract class BatchScenario : Scenario
             }
 
             // A degree the API refuses (PLINQ above 512) is left out rather than run and failed.
-            foreach (var degree in Degrees(parameters).Where(d => d <= strategy.MaxDegree))
+            foreach (var degree in DegreesOf(parameters).Where(d => d <= strategy.MaxDegree))
             {
                 Add(new BatchVariant(strategy, form.Value, Degree.Of(degree)));
             }

@@ -1,45 +1,54 @@
 using System.Collections.Immutable;
-using System.Globalization;
 
 namespace ConcurrencyLab.Scenarios;
 
-/// <summary>A scenario's parameters with every value filled in, as invariant-culture text.</summary>
+/// <summary>
+/// A scenario's parameters with every value filled in, as invariant-culture text; read one typed with
+/// <see cref="Get{T}"/> and the parameter that declared it.
+/// </summary>
 public sealed class ParameterValues
 {
     private ParameterValues(ImmutableSortedDictionary<string, string> values) => Values = values;
 
-    /// <summary>Every parameter by name.</summary>
+    /// <summary>Every parameter by name, as text.</summary>
     public ImmutableSortedDictionary<string, string> Values { get; }
 
     /// <summary>
-    /// Fills in defaults for <paramref name="descriptors"/> and applies <paramref name="given"/>;
-    /// collects one error per bad or unknown value instead of stopping at the first.
+    /// Fills in defaults for <paramref name="parameters"/> and applies <paramref name="given"/>; collects one
+    /// error per bad, empty or unknown value instead of stopping at the first.
     /// </summary>
     public static ParameterValues Create(
-        IReadOnlyList<ParameterDescriptor> descriptors,
+        IReadOnlyList<Parameter> parameters,
         IReadOnlyDictionary<string, string>? given,
         bool quick,
         out IReadOnlyList<string> errors)
     {
-        ArgumentNullException.ThrowIfNull(descriptors);
+        ArgumentNullException.ThrowIfNull(parameters);
         var problems = new List<string>();
         var builder = ImmutableSortedDictionary.CreateBuilder<string, string>(StringComparer.Ordinal);
-        foreach (var descriptor in descriptors)
+        foreach (var parameter in parameters)
         {
-            builder[descriptor.Name] = descriptor.DefaultFor(quick);
+            builder[parameter.Name] = parameter.DefaultFor(quick);
         }
 
         foreach (var (name, value) in given ?? ImmutableDictionary<string, string>.Empty)
         {
-            var descriptor = descriptors.FirstOrDefault(d => d.Name == name);
-            if (descriptor is null)
+            var parameter = parameters.FirstOrDefault(d => d.Name == name);
+            if (parameter is null)
             {
-                problems.Add($"--{name} is not a parameter of this scenario; it takes {string.Join(", ", descriptors.Select(d => "--" + d.Name))}.");
+                problems.Add($"--{name} is not a parameter of this scenario; it takes {string.Join(", ", parameters.Select(d => "--" + d.Name))}.");
                 continue;
             }
 
-            var trimmed = value.Trim();
-            if (descriptor.Check(trimmed) is { } problem)
+            // An empty value never means anything: not a number, not a folder, not a list.
+            var trimmed = (value ?? string.Empty).Trim();
+            if (trimmed.Length == 0)
+            {
+                problems.Add($"--{name} must not be empty.");
+                continue;
+            }
+
+            if (parameter.Check(trimmed) is { } problem)
             {
                 problems.Add(problem);
                 continue;
@@ -53,24 +62,17 @@ public sealed class ParameterValues
     }
 
     /// <summary>Rebuilds values that were already validated, as a child process receives them.</summary>
-    public static ParameterValues FromValidated(IReadOnlyDictionary<string, string> values) =>
-        new(values.ToImmutableSortedDictionary(StringComparer.Ordinal));
+    public static ParameterValues FromValidated(IReadOnlyDictionary<string, string> values)
+    {
+        ArgumentNullException.ThrowIfNull(values);
+        return new(values.ToImmutableSortedDictionary(StringComparer.Ordinal));
+    }
 
-    /// <summary>A whole-number parameter.</summary>
-    public int GetInt32(string name) => int.Parse(Values[name], NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture);
-
-    /// <summary>A number parameter.</summary>
-    public double GetDouble(string name) => double.Parse(Values[name], NumberStyles.Float, CultureInfo.InvariantCulture);
-
-    /// <summary>A list-of-whole-numbers parameter, duplicates removed, in the order given.</summary>
-    public IReadOnlyList<int> GetInt32List(string name) =>
-        [.. Values[name].Split(',', StringSplitOptions.TrimEntries | StringSplitOptions.RemoveEmptyEntries)
-            .Select(p => int.Parse(p, NumberStyles.None, CultureInfo.InvariantCulture))
-            .Distinct()];
-
-    /// <summary>A switch parameter.</summary>
-    public bool GetSwitch(string name) => Values[name] == "true";
-
-    /// <summary>A text parameter.</summary>
-    public string GetText(string name) => Values[name];
+    /// <summary>The value of <paramref name="parameter"/>.</summary>
+    /// <exception cref="ArgumentException">These values lack the parameter or hold a value it does not accept.</exception>
+    public T Get<T>(Parameter<T> parameter)
+    {
+        ArgumentNullException.ThrowIfNull(parameter);
+        return parameter.Read(this);
+    }
 }

@@ -21,7 +21,7 @@ public abstract class Scenario
     public virtual string? Reproduces => null;
 
     /// <summary>The scenario's own parameters.</summary>
-    public abstract IReadOnlyList<ParameterDescriptor> Parameters { get; }
+    public abstract IReadOnlyList<Parameter> Parameters { get; }
 
     /// <summary>Checks that go across parameters (such as a minimum above a maximum); one message per problem.</summary>
     public virtual IEnumerable<string> Validate(ParameterValues parameters) => [];

@@ -34,6 +34,21 @@ public sealed class RunComparisonTests
     private static readonly double[] Fast = [100, 101, 102, 103, 104];
     private static readonly double[] Slow = [150, 151, 152, 153, 154];
 
+    [Theory]
+    [InlineData("0.80", "0.8", true)]
+    [InlineData("4,40", "4, 40", true)]
+    [InlineData("precise", "precise", true)]
+    [InlineData("0.8", "0.81", false)]
+    [InlineData("4,40", "4,40,64", false)]
+    [InlineData("cold", "warm", false)]
+    [InlineData("1", null, false)]
+    public void ParameterValues_AreComparedByWhatTheyMean_NotHowTheyWereWritten(string a, string? b, bool same)
+    {
+        Assert.Equal(same, RunComparison.SameSetting(a, b));
+        // Only a real change of a parameter earns the note that the rows compare different workloads.
+        Assert.Equal(same, RunComparison.Of(Run(a, ("a", Fast)), Run(b ?? "(none)", ("a", Fast))).Notes.Count == 0);
+    }
+
     [Fact]
     public void AKnownDifference_IsSignificant_InTheRightDirection()
     {

@@ -8,7 +8,7 @@ namespace ConcurrencyLab.Tests.Scenarios;
 /// </summary>
 internal abstract class OneVariantScenario : Scenario
 {
-    public override IReadOnlyList<ParameterDescriptor> Parameters { get; } = [];
+    public override IReadOnlyList<Parameter> Parameters { get; } = [];
 
     public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters) => [new("only", "the one variant")];
 

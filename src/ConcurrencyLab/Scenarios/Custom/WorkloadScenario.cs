@@ -32,18 +32,17 @@ public sealed class WorkloadScenario : BatchScenario
         _factory = factory;
         _ideal = ideal;
         _summary = summary ?? "a user-supplied workload";
-        var defaultDegrees = degrees is { Count: > 0 } ? string.Join(',', degrees) : "4";
-        Parameters =
-        [
-            new(DegreesParameter, ParameterKind.WholeNumberList, defaultDegrees, "degrees of parallelism for the strategies that take one") { Minimum = 1, Maximum = 10_000 },
-        ];
+        Degrees = DegreesParameter(degrees is { Count: > 0 } ? degrees : [4], "degrees of parallelism for the strategies that take one", maximum: 10_000);
+        Parameters = [Degrees];
     }
 
     public override string Name { get; }
 
     public override string Summary => _summary;
 
-    public override IReadOnlyList<ParameterDescriptor> Parameters { get; }
+    public override IReadOnlyList<Parameter> Parameters { get; }
+
+    protected override Parameter<IReadOnlyList<int>> Degrees { get; }
 
     public override string DefaultBaseline(ParameterValues parameters) => "sequential";
 

@@ -23,32 +23,37 @@ public sealed class FanoutScenario : Scenario
 
     public override string Reproduces => "Task.WaitAll vs await Task.WhenAll vs async client in a service calling a slow web service (seeds/003)";
 
-    public override IReadOnlyList<ParameterDescriptor> Parameters { get; } =
-    [
-        new("requests", ParameterKind.WholeNumberList, "100,1000", "requests the client sends at once; each is a variant suffix (whenall-async@1000)") { QuickValue = "5,15", Minimum = 1, Maximum = 5000 },
-        new("delays", ParameterKind.WholeNumberList, "1500,2000,1000", "how long the external service takes for name, price and category, ms (the published 1.5, 2 and 1 s)") { Minimum = 0, Maximum = 600_000 },
-        new("time-scale", ParameterKind.Number, "1", "multiplies every delay, for quick runs and tests; reports say when it was not 1") { QuickValue = "0.1", Minimum = 0.001, Maximum = 10 },
-        new("min-threads", ParameterKind.WholeNumber, "0", "ThreadPool minimum worker threads in the product service; 0 keeps the runtime's default (one per core)") { Minimum = 0, Maximum = 32_767 },
-        new("warm-requests", ParameterKind.WholeNumber, "320", "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case") { QuickValue = "80", Minimum = 0, Maximum = 100_000 },
-        new("call-timeout", ParameterKind.Number, "100", "seconds the product service gives each call to the external service (HttpClient's default); a call that outlives it fails its request with 504") { Minimum = 0.1, Maximum = 86_400 },
-        new("request-timeout", ParameterKind.Number, "600", "seconds after which the client gives up on a request and counts it as an error") { Minimum = 0.1, Maximum = 86_400 },
-    ];
+    private static readonly Parameter<IReadOnlyList<int>> Requests = Parameter.WholeNumbers(
+        "requests", [100, 1000], "requests the client sends at once; each is a variant suffix (whenall-async@1000)", minimum: 1, maximum: 5000, quick: [5, 15]);
 
-    public override IEnumerable<string> Validate(ParameterValues parameters)
-    {
-        ArgumentNullException.ThrowIfNull(parameters);
-        if (parameters.Values["delays"].Split(',').Length != 3)
-        {
-            yield return $"--delays must list three delays in ms, for name, price and category, such as 1500,2000,1000; not '{parameters.Values["delays"]}'.";
-        }
-    }
+    // Values, not a sweep: 1000,1000,1000 is three calls of 1 s each.
+    private static readonly Parameter<IReadOnlyList<int>> DelaysMs = Parameter.WholeNumbers(
+        "delays", [1500, 2000, 1000], "how long the external service takes for name, price and category, ms (the published 1.5, 2 and 1 s)", minimum: 0, maximum: 600_000, distinct: false, count: 3,
+        listing: "three delays in ms, for name, price and category, such as 1500,2000,1000, each");
+
+    private static readonly Parameter<double> TimeScale = Parameter.Number(
+        "time-scale", 1, "multiplies every delay, for quick runs and tests; reports say when it was not 1", minimum: 0.001, maximum: 10, quick: 0.1);
+
+    private static readonly Parameter<int> MinThreads = Parameter.WholeNumber(
+        "min-threads", 0, "ThreadPool minimum worker threads in the product service; 0 keeps the runtime's default (one per core)", minimum: 0, maximum: 32_767);
+
+    private static readonly Parameter<int> WarmRequests = Parameter.WholeNumber(
+        "warm-requests", 320, "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case", minimum: 0, maximum: 100_000, quick: 80);
+
+    private static readonly Parameter<double> CallTimeout = Parameter.Number(
+        "call-timeout", 100, "seconds the product service gives each call to the external service (HttpClient's default); a call that outlives it fails its request with 504", minimum: 0.1, maximum: 86_400);
+
+    private static readonly Parameter<double> RequestTimeout = Parameter.Number(
+        "request-timeout", 600, "seconds after which the client gives up on a request and counts it as an error", minimum: 0.1, maximum: 86_400);
+
+    public override IReadOnlyList<Parameter> Parameters { get; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, CallTimeout, RequestTimeout];
 
     public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
         return
         [
-            .. parameters.GetInt32List("requests").SelectMany(n => ProductService.Variants.Select(v => Describe(v.Variant, n))),
+            .. parameters.Get(Requests).SelectMany(n => ProductService.Variants.Select(v => Describe(v.Variant, n))),
         ];
     }
 
@@ -67,7 +72,7 @@ public sealed class FanoutScenario : Scenario
     public override string DefaultBaseline(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return $"waitall@{parameters.GetInt32List("requests")[^1]}";
+        return $"waitall@{parameters.Get(Requests)[^1]}";
     }
 
     public override IdealBound Ideal(ParameterValues parameters, int seed)
@@ -93,22 +98,22 @@ public sealed class FanoutScenario : Scenario
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        var scale = parameters.GetDouble("time-scale");
+        var scale = parameters.Get(TimeScale);
         if (scale != 1)
         {
             var d = Delays(parameters);
-            yield return $"time scale {scale.ToString(CultureInfo.InvariantCulture)}: the external service answered in {d.NameMs}, {d.PriceMs} and {d.CategoryMs} ms instead of {parameters.Values["delays"].Replace(",", ", ", StringComparison.Ordinal)} ms; thread injection does not scale with it.";
+            yield return $"time scale {scale.ToString(CultureInfo.InvariantCulture)}: the external service answered in {d.NameMs}, {d.PriceMs} and {d.CategoryMs} ms instead of {string.Join(", ", parameters.Get(DelaysMs))} ms; thread injection does not scale with it.";
         }
 
-        var most = parameters.GetInt32List("requests").Max();
+        var most = parameters.Get(Requests).Max();
         if (TcpCounters.ReadMaxBacklog() is { } cap && 3 * most > cap)
         {
             yield return $"{3 * most} connections may arrive at the external service at once, more than the kernel lets a listener queue (net.core.somaxconn = {cap}); dropped attempts are retried a second later and show as listen drops.";
         }
 
-        if (parameters.GetInt32("min-threads") > 0)
+        if (parameters.Get(MinThreads) > 0)
         {
-            yield return $"the product service's ThreadPool minimum was raised to {parameters.GetInt32("min-threads")} worker threads.";
+            yield return $"the product service's ThreadPool minimum was raised to {parameters.Get(MinThreads)} worker threads.";
         }
     }
 
@@ -127,7 +132,7 @@ public sealed class FanoutScenario : Scenario
         await using var product = await ServiceProcess.StartAsync(
             launcher,
             ProductService.Definition,
-            new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), parameters.GetInt32("min-threads"), MaxConnections: 3 * requests, parameters.GetDouble("call-timeout")),
+            new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), parameters.Get(MinThreads), MaxConnections: 3 * requests, parameters.Get(CallTimeout)),
             ServiceStartTimeout,
             cancellationToken).ConfigureAwait(false);
 
@@ -135,10 +140,10 @@ public sealed class FanoutScenario : Scenario
         using var client = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = requests })
         {
             BaseAddress = product.BaseAddress,
-            Timeout = TimeSpan.FromSeconds(parameters.GetDouble("request-timeout")),
+            Timeout = TimeSpan.FromSeconds(parameters.Get(RequestTimeout)),
         };
 
-        if (context.Prime && await PrimeAsync(client, endpoint, parameters.GetInt32("warm-requests"), cancellationToken).ConfigureAwait(false) is { } primeError)
+        if (context.Prime && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), cancellationToken).ConfigureAwait(false) is { } primeError)
         {
             return new TrialOutcome { ItemsPlanned = requests, ItemsCompleted = 0, Error = "while priming: " + primeError };
         }
@@ -217,7 +222,7 @@ public sealed class FanoutScenario : Scenario
             Service = server,
             Checks = checks,
             // The same external service for every variant; the endpoint and N are what the variants vary.
-            WorkloadDigest = $"delays {parameters.Values["delays"]} x {parameters.Values["time-scale"]}",
+            WorkloadDigest = $"delays {parameters.Values[DelaysMs.Name]} x {parameters.Values[TimeScale.Name]}",
         };
     }
 
@@ -253,9 +258,9 @@ public sealed class FanoutScenario : Scenario
     internal static ExternalServiceSettings Delays(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        var delays = parameters.GetInt32List("delays");
-        var scale = parameters.GetDouble("time-scale");
-        int Scaled(int i) => i < delays.Count ? (int)Math.Round(delays[i] * scale) : 0;
+        var delays = parameters.Get(DelaysMs);
+        var scale = parameters.Get(TimeScale);
+        int Scaled(int i) => (int)Math.Round(delays[i] * scale);
         return new ExternalServiceSettings(Scaled(0), Scaled(1), Scaled(2));
     }
 

@@ -25,16 +25,32 @@ public sealed class HashScenario : Scenario
 
     public override string Reproduces => "sync vs async file hashing with N workers fed by a Channel (seeds/004)";
 
-    public override IReadOnlyList<ParameterDescriptor> Parameters { get; } =
-    [
-        new("files", ParameterKind.WholeNumber, "512", "files in the set (the published 512)") { QuickValue = "64", Minimum = 1, Maximum = 100_000 },
-        new("file-size", ParameterKind.Text, "16MiB", "size of each file, such as 16MiB, 4M or 65536 (bytes); the published 16 MiB") { QuickValue = "4MiB" },
-        new("workers", ParameterKind.WholeNumberList, "16,32,64,128", "workers hashing at once; each is a variant suffix (sync@64)") { Minimum = 1, Maximum = 4096 },
-        new("cache", ParameterKind.Text, "cold", "cold: the files are evicted from the page cache before each trial, and checked; warm: read into it first, the CPU-bound case"),
-        new("buffer-size", ParameterKind.Text, "4KiB", "FileStream's buffer in sync, async and foreach-async (the published code kept the default 4 KiB); direct always reads 1 MiB"),
-        new("dir", ParameterKind.Text, string.Empty, "folder for the file set; a matching set there is reused and left in place (default: a new temporary folder, deleted after the run)"),
-        ParameterDescriptor.Switch("keep", "keep the file set after the run, to reuse it with --dir"),
-    ];
+    private static readonly Parameter<int> Files = Parameter.WholeNumber("files", 512, "files in the set (the published 512)", minimum: 1, maximum: 100_000, quick: 64);
+
+    private static readonly Parameter<long> FileSize = Size("file-size", "16MiB", "size of each file, such as 16MiB, 4M or 65536 (bytes); the published 16 MiB", 64L << 30, quick: "4MiB");
+
+    private static readonly Parameter<IReadOnlyList<int>> Workers = Parameter.WholeNumbers("workers", [16, 32, 64, 128], "workers hashing at once; each is a variant suffix (sync@64)", minimum: 1, maximum: 4096);
+
+    private static readonly Parameter<bool> Cold = Parameter.Choice(
+        "cache", true, "cold: the files are evicted from the page cache before each trial, and checked; warm: read into it first, the CPU-bound case", ("cold", true), ("warm", false));
+
+    private static readonly Parameter<long> BufferSize = Size(
+        "buffer-size", "4KiB", "FileStream's buffer in sync, async and foreach-async (the published code kept the default 4 KiB); direct always reads 1 MiB", 64L << 20);
+
+    // Empty: a new temporary folder. The run's set-up fills it in for the trials with the folder it made or found.
+    private static readonly Parameter<string> Dir = Parameter.FreeText(
+        "dir", string.Empty, "folder for the file set; a matching set there is reused and left in place (default: a new temporary folder, deleted after the run)");
+
+    private static readonly Parameter<bool> Keep = Parameter.Switch("keep", "keep the file set after the run, to reuse it with --dir");
+
+    public override IReadOnlyList<Parameter> Parameters { get; } = [Files, FileSize, Workers, Cold, BufferSize, Dir, Keep];
+
+    /// <summary>A size as people type it (<see cref="ByteSize"/>), from 1 byte to <paramref name="maximum"/>.</summary>
+    private static Parameter<long> Size(string name, string defaultValue, string description, long maximum, string? quick = null) =>
+        Parameter.Of(name, defaultValue, description, text => ByteSize.TryParse(text, out var bytes) && bytes >= 1 && bytes <= maximum
+            ? (bytes, (string?)null)
+            : (0L, $"--{name} must be a size from {ByteSize.Format(1)} to {ByteSize.Format(maximum)}, such as 16MiB, 512KiB or 4096, not '{text}'."),
+            quick);
 
     /// <summary>Checks as for a run with the default seed (42); the planner passes the run's own.</summary>
     public override IEnumerable<string> Validate(ParameterValues parameters) => Validate(parameters, seed: 42);
@@ -42,23 +58,7 @@ public sealed class HashScenario : Scenario
     public override IEnumerable<string> Validate(ParameterValues parameters, int seed)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        var sizeOk = TryFileSize(parameters, out var fileSize, out var sizeProblem);
-        if (!sizeOk)
-        {
-            yield return sizeProblem;
-        }
-
-        if (!TryBufferSize(parameters, out _, out var bufferProblem))
-        {
-            yield return bufferProblem;
-        }
-
-        if (parameters.GetText("cache") is not ("cold" or "warm"))
-        {
-            yield return $"--cache must be cold or warm, not '{parameters.GetText("cache")}'.";
-        }
-
-        var dir = Dir(parameters);
+        var dir = FolderOf(parameters);
         if (dir is not null && File.Exists(dir))
         {
             yield return $"--dir {dir} is a file; give a folder.";
@@ -66,7 +66,7 @@ public sealed class HashScenario : Scenario
         }
 
         // Refused now, before any trial, rather than after the user has waited for the run to start.
-        if (sizeOk && FileSet.CheckRoom(new FileSetSpec(parameters.GetInt32("files"), fileSize, seed), dir) is { } room)
+        if (FileSet.CheckRoom(Spec(parameters, seed), dir) is { } room)
         {
             yield return room + ".";
         }
@@ -78,7 +78,7 @@ public sealed class HashScenario : Scenario
         return
         [
             .. Kinds.Where(k => k.Mode != HashMode.Direct || DirectIo.IsSupported)
-                .SelectMany(k => parameters.GetInt32List("workers").Select(n => Describe(k.Kind, n))),
+                .SelectMany(k => parameters.Get(Workers).Select(n => Describe(k.Kind, n))),
         ];
     }
 
@@ -97,7 +97,7 @@ public sealed class HashScenario : Scenario
     public override string DefaultBaseline(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return $"sync@{parameters.GetInt32List("workers")[0]}";
+        return $"sync@{parameters.Get(Workers)[0]}";
     }
 
     /// <summary>Planned without measuring, so unknown (0) until the run's set-up measures the bounds on the files.</summary>
@@ -107,7 +107,7 @@ public sealed class HashScenario : Scenario
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return TryFileSize(parameters, out var size, out _) ? TimeSpan.FromSeconds(parameters.GetInt32("files") * (double)size / (100 << 20)) : TimeSpan.Zero;
+        return TimeSpan.FromSeconds(parameters.Get(Files) * (double)parameters.Get(FileSize) / (100 << 20));
     }
 
     public override IReadOnlyList<string> FlaggedChecks { get; } = ["notCold"];
@@ -127,7 +127,7 @@ public sealed class HashScenario : Scenario
             yield return "on Linux, .NET runs an async read of a regular file as a blocking read on a pool thread, with or without FileOptions.Asynchronous: async and sync make the same reads here, on different threads.";
         }
 
-        if (TryBufferSize(parameters, out var buffer, out _) && buffer != FileHashers.DefaultBufferSize)
+        if (parameters.Get(BufferSize) is var buffer && buffer != FileHashers.DefaultBufferSize)
         {
             yield return $"FileStream's buffer was {ByteSize.Format(buffer)}, not the published default of 4 KiB.";
         }
@@ -141,10 +141,14 @@ public sealed class HashScenario : Scenario
     public override IEnumerable<string> Conclusions(ScenarioResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        if (!int.TryParse(result.Parameters.GetValueOrDefault("files"), NumberStyles.None, CultureInfo.InvariantCulture, out var files))
+        // The run's own parameters, as it planned them; without the number of files there is no rate to judge.
+        var parameters = ParameterValues.FromValidated(result.Parameters);
+        if (!parameters.Values.ContainsKey(Files.Name))
         {
             yield break;
         }
+
+        var files = parameters.Get(Files);
 
         var trends = new Dictionary<string, Trend>();
         foreach (var mode in new[] { HashMode.Sync, HashMode.Async })
@@ -170,7 +174,7 @@ public sealed class HashScenario : Scenario
         var sync = trends["sync"];
         var async = trends["async"];
         var holds = async.Direction == 0 && sync.Direction < 0;
-        var warm = result.Parameters.GetValueOrDefault("cache") == "warm";
+        var warm = parameters.Values.ContainsKey(Cold.Name) && !parameters.Get(Cold);
         var notCold = result.Variants.SelectMany(v => v.Trials).Count(t => t.Checks?.GetValueOrDefault("notCold") > 0);
 
         // The published claim is about a cold cache: a warm run, or one whose files would not go cold, tests
@@ -217,10 +221,10 @@ public sealed class HashScenario : Scenario
     private static RunFixture? Prepare(ParameterValues parameters, int seed, CancellationToken cancellationToken)
     {
         var spec = Spec(parameters, seed);
-        var keep = parameters.GetSwitch("keep");
-        var cold = IsCold(parameters);
+        var keep = parameters.Get(Keep);
+        var cold = parameters.Get(Cold);
         var started = Stopwatch.GetTimestamp();
-        var set = FileSet.Prepare(spec, Dir(parameters), keep, cancellationToken);
+        var set = FileSet.Prepare(spec, FolderOf(parameters), keep, cancellationToken);
         try
         {
             var notes = new List<string>();
@@ -244,7 +248,7 @@ public sealed class HashScenario : Scenario
             }
 
             return new RunFixture(
-                new Dictionary<string, string> { ["dir"] = set.Folder },
+                new Dictionary<string, string> { [Dir.Name] = set.Folder },
                 notes,
                 () =>
                 {
@@ -282,8 +286,8 @@ public sealed class HashScenario : Scenario
 
         var parameters = context.Parameters;
         var spec = Spec(parameters, context.Seed);
-        _ = TryBufferSize(parameters, out var bufferSize, out _);
-        var folder = Dir(parameters) ?? throw new InvalidOperationException("the run gave the trial no file set (--dir)");
+        var bufferSize = (int)parameters.Get(BufferSize);
+        var folder = FolderOf(parameters) ?? throw new InvalidOperationException("the run gave the trial no file set (--dir)");
         using var set = FileSet.Open(folder, spec);
         var paths = set.Entries.Select(set.PathOf).ToList();
 
@@ -294,7 +298,7 @@ public sealed class HashScenario : Scenario
             _ = await FileHashers.HashAllAsync(paths.Take(2).ToList(), kind.Mode, workers, bufferSize, cancellationToken).ConfigureAwait(false);
         }
 
-        var cold = IsCold(parameters);
+        var cold = parameters.Get(Cold);
         var cache = cold ? PageCache.EvictAll(paths) : PageCache.LoadAll(paths, cancellationToken);
 
         context.Meter.Start();
@@ -325,45 +329,16 @@ public sealed class HashScenario : Scenario
             ItemsCompleted = hashes.Count,
             LatenciesMs = [.. hashes.Select(h => h.Milliseconds)],
             Checks = checks,
-            WorkloadDigest = $"{spec.Files} x {spec.FileSize} bytes, seed {spec.Seed}, cache {parameters.GetText("cache")}",
+            WorkloadDigest = $"{spec.Files} x {spec.FileSize} bytes, seed {spec.Seed}, cache {parameters.Values[Cold.Name]}",
 
             // A wrong hash is a wrong answer, whatever the speed: the trial fails and says so.
             Error = wrong + missing == 0 ? null : $"{wrong} files hashed to something other than the manifest's MD5 and {missing} were not hashed",
         };
     }
 
-    private static bool IsCold(ParameterValues parameters) => parameters.GetText("cache") == "cold";
+    private static string? FolderOf(ParameterValues parameters) => parameters.Get(Dir) is { Length: > 0 } dir ? Path.GetFullPath(dir) : null;
 
-    private static string? Dir(ParameterValues parameters) => parameters.GetText("dir") is { Length: > 0 } dir ? Path.GetFullPath(dir) : null;
-
-    private static FileSetSpec Spec(ParameterValues parameters, int seed)
-    {
-        _ = TryFileSize(parameters, out var size, out _);
-        return new FileSetSpec(parameters.GetInt32("files"), size, seed);
-    }
-
-    private static bool TryFileSize(ParameterValues parameters, out long bytes, out string problem) =>
-        TrySize(parameters, "file-size", 1, 64L << 30, out bytes, out problem);
-
-    private static bool TryBufferSize(ParameterValues parameters, out int bytes, out string problem)
-    {
-        var ok = TrySize(parameters, "buffer-size", 1, 64L << 20, out var size, out problem);
-        bytes = (int)size;
-        return ok;
-    }
-
-    private static bool TrySize(ParameterValues parameters, string name, long minimum, long maximum, out long bytes, out string problem)
-    {
-        var text = parameters.GetText(name);
-        if (ByteSize.TryParse(text, out bytes) && bytes >= minimum && bytes <= maximum)
-        {
-            problem = string.Empty;
-            return true;
-        }
-
-        problem = $"--{name} must be a size from {ByteSize.Format(minimum)} to {ByteSize.Format(maximum)}, such as 16MiB, 512KiB or 4096, not '{text}'.";
-        return false;
-    }
+    private static FileSetSpec Spec(ParameterValues parameters, int seed) => new(parameters.Get(Files), parameters.Get(FileSize), seed);
 
     private static VariantInfo Describe(string kind, int workers) =>
         new($"{kind}@{workers}", $"{Kinds.First(k => k.Kind == kind).Description}; N = {workers}");

@@ -22,27 +22,35 @@ public sealed class PollScenario : Scenario
 
     public override string Reproduces => "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (seeds/002)";
 
-    public override IReadOnlyList<ParameterDescriptor> Parameters { get; } =
-    [
-        new("connections", ParameterKind.WholeNumber, "500", "connections the server holds open (the published 500)") { Minimum = 1, Maximum = 4000 },
-        new("interval-ms", ParameterKind.WholeNumber, "50", "poll interval, ms; the server's schedule is cut into intervals of this length") { Minimum = 1, Maximum = 10_000 },
-        new("hit-rate", ParameterKind.Number, "0.01", "share of a connection's intervals that carry a message (the published 1 in 100)") { Minimum = 1e-6, Maximum = 1 },
-        new("work-ms", ParameterKind.WholeNumber, "0", "what processing one message costs, ms: blocked or awaited as the variant implies (the published supplements: 100, 500)") { Minimum = 0, Maximum = 60_000 },
-        new("duration", ParameterKind.Number, "10", "seconds the server sends for") { QuickValue = "1", Minimum = 0.01, Maximum = 3600 },
-        new("drain", ParameterKind.Number, "30", "seconds after the last send the receivers get to process their backlog; a message still unprocessed then counts as lost") { Minimum = 0, Maximum = 3600 },
-        new("workers", ParameterKind.WholeNumber, "64", "workers of the channel-fanin variant; it needs at least messages/s x work-ms/1000 of them") { Minimum = 1, Maximum = 10_000 },
-    ];
+    internal static readonly Parameter<int> Connections = Parameter.WholeNumber("connections", 500, "connections the server holds open (the published 500)", minimum: 1, maximum: 4000);
+
+    internal static readonly Parameter<int> IntervalMs = Parameter.WholeNumber("interval-ms", 50, "poll interval, ms; the server's schedule is cut into intervals of this length", minimum: 1, maximum: 10_000);
+
+    internal static readonly Parameter<double> HitRate = Parameter.Number("hit-rate", 0.01, "share of a connection's intervals that carry a message (the published 1 in 100)", minimum: 1e-6, maximum: 1);
+
+    internal static readonly Parameter<int> WorkMs = Parameter.WholeNumber(
+        "work-ms", 0, "what processing one message costs, ms: blocked or awaited as the variant implies (the published supplements: 100, 500)", minimum: 0, maximum: 60_000);
+
+    internal static readonly Parameter<double> Duration = Parameter.Number("duration", 10, "seconds the server sends for", minimum: 0.01, maximum: 3600, quick: 1);
+
+    internal static readonly Parameter<double> Drain = Parameter.Number(
+        "drain", 30, "seconds after the last send the receivers get to process their backlog; a message still unprocessed then counts as lost", minimum: 0, maximum: 3600);
+
+    internal static readonly Parameter<int> Workers = Parameter.WholeNumber(
+        "workers", 64, "workers of the channel-fanin variant; it needs at least messages/s x work-ms/1000 of them", minimum: 1, maximum: 10_000);
+
+    public override IReadOnlyList<Parameter> Parameters { get; } = [Connections, IntervalMs, HitRate, WorkMs, Duration, Drain, Workers];
 
     public override IEnumerable<string> Validate(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        var interval = parameters.GetInt32("interval-ms");
-        var durationMs = parameters.GetDouble("duration") * 1000;
+        var interval = parameters.Get(IntervalMs);
+        var durationMs = parameters.Get(Duration) * 1000;
         if (durationMs < interval)
         {
-            yield return $"--duration ({parameters.GetDouble("duration").ToString(CultureInfo.InvariantCulture)} s) must cover at least one interval ({interval} ms).";
+            yield return $"--duration ({parameters.Get(Duration).ToString(CultureInfo.InvariantCulture)} s) must cover at least one interval ({interval} ms).";
         }
-        else if (parameters.GetInt32("connections") * (durationMs / interval) > 20_000_000)
+        else if (parameters.Get(Connections) * (durationMs / interval) > 20_000_000)
         {
             yield return "--connections x --duration / --interval-ms must be at most 20,000,000 connection-intervals; shorten the run or lengthen the interval.";
         }
@@ -71,7 +79,7 @@ public sealed class PollScenario : Scenario
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
         var schedule = Schedule(parameters, seed);
-        var work = parameters.GetInt32("work-ms");
+        var work = parameters.Get(WorkMs);
         if (schedule.Count == 0)
         {
             return new IdealBound(0, "no message is scheduled at these settings, so there is no bound");
@@ -86,7 +94,7 @@ public sealed class PollScenario : Scenario
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return TimeSpan.FromSeconds(parameters.GetDouble("duration") + 2);
+        return TimeSpan.FromSeconds(parameters.Get(Duration) + 2);
     }
 
     public override IReadOnlyList<ReportedCheck> ReportedChecks { get; } =
@@ -101,7 +109,7 @@ public sealed class PollScenario : Scenario
         ArgumentNullException.ThrowIfNull(parameters);
         if (quick)
         {
-            yield return $"quick scale: the server sends for {parameters.GetDouble("duration").ToString(CultureInfo.InvariantCulture)} s (the full run: 10 s).";
+            yield return $"quick scale: the server sends for {parameters.Get(Duration).ToString(CultureInfo.InvariantCulture)} s (the full run: {Duration.DefaultValue} s).";
         }
 
         yield return "item latency here is delivery latency: from the server's send stamp to the start of processing. Steady is how long the receive rate took to first reach 95% of the send rate, allowing a lag of 2 intervals + work-ms; never: not while the server sent (-1 in the JSON).";
@@ -114,13 +122,13 @@ public sealed class PollScenario : Scenario
         var receiver = ReceiverCatalog.Find(context.Variant) ?? throw new ArgumentException($"'{context.Variant}' is not a poll variant.", nameof(context));
         var parameters = context.Parameters;
         var settings = new SessionSettings(
-            parameters.GetInt32("interval-ms"),
-            parameters.GetInt32("work-ms"),
-            parameters.GetInt32("workers"),
-            TimeSpan.FromSeconds(parameters.GetDouble("drain")));
+            parameters.Get(IntervalMs),
+            parameters.Get(WorkMs),
+            parameters.Get(Workers),
+            TimeSpan.FromSeconds(parameters.Get(Drain)));
         var schedule = Schedule(parameters, context.Seed);
 
-        using var fixture = await PollFixture.StartAsync(parameters.GetInt32("connections"), cancellationToken).ConfigureAwait(false);
+        using var fixture = await PollFixture.StartAsync(parameters.Get(Connections), cancellationToken).ConfigureAwait(false);
         if (context.Prime)
         {
             // A few messages through the same receiver compile its paths; too few to make the pool grow.
@@ -141,10 +149,10 @@ public sealed class PollScenario : Scenario
     {
         ArgumentNullException.ThrowIfNull(parameters);
         return SendSchedule.Generate(
-            parameters.GetInt32("connections"),
-            parameters.GetInt32("interval-ms"),
-            parameters.GetDouble("hit-rate"),
-            parameters.GetDouble("duration") * 1000,
+            parameters.Get(Connections),
+            parameters.Get(IntervalMs),
+            parameters.Get(HitRate),
+            parameters.Get(Duration) * 1000,
             seed);
     }
 

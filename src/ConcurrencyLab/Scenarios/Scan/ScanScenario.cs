@@ -27,45 +27,52 @@ public sealed class ScanScenario : BatchScenario
 
     public override string Reproduces => "TPL vs TAP vs APM port scan of 255 addresses (seeds/000)";
 
-    public override IReadOnlyList<ParameterDescriptor> Parameters { get; } =
-    [
-        new("hosts", ParameterKind.WholeNumber, "255", "hosts in the fleet, from 127.0.1.1 on") { QuickValue = "12", Minimum = 1, Maximum = 4000 },
-        new("port", ParameterKind.WholeNumber, "0", "port every host uses; 0 picks a free one") { Minimum = 0, Maximum = 65535 },
-        new("timeout-ms", ParameterKind.WholeNumber, "500", "how long a connect waits for an answer, ms (the published 500)") { QuickValue = "50", Minimum = 1, Maximum = 60_000 },
-        new("open", ParameterKind.Number, "0.05", "share of hosts that accept") { Minimum = 0, Maximum = 1 },
-        new("closed", ParameterKind.Number, "0.15", "share of hosts where nothing listens (refused at once)") { Minimum = 0, Maximum = 1 },
-        new("silent", ParameterKind.Number, "0.80", "share of hosts that never answer (the connect times out)") { Minimum = 0, Maximum = 1 },
-        new(DegreesParameter, ParameterKind.WholeNumberList, "64,255", "degrees for the foreach-async, channel-workers and semaphore variants") { QuickValue = "4,12", Minimum = 1, Maximum = 100_000 },
-        new("targets", ParameterKind.Text, FleetTargets, "'fleet' (the lab's own hosts), or an IPv4 CIDR such as 127.0.0.0/28 to scan instead"),
-        new("allow-non-loopback", ParameterKind.Text, "no", "yes lets --targets leave 127.0.0.0/8: only your own network, on your own authority"),
-    ];
+    private static readonly Parameter<int> Hosts = Parameter.WholeNumber("hosts", 255, "hosts in the fleet, from 127.0.1.1 on", minimum: 1, maximum: 4000, quick: 12);
+
+    private static readonly Parameter<int> Port = Parameter.WholeNumber("port", 0, "port every host uses; 0 picks a free one", minimum: 0, maximum: 65535);
+
+    private static readonly Parameter<int> TimeoutMs = Parameter.WholeNumber("timeout-ms", 500, "how long a connect waits for an answer, ms (the published 500)", minimum: 1, maximum: 60_000, quick: 50);
+
+    private static readonly Parameter<double> Open = Parameter.Number("open", 0.05, "share of hosts that accept", minimum: 0, maximum: 1);
+
+    private static readonly Parameter<double> Closed = Parameter.Number("closed", 0.15, "share of hosts where nothing listens (refused at once)", minimum: 0, maximum: 1);
+
+    private static readonly Parameter<double> Silent = Parameter.Number("silent", 0.80, "share of hosts that never answer (the connect times out)", minimum: 0, maximum: 1);
+
+    private static readonly Parameter<IReadOnlyList<int>> ScanDegrees =
+        DegreesParameter([64, 255], "degrees for the foreach-async, channel-workers and semaphore variants", maximum: 100_000, quick: [4, 12]);
+
+    // Null is the fleet; otherwise the addresses of a CIDR, at most 4096 of them.
+    private static readonly Parameter<IReadOnlyList<IPAddress>?> Targets = Parameter.Of<IReadOnlyList<IPAddress>?>(
+        "targets",
+        FleetTargets,
+        "'fleet' (the lab's own hosts), or an IPv4 CIDR such as 127.0.0.0/28 to scan instead",
+        text => text == FleetTargets ? (null, null)
+            : TryParseCidr(text, out var addresses) ? (addresses, null)
+            : (null, $"--targets must be 'fleet' or an IPv4 CIDR of at most 4096 addresses such as 127.0.0.0/28, not '{text}'."));
+
+    private static readonly Parameter<bool> AllowNonLoopback = Parameter.Choice(
+        "allow-non-loopback", false, "yes lets --targets leave 127.0.0.0/8: only your own network, on your own authority", ("yes", true), ("no", false));
+
+    public override IReadOnlyList<Parameter> Parameters { get; } = [Hosts, Port, TimeoutMs, Open, Closed, Silent, ScanDegrees, Targets, AllowNonLoopback];
+
+    protected override Parameter<IReadOnlyList<int>> Degrees => ScanDegrees;
 
     public override IEnumerable<string> Validate(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        if (parameters.GetDouble("open") + parameters.GetDouble("closed") + parameters.GetDouble("silent") <= 0)
+        if (parameters.Get(Open) + parameters.Get(Closed) + parameters.Get(Silent) <= 0)
         {
             yield return "--open, --closed and --silent must not all be 0.";
         }
 
-        var allow = parameters.GetText("allow-non-loopback");
-        if (allow is not ("yes" or "no"))
+        if (parameters.Get(Targets) is { } addresses)
         {
-            yield return $"--allow-non-loopback must be yes or no, not '{allow}'.";
-        }
-
-        var targets = parameters.GetText("targets");
-        if (targets != FleetTargets)
-        {
-            if (!TryParseCidr(targets, out var addresses))
+            if (!parameters.Get(AllowNonLoopback) && addresses.FirstOrDefault(a => !Fleet.IsLoopback(a)) is { } outside)
             {
-                yield return $"--targets must be 'fleet' or an IPv4 CIDR of at most 4096 addresses such as 127.0.0.0/28, not '{targets}'.";
+                yield return $"--targets {parameters.Values[Targets.Name]} reaches {outside}, outside 127.0.0.0/8; add --allow-non-loopback yes to scan a network of your own.";
             }
-            else if (allow != "yes" && addresses.FirstOrDefault(a => !Fleet.IsLoopback(a)) is { } outside)
-            {
-                yield return $"--targets {targets} reaches {outside}, outside 127.0.0.0/8; add --allow-non-loopback yes to scan a network of your own.";
-            }
-            else if (parameters.GetInt32("port") == 0)
+            else if (parameters.Get(Port) == 0)
             {
                 yield return "--port must name the port to scan when --targets is not the fleet.";
             }
@@ -79,8 +86,8 @@ public sealed class ScanScenario : BatchScenario
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        var timeout = parameters.GetInt32("timeout-ms");
-        if (parameters.GetText("targets") != FleetTargets)
+        var timeout = parameters.Get(TimeoutMs);
+        if (parameters.Get(Targets) is not null)
         {
             return new IdealBound(0, "unknown: the hosts of a network that is not the fleet are not known in advance");
         }
@@ -96,14 +103,14 @@ public sealed class ScanScenario : BatchScenario
         ArgumentNullException.ThrowIfNull(parameters);
         if (quick)
         {
-            yield return $"quick scale: {parameters.GetInt32("hosts")} hosts and a {parameters.GetInt32("timeout-ms")} ms timeout for every variant (the published run: 255 hosts, 500 ms), so the sequential variants stay short.";
+            yield return $"quick scale: {parameters.Get(Hosts)} hosts and a {parameters.Get(TimeoutMs)} ms timeout for every variant (the published run: 255 hosts, 500 ms), so the sequential variants stay short.";
         }
     }
 
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return TimeSpan.FromMilliseconds((long)parameters.GetInt32("hosts") * parameters.GetInt32("timeout-ms"));
+        return TimeSpan.FromMilliseconds((long)parameters.Get(Hosts) * parameters.Get(TimeoutMs));
     }
 
     public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters)
@@ -113,7 +120,7 @@ public sealed class ScanScenario : BatchScenario
             "sequential-apm", "sequential-tap", "task-loop-tap", "task-run-apm", "task-run-tap", "mix-and-match",
             "parallel-for@default-apm", "parallel-for@default-tap", "parallel-for@999-apm", "parallel-for@999-tap",
             "whenall-async",
-            .. Degrees(parameters).SelectMany(d => new[] { $"foreach-async@{d}", $"channel-workers@{d}", $"semaphore@{d}" }),
+            .. DegreesOf(parameters).SelectMany(d => new[] { $"foreach-async@{d}", $"channel-workers@{d}", $"semaphore@{d}" }),
         ];
         return [.. names.Select(n => TryResolveVariant(n, parameters, out var v, out var problem) ? v : throw new InvalidOperationException(problem))];
     }
@@ -134,21 +141,14 @@ public sealed class ScanScenario : BatchScenario
     protected override async Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        var timeout = TimeSpan.FromMilliseconds(parameters.GetInt32("timeout-ms"));
-        var targets = parameters.GetText("targets");
-        if (targets != FleetTargets)
+        var timeout = TimeSpan.FromMilliseconds(parameters.Get(TimeoutMs));
+        if (parameters.Get(Targets) is { } addresses)
         {
-            if (!TryParseCidr(targets, out var addresses))
-            {
-                throw new ArgumentException($"--targets '{targets}' is not an IPv4 CIDR.", nameof(parameters));
-            }
-
-            var port = parameters.GetInt32("port");
-            var allow = parameters.GetText("allow-non-loopback") == "yes";
-            return new PreparedTrial(new ScanWorkload([.. addresses.Select(a => new IPEndPoint(a, port))], timeout, allow), null);
+            var port = parameters.Get(Port);
+            return new PreparedTrial(new ScanWorkload([.. addresses.Select(a => new IPEndPoint(a, port))], timeout, parameters.Get(AllowNonLoopback)), null);
         }
 
-        var fleet = await Fleet.StartAsync(Layout(parameters, seed), parameters.GetInt32("port"), cancellationToken).ConfigureAwait(false);
+        var fleet = await Fleet.StartAsync(Layout(parameters, seed), parameters.Get(Port), cancellationToken).ConfigureAwait(false);
         var endPoints = fleet.Layout.Hosts.Select(h => new IPEndPoint(h.Address, fleet.Port)).ToList();
         return new PreparedTrial(new ScanWorkload(endPoints, timeout), fleet);
     }
@@ -177,9 +177,9 @@ public sealed class ScanScenario : BatchScenario
     }
 
     private static FleetLayout Layout(ParameterValues parameters, int seed) =>
-        FleetLayout.Generate(parameters.GetInt32("hosts"), parameters.GetDouble("open"), parameters.GetDouble("closed"), parameters.GetDouble("silent"), seed);
+        FleetLayout.Generate(parameters.Get(Hosts), parameters.Get(Open), parameters.Get(Closed), parameters.Get(Silent), seed);
 
-    private static bool TryParseCidr(string text, out IReadOnlyList<IPAddress> addresses)
+    private static bool TryParseCidr(string text, out IReadOnlyList<IPAddress>? addresses)
     {
         addresses = [];
         if (!IPNetwork.TryParse(text, out var network) || network.BaseAddress.AddressFamily != System.Net.Sockets.AddressFamily.InterNetwork || network.PrefixLength < 20)

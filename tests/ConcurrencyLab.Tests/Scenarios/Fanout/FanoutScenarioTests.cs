@@ -50,6 +50,10 @@ public sealed class FanoutScenarioTests
     public void Validate_WantsExactlyThreeDelays()
     {
         Assert.Empty(Scenario.Validate(Values()));
-        Assert.Contains("three delays", Assert.Single(Scenario.Validate(Values(("delays", "100,200")))), StringComparison.Ordinal);
+        ParameterValues.Create(Scenario.Parameters, new Dictionary<string, string> { ["delays"] = "100,200" }, quick: false, out var problems);
+        Assert.Contains("three delays", Assert.Single(problems), StringComparison.Ordinal);
+
+        // A list of values, not a sweep: the same delay three times stays three calls.
+        Assert.Equal(new ConcurrencyLab.Scenarios.Fanout.ExternalServiceSettings(1000, 1000, 1000), FanoutScenario.Delays(Values(("delays", "1000,1000,1000"))));
     }
 }

@@ -54,7 +54,7 @@ public sealed class PollScenarioTests
     {
         var quick = ParameterValues.Create(Scenario.Parameters, null, quick: true, out _);
 
-        Assert.Equal(1, quick.GetDouble("duration"));
+        Assert.Equal(1, quick.Get(PollScenario.Duration));
         Assert.Contains(Scenario.Notes(quick, quick: true), n => n.StartsWith("quick scale", StringComparison.Ordinal));
     }
 }
