@@ -24,7 +24,8 @@ public sealed class PollTrialTests
         var socketsBefore = OpenSockets();
 
         using var meter = new TrialMeter(TimeSpan.FromMilliseconds(10));
-        var outcome = await Scenario.RunTrialAsync(new TrialContext(variant, values, seed: 11, meter));
+        Assert.True(Scenario.Variants(values).TryParse(variant, out var parsed, out var problem), problem);
+        var outcome = await Scenario.RunTrialAsync(new TrialContext(parsed, values, seed: 11, meter));
 
         Assert.Null(outcome.Error);
         var expected = outcome.ItemsPlanned;
@@ -63,7 +64,7 @@ public sealed class PollTrialTests
         var values = Values(("connections", "8"), ("interval-ms", "20"), ("hit-rate", "0.5"), ("duration", "0.4"), ("work-ms", "400"), ("drain", "0"), ("workers", "1"));
         using var meter = new TrialMeter(TimeSpan.Zero);
 
-        var outcome = await Scenario.RunTrialAsync(new TrialContext("channel-fanin", values, seed: 3, meter));
+        var outcome = await Scenario.RunTrialAsync(new TrialContext(Scenario.Variants(values).Create("channel-fanin"), values, seed: 3, meter));
         var expected = outcome.ItemsPlanned;
 
         Assert.NotNull(outcome.Error);

@@ -26,7 +26,9 @@ public sealed class ScanWorkloadTests
     [MemberData(nameof(ScanVariants))]
     public async Task Scan_SmallFleet_ClassifiesEveryHost(string variantName)
     {
-        Assert.True(ConcurrencyLab.Scenarios.BatchVariant.TryParse(variantName, out var variant, out var error), error);
+        var scan = new ConcurrencyLab.Scenarios.Scan.ScanScenario();
+        Assert.True(scan.Variants(ConcurrencyLab.Scenarios.ParameterValues.Create(scan.Parameters, null, quick: true, out _)).TryParse(variantName, out var named, out var error), error);
+        var variant = ConcurrencyLab.Scenarios.BatchVariant.Of(named);
         var layout = FleetLayout.Generate(8, 2, 1, 1, seed: 11);
         await using var fleet = await Fleet.StartAsync(layout);
         var workload = new ScanWorkload([.. layout.Hosts.Select(h => new IPEndPoint(h.Address, fleet.Port))], TimeSpan.FromMilliseconds(1500));

@@ -1,5 +1,5 @@
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Strategies;
+using ConcurrencyLab.Workloads;
 using Spectre.Console;
 using Spectre.Console.Rendering;
 
@@ -36,15 +36,23 @@ internal static class ScenarioListing
         }
 
         rows.Add(variants);
-        // Only batch scenarios pair strategies with forms; the others (poll) have a fixed set of variants.
-        if (scenario is BatchScenario)
+
+        // The grammar of names where there is one (a value after '@', a form); poll's receivers are names alone.
+        var space = scenario.Variants(defaults);
+        if (space.Grammar.Length > 0)
         {
+            var forms = space.Families.Any(f => f.Forms.Count > 1)
+                ? $"; forms {string.Join(", ", WorkForms.All.Select(f => f.ToSuffix()))}, left out when it is the {space.Noun}'s own"
+                : string.Empty;
             rows.Add(new Text(
-                "  Any variant can be named with --variants as strategy[@degree][-form]: strategies "
-                + string.Join(", ", StrategyCatalog.All.Select(s => s.Id))
-                + "; forms sync, tap, apm; the form is left out when it is the strategy's own."));
+                $"  Any variant can be named with --variants as {space.Grammar}: {Plural(space.Noun)} "
+                + string.Join(", ", space.Families.Where(f => f.Unavailable is null).Select(f => f.Id))
+                + forms + "."));
         }
-        rows.Add(new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults)}; ideal: {scenario.Ideal(defaults, 42).Reason} (seed 42)."));
+
+        rows.Add(new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults).Name}; ideal: {scenario.Ideal(defaults, 42).Reason} (seed 42)."));
         return new Rows(rows);
     }
+
+    private static string Plural(string noun) => noun.EndsWith('y') ? noun[..^1] + "ies" : noun + "s";
 }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Reporting;
 
@@ -86,16 +87,17 @@ public sealed record WallTimeChart : Chart
 }
 
 /// <summary>
-/// Where variants differ only in a swept number (<c>sync@16</c>, <c>sync@32</c>; degree, workers, N): median
-/// wall time against that number, one line per family, on a log-2 axis since sweeps double.
+/// Where variants differ only in a swept number (<c>sync@16</c>, <c>sync@32</c>: a degree, workers, N): median
+/// wall time against that number, one line per family, on a log-2 axis since sweeps double. Variants are
+/// grouped by their recorded structure (family, form, other parameter values), never by their names.
 /// </summary>
 public sealed record SweepChart : Chart
 {
-    private SweepChart(ScenarioResult scenario, IReadOnlyList<(string Family, IReadOnlyList<(int N, double Ms)> Points)> families, double maxMs)
-        : base(scenario) => (Families, MaxMs) = (families, maxMs);
+    private SweepChart(ScenarioResult scenario, IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> families, string axisTitle, double maxMs)
+        : base(scenario) => (Families, AxisTitle, MaxMs) = (families, axisTitle, maxMs);
 
-    /// <summary>Each family with two or more points, its points in increasing N.</summary>
-    public IReadOnlyList<(string Family, IReadOnlyList<(int N, double Ms)> Points)> Families { get; }
+    /// <summary>Each line with two or more points, its points in increasing N, named by its family (with its form or other values where the family has lines that differ in them).</summary>
+    public IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> Families { get; }
 
     /// <summary>Every swept number that has a point, in increasing order.</summary>
     public IReadOnlyList<int> Ns => [.. Families.SelectMany(f => f.Points.Select(p => p.N)).Distinct().Order()];
@@ -107,30 +109,54 @@ public sealed record SweepChart : Chart
 
     public override string Description => $"Median wall time against the swept number in each {Scenario.Name} variant family";
 
-    /// <summary>The horizontal axis' title.</summary>
-    public static string AxisTitle => "the number after @ (degree, workers, N)";
+    /// <summary>The horizontal axis' title: what is swept, such as <c>degree (the number after @)</c>.</summary>
+    public string AxisTitle { get; }
 
     /// <summary>Null when no family has two or more points.</summary>
     public static SweepChart? From(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        var families = scenario.Variants
-            .Where(v => v.Summary is not null)
-            .Select(v => (Variant: v, At: v.Name.LastIndexOf('@')))
-            .Where(v => v.At > 0 && int.TryParse(v.Variant.Name[(v.At + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n > 0)
-            .GroupBy(v => v.Variant.Name[..v.At], StringComparer.Ordinal)
-            .Select(g => (Family: g.Key, Points: (IReadOnlyList<(int N, double Ms)>)[.. g.Select(v => (N: int.Parse(v.Variant.Name[(v.At + 1)..], CultureInfo.InvariantCulture), Ms: v.Variant.Summary!.MedianWallMs)).OrderBy(p => p.N)]))
-            .Where(f => f.Points.Count >= 2)
+
+        // A point for each variant and each of its whole-number parameters, on the line of the variants that
+        // share everything else: family, form and the other parameters' values.
+        var lines = scenario.Variants
+            .Where(v => v.Summary is not null && v.Family is not null)
+            .SelectMany(v => v.Parameters.Keys.Where(k => v.WholeNumber(k) is > 0).Select(swept => (Variant: v, Swept: swept)))
+            .GroupBy(p => new Line(p.Variant.Family!, p.Variant.Form, p.Swept, Others(p.Variant, p.Swept)))
+            .Select(g => (g.Key, Points: (IReadOnlyList<SweepPoint>)[.. g.Select(p => new SweepPoint(p.Variant.WholeNumber(p.Swept)!.Value, p.Variant.Summary!.MedianWallMs, p.Variant.Name)).OrderBy(p => p.N)]))
+            .Where(l => l.Points.Count >= 2)
             .ToList();
-        if (families.Count == 0)
+        if (lines.Count == 0)
         {
             return null;
         }
 
+        // A line is named by its family, and by what tells it from the family's other lines, if it has any.
+        var families = lines.Select(l =>
+        {
+            var kin = lines.Select(o => o.Key).Where(o => o.Family == l.Key.Family).ToList();
+            var name = l.Key.Family;
+            name += kin.Select(k => k.Form).Distinct().Count() > 1 && l.Key.Form is { } form ? "-" + form.ToSuffix() : string.Empty;
+            name += kin.Select(k => k.Others).Distinct().Count() > 1 && l.Key.Others.Length > 0 ? " " + l.Key.Others : string.Empty;
+            name += kin.Select(k => k.Swept).Distinct().Count() > 1 ? $" by {l.Key.Swept}" : string.Empty;
+            return (Family: name, l.Points);
+        }).ToList();
+        var axis = $"{string.Join(", ", lines.Select(l => l.Key.Swept).Distinct())} (the number after @)";
         var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
-        return maxMs > 0 && double.IsFinite(maxMs) ? new SweepChart(scenario, families, maxMs) : null;
+        return maxMs > 0 && double.IsFinite(maxMs) ? new SweepChart(scenario, families, axis, maxMs) : null;
+
+        static string Others(VariantResult variant, string swept) =>
+            string.Join(' ', variant.Parameters.Where(p => p.Key != swept).OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
     }
+
+    private sealed record Line(string Family, WorkForm? Form, string Swept, string Others);
 }
+
+/// <summary>A variant on a sweep chart: its swept number, its median wall time, and its name for a tooltip.</summary>
+/// <param name="N">The swept number.</param>
+/// <param name="Ms">Median wall time.</param>
+/// <param name="Variant">The variant's name.</param>
+public readonly record struct SweepPoint(int N, double Ms, string Variant);
 
 /// <summary>A quantity the sampler read (OS threads, pool threads) over each variant's first successful trial, a line per variant.</summary>
 public sealed record OverTimeChart : Chart

@@ -182,7 +182,7 @@ public static class PngCharts
         var (first, last) = (Math.Log2(chart.Ns[0]), Math.Log2(chart.Ns[^1]));
         var pad = Math.Max(0.25, (last - first) * 0.04);
         plot.Axes.SetLimits(first - pad, last + pad, 0, chart.MaxMs);
-        plot.XLabel(SweepChart.AxisTitle);
+        plot.XLabel(chart.AxisTitle);
         plot.YLabel(Chart.WallTimeAxis);
         return legend;
     }

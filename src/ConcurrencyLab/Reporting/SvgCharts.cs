@@ -128,9 +128,9 @@ public static class SvgCharts
         {
             var (family, points) = families[i];
             svg.Append(Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-family=\"{Encode(family)}\" points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
-            foreach (var (n, ms) in points)
+            foreach (var (n, ms, variant) in points)
             {
-                svg.Append(Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(family)}@{n}: median {Chart.Ms(ms)} ms</title></circle>");
+                svg.Append(Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(variant)}: median {Chart.Ms(ms)} ms</title></circle>");
             }
         }
 
@@ -141,7 +141,7 @@ public static class SvgCharts
             svg.Append(Invariant, $"<line class=\"axis\" x1=\"{Fmt(X(n))}\" y1=\"{bottom}\" x2=\"{Fmt(X(n))}\" y2=\"{bottom + 4}\"/><text class=\"tick\" x=\"{Fmt(X(n))}\" y=\"{bottom + 16}\" text-anchor=\"middle\">{n}</text>");
         }
 
-        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">{SweepChart.AxisTitle}</text>");
+        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">{Encode(chart.AxisTitle)}</text>");
         VerticalTitle(svg, top + (plotHeight / 2), Chart.WallTimeAxis);
         Legend(svg, families.Select(f => f.Family), left, plotWidth, bottom);
 

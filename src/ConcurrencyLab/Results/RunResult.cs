@@ -1,3 +1,5 @@
+using ConcurrencyLab.Workloads;
+
 namespace ConcurrencyLab.Results;
 
 /// <summary>
@@ -81,6 +83,18 @@ public sealed record VariantResult
     public required string Name { get; init; }
 
     public required string Description { get; init; }
+
+    /// <summary>The variant's family (strategy, endpoint, receiver); null in files written before conclab recorded it.</summary>
+    public string? Family { get; init; }
+
+    /// <summary>The form items were called in, where the scenario has forms.</summary>
+    public WorkForm? Form { get; init; }
+
+    /// <summary>The variant's parameter values by name, as text (<c>degree</c>: <c>40</c>); what reports group sweeps by.</summary>
+    public IReadOnlyDictionary<string, string> Parameters { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>The value of parameter <paramref name="name"/> as a whole number; null when there is none, or it is a word such as <c>default</c>.</summary>
+    public int? WholeNumber(string name) => VariantValues.WholeNumber(Parameters, name);
 
     /// <summary>Ok only when every trial was ok; otherwise the worst a trial met.</summary>
     public required TrialStatus Status { get; init; }
@@ -181,4 +195,12 @@ public sealed record EnvironmentInfo
         Architecture = System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant(),
         MachineName = System.Environment.MachineName,
     };
+}
+
+/// <summary>Reading a variant's parameter values, for the planned variant and the recorded one alike.</summary>
+internal static class VariantValues
+{
+    /// <summary>The value of parameter <paramref name="name"/> as a whole number; null when absent or not a number.</summary>
+    public static int? WholeNumber(IReadOnlyDictionary<string, string> parameters, string name) =>
+        parameters.TryGetValue(name, out var text) && int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value) ? value : null;
 }

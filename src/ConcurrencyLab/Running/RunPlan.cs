@@ -14,7 +14,7 @@ public sealed record RunPlan(IReadOnlyList<ScenarioPlan> Scenarios, RunSettings 
 public sealed record ScenarioPlan(
     Scenario Scenario,
     ParameterValues Parameters,
-    IReadOnlyList<VariantInfo> Variants,
+    IReadOnlyList<Variant> Variants,
     string Baseline,
     IdealBound Ideal,
     IReadOnlyList<string> Notes);

@@ -90,7 +90,8 @@ public static class RunPlanner
                 continue;
             }
 
-            var variants = new List<VariantInfo>();
+            var space = scenario.Variants(parameters);
+            var variants = new List<Variant>();
             if (options.Variants.Count == 0)
             {
                 variants.AddRange(scenario.DefaultVariants(parameters));
@@ -99,7 +100,7 @@ public static class RunPlanner
             {
                 foreach (var name in options.Variants)
                 {
-                    if (scenario.TryResolveVariant(name, parameters, out var variant, out var error))
+                    if (space.TryParse(name, out var variant, out var error))
                     {
                         if (!variants.Any(v => v.Name == variant.Name))
                         {
@@ -114,11 +115,9 @@ public static class RunPlanner
             }
 
             var notes = scenario.Notes(parameters, options.Quick).ToList();
-            var baseline = options.Baseline ?? scenario.DefaultBaseline(parameters);
-            if (scenario.TryResolveVariant(baseline, parameters, out var baselineVariant, out _))
-            {
-                baseline = baselineVariant.Name;
-            }
+            var baseline = options.Baseline is null ? scenario.DefaultBaseline(parameters).Name
+                : space.TryParse(options.Baseline, out var named, out _) ? named.Name
+                : options.Baseline;
 
             if (!variants.Any(v => v.Name == baseline))
             {

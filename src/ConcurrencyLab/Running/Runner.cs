@@ -69,7 +69,7 @@ public sealed class Runner
                         var request = new TrialRequest
                         {
                             Scenario = scenarioPlan.Scenario.Name,
-                            Variant = variant.Name,
+                            Variant = variant,
                             Parameters = parameters,
                             Seed = plan.Settings.Seed,
                             SampleIntervalMs = plan.Settings.SampleIntervalMs,
@@ -208,6 +208,9 @@ public sealed class Runner
         {
             Name = v.Name,
             Description = v.Description,
+            Family = v.Family,
+            Form = v.Form,
+            Parameters = v.Parameters,
             Status = trials[v.Name].Count == 0 ? TrialStatus.Failed : Summarizer.VariantStatus(trials[v.Name]),
             Trials = trials[v.Name],
             Summary = Summarizer.Summarise(trials[v.Name], ideal.Ms, baselineMedian),

@@ -1,3 +1,5 @@
+using ConcurrencyLab.Scenarios;
+
 namespace ConcurrencyLab.Running;
 
 /// <summary>Everything a process needs to run one trial, as it travels to a child process.</summary>
@@ -5,7 +7,8 @@ public sealed record TrialRequest
 {
     public required string Scenario { get; init; }
 
-    public required string Variant { get; init; }
+    /// <summary>The variant as structure (family, form, parameter values), so the child reads no name.</summary>
+    public required Variant Variant { get; init; }
 
     public required IReadOnlyDictionary<string, string> Parameters { get; init; }
 

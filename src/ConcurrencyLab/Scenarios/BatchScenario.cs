@@ -53,11 +53,31 @@ public abstract class BatchScenario : Scenario
         return parameters.Get(Degrees);
     }
 
-    /// <inheritdoc/>
-    public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters)
+    /// <summary>
+    /// Names a published experiment gave its variants, each mapped to the lab's name for the same variant; the
+    /// variant is then shown under the published name. None by default.
+    /// </summary>
+    protected virtual IReadOnlyDictionary<string, string> PublishedNames => new Dictionary<string, string>();
+
+    /// <summary>Every strategy, each in the forms it can call items in and at a degree if it takes one.</summary>
+    public override VariantSpace Variants(ParameterValues parameters)
     {
         var forms = WorkloadForms(parameters);
-        var variants = new List<VariantInfo>();
+        return new VariantSpace(Name, "strategy", [.. StrategyCatalog.All.Select(BatchVariant.Family)])
+        {
+            Aliases = PublishedNames,
+            Refuse = variant => variant.Form is { } form && !forms.Contains(form)
+                ? $"the {Name} workload has no {form.ToSuffix()} form; it offers {string.Join(", ", forms.Select(f => f.ToSuffix()))}."
+                : null,
+        };
+    }
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
+    {
+        var forms = WorkloadForms(parameters);
+        var space = Variants(parameters);
+        var variants = new List<Variant>();
         foreach (var strategy in StrategyCatalog.All)
         {
             // Run only when named: Parallel.ForEach is Parallel.For over an enumerable, and the task loop and
@@ -75,74 +95,30 @@ public abstract class BatchScenario : Scenario
 
             if (!strategy.HasDegree)
             {
-                Add(new BatchVariant(strategy, form.Value, Degree.Default));
+                variants.Add(space.Create(strategy.Id, form));
                 continue;
             }
 
             // A degree the API refuses (PLINQ above 512) is left out rather than run and failed.
             foreach (var degree in DegreesOf(parameters).Where(d => d <= strategy.MaxDegree))
             {
-                Add(new BatchVariant(strategy, form.Value, Degree.Of(degree)));
+                variants.Add(space.Create(strategy.Id, form, Degree.Of(degree).ToString()));
             }
 
             if (StrategiesWithDefaultDegree.Contains(strategy.Id))
             {
-                Add(new BatchVariant(strategy, form.Value, Degree.Default));
+                variants.Add(space.Create(strategy.Id, form, Degree.Default.ToString()));
             }
         }
 
         return variants;
-
-        void Add(BatchVariant variant) => variants.Add(Describe(variant));
-    }
-
-    /// <summary>The batch variant a scenario-specific name stands for (such as a published experiment's own name).</summary>
-    protected virtual string ToBatchName(string name) => name;
-
-    /// <summary>The name results show for a batch variant; the reverse of <see cref="ToBatchName"/>.</summary>
-    protected virtual string DisplayName(BatchVariant variant)
-    {
-        ArgumentNullException.ThrowIfNull(variant);
-        return variant.Name;
-    }
-
-    /// <summary>Describes a batch variant under its display name.</summary>
-    protected VariantInfo Describe(BatchVariant variant)
-    {
-        ArgumentNullException.ThrowIfNull(variant);
-        return new VariantInfo(DisplayName(variant), variant.Description);
-    }
-
-    /// <inheritdoc/>
-    public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
-    {
-        variant = null!;
-        ArgumentNullException.ThrowIfNull(name);
-        if (!BatchVariant.TryParse(ToBatchName(name.Trim().ToLowerInvariant()), out var parsed, out problem))
-        {
-            return false;
-        }
-
-        if (!WorkloadForms(parameters).Contains(parsed.Form))
-        {
-            problem = $"variant '{name}': the {Name} workload has no {parsed.Form.ToSuffix()} form; it offers {string.Join(", ", WorkloadForms(parameters).Select(f => f.ToSuffix()))}.";
-            return false;
-        }
-
-        variant = Describe(parsed);
-        problem = string.Empty;
-        return true;
     }
 
     /// <inheritdoc/>
     public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (!BatchVariant.TryParse(ToBatchName(context.Variant), out var variant, out var error))
-        {
-            throw new ArgumentException(error, nameof(context));
-        }
-
+        var variant = BatchVariant.Of(context.Variant);
         var prepared = await PrepareAsync(context.Parameters, context.Seed, cancellationToken).ConfigureAwait(false);
         try
         {

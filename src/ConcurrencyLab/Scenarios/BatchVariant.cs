@@ -1,114 +1,42 @@
-using System.Text;
 using ConcurrencyLab.Strategies;
 using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Scenarios;
 
 /// <summary>
-/// A variant of a batch scenario: a strategy, the form it calls items in, and a degree. Its name is
-/// <c>strategy[@degree][-form]</c>, the form left out when it is the one the strategy is written for,
-/// e.g. <c>foreach-async@40</c>, <c>parallel-for@default</c>, <c>sequential-tap</c>.
+/// A variant of a batch scenario, typed: the strategy that schedules the items, the form it calls them in,
+/// and its degree. Read from a <see cref="Variant"/>'s structure, never from its name.
 /// </summary>
 public sealed record BatchVariant(Strategy Strategy, WorkForm Form, Degree Degree)
 {
-    /// <summary>The canonical name.</summary>
-    public string Name
+    /// <summary>The name of a batch family's parameter: how many items run at once.</summary>
+    public const string DegreeName = "degree";
+
+    /// <summary>The batch variant <paramref name="variant"/> is.</summary>
+    /// <exception cref="ArgumentException"><paramref name="variant"/> is not a batch scenario's (its family is no strategy).</exception>
+    public static BatchVariant Of(Variant variant)
     {
-        get
-        {
-            var name = new StringBuilder(Strategy.Id);
-            if (Strategy.HasDegree)
-            {
-                name.Append('@').Append(Degree.ToString());
-            }
-
-            if (Form != Strategy.PreferredForm)
-            {
-                name.Append('-').Append(Form.ToSuffix());
-            }
-
-            return name.ToString();
-        }
+        ArgumentNullException.ThrowIfNull(variant);
+        var strategy = StrategyCatalog.Find(variant.Family) ?? throw new ArgumentException($"'{variant.Family}' is not a strategy.", nameof(variant));
+        var degree = variant.WholeNumber(DegreeName) is { } value ? Degree.Of(value) : Degree.Default;
+        return new BatchVariant(strategy, variant.Form ?? strategy.PreferredForm, degree);
     }
 
-    /// <summary>What the variant does, in .NET terms.</summary>
-    public string Description
+    /// <summary>The family a strategy is in a batch scenario: its forms, and a degree if it takes one.</summary>
+    internal static VariantFamily Family(Strategy strategy)
     {
-        get
-        {
-            var text = Strategy.Description;
-            if (Strategy.HasDegree)
-            {
-                text += Degree.IsDefault ? $" (N = default: {Strategy.DefaultDegreeMeaning})" : $" (N = {Degree.Value})";
-            }
-
-            return Form switch
-            {
-                WorkForm.Sync => text + "; blocking calls",
-                WorkForm.Tap => text + "; Task-returning calls",
-                _ => text + "; Begin/End calls",
-            };
-        }
-    }
-
-    /// <summary>
-    /// Parses a name written as <c>strategy[@degree][-form]</c>. Checks the syntax and the strategy only;
-    /// whether the workload supports the form is for the scenario to check.
-    /// </summary>
-    public static bool TryParse(string text, out BatchVariant variant, out string error)
-    {
-        variant = null!;
-        var rest = text.Trim().ToLowerInvariant();
-        WorkForm? form = null;
-        var dash = rest.LastIndexOf('-');
-        if (dash > 0 && WorkForms.TryParse(rest[(dash + 1)..], out var parsedForm))
-        {
-            form = parsedForm;
-            rest = rest[..dash];
-        }
-
-        Degree? degree = null;
-        var at = rest.IndexOf('@', StringComparison.Ordinal);
-        if (at >= 0)
-        {
-            if (!Degree.TryParse(rest[(at + 1)..], out var parsedDegree))
-            {
-                error = $"variant '{text}': the degree after '@' must be a positive whole number or 'default'.";
-                return false;
-            }
-
-            degree = parsedDegree;
-            rest = rest[..at];
-        }
-
-        var strategy = StrategyCatalog.Find(rest);
-        if (strategy is null)
-        {
-            error = $"variant '{text}': unknown strategy '{rest}'; known: {string.Join(", ", StrategyCatalog.All.Select(s => s.Id))}.";
-            return false;
-        }
-
-        if (degree is not null && !strategy.HasDegree)
-        {
-            error = $"variant '{text}': {strategy.Id} takes no degree ('@').";
-            return false;
-        }
-
-        if (degree is { IsDefault: false } fixedDegree && fixedDegree.Value > strategy.MaxDegree)
-        {
-            error = $"variant '{text}': {strategy.Id} accepts a degree of at most {strategy.MaxDegree}.";
-            return false;
-        }
-
-        var chosenForm = form ?? strategy.PreferredForm;
-        if (!strategy.Supports(chosenForm))
-        {
-            error = $"variant '{text}': {strategy.Id} cannot call items in the {chosenForm.ToSuffix()} form; it takes {string.Join(", ", strategy.Forms.Select(f => f.ToSuffix()))}.";
-            return false;
-        }
-
-        variant = new BatchVariant(strategy, chosenForm, degree ?? Degree.Default);
-        error = string.Empty;
-        return true;
+        ArgumentNullException.ThrowIfNull(strategy);
+        VariantParameter[] parameters = strategy.HasDegree
+            ?
+            [
+                new VariantParameter(DegreeName, "how many items run at once", 1, strategy.MaxDegree)
+                {
+                    DefaultWord = Degree.Default.ToString(),
+                    Example = 4,
+                    Describe = value => value == Degree.Default.ToString() ? $" (N = default: {strategy.DefaultDegreeMeaning})" : $" (N = {value})",
+                },
+            ]
+            : [];
+        return new VariantFamily(strategy.Id, strategy.Description) { Forms = strategy.Forms, Parameters = parameters };
     }
 }

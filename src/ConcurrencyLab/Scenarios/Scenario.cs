@@ -32,17 +32,17 @@ public abstract class Scenario
     /// </summary>
     public virtual IEnumerable<string> Validate(ParameterValues parameters, int seed) => Validate(parameters);
 
-    /// <summary>Every variant run when none are named, with a line describing each.</summary>
-    public abstract IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters);
-
     /// <summary>
-    /// Resolves a variant name a user typed to its canonical form, or says in one line why it cannot run
-    /// here (unknown, or a strategy paired with a form it cannot use).
+    /// The variants the scenario can run with these parameters: its families, and how their names are written
+    /// and read (<see cref="VariantSpace"/>). Variants a user names are read here, and nowhere else.
     /// </summary>
-    public abstract bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem);
+    public abstract VariantSpace Variants(ParameterValues parameters);
+
+    /// <summary>Every variant run when none are named.</summary>
+    public abstract IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters);
 
     /// <summary>The variant others are compared with when the user names none.</summary>
-    public abstract string DefaultBaseline(ParameterValues parameters);
+    public abstract Variant DefaultBaseline(ParameterValues parameters);
 
     /// <summary>The lower bound on wall time for this workload.</summary>
     public abstract IdealBound Ideal(ParameterValues parameters, int seed);

@@ -5,7 +5,7 @@ namespace ConcurrencyLab.Scenarios;
 /// <summary>What a scenario is given to run one trial.</summary>
 public sealed class TrialContext
 {
-    public TrialContext(string variant, ParameterValues parameters, int seed, TrialMeter meter, bool prime = true)
+    public TrialContext(Variant variant, ParameterValues parameters, int seed, TrialMeter meter, bool prime = true)
     {
         Prime = prime;
         Variant = variant;
@@ -14,8 +14,8 @@ public sealed class TrialContext
         Meter = meter;
     }
 
-    /// <summary>The canonical variant name.</summary>
-    public string Variant { get; }
+    /// <summary>The variant to run: its family, form and parameter values.</summary>
+    public Variant Variant { get; }
 
     public ParameterValues Parameters { get; }
 

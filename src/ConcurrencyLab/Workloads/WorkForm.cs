@@ -28,6 +28,15 @@ public static class WorkForms
         _ => throw new ArgumentOutOfRangeException(nameof(form)),
     };
 
+    /// <summary>How a variant's description says the form: <c>blocking calls</c>, <c>Task-returning calls</c>, <c>Begin/End calls</c>.</summary>
+    public static string Describe(this WorkForm form) => form switch
+    {
+        WorkForm.Sync => "blocking calls",
+        WorkForm.Tap => "Task-returning calls",
+        WorkForm.Apm => "Begin/End calls",
+        _ => throw new ArgumentOutOfRangeException(nameof(form)),
+    };
+
     /// <summary>Parses a suffix written by <see cref="ToSuffix"/>.</summary>
     public static bool TryParse(string text, out WorkForm form)
     {

@@ -94,8 +94,7 @@ public sealed partial class HtmlExporterTests
     {
         var run = ExporterTests.SampleRun();
         var template = run.Scenarios[0].Variants[1];
-        VariantResult Variant(string name, double ms) => template with { Name = name, Summary = template.Summary! with { MedianWallMs = ms } };
-        var scenario = run.Scenarios[0] with { Variants = [Variant("pool@4", 90), Variant("pool@16", 60), Variant("pool@64", 55), Variant("lonely@8", 70), Variant("whenall", 50)] };
+        var scenario = run.Scenarios[0] with { Variants = [Swept(template, "pool", 4, 90), Swept(template, "pool", 16, 60), Swept(template, "pool", 64, 55), Swept(template, "lonely", 8, 70), Swept(template, "whenall", null, 50)] };
 
         var chart = SweepChart.From(scenario);
 
@@ -105,8 +104,36 @@ public sealed partial class HtmlExporterTests
         Assert.Equal(3, Regex.Count(svg, "<circle "));
         Assert.Contains("pool@16: median 60.0 ms", svg, StringComparison.Ordinal);
         Assert.DoesNotContain("lonely", svg, StringComparison.Ordinal);
-        Assert.Null(SweepChart.From(scenario with { Variants = [Variant("lonely@8", 70), Variant("whenall", 50)] }));
+        Assert.Null(SweepChart.From(scenario with { Variants = [Swept(template, "lonely", 8, 70), Swept(template, "whenall", null, 50)] }));
     }
+
+    [Fact]
+    public void SweepChart_GroupsByStructure_AFamilyInTwoFormsIsTwoLines_NamedByTheirForm()
+    {
+        var run = ExporterTests.SampleRun();
+        var template = run.Scenarios[0].Variants[1];
+        VariantResult Apm(int n, double ms) => Swept(template, "parallel-for", n, ms) with { Name = $"parallel-for@{n}-apm", Form = Workloads.WorkForm.Apm };
+        var scenario = run.Scenarios[0] with
+        {
+            Variants = [Swept(template, "parallel-for", 4, 90) with { Form = Workloads.WorkForm.Sync }, Swept(template, "parallel-for", 40, 30) with { Form = Workloads.WorkForm.Sync }, Apm(4, 80), Apm(40, 20)],
+        };
+
+        var chart = SweepChart.From(scenario);
+
+        Assert.NotNull(chart);
+        Assert.Equal(["parallel-for-sync", "parallel-for-apm"], chart.Families.Select(f => f.Family));
+        Assert.Equal("n (the number after @)", chart.AxisTitle);
+        Assert.Contains("parallel-for@40-apm: median 20.0 ms", SvgCharts.Draw(chart), StringComparison.Ordinal);
+    }
+
+    /// <summary>A variant of <paramref name="family"/> at <paramref name="n"/>, as a run records it: its structure and the name printed from it.</summary>
+    internal static VariantResult Swept(VariantResult template, string family, int? n, double ms) => template with
+    {
+        Name = n is null ? family : $"{family}@{n}",
+        Family = family,
+        Parameters = n is null ? new Dictionary<string, string>() : new Dictionary<string, string> { ["n"] = n.Value.ToString(System.Globalization.CultureInfo.InvariantCulture) },
+        Summary = template.Summary! with { MedianWallMs = ms },
+    };
 
     [Fact]
     public void ChartFiles_AreWellFormedSvg_WithTheirColoursInside_AndAPngEach()

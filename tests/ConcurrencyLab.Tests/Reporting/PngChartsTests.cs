@@ -61,8 +61,10 @@ public class PngChartsTests
     {
         var run = ExporterTests.SampleRun();
         var template = run.Scenarios[0].Variants[1];
-        VariantResult Variant(string name, double ms) => template with { Name = name, Summary = template.Summary! with { MedianWallMs = ms } };
-        var scenario = run.Scenarios[0] with { Variants = [Variant("pool@4", 90), Variant("pool@16", 60), Variant("task@4", 30), Variant("task@16", 35)] };
+        var scenario = run.Scenarios[0] with
+        {
+            Variants = [HtmlExporterTests.Swept(template, "pool", 4, 90), HtmlExporterTests.Swept(template, "pool", 16, 60), HtmlExporterTests.Swept(template, "task", 4, 30), HtmlExporterTests.Swept(template, "task", 16, 35)],
+        };
         var chart = SweepChart.From(scenario);
         Assert.NotNull(chart);
 

@@ -21,16 +21,16 @@ public sealed class RunnerTests
     {
         var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "channel", "sequential"], Repeat = 3, Warmup = 1, Baseline = "sequential" };
         Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
-        var executor = new ScriptedExecutor(request => request.Variant == "channel" && request.Repeat == 1
+        var executor = new ScriptedExecutor(request => request.Variant.Name == "channel" && request.Repeat == 1
             ? TrialResult.Unmeasured(TrialStatus.Timeout, "killed", isolated: true)
-            : new TrialResult { WallMs = request.Variant == "sequential" ? 1000 : 50, Isolated = true, ItemsPlanned = 1, ItemsCompleted = 1 });
+            : new TrialResult { WallMs = request.Variant.Name == "sequential" ? 1000 : 50, Isolated = true, ItemsPlanned = 1, ItemsCompleted = 1 });
 
         var run = await new Runner(executor).RunAsync(plan);
 
         // 3 variants x (1 warmup + 3 measured), in rotated order.
         Assert.Equal(12, executor.Calls.Count);
-        Assert.Equal(["whenall", "channel", "sequential"], executor.Calls.Take(3).Select(c => c.Variant));
-        Assert.Equal(["channel", "sequential", "whenall"], executor.Calls.Skip(3).Take(3).Select(c => c.Variant));
+        Assert.Equal(["whenall", "channel", "sequential"], executor.Calls.Take(3).Select(c => c.Variant.Name));
+        Assert.Equal(["channel", "sequential", "whenall"], executor.Calls.Skip(3).Take(3).Select(c => c.Variant.Name));
 
         var scenario = Assert.Single(run.Scenarios);
         Assert.All(scenario.Variants, v => Assert.Equal(3, v.Trials.Count));

@@ -10,7 +10,7 @@ public sealed class TrialHostTests
     [Fact]
     public async Task ATrialThatFailsBeforeItsRegion_KeepsTheScenariosReason()
     {
-        var request = new TrialRequest { Scenario = "early", Variant = "only", Parameters = new Dictionary<string, string>(), Seed = 1, SampleIntervalMs = 0 };
+        var request = new TrialRequest { Scenario = "early", Variant = OneVariantScenario.TheVariant, Parameters = new Dictionary<string, string>(), Seed = 1, SampleIntervalMs = 0 };
 
         var result = await TrialHost.RunAsync(request, new FailsWhilePriming(), isolated: false);
 

@@ -5,8 +5,25 @@ using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Tests.Scenarios;
 
+/// <summary>Batch variants as the delay scenario reads and writes them: the one parser, and names printed from structure.</summary>
 public sealed class BatchVariantTests
 {
+    private static readonly DelayScenario Delay = new();
+
+    private static VariantSpace Space => Delay.Variants(ParameterValues.Create(Delay.Parameters, null, quick: false, out _));
+
+    private static bool TryParse(string text, out BatchVariant variant, out string error)
+    {
+        variant = null!;
+        if (!Space.TryParse(text, out var parsed, out error))
+        {
+            return false;
+        }
+
+        variant = BatchVariant.Of(parsed);
+        return true;
+    }
+
     [Theory]
     [InlineData("foreach-async@40", "foreach-async", WorkForm.Tap, 40)]
     [InlineData("parallel-for", "parallel-for", WorkForm.Sync, 0)]
@@ -16,7 +33,7 @@ public sealed class BatchVariantTests
     [InlineData("Channel-Workers@4-SYNC", "channel-workers", WorkForm.Sync, 4)]
     public void TryParse_ValidName_GivesStrategyFormAndDegree(string text, string strategy, WorkForm form, int degree)
     {
-        Assert.True(BatchVariant.TryParse(text, out var variant, out var error), error);
+        Assert.True(TryParse(text, out var variant, out var error), error);
         Assert.Equal(strategy, variant.Strategy.Id);
         Assert.Equal(form, variant.Form);
         Assert.Equal(degree, variant.Degree.Value);
@@ -29,9 +46,9 @@ public sealed class BatchVariantTests
     [InlineData("whenall-apm", "whenall-apm")]
     public void Name_IsCanonical(string text, string canonical)
     {
-        Assert.True(BatchVariant.TryParse(text, out var variant, out _));
+        Assert.True(Space.TryParse(text, out var variant, out _));
         Assert.Equal(canonical, variant.Name);
-        Assert.True(BatchVariant.TryParse(variant.Name, out var again, out _));
+        Assert.True(Space.TryParse(variant.Name, out var again, out _));
         Assert.Equal(variant, again);
     }
 
@@ -42,25 +59,42 @@ public sealed class BatchVariantTests
     [InlineData("threads@4", "takes no degree")]
     [InlineData("plinq@0", "positive whole number")]
     [InlineData("plinq@x", "positive whole number")]
+    [InlineData("plinq@513", "plinq accepts a degree of at most 512")]
+    [InlineData("foreach-async@4-xyz", "'xyz' is not a form")]
+    [InlineData("foreach-async@4:gc=server", "'gc=server' is not a parameter of foreach-async")]
+    [InlineData("", "must not be empty")]
     public void TryParse_InvalidName_SaysWhy(string text, string reason)
     {
-        Assert.False(BatchVariant.TryParse(text, out _, out var error));
+        Assert.False(TryParse(text, out _, out var error));
         Assert.Contains(reason, error, StringComparison.Ordinal);
+        Assert.DoesNotContain('\n', error);
     }
 
     [Fact]
     public void DelayDefaults_IncludeEveryNameTheIssueLists()
     {
-        var scenario = new DelayScenario();
-        var parameters = ParameterValues.Create(scenario.Parameters, null, quick: false, out _);
-        var names = scenario.DefaultVariants(parameters).Select(v => v.Name).ToHashSet();
+        var parameters = ParameterValues.Create(Delay.Parameters, null, quick: false, out _);
+        var names = Delay.DefaultVariants(parameters).Select(v => v.Name).ToHashSet();
         string[] expected =
         [
             "sequential", "threads", "threadpool", "task-run-waitall", "whenall", "channel", "channel-workers@4",
             "parallel-for@4", "foreach-async@4", "foreach-async@40", "foreach-async@default", "plinq@4", "dataflow@4", "semaphore@4",
         ];
         Assert.All(expected, name => Assert.Contains(name, names));
-        Assert.All(names, name => Assert.True(BatchVariant.TryParse(name, out var v, out _) && v.Name == name));
+        Assert.All(names, name => Assert.True(Space.TryParse(name, out var v, out _) && v.Name == name));
+    }
+
+    [Fact]
+    public void AVariant_CarriesItsStructure_AndItsNameIsPrintedFromIt()
+    {
+        var variant = Space.Create("parallel-for", WorkForm.Apm, "4");
+
+        Assert.Equal("parallel-for@4-apm", variant.Name);
+        Assert.Equal("parallel-for", variant.Family);
+        Assert.Equal(WorkForm.Apm, variant.Form);
+        Assert.Equal(4, variant.WholeNumber(BatchVariant.DegreeName));
+        Assert.EndsWith("(N = 4); Begin/End calls", variant.Description, StringComparison.Ordinal);
+        Assert.Equal(new BatchVariant(StrategyCatalog.Find("parallel-for")!, WorkForm.Apm, Degree.Of(4)), BatchVariant.Of(variant));
     }
 
     [Fact]

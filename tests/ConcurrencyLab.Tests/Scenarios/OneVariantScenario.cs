@@ -10,16 +10,16 @@ internal abstract class OneVariantScenario : Scenario
 {
     public override IReadOnlyList<Parameter> Parameters { get; } = [];
 
-    public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters) => [new("only", "the one variant")];
+    private static readonly VariantSpace Only = new("test", "variant", [new VariantFamily("only", "the one variant")]);
 
-    public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
-    {
-        variant = new VariantInfo(name, "the one variant");
-        problem = name == "only" ? string.Empty : $"'{name}' is not this scenario's variant";
-        return name == "only";
-    }
+    public override VariantSpace Variants(ParameterValues parameters) => Only;
 
-    public override string DefaultBaseline(ParameterValues parameters) => "only";
+    public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters) => [Only.Create("only")];
+
+    public override Variant DefaultBaseline(ParameterValues parameters) => Only.Create("only");
+
+    /// <summary>The one variant, for a test that makes a trial request by hand.</summary>
+    public static Variant TheVariant => Only.Create("only");
 
     public override IdealBound Ideal(ParameterValues parameters, int seed) => new(1, "none");
 }

@@ -44,7 +44,7 @@ public sealed class WorkloadScenario : BatchScenario
 
     protected override Parameter<IReadOnlyList<int>> Degrees { get; }
 
-    public override string DefaultBaseline(ParameterValues parameters) => "sequential";
+    public override Variant DefaultBaseline(ParameterValues parameters) => Variants(parameters).Create("sequential");
 
     public override IdealBound Ideal(ParameterValues parameters, int seed) =>
         _ideal?.Invoke(_factory(seed)) ?? new IdealBound(0, "unknown: no ideal was given for this workload");

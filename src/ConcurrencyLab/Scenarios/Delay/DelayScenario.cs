@@ -43,7 +43,7 @@ public sealed class DelayScenario : BatchScenario
         }
     }
 
-    public override string DefaultBaseline(ParameterValues parameters) => $"parallel-for@{DegreesOf(parameters)[0]}";
+    public override Variant DefaultBaseline(ParameterValues parameters) => Variants(parameters).Create("parallel-for", DegreesOf(parameters)[0]);
 
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {

@@ -48,31 +48,28 @@ public sealed class FanoutScenario : Scenario
 
     public override IReadOnlyList<Parameter> Parameters { get; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, CallTimeout, RequestTimeout];
 
-    public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters)
+    // An endpoint of the product service, at N requests sent at once: whenall-async@1000.
+    private static readonly VariantParameter RequestsAtOnce = new("requests", "how many requests are sent at once", 1, 5000)
+    {
+        Example = 1000,
+        Describe = n => $"; {n} requests at once",
+    };
+
+    private static readonly VariantSpace Endpoints = new(
+        "fanout", "endpoint", [.. ProductService.Variants.Select(v => new VariantFamily(v.Variant, v.Description) { Parameters = [RequestsAtOnce] })]);
+
+    public override VariantSpace Variants(ParameterValues parameters) => Endpoints;
+
+    public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return
-        [
-            .. parameters.Get(Requests).SelectMany(n => ProductService.Variants.Select(v => Describe(v.Variant, n))),
-        ];
+        return [.. parameters.Get(Requests).SelectMany(n => Endpoints.Families.Select(f => Endpoints.Create(f.Id, n)))];
     }
 
-    public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
-    {
-        variant = null!;
-        if (!TryParse(name, out var endpoint, out var requests, out problem))
-        {
-            return false;
-        }
-
-        variant = Describe(endpoint, requests);
-        return true;
-    }
-
-    public override string DefaultBaseline(ParameterValues parameters)
+    public override Variant DefaultBaseline(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return $"waitall@{parameters.Get(Requests)[^1]}";
+        return Endpoints.Create("waitall", parameters.Get(Requests)[^1]);
     }
 
     public override IdealBound Ideal(ParameterValues parameters, int seed)
@@ -120,10 +117,8 @@ public sealed class FanoutScenario : Scenario
     public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (!TryParse(context.Variant, out var endpoint, out var requests, out var problem))
-        {
-            throw new ArgumentException(problem, nameof(context));
-        }
+        var endpoint = context.Variant.Family;
+        var requests = context.Variant.WholeNumber(RequestsAtOnce.Name) ?? throw new ArgumentException($"{context.Variant} says no number of requests.", nameof(context));
 
         var parameters = context.Parameters;
         var launcher = SelfLauncher.Current();
@@ -224,34 +219,6 @@ public sealed class FanoutScenario : Scenario
             // The same external service for every variant; the endpoint and N are what the variants vary.
             WorkloadDigest = $"delays {parameters.Values[DelaysMs.Name]} x {parameters.Values[TimeScale.Name]}",
         };
-    }
-
-    private static VariantInfo Describe(string endpoint, int requests) =>
-        new($"{endpoint}@{requests}", $"{ProductService.Variants.First(v => v.Variant == endpoint).Description}; {requests} requests at once");
-
-    /// <summary>Reads a variant name, <c>endpoint@N</c>: a product endpoint and how many requests go at once.</summary>
-    private static bool TryParse(string name, out string endpoint, out int requests, out string problem)
-    {
-        ArgumentNullException.ThrowIfNull(name);
-        var text = name.Trim().ToLowerInvariant();
-        var at = text.LastIndexOf('@');
-        endpoint = at < 0 ? text : text[..at];
-        requests = 0;
-        var known = endpoint;
-        if (!ProductService.Variants.Any(v => v.Variant == known))
-        {
-            problem = $"variant '{name}' is not a fanout variant; it has {string.Join(", ", ProductService.Variants.Select(v => v.Variant))}, each with @N requests.";
-            return false;
-        }
-
-        if (at < 0 || !int.TryParse(text[(at + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out requests) || requests is < 1 or > 5000)
-        {
-            problem = $"variant '{name}' must say how many requests are sent at once, from 1 to 5000: {endpoint}@1000.";
-            return false;
-        }
-
-        problem = string.Empty;
-        return true;
     }
 
     /// <summary>The external service's delays, time-scaled.</summary>

@@ -72,32 +72,32 @@ public sealed class HashScenario : Scenario
         }
     }
 
-    public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters)
-    {
-        ArgumentNullException.ThrowIfNull(parameters);
-        return
+    // How files are read, by N workers at once: sync@64.
+    private static readonly VariantParameter WorkersAtOnce = new("workers", "how many workers hash at once", 1, 4096) { Describe = n => $"; N = {n}" };
+
+    private static readonly VariantSpace Readers = new(
+        "hash",
+        "kind",
         [
-            .. Kinds.Where(k => k.Mode != HashMode.Direct || DirectIo.IsSupported)
-                .SelectMany(k => parameters.Get(Workers).Select(n => Describe(k.Kind, n))),
-        ];
-    }
+            .. Kinds.Select(k => new VariantFamily(k.Kind, k.Description)
+            {
+                Parameters = [WorkersAtOnce],
+                Unavailable = k.Mode == HashMode.Direct && !DirectIo.IsSupported ? "needs direct reads (O_DIRECT), which this system does not offer" : null,
+            }),
+        ]);
 
-    public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
-    {
-        variant = null!;
-        if (!TryParse(name, out var kind, out var workers, out problem))
-        {
-            return false;
-        }
+    public override VariantSpace Variants(ParameterValues parameters) => Readers;
 
-        variant = Describe(kind.Kind, workers);
-        return true;
-    }
-
-    public override string DefaultBaseline(ParameterValues parameters)
+    public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return $"sync@{parameters.Get(Workers)[0]}";
+        return [.. Readers.Families.Where(f => f.Unavailable is null).SelectMany(f => parameters.Get(Workers).Select(n => Readers.Create(f.Id, n)))];
+    }
+
+    public override Variant DefaultBaseline(ParameterValues parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        return Readers.Create("sync", parameters.Get(Workers)[0]);
     }
 
     /// <summary>Planned without measuring, so unknown (0) until the run's set-up measures the bounds on the files.</summary>
@@ -155,8 +155,9 @@ public sealed class HashScenario : Scenario
         {
             var measured = result.Variants
                 .Where(v => v.Summary is not null)
-                .Select(v => (Parsed: TryParse(v.Name, out var kind, out var workers, out _) && kind.Mode == mode, Workers: workers, v.Summary))
-                .Where(v => v.Parsed)
+                .Select(v => (Mode: Kinds.FirstOrDefault(k => k.Kind == v.Family).Mode, Workers: v.WholeNumber(WorkersAtOnce.Name), v.Summary))
+                .Where(v => v.Mode == mode && v.Workers is not null)
+                .Select(v => (Workers: v.Workers!.Value, v.Summary))
                 .OrderBy(v => v.Workers)
                 .ToList();
             if (measured.Count >= 2 && measured[0].Workers < measured[^1].Workers)
@@ -279,9 +280,11 @@ public sealed class HashScenario : Scenario
     public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);
-        if (!TryParse(context.Variant, out var kind, out var workers, out var problem))
+        var kind = Kinds.FirstOrDefault(k => k.Kind == context.Variant.Family);
+        var workers = context.Variant.WholeNumber(WorkersAtOnce.Name) ?? 0;
+        if (kind.Kind is null || workers < 1)
         {
-            throw new ArgumentException(problem, nameof(context));
+            throw new ArgumentException($"{context.Variant} is not a hash variant.", nameof(context));
         }
 
         var parameters = context.Parameters;
@@ -339,38 +342,4 @@ public sealed class HashScenario : Scenario
     private static string? FolderOf(ParameterValues parameters) => parameters.Get(Dir) is { Length: > 0 } dir ? Path.GetFullPath(dir) : null;
 
     private static FileSetSpec Spec(ParameterValues parameters, int seed) => new(parameters.Get(Files), parameters.Get(FileSize), seed);
-
-    private static VariantInfo Describe(string kind, int workers) =>
-        new($"{kind}@{workers}", $"{Kinds.First(k => k.Kind == kind).Description}; N = {workers}");
-
-    /// <summary>Reads a variant name, <c>kind@N</c>: how files are read and how many workers read them.</summary>
-    private static bool TryParse(string name, out (string Kind, HashMode Mode, string Description) kind, out int workers, out string problem)
-    {
-        ArgumentNullException.ThrowIfNull(name);
-        var text = name.Trim().ToLowerInvariant();
-        var at = text.LastIndexOf('@');
-        var prefix = at < 0 ? text : text[..at];
-        workers = 0;
-        kind = Kinds.FirstOrDefault(k => k.Kind == prefix);
-        if (kind.Kind is null)
-        {
-            problem = $"variant '{name}' is not a hash variant; it has {string.Join(", ", Kinds.Select(k => k.Kind))}, each with @N workers.";
-            return false;
-        }
-
-        if (at < 0 || !int.TryParse(text[(at + 1)..], NumberStyles.None, CultureInfo.InvariantCulture, out workers) || workers is < 1 or > 4096)
-        {
-            problem = $"variant '{name}' must say how many workers hash at once, from 1 to 4096: {prefix}@16.";
-            return false;
-        }
-
-        if (kind.Mode == HashMode.Direct && !DirectIo.IsSupported)
-        {
-            problem = $"variant '{name}' needs direct reads (O_DIRECT), which this system does not offer.";
-            return false;
-        }
-
-        problem = string.Empty;
-        return true;
-    }
 }

@@ -56,25 +56,13 @@ public sealed class PollScenario : Scenario
         }
     }
 
-    public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters) =>
-        [.. ReceiverCatalog.All.Select(r => new VariantInfo(r.Id, r.Description))];
+    private static readonly VariantSpace Receivers = new("poll", "receiver", [.. ReceiverCatalog.All.Select(r => new VariantFamily(r.Id, r.Description))]);
 
-    public override bool TryResolveVariant(string name, ParameterValues parameters, out VariantInfo variant, out string problem)
-    {
-        ArgumentNullException.ThrowIfNull(name);
-        if (ReceiverCatalog.Find(name.Trim().ToLowerInvariant()) is { } receiver)
-        {
-            variant = new VariantInfo(receiver.Id, receiver.Description);
-            problem = string.Empty;
-            return true;
-        }
+    public override VariantSpace Variants(ParameterValues parameters) => Receivers;
 
-        variant = null!;
-        problem = $"variant '{name}' is not a poll variant; it has {string.Join(", ", ReceiverCatalog.All.Select(r => r.Id))}.";
-        return false;
-    }
+    public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters) => [.. Receivers.Families.Select(f => Receivers.Create(f.Id))];
 
-    public override string DefaultBaseline(ParameterValues parameters) => "threads";
+    public override Variant DefaultBaseline(ParameterValues parameters) => Receivers.Create("threads");
 
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
@@ -119,7 +107,7 @@ public sealed class PollScenario : Scenario
     public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);
-        var receiver = ReceiverCatalog.Find(context.Variant) ?? throw new ArgumentException($"'{context.Variant}' is not a poll variant.", nameof(context));
+        var receiver = ReceiverCatalog.Find(context.Variant.Family) ?? throw new ArgumentException($"'{context.Variant.Family}' is not a poll receiver.", nameof(context));
         var parameters = context.Parameters;
         var settings = new SessionSettings(
             parameters.Get(IntervalMs),

@@ -79,7 +79,7 @@ public sealed class ScanScenario : BatchScenario
         }
     }
 
-    public override string DefaultBaseline(ParameterValues parameters) => "sequential-apm";
+    public override Variant DefaultBaseline(ParameterValues parameters) => Variants(parameters).Create("sequential", WorkForm.Apm);
 
     public override IReadOnlyList<string> FlaggedChecks { get; } = ["misclassified"];
 
@@ -113,8 +113,10 @@ public sealed class ScanScenario : BatchScenario
         return TimeSpan.FromMilliseconds((long)parameters.Get(Hosts) * parameters.Get(TimeoutMs));
     }
 
-    public override IReadOnlyList<VariantInfo> DefaultVariants(ParameterValues parameters)
+    public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
     {
+        // Listed as the published experiment named them, then the ways done right; read by the one parser.
+        var space = Variants(parameters);
         string[] names =
         [
             "sequential-apm", "sequential-tap", "task-loop-tap", "task-run-apm", "task-run-tap", "mix-and-match",
@@ -122,7 +124,7 @@ public sealed class ScanScenario : BatchScenario
             "whenall-async",
             .. DegreesOf(parameters).SelectMany(d => new[] { $"foreach-async@{d}", $"channel-workers@{d}", $"semaphore@{d}" }),
         ];
-        return [.. names.Select(n => TryResolveVariant(n, parameters, out var v, out var problem) ? v : throw new InvalidOperationException(problem))];
+        return [.. names.Select(n => space.TryParse(n, out var v, out var problem) ? v : throw new InvalidOperationException(problem))];
     }
 
     public override Workload CreateWorkload(ParameterValues parameters, int seed) =>
@@ -130,13 +132,7 @@ public sealed class ScanScenario : BatchScenario
 
     protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) => [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 
-    protected override string ToBatchName(string name) => Published.GetValueOrDefault(name, name);
-
-    protected override string DisplayName(Scenarios.BatchVariant variant)
-    {
-        var name = base.DisplayName(variant);
-        return Published.FirstOrDefault(p => p.Value == name).Key ?? name;
-    }
+    protected override IReadOnlyDictionary<string, string> PublishedNames => Published;
 
     protected override async Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken)
     {

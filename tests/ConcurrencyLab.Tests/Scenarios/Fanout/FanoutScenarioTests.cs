@@ -19,7 +19,7 @@ public sealed class FanoutScenarioTests
         Assert.Contains("whenall-async@1000", names);
         Assert.Contains("sync-over-async@1000", names);
         Assert.Contains("async-http2@100", names);
-        Assert.Equal("waitall@1000", Scenario.DefaultBaseline(Values()));
+        Assert.Equal("waitall@1000", Scenario.DefaultBaseline(Values()).Name);
     }
 
     [Theory]
@@ -29,7 +29,7 @@ public sealed class FanoutScenarioTests
     [InlineData("parallel@10", false, "not a fanout variant")]
     public void TryResolveVariant_NeedsAKnownEndpointAndN(string name, bool ok, string expected)
     {
-        var resolved = Scenario.TryResolveVariant(name, Values(), out var variant, out var problem);
+        var resolved = Scenario.Variants(Values()).TryParse(name, out var variant, out var problem);
 
         Assert.Equal(ok, resolved);
         Assert.Contains(expected, ok ? variant.Name : problem, StringComparison.Ordinal);

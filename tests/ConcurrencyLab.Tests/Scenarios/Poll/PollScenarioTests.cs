@@ -15,16 +15,16 @@ public sealed class PollScenarioTests
         Assert.Equal(
             ["threads", "threadpool", "task", "await", "parallel", "receive-async", "channel-fanin"],
             Scenario.DefaultVariants(Values()).Select(v => v.Name));
-        Assert.Equal("threads", Scenario.DefaultBaseline(Values()));
+        Assert.Equal("threads", Scenario.DefaultBaseline(Values()).Name);
     }
 
     [Fact]
     public void TryResolveVariant_KnowsTheReceivers_AndNamesThemWhenAsked()
     {
-        Assert.True(Scenario.TryResolveVariant(" Receive-Async ", Values(), out var variant, out _));
+        Assert.True(Scenario.Variants(Values()).TryParse(" Receive-Async ", out var variant, out _));
         Assert.Equal("receive-async", variant.Name);
 
-        Assert.False(Scenario.TryResolveVariant("whenall", Values(), out _, out var problem));
+        Assert.False(Scenario.Variants(Values()).TryParse("whenall", out _, out var problem));
         Assert.Contains("threads, threadpool, task, await, parallel, receive-async, channel-fanin", problem, StringComparison.Ordinal);
     }
 

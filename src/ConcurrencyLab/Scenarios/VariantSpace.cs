@@ -1,0 +1,299 @@
+using System.Collections.Immutable;
+using System.Text;
+using ConcurrencyLab.Workloads;
+
+namespace ConcurrencyLab.Scenarios;
+
+/// <summary>
+/// The variants a scenario can run: its families, and how their names are written. This is the one place a
+/// variant's name is printed from its structure (<see cref="Create(string, WorkForm?, string?, IReadOnlyDictionary{string, string}?)"/>) and the one place a name a user typed is
+/// read back (<see cref="TryParse"/>): <c>family[@value][-form][:name=value]</c>, such as <c>foreach-async@40</c>,
+/// <c>parallel-for@default-apm</c> or <c>sequential-tap</c>. The form is left out when it is the family's own.
+/// </summary>
+public sealed class VariantSpace
+{
+    private readonly Dictionary<string, VariantFamily> _families;
+    private readonly Dictionary<string, string> _namesByCanonical;
+
+    /// <summary>The variants of scenario <paramref name="scenario"/>, whose families are <paramref name="noun"/>s such as strategies.</summary>
+    public VariantSpace(string scenario, string noun, IReadOnlyList<VariantFamily> families)
+    {
+        ArgumentException.ThrowIfNullOrWhiteSpace(scenario);
+        ArgumentException.ThrowIfNullOrWhiteSpace(noun);
+        ArgumentNullException.ThrowIfNull(families);
+        Scenario = scenario;
+        Noun = noun;
+        Families = families;
+        _families = families.ToDictionary(f => f.Id, StringComparer.Ordinal);
+        _namesByCanonical = [];
+    }
+
+    /// <summary>The scenario's name, for messages.</summary>
+    public string Scenario { get; }
+
+    /// <summary>What a family is in this scenario: <c>strategy</c>, <c>endpoint</c>, <c>receiver</c>.</summary>
+    public string Noun { get; }
+
+    /// <summary>Every family, in the order listings show them.</summary>
+    public IReadOnlyList<VariantFamily> Families { get; }
+
+    /// <summary>
+    /// Names a published experiment used, each for the variant whose lab name it maps to
+    /// (<c>task-run-apm</c> for <c>task-run-waitall-apm</c>): that variant is shown under the published name,
+    /// and both names are read.
+    /// </summary>
+    public IReadOnlyDictionary<string, string> Aliases
+    {
+        get => _aliases;
+        init
+        {
+            _aliases = value ?? throw new ArgumentNullException(nameof(value));
+            _namesByCanonical.Clear();
+            foreach (var (alias, canonical) in value)
+            {
+                _namesByCanonical[canonical] = alias;
+            }
+        }
+    }
+
+    private readonly IReadOnlyDictionary<string, string> _aliases = ImmutableDictionary<string, string>.Empty;
+
+    /// <summary>
+    /// The scenario's own reason to refuse a variant its families allow, such as a form the workload lacks
+    /// (<c>the delay workload has no apm form</c>); null to accept it.
+    /// </summary>
+    public Func<Variant, string?>? Refuse { get; init; }
+
+    /// <summary>How names are written here, for a listing: <c>strategy[@degree][-form]</c>; empty when every name is a family's alone.</summary>
+    public string Grammar
+    {
+        get
+        {
+            var value = ValueNoun();
+            var forms = Families.Any(f => f.Forms.Count > 1);
+            var optional = Families.Any(f => f.Parameters.Count == 0 || f.Parameters[0].DefaultWord is not null);
+            if (value is null && !forms)
+            {
+                return string.Empty;
+            }
+
+            var at = value is null ? string.Empty : optional ? $"[@{value}]" : $"@{value}";
+            return $"{Noun}{at}{(forms ? "[-form]" : string.Empty)}";
+        }
+    }
+
+    /// <summary>The family called <paramref name="id"/>, or null.</summary>
+    public VariantFamily? Find(string id) => _families.GetValueOrDefault(id);
+
+    /// <summary>
+    /// The variant of family <paramref name="family"/> in <paramref name="form"/> (null: the family's own) with
+    /// the parameter values given, the first parameter's from <paramref name="value"/>; a parameter not given
+    /// takes its <see cref="VariantParameter.DefaultWord"/>.
+    /// </summary>
+    /// <exception cref="ArgumentException">The family, form or a value is not one this space allows.</exception>
+    public Variant Create(string family, WorkForm? form = null, string? value = null, IReadOnlyDictionary<string, string>? others = null)
+    {
+        ArgumentNullException.ThrowIfNull(family);
+        var found = Find(family) ?? throw new ArgumentException($"{Scenario} has no {Noun} '{family}'.", nameof(family));
+        var values = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        for (var i = 0; i < found.Parameters.Count; i++)
+        {
+            var parameter = found.Parameters[i];
+            var given = i == 0 ? value : others?.GetValueOrDefault(parameter.Name);
+            var (read, problem) = parameter.Read(given);
+            values[parameter.Name] = read ?? throw new ArgumentException($"{found.Id}: {parameter.Name} '{given}' is {problem}.", nameof(value));
+        }
+
+        var chosen = form ?? (found.Forms.Count > 0 ? found.Forms[0] : default);
+        if (found.Forms.Count > 0 && !found.Forms.Contains(chosen))
+        {
+            throw new ArgumentException($"{found.Id} cannot call items in the {chosen.ToSuffix()} form.", nameof(form));
+        }
+
+        return Build(found, found.Forms.Count > 0 ? chosen : null, values);
+    }
+
+    /// <summary>The variant of family <paramref name="family"/> at <paramref name="value"/> of its first parameter, in its own form.</summary>
+    public Variant Create(string family, int value) => Create(family, form: null, value.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+    /// <summary>
+    /// Reads a variant name a user typed (any case, either a published or a lab name) into a variant of this
+    /// space, or says in one line why it cannot run here.
+    /// </summary>
+    public bool TryParse(string text, out Variant variant, out string problem)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        variant = null!;
+        var name = text.Trim().ToLowerInvariant();
+        if (name.Length == 0)
+        {
+            problem = $"a variant name must not be empty; {Scenario} has {Known()}.";
+            return false;
+        }
+
+        name = _aliases.GetValueOrDefault(name, name);
+        var parts = name.Split(':');
+        var (familyText, valueText, formText) = Split(parts[0]);
+        var family = Find(familyText);
+        if (family is null)
+        {
+            problem = $"variant '{text}' is not a {Scenario} variant: unknown {Noun} '{familyText}'; it has {Known()}.";
+            return false;
+        }
+
+        if (family.Unavailable is { } unavailable)
+        {
+            problem = $"variant '{text}' {unavailable}.";
+            return false;
+        }
+
+        var values = new SortedDictionary<string, string>(StringComparer.Ordinal);
+        if (family.Parameters.Count == 0)
+        {
+            if (valueText is not null)
+            {
+                problem = $"variant '{text}': {family.Id} takes no {ValueNoun() ?? "value"} ('@').";
+                return false;
+            }
+        }
+        else if (!TryRead(text, family, family.Parameters[0], valueText, values, out problem))
+        {
+            return false;
+        }
+
+        foreach (var part in parts.Skip(1))
+        {
+            var equals = part.IndexOf('=', StringComparison.Ordinal);
+            var parameter = equals > 0 ? family.Parameters.Skip(1).FirstOrDefault(p => p.Name == part[..equals]) : null;
+            if (parameter is null)
+            {
+                var named = family.Parameters.Skip(1).Select(p => p.Name).ToList();
+                problem = $"variant '{text}': '{part}' is not a parameter of {family.Id}; {(named.Count == 0 ? "it takes none after ':'" : "it takes " + string.Join(", ", named.Select(n => n + "=N")))}.";
+                return false;
+            }
+
+            if (!TryRead(text, family, parameter, part[(equals + 1)..], values, out problem))
+            {
+                return false;
+            }
+        }
+
+        foreach (var parameter in family.Parameters.Skip(1).Where(p => !values.ContainsKey(p.Name)))
+        {
+            if (!TryRead(text, family, parameter, null, values, out problem))
+            {
+                return false;
+            }
+        }
+
+        WorkForm? form = family.Forms.Count > 0 ? family.Forms[0] : null;
+        if (formText is not null)
+        {
+            if (!WorkForms.TryParse(formText, out var parsed))
+            {
+                problem = $"variant '{text}': '{formText}' is not a form; forms are {string.Join(", ", WorkForms.All.Select(f => f.ToSuffix()))}.";
+                return false;
+            }
+
+            if (!family.Forms.Contains(parsed))
+            {
+                problem = family.Forms.Count == 0
+                    ? $"variant '{text}': {family.Id} has no forms."
+                    : $"variant '{text}': {family.Id} cannot call items in the {parsed.ToSuffix()} form; it takes {string.Join(", ", family.Forms.Select(f => f.ToSuffix()))}.";
+                return false;
+            }
+
+            form = parsed;
+        }
+
+        var candidate = Build(family, form, values);
+        if (Refuse?.Invoke(candidate) is { } refused)
+        {
+            problem = $"variant '{text}': {refused}";
+            return false;
+        }
+
+        variant = candidate;
+        problem = string.Empty;
+        return true;
+    }
+
+    // family[@value][-form]: with '@' the value runs to the first '-'; without it, a last '-' part is a form
+    // only when what comes before it is not itself a family (sync-over-async is one family).
+    private (string Family, string? Value, string? Form) Split(string head)
+    {
+        var at = head.IndexOf('@', StringComparison.Ordinal);
+        if (at >= 0)
+        {
+            var rest = head[(at + 1)..];
+            var dash = rest.IndexOf('-', StringComparison.Ordinal);
+            return dash < 0 ? (head[..at], rest, null) : (head[..at], rest[..dash], rest[(dash + 1)..]);
+        }
+
+        var last = head.LastIndexOf('-');
+        return _families.ContainsKey(head) || last <= 0 || !WorkForms.TryParse(head[(last + 1)..], out _)
+            ? (head, null, null)
+            : (head[..last], null, head[(last + 1)..]);
+    }
+
+    private static bool TryRead(string text, VariantFamily family, VariantParameter parameter, string? given, SortedDictionary<string, string> values, out string problem)
+    {
+        var (value, trouble) = parameter.Read(given);
+        var range = $"from {parameter.Minimum} to {parameter.Maximum}";
+        problem = trouble switch
+        {
+            VariantParameter.Problem.None => string.Empty,
+            VariantParameter.Problem.TooLarge when parameter.DefaultWord is not null => $"variant '{text}': {family.Id} accepts a {parameter.Name} of at most {parameter.Maximum}.",
+            VariantParameter.Problem.NotANumber when parameter.DefaultWord is not null =>
+                $"variant '{text}': the {parameter.Name}{(parameter == family.Parameters[0] ? " after '@'" : string.Empty)} must be a positive whole number or '{parameter.DefaultWord}'.",
+            _ when parameter == family.Parameters[0] => $"variant '{text}' must say {parameter.Meaning}, {range}: {family.Id}@{parameter.Example}.",
+            _ => $"variant '{text}' must say {parameter.Meaning}, {range}: :{parameter.Name}={parameter.Example}.",
+        };
+        if (value is null)
+        {
+            return false;
+        }
+
+        values[parameter.Name] = value;
+        return true;
+    }
+
+    private Variant Build(VariantFamily family, WorkForm? form, SortedDictionary<string, string> values)
+    {
+        var name = new StringBuilder(family.Id);
+        var description = new StringBuilder(family.Description);
+        for (var i = 0; i < family.Parameters.Count; i++)
+        {
+            var parameter = family.Parameters[i];
+            var value = values[parameter.Name];
+            description.Append(parameter.DescribeValue(value));
+            if (i == 0)
+            {
+                name.Append('@').Append(value);
+            }
+        }
+
+        if (form is { } chosen && chosen != family.Forms[0])
+        {
+            name.Append('-').Append(chosen.ToSuffix());
+        }
+
+        foreach (var parameter in family.Parameters.Skip(1).Where(p => values[p.Name] != p.DefaultWord))
+        {
+            name.Append(':').Append(parameter.Name).Append('=').Append(values[parameter.Name]);
+        }
+
+        if (form is { } described)
+        {
+            description.Append("; ").Append(described.Describe());
+        }
+
+        var canonical = name.ToString();
+        return new Variant(_namesByCanonical.GetValueOrDefault(canonical, canonical), family.Id, form, values.ToImmutableSortedDictionary(StringComparer.Ordinal), description.ToString());
+    }
+
+    private string Known() => string.Join(", ", Families.Where(f => f.Unavailable is null).Select(f => f.Id));
+
+    // What the value after '@' is called here, for a family that takes none: "threads takes no degree".
+    private string? ValueNoun() => Families.Where(f => f.Parameters.Count > 0).Select(f => f.Parameters[0].Name).FirstOrDefault();
+}
