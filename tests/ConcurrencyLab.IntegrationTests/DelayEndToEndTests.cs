@@ -34,7 +34,7 @@ public sealed class DelayEndToEndTests
                 Assert.Equal(40, trial.GetProperty("itemsPlanned").GetInt32());
                 Assert.Equal(40, trial.GetProperty("itemsCompleted").GetInt32());
                 Assert.True(trial.GetProperty("samples").GetArrayLength() > 0);
-                Assert.True(trial.GetProperty("wallMs").GetDouble() >= scenario.GetProperty("idealMs").GetDouble());
+                Assert.True(trial.GetProperty("metrics").GetProperty("wallMs").GetDouble() >= scenario.GetProperty("idealMs").GetDouble());
             }
         }
 

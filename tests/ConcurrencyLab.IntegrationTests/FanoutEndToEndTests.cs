@@ -29,14 +29,14 @@ public sealed class FanoutEndToEndTests
             Assert.Equal("ok", variant.GetProperty("status").GetString());
             var trial = variant.GetProperty("trials")[0];
             Assert.Equal(16, trial.GetProperty("itemsCompleted").GetInt32());
-            Assert.Equal(0, trial.GetProperty("checks").GetProperty("errors").GetDouble());
+            Assert.Equal(0, trial.GetProperty("metrics").GetProperty("errors").GetDouble());
             Assert.Equal("product", trial.GetProperty("service").GetProperty("name").GetString());
             Assert.True(trial.GetProperty("service").GetProperty("samples").GetArrayLength() > 0);
-            Assert.True(trial.GetProperty("checks").GetProperty("externalCpuMs").GetDouble() > 0, "the external service's CPU was not read");
-            Assert.True(trial.TryGetProperty("jitMs", out _) && trial.TryGetProperty("jitMethods", out _), "the trial did not record the JIT's work");
+            Assert.True(trial.GetProperty("metrics").GetProperty("externalCpuMs").GetDouble() > 0, "the external service's CPU was not read");
+            Assert.True(trial.GetProperty("metrics").TryGetProperty("jitMs", out _) && trial.GetProperty("metrics").TryGetProperty("jitMethods", out _), "the trial did not record the JIT's work");
             if (OperatingSystem.IsLinux())
             {
-                Assert.True(trial.GetProperty("checks").GetProperty("listenOverflows").GetDouble() >= 0);
+                Assert.True(trial.GetProperty("metrics").GetProperty("listenOverflows").GetDouble() >= 0);
             }
         }
 
@@ -53,7 +53,7 @@ public sealed class FanoutEndToEndTests
             Assert.Empty(ServiceProcesses(folder.Path));
         }
 
-        static double Server(JsonElement variant, string check) => variant.GetProperty("trials")[0].GetProperty("checks").GetProperty(check).GetDouble();
+        static double Server(JsonElement variant, string check) => variant.GetProperty("trials")[0].GetProperty("metrics").GetProperty(check).GetDouble();
     }
 
     [Fact]
@@ -73,7 +73,7 @@ public sealed class FanoutEndToEndTests
         foreach (var variant in json.RootElement.GetProperty("scenarios")[0].GetProperty("variants").EnumerateArray())
         {
             var trial = variant.GetProperty("trials")[0];
-            var checks = trial.GetProperty("checks");
+            var checks = trial.GetProperty("metrics");
             Assert.Equal(4, trial.GetProperty("itemsCompleted").GetInt32());
             Assert.Equal(4, checks.GetProperty("errors").GetDouble());
             Assert.Equal(4, checks.GetProperty("upstreamTimeouts").GetDouble());

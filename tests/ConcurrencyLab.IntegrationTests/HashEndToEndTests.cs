@@ -33,7 +33,7 @@ public sealed partial class HashEndToEndTests
         {
             Assert.True(variant.GetProperty("status").GetString() == "ok", variant.ToString());
             var trial = variant.GetProperty("trials")[0];
-            var checks = trial.GetProperty("checks");
+            var checks = trial.GetProperty("metrics");
             Assert.Equal(5, trial.GetProperty("itemsCompleted").GetInt32());
             Assert.Equal(0, checks.GetProperty("hashMismatches").GetDouble());
             if (OperatingSystem.IsLinux())

@@ -52,7 +52,7 @@ public sealed partial class LiveViewTests
         using var results = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out", "results.json")));
         var trial = results.RootElement.GetProperty("scenarios")[0].GetProperty("variants")[0].GetProperty("trials")[0];
         Assert.Equal("ok", trial.GetProperty("status").GetString());
-        Assert.True(trial.GetProperty("peakThreads").GetInt32() >= 24);
+        Assert.True(trial.GetProperty("metrics").GetProperty("peakThreads").GetDouble() >= 24);
     }
 
     private static string Quote(string argument) => "'" + argument.Replace("'", "'\\''", StringComparison.Ordinal) + "'";

@@ -19,7 +19,7 @@ public sealed class PollEndToEndTests
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out/results.json")));
         var scenario = json.RootElement.GetProperty("scenarios")[0];
         Assert.Equal("poll", scenario.GetProperty("name").GetString());
-        Assert.Contains(scenario.GetProperty("reportedChecks").EnumerateArray(), c => c.GetProperty("name").GetString() == "messagesPerSec");
+        Assert.Contains(scenario.GetProperty("metrics").EnumerateArray(), c => c.GetProperty("id").GetString() == "messagesPerSec");
         var variants = scenario.GetProperty("variants").EnumerateArray().ToDictionary(v => v.GetProperty("name").GetString()!);
 
         foreach (var variant in variants.Values)
@@ -27,7 +27,7 @@ public sealed class PollEndToEndTests
             Assert.Equal("ok", variant.GetProperty("status").GetString());
             foreach (var trial in variant.GetProperty("trials").EnumerateArray())
             {
-                var checks = trial.GetProperty("checks");
+                var checks = trial.GetProperty("metrics");
                 Assert.True(checks.GetProperty("sent").GetDouble() > 50);
                 Assert.Equal(checks.GetProperty("sent").GetDouble(), checks.GetProperty("received").GetDouble());
                 Assert.Equal(0, checks.GetProperty("lost").GetDouble());
@@ -39,6 +39,6 @@ public sealed class PollEndToEndTests
         Assert.True(PeakThreads(variants["threads"]) > 100, $"threads peaked at {PeakThreads(variants["threads"])}");
         Assert.True(PeakThreads(variants["threads"]) > 3 * PeakThreads(variants["receive-async"]));
 
-        static double PeakThreads(JsonElement variant) => variant.GetProperty("summary").GetProperty("medianPeakThreads").GetDouble();
+        static double PeakThreads(JsonElement variant) => variant.GetProperty("summary").GetProperty("medians").GetProperty("peakThreads").GetDouble();
     }
 }

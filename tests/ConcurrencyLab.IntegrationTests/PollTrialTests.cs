@@ -34,7 +34,8 @@ public sealed class PollTrialTests
         Assert.Equal(0, outcome.ItemsDuplicated);
         Assert.Equal(expected, outcome.LatenciesMs.Count);
         Assert.All(outcome.LatenciesMs, l => Assert.True(l >= 0, $"latency {l} ms is negative"));
-        var checks = outcome.Checks!;
+        var checks = outcome.Metrics!;
+        Assert.All(checks.Keys, id => Assert.Contains(Scenario.Metrics, m => m.Id == id));
         Assert.Equal(expected, checks["sent"]);
         Assert.Equal(expected, checks["received"]);
         Assert.Equal(0, checks["lost"]);
@@ -70,8 +71,8 @@ public sealed class PollTrialTests
         Assert.NotNull(outcome.Error);
         Assert.Contains($"of {expected} messages sent", outcome.Error, StringComparison.Ordinal);
         Assert.Contains("lost", outcome.Error, StringComparison.Ordinal);
-        Assert.True(outcome.Checks!["lost"] >= expected - 2, $"{outcome.Checks["lost"]} of {expected} lost");
-        Assert.Equal(0, outcome.Checks["duplicated"]);
+        Assert.True(outcome.Metrics!["lost"] >= expected - 2, $"{outcome.Metrics["lost"]} of {expected} lost");
+        Assert.Equal(0, outcome.Metrics["duplicated"]);
     }
 
     private static ParameterValues Values(params (string Name, string Value)[] given)

@@ -1,4 +1,5 @@
 using System.Globalization;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using Spectre.Console;
@@ -32,7 +33,7 @@ internal sealed class PlainProgress : IRunObserver
     public void TrialFinished(TrialProgress progress, TrialResult result)
     {
         var detail = result.Status == TrialStatus.Ok
-            ? string.Create(CultureInfo.InvariantCulture, $"{result.WallMs:0.0} ms, {result.PeakThreads} threads")
+            ? string.Create(CultureInfo.InvariantCulture, $"{result.WallMs:0.0} ms, {result.Value(StandardMetrics.PeakThreads)} threads")
             : $"{result.Status.ToText()}: {result.Error}";
         _console.WriteLine($"[{progress.Index + 1}/{progress.Total}] {progress.Scenario} {progress.Variant} {progress.Kind}: {detail}");
     }

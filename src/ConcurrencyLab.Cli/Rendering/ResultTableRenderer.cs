@@ -1,4 +1,5 @@
 using System.Globalization;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using Spectre.Console;
@@ -9,17 +10,14 @@ namespace ConcurrencyLab.Cli.Rendering;
 /// <summary>Builds the console table of one scenario; writes nothing itself.</summary>
 internal static class ResultTableRenderer
 {
-    // The console has less room than Markdown: these columns carry the decision.
-    private static readonly string[] ConsoleColumns =
-        ["variant", "medianWallMs", "ci95Ms", "efficiency", "ratioToBaseline", "medianPeakThreads", "medianPeakPoolThreads", "medianCpuMs", "medianP99Ms", "trials", "flags"];
-
     public static IRenderable Render(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        // The flags column only when some variant is flagged: most scenarios have none.
-        var all = ResultColumn.For(scenario);
-        var columns = all
-            .Where(c => ConsoleColumns.Contains(c.Id) || c.Id.StartsWith("check:", StringComparison.Ordinal))
+
+        // The console has less room than Markdown: only the columns that carry the decision, and the flags
+        // column only when some variant is flagged (most scenarios have none).
+        var columns = ResultColumn.For(scenario)
+            .Where(c => c.Visibility == MetricVisibility.Everywhere)
             .Where(c => c.Id != "flags" || scenario.Variants.Any(v => c.Format(scenario, v).Length > 0))
             .ToList();
         var table = new Table().Border(TableBorder.Rounded).Title($"[bold]{Markup.Escape(scenario.Name)}[/]");

@@ -1,20 +1,16 @@
 using System.Globalization;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Reporting;
 
-/// <summary><c>results.csv</c>: one row per trial, for spreadsheets and plotting scripts.</summary>
+/// <summary>
+/// <c>results.csv</c>: one row per trial, for spreadsheets and plotting scripts; a column per metric (the lab's
+/// own, then each scenario's), headed by its id, empty where a trial did not record it.
+/// </summary>
 public sealed class CsvExporter : IExporter
 {
     public static CsvExporter Default { get; } = new();
-
-    private static readonly string[] Header =
-    [
-        "scenario", "variant", "repeat", "status", "wallMs", "cpuMs", "userCpuMs", "systemCpuMs",
-        "threadsAtStart", "peakThreads", "finalThreads", "peakPoolThreads", "peakQueueLength",
-        "completedWorkItems", "lockContentions", "allocatedBytes", "gen0", "gen1", "gen2", "peakWorkingSetBytes",
-        "itemsPlanned", "itemsCompleted", "itemsDuplicated", "p50Ms", "p95Ms", "p99Ms", "maxMs", "isolated", "error", "checks",
-    ];
 
     public string FileName => "results.csv";
 
@@ -22,31 +18,44 @@ public sealed class CsvExporter : IExporter
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(writer);
-        writer.WriteLine(string.Join(',', Header));
+
+        // The scenarios' own metrics as described, then any a trial holds that no description names (an older file).
+        var own = run.Scenarios.SelectMany(s => s.Metrics.Select(m => m.Id))
+            .Concat(run.Scenarios.SelectMany(s => s.Variants).SelectMany(v => v.Trials).SelectMany(t => t.Metrics.Keys))
+            .Where(id => !StandardMetrics.All.Any(m => m.Id == id))
+            .Distinct(StringComparer.Ordinal)
+            .ToList();
+
+        // A cell for each column, in the header's order: a trial's fields and its metrics come from one list.
+        (string Header, Func<ScenarioResult, VariantResult, TrialResult, object?> Cell)[] columns =
+        [
+            ("scenario", (s, _, _) => s.Name),
+            ("variant", (_, v, _) => v.Name),
+            ("repeat", (_, _, t) => t.Repeat),
+            ("status", (_, _, t) => t.Status.ToText()),
+            .. StandardMetrics.All.Select(m => (m.Id, (Func<ScenarioResult, VariantResult, TrialResult, object?>)((_, _, t) => t.Value(m)))),
+            ("itemsPlanned", (_, _, t) => t.ItemsPlanned),
+            ("itemsCompleted", (_, _, t) => t.ItemsCompleted),
+            ("itemsDuplicated", (_, _, t) => t.ItemsDuplicated),
+            ("isolated", (_, _, t) => t.Isolated),
+            ("error", (_, _, t) => t.Error),
+            .. own.Select(id => (id, (Func<ScenarioResult, VariantResult, TrialResult, object?>)((_, _, t) => Metric(t, id)))),
+        ];
+
+        writer.WriteLine(string.Join(',', columns.Select(c => c.Header)));
         foreach (var scenario in run.Scenarios)
         {
             foreach (var variant in scenario.Variants)
             {
-                foreach (var t in variant.Trials)
+                foreach (var trial in variant.Trials)
                 {
-                    object?[] cells =
-                    [
-                        scenario.Name, variant.Name, t.Repeat, t.Status.ToText(), t.WallMs, t.CpuMs, t.UserCpuMs, t.SystemCpuMs,
-                        t.ThreadsAtStart, t.PeakThreads, t.FinalThreads, t.PeakPoolThreads, t.PeakQueueLength,
-                        t.CompletedWorkItems, t.LockContentions, t.AllocatedBytes, t.Gc.Gen0, t.Gc.Gen1, t.Gc.Gen2, t.PeakWorkingSetBytes,
-                        t.ItemsPlanned, t.ItemsCompleted, t.ItemsDuplicated, t.Latency.P50Ms, t.Latency.P95Ms, t.Latency.P99Ms, t.Latency.MaxMs,
-                        t.Isolated, t.Error, Checks(t),
-                    ];
-                    writer.WriteLine(string.Join(',', cells.Select(Cell)));
+                    writer.WriteLine(string.Join(',', columns.Select(c => Cell(c.Cell(scenario, variant, trial)))));
                 }
             }
         }
     }
 
-    // A scenario's own counts (misclassified, lost...) in one cell, name=value;..., in name order.
-    private static string Checks(TrialResult trial) => trial.Checks is null
-        ? string.Empty
-        : string.Join(';', trial.Checks.OrderBy(c => c.Key, StringComparer.Ordinal).Select(c => $"{c.Key}={c.Value.ToString("0.###", CultureInfo.InvariantCulture)}"));
+    private static double? Metric(TrialResult trial, string id) => trial.Metrics.TryGetValue(id, out var value) ? value : null;
 
     private static string Cell(object? value)
     {

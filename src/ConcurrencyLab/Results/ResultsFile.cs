@@ -1,9 +1,13 @@
 using System.Text.Json;
+using System.Text.Json.Nodes;
 using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Results;
 
-/// <summary>Reads a <c>results.json</c> back, refusing with a one-line reason what is not one this build can read.</summary>
+/// <summary>
+/// Reads a <c>results.json</c> back, of this schema or an older one (read as this one), refusing with a one-line
+/// reason what is not one this build can read.
+/// </summary>
 public static class ResultsFile
 {
     // A null where the model has none (say "variants": null) is refused here, not met later as a crash.
@@ -24,13 +28,31 @@ public static class ResultsFile
         }
 
         RunResult? run;
+        var upgraded = false;
         try
         {
-            run = JsonSerializer.Deserialize<RunResult>(text, Strict);
+            // Read as a tree first: a file of an older schema is rewritten into this one before it is bound.
+            var root = JsonNode.Parse(text) as JsonObject;
+            if (root is not null && root["tool"] is JsonValue tool && tool.TryGetValue<string>(out var name) && name == "conclab")
+            {
+                // A newer schema may have a shape this build cannot bind: say so, rather than that it is no results file.
+                if (root["schemaVersion"] is JsonValue version && version.TryGetValue<int>(out var number) && number > RunResult.CurrentSchemaVersion)
+                {
+                    throw new ResultsFileException(Newer(path, number));
+                }
+
+                if (SchemaOne.Is(root))
+                {
+                    SchemaOne.Upgrade(root);
+                    upgraded = true;
+                }
+            }
+
+            run = root?.Deserialize<RunResult>(Strict);
         }
-        catch (JsonException ex)
+        catch (Exception ex) when (ex is JsonException or InvalidOperationException or FormatException)
         {
-            throw new ResultsFileException($"{path} is not a conclab results file: {ex.Message}", ex);
+            throw new ResultsFileException($"{path} is not a conclab results file: {ex.Message}".ReplaceLineEndings(" "), ex);
         }
 
         if (run is null || run.Tool != "conclab" || run.Scenarios is null)
@@ -40,11 +62,19 @@ public static class ResultsFile
 
         if (run.SchemaVersion > RunResult.CurrentSchemaVersion)
         {
-            throw new ResultsFileException($"{path} has schema version {run.SchemaVersion}, newer than this conclab reads ({RunResult.CurrentSchemaVersion}); use a newer conclab");
+            throw new ResultsFileException(Newer(path, run.SchemaVersion));
+        }
+
+        if (upgraded)
+        {
+            run = SchemaOne.WithMedians(run);
         }
 
         return run;
     }
+
+    private static string Newer(string path, int version) =>
+        $"{path} has schema version {version}, newer than this conclab reads ({RunResult.CurrentSchemaVersion}); use a newer conclab";
 }
 
 /// <summary>A results file that cannot be read; its message is one line for the user.</summary>

@@ -1,3 +1,5 @@
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Statistics;
 using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Results;
@@ -8,8 +10,12 @@ namespace ConcurrencyLab.Results;
 /// </summary>
 public sealed record RunResult
 {
-    /// <summary>The schema version this build writes.</summary>
-    public const int CurrentSchemaVersion = 1;
+    /// <summary>
+    /// The schema version this build writes. 2: a trial's measurements and a scenario's checks are one
+    /// <c>metrics</c> map, a summary's medians one <c>medians</c> map, and a scenario describes its own metrics in
+    /// <c>metrics</c> (which replaces <c>reportedChecks</c> and <c>flaggedChecks</c>). Version 1 files are still read.
+    /// </summary>
+    public const int CurrentSchemaVersion = 2;
 
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;
 
@@ -67,11 +73,11 @@ public sealed record ScenarioResult
 
     public required IReadOnlyList<VariantResult> Variants { get; init; }
 
-    /// <summary>Checks in each trial's <c>checks</c> that should be 0; a variant where one is not is flagged.</summary>
-    public IReadOnlyList<string> FlaggedChecks { get; init; } = [];
-
-    /// <summary>Trial checks the tables show as columns (medians over ok trials), such as messages per second.</summary>
-    public IReadOnlyList<ReportedCheck> ReportedChecks { get; init; } = [];
+    /// <summary>
+    /// The scenario's own metrics, described (such as messages per second, or hosts misclassified, which should
+    /// be 0); the lab's own, <see cref="StandardMetrics"/>, are not repeated here.
+    /// </summary>
+    public IReadOnlyList<Metric> Metrics { get; init; } = [];
 
     /// <summary>Anything the reader should know: scale changes, digests that differ, a hung in-process trial.</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
@@ -131,41 +137,40 @@ public sealed record VariantSummary
     /// <summary>Max over min wall time.</summary>
     public double Spread { get; init; }
 
-    public double MedianCpuMs { get; init; }
+    /// <summary>
+    /// The median over the ok trials of every metric they recorded, by id (wall time included). A metric where a
+    /// negative value means never has -1 here when its median is never.
+    /// </summary>
+    public IReadOnlyDictionary<string, double> Medians { get; init; } = new Dictionary<string, double>();
 
-    public double MedianUserCpuMs { get; init; }
+    /// <summary>The median of <paramref name="metric"/>, or null when no ok trial recorded it.</summary>
+    public double? Median(Metric metric)
+    {
+        ArgumentNullException.ThrowIfNull(metric);
+        return Medians.TryGetValue(metric.Id, out var value) ? value : null;
+    }
 
-    public double MedianSystemCpuMs { get; init; }
+    /// <summary>
+    /// The median of every metric the ok trials recorded, by id, in the order the trials hold them: what
+    /// <see cref="Medians"/> holds. A trial that did not record a metric does not count for it. Where a metric's
+    /// negative values mean never, those count above every other value, and a median that is never is written -1.
+    /// </summary>
+    public static IReadOnlyDictionary<string, double> MediansOf(IReadOnlyList<TrialResult> okTrials, IEnumerable<Metric> scenarioMetrics)
+    {
+        ArgumentNullException.ThrowIfNull(okTrials);
+        ArgumentNullException.ThrowIfNull(scenarioMetrics);
+        var never = StandardMetrics.All.Concat(scenarioMetrics).Where(m => m.NegativeMeansNever).Select(m => m.Id).ToHashSet(StringComparer.Ordinal);
+        var medians = new Dictionary<string, double>(StringComparer.Ordinal);
+        foreach (var id in okTrials.SelectMany(t => t.Metrics.Keys).Distinct(StringComparer.Ordinal))
+        {
+            var median = MedianEstimate.MedianOf(okTrials
+                .Where(t => t.Metrics.ContainsKey(id))
+                .Select(t => never.Contains(id) && t.Metrics[id] < 0 ? double.PositiveInfinity : t.Metrics[id]));
+            medians[id] = double.IsPositiveInfinity(median) ? -1 : median;
+        }
 
-    public double MedianFinalThreads { get; init; }
-
-    public double MedianCompletedWorkItems { get; init; }
-
-    public double MedianGen0Collections { get; init; }
-
-    public double MedianGen1Collections { get; init; }
-
-    public double MedianGen2Collections { get; init; }
-
-    public double MedianPeakThreads { get; init; }
-
-    public double MedianPeakPoolThreads { get; init; }
-
-    public double MedianPeakQueueLength { get; init; }
-
-    public double MedianAllocatedBytes { get; init; }
-
-    public double MedianLockContentions { get; init; }
-
-    public double MedianPeakWorkingSetBytes { get; init; }
-
-    public double MedianP50Ms { get; init; }
-
-    public double MedianP95Ms { get; init; }
-
-    public double MedianP99Ms { get; init; }
-
-    public double MedianMaxMs { get; init; }
+        return medians;
+    }
 }
 
 /// <summary>Where the run happened.</summary>

@@ -4,27 +4,24 @@ namespace ConcurrencyLab.Results;
 
 /// <summary>
 /// What a service process measured of itself while a trial's client drove it (the fanout experiment's
-/// product service): its threads and pool over time, CPU and memory.
+/// product service): the lab's own metrics of its process, and its threads and pool over time.
 /// </summary>
 public sealed record ServiceMeasurements
 {
     /// <summary>Which service: such as <c>product</c>.</summary>
     public required string Name { get; init; }
 
-    public int PeakThreads { get; init; }
-
-    public int PeakPoolThreads { get; init; }
-
-    public long PeakQueueLength { get; init; }
-
-    public double CpuMs { get; init; }
-
-    public long PeakWorkingSetBytes { get; init; }
-
-    /// <summary>Time the service's JIT spent compiling in the region.</summary>
-    public double JitMs { get; init; }
+    /// <summary>The service process's <see cref="StandardMetrics"/> over the region, by id (it has no items, so no latencies).</summary>
+    public IReadOnlyDictionary<string, double> Metrics { get; init; } = new Dictionary<string, double>();
 
     public IReadOnlyList<Sample> Samples { get; init; } = [];
+
+    /// <summary>The service's value of <paramref name="metric"/>, or null when it recorded none.</summary>
+    public double? Value(Metric metric)
+    {
+        ArgumentNullException.ThrowIfNull(metric);
+        return Metrics.TryGetValue(metric.Id, out var value) ? value : null;
+    }
 
     /// <summary>Turns a service's own measurements into the part a trial keeps.</summary>
     public static ServiceMeasurements From(string name, Measurements measurements)
@@ -33,12 +30,7 @@ public sealed record ServiceMeasurements
         return new ServiceMeasurements
         {
             Name = name,
-            PeakThreads = measurements.PeakThreads,
-            PeakPoolThreads = measurements.PeakPoolThreads,
-            PeakQueueLength = measurements.PeakQueueLength,
-            CpuMs = measurements.UserCpuMs + measurements.SystemCpuMs,
-            PeakWorkingSetBytes = measurements.PeakWorkingSetBytes,
-            JitMs = measurements.JitMs,
+            Metrics = StandardMetrics.Read(measurements, latency: null),
             Samples = measurements.Samples,
         };
     }

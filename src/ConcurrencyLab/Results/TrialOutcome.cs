@@ -1,3 +1,5 @@
+using ConcurrencyLab.Measurement;
+
 namespace ConcurrencyLab.Results;
 
 /// <summary>What a scenario reports about the items of one trial; the meter supplies the rest.</summary>
@@ -14,7 +16,8 @@ public sealed record TrialOutcome
 
     public string? WorkloadDigest { get; init; }
 
-    public IReadOnlyDictionary<string, double>? Checks { get; init; }
+    /// <summary>The scenario's own metrics for this trial (such as hosts misclassified or messages per second), set through their descriptors.</summary>
+    public MetricValues? Metrics { get; init; }
 
     /// <summary>What a service the trial ran in a process of its own measured of itself over the same region, if any.</summary>
     public ServiceMeasurements? Service { get; init; }

@@ -213,7 +213,7 @@ public sealed class Runner
             Parameters = v.Parameters,
             Status = trials[v.Name].Count == 0 ? TrialStatus.Failed : Summarizer.VariantStatus(trials[v.Name]),
             Trials = trials[v.Name],
-            Summary = Summarizer.Summarise(trials[v.Name], ideal.Ms, baselineMedian),
+            Summary = Summarizer.Summarise(trials[v.Name], ideal.Ms, baselineMedian, plan.Scenario.Metrics),
         }).ToList();
 
         return new ScenarioResult
@@ -224,8 +224,7 @@ public sealed class Runner
             IdealReason = ideal.Reason,
             Bounds = fixture?.Bounds ?? new Dictionary<string, double>(),
             Baseline = plan.Baseline,
-            FlaggedChecks = plan.Scenario.FlaggedChecks,
-            ReportedChecks = plan.Scenario.ReportedChecks,
+            Metrics = plan.Scenario.Metrics,
             Variants = variants,
             Notes = notes,
         };

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Strategies;
 using ConcurrencyLab.Workloads;
@@ -26,10 +27,10 @@ public abstract class BatchScenario : Scenario
         Task.FromResult(new PreparedTrial(CreateWorkload(parameters, seed), null));
 
     /// <summary>
-    /// Scenario-specific checks on what the items found (for example hosts misclassified), recorded in the
-    /// trial's <c>checks</c>; and an error when a check means the trial failed.
+    /// Scenario-specific checks on what the items found (for example hosts misclassified), recorded as the
+    /// scenario's own <see cref="Scenario.Metrics"/>; and an error when a check means the trial failed.
     /// </summary>
-    protected virtual (IReadOnlyDictionary<string, double>? Checks, string? Error) CheckResults(Workload workload, object? fixture) => (null, null);
+    protected virtual (MetricValues? Metrics, string? Error) CheckResults(Workload workload, object? fixture) => (null, null);
 
     /// <summary>Strategies that get an <c>@default</c> variant besides the listed degrees.</summary>
     protected virtual IReadOnlyCollection<string> StrategiesWithDefaultDegree => ["parallel-for", "foreach-async"];
@@ -160,7 +161,7 @@ public abstract class BatchScenario : Scenario
             context.Meter.Stop();
         }
 
-        var (checks, checkError) = CheckResults(workload, fixture);
+        var (metrics, checkError) = CheckResults(workload, fixture);
         return new TrialOutcome
         {
             ItemsPlanned = workload.Count,
@@ -168,7 +169,7 @@ public abstract class BatchScenario : Scenario
             ItemsDuplicated = batch.Duplicated,
             LatenciesMs = batch.CompletionLatenciesMs(),
             WorkloadDigest = workload.Digest,
-            Checks = checks,
+            Metrics = metrics,
             Error = failure ?? checkError,
         };
     }

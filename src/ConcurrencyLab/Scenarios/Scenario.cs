@@ -1,4 +1,5 @@
 using ConcurrencyLab.Hosting;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Scenarios;
@@ -50,11 +51,12 @@ public abstract class Scenario
     /// <summary>How long one trial should take at most, as a hint for sizing buffers; zero when unknown.</summary>
     public virtual TimeSpan ExpectedTrialDuration(ParameterValues parameters) => TimeSpan.Zero;
 
-    /// <summary>Names of trial checks that should be 0 (such as <c>misclassified</c>); reports flag variants where they are not.</summary>
-    public virtual IReadOnlyList<string> FlaggedChecks => [];
-
-    /// <summary>Trial checks the scenario's tables show as columns, as medians over each variant's successful trials.</summary>
-    public virtual IReadOnlyList<ReportedCheck> ReportedChecks => [];
+    /// <summary>
+    /// The metrics the scenario records in its trials besides the lab's own (<see cref="StandardMetrics"/>), each
+    /// described once: messages per second, hosts misclassified (which flags a variant when not 0). Every value a
+    /// trial sets in <see cref="TrialOutcome.Metrics"/> must be one of these.
+    /// </summary>
+    public virtual IReadOnlyList<Metric> Metrics => [];
 
     /// <summary>Notes for the report about how parameters were interpreted (for example, scale changes under --quick).</summary>
     public virtual IEnumerable<string> Notes(ParameterValues parameters, bool quick) => [];

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Statistics;
@@ -9,7 +10,8 @@ public static class Summarizer
     /// <param name="trials">The variant's measured trials.</param>
     /// <param name="idealMs">The scenario's ideal; 0 or less when unknown, which leaves efficiency out.</param>
     /// <param name="baselineMedianMs">The baseline's median wall time, when it has one.</param>
-    public static VariantSummary? Summarise(IReadOnlyList<TrialResult> trials, double idealMs, double? baselineMedianMs)
+    /// <param name="scenarioMetrics">The scenario's own metrics, whose descriptors say how to take their medians.</param>
+    public static VariantSummary? Summarise(IReadOnlyList<TrialResult> trials, double idealMs, double? baselineMedianMs, IReadOnlyList<Metric>? scenarioMetrics = null)
     {
         ArgumentNullException.ThrowIfNull(trials);
         var ok = trials.Where(t => t.Status == TrialStatus.Ok).ToList();
@@ -32,24 +34,7 @@ public static class Summarizer
             Efficiency = idealMs > 0 && wall.Median > 0 ? idealMs / wall.Median : null,
             RatioToBaseline = baselineMedianMs is > 0 ? wall.Median / baselineMedianMs.Value : null,
             Spread = min > 0 ? max / min : 0,
-            MedianCpuMs = MedianEstimate.MedianOf(ok.Select(t => t.CpuMs)),
-            MedianUserCpuMs = MedianEstimate.MedianOf(ok.Select(t => t.UserCpuMs)),
-            MedianSystemCpuMs = MedianEstimate.MedianOf(ok.Select(t => t.SystemCpuMs)),
-            MedianFinalThreads = MedianEstimate.MedianOf(ok.Select(t => (double)t.FinalThreads)),
-            MedianCompletedWorkItems = MedianEstimate.MedianOf(ok.Select(t => (double)t.CompletedWorkItems)),
-            MedianGen0Collections = MedianEstimate.MedianOf(ok.Select(t => (double)t.Gc.Gen0)),
-            MedianGen1Collections = MedianEstimate.MedianOf(ok.Select(t => (double)t.Gc.Gen1)),
-            MedianGen2Collections = MedianEstimate.MedianOf(ok.Select(t => (double)t.Gc.Gen2)),
-            MedianPeakThreads = MedianEstimate.MedianOf(ok.Select(t => (double)t.PeakThreads)),
-            MedianPeakPoolThreads = MedianEstimate.MedianOf(ok.Select(t => (double)t.PeakPoolThreads)),
-            MedianPeakQueueLength = MedianEstimate.MedianOf(ok.Select(t => (double)t.PeakQueueLength)),
-            MedianAllocatedBytes = MedianEstimate.MedianOf(ok.Select(t => (double)t.AllocatedBytes)),
-            MedianLockContentions = MedianEstimate.MedianOf(ok.Select(t => (double)t.LockContentions)),
-            MedianPeakWorkingSetBytes = MedianEstimate.MedianOf(ok.Select(t => (double)t.PeakWorkingSetBytes)),
-            MedianP50Ms = MedianEstimate.MedianOf(ok.Select(t => t.Latency.P50Ms)),
-            MedianP95Ms = MedianEstimate.MedianOf(ok.Select(t => t.Latency.P95Ms)),
-            MedianP99Ms = MedianEstimate.MedianOf(ok.Select(t => t.Latency.P99Ms)),
-            MedianMaxMs = MedianEstimate.MedianOf(ok.Select(t => t.Latency.MaxMs)),
+            Medians = VariantSummary.MediansOf(ok, scenarioMetrics ?? []),
         };
     }
 

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Cli.Rendering;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Tests.Reporting;
@@ -21,8 +22,9 @@ public sealed class ResultTableRendererTests
     {
         var scenario = ExporterTests.SampleRun().Scenarios[0];
         var whenall = scenario.Variants[1];
-        var flagged = whenall with { Trials = [whenall.Trials[0] with { Checks = new Dictionary<string, double> { ["misclassified"] = 7 } }] };
-        scenario = scenario with { FlaggedChecks = ["misclassified"], Variants = [scenario.Variants[0], flagged] };
+        var misclassified = Metric.Count("misclassified", "Misclassified") with { FlagsWhenNotZero = true };
+        var flagged = whenall with { Summary = whenall.Summary! with { Medians = new Dictionary<string, double>(whenall.Summary.Medians) { ["misclassified"] = 7 } } };
+        scenario = scenario with { Metrics = [misclassified], Variants = [scenario.Variants[0], flagged] };
 
         var text = Render(scenario);
 

@@ -25,7 +25,7 @@ public sealed class RunComparisonTests
                     Name = v.Variant,
                     Description = v.Variant,
                     Status = TrialStatus.Ok,
-                    Trials = [.. v.Walls.Select((w, i) => new TrialResult { WallMs = w, Repeat = i })],
+                    Trials = [.. v.Walls.Select((w, i) => new TrialResult { Metrics = Measured.Metrics(w), Repeat = i })],
                 })],
             },
         ],

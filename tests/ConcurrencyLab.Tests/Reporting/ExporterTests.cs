@@ -11,18 +11,23 @@ public sealed class ExporterTests
     {
         var trial = new TrialResult
         {
-            WallMs = 51.5,
-            CpuMs = 9,
-            UserCpuMs = 6,
-            SystemCpuMs = 3,
-            PeakThreads = 12,
-            PeakPoolThreads = 3,
-            PeakQueueLength = 4,
-            AllocatedBytes = 40960,
+            Metrics = Measured.Metrics(
+                51.5,
+                (StandardMetrics.Cpu, 9),
+                (StandardMetrics.UserCpu, 6),
+                (StandardMetrics.SystemCpu, 3),
+                (StandardMetrics.CoresUsed, 9 / 51.5),
+                (StandardMetrics.PeakThreads, 12),
+                (StandardMetrics.PeakPoolThreads, 3),
+                (StandardMetrics.PeakQueueLength, 4),
+                (StandardMetrics.Allocated, 40960),
+                (StandardMetrics.P50, 26),
+                (StandardMetrics.P95, 46),
+                (StandardMetrics.P99, 48),
+                (StandardMetrics.MaxLatency, 49.5)),
             ItemsPlanned = 100,
             ItemsCompleted = 100,
             Isolated = true,
-            Latency = new LatencyPercentiles(26, 46, 48, 49.5),
             Samples = [new Sample(0, 11, 2, 0, 0), new Sample(10, 12, 3, 4, 2.5)],
         };
         var failed = TrialResult.Unmeasured(TrialStatus.Failed, "boom, \"quoted\" | piped", isolated: true);
@@ -49,7 +54,11 @@ public sealed class ExporterTests
                             Description = "async",
                             Status = TrialStatus.Ok,
                             Trials = [trial],
-                            Summary = new VariantSummary { Trials = 1, MedianWallMs = 51.5, MinWallMs = 51.5, MaxWallMs = 51.5, CiLowMs = 51.5, CiHighMs = 51.5, Efficiency = 49 / 51.5, RatioToBaseline = 1, Spread = 1, MedianPeakThreads = 12 },
+                            Summary = new VariantSummary
+                            {
+                                Trials = 1, MedianWallMs = 51.5, MinWallMs = 51.5, MaxWallMs = 51.5, CiLowMs = 51.5, CiHighMs = 51.5, Efficiency = 49 / 51.5, RatioToBaseline = 1, Spread = 1,
+                                Medians = VariantSummary.MediansOf([trial], []),
+                            },
                         },
                     ],
                 },
@@ -65,7 +74,7 @@ public sealed class ExporterTests
         using var document = JsonDocument.Parse(writer.ToString());
         var root = document.RootElement;
 
-        Assert.Equal(1, root.GetProperty("schemaVersion").GetInt32());
+        Assert.Equal(2, root.GetProperty("schemaVersion").GetInt32());
         foreach (var name in new[] { "os", "runtime", "processorCount", "gcMode" })
         {
             Assert.True(root.GetProperty("environment").TryGetProperty(name, out _), name);
@@ -81,22 +90,25 @@ public sealed class ExporterTests
         Assert.Equal("whenall", variant.GetProperty("name").GetString());
         Assert.Equal("ok", variant.GetProperty("status").GetString());
         var trial = variant.GetProperty("trials")[0];
-        foreach (var name in new[] { "wallMs", "cpuMs", "peakThreads", "peakPoolThreads", "peakQueueLength", "allocatedBytes", "itemsPlanned", "itemsCompleted", "latency", "samples" })
+        foreach (var name in new[] { "itemsPlanned", "itemsCompleted", "metrics", "samples" })
         {
             Assert.True(trial.TryGetProperty(name, out _), name);
         }
 
-        foreach (var name in new[] { "p50Ms", "p95Ms", "p99Ms", "maxMs" })
+        // Version 2: every measurement is a metric, by its id; the ids are version 1's field names.
+        foreach (var name in new[] { "wallMs", "cpuMs", "coresUsed", "peakThreads", "peakPoolThreads", "peakQueueLength", "allocatedBytes", "p50Ms", "p95Ms", "p99Ms", "maxMs" })
         {
-            Assert.True(trial.GetProperty("latency").TryGetProperty(name, out _), name);
+            Assert.True(trial.GetProperty("metrics").TryGetProperty(name, out _), name);
         }
 
         Assert.Equal(2, trial.GetProperty("samples").GetArrayLength());
         var summary = variant.GetProperty("summary");
-        foreach (var name in new[] { "medianWallMs", "ciLowMs", "ciHighMs", "efficiency", "ratioToBaseline", "medianPeakThreads" })
+        foreach (var name in new[] { "medianWallMs", "ciLowMs", "ciHighMs", "efficiency", "ratioToBaseline", "medians" })
         {
             Assert.True(summary.TryGetProperty(name, out _), name);
         }
+
+        Assert.Equal(12, summary.GetProperty("medians").GetProperty("peakThreads").GetDouble());
 
         Assert.Equal("failed", scenario.GetProperty("variants")[0].GetProperty("status").GetString());
     }
@@ -159,27 +171,29 @@ public sealed class ExporterTests
 
         Assert.Equal(3, lines.Length);
         Assert.StartsWith("scenario,variant,repeat,status,wallMs", lines[0], StringComparison.Ordinal);
-        Assert.EndsWith(",\"boom, \"\"quoted\"\" | piped\",", lines[1], StringComparison.Ordinal);
-        Assert.StartsWith("delay,whenall,0,ok,51.5,9,", lines[2], StringComparison.Ordinal);
+        Assert.EndsWith(",\"boom, \"\"quoted\"\" | piped\"", lines[1], StringComparison.Ordinal);
+        Assert.StartsWith("delay,whenall,0,ok,51.5,12,", lines[2], StringComparison.Ordinal);
     }
 
     [Fact]
-    public void Csv_CarriesEveryCheck_InNameOrder()
+    public void Csv_CarriesEveryScenarioMetric_AsAColumnOfItsOwn_TheDescribedOnesFirst()
     {
-        var run = WithChecks(SampleRun());
+        var run = WithScenarioMetrics(SampleRun());
         using var writer = new StringWriter();
         CsvExporter.Default.Export(run, writer);
         var lines = writer.ToString().TrimEnd('\n').Split('\n');
 
-        Assert.EndsWith(",checks", lines[0], StringComparison.Ordinal);
-        Assert.EndsWith(",lost=0;messagesPerSec=99.5", lines[2], StringComparison.Ordinal);
+        Assert.EndsWith(",error,messagesPerSec,lost", lines[0], StringComparison.Ordinal);
+        Assert.EndsWith("piped\",,", lines[1], StringComparison.Ordinal);
+        Assert.EndsWith(",,99.5,0", lines[2], StringComparison.Ordinal);
+        Assert.Equal(lines[0].Count(c => c == ','), lines[2].Count(c => c == ','));
     }
 
     [Fact]
     public void Markdown_ShowsAScenariosReportedChecks_AsMedianColumns()
     {
         using var writer = new StringWriter();
-        MarkdownExporter.GitHub.Export(WithChecks(SampleRun()), writer);
+        MarkdownExporter.GitHub.Export(WithScenarioMetrics(SampleRun()), writer);
         var lines = writer.ToString().Split('\n');
 
         var header = Array.Find(lines, l => l.StartsWith("| Variant |", StringComparison.Ordinal))!;
@@ -196,25 +210,38 @@ public sealed class ExporterTests
     [InlineData(new[] { 0.0, 0, -1 }, "0")]
     public void NeverColumn_CountsNeverAboveEveryValue(double[] values, string expected)
     {
-        var check = new ReportedCheck("steadyStateMs", "Steady", "ms", false) { NegativeMeansNever = true };
+        var steady = ConcurrencyLab.Scenarios.Poll.PollScenario.SteadyStateMs;
+        TrialResult[] trials = [.. values.Select(v => new TrialResult { Metrics = Measured.Metrics(10, (steady, v)) })];
         var variant = new VariantResult
         {
             Name = "v",
             Description = "d",
             Status = TrialStatus.Ok,
-            Trials = [.. values.Select(v => new TrialResult { Checks = new Dictionary<string, double> { ["steadyStateMs"] = v } })],
+            Trials = trials,
+            Summary = ConcurrencyLab.Statistics.Summarizer.Summarise(trials, 0, null, [steady]),
         };
 
-        Assert.Equal(expected, ResultColumn.CheckColumn(check).Format(SampleRun().Scenarios[0], variant));
+        Assert.Equal(expected, ResultColumn.MetricColumn(steady).Format(SampleRun().Scenarios[0], variant));
     }
 
-    private static RunResult WithChecks(RunResult run)
+    /// <summary>The sample run, with the scenario's own metric messagesPerSec described and recorded, and lost recorded undescribed.</summary>
+    private static RunResult WithScenarioMetrics(RunResult run)
     {
+        var messages = Metric.Rate("messagesPerSec", "Msgs/s") with { Visibility = MetricVisibility.Everywhere };
+        var lost = Metric.Count("lost", "Lost");
         var scenario = run.Scenarios[0];
-        var variants = scenario.Variants.Select(v => v.Name != "whenall" ? v : v with
+        var variants = scenario.Variants.Select(v =>
         {
-            Trials = [v.Trials[0] with { Checks = new Dictionary<string, double> { ["messagesPerSec"] = 99.5, ["lost"] = 0 } }],
+            if (v.Name != "whenall")
+            {
+                return v;
+            }
+
+            var metrics = new MetricValues { [messages] = 99.5, [lost] = 0 };
+            metrics.AddRange(v.Trials[0].Metrics);
+            TrialResult[] trials = [v.Trials[0] with { Metrics = metrics }];
+            return v with { Trials = trials, Summary = v.Summary! with { Medians = VariantSummary.MediansOf(trials, [messages]) } };
         }).ToList();
-        return run with { Scenarios = [scenario with { Variants = variants, ReportedChecks = [new ReportedCheck("messagesPerSec", "Msgs/s", string.Empty, true)] }] };
+        return run with { Scenarios = [scenario with { Variants = variants, Metrics = [messages] }] };
     }
 }

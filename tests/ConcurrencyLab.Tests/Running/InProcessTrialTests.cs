@@ -1,3 +1,4 @@
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
@@ -33,7 +34,7 @@ public sealed class InProcessTrialTests
             Assert.Equal(20, t.ItemsCompleted);
             Assert.Equal(0, t.ItemsDuplicated);
             Assert.True(t.WallMs >= ideal, $"wall {t.WallMs} below the longest delay {ideal}");
-            Assert.True(t.Latency.MaxMs >= ideal);
+            Assert.True(t.Value(StandardMetrics.MaxLatency) >= ideal);
             Assert.NotEmpty(t.Samples);
         });
         Assert.Single(variants.SelectMany(v => v.Trials).Select(t => t.WorkloadDigest).Distinct());

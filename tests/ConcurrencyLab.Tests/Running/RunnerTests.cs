@@ -23,7 +23,7 @@ public sealed class RunnerTests
         Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
         var executor = new ScriptedExecutor(request => request.Variant.Name == "channel" && request.Repeat == 1
             ? TrialResult.Unmeasured(TrialStatus.Timeout, "killed", isolated: true)
-            : new TrialResult { WallMs = request.Variant.Name == "sequential" ? 1000 : 50, Isolated = true, ItemsPlanned = 1, ItemsCompleted = 1 });
+            : new TrialResult { Metrics = Measured.Metrics(request.Variant.Name == "sequential" ? 1000 : 50), Isolated = true, ItemsPlanned = 1, ItemsCompleted = 1 });
 
         var run = await new Runner(executor).RunAsync(plan);
 
@@ -54,7 +54,7 @@ public sealed class RunnerTests
                 cancel.Cancel();
             }
 
-            return new TrialResult { WallMs = 50, ItemsPlanned = 1, ItemsCompleted = 1 };
+            return new TrialResult { Metrics = Measured.Metrics(50), ItemsPlanned = 1, ItemsCompleted = 1 };
         });
         var runner = new Runner(executor);
 
@@ -74,7 +74,7 @@ public sealed class RunnerTests
         var executor = new ScriptedExecutor(request =>
         {
             Assert.False(shared.TornDown, "a trial ran after the fixture was torn down");
-            return new TrialResult { WallMs = 10, ItemsPlanned = 1, ItemsCompleted = 1 };
+            return new TrialResult { Metrics = Measured.Metrics(10), ItemsPlanned = 1, ItemsCompleted = 1 };
         });
 
         var run = await new Runner(executor).RunAsync(plan);
@@ -97,7 +97,7 @@ public sealed class RunnerTests
     {
         var options = new RunOptions { Scenarios = ["sharing"], Repeat = 2, Warmup = 0 };
         Assert.True(RunPlanner.TryCreate(options, [new SharingScenario(fails: false, tearDownFails: true)], out var plan, out _));
-        var executor = new ScriptedExecutor(_ => new TrialResult { WallMs = 10, ItemsPlanned = 1, ItemsCompleted = 1 });
+        var executor = new ScriptedExecutor(_ => new TrialResult { Metrics = Measured.Metrics(10), ItemsPlanned = 1, ItemsCompleted = 1 });
 
         var run = await new Runner(executor).RunAsync(plan);
 
@@ -110,7 +110,7 @@ public sealed class RunnerTests
     {
         var options = new RunOptions { Scenarios = ["sharing"], Repeat = 2, Warmup = 0 };
         Assert.True(RunPlanner.TryCreate(options, [new SharingScenario(fails: false, concludes: false)], out var plan, out _));
-        var executor = new ScriptedExecutor(_ => new TrialResult { WallMs = 10, ItemsPlanned = 1, ItemsCompleted = 1 });
+        var executor = new ScriptedExecutor(_ => new TrialResult { Metrics = Measured.Metrics(10), ItemsPlanned = 1, ItemsCompleted = 1 });
 
         var run = await new Runner(executor).RunAsync(plan);
 
@@ -123,7 +123,7 @@ public sealed class RunnerTests
     {
         var options = new RunOptions { Scenarios = ["sharing", "delay"], Variants = [], Repeat = 1, Warmup = 0 };
         Assert.True(RunPlanner.TryCreate(options, [new SharingScenario(fails: true), .. ScenarioCatalog.BuiltIn], out var plan, out var problems), string.Join("; ", problems));
-        var executor = new ScriptedExecutor(_ => new TrialResult { WallMs = 10, ItemsPlanned = 1, ItemsCompleted = 1 });
+        var executor = new ScriptedExecutor(_ => new TrialResult { Metrics = Measured.Metrics(10), ItemsPlanned = 1, ItemsCompleted = 1 });
 
         var run = await new Runner(executor).RunAsync(plan);
 

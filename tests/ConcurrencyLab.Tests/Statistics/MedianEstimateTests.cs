@@ -1,3 +1,4 @@
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Statistics;
 
@@ -61,7 +62,7 @@ public sealed class MedianEstimateTests
         Assert.Equal(0.5, summary.Efficiency!.Value, 10);
         Assert.Equal(0.5, summary.RatioToBaseline!.Value, 10);
         Assert.Equal(1.3, summary.Spread, 10);
-        Assert.Equal(12, summary.MedianPeakThreads);
+        Assert.Equal(12, summary.Median(StandardMetrics.PeakThreads));
         Assert.InRange(summary.CiLowMs, 100, 110);
         Assert.InRange(summary.CiHighMs, 110, 130);
     }
@@ -84,5 +85,5 @@ public sealed class MedianEstimateTests
         Assert.Equal(TrialStatus.Ok, Summarizer.VariantStatus([Trial(1, 1)]));
     }
 
-    private static TrialResult Trial(double wallMs, int threads) => new() { WallMs = wallMs, PeakThreads = threads };
+    private static TrialResult Trial(double wallMs, int threads) => new() { Metrics = Measured.Metrics(wallMs, (StandardMetrics.PeakThreads, threads)) };
 }

@@ -81,15 +81,62 @@ public sealed class FanoutScenario : Scenario
 
     public override IReadOnlyList<ServiceDefinition> Services { get; } = [ExternalService.Definition, ProductService.Definition];
 
-    public override IReadOnlyList<string> FlaggedChecks { get; } = ["errors"];
+    internal static readonly Metric ServerPeakThreads = Metric.Count("serverPeakThreads", "Server threads") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "the product service's OS threads at their highest: where the variants run",
+    };
 
-    public override IReadOnlyList<ReportedCheck> ReportedChecks { get; } =
+    internal static readonly Metric ServerPeakPoolThreads = Metric.Count("serverPeakPoolThreads", "Server pool") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "the product service's pool threads at their highest",
+    };
+
+    internal static readonly Metric Errors = Metric.Count("errors", "Errors") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        FlagsWhenNotZero = true,
+        Description = "requests that failed or were answered wrongly, of every kind below",
+    };
+
+    internal static readonly Metric UpstreamTimeouts = Metric.Count("upstreamTimeouts", "504s") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "requests the product service failed with 504: a call to the external service outlived --call-timeout",
+    };
+
+    internal static readonly Metric ListenOverflows = Metric.Count("listenOverflows", "Listen drops") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "connection attempts the kernel dropped from a full accept queue, each retried a second later (Linux's ListenOverflows)",
+    };
+
+    internal static readonly Metric RequestsSent = Metric.Count("requests", "Requests") with { Direction = MetricDirection.Neither, Description = "requests the client sent at once" };
+
+    internal static readonly Metric UpstreamFailures = Metric.Count("upstreamFailures", "502s") with { Description = "requests the product service failed with 502: a call to the external service failed otherwise" };
+
+    internal static readonly Metric ServerErrors = Metric.Count("serverErrors", "500s") with { Description = "requests the product service failed by itself (500)" };
+
+    internal static readonly Metric ClientTimeouts = Metric.Count("clientTimeouts", "Client timeouts") with { Description = "requests the client gave up on after --request-timeout" };
+
+    internal static readonly Metric ConnectionErrors = Metric.Count("connectionErrors", "Connection errors") with { Description = "requests whose connection from the client failed" };
+
+    internal static readonly Metric ServerPeakQueueLength = Metric.Count("serverPeakQueueLength", "Server queue") with { Description = "the product service's pool queue at its longest" };
+
+    internal static readonly Metric ServerCpuMs = Metric.Milliseconds("serverCpuMs", "Server CPU") with { Description = "the product service's CPU time over the region" };
+
+    internal static readonly Metric ServerJitMs = Metric.Milliseconds("serverJitMs", "Server JIT") with { Description = "time the product service's JIT spent compiling in the region" };
+
+    internal static readonly Metric ExternalCpuMs = Metric.Milliseconds("externalCpuMs", "External CPU") with
+    {
+        Description = "the external service's CPU time over the region: not a variant's doing, but part of what the machine had to do",
+    };
+
+    public override IReadOnlyList<Metric> Metrics { get; } =
     [
-        new("serverPeakThreads", "Server threads", string.Empty, false),
-        new("serverPeakPoolThreads", "Server pool", string.Empty, false),
-        new("errors", "Errors", string.Empty, false),
-        new("upstreamTimeouts", "504s", string.Empty, false),
-        new("listenOverflows", "Listen drops", string.Empty, false),
+        ServerPeakThreads, ServerPeakPoolThreads, Errors, UpstreamTimeouts, ListenOverflows,
+        RequestsSent, UpstreamFailures, ServerErrors, ClientTimeouts, ConnectionErrors, ServerPeakQueueLength, ServerCpuMs, ServerJitMs, ExternalCpuMs,
     ];
 
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
@@ -159,24 +206,24 @@ public sealed class FanoutScenario : Scenario
         var overflows = TcpCounters.ReadListenOverflows() - overflowsBefore;
         double[] latencies = [.. results.Where(r => r.Error is null).Select(r => r.LatencyMs)];
         var errors = results.Where(r => r.Error is not null).ToList();
-        var checks = new Dictionary<string, double>
+        var metrics = new MetricValues
         {
-            ["requests"] = requests,
-            ["errors"] = errors.Count,
+            [RequestsSent] = requests,
+            [Errors] = errors.Count,
 
             // Of the errors, by kind: the product service's calls timing out (its 504s) or failing otherwise
             // (502), the product service failing by itself (500), the client giving up, and the client's
             // connection failing. What is left is a wrong answer.
-            ["upstreamTimeouts"] = errors.Count(r => r.Error == UpstreamTimeout),
-            ["upstreamFailures"] = errors.Count(r => r.Error == UpstreamFailure),
-            ["serverErrors"] = errors.Count(r => r.Error == ServerError),
-            ["clientTimeouts"] = errors.Count(r => r.Error == ClientTimeout),
-            ["connectionErrors"] = errors.Count(r => r.Error!.StartsWith(nameof(HttpRequestException), StringComparison.Ordinal)),
+            [UpstreamTimeouts] = errors.Count(r => r.Error == UpstreamTimeout),
+            [UpstreamFailures] = errors.Count(r => r.Error == UpstreamFailure),
+            [ServerErrors] = errors.Count(r => r.Error == ServerError),
+            [ClientTimeouts] = errors.Count(r => r.Error == ClientTimeout),
+            [ConnectionErrors] = errors.Count(r => r.Error!.StartsWith(nameof(HttpRequestException), StringComparison.Ordinal)),
         };
         if (overflows is { } dropped)
         {
             // Each drop is a connection attempt retried a second later: the first suspect of a slow tail.
-            checks["listenOverflows"] = dropped;
+            metrics[ListenOverflows] = dropped;
         }
 
         Measurements serverMeasured, externalMeasured;
@@ -193,21 +240,21 @@ public sealed class FanoutScenario : Scenario
                 ItemsPlanned = requests,
                 ItemsCompleted = results.Length,
                 LatenciesMs = latencies,
-                Checks = checks,
+                Metrics = metrics,
                 Error = "the services' own measurements were lost: " + TrialFailure.Describe(ex),
             };
         }
 
         var server = ServiceMeasurements.From(ProductService.Name, serverMeasured);
-        checks["serverPeakThreads"] = server.PeakThreads;
-        checks["serverPeakPoolThreads"] = server.PeakPoolThreads;
-        checks["serverPeakQueueLength"] = server.PeakQueueLength;
-        checks["serverCpuMs"] = server.CpuMs;
-        checks["serverJitMs"] = server.JitMs;
+        metrics[ServerPeakThreads] = serverMeasured.PeakThreads;
+        metrics[ServerPeakPoolThreads] = serverMeasured.PeakPoolThreads;
+        metrics[ServerPeakQueueLength] = serverMeasured.PeakQueueLength;
+        metrics[ServerCpuMs] = serverMeasured.UserCpuMs + serverMeasured.SystemCpuMs;
+        metrics[ServerJitMs] = serverMeasured.JitMs;
 
         // Not a variant's doing, but part of what the machine had to do in the region: with the client's
         // CPU, it tells whether the cores, not the waiting, set the time.
-        checks["externalCpuMs"] = externalMeasured.UserCpuMs + externalMeasured.SystemCpuMs;
+        metrics[ExternalCpuMs] = externalMeasured.UserCpuMs + externalMeasured.SystemCpuMs;
 
         return new TrialOutcome
         {
@@ -215,7 +262,7 @@ public sealed class FanoutScenario : Scenario
             ItemsCompleted = results.Length,
             LatenciesMs = latencies,
             Service = server,
-            Checks = checks,
+            Metrics = metrics,
             // The same external service for every variant; the endpoint and N are what the variants vary.
             WorkloadDigest = $"delays {parameters.Values[DelaysMs.Name]} x {parameters.Values[TimeScale.Name]}",
         };

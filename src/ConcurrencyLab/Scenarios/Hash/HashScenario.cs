@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Scenarios.Hash;
@@ -110,14 +111,34 @@ public sealed class HashScenario : Scenario
         return TimeSpan.FromSeconds(parameters.Get(Files) * (double)parameters.Get(FileSize) / (100 << 20));
     }
 
-    public override IReadOnlyList<string> FlaggedChecks { get; } = ["notCold"];
+    internal static readonly Metric MibPerSec = Metric.Rate("mibPerSec", "MiB/s") with { Visibility = MetricVisibility.Everywhere, Description = "MiB of the set hashed per second of the region" };
 
-    public override IReadOnlyList<ReportedCheck> ReportedChecks { get; } =
-    [
-        new("mibPerSec", "MiB/s", string.Empty, true),
-        new("filesPerSec", "Files/s", string.Empty, true),
-        new("residentPercent", "Cached %", string.Empty, null),
-    ];
+    internal static readonly Metric FilesPerSec = Metric.Rate("filesPerSec", "Files/s") with { Visibility = MetricVisibility.Everywhere, Description = "files hashed per second of the region" };
+
+    internal static readonly Metric ResidentPercent = Metric.Rate("residentPercent", "Cached %") with
+    {
+        Direction = MetricDirection.Neither,
+        Visibility = MetricVisibility.Everywhere,
+        Description = "share of the set's pages in the page cache as the region began, checked with mincore",
+    };
+
+    internal static readonly Metric NotCold = Metric.Count("notCold", "Not cold") with
+    {
+        FlagsWhenNotZero = true,
+        Description = "1 when the run asked for a cold cache and the files could not be evicted from it",
+    };
+
+    internal static readonly Metric HashMismatches = Metric.Count("hashMismatches", "Wrong hashes") with { Description = "files whose MD5 was not the manifest's, or that were not hashed (the trial fails)" };
+
+    internal static readonly Metric CacheCold = Metric.Count("cacheCold", "Cache cold") with { Direction = MetricDirection.Neither, Description = "1 when the files were out of the page cache as the region began" };
+
+    internal static readonly Metric DroppedAllCaches = Metric.Count("droppedAllCaches", "Dropped all caches") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "1 when eviction fell back to dropping every cache on the machine (root, where per-file eviction left pages behind)",
+    };
+
+    public override IReadOnlyList<Metric> Metrics { get; } = [MibPerSec, FilesPerSec, ResidentPercent, NotCold, HashMismatches, CacheCold, DroppedAllCaches];
 
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
     {
@@ -176,7 +197,7 @@ public sealed class HashScenario : Scenario
         var async = trends["async"];
         var holds = async.Direction == 0 && sync.Direction < 0;
         var warm = parameters.Values.ContainsKey(Cold.Name) && !parameters.Get(Cold);
-        var notCold = result.Variants.SelectMany(v => v.Trials).Count(t => t.Checks?.GetValueOrDefault("notCold") > 0);
+        var notCold = result.Variants.SelectMany(v => v.Trials).Count(t => t.Value(NotCold) > 0);
 
         // The published claim is about a cold cache: a warm run, or one whose files would not go cold, tests
         // something else, and the line says so rather than pass judgement on the claim.
@@ -312,18 +333,18 @@ public sealed class HashScenario : Scenario
         var wrong = hashes.Count(h => !expected.TryGetValue(h.Path, out var md5) || md5 != h.Md5);
         var missing = expected.Keys.Except(hashes.Select(h => h.Path), StringComparer.Ordinal).Count();
         var seconds = Math.Max(measured.WallMs / 1000, 1e-9);
-        var checks = new Dictionary<string, double>
+        var metrics = new MetricValues
         {
-            ["mibPerSec"] = spec.TotalBytes / (double)(1 << 20) / seconds,
-            ["filesPerSec"] = hashes.Count / seconds,
-            ["hashMismatches"] = wrong + missing,
-            ["cacheCold"] = cache.Cold ? 1 : 0,
-            ["notCold"] = cold && !cache.Cold ? 1 : 0,
-            ["droppedAllCaches"] = cache.DroppedAllCaches ? 1 : 0,
+            [MibPerSec] = spec.TotalBytes / (double)(1 << 20) / seconds,
+            [FilesPerSec] = hashes.Count / seconds,
+            [HashMismatches] = wrong + missing,
+            [CacheCold] = cache.Cold ? 1 : 0,
+            [NotCold] = cold && !cache.Cold ? 1 : 0,
+            [DroppedAllCaches] = cache.DroppedAllCaches ? 1 : 0,
         };
         if (cache.ResidentFraction is { } resident)
         {
-            checks["residentPercent"] = Math.Round(resident * 100, 2);
+            metrics[ResidentPercent] = Math.Round(resident * 100, 2);
         }
 
         return new TrialOutcome
@@ -331,7 +352,7 @@ public sealed class HashScenario : Scenario
             ItemsPlanned = spec.Files,
             ItemsCompleted = hashes.Count,
             LatenciesMs = [.. hashes.Select(h => h.Milliseconds)],
-            Checks = checks,
+            Metrics = metrics,
             WorkloadDigest = $"{spec.Files} x {spec.FileSize} bytes, seed {spec.Seed}, cache {parameters.Values[Cold.Name]}",
 
             // A wrong hash is a wrong answer, whatever the speed: the trial fails and says so.

@@ -85,12 +85,45 @@ public sealed class PollScenario : Scenario
         return TimeSpan.FromSeconds(parameters.Get(Duration) + 2);
     }
 
-    public override IReadOnlyList<ReportedCheck> ReportedChecks { get; } =
-    [
-        new("messagesPerSec", "Msgs/s", string.Empty, true),
-        new("pollsPerSec", "Polls/s", string.Empty, null),
-        new("steadyStateMs", "Steady", "ms", false) { NegativeMeansNever = true },
-    ];
+    internal static readonly Metric MessagesPerSec = Metric.Rate("messagesPerSec", "Msgs/s") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "messages processed per second of sending",
+    };
+
+    internal static readonly Metric PollsPerSec = Metric.Rate("pollsPerSec", "Polls/s") with
+    {
+        Direction = MetricDirection.Neither,
+        Visibility = MetricVisibility.Everywhere,
+        Description = "connections polled per second of the region (0 for the variants that wait for data instead of polling)",
+    };
+
+    internal static readonly Metric SteadyStateMs = Metric.Milliseconds("steadyStateMs", "Steady") with
+    {
+        Format = MetricFormat.Number,
+        Visibility = MetricVisibility.Everywhere,
+        NegativeMeansNever = true,
+        Description = "how long the receive rate took to first reach 95% of the send rate; -1: never while the server sent; absent: no window held enough messages to judge",
+    };
+
+    internal static readonly Metric Sent = Metric.Count("sent", "Sent") with { Direction = MetricDirection.Neither, Description = "messages the server sent" };
+
+    internal static readonly Metric Received = Metric.Count("received", "Received") with { Direction = MetricDirection.HigherIsBetter, Description = "messages processed, each counted once" };
+
+    internal static readonly Metric Lost = Metric.Count("lost", "Lost") with { Description = "messages sent and not processed by the end of the drain time" };
+
+    internal static readonly Metric Duplicated = Metric.Count("duplicated", "Duplicated") with { Description = "messages processed more than once" };
+
+    internal static readonly Metric Misrouted = Metric.Count("misrouted", "Misrouted") with { Description = "messages taken from a connection other than their own" };
+
+    internal static readonly Metric Polls = Metric.Count("polls", "Polls") with { Direction = MetricDirection.Neither, Description = "times a receiver looked at a connection" };
+
+    internal static readonly Metric SkippedPolls = Metric.Count("skippedPolls", "Skipped polls") with { Direction = MetricDirection.Neither, Description = "polls skipped because the connection's earlier poll had not finished" };
+
+    internal static readonly Metric SteadyWindowMs = Metric.Milliseconds("steadyWindowMs", "Steady window") with { Direction = MetricDirection.Neither, Description = "the window over which the receive rate was compared with the send rate" };
+
+    public override IReadOnlyList<Metric> Metrics { get; } =
+        [MessagesPerSec, PollsPerSec, SteadyStateMs, Sent, Received, Lost, Duplicated, Misrouted, Polls, SkippedPolls, SteadyWindowMs];
 
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
     {
@@ -268,24 +301,24 @@ public sealed class PollScenario : Scenario
         var sendingMs = Math.Max(schedule.DurationMs, settings.IntervalMs);
         var rate = schedule.Count * 1000.0 / sendingMs;
         var window = SteadyState.WindowMs(settings.IntervalMs, rate, sendingMs);
-        var checks = new Dictionary<string, double>
+        var metrics = new MetricValues
         {
-            ["sent"] = job.Sent,
-            ["received"] = ledger.Unique,
-            ["lost"] = ledger.Lost,
-            ["duplicated"] = ledger.Duplicated,
-            ["misrouted"] = ledger.Misrouted,
-            ["polls"] = ledger.Polls,
-            ["skippedPolls"] = ledger.SkippedPolls,
-            ["messagesPerSec"] = ledger.Unique * 1000.0 / sendingMs,
-            ["pollsPerSec"] = wallMs > 0 ? ledger.Polls * 1000.0 / wallMs : 0,
-            ["steadyWindowMs"] = window,
+            [Sent] = job.Sent,
+            [Received] = ledger.Unique,
+            [Lost] = ledger.Lost,
+            [Duplicated] = ledger.Duplicated,
+            [Misrouted] = ledger.Misrouted,
+            [Polls] = ledger.Polls,
+            [SkippedPolls] = ledger.SkippedPolls,
+            [MessagesPerSec] = ledger.Unique * 1000.0 / sendingMs,
+            [PollsPerSec] = wallMs > 0 ? ledger.Polls * 1000.0 / wallMs : 0,
+            [SteadyWindowMs] = window,
         };
 
         // Left out when no window held enough messages to judge a rate (a sparse schedule, or a lag longer than the run).
         if (SteadyState.FirstReachedMs(sentMs, startedMs, window, settings.IntervalMs, sendingMs, SteadyState.AllowedLagMs(settings.IntervalMs, settings.WorkMs)) is { } steady)
         {
-            checks["steadyStateMs"] = steady;
+            metrics[SteadyStateMs] = steady;
         }
 
         var error = session.Failure is { } failure
@@ -303,7 +336,7 @@ public sealed class PollScenario : Scenario
             ItemsCompleted = ledger.Unique,
             ItemsDuplicated = ledger.Duplicated,
             LatenciesMs = latencies,
-            Checks = checks,
+            Metrics = metrics,
             Error = error,
         };
     }

@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Net;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Scenarios.Scan;
@@ -81,7 +82,19 @@ public sealed class ScanScenario : BatchScenario
 
     public override Variant DefaultBaseline(ParameterValues parameters) => Variants(parameters).Create("sequential", WorkForm.Apm);
 
-    public override IReadOnlyList<string> FlaggedChecks { get; } = ["misclassified"];
+    internal static readonly Metric Misclassified = Metric.Count("misclassified", "Misclassified") with
+    {
+        FlagsWhenNotZero = true,
+        Description = "hosts the variant found to be other than they are (an answering host taken for a silent one, when the answer came after the timeout)",
+    };
+
+    internal static readonly Metric FoundOpen = Metric.Count("foundOpen", "Found open") with { Direction = MetricDirection.Neither, Description = "hosts the variant found accepting" };
+
+    internal static readonly Metric FoundClosed = Metric.Count("foundClosed", "Found closed") with { Direction = MetricDirection.Neither, Description = "hosts the variant found refusing" };
+
+    internal static readonly Metric FoundSilent = Metric.Count("foundSilent", "Found silent") with { Direction = MetricDirection.Neither, Description = "hosts the variant found silent (the connect timed out)" };
+
+    public override IReadOnlyList<Metric> Metrics { get; } = [Misclassified, FoundOpen, FoundClosed, FoundSilent];
 
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
@@ -149,7 +162,7 @@ public sealed class ScanScenario : BatchScenario
         return new PreparedTrial(new ScanWorkload(endPoints, timeout), fleet);
     }
 
-    protected override (IReadOnlyDictionary<string, double>? Checks, string? Error) CheckResults(Workload workload, object? fixture)
+    protected override (MetricValues? Metrics, string? Error) CheckResults(Workload workload, object? fixture)
     {
         if (workload is not ScanWorkload scan)
         {
@@ -157,19 +170,19 @@ public sealed class ScanScenario : BatchScenario
         }
 
         var found = Enumerable.Range(0, scan.Count).Select(scan.Observed).ToList();
-        var checks = new Dictionary<string, double>
+        var metrics = new MetricValues
         {
-            ["foundOpen"] = found.Count(k => k == HostKind.Open),
-            ["foundClosed"] = found.Count(k => k == HostKind.Closed),
-            ["foundSilent"] = found.Count(k => k == HostKind.Silent),
+            [FoundOpen] = found.Count(k => k == HostKind.Open),
+            [FoundClosed] = found.Count(k => k == HostKind.Closed),
+            [FoundSilent] = found.Count(k => k == HostKind.Silent),
         };
         if (fixture is Fleet fleet)
         {
             // Not a failure: a variant that starves the pool reports open hosts as silent, and that is a finding.
-            checks["misclassified"] = scan.Misclassified([.. fleet.Layout.Hosts.Select(h => h.Kind)]);
+            metrics[Misclassified] = scan.Misclassified([.. fleet.Layout.Hosts.Select(h => h.Kind)]);
         }
 
-        return (checks, null);
+        return (metrics, null);
     }
 
     private static FleetLayout Layout(ParameterValues parameters, int seed) =>

@@ -83,10 +83,11 @@ public sealed class HashScenarioTests
             Assert.Null(outcome.Error);
             Assert.Equal(6, outcome.ItemsCompleted);
             Assert.Equal(6, outcome.LatenciesMs.Count);
-            Assert.Equal(0, outcome.Checks!["hashMismatches"]);
-            Assert.True(outcome.Checks["mibPerSec"] > 0);
-            Assert.Equal(canBeCold ? 1 : 0, outcome.Checks["cacheCold"]);
-            Assert.Equal(canBeCold ? 0 : 1, outcome.Checks["notCold"]);
+            Assert.Equal(0, outcome.Metrics!["hashMismatches"]);
+            Assert.All(outcome.Metrics.Keys, id => Assert.Contains(Scenario.Metrics, m => m.Id == id));
+            Assert.True(outcome.Metrics["mibPerSec"] > 0);
+            Assert.Equal(canBeCold ? 1 : 0, outcome.Metrics["cacheCold"]);
+            Assert.Equal(canBeCold ? 0 : 1, outcome.Metrics["notCold"]);
         }
 
         await fixture.DisposeAsync();
@@ -106,11 +107,11 @@ public sealed class HashScenarioTests
 
             var outcome = await RunTrial("sync@2", trialParameters, seed: 7);
 
-            Assert.Equal(0, outcome.Checks!["cacheCold"]);
-            Assert.Equal(0, outcome.Checks["notCold"]);
+            Assert.Equal(0, outcome.Metrics!["cacheCold"]);
+            Assert.Equal(0, outcome.Metrics["notCold"]);
             if (PageCache.IsSupported)
             {
-                Assert.True(outcome.Checks["residentPercent"] > 90, $"{outcome.Checks["residentPercent"]}% of a warm set was cached");
+                Assert.True(outcome.Metrics["residentPercent"] > 90, $"{outcome.Metrics["residentPercent"]}% of a warm set was cached");
             }
         }
     }
@@ -131,9 +132,9 @@ public sealed class HashScenarioTests
 
             var outcome = await RunTrial("async@2", trialParameters, seed: 7);
 
-            Assert.Equal(0, outcome.Checks!["cacheCold"]);
-            Assert.Equal(1, outcome.Checks["notCold"]);
-            Assert.Equal(0, outcome.Checks["hashMismatches"]);
+            Assert.Equal(0, outcome.Metrics!["cacheCold"]);
+            Assert.Equal(1, outcome.Metrics["notCold"]);
+            Assert.Equal(0, outcome.Metrics["hashMismatches"]);
         }
 
         Assert.False(Directory.Exists(folder));
@@ -176,7 +177,7 @@ public sealed class HashScenarioTests
 
             var outcome = await RunTrial("sync@2", trialParameters, seed: 7);
 
-            Assert.Equal(1, outcome.Checks!["hashMismatches"]);
+            Assert.Equal(1, outcome.Metrics!["hashMismatches"]);
             Assert.StartsWith("1 files hashed to something other", outcome.Error, StringComparison.Ordinal);
         }
     }

@@ -1,0 +1,162 @@
+namespace ConcurrencyLab.Measurement;
+
+/// <summary>
+/// The metrics the lab records for every trial, each declared once, with how the meter's readings give it.
+/// Tables show them in this order; a new one is a declaration here.
+/// </summary>
+public static class StandardMetrics
+{
+    /// <summary>Wall time of the measured region. Tables show it as the median, its interval, efficiency and ratio.</summary>
+    public static Metric WallTime { get; } = Metric.Milliseconds("wallMs", "Wall time") with
+    {
+        Description = "wall time of the measured region, from the moment the work is handed over to the last item's end",
+        Measure = t => t.Process.WallMs,
+    };
+
+    /// <summary>The process's OS threads at their highest: every thread, not only the pool's.</summary>
+    public static Metric PeakThreads { get; } = Metric.Count("peakThreads", "Threads") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "the process's OS threads at their highest in the region (-1 where the OS offers no cheap count)",
+        Measure = t => t.Process.PeakThreads,
+    };
+
+    /// <summary>The thread pool's threads at their highest.</summary>
+    public static Metric PeakPoolThreads { get; } = Metric.Count("peakPoolThreads", "Pool threads") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "ThreadPool.ThreadCount at its highest in the region",
+        Measure = t => t.Process.PeakPoolThreads,
+    };
+
+    /// <summary>Work items waiting in the pool's queues, at their most.</summary>
+    public static Metric PeakQueueLength { get; } = Metric.Count("peakQueueLength", "Peak queue") with
+    {
+        Visibility = MetricVisibility.Reports,
+        Description = "ThreadPool.PendingWorkItemCount at its highest among the samples",
+        Measure = t => t.Process.PeakQueueLength,
+    };
+
+    /// <summary>CPU time of the process, user and system.</summary>
+    public static Metric Cpu { get; } = Metric.Milliseconds("cpuMs", "CPU") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "CPU time of the trial's process over the region, user and system, on every thread",
+        Measure = t => t.Process.UserCpuMs + t.Process.SystemCpuMs,
+    };
+
+    /// <summary>How many cores were busy on average: CPU time over wall time, out of the cores the machine has.</summary>
+    public static Metric CoresUsed { get; } = new Metric("coresUsed", "Cores used") with
+    {
+        Format = MetricFormat.Ratio,
+        Visibility = MetricVisibility.Reports,
+        Description = "CPU time over wall time: how many of the machine's cores (environment.processorCount) were busy on average; near that count, the variant was bound by the CPU",
+        Measure = t => t.Process.WallMs > 0 ? (t.Process.UserCpuMs + t.Process.SystemCpuMs) / t.Process.WallMs : null,
+    };
+
+    /// <summary>The 99th percentile of the items' latencies.</summary>
+    public static Metric P99 { get; } = Metric.Milliseconds("p99Ms", "p99 item") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "99th percentile of the items' latencies (nearest rank), each from the moment the batch was handed over to the item's end",
+        Measure = t => t.Latency?.P99Ms,
+    };
+
+    /// <summary>Bytes allocated on the managed heap, on every thread.</summary>
+    public static Metric Allocated { get; } = Metric.Count("allocatedBytes", "Allocated") with
+    {
+        Unit = "KiB",
+        Format = MetricFormat.Kibibytes,
+        Visibility = MetricVisibility.Reports,
+        Description = "bytes allocated on the managed heap in the region, on every thread (shown in KiB)",
+        Measure = t => t.Process.AllocatedBytes,
+    };
+
+    /// <summary>CPU time in user mode.</summary>
+    public static Metric UserCpu { get; } = Metric.Milliseconds("userCpuMs", "User CPU") with { Description = "CPU time in user mode", Measure = t => t.Process.UserCpuMs };
+
+    /// <summary>CPU time in the kernel.</summary>
+    public static Metric SystemCpu { get; } = Metric.Milliseconds("systemCpuMs", "System CPU") with { Description = "CPU time in the kernel", Measure = t => t.Process.SystemCpuMs };
+
+    /// <summary>OS threads when the region began.</summary>
+    public static Metric ThreadsAtStart { get; } = Metric.Count("threadsAtStart", "Threads at start") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "the process's OS threads when the region began, the lab's own (sampler, watchdog) among them",
+        Measure = t => t.Process.ThreadsAtStart,
+    };
+
+    /// <summary>OS threads when the region ended.</summary>
+    public static Metric FinalThreads { get; } = Metric.Count("finalThreads", "Threads at end") with { Description = "the process's OS threads when the region ended", Measure = t => t.Process.FinalThreads };
+
+    /// <summary>Work items the pool completed.</summary>
+    public static Metric CompletedWorkItems { get; } = Metric.Count("completedWorkItems", "Pool work items") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "ThreadPool.CompletedWorkItemCount over the region",
+        Measure = t => t.Process.CompletedWorkItems,
+    };
+
+    /// <summary>Times a thread waited for a lock another held.</summary>
+    public static Metric LockContentions { get; } = Metric.Count("lockContentions", "Lock contentions") with { Description = "Monitor.LockContentionCount over the region", Measure = t => t.Process.LockContentions };
+
+    /// <summary>Generation 0 collections.</summary>
+    public static Metric Gen0Collections { get; } = Metric.Count("gen0Collections", "Gen 0 GCs") with { Description = "generation 0 garbage collections in the region", Measure = t => t.Process.Gen0Collections };
+
+    /// <summary>Generation 1 collections.</summary>
+    public static Metric Gen1Collections { get; } = Metric.Count("gen1Collections", "Gen 1 GCs") with { Description = "generation 1 garbage collections in the region", Measure = t => t.Process.Gen1Collections };
+
+    /// <summary>Generation 2 collections.</summary>
+    public static Metric Gen2Collections { get; } = Metric.Count("gen2Collections", "Gen 2 GCs") with { Description = "generation 2 garbage collections in the region", Measure = t => t.Process.Gen2Collections };
+
+    /// <summary>The process's working set at its highest since it started.</summary>
+    public static Metric PeakWorkingSet { get; } = Metric.Count("peakWorkingSetBytes", "Peak working set") with
+    {
+        Description = "the process's peak working set in bytes, since the process started",
+        Measure = t => t.Process.PeakWorkingSetBytes,
+    };
+
+    /// <summary>Time the JIT spent compiling in the region.</summary>
+    public static Metric Jit { get; } = Metric.Milliseconds("jitMs", "JIT") with
+    {
+        Description = "time the JIT spent compiling in the region, on any thread; large values mean the trial measured a process still warming up",
+        Measure = t => t.Process.JitMs,
+    };
+
+    /// <summary>Methods the JIT compiled in the region.</summary>
+    public static Metric JitMethods { get; } = Metric.Count("jitMethods", "JIT methods") with { Description = "methods the JIT compiled in the region, recompilations included", Measure = t => t.Process.JitMethods };
+
+    /// <summary>The median item's latency.</summary>
+    public static Metric P50 { get; } = Metric.Milliseconds("p50Ms", "p50 item") with { Description = "median of the items' latencies (nearest rank)", Measure = t => t.Latency?.P50Ms };
+
+    /// <summary>The 95th percentile of the items' latencies.</summary>
+    public static Metric P95 { get; } = Metric.Milliseconds("p95Ms", "p95 item") with { Description = "95th percentile of the items' latencies (nearest rank)", Measure = t => t.Latency?.P95Ms };
+
+    /// <summary>The slowest item's latency.</summary>
+    public static Metric MaxLatency { get; } = Metric.Milliseconds("maxMs", "Slowest item") with { Description = "the slowest item's latency", Measure = t => t.Latency?.MaxMs };
+
+    /// <summary>Every standard metric, in the order tables show them.</summary>
+    public static IReadOnlyList<Metric> All { get; } =
+    [
+        WallTime, PeakThreads, PeakPoolThreads, PeakQueueLength, Cpu, CoresUsed, P99, Allocated,
+        UserCpu, SystemCpu, ThreadsAtStart, FinalThreads, CompletedWorkItems, LockContentions,
+        Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, P50, P95, MaxLatency,
+    ];
+
+    /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>
+    internal static MetricValues Read(Measurements process, LatencyPercentiles? latency)
+    {
+        ArgumentNullException.ThrowIfNull(process);
+        var trial = new MeasuredTrial(process, latency);
+        var values = new MetricValues();
+        foreach (var metric in All)
+        {
+            if (metric.Measure!(trial) is { } value && double.IsFinite(value))
+            {
+                values[metric] = value;
+            }
+        }
+
+        return values;
+    }
+}
