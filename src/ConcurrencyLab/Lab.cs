@@ -1,4 +1,5 @@
 using System.Globalization;
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
@@ -73,6 +74,6 @@ public static class Lab
         }
 
         var executor = TrialExecutors.For(options);
-        return await new Runner(executor).RunAsync(plan, cancellationToken).ConfigureAwait(false);
+        return Summarizer.Summarise(await new Runner(executor).RunAsync(plan, cancellationToken).ConfigureAwait(false));
     }
 }

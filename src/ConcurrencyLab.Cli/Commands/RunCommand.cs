@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.Globalization;
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Cli.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
@@ -134,22 +135,18 @@ internal static class RunCommand
         var executor = TrialExecutors.For(options);
         var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
 
-        RunResult result;
-        bool cancelled;
+        var logger = new ConsoleErrorLogger();
+        var record = live
+            ? await RunLiveAsync(console, executor, logger, plan, cancellationToken).ConfigureAwait(false)
+            : await new Runner(executor, new PlainProgress(console, printTables: true), logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);
+        var result = Summarizer.Summarise(record);
         if (live)
         {
-            (result, cancelled) = await RunLiveAsync(console, executor, plan, cancellationToken).ConfigureAwait(false);
+            // The live view cleared itself: the tables come once the run is over.
             foreach (var scenarioResult in result.Scenarios)
             {
                 console.Write(ResultTableRenderer.Render(scenarioResult));
             }
-        }
-        else
-        {
-            var observer = new PlainProgress(console, printTables: true);
-            var runner = new Runner(executor, observer);
-            result = await runner.RunAsync(plan, cancellationToken).ConfigureAwait(false);
-            cancelled = runner.Cancelled;
         }
 
         var failures = Exporters.ExportAll(result, folder, Exporters.Default, out var written);
@@ -172,7 +169,7 @@ internal static class RunCommand
         }
 
         console.MarkupLineInterpolated($"Results: {Exporters.Describe(written)}");
-        if (cancelled)
+        if (result.Cancelled)
         {
             return ExitCodes.Cancelled;
         }
@@ -181,21 +178,18 @@ internal static class RunCommand
         return allOk && failures.Count == 0 ? ExitCodes.Ok : ExitCodes.TrialsFailed;
     }
 
-    private static async Task<(RunResult Result, bool Cancelled)> RunLiveAsync(IAnsiConsole console, ITrialExecutor executor, RunPlan plan, CancellationToken cancellationToken)
+    private static async Task<RunRecord> RunLiveAsync(IAnsiConsole console, ITrialExecutor executor, ConsoleErrorLogger logger, RunPlan plan, CancellationToken cancellationToken)
     {
-        RunResult? result = null;
-        var cancelled = false;
+        RunRecord? record = null;
         await console.Progress()
             .AutoClear(true)
             .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new RemainingTimeColumn())
             .StartAsync(async context =>
             {
-                using var observer = new LiveProgress(context, plan, executor);
-                var runner = new Runner(executor, observer);
-                result = await runner.RunAsync(plan, cancellationToken).ConfigureAwait(false);
-                cancelled = runner.Cancelled;
+                using var observer = new LiveProgress(context, plan);
+                record = await new Runner(executor, observer, logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);
             }).ConfigureAwait(false);
-        return (result!, cancelled);
+        return record!;
     }
 
     private static string[] SplitList(string? text) =>

@@ -17,27 +17,28 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
 
     private readonly ProgressTask _overall;
     private readonly ProgressTask _current;
-    private readonly Func<int?> _runningProcessId;
     private readonly Func<int, int?> _threadCountOf;
     private readonly Timer _timer;
     private readonly Lock _lock = new();
     private string _trial = "starting";
     private int? _peak;
 
+    // The process the trial under way runs in, as the runner told it; null until it has started.
+    private int? _processId;
+
     // Moves on at every trial's start and end and at disposal, so a reading taken for one trial is never shown on another's line.
     private int _generation;
     private bool _running;
 
-    public LiveProgress(ProgressContext context, RunPlan plan, ITrialExecutor executor)
-        : this(context, plan, () => executor.RunningProcessId, ProcessThreads.Of)
+    public LiveProgress(ProgressContext context, RunPlan plan)
+        : this(context, plan, ProcessThreads.Of)
     {
     }
 
-    internal LiveProgress(ProgressContext context, RunPlan plan, Func<int?> runningProcessId, Func<int, int?> threadCountOf)
+    internal LiveProgress(ProgressContext context, RunPlan plan, Func<int, int?> threadCountOf)
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(plan);
-        _runningProcessId = runningProcessId;
         _threadCountOf = threadCountOf;
         _overall = context.AddTask("all trials", maxValue: Math.Max(1, plan.TotalTrials));
         _current = context.AddTask("starting", maxValue: 1);
@@ -57,10 +58,19 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
             _running = true;
             _trial = $"{progress.Scenario} {progress.Variant} {progress.Kind}";
             _peak = null;
+            _processId = null;
             _current.Description = Markup.Escape(_trial);
         }
 
         _current.Value = 0;
+    }
+
+    public void TrialProcessStarted(TrialProgress progress, int processId)
+    {
+        lock (_lock)
+        {
+            _processId = processId;
+        }
     }
 
     public void TrialFinished(TrialProgress progress, TrialResult result)
@@ -70,6 +80,7 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
         {
             _generation++;
             _running = false;
+            _processId = null;
             _current.Description = Markup.Escape(Describe(_trial, threads: null, _peak));
         }
 
@@ -77,7 +88,7 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
         _overall.Increment(1);
     }
 
-    public void ScenarioFinished(ScenarioResult result)
+    public void ScenarioFinished(ScenarioRecord scenario)
     {
     }
 
@@ -92,19 +103,21 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
     private void ShowThreads()
     {
         int generation;
+        int id;
         lock (_lock)
         {
-            if (!_running)
+            if (!_running || _processId is not { } started)
             {
                 return;
             }
 
             generation = _generation;
+            id = started;
         }
 
         try
         {
-            if (_runningProcessId() is not { } id || _threadCountOf(id) is not { } threads)
+            if (_threadCountOf(id) is not { } threads)
             {
                 return;
             }

@@ -1,4 +1,5 @@
 using System.Globalization;
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
@@ -30,6 +31,10 @@ internal sealed class PlainProgress : IRunObserver
     {
     }
 
+    public void TrialProcessStarted(TrialProgress progress, int processId)
+    {
+    }
+
     public void TrialFinished(TrialProgress progress, TrialResult result)
     {
         var detail = result.Status == TrialStatus.Ok
@@ -38,12 +43,12 @@ internal sealed class PlainProgress : IRunObserver
         _console.WriteLine($"[{progress.Index + 1}/{progress.Total}] {progress.Scenario} {progress.Variant} {progress.Kind}: {detail}");
     }
 
-    public void ScenarioFinished(ScenarioResult result)
+    public void ScenarioFinished(ScenarioRecord scenario)
     {
         if (_printTables)
         {
             _console.WriteLine();
-            _console.Write(ResultTableRenderer.Render(result));
+            _console.Write(ResultTableRenderer.Render(Summarizer.Summarise(scenario)));
         }
     }
 }

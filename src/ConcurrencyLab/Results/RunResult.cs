@@ -29,6 +29,12 @@ public sealed record RunResult
     public required RunSettings Settings { get; init; }
 
     public required IReadOnlyList<ScenarioResult> Scenarios { get; init; }
+
+    /// <summary>Whether the run was cut short by cancellation (Ctrl+C); the trials measured before are all here.</summary>
+    public bool Cancelled { get; init; }
+
+    /// <summary>What the reader should know about the run as a whole, such as a progress display that failed.</summary>
+    public IReadOnlyList<string> Notes { get; init; } = [];
 }
 
 /// <summary>How the run was configured.</summary>

@@ -20,13 +20,9 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
 
     public ChildProcessTrialExecutor(SelfLauncher launcher) => _launcher = launcher ?? throw new ArgumentNullException(nameof(launcher));
 
-    private volatile int _runningProcessId;
-
     public bool Isolated => true;
 
-    public int? RunningProcessId => _runningProcessId is var id and not 0 ? id : null;
-
-    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default)
+    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(request);
         var resultPath = Path.Combine(Path.GetTempPath(), $"conclab-trial-{Environment.ProcessId}-{Guid.NewGuid():N}.json");
@@ -71,7 +67,7 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
                 return Failed($"could not start the trial process '{info.FileName}': {ex.Message}");
             }
 
-            _runningProcessId = process.Id;
+            processStarted?.Invoke(process.Id);
             process.BeginOutputReadLine();
             process.BeginErrorReadLine();
 
@@ -110,7 +106,6 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
         }
         finally
         {
-            _runningProcessId = 0;
             TryDelete(resultPath);
             TryDelete(resultPath + ".partial");
         }

@@ -2,16 +2,29 @@ using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Running;
 
-/// <summary>Hears about a run as it goes, for progress displays. Called on the runner's thread, one call at a time.</summary>
+/// <summary>
+/// Hears about a run as it goes, for progress displays: everything a display needs comes through these calls.
+/// Called by the runner one call at a time, in order; a call that throws costs a note, never the run.
+/// </summary>
 public interface IRunObserver
 {
+    /// <summary>The run is about to start its first trial.</summary>
     void RunStarting(RunPlan plan);
 
+    /// <summary>A trial is about to start.</summary>
     void TrialStarting(TrialProgress progress);
 
+    /// <summary>
+    /// The trial runs in process <paramref name="processId"/> (a fresh child, or this process in-process), which a
+    /// display may read from outside until <see cref="TrialFinished"/>.
+    /// </summary>
+    void TrialProcessStarted(TrialProgress progress, int processId);
+
+    /// <summary>A trial has ended, however it ended.</summary>
     void TrialFinished(TrialProgress progress, TrialResult result);
 
-    void ScenarioFinished(ScenarioResult result);
+    /// <summary>A scenario's trials have all run (or the run was cancelled during them): what they measured, before statistics.</summary>
+    void ScenarioFinished(ScenarioRecord scenario);
 }
 
 /// <summary>Where a trial sits in the run.</summary>

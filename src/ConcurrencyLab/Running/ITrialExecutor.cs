@@ -10,14 +10,12 @@ public interface ITrialExecutor
     /// <summary>Whether trials run in fresh processes.</summary>
     bool Isolated { get; }
 
-    /// <summary>The process the trial under way runs in, for a live view to read its thread count; null between trials.</summary>
-    int? RunningProcessId { get; }
-
     /// <summary>
-    /// Runs <paramref name="request"/>. Never throws for a failed, crashed or hung trial: those come back
-    /// as a <see cref="TrialResult"/> with status failed or timeout.
+    /// Runs <paramref name="request"/>, telling <paramref name="processStarted"/> the id of the process the trial
+    /// runs in once it runs. Never throws for a failed, crashed or hung trial: those come back as a
+    /// <see cref="TrialResult"/> with status failed or timeout.
     /// </summary>
-    Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default);
+    Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, CancellationToken cancellationToken = default);
 }
 
 /// <summary>Chooses the executor a run's options ask for.</summary>

@@ -12,32 +12,16 @@ namespace ConcurrencyLab.Running;
 /// </summary>
 public sealed class InProcessTrialExecutor : ITrialExecutor
 {
-    private volatile bool _running;
-
     public bool Isolated => false;
-
-    /// <summary>This process, while a trial runs in it; its threads include the runner's own.</summary>
-    public int? RunningProcessId => _running ? Environment.ProcessId : null;
 
     /// <summary>Set once a trial has been abandoned after its timeout.</summary>
     public bool AbandonedTrial { get; private set; }
 
-    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default)
-    {
-        _running = true;
-        try
-        {
-            return await RunTrialAsync(scenario, request, timeout, cancellationToken).ConfigureAwait(false);
-        }
-        finally
-        {
-            _running = false;
-        }
-    }
-
-    private async Task<TrialResult> RunTrialAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken)
+    /// <summary>Runs the trial on a pool thread of this process, whose id <paramref name="processStarted"/> is told (its threads include the runner's own).</summary>
+    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(request);
+        processStarted?.Invoke(Environment.ProcessId);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
 
         // Run on a pool thread so a blocking strategy cannot hold the runner past its deadline.

@@ -1,39 +1,43 @@
 using System.Globalization;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Statistics;
+using Microsoft.Extensions.Logging;
+using Microsoft.Extensions.Logging.Abstractions;
 
 namespace ConcurrencyLab.Running;
 
 /// <summary>
 /// Runs a plan: for each scenario, warmup rounds then measured rounds over every variant, the order of
 /// variants rotated each round so none always runs first, each trial through the executor. A trial that
-/// fails or times out is recorded and the run goes on. Cancelling returns what was measured so far.
+/// fails or times out is recorded and the run goes on. Cancelling returns what was measured so far. The
+/// runner measures only: <see cref="Analysis.Summarizer"/> takes the statistics of what it returns.
 /// </summary>
-public sealed class Runner
+public sealed partial class Runner
 {
     private readonly ITrialExecutor _executor;
     private readonly IRunObserver? _observer;
+    private readonly ILogger _logger;
     private readonly TimeProvider _time;
 
-    public Runner(ITrialExecutor executor, IRunObserver? observer = null, TimeProvider? time = null)
+    public Runner(ITrialExecutor executor, IRunObserver? observer = null, ILogger? logger = null, TimeProvider? time = null)
     {
         _executor = executor ?? throw new ArgumentNullException(nameof(executor));
         _observer = observer;
+        _logger = logger ?? NullLogger.Instance;
         _time = time ?? TimeProvider.System;
     }
 
-    /// <summary>Whether the last run was cut short by cancellation.</summary>
-    public bool Cancelled { get; private set; }
-
-    public async Task<RunResult> RunAsync(RunPlan plan, CancellationToken cancellationToken = default)
+    /// <summary>Runs <paramref name="plan"/> and returns every trial it measured; never throws for a trial that failed.</summary>
+    public async Task<RunRecord> RunAsync(RunPlan plan, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(plan);
         var startedAt = _time.GetUtcNow().ToString("O", CultureInfo.InvariantCulture);
-        Notify(o => o.RunStarting(plan), null);
-        var scenarios = new List<ScenarioResult>();
+        var runNotes = new List<string>();
+        Notify(o => o.RunStarting(plan), runNotes);
+        var scenarios = new List<ScenarioRecord>();
         var index = 0;
-        Cancelled = false;
+        var cancelled = false;
+        var abandoned = false;
 
         foreach (var scenarioPlan in plan.Scenarios)
         {
@@ -78,8 +82,16 @@ public sealed class Runner
                             TimeoutMs = plan.TrialTimeout.TotalMilliseconds,
                             ExpectedDurationMs = scenarioPlan.Scenario.ExpectedTrialDuration(scenarioPlan.Parameters).TotalMilliseconds,
                         };
-                        var result = await _executor.RunAsync(scenarioPlan.Scenario, request, plan.TrialTimeout, cancellationToken).ConfigureAwait(false);
+                        var result = await _executor.RunAsync(
+                            scenarioPlan.Scenario,
+                            request,
+                            plan.TrialTimeout,
+                            processId => Notify(o => o.TrialProcessStarted(progress, processId), notes),
+                            cancellationToken).ConfigureAwait(false);
                         Notify(o => o.TrialFinished(progress, result), notes);
+
+                        // A trial in this process that outlived its timeout could only be abandoned, still running.
+                        abandoned |= result.Status == TrialStatus.Timeout && !result.Isolated;
                         if (warmup)
                         {
                             if (result.Status != TrialStatus.Ok)
@@ -96,7 +108,7 @@ public sealed class Runner
             }
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
-                Cancelled = true;
+                cancelled = true;
                 notes.Add("the run was cancelled; trials measured before that are kept.");
             }
             finally
@@ -115,30 +127,43 @@ public sealed class Runner
                 }
             }
 
-            var scenarioResult = Summarise(scenarioPlan, trials, notes, fixture);
-            scenarioResult = scenarioResult with { Notes = [.. scenarioResult.Notes, .. Conclude(scenarioPlan.Scenario, scenarioResult)] };
-            scenarios.Add(scenarioResult);
-            Notify(o => o.ScenarioFinished(scenarioResult), null);
-            if (Cancelled)
+            if (abandoned)
+            {
+                notes.Add("an in-process trial was abandoned after its timeout and may have disturbed later trials.");
+            }
+
+            var record = new ScenarioRecord(
+                scenarioPlan,
+                [.. scenarioPlan.Variants.Select(v => new VariantTrials(v, trials[v.Name]))],
+                notes,
+
+                // A bound the set-up measured on this machine replaces the one planned from the parameters alone.
+                fixture?.Ideal ?? scenarioPlan.Ideal,
+                fixture?.Bounds ?? new Dictionary<string, double>());
+            scenarios.Add(record);
+            Notify(o => o.ScenarioFinished(record), runNotes);
+            if (cancelled)
             {
                 break;
             }
         }
 
-        return new RunResult
+        return new RunRecord
         {
             StartedAt = startedAt,
             Environment = EnvironmentInfo.Current(),
             Settings = plan.Settings,
             Scenarios = scenarios,
+            Cancelled = cancelled,
+            Notes = runNotes,
         };
     }
 
     /// <summary>
-    /// Tells the observer, but never lets a display's failure lose what was measured: the error becomes a
-    /// note (or is written to stderr when the scenario's notes are already final) and the run goes on.
+    /// Tells the observer, but never lets a display's failure lose what was measured: the error becomes a note
+    /// (the scenario's, or the run's once the scenario's are final) and a warning in the log, and the run goes on.
     /// </summary>
-    private void Notify(Action<IRunObserver> call, List<string>? notes)
+    private void Notify(Action<IRunObserver> call, List<string> notes)
     {
         if (_observer is null)
         {
@@ -152,29 +177,13 @@ public sealed class Runner
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
             var message = $"the progress display failed: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" ");
-            if (notes is not null)
-            {
-                notes.Add(message);
-            }
-            else
-            {
-                Console.Error.WriteLine("conclab: " + message);
-            }
+            notes.Add(message);
+            DisplayFailed(_logger, message);
         }
     }
 
-    /// <summary>The scenario's reading of its results; a failure there costs a note, never the results.</summary>
-    private static IReadOnlyList<string> Conclude(Scenario scenario, ScenarioResult result)
-    {
-        try
-        {
-            return [.. scenario.Conclusions(result)];
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            return [$"the scenario's conclusions could not be drawn: {TrialFailure.Describe(ex)}"];
-        }
-    }
+    [LoggerMessage(Level = LogLevel.Warning, Message = "{Message}")]
+    private static partial void DisplayFailed(ILogger logger, string message);
 
     /// <summary>Round r starts at variant r mod n, so each variant runs first in turn.</summary>
     internal static IEnumerable<T> Rotate<T>(IReadOnlyList<T> items, int round)
@@ -183,50 +192,5 @@ public sealed class Runner
         {
             yield return items[(i + round) % items.Count];
         }
-    }
-
-    private ScenarioResult Summarise(ScenarioPlan plan, Dictionary<string, List<TrialResult>> trials, List<string> notes, RunFixture? fixture)
-    {
-        // A bound the set-up measured on this machine replaces the one planned from the parameters alone.
-        var ideal = fixture?.Ideal ?? plan.Ideal;
-        var baselineTrials = trials.GetValueOrDefault(plan.Baseline) ?? [];
-        var baselineOk = baselineTrials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList();
-        double? baselineMedian = baselineOk.Count > 0 ? MedianEstimate.MedianOf(baselineOk) : null;
-
-        var digests = trials.Values.SelectMany(t => t).Select(t => t.WorkloadDigest).Where(d => !string.IsNullOrEmpty(d)).Distinct().ToList();
-        if (digests.Count > 1)
-        {
-            notes.Add($"trials ran different workloads ({digests.Count} digests): results are not comparable.");
-        }
-
-        if (_executor is InProcessTrialExecutor { AbandonedTrial: true })
-        {
-            notes.Add("an in-process trial was abandoned after its timeout and may have disturbed later trials.");
-        }
-
-        var variants = plan.Variants.Select(v => new VariantResult
-        {
-            Name = v.Name,
-            Description = v.Description,
-            Family = v.Family,
-            Form = v.Form,
-            Parameters = v.Parameters,
-            Status = trials[v.Name].Count == 0 ? TrialStatus.Failed : Summarizer.VariantStatus(trials[v.Name]),
-            Trials = trials[v.Name],
-            Summary = Summarizer.Summarise(trials[v.Name], ideal.Ms, baselineMedian, plan.Scenario.Metrics),
-        }).ToList();
-
-        return new ScenarioResult
-        {
-            Name = plan.Scenario.Name,
-            Parameters = plan.Parameters.Values,
-            IdealMs = ideal.Ms,
-            IdealReason = ideal.Reason,
-            Bounds = fixture?.Bounds ?? new Dictionary<string, double>(),
-            Baseline = plan.Baseline,
-            Metrics = plan.Scenario.Metrics,
-            Variants = variants,
-            Notes = notes,
-        };
     }
 }

@@ -28,7 +28,7 @@ public sealed class LiveProgressTests
 
         await console.Progress().StartAsync(async context =>
         {
-            using var live = new LiveProgress(context, plan, () => 4242, id =>
+            using var live = new LiveProgress(context, plan, id =>
             {
                 lock (askedFor)
                 {
@@ -37,7 +37,9 @@ public sealed class LiveProgressTests
 
                 return counts[Math.Min(Interlocked.Increment(ref reads) - 1, counts.Length - 1)];
             });
-            live.TrialStarting(new TrialProgress("delay", "threads", Warmup: false, Round: 0, Index: 0, Total: 1));
+            var progress = new TrialProgress("delay", "threads", Warmup: false, Round: 0, Index: 0, Total: 1);
+            live.TrialStarting(progress);
+            live.TrialProcessStarted(progress, 4242);
             using var deadline = new CancellationTokenSource(TimeSpan.FromSeconds(20));
             while (Volatile.Read(ref reads) < 4)
             {

@@ -218,7 +218,7 @@ public sealed class ExporterTests
             Description = "d",
             Status = TrialStatus.Ok,
             Trials = trials,
-            Summary = ConcurrencyLab.Statistics.Summarizer.Summarise(trials, 0, null, [steady]),
+            Summary = ConcurrencyLab.Analysis.Summarizer.Summarise(trials, 0, null, [steady]),
         };
 
         Assert.Equal(expected, ResultColumn.MetricColumn(steady).Format(SampleRun().Scenarios[0], variant));

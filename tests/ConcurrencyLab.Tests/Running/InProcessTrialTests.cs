@@ -1,3 +1,4 @@
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
@@ -21,7 +22,7 @@ public sealed class InProcessTrialTests
         };
         Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
 
-        var run = await new Runner(new InProcessTrialExecutor()).RunAsync(plan);
+        var run = Summarizer.Summarise(await new Runner(new InProcessTrialExecutor()).RunAsync(plan));
 
         var variants = run.Scenarios[0].Variants;
         var ideal = run.Scenarios[0].IdealMs;
@@ -56,7 +57,7 @@ public sealed class InProcessTrialTests
         Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
         var executor = new InProcessTrialExecutor();
 
-        var run = await new Runner(executor).RunAsync(plan);
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
 
         var trial = Assert.Single(run.Scenarios[0].Variants[0].Trials);
         Assert.Equal(TrialStatus.Timeout, trial.Status);
@@ -65,31 +66,43 @@ public sealed class InProcessTrialTests
     }
 
     [Fact]
-    public async Task RunningProcessId_IsThisProcess_WhileATrialRuns_AndNullAfterwards()
+    public async Task TheObserverIsToldTheTrialRunsInThisProcess()
     {
         var options = new RunOptions
         {
             Scenarios = ["delay"],
             Variants = ["sequential"],
-            Parameters = new Dictionary<string, string> { ["items"] = "4", ["min-delay"] = "150", ["max-delay"] = "150" },
+            Parameters = new Dictionary<string, string> { ["items"] = "4", ["min-delay"] = "10", ["max-delay"] = "10" },
             Repeat = 1,
             Warmup = 0,
             InProcess = true,
         };
         Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
-        var executor = new InProcessTrialExecutor();
-        Assert.Null(executor.RunningProcessId);
+        var observer = new RecordingObserver();
 
-        var run = new Runner(executor).RunAsync(plan);
-        var seen = new HashSet<int?>();
-        while (!run.IsCompleted)
+        var run = Summarizer.Summarise(await new Runner(new InProcessTrialExecutor(), observer).RunAsync(plan));
+
+        Assert.Equal(TrialStatus.Ok, run.Scenarios[0].Variants[0].Status);
+        Assert.Equal(["starting delay sequential", $"process {Environment.ProcessId}", "finished ok"], observer.Calls);
+    }
+
+    /// <summary>Writes down the calls about each trial, in order.</summary>
+    private sealed class RecordingObserver : IRunObserver
+    {
+        public List<string> Calls { get; } = [];
+
+        public void RunStarting(RunPlan plan)
         {
-            seen.Add(executor.RunningProcessId);
-            await Task.Delay(10);
         }
 
-        Assert.Equal(TrialStatus.Ok, (await run).Scenarios[0].Variants[0].Status);
-        Assert.Contains(Environment.ProcessId, seen);
-        Assert.Null(executor.RunningProcessId);
+        public void TrialStarting(TrialProgress progress) => Calls.Add($"starting {progress.Scenario} {progress.Variant}");
+
+        public void TrialProcessStarted(TrialProgress progress, int processId) => Calls.Add($"process {processId}");
+
+        public void TrialFinished(TrialProgress progress, TrialResult result) => Calls.Add($"finished {result.Status.ToText()}");
+
+        public void ScenarioFinished(ScenarioRecord scenario)
+        {
+        }
     }
 }

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
@@ -25,7 +26,7 @@ public sealed class RunnerTests
             ? TrialResult.Unmeasured(TrialStatus.Timeout, "killed", isolated: true)
             : new TrialResult { Metrics = Measured.Metrics(request.Variant.Name == "sequential" ? 1000 : 50), Isolated = true, ItemsPlanned = 1, ItemsCompleted = 1 });
 
-        var run = await new Runner(executor).RunAsync(plan);
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
 
         // 3 variants x (1 warmup + 3 measured), in rotated order.
         Assert.Equal(12, executor.Calls.Count);
@@ -58,9 +59,9 @@ public sealed class RunnerTests
         });
         var runner = new Runner(executor);
 
-        var run = await runner.RunAsync(plan, cancel.Token);
+        var run = Summarizer.Summarise(await runner.RunAsync(plan, cancel.Token));
 
-        Assert.True(runner.Cancelled);
+        Assert.True(run.Cancelled);
         Assert.Equal(5, run.Scenarios[0].Variants.Sum(v => v.Trials.Count));
         Assert.Contains(run.Scenarios[0].Notes, n => n.Contains("cancelled", StringComparison.Ordinal));
     }
@@ -77,7 +78,7 @@ public sealed class RunnerTests
             return new TrialResult { Metrics = Measured.Metrics(10), ItemsPlanned = 1, ItemsCompleted = 1 };
         });
 
-        var run = await new Runner(executor).RunAsync(plan);
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
 
         Assert.Equal(3, executor.Calls.Count);
         Assert.All(executor.Calls, c => Assert.Equal("/made/for/the/run", c.Parameters["folder"]));
@@ -99,7 +100,7 @@ public sealed class RunnerTests
         Assert.True(RunPlanner.TryCreate(options, [new SharingScenario(fails: false, tearDownFails: true)], out var plan, out _));
         var executor = new ScriptedExecutor(_ => new TrialResult { Metrics = Measured.Metrics(10), ItemsPlanned = 1, ItemsCompleted = 1 });
 
-        var run = await new Runner(executor).RunAsync(plan);
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
 
         Assert.Equal(2, run.Scenarios[0].Variants[0].Trials.Count);
         Assert.Contains(run.Scenarios[0].Notes, n => n.StartsWith("the scenario's set-up could not be torn down", StringComparison.Ordinal) && n.Contains("the files are busy", StringComparison.Ordinal));
@@ -112,7 +113,7 @@ public sealed class RunnerTests
         Assert.True(RunPlanner.TryCreate(options, [new SharingScenario(fails: false, concludes: false)], out var plan, out _));
         var executor = new ScriptedExecutor(_ => new TrialResult { Metrics = Measured.Metrics(10), ItemsPlanned = 1, ItemsCompleted = 1 });
 
-        var run = await new Runner(executor).RunAsync(plan);
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
 
         Assert.Equal(2, run.Scenarios[0].Variants[0].Trials.Count);
         Assert.Contains(run.Scenarios[0].Notes, n => n.StartsWith("the scenario's conclusions could not be drawn", StringComparison.Ordinal) && n.Contains("no claim to test", StringComparison.Ordinal));
@@ -125,12 +126,67 @@ public sealed class RunnerTests
         Assert.True(RunPlanner.TryCreate(options, [new SharingScenario(fails: true), .. ScenarioCatalog.BuiltIn], out var plan, out var problems), string.Join("; ", problems));
         var executor = new ScriptedExecutor(_ => new TrialResult { Metrics = Measured.Metrics(10), ItemsPlanned = 1, ItemsCompleted = 1 });
 
-        var run = await new Runner(executor).RunAsync(plan);
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
 
         Assert.DoesNotContain(executor.Calls, c => c.Scenario == "sharing");
         Assert.Contains(executor.Calls, c => c.Scenario == "delay");
         Assert.Contains(run.Scenarios[0].Notes, n => n.Contains("set-up failed", StringComparison.Ordinal) && n.Contains("no room on the disk", StringComparison.Ordinal));
         Assert.All(run.Scenarios[0].Variants, v => Assert.Equal(TrialStatus.Failed, v.Status));
+    }
+
+    [Fact]
+    public async Task ADisplayThatFails_CostsANote_AndAWarningInTheLog_NeverTheRun()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall"], Repeat = 2, Warmup = 0 };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var executor = new ScriptedExecutor(_ => new TrialResult { Metrics = Measured.Metrics(10), ItemsPlanned = 1, ItemsCompleted = 1 });
+        var log = new ListLogger();
+
+        var record = await new Runner(executor, new FailingDisplay(), log).RunAsync(plan);
+        var run = Summarizer.Summarise(record);
+
+        Assert.Equal(2, run.Scenarios[0].Variants[0].Trials.Count);
+        Assert.Contains(run.Scenarios[0].Notes, n => n == "the progress display failed: InvalidOperationException: no terminal");
+        Assert.Contains(run.Notes, n => n == "the progress display failed: InvalidOperationException: the table is gone");
+        Assert.Equal(3, log.Warnings.Count);
+    }
+
+    /// <summary>A display that fails when a trial starts and when a scenario ends.</summary>
+    private sealed class FailingDisplay : IRunObserver
+    {
+        public void RunStarting(RunPlan plan)
+        {
+        }
+
+        public void TrialStarting(TrialProgress progress) => throw new InvalidOperationException("no terminal");
+
+        public void TrialProcessStarted(TrialProgress progress, int processId)
+        {
+        }
+
+        public void TrialFinished(TrialProgress progress, TrialResult result)
+        {
+        }
+
+        public void ScenarioFinished(ScenarioRecord scenario) => throw new InvalidOperationException("the table is gone");
+    }
+
+    private sealed class ListLogger : Microsoft.Extensions.Logging.ILogger
+    {
+        public List<string> Warnings { get; } = [];
+
+        public IDisposable? BeginScope<TState>(TState state)
+            where TState : notnull => null;
+
+        public bool IsEnabled(Microsoft.Extensions.Logging.LogLevel logLevel) => true;
+
+        public void Log<TState>(Microsoft.Extensions.Logging.LogLevel logLevel, Microsoft.Extensions.Logging.EventId eventId, TState state, Exception? exception, Func<TState, Exception?, string> formatter)
+        {
+            if (logLevel == Microsoft.Extensions.Logging.LogLevel.Warning)
+            {
+                Warnings.Add(formatter(state, exception));
+            }
+        }
     }
 
     /// <summary>A scenario whose trials share a fixture made once for the run, or whose fixture cannot be made.</summary>
@@ -171,9 +227,7 @@ public sealed class RunnerTests
 
         public bool Isolated => true;
 
-        public int? RunningProcessId => null;
-
-        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, CancellationToken cancellationToken = default)
+        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, CancellationToken cancellationToken = default)
         {
             Calls.Add(request);
             return Task.FromResult(script(request) with { Repeat = request.Repeat });

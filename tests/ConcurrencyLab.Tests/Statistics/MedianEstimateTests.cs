@@ -1,3 +1,4 @@
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Statistics;

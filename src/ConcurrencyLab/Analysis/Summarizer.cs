@@ -1,0 +1,133 @@
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Statistics;
+
+namespace ConcurrencyLab.Analysis;
+
+/// <summary>
+/// The stage after running: turns what a run measured (<see cref="RunRecord"/>) into its results, each variant's
+/// trials into its summary (only trials with status ok count), and lets each scenario read its own results.
+/// </summary>
+public static class Summarizer
+{
+    /// <summary>The results of <paramref name="run"/>: every scenario summarised.</summary>
+    public static RunResult Summarise(RunRecord run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        return new RunResult
+        {
+            StartedAt = run.StartedAt,
+            Environment = run.Environment,
+            Settings = run.Settings,
+            Scenarios = [.. run.Scenarios.Select(Summarise)],
+            Cancelled = run.Cancelled,
+            Notes = run.Notes,
+        };
+    }
+
+    /// <summary>
+    /// The results of one scenario: each variant's summary against the ideal and the baseline, a note when the
+    /// trials ran different workloads, and the scenario's own reading of its results (a failure there costs a
+    /// note, never the results).
+    /// </summary>
+    public static ScenarioResult Summarise(ScenarioRecord scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var plan = scenario.Plan;
+        var notes = new List<string>(scenario.Notes);
+        var baselineOk = scenario.Variants.FirstOrDefault(v => v.Variant.Name == plan.Baseline)?.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
+        double? baselineMedian = baselineOk.Count > 0 ? MedianEstimate.MedianOf(baselineOk) : null;
+
+        var digests = scenario.Variants.SelectMany(v => v.Trials).Select(t => t.WorkloadDigest).Where(d => !string.IsNullOrEmpty(d)).Distinct().ToList();
+        if (digests.Count > 1)
+        {
+            notes.Add($"trials ran different workloads ({digests.Count} digests): results are not comparable.");
+        }
+
+        var result = new ScenarioResult
+        {
+            Name = plan.Scenario.Name,
+            Parameters = plan.Parameters.Values,
+            IdealMs = scenario.Ideal.Ms,
+            IdealReason = scenario.Ideal.Reason,
+            Bounds = scenario.Bounds,
+            Baseline = plan.Baseline,
+            Metrics = plan.Scenario.Metrics,
+            Variants =
+            [
+                .. scenario.Variants.Select(v => new VariantResult
+                {
+                    Name = v.Variant.Name,
+                    Description = v.Variant.Description,
+                    Family = v.Variant.Family,
+                    Form = v.Variant.Form,
+                    Parameters = v.Variant.Parameters,
+                    Status = v.Trials.Count == 0 ? TrialStatus.Failed : VariantStatus(v.Trials),
+                    Trials = v.Trials,
+                    Summary = Summarise(v.Trials, scenario.Ideal.Ms, baselineMedian, plan.Scenario.Metrics),
+                }),
+            ],
+            Notes = notes,
+        };
+        return result with { Notes = [.. result.Notes, .. Conclude(plan.Scenario, result)] };
+    }
+
+    /// <summary>The scenario's reading of its results; a failure there costs a note, never the results.</summary>
+    private static IReadOnlyList<string> Conclude(Scenario scenario, ScenarioResult result)
+    {
+        try
+        {
+            return [.. scenario.Conclusions(result)];
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            return [$"the scenario's conclusions could not be drawn: {TrialFailure.Describe(ex)}"];
+        }
+    }
+
+    /// <summary>Summarises <paramref name="trials"/>; null when none succeeded.</summary>
+    /// <param name="trials">The variant's measured trials.</param>
+    /// <param name="idealMs">The scenario's ideal; 0 or less when unknown, which leaves efficiency out.</param>
+    /// <param name="baselineMedianMs">The baseline's median wall time, when it has one.</param>
+    /// <param name="scenarioMetrics">The scenario's own metrics, whose descriptors say how to take their medians.</param>
+    public static VariantSummary? Summarise(IReadOnlyList<TrialResult> trials, double idealMs, double? baselineMedianMs, IReadOnlyList<Metric>? scenarioMetrics = null)
+    {
+        ArgumentNullException.ThrowIfNull(trials);
+        var ok = trials.Where(t => t.Status == TrialStatus.Ok).ToList();
+        if (ok.Count == 0)
+        {
+            return null;
+        }
+
+        var wall = MedianEstimate.Of(ok.Select(t => t.WallMs).ToList());
+        var min = ok.Min(t => t.WallMs);
+        var max = ok.Max(t => t.WallMs);
+        return new VariantSummary
+        {
+            Trials = ok.Count,
+            MedianWallMs = wall.Median,
+            MinWallMs = min,
+            MaxWallMs = max,
+            CiLowMs = wall.Low,
+            CiHighMs = wall.High,
+            Efficiency = idealMs > 0 && wall.Median > 0 ? idealMs / wall.Median : null,
+            RatioToBaseline = baselineMedianMs is > 0 ? wall.Median / baselineMedianMs.Value : null,
+            Spread = min > 0 ? max / min : 0,
+            Medians = VariantSummary.MediansOf(ok, scenarioMetrics ?? []),
+        };
+    }
+
+    /// <summary>The status of a variant: ok only when every trial was; otherwise the worst seen.</summary>
+    public static TrialStatus VariantStatus(IReadOnlyList<TrialResult> trials)
+    {
+        ArgumentNullException.ThrowIfNull(trials);
+        if (trials.Any(t => t.Status == TrialStatus.Failed))
+        {
+            return TrialStatus.Failed;
+        }
+
+        return trials.Any(t => t.Status == TrialStatus.Timeout) ? TrialStatus.Timeout : TrialStatus.Ok;
+    }
+}

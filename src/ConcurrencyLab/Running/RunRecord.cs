@@ -1,0 +1,43 @@
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// What a run measured, before any statistics: every measured trial of every variant, with what its scenario's
+/// set-up said and measured. <see cref="Analysis.Summarizer"/> turns it into a <see cref="RunResult"/>.
+/// </summary>
+public sealed record RunRecord
+{
+    /// <summary>UTC time the run started, ISO 8601.</summary>
+    public required string StartedAt { get; init; }
+
+    public required EnvironmentInfo Environment { get; init; }
+
+    public required RunSettings Settings { get; init; }
+
+    /// <summary>The scenarios run, in order; after a cancellation, only those begun.</summary>
+    public required IReadOnlyList<ScenarioRecord> Scenarios { get; init; }
+
+    /// <summary>Whether the run was cut short by cancellation; what was measured before is kept.</summary>
+    public bool Cancelled { get; init; }
+
+    /// <summary>What the reader should know about the run as a whole, such as a progress display that failed.</summary>
+    public IReadOnlyList<string> Notes { get; init; } = [];
+}
+
+/// <summary>One scenario's measured trials.</summary>
+/// <param name="Plan">What was planned for it.</param>
+/// <param name="Variants">Each planned variant's measured trials, warmups left out, in the plan's order.</param>
+/// <param name="Notes">What the reader should know: the plan's notes, the set-up's, failed warmups, a cancellation.</param>
+/// <param name="Ideal">The bound no variant can beat: the one the set-up measured, else the planned one.</param>
+/// <param name="Bounds">Reference rates the set-up measured, by name; empty when it measured none.</param>
+public sealed record ScenarioRecord(
+    ScenarioPlan Plan,
+    IReadOnlyList<VariantTrials> Variants,
+    IReadOnlyList<string> Notes,
+    IdealBound Ideal,
+    IReadOnlyDictionary<string, double> Bounds);
+
+/// <summary>A variant and its measured trials.</summary>
+public sealed record VariantTrials(Variant Variant, IReadOnlyList<TrialResult> Trials);
