@@ -79,19 +79,20 @@ internal static class RunCommand
             }
         }
 
-        var quick = parse.GetValue(switches.Quick) || scenario is null;
-        var options = new RunOptions
+        // What is not given keeps RunOptions' default; what is given is checked against its range by the planner.
+        var defaults = new RunOptions();
+        var options = defaults with
         {
             Scenarios = scenario is null ? [] : [scenario.Name],
             Variants = SplitList(parse.GetValue(switches.Variants)),
             Parameters = parameters,
             Repeat = WholeNumber(parse, switches.Repeat, errors),
             Warmup = WholeNumber(parse, switches.Warmup, errors),
-            Seed = WholeNumber(parse, switches.Seed, errors) ?? 42,
-            Quick = quick,
+            Seed = WholeNumber(parse, switches.Seed, errors) ?? defaults.Seed,
+            Quick = parse.GetValue(switches.Quick) || scenario is null,
             InProcess = parse.GetValue(switches.InProcess),
-            TrialTimeout = TimeSpan.FromSeconds(Number(parse, switches.TrialTimeout, errors, "a positive number of seconds, at most 86400", 1e-3, 86_400) ?? 120),
-            SampleInterval = TimeSpan.FromMilliseconds(Number(parse, switches.SampleInterval, errors, "0 (off) or a positive number of milliseconds, at most 60000", 0, 60_000) ?? 10),
+            TrialTimeout = Number(parse, switches.TrialTimeout, errors, "seconds") is { } seconds ? Span(seconds, TimeSpan.TicksPerSecond) : defaults.TrialTimeout,
+            SampleInterval = Number(parse, switches.SampleInterval, errors, "milliseconds") is { } ms ? Span(ms, TimeSpan.TicksPerMillisecond) : defaults.SampleInterval,
             Baseline = parse.GetValue(switches.Baseline),
             Prime = !parse.GetValue(switches.NoPrime),
         };
@@ -212,7 +213,7 @@ internal static class RunCommand
         return null;
     }
 
-    private static double? Number(ParseResult parse, Option<string> option, List<string> errors, string allowed, double minimum, double maximum)
+    private static double? Number(ParseResult parse, Option<string> option, List<string> errors, string unit)
     {
         var text = parse.GetValue(option);
         if (text is null)
@@ -220,28 +221,39 @@ internal static class RunCommand
             return null;
         }
 
-        if (double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && value >= minimum && value <= maximum)
+        if (double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) && double.IsFinite(value))
         {
             return value;
         }
 
-        errors.Add($"{option.Name} must be {allowed}, not '{text}'.");
+        errors.Add($"{option.Name} must be a number of {unit}, not '{text}'.");
         return null;
     }
+
+    // A duration of so many units, held within what a TimeSpan can say, so the planner can refuse it with its range.
+    private static TimeSpan Span(double units, long ticksPerUnit) =>
+        TimeSpan.FromTicks((long)Math.Clamp(units * ticksPerUnit, TimeSpan.MinValue.Ticks / 2.0, TimeSpan.MaxValue.Ticks / 2.0));
 
     /// <summary>The options every run takes, before or after the scenario name; one set per command tree.</summary>
     private sealed class Switches
     {
         public readonly Option<string> Variants = new("--variants") { Description = "Comma-separated variant names to run instead of the defaults, e.g. channel,parallel-for@4" };
         public readonly Option<string> Repeat = new("--repeat") { Description = $"Measured trials per variant [default: {RunOptions.DefaultRepeat}; {RunOptions.QuickRepeat} with --quick]" };
-        public readonly Option<string> Warmup = new("--warmup") { Description = $"Discarded trials per variant before the measured ones [default: {RunOptions.DefaultWarmup}]" };
-        public readonly Option<string> Seed = new("--seed") { Description = "Seed of the workload; the same seed gives the same work [default: 42]" };
+        public readonly Option<string> Warmup = new("--warmup") { Description = $"Discarded trials per variant before the measured ones [default: {RunOptions.DefaultWarmup}; {RunOptions.QuickWarmup} with --quick]" };
+        public readonly Option<string> Seed = new("--seed") { Description = $"Seed of the workload; the same seed gives the same work [default: {RunOptions.DefaultSeed}]" };
         public readonly Option<bool> Quick = new("--quick") { Description = "Each scenario's small scale, which finishes in well under a minute" };
-        public readonly Option<string> Out = new("--out") { Description = "Folder for results.json, results.md and results.csv [default: conclab-results/<timestamp>]" };
+        public readonly Option<string> Out = new("--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts (charts/*.svg and *.png) [default: conclab-results/<UTC timestamp>]" };
         public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
         public readonly Option<bool> InProcess = new("--in-process") { Description = "Run every trial in this process, to see what isolation changes" };
-        public readonly Option<string> TrialTimeout = new("--trial-timeout") { Description = "Seconds after which a trial is killed and recorded as timed out [default: 120]" };
-        public readonly Option<string> SampleInterval = new("--sample-interval") { Description = "Milliseconds between samples of threads and the pool's queue; 0 turns the sampler off [default: 10]" };
+        public readonly Option<string> TrialTimeout = new("--trial-timeout")
+        {
+            Description = $"Seconds after which a trial is killed and recorded as timed out, at most {RunOptions.MaxTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)} [default: {RunOptions.DefaultTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)}]",
+        };
+
+        public readonly Option<string> SampleInterval = new("--sample-interval")
+        {
+            Description = $"Milliseconds between samples of threads, the pool's queue and CPU; 0 turns the sampler off [default: {RunOptions.DefaultSampleInterval.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)}]",
+        };
         public readonly Option<string> Baseline = new("--baseline") { Description = "Variant the ratio column compares with [default: the scenario's]" };
         public readonly Option<bool> NoPrime = new("--no-prime") { Description = "Measure each variant cold: skip the unmeasured dry run that compiles its code first" };
         public readonly Option<bool> Plain = new("--plain") { Description = "Plain progress lines even on a terminal" };

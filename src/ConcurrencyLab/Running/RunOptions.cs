@@ -15,6 +15,24 @@ public sealed record RunOptions
     /// </summary>
     public const int DefaultWarmup = 1;
 
+    /// <summary>Default discarded trials per variant under <see cref="Quick"/>.</summary>
+    public const int QuickWarmup = 0;
+
+    /// <summary>The default seed of every workload.</summary>
+    public const int DefaultSeed = 42;
+
+    /// <summary>How long a trial may run before it is killed and recorded as timed out, unless said otherwise.</summary>
+    public static readonly TimeSpan DefaultTrialTimeout = TimeSpan.FromSeconds(120);
+
+    /// <summary>The longest trial timeout a run accepts: a day.</summary>
+    public static readonly TimeSpan MaxTrialTimeout = TimeSpan.FromDays(1);
+
+    /// <summary>How often the sampler reads threads, the pool's queue and CPU, unless said otherwise.</summary>
+    public static readonly TimeSpan DefaultSampleInterval = TimeSpan.FromMilliseconds(10);
+
+    /// <summary>The longest sample interval a run accepts: a minute.</summary>
+    public static readonly TimeSpan MaxSampleInterval = TimeSpan.FromMinutes(1);
+
     /// <summary>Scenarios to run by name; empty means all.</summary>
     public IReadOnlyList<string> Scenarios { get; init; } = [];
 
@@ -30,7 +48,7 @@ public sealed record RunOptions
     /// <summary>Discarded trials per variant before the measured ones; null for the default.</summary>
     public int? Warmup { get; init; }
 
-    public int Seed { get; init; } = 42;
+    public int Seed { get; init; } = DefaultSeed;
 
     /// <summary>Each scenario's small scale, which finishes in well under a minute.</summary>
     public bool Quick { get; init; }
@@ -38,10 +56,11 @@ public sealed record RunOptions
     /// <summary>Run trials in this process instead of fresh child processes.</summary>
     public bool InProcess { get; init; }
 
-    public TimeSpan TrialTimeout { get; init; } = TimeSpan.FromSeconds(120);
+    /// <summary>How long a trial may run before it is killed and recorded as timed out.</summary>
+    public TimeSpan TrialTimeout { get; init; } = DefaultTrialTimeout;
 
-    /// <summary>Zero turns the sampler off.</summary>
-    public TimeSpan SampleInterval { get; init; } = TimeSpan.FromMilliseconds(10);
+    /// <summary>How often the sampler reads the trial's process; zero turns the sampler off.</summary>
+    public TimeSpan SampleInterval { get; init; } = DefaultSampleInterval;
 
     /// <summary>Run each variant once on a dry workload in the trial's process before measuring it.</summary>
     public bool Prime { get; init; } = true;

@@ -1,3 +1,4 @@
+using System.Globalization;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 
@@ -19,7 +20,7 @@ public static class RunPlanner
         plan = null!;
 
         var repeat = options.Repeat ?? (options.Quick ? RunOptions.QuickRepeat : RunOptions.DefaultRepeat);
-        var warmup = options.Warmup ?? (options.Quick ? 0 : RunOptions.DefaultWarmup);
+        var warmup = options.Warmup ?? (options.Quick ? RunOptions.QuickWarmup : RunOptions.DefaultWarmup);
         if (repeat is < 1 or > 1000)
         {
             problems.Add($"--repeat must be a whole number from 1 to 1000, not {repeat}.");
@@ -30,14 +31,14 @@ public static class RunPlanner
             problems.Add($"--warmup must be a whole number from 0 to 100, not {warmup}.");
         }
 
-        if (options.TrialTimeout <= TimeSpan.Zero || options.TrialTimeout > TimeSpan.FromDays(1))
+        if (options.TrialTimeout <= TimeSpan.Zero || options.TrialTimeout > RunOptions.MaxTrialTimeout)
         {
-            problems.Add("--trial-timeout must be a positive number of seconds, at most 86400.");
+            problems.Add($"--trial-timeout must be a positive number of seconds, at most {RunOptions.MaxTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)}.");
         }
 
-        if (options.SampleInterval < TimeSpan.Zero || options.SampleInterval > TimeSpan.FromMinutes(1))
+        if (options.SampleInterval < TimeSpan.Zero || options.SampleInterval > RunOptions.MaxSampleInterval)
         {
-            problems.Add("--sample-interval must be 0 (off) or a positive number of milliseconds, at most 60000.");
+            problems.Add($"--sample-interval must be 0 (off) or a positive number of milliseconds, at most {RunOptions.MaxSampleInterval.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)}.");
         }
 
         var chosen = new List<Scenario>();
