@@ -64,7 +64,10 @@ public sealed class VariantSpace
     /// </summary>
     public Func<Variant, string?>? Refuse { get; init; }
 
-    /// <summary>How names are written here, for a listing: <c>strategy[@degree][-form]</c>; empty when every name is a family's alone.</summary>
+    /// <summary>
+    /// How names are written here, for a listing: <c>strategy[@degree][-form]</c>, <c>endpoint@requests[:min-threads=N]</c>;
+    /// empty when every name is a family's alone.
+    /// </summary>
     public string Grammar
     {
         get
@@ -72,13 +75,14 @@ public sealed class VariantSpace
             var value = ValueNoun();
             var forms = Families.Any(f => f.Forms.Count > 1);
             var optional = Families.Any(f => f.Parameters.Count == 0 || f.Parameters[0].DefaultWord is not null);
+            var named = Families.SelectMany(f => f.Parameters.Skip(1)).Select(p => p.Name).Distinct().Select(n => $"[:{n}=N]");
             if (value is null && !forms)
             {
                 return string.Empty;
             }
 
             var at = value is null ? string.Empty : optional ? $"[@{value}]" : $"@{value}";
-            return $"{Noun}{at}{(forms ? "[-form]" : string.Empty)}";
+            return $"{Noun}{at}{(forms ? "[-form]" : string.Empty)}{string.Concat(named)}";
         }
     }
 

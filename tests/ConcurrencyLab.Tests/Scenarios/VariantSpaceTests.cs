@@ -83,7 +83,7 @@ public sealed class VariantSpaceTests
     [Fact]
     public void TheGrammar_IsSaidFromTheFamilies()
     {
-        Assert.Equal("strategy[@degree][-form]", Space.Grammar);
+        Assert.Equal("strategy[@degree][-form][:min-threads=N]", Space.Grammar);
         Assert.Equal(string.Empty, new VariantSpace("poll", "receiver", [new VariantFamily("threads", "a thread each")]).Grammar);
         Assert.Equal("endpoint@requests", new VariantSpace("fanout", "endpoint", [new VariantFamily("waitall", "x") { Parameters = [new VariantParameter("requests", "how many", 1, 10)] }]).Grammar);
     }
