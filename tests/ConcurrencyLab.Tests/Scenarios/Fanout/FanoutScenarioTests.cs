@@ -23,6 +23,20 @@ public sealed class FanoutScenarioTests
     }
 
     [Theory]
+    [InlineData("waitall@100:min-threads=400", "waitall@100:min-threads=400", "400")]
+    [InlineData("waitall@100:min-threads=default", "waitall@100", "default")]
+    [InlineData("waitall@100", "waitall@100", "default")]
+    public void APoolMinimum_IsAVariantParameter_LeftOutOfTheNameByDefault(string text, string name, string minimum)
+    {
+        Assert.True(Scenario.Variants(Values()).TryParse(text, out var variant, out var problem), problem);
+
+        Assert.Equal(name, variant.Name);
+        Assert.Equal(minimum, variant.Parameters["min-threads"]);
+        Assert.Equal(minimum != "default", variant.Description.Contains("ThreadPool minimum", StringComparison.Ordinal));
+        Assert.All(Scenario.DefaultVariants(Values()), v => Assert.DoesNotContain(':', v.Name));
+    }
+
+    [Theory]
     [InlineData("WhenAll-Async@50", true, "whenall-async@50")]
     [InlineData("whenall-async", false, "must say how many requests")]
     [InlineData("whenall-async@0", false, "from 1 to 5000")]
