@@ -14,8 +14,6 @@ public abstract class BatchScenario : Scenario
 {
     private const int PrimeItems = 4;
 
-    private static readonly string[] NamedOnly = ["parallel-foreach", "task-loop", "mix-and-match"];
-
     /// <summary>Builds the workload; the same parameters and seed must give the same items.</summary>
     public abstract Workload CreateWorkload(ParameterValues parameters, int seed);
 
@@ -31,9 +29,6 @@ public abstract class BatchScenario : Scenario
     /// scenario's own <see cref="Scenario.Metrics"/>; and an error when a check means the trial failed.
     /// </summary>
     protected virtual (MetricValues? Metrics, string? Error) CheckResults(Workload workload, object? fixture) => (null, null);
-
-    /// <summary>Strategies that get an <c>@default</c> variant besides the listed degrees.</summary>
-    protected virtual IReadOnlyCollection<string> StrategiesWithDefaultDegree => ["parallel-for", "foreach-async"];
 
     /// <summary>
     /// Describes the forms the workload offers without building it (building may be costly, or need a fixture).
@@ -81,9 +76,7 @@ public abstract class BatchScenario : Scenario
         var variants = new List<Variant>();
         foreach (var strategy in StrategyCatalog.All)
         {
-            // Run only when named: Parallel.ForEach is Parallel.For over an enumerable, and the task loop and
-            // mix-and-match runners reproduce one published scanner.
-            if (NamedOnly.Contains(strategy.Id))
+            if (!strategy.RunByDefault)
             {
                 continue;
             }
@@ -106,7 +99,7 @@ public abstract class BatchScenario : Scenario
                 variants.Add(space.Create(strategy.Id, form, Degree.Of(degree).ToString()));
             }
 
-            if (StrategiesWithDefaultDegree.Contains(strategy.Id))
+            if (strategy.RunAtDefaultDegree)
             {
                 variants.Add(space.Create(strategy.Id, form, Degree.Default.ToString()));
             }

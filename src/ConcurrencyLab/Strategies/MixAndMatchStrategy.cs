@@ -13,6 +13,9 @@ internal sealed class MixAndMatchStrategy : Strategy
 
     public override string Id => "mix-and-match";
 
+    // It reproduces one published scanner: run it when named.
+    public override bool RunByDefault => false;
+
     public override string Description => "4 runner tasks, each Task.Run per item of its quarter, WaitAll twice";
 
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Tap, WorkForm.Sync, WorkForm.Apm];

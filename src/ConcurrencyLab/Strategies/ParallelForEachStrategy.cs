@@ -7,6 +7,9 @@ internal sealed class ParallelForEachStrategy : Strategy
 {
     public override string Id => "parallel-foreach";
 
+    // Parallel.For over an enumerable: Parallel.For already shows what it would. Run it when named.
+    public override bool RunByDefault => false;
+
     public override string Description => "Parallel.ForEach over an IEnumerable with MaxDegreeOfParallelism = N";
 
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];

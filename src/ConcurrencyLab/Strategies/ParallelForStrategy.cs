@@ -7,6 +7,9 @@ internal sealed class ParallelForStrategy : Strategy
 {
     public override string Id => "parallel-for";
 
+    // Its default degree (-1, no limit) is a finding of its own: the pool's thread injection, not the code, sets how many run.
+    public override bool RunAtDefaultDegree => true;
+
     public override string Description => "Parallel.For with MaxDegreeOfParallelism = N";
 
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];

@@ -39,6 +39,18 @@ public abstract class Strategy
     /// <summary>What <c>@default</c> means for this strategy.</summary>
     public virtual string DefaultDegreeMeaning => string.Empty;
 
+    /// <summary>
+    /// Whether a batch scenario runs the strategy when no variants are named; false for those run only when
+    /// named, because another strategy already shows what they would, or they reproduce one published program.
+    /// </summary>
+    public virtual bool RunByDefault => true;
+
+    /// <summary>
+    /// Whether a batch scenario also runs the strategy at its API's own degree (<c>@default</c>) when no variants
+    /// are named, besides the degrees of <c>--dop</c>: where that default is itself a finding.
+    /// </summary>
+    public virtual bool RunAtDefaultDegree => false;
+
     /// <summary>Whether the strategy can call items in <paramref name="form"/>.</summary>
     public bool Supports(WorkForm form) => Forms.Contains(form);
 

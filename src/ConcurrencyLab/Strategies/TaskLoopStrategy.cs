@@ -10,6 +10,9 @@ internal sealed class TaskLoopStrategy : Strategy
 {
     public override string Id => "task-loop";
 
+    // It reproduces one published scanner, and runs as the plain loop does: run it when named.
+    public override bool RunByDefault => false;
+
     public override string Description => "for loop: Task.Run per item, Wait() on it before the next";
 
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
