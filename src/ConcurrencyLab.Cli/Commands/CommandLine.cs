@@ -46,7 +46,7 @@ internal static class CommandLine
         root.Subcommands.Add(RunCommand.Create(console, scenarios));
         root.Subcommands.Add(ListCommand.Create(console, scenarios));
         root.Subcommands.Add(CompareCommand.Create(console));
-        root.Subcommands.Add(ReportCommand.Create(console));
+        root.Subcommands.Add(ReportCommand.Create(console, scenarios));
         root.SetAction(parse =>
         {
             new HelpAction().Invoke(parse);

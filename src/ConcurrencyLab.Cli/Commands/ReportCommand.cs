@@ -2,6 +2,7 @@ using System.CommandLine;
 using ConcurrencyLab.Cli.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
 namespace ConcurrencyLab.Cli.Commands;
@@ -12,7 +13,7 @@ namespace ConcurrencyLab.Cli.Commands;
 /// </summary>
 internal static class ReportCommand
 {
-    public static Command Create(IAnsiConsole console)
+    public static Command Create(IAnsiConsole console, IReadOnlyList<Scenario> scenarios)
     {
         var results = new Argument<string>("results") { Description = "a results.json written by conclab run" };
         var output = new Option<string>("--out") { Description = "folder for the reports [default: the results file's folder]" };
@@ -23,7 +24,9 @@ internal static class ReportCommand
             RunResult run;
             try
             {
-                run = ResultsFile.Read(path);
+                // A version 1 file recorded variants by name only: the scenarios read their structure back.
+                run = ResultsFile.Read(path, out var writtenAs);
+                run = writtenAs < 2 ? RecordedVariants.WithStructure(run, scenarios) : run;
             }
             catch (ResultsFileException ex)
             {

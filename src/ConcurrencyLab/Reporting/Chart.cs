@@ -119,22 +119,23 @@ public sealed record SweepChart : Chart
 
         // A point for each variant and each of its whole-number parameters, on the line of the variants that
         // share everything else: family, form and the other parameters' values.
-        var lines = scenario.Variants
+        var groups = scenario.Variants
             .Where(v => v.Summary is not null && v.Family is not null)
             .SelectMany(v => v.Parameters.Keys.Where(k => v.WholeNumber(k) is > 0).Select(swept => (Variant: v, Swept: swept)))
             .GroupBy(p => new Line(p.Variant.Family!, p.Variant.Form, p.Swept, Others(p.Variant, p.Swept)))
             .Select(g => (g.Key, Points: (IReadOnlyList<SweepPoint>)[.. g.Select(p => new SweepPoint(p.Variant.WholeNumber(p.Swept)!.Value, p.Variant.Summary!.MedianWallMs, p.Variant.Name)).OrderBy(p => p.N)]))
-            .Where(l => l.Points.Count >= 2)
             .ToList();
+        var lines = groups.Where(l => l.Points.Count >= 2).ToList();
         if (lines.Count == 0)
         {
             return null;
         }
 
-        // A line is named by its family, and by what tells it from the family's other lines, if it has any.
+        // A line is named by its family, and by what tells it from the family's other variants, if it has any
+        // (drawn or not: parallel-for@4 alone has no line, but parallel-for@4-apm's line must not pass for it).
         var families = lines.Select(l =>
         {
-            var kin = lines.Select(o => o.Key).Where(o => o.Family == l.Key.Family).ToList();
+            var kin = groups.Select(o => o.Key).Where(o => o.Family == l.Key.Family).ToList();
             var name = l.Key.Family;
             name += kin.Select(k => k.Form).Distinct().Count() > 1 && l.Key.Form is { } form ? "-" + form.ToSuffix() : string.Empty;
             name += kin.Select(k => k.Others).Distinct().Count() > 1 && l.Key.Others.Length > 0 ? " " + l.Key.Others : string.Empty;

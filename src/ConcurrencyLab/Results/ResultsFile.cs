@@ -14,7 +14,13 @@ public static class ResultsFile
     private static readonly JsonSerializerOptions Strict = new(LabJson.Options) { RespectNullableAnnotations = true };
 
     /// <summary>Reads <paramref name="path"/>; throws <see cref="ResultsFileException"/> with a one-line reason when it cannot.</summary>
-    public static RunResult Read(string path)
+    public static RunResult Read(string path) => Read(path, out _);
+
+    /// <summary>
+    /// Reads <paramref name="path"/> as <see cref="Read(string)"/> does, and says in <paramref name="writtenAs"/>
+    /// the schema version the file was written in (the result is always of <see cref="RunResult.CurrentSchemaVersion"/>).
+    /// </summary>
+    public static RunResult Read(string path, out int writtenAs)
     {
         ArgumentNullException.ThrowIfNull(path);
         string text;
@@ -29,6 +35,7 @@ public static class ResultsFile
 
         RunResult? run;
         var upgraded = false;
+        writtenAs = 0;
         try
         {
             // Read as a tree first: a file of an older schema is rewritten into this one before it is bound.
@@ -65,6 +72,7 @@ public static class ResultsFile
             throw new ResultsFileException(Newer(path, run.SchemaVersion));
         }
 
+        writtenAs = upgraded ? 1 : run.SchemaVersion;
         if (upgraded)
         {
             run = SchemaOne.WithMedians(run);

@@ -181,6 +181,29 @@ public sealed class CommandLineTests
         }
     }
 
+    [Fact]
+    public async Task Report_OfAVersion1File_WritesVersion2_AndChartsItsSweepsAsBefore()
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-report-v1-test-").FullName;
+        try
+        {
+            var (exitCode, error, _) = await InvokeAsync(["report", VersionOneFile("delay"), "--out", folder]);
+
+            Assert.True(exitCode == 0, error);
+            Assert.True(File.Exists(Path.Combine(folder, "charts", "delay-sweep.svg")), "no sweep chart");
+            var again = ConcurrencyLab.Results.ResultsFile.Read(Path.Combine(folder, "results.json"), out var writtenAs);
+            Assert.Equal(2, writtenAs);
+            Assert.Equal("parallel-for", again.Scenarios[0].Variants.Single(v => v.Name == "parallel-for@40-apm").Family);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    private static string VersionOneFile(string scenario, [System.Runtime.CompilerServices.CallerFilePath] string source = "") =>
+        Path.Combine(Path.GetDirectoryName(source)!, "..", "Results", "Files", $"v1-{scenario}.json");
+
     private static string Write(string folder, string name, ConcurrencyLab.Results.RunResult run)
     {
         var path = Path.Combine(folder, name);

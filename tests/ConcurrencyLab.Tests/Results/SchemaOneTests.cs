@@ -100,6 +100,27 @@ public sealed class SchemaOneTests
         Assert.NotEmpty(service.Samples);
     }
 
+    [Fact]
+    public void AVersion1VariantsStructure_IsReadBackFromItsName_SoItsSweepsAreChartedAgain()
+    {
+        var delay = ResultsFile.Read(PathOf("delay"));
+        Assert.All(delay.Scenarios[0].Variants, v => Assert.Null(v.Family));
+        Assert.Null(SweepChart.From(delay.Scenarios[0]));
+
+        var restored = ConcurrencyLab.Scenarios.RecordedVariants.WithStructure(delay, ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn).Scenarios[0];
+
+        var apm = restored.Variants.Single(v => v.Name == "parallel-for@4-apm");
+        Assert.Equal(("parallel-for", Workloads.WorkForm.Apm, 4), (apm.Family, apm.Form, apm.WholeNumber("degree")));
+        var sweep = SweepChart.From(restored);
+        Assert.NotNull(sweep);
+        Assert.Equal(["foreach-async", "parallel-for-apm"], sweep.Families.Select(f => f.Family));
+
+        // A published name (scan's task-run-tap) stands for the lab's variant it always did.
+        var scan = ConcurrencyLab.Scenarios.RecordedVariants.WithStructure(ResultsFile.Read(PathOf("scan")), ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn).Scenarios[0];
+        var published = scan.Variants.Single(v => v.Name == "task-run-tap");
+        Assert.Equal(("task-run-waitall", Workloads.WorkForm.Tap), (published.Family, published.Form));
+    }
+
     [Theory]
     [MemberData(nameof(Files))]
     public void EveryReport_IsWrittenFromAVersion1File(string scenario)
