@@ -71,7 +71,7 @@ public sealed class ServiceProcess : IAsyncDisposable
             cancellationToken.ThrowIfCancellationRequested();
             var reason = ex is OperationCanceledException ? $"it did not answer within {timeout.TotalSeconds:0.#} s" : ex.Message.TrimEnd('.');
             throw new InvalidOperationException(
-                $"The {name} service did not come up: {reason}{(stderr.Length > 0 ? ": " + Scenarios.TrialFailure.FirstLine(stderr) : ".")}", ex);
+                $"The {name} service did not come up: {reason}{(stderr.Length > 0 ? ": " + stderr.Split('\n')[0].TrimEnd('\r') : ".")}", ex);
         }
     }
 

@@ -39,7 +39,8 @@ public static class ResultsFile
         try
         {
             // Read as a tree first: a file of an older schema is rewritten into this one before it is bound.
-            var root = JsonNode.Parse(text) as JsonObject;
+            // A key given twice is refused: which of the two values would count is no one's guess to make.
+            var root = JsonNode.Parse(text, documentOptions: new JsonDocumentOptions { AllowDuplicateProperties = false }) as JsonObject;
             if (root is not null && root["tool"] is JsonValue tool && tool.TryGetValue<string>(out var name) && name == "conclab")
             {
                 // A newer schema may have a shape this build cannot bind: say so, rather than that it is no results file.
@@ -57,8 +58,9 @@ public static class ResultsFile
 
             run = root?.Deserialize<RunResult>(Strict);
         }
-        catch (Exception ex) when (ex is JsonException or InvalidOperationException or FormatException)
+        catch (Exception ex) when (ex is JsonException or InvalidOperationException or FormatException or ArgumentException)
         {
+            // ArgumentException: a value a type refuses as it is made, such as a metric with no display name.
             throw new ResultsFileException($"{path} is not a conclab results file: {ex.Message}".ReplaceLineEndings(" "), ex);
         }
 

@@ -100,6 +100,14 @@ public static class TrialHost
                 return TrialResult.Unmeasured(TrialStatus.Failed, outcome.Error ?? "the scenario never started its meter", isolated) with { Repeat = request.Repeat };
             }
 
+            // A value no descriptor names could be shown by no report, and one under a standard metric's id would
+            // replace a measurement: a scenario's mistake, told in its trials rather than hidden.
+            var stray = outcome.Metrics?.Keys.Where(id => !scenario.Metrics.Any(m => m.Id == id) || StandardMetrics.All.Any(m => m.Id == id)).ToList() ?? [];
+            if (stray.Count > 0)
+            {
+                outcome = outcome with { Error = outcome.Error ?? $"the scenario recorded metrics it does not describe in Scenario.Metrics, or that are standard ones: {string.Join(", ", stray)}" };
+            }
+
             return TrialResult.From(meter.Result, outcome, isolated) with { Repeat = request.Repeat };
         }
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
