@@ -47,7 +47,7 @@ public abstract record Chart
         Chart?[] charts =
         [
             WallTimeChart.From(scenario),
-            SweepChart.From(scenario),
+            .. SweepChart.All(scenario),
             OverTimeChart.From(scenario, "os-threads", "OS threads", s => s.Threads),
             OverTimeChart.From(scenario, "pool-threads", "pool threads", s => s.PoolThreads),
         ];
@@ -89,12 +89,13 @@ public sealed record WallTimeChart : Chart
 /// <summary>
 /// Where variants differ only in a swept number (<c>sync@16</c>, <c>sync@32</c>: a degree, workers, N): median
 /// wall time against that number, one line per family, on a log-2 axis since sweeps double. Variants are
-/// grouped by their recorded structure (family, form, other parameter values), never by their names.
+/// grouped by their recorded structure (family, form, other parameter values), never by their names; a
+/// scenario that sweeps two parameters (requests, and a pool minimum) has a chart for each.
 /// </summary>
 public sealed record SweepChart : Chart
 {
-    private SweepChart(ScenarioResult scenario, IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> families, string axisTitle, double maxMs)
-        : base(scenario) => (Families, AxisTitle, MaxMs) = (families, axisTitle, maxMs);
+    private SweepChart(ScenarioResult scenario, string kind, IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> families, string axisTitle, double maxMs)
+        : base(scenario) => (Kind, Families, AxisTitle, MaxMs) = (kind, families, axisTitle, maxMs);
 
     /// <summary>Each line with two or more points, its points in increasing N, named by its family (with its form or other values where the family has lines that differ in them).</summary>
     public IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> Families { get; }
@@ -105,15 +106,19 @@ public sealed record SweepChart : Chart
     /// <summary>The top of the time axis: a little above the slowest median and the ideal.</summary>
     public double MaxMs { get; }
 
-    public override string Kind => "sweep";
+    /// <summary><c>sweep</c>, or <c>sweep-</c> and the parameter's name where the scenario sweeps more than one.</summary>
+    public override string Kind { get; }
 
-    public override string Description => $"Median wall time against the swept number in each {Scenario.Name} variant family";
+    public override string Description => $"Median wall time against {AxisTitle} in each {Scenario.Name} variant family";
 
-    /// <summary>The horizontal axis' title: what is swept, such as <c>degree (the number after @)</c>.</summary>
+    /// <summary>The horizontal axis' title: the swept parameter, such as <c>degree</c> or <c>workers</c>.</summary>
     public string AxisTitle { get; }
 
-    /// <summary>Null when no family has two or more points.</summary>
-    public static SweepChart? From(ScenarioResult scenario)
+    /// <summary>The scenario's first sweep chart; null when no family has two or more points.</summary>
+    public static SweepChart? From(ScenarioResult scenario) => All(scenario) is [var first, ..] ? first : null;
+
+    /// <summary>A chart for each parameter some family was run at two or more values of; none when there is no such family.</summary>
+    public static IReadOnlyList<SweepChart> All(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
 
@@ -126,25 +131,28 @@ public sealed record SweepChart : Chart
             .Select(g => (g.Key, Points: (IReadOnlyList<SweepPoint>)[.. g.Select(p => new SweepPoint(p.Variant.WholeNumber(p.Swept)!.Value, p.Variant.Summary!.MedianWallMs, p.Variant.Name)).OrderBy(p => p.N)]))
             .ToList();
         var lines = groups.Where(l => l.Points.Count >= 2).ToList();
-        if (lines.Count == 0)
+        var swept = lines.Select(l => l.Key.Swept).Distinct().ToList();
+        var charts = new List<SweepChart>();
+        foreach (var parameter in swept)
         {
-            return null;
+            // A line is named by its family, and by what tells it from the family's other variants, if it has any
+            // (drawn or not: parallel-for@4 alone has no line, but parallel-for@4-apm's line must not pass for it).
+            var families = lines.Where(l => l.Key.Swept == parameter).Select(l =>
+            {
+                var kin = groups.Select(o => o.Key).Where(o => o.Family == l.Key.Family && o.Swept == parameter).ToList();
+                var name = l.Key.Family;
+                name += kin.Select(k => k.Form).Distinct().Count() > 1 && l.Key.Form is { } form ? "-" + form.ToSuffix() : string.Empty;
+                name += kin.Select(k => k.Others).Distinct().Count() > 1 && l.Key.Others.Length > 0 ? " " + l.Key.Others : string.Empty;
+                return (Family: name, l.Points);
+            }).ToList();
+            var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
+            if (maxMs > 0 && double.IsFinite(maxMs))
+            {
+                charts.Add(new SweepChart(scenario, swept.Count == 1 ? "sweep" : "sweep-" + parameter, families, parameter, maxMs));
+            }
         }
 
-        // A line is named by its family, and by what tells it from the family's other variants, if it has any
-        // (drawn or not: parallel-for@4 alone has no line, but parallel-for@4-apm's line must not pass for it).
-        var families = lines.Select(l =>
-        {
-            var kin = groups.Select(o => o.Key).Where(o => o.Family == l.Key.Family).ToList();
-            var name = l.Key.Family;
-            name += kin.Select(k => k.Form).Distinct().Count() > 1 && l.Key.Form is { } form ? "-" + form.ToSuffix() : string.Empty;
-            name += kin.Select(k => k.Others).Distinct().Count() > 1 && l.Key.Others.Length > 0 ? " " + l.Key.Others : string.Empty;
-            name += kin.Select(k => k.Swept).Distinct().Count() > 1 ? $" by {l.Key.Swept}" : string.Empty;
-            return (Family: name, l.Points);
-        }).ToList();
-        var axis = $"{string.Join(", ", lines.Select(l => l.Key.Swept).Distinct())} (the number after @)";
-        var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
-        return maxMs > 0 && double.IsFinite(maxMs) ? new SweepChart(scenario, families, axis, maxMs) : null;
+        return charts;
 
         static string Others(VariantResult variant, string swept) =>
             string.Join(' ', variant.Parameters.Where(p => p.Key != swept).OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));

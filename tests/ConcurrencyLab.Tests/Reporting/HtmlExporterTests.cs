@@ -122,8 +122,31 @@ public sealed partial class HtmlExporterTests
 
         Assert.NotNull(chart);
         Assert.Equal(["parallel-for-sync", "parallel-for-apm"], chart.Families.Select(f => f.Family));
-        Assert.Equal("n (the number after @)", chart.AxisTitle);
+        Assert.Equal("n", chart.AxisTitle);
         Assert.Contains("parallel-for@40-apm: median 20.0 ms", SvgCharts.Draw(chart), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TwoSweptParameters_AreTwoCharts_EachTitledByItsOwn()
+    {
+        var run = ExporterTests.SampleRun();
+        var template = run.Scenarios[0].Variants[1];
+        VariantResult At(int requests, int minimum, double ms) => template with
+        {
+            Name = $"waitall@{requests}:min-threads={minimum}",
+            Family = "waitall",
+            Parameters = new Dictionary<string, string> { ["requests"] = $"{requests}", ["min-threads"] = $"{minimum}" },
+            Summary = template.Summary! with { MedianWallMs = ms },
+        };
+        var scenario = run.Scenarios[0] with { Variants = [At(100, 64, 900), At(100, 400, 200), At(1000, 400, 2500)] };
+
+        var charts = SweepChart.All(scenario);
+
+        Assert.Equal(["sweep-min-threads", "sweep-requests"], charts.Select(c => c.Kind).Order(StringComparer.Ordinal));
+        var byMinimum = charts.Single(c => c.AxisTitle == "min-threads");
+        Assert.Equal([64, 400], byMinimum.Ns);
+        Assert.Equal("waitall requests=100", Assert.Single(byMinimum.Families).Family);
+        Assert.Equal([100, 1000], charts.Single(c => c.AxisTitle == "requests").Ns);
     }
 
     /// <summary>A variant of <paramref name="family"/> at <paramref name="n"/>, as a run records it: its structure and the name printed from it.</summary>
