@@ -45,7 +45,7 @@ public static class RecordedVariants
         {
             Variants =
             [
-                .. result.Variants.Select(v => v.Family is null && space.TryParse(v.Name, out var variant, out _) && variant.Name == v.Name
+                .. result.Variants.Select(v => v.Family is null && space.TryParse(v.Name, allowUnavailable: true, out var variant, out _) && variant.Name == v.Name
                     ? v with { Family = variant.Family, Form = variant.Form, Parameters = variant.Parameters }
                     : v),
             ],

@@ -7,7 +7,7 @@ namespace ConcurrencyLab.Scenarios;
 /// <summary>
 /// The variants a scenario can run: its families, and how their names are written. This is the one place a
 /// variant's name is printed from its structure (<see cref="Create(string, WorkForm?, string?, IReadOnlyDictionary{string, string}?)"/>) and the one place a name a user typed is
-/// read back (<see cref="TryParse"/>): <c>family[@value][-form][:name=value]</c>, such as <c>foreach-async@40</c>,
+/// read back (<see cref="TryParse(string, out Variant, out string)"/>): <c>family[@value][-form][:name=value]</c>, such as <c>foreach-async@40</c>,
 /// <c>parallel-for@default-apm</c> or <c>sequential-tap</c>. The form is left out when it is the family's own.
 /// </summary>
 public sealed class VariantSpace
@@ -92,29 +92,17 @@ public sealed class VariantSpace
     /// <summary>
     /// The variant of family <paramref name="family"/> in <paramref name="form"/> (null: the family's own) with
     /// the parameter values given, the first parameter's from <paramref name="value"/>; a parameter not given
-    /// takes its <see cref="VariantParameter.DefaultWord"/>.
+    /// takes its <see cref="VariantParameter.DefaultWord"/>. The checks are a typed name's.
     /// </summary>
-    /// <exception cref="ArgumentException">The family, form or a value is not one this space allows.</exception>
+    /// <exception cref="ArgumentException">The family, form or a value is not one this space allows, or the scenario refuses the variant.</exception>
     public Variant Create(string family, WorkForm? form = null, string? value = null, IReadOnlyDictionary<string, string>? others = null)
     {
         ArgumentNullException.ThrowIfNull(family);
         var found = Find(family) ?? throw new ArgumentException($"{Scenario} has no {Noun} '{family}'.", nameof(family));
-        var values = new SortedDictionary<string, string>(StringComparer.Ordinal);
-        for (var i = 0; i < found.Parameters.Count; i++)
-        {
-            var parameter = found.Parameters[i];
-            var given = i == 0 ? value : others?.GetValueOrDefault(parameter.Name);
-            var (read, problem) = parameter.Read(given);
-            values[parameter.Name] = read ?? throw new ArgumentException($"{found.Id}: {parameter.Name} '{given}' is {problem}.", nameof(value));
-        }
-
-        var chosen = form ?? (found.Forms.Count > 0 ? found.Forms[0] : default);
-        if (found.Forms.Count > 0 && !found.Forms.Contains(chosen))
-        {
-            throw new ArgumentException($"{found.Id} cannot call items in the {chosen.ToSuffix()} form.", nameof(form));
-        }
-
-        return Build(found, found.Forms.Count > 0 ? chosen : null, values);
+        var named = (others ?? new Dictionary<string, string>()).Select(o => (o.Key, (string?)o.Value));
+        return TryBuild(found, value, named, form?.ToSuffix(), $"{found.Id} (made in code)", allowUnavailable: true, out var variant, out var problem)
+            ? variant
+            : throw new ArgumentException(problem, nameof(family));
     }
 
     /// <summary>The variant of family <paramref name="family"/> at <paramref name="value"/> of its first parameter, in its own form.</summary>
@@ -124,7 +112,13 @@ public sealed class VariantSpace
     /// Reads a variant name a user typed (any case, either a published or a lab name) into a variant of this
     /// space, or says in one line why it cannot run here.
     /// </summary>
-    public bool TryParse(string text, out Variant variant, out string problem)
+    public bool TryParse(string text, out Variant variant, out string problem) => TryParse(text, allowUnavailable: false, out variant, out problem);
+
+    /// <summary>
+    /// <see cref="TryParse(string, out Variant, out string)"/>, but a family this machine cannot run is read too
+    /// when <paramref name="allowUnavailable"/> is set: a name recorded by a run elsewhere still has its structure.
+    /// </summary>
+    internal bool TryParse(string text, bool allowUnavailable, out Variant variant, out string problem)
     {
         ArgumentNullException.ThrowIfNull(text);
         variant = null!;
@@ -138,14 +132,36 @@ public sealed class VariantSpace
         name = _aliases.GetValueOrDefault(name, name);
         var parts = name.Split(':');
         var (familyText, valueText, formText) = Split(parts[0]);
-        var family = Find(familyText);
-        if (family is null)
+        if (Find(familyText) is not { } family)
         {
             problem = $"variant '{text}' is not a {Scenario} variant: unknown {Noun} '{familyText}'; it has {Known()}.";
             return false;
         }
 
-        if (family.Unavailable is { } unavailable)
+        var named = new List<(string Name, string? Value)>();
+        foreach (var part in parts.Skip(1))
+        {
+            var equals = part.IndexOf('=', StringComparison.Ordinal);
+            named.Add(equals > 0 ? (part[..equals], part[(equals + 1)..]) : (part, null));
+        }
+
+        return TryBuild(family, valueText, named, formText, text, allowUnavailable, out variant, out problem);
+    }
+
+    // Every check a variant of this space passes, whether it was typed or made in code: the family can run here,
+    // its values are in range, the form is one it has, and the scenario does not refuse it.
+    private bool TryBuild(
+        VariantFamily family,
+        string? valueText,
+        IEnumerable<(string Name, string? Value)> named,
+        string? formText,
+        string text,
+        bool allowUnavailable,
+        out Variant variant,
+        out string problem)
+    {
+        variant = null!;
+        if (family.Unavailable is { } unavailable && !allowUnavailable)
         {
             problem = $"variant '{text}' {unavailable}.";
             return false;
@@ -165,18 +181,18 @@ public sealed class VariantSpace
             return false;
         }
 
-        foreach (var part in parts.Skip(1))
+        foreach (var (parameterName, given) in named)
         {
-            var equals = part.IndexOf('=', StringComparison.Ordinal);
-            var parameter = equals > 0 ? family.Parameters.Skip(1).FirstOrDefault(p => p.Name == part[..equals]) : null;
+            var parameter = given is null ? null : family.Parameters.Skip(1).FirstOrDefault(p => p.Name == parameterName);
             if (parameter is null)
             {
-                var named = family.Parameters.Skip(1).Select(p => p.Name).ToList();
-                problem = $"variant '{text}': '{part}' is not a parameter of {family.Id}; {(named.Count == 0 ? "it takes none after ':'" : "it takes " + string.Join(", ", named.Select(n => n + "=N")))}.";
+                var takes = family.Parameters.Skip(1).Select(p => p.Name).ToList();
+                var part = given is null ? parameterName : $"{parameterName}={given}";
+                problem = $"variant '{text}': '{part}' is not a parameter of {family.Id}; {(takes.Count == 0 ? "it takes none after ':'" : "it takes " + string.Join(", ", takes.Select(n => n + "=N")))}.";
                 return false;
             }
 
-            if (!TryRead(text, family, parameter, part[(equals + 1)..], values, out problem))
+            if (!TryRead(text, family, parameter, given, values, out problem))
             {
                 return false;
             }

@@ -81,10 +81,41 @@ public sealed class VariantSpaceTests
     }
 
     [Fact]
+    public void AVariantMadeInCode_PassesTheChecksATypedNameDoes()
+    {
+        var picky = new VariantSpace("test", "strategy", Space.Families) { Refuse = v => v.Form == WorkForm.Tap ? "the workload has no tap form" : null };
+
+        Assert.Equal("pool@4:min-threads=100", picky.Create("pool", WorkForm.Sync, "4", new Dictionary<string, string> { ["min-threads"] = "100" }).Name);
+        Assert.Contains("plain has no forms", Assert.Throws<ArgumentException>(() => picky.Create("plain", WorkForm.Tap)).Message, StringComparison.Ordinal);
+        Assert.Contains("the workload has no tap form", Assert.Throws<ArgumentException>(() => picky.Create("pool", WorkForm.Tap, "4")).Message, StringComparison.Ordinal);
+        Assert.Contains("'threads=8' is not a parameter of pool", Assert.Throws<ArgumentException>(() => picky.Create("pool", null, "4", new Dictionary<string, string> { ["threads"] = "8" })).Message, StringComparison.Ordinal);
+        Assert.Contains("accepts a degree of at most 64", Assert.Throws<ArgumentException>(() => picky.Create("pool", 65)).Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AUsersWorkloadWithOnlyATaskForm_HasASequentialBaselineItCanRun()
+    {
+        var scenario = new ConcurrencyLab.Scenarios.Custom.WorkloadScenario("mine", seed => new TaskOnly());
+        var parameters = ParameterValues.Create(scenario.Parameters, null, quick: false, out _);
+
+        Assert.Equal("sequential-tap", scenario.DefaultBaseline(parameters).Name);
+    }
+
+    [Fact]
     public void TheGrammar_IsSaidFromTheFamilies()
     {
         Assert.Equal("strategy[@degree][-form][:min-threads=N]", Space.Grammar);
         Assert.Equal(string.Empty, new VariantSpace("poll", "receiver", [new VariantFamily("threads", "a thread each")]).Grammar);
         Assert.Equal("endpoint@requests", new VariantSpace("fanout", "endpoint", [new VariantFamily("waitall", "x") { Parameters = [new VariantParameter("requests", "how many", 1, 10)] }]).Grammar);
+    }
+
+    /// <summary>A workload with a task form only, as many a user writes.</summary>
+    private sealed class TaskOnly : Workload
+    {
+        public override int Count => 3;
+
+        public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Tap];
+
+        public override ValueTask RunAsync(int index, CancellationToken cancellationToken) => ValueTask.CompletedTask;
     }
 }

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Strategies;
 using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Scenarios.Custom;
@@ -44,7 +45,12 @@ public sealed class WorkloadScenario : BatchScenario
 
     protected override Parameter<IReadOnlyList<int>> Degrees { get; }
 
-    public override Variant DefaultBaseline(ParameterValues parameters) => Variants(parameters).Create("sequential");
+    /// <summary>One item after another, in the first form the workload offers that a loop can call.</summary>
+    public override Variant DefaultBaseline(ParameterValues parameters)
+    {
+        var sequential = StrategyCatalog.Find("sequential")!;
+        return Variants(parameters).Create(sequential.Id, WorkloadForms(parameters).Where(sequential.Supports).Cast<WorkForm?>().FirstOrDefault());
+    }
 
     public override IdealBound Ideal(ParameterValues parameters, int seed) =>
         _ideal?.Invoke(_factory(seed)) ?? new IdealBound(0, "unknown: no ideal was given for this workload");
