@@ -230,9 +230,10 @@ internal static class RunCommand
         return null;
     }
 
-    // A duration of so many units, held within what a TimeSpan can say, so the planner can refuse it with its range.
+    // A duration of so many units, held within what a TimeSpan can say and never rounded down to nothing (a positive
+    // number stays positive), so the planner refuses it with its range rather than as something else.
     private static TimeSpan Span(double units, long ticksPerUnit) =>
-        TimeSpan.FromTicks((long)Math.Clamp(units * ticksPerUnit, TimeSpan.MinValue.Ticks / 2.0, TimeSpan.MaxValue.Ticks / 2.0));
+        TimeSpan.FromTicks((long)Math.Ceiling(Math.Clamp(units * ticksPerUnit, TimeSpan.MinValue.Ticks / 2.0, TimeSpan.MaxValue.Ticks / 2.0)));
 
     /// <summary>The options every run takes, before or after the scenario name; one set per command tree.</summary>
     private sealed class Switches

@@ -24,11 +24,17 @@ public sealed record RunOptions
     /// <summary>How long a trial may run before it is killed and recorded as timed out, unless said otherwise.</summary>
     public static readonly TimeSpan DefaultTrialTimeout = TimeSpan.FromSeconds(120);
 
+    /// <summary>The shortest trial timeout a run accepts: a millisecond, less than any trial could finish in.</summary>
+    public static readonly TimeSpan MinTrialTimeout = TimeSpan.FromMilliseconds(1);
+
     /// <summary>The longest trial timeout a run accepts: a day.</summary>
     public static readonly TimeSpan MaxTrialTimeout = TimeSpan.FromDays(1);
 
     /// <summary>How often the sampler reads threads, the pool's queue and CPU, unless said otherwise.</summary>
     public static readonly TimeSpan DefaultSampleInterval = TimeSpan.FromMilliseconds(10);
+
+    /// <summary>The shortest sample interval a run accepts, but for 0 (off): a millisecond; a sampler any busier would cost the trial more than it tells.</summary>
+    public static readonly TimeSpan MinSampleInterval = TimeSpan.FromMilliseconds(1);
 
     /// <summary>The longest sample interval a run accepts: a minute.</summary>
     public static readonly TimeSpan MaxSampleInterval = TimeSpan.FromMinutes(1);

@@ -31,14 +31,14 @@ public static class RunPlanner
             problems.Add($"--warmup must be a whole number from 0 to 100, not {warmup}.");
         }
 
-        if (options.TrialTimeout <= TimeSpan.Zero || options.TrialTimeout > RunOptions.MaxTrialTimeout)
+        if (options.TrialTimeout < RunOptions.MinTrialTimeout || options.TrialTimeout > RunOptions.MaxTrialTimeout)
         {
-            problems.Add($"--trial-timeout must be a positive number of seconds, at most {RunOptions.MaxTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)}.");
+            problems.Add($"--trial-timeout must be a positive number of seconds, at most {Text(RunOptions.MaxTrialTimeout.TotalSeconds)} (and at least {Text(RunOptions.MinTrialTimeout.TotalSeconds)}).");
         }
 
-        if (options.SampleInterval < TimeSpan.Zero || options.SampleInterval > RunOptions.MaxSampleInterval)
+        if (options.SampleInterval != TimeSpan.Zero && (options.SampleInterval < RunOptions.MinSampleInterval || options.SampleInterval > RunOptions.MaxSampleInterval))
         {
-            problems.Add($"--sample-interval must be 0 (off) or a positive number of milliseconds, at most {RunOptions.MaxSampleInterval.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)}.");
+            problems.Add($"--sample-interval must be 0 (off) or a positive number of milliseconds, at most {Text(RunOptions.MaxSampleInterval.TotalMilliseconds)} (and at least {Text(RunOptions.MinSampleInterval.TotalMilliseconds)}).");
         }
 
         var chosen = new List<Scenario>();
@@ -168,4 +168,6 @@ public static class RunPlanner
         plan = new RunPlan(plans, settings, options.TrialTimeout);
         return true;
     }
+
+    private static string Text(double value) => value.ToString(CultureInfo.InvariantCulture);
 }

@@ -19,6 +19,8 @@ public sealed class CommandLineTests
     [InlineData("run delay --timer fast", "--timer must be precise or task-delay")]
     [InlineData("run delay --trial-timeout 1e12", "at most 86400")]
     [InlineData("run delay --trial-timeout NaN", "--trial-timeout must be a number of seconds, not 'NaN'")]
+    [InlineData("run delay --trial-timeout 1e-8", "--trial-timeout must be a positive number of seconds, at most 86400 (and at least 0.001)")]
+    [InlineData("run delay --sample-interval 0.0001", "(and at least 1)")]
     [InlineData("run delay --sample-interval 1e300", "--sample-interval must be 0 (off) or a positive number of milliseconds, at most 60000")]
     [InlineData("run delay --out /proc/conclab-cannot-write-here", "--out: cannot create the folder")]
     [InlineData("run delay --out /proc", "--out: cannot create the folder")]

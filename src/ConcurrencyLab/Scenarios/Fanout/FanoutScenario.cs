@@ -23,8 +23,12 @@ public sealed class FanoutScenario : Scenario
 
     public override string Reproduces => "Task.WaitAll vs await Task.WhenAll vs async client in a service calling a slow web service (seeds/003)";
 
+    // The ranges --requests and --min-threads accept, and so do the variants' own values.
+    private const int MostRequests = 5000;
+    private const int MostPoolThreads = 32_767;
+
     private static readonly Parameter<IReadOnlyList<int>> Requests = Parameter.WholeNumbers(
-        "requests", [100, 1000], "requests the client sends at once; each is a variant suffix (whenall-async@1000)", minimum: 1, maximum: 5000, quick: [5, 15]);
+        "requests", [100, 1000], "requests the client sends at once; each is a variant suffix (whenall-async@1000)", minimum: 1, maximum: MostRequests, quick: [5, 15]);
 
     // Values, not a sweep: 1000,1000,1000 is three calls of 1 s each.
     private static readonly Parameter<IReadOnlyList<int>> DelaysMs = Parameter.WholeNumbers(
@@ -35,7 +39,7 @@ public sealed class FanoutScenario : Scenario
         "time-scale", 1, "multiplies every delay, for quick runs and tests; reports say when it was not 1", minimum: 0.001, maximum: 10, quick: 0.1);
 
     private static readonly Parameter<int> MinThreads = Parameter.WholeNumber(
-        "min-threads", 0, "ThreadPool minimum worker threads in the product service; 0 keeps the runtime's default (one per core)", minimum: 0, maximum: 32_767);
+        "min-threads", 0, "ThreadPool minimum worker threads in the product service; 0 keeps the runtime's default (one per core)", minimum: 0, maximum: MostPoolThreads);
 
     private static readonly Parameter<int> WarmRequests = Parameter.WholeNumber(
         "warm-requests", 320, "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case", minimum: 0, maximum: 100_000, quick: 80);
@@ -49,19 +53,24 @@ public sealed class FanoutScenario : Scenario
     public override IReadOnlyList<Parameter> Parameters { get; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, CallTimeout, RequestTimeout];
 
     // An endpoint of the product service, at N requests sent at once: whenall-async@1000.
-    private static readonly VariantParameter RequestsAtOnce = new("requests", "how many requests are sent at once", 1, 5000)
+    private static readonly VariantParameter RequestsAtOnce = new("requests", "how many requests are sent at once", 1, MostRequests)
     {
         Example = 1000,
         Describe = n => $"; {n} requests at once",
     };
 
     // The product service's pool minimum for one variant (waitall@100:min-threads=400), so a run can set the
-    // blocking variants' cure beside them; left out, the scenario's --min-threads holds.
-    private static readonly VariantParameter PoolMinimum = new("min-threads", "the product service's ThreadPool minimum worker threads", 1, 32_767)
+    // blocking variants' cure beside them; 0 is the runtime's own minimum, and left out, --min-threads holds.
+    private static readonly VariantParameter PoolMinimum = new("min-threads", "the product service's ThreadPool minimum worker threads", 0, MostPoolThreads)
     {
         DefaultWord = "default",
         Example = 400,
-        Describe = n => n == "default" ? string.Empty : $"; ThreadPool minimum {n} worker threads",
+        Describe = n => n switch
+        {
+            "default" => string.Empty,
+            "0" => "; the runtime's ThreadPool minimum",
+            _ => $"; ThreadPool minimum {n} worker threads",
+        },
     };
 
     private static readonly VariantSpace Endpoints = new(

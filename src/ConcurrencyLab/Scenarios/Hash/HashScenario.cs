@@ -30,7 +30,10 @@ public sealed class HashScenario : Scenario
 
     private static readonly Parameter<long> FileSize = Size("file-size", "16MiB", "size of each file, such as 16MiB, 4M or 65536 (bytes); the published 16 MiB", 64L << 30, quick: "4MiB");
 
-    private static readonly Parameter<IReadOnlyList<int>> Workers = Parameter.WholeNumbers("workers", [16, 32, 64, 128], "workers hashing at once; each is a variant suffix (sync@64)", minimum: 1, maximum: 4096);
+    // The range --workers accepts, and so does a variant's own count.
+    private const int MostWorkers = 4096;
+
+    private static readonly Parameter<IReadOnlyList<int>> Workers = Parameter.WholeNumbers("workers", [16, 32, 64, 128], "workers hashing at once; each is a variant suffix (sync@64)", minimum: 1, maximum: MostWorkers);
 
     private static readonly Parameter<bool> Cold = Parameter.Choice(
         "cache", true, "cold: the files are evicted from the page cache before each trial, and checked; warm: read into it first, the CPU-bound case", ("cold", true), ("warm", false));
@@ -74,7 +77,7 @@ public sealed class HashScenario : Scenario
     }
 
     // How files are read, by N workers at once: sync@64.
-    private static readonly VariantParameter WorkersAtOnce = new("workers", "how many workers hash at once", 1, 4096) { Describe = n => $"; N = {n}" };
+    private static readonly VariantParameter WorkersAtOnce = new("workers", "how many workers hash at once", 1, MostWorkers) { Describe = n => $"; N = {n}" };
 
     private static readonly VariantSpace Readers = new(
         "hash",

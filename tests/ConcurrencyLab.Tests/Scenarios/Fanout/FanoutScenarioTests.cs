@@ -26,6 +26,7 @@ public sealed class FanoutScenarioTests
     [InlineData("waitall@100:min-threads=400", "waitall@100:min-threads=400", "400")]
     [InlineData("waitall@100:min-threads=default", "waitall@100", "default")]
     [InlineData("waitall@100", "waitall@100", "default")]
+    [InlineData("waitall@100:min-threads=0", "waitall@100:min-threads=0", "0")]
     public void APoolMinimum_IsAVariantParameter_LeftOutOfTheNameByDefault(string text, string name, string minimum)
     {
         Assert.True(Scenario.Variants(Values()).TryParse(text, out var variant, out var problem), problem);
