@@ -50,7 +50,7 @@ internal static class ScenarioListing
                 + forms + "."));
         }
 
-        rows.Add(new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults).Name}; ideal: {scenario.Ideal(defaults, 42).Reason} (seed 42)."));
+        rows.Add(new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults).Name}; ideal: {scenario.Ideal(defaults, Scenario.DefaultSeed).Reason} (seed {Scenario.DefaultSeed})."));
         return new Rows(rows);
     }
 

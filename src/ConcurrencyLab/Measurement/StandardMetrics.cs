@@ -51,7 +51,7 @@ public static class StandardMetrics
         Format = MetricFormat.Ratio,
         Visibility = MetricVisibility.Reports,
         Description = "CPU time over wall time: how many of the machine's cores (environment.processorCount) were busy on average; near that count, the variant was bound by the CPU",
-        Measure = t => t.Process.WallMs > 0 ? (t.Process.UserCpuMs + t.Process.SystemCpuMs) / t.Process.WallMs : null,
+        Measure = t => CoresOf(Cpu.Measure!(t), WallTime.Measure!(t)),
     };
 
     /// <summary>The 99th percentile of the items' latencies.</summary>
@@ -134,6 +134,9 @@ public static class StandardMetrics
 
     /// <summary>The slowest item's latency.</summary>
     public static Metric MaxLatency { get; } = Metric.Milliseconds("maxMs", "Slowest item") with { Description = "the slowest item's latency", Measure = t => t.Latency?.MaxMs };
+
+    /// <summary>Cores busy on average: CPU time over wall time; null where either is unknown or the region had no length.</summary>
+    internal static double? CoresOf(double? cpuMs, double? wallMs) => cpuMs is { } cpu && wallMs is > 0 and var wall ? cpu / wall : null;
 
     /// <summary>Every standard metric, in the order tables show them.</summary>
     public static IReadOnlyList<Metric> All { get; } =

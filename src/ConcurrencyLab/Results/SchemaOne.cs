@@ -1,4 +1,5 @@
 using System.Text.Json.Nodes;
+using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Results;
 
@@ -143,6 +144,12 @@ internal static class SchemaOne
             }
         }
 
+        // Version 1 had no cores used; it follows from the CPU and wall time it had, as version 2 takes it.
+        if (StandardMetrics.CoresOf(Number(metrics, StandardMetrics.Cpu.Id), Number(metrics, StandardMetrics.WallTime.Id)) is { } cores)
+        {
+            metrics[StandardMetrics.CoresUsed.Id] = cores;
+        }
+
         trial["metrics"] = metrics;
         if (trial["service"] is JsonObject service)
         {
@@ -161,4 +168,6 @@ internal static class SchemaOne
     }
 
     private static IEnumerable<JsonObject> Objects(JsonNode? array) => (array as JsonArray ?? []).OfType<JsonObject>();
+
+    private static double? Number(JsonObject values, string id) => values[id] is JsonValue value && value.TryGetValue<double>(out var number) ? number : null;
 }

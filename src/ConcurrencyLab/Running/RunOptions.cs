@@ -1,3 +1,5 @@
+using ConcurrencyLab.Scenarios;
+
 namespace ConcurrencyLab.Running;
 
 /// <summary>What a user asked for; <see cref="RunPlanner"/> turns it into a validated <see cref="RunPlan"/>.</summary>
@@ -19,7 +21,7 @@ public sealed record RunOptions
     public const int QuickWarmup = 0;
 
     /// <summary>The default seed of every workload.</summary>
-    public const int DefaultSeed = 42;
+    public const int DefaultSeed = Scenario.DefaultSeed;
 
     /// <summary>How long a trial may run before it is killed and recorded as timed out, unless said otherwise.</summary>
     public static readonly TimeSpan DefaultTrialTimeout = TimeSpan.FromSeconds(120);

@@ -12,6 +12,9 @@ namespace ConcurrencyLab.Scenarios;
 /// </summary>
 public abstract class Scenario
 {
+    /// <summary>The seed a run builds its workloads from unless it is given another.</summary>
+    public const int DefaultSeed = 42;
+
     /// <summary>The stable, lowercase name used on the command line and in results.</summary>
     public abstract string Name { get; }
 

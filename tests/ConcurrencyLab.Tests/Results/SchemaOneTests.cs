@@ -43,6 +43,7 @@ public sealed class SchemaOneTests
                 Assert.Equal(old.GetProperty("wallMs").GetDouble(), trial.WallMs);
                 Assert.Equal(old.GetProperty("peakThreads").GetDouble(), trial.Value(StandardMetrics.PeakThreads));
                 Assert.Equal(old.GetProperty("cpuMs").GetDouble(), trial.Value(StandardMetrics.Cpu));
+                Assert.Equal(old.GetProperty("cpuMs").GetDouble() / old.GetProperty("wallMs").GetDouble(), trial.Value(StandardMetrics.CoresUsed)!.Value, 12);
                 Assert.Equal(old.GetProperty("gc").GetProperty("gen0").GetDouble(), trial.Value(StandardMetrics.Gen0Collections));
                 Assert.Equal(old.GetProperty("latency").GetProperty("p99Ms").GetDouble(), trial.Value(StandardMetrics.P99));
                 Assert.Equal(old.GetProperty("samples").GetArrayLength(), trial.Samples.Count);

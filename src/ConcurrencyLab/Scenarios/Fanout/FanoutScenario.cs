@@ -151,6 +151,16 @@ public sealed class FanoutScenario : Scenario
         Description = "the external service's CPU time over the region: not a variant's doing, but part of what the machine had to do",
     };
 
+    // Which of the product service's standard metrics each server column shows.
+    private static readonly (Metric Own, Metric Standard)[] ServerColumns =
+    [
+        (ServerPeakThreads, StandardMetrics.PeakThreads),
+        (ServerPeakPoolThreads, StandardMetrics.PeakPoolThreads),
+        (ServerPeakQueueLength, StandardMetrics.PeakQueueLength),
+        (ServerCpuMs, StandardMetrics.Cpu),
+        (ServerJitMs, StandardMetrics.Jit),
+    ];
+
     public override IReadOnlyList<Metric> Metrics { get; } =
     [
         ServerPeakThreads, ServerPeakPoolThreads, Errors, UpstreamTimeouts, ListenOverflows,
@@ -269,15 +279,21 @@ public sealed class FanoutScenario : Scenario
         }
 
         var server = ServiceMeasurements.From(ProductService.Name, serverMeasured);
-        metrics[ServerPeakThreads] = serverMeasured.PeakThreads;
-        metrics[ServerPeakPoolThreads] = serverMeasured.PeakPoolThreads;
-        metrics[ServerPeakQueueLength] = serverMeasured.PeakQueueLength;
-        metrics[ServerCpuMs] = serverMeasured.UserCpuMs + serverMeasured.SystemCpuMs;
-        metrics[ServerJitMs] = serverMeasured.JitMs;
+        // The service's own standard metrics, as columns of this scenario's tables.
+        foreach (var (own, standard) in ServerColumns)
+        {
+            if (server.Value(standard) is { } value)
+            {
+                metrics[own] = value;
+            }
+        }
 
         // Not a variant's doing, but part of what the machine had to do in the region: with the client's
         // CPU, it tells whether the cores, not the waiting, set the time.
-        metrics[ExternalCpuMs] = externalMeasured.UserCpuMs + externalMeasured.SystemCpuMs;
+        if (ServiceMeasurements.From(ExternalService.Name, externalMeasured).Value(StandardMetrics.Cpu) is { } externalCpu)
+        {
+            metrics[ExternalCpuMs] = externalCpu;
+        }
 
         return new TrialOutcome
         {

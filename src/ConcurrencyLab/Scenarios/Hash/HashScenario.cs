@@ -56,8 +56,8 @@ public sealed class HashScenario : Scenario
             : (0L, $"--{name} must be a size from {ByteSize.Format(1)} to {ByteSize.Format(maximum)}, such as 16MiB, 512KiB or 4096, not '{text}'."),
             quick);
 
-    /// <summary>Checks as for a run with the default seed (42); the planner passes the run's own.</summary>
-    public override IEnumerable<string> Validate(ParameterValues parameters) => Validate(parameters, seed: 42);
+    /// <summary>Checks as for a run with the default seed; the planner passes the run's own.</summary>
+    public override IEnumerable<string> Validate(ParameterValues parameters) => Validate(parameters, DefaultSeed);
 
     public override IEnumerable<string> Validate(ParameterValues parameters, int seed)
     {

@@ -126,18 +126,25 @@ public sealed class ScanScenario : BatchScenario
         return TimeSpan.FromMilliseconds((long)parameters.Get(Hosts) * parameters.Get(TimeoutMs));
     }
 
+    // The ways that wait for every host at once, each at every --dop.
+    private static readonly string[] DoneRight = ["foreach-async", "channel-workers", "semaphore"];
+
     public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
     {
-        // Listed as the published experiment named them, then the ways done right; read by the one parser.
+        // The published experiment's variants, under the names it gave them (read by the one parser, as a user's
+        // would be), then the ways done right at each degree.
         var space = Variants(parameters);
-        string[] names =
+        string[] published =
         [
             "sequential-apm", "sequential-tap", "task-loop-tap", "task-run-apm", "task-run-tap", "mix-and-match",
             "parallel-for@default-apm", "parallel-for@default-tap", "parallel-for@999-apm", "parallel-for@999-tap",
             "whenall-async",
-            .. DegreesOf(parameters).SelectMany(d => new[] { $"foreach-async@{d}", $"channel-workers@{d}", $"semaphore@{d}" }),
         ];
-        return [.. names.Select(n => space.TryParse(n, out var v, out var problem) ? v : throw new InvalidOperationException(problem))];
+        return
+        [
+            .. published.Select(n => space.TryParse(n, out var v, out var problem) ? v : throw new InvalidOperationException(problem)),
+            .. DegreesOf(parameters).SelectMany(d => DoneRight.Select(strategy => space.Create(strategy, d))),
+        ];
     }
 
     public override Workload CreateWorkload(ParameterValues parameters, int seed) =>
