@@ -31,10 +31,6 @@ internal sealed class PlainProgress : IRunObserver
     {
     }
 
-    public void TrialProcessStarted(TrialProgress progress, int processId)
-    {
-    }
-
     public void TrialFinished(TrialProgress progress, TrialResult result)
     {
         var detail = result.Status == TrialStatus.Ok

@@ -92,9 +92,10 @@ public static class Summarizer
     /// <param name="idealMs">The scenario's ideal; 0 or less when unknown, which leaves efficiency out.</param>
     /// <param name="baselineMedianMs">The baseline's median wall time, when it has one.</param>
     /// <param name="scenarioMetrics">The scenario's own metrics, whose descriptors say how to take their medians.</param>
-    public static VariantSummary? Summarise(IReadOnlyList<TrialResult> trials, double idealMs, double? baselineMedianMs, IReadOnlyList<Metric>? scenarioMetrics = null)
+    public static VariantSummary? Summarise(IReadOnlyList<TrialResult> trials, double idealMs, double? baselineMedianMs, IReadOnlyList<Metric> scenarioMetrics)
     {
         ArgumentNullException.ThrowIfNull(trials);
+        ArgumentNullException.ThrowIfNull(scenarioMetrics);
         var ok = trials.Where(t => t.Status == TrialStatus.Ok).ToList();
         if (ok.Count == 0)
         {
@@ -115,7 +116,7 @@ public static class Summarizer
             Efficiency = idealMs > 0 && wall.Median > 0 ? idealMs / wall.Median : null,
             RatioToBaseline = baselineMedianMs is > 0 ? wall.Median / baselineMedianMs.Value : null,
             Spread = min > 0 ? max / min : 0,
-            Medians = VariantSummary.MediansOf(ok, scenarioMetrics ?? []),
+            Medians = VariantSummary.MediansOf(ok, scenarioMetrics),
         };
     }
 

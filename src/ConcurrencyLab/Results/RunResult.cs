@@ -161,7 +161,7 @@ public sealed record VariantSummary
     /// <see cref="Medians"/> holds. A trial that did not record a metric does not count for it. Where a metric's
     /// negative values mean never, those count above every other value, and a median that is never is written -1.
     /// </summary>
-    public static IReadOnlyDictionary<string, double> MediansOf(IReadOnlyList<TrialResult> okTrials, IEnumerable<Metric> scenarioMetrics)
+    internal static IReadOnlyDictionary<string, double> MediansOf(IReadOnlyList<TrialResult> okTrials, IEnumerable<Metric> scenarioMetrics)
     {
         ArgumentNullException.ThrowIfNull(okTrials);
         ArgumentNullException.ThrowIfNull(scenarioMetrics);

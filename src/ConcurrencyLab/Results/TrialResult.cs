@@ -9,6 +9,7 @@ public sealed record TrialResult
     /// <summary>Which measured repeat this was (0-based).</summary>
     public int Repeat { get; init; }
 
+    /// <summary>How the trial ended; read it before any number.</summary>
     public TrialStatus Status { get; init; } = TrialStatus.Ok;
 
     /// <summary>Why the trial failed or timed out, in one line.</summary>

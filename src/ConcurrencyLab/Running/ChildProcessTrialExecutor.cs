@@ -20,8 +20,10 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
 
     public ChildProcessTrialExecutor(SelfLauncher launcher) => _launcher = launcher ?? throw new ArgumentNullException(nameof(launcher));
 
+    /// <inheritdoc/>
     public bool Isolated => true;
 
+    /// <inheritdoc/>
     public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(request);

@@ -18,7 +18,9 @@ public interface IRunObserver
     /// The trial runs in process <paramref name="processId"/> (a fresh child, or this process in-process), which a
     /// display may read from outside until <see cref="TrialFinished"/>.
     /// </summary>
-    void TrialProcessStarted(TrialProgress progress, int processId);
+    void TrialProcessStarted(TrialProgress progress, int processId)
+    {
+    }
 
     /// <summary>A trial has ended, however it ended.</summary>
     void TrialFinished(TrialProgress progress, TrialResult result);

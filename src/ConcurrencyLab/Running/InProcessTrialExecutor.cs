@@ -12,6 +12,7 @@ namespace ConcurrencyLab.Running;
 /// </summary>
 public sealed class InProcessTrialExecutor : ITrialExecutor
 {
+    /// <inheritdoc/>
     public bool Isolated => false;
 
     /// <summary>Set once a trial has been abandoned after its timeout.</summary>

@@ -91,61 +91,19 @@ public static class RunPlanner
                 continue;
             }
 
-            var space = scenario.Variants(parameters);
-            var variants = new List<Variant>();
-            if (options.Variants.Count == 0)
-            {
-                variants.AddRange(scenario.DefaultVariants(parameters));
-            }
-            else
-            {
-                foreach (var name in options.Variants)
-                {
-                    if (space.TryParse(name, out var variant, out var error))
-                    {
-                        if (!variants.Any(v => v.Name == variant.Name))
-                        {
-                            variants.Add(variant);
-                        }
-                    }
-                    else
-                    {
-                        problems.Add(error);
-                    }
-                }
-            }
-
-            var notes = scenario.Notes(parameters, options.Quick).ToList();
-            var baseline = options.Baseline is null ? scenario.DefaultBaseline(parameters).Name
-                : space.TryParse(options.Baseline, out var named, out _) ? named.Name
-                : options.Baseline;
-
-            if (!variants.Any(v => v.Name == baseline))
-            {
-                if (options.Baseline is not null)
-                {
-                    problems.Add($"--baseline '{options.Baseline}' is not among the variants run in {scenario.Name}.");
-                }
-                else if (variants.Count > 0)
-                {
-                    notes.Add($"the usual baseline {baseline} is not run here; ratios are to {variants[0].Name}.");
-                    baseline = variants[0].Name;
-                }
-            }
-
-            IdealBound ideal;
             try
             {
-                ideal = scenario.Ideal(parameters, options.Seed);
+                if (PlanScenario(scenario, parameters, options, problems) is { } scenarioPlan)
+                {
+                    plans.Add(scenarioPlan);
+                }
             }
             catch (Exception ex) when (ex is not OutOfMemoryException)
             {
-                // A user's workload factory runs here first: its failure is bad input, not a crash.
+                // The scenario's own code runs here first (a user's workload factory among it, which says what
+                // forms the workload has): its failure is bad input, not a crash.
                 problems.Add($"{scenario.Name}: building the workload failed: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" "));
-                continue;
             }
-
-            plans.Add(new ScenarioPlan(scenario, parameters, variants, baseline, ideal, notes));
         }
 
         errors = problems;
@@ -170,4 +128,58 @@ public static class RunPlanner
     }
 
     private static string Text(double value) => value.ToString(CultureInfo.InvariantCulture);
+
+    // The variants, baseline, notes and ideal of one scenario whose parameters are valid; null, with the problems
+    // added, when a variant or the baseline named cannot run.
+    private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems)
+    {
+        var space = scenario.Variants(parameters);
+        var variants = new List<Variant>();
+        var refused = false;
+        if (options.Variants.Count == 0)
+        {
+            variants.AddRange(scenario.DefaultVariants(parameters));
+        }
+        else
+        {
+            foreach (var name in options.Variants)
+            {
+                if (space.TryParse(name, out var variant, out var error))
+                {
+                    if (!variants.Any(v => v.Name == variant.Name))
+                    {
+                        variants.Add(variant);
+                    }
+                }
+                else
+                {
+                    problems.Add(error);
+                    refused = true;
+                }
+            }
+        }
+
+        var notes = scenario.Notes(parameters, options.Quick).ToList();
+        var baseline = options.Baseline is null ? scenario.DefaultBaseline(parameters).Name
+            : space.TryParse(options.Baseline, out var named, out _) ? named.Name
+            : options.Baseline;
+
+        if (!variants.Any(v => v.Name == baseline))
+        {
+            if (options.Baseline is not null)
+            {
+                problems.Add($"--baseline '{options.Baseline}' is not among the variants run in {scenario.Name}.");
+                refused = true;
+            }
+            else if (variants.Count > 0)
+            {
+                notes.Add($"the usual baseline {baseline} is not run here; ratios are to {variants[0].Name}.");
+                baseline = variants[0].Name;
+            }
+        }
+
+        var ideal = scenario.Ideal(parameters, options.Seed);
+        return refused ? null : new ScenarioPlan(scenario, parameters, variants, baseline, ideal, notes);
+    }
+
 }

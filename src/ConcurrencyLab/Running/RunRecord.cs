@@ -12,8 +12,10 @@ public sealed record RunRecord
     /// <summary>UTC time the run started, ISO 8601.</summary>
     public required string StartedAt { get; init; }
 
+    /// <summary>Where the run happened: the runner's machine and runtime.</summary>
     public required EnvironmentInfo Environment { get; init; }
 
+    /// <summary>How the run was configured: repeats, warmups, seed, isolation, timeouts.</summary>
     public required RunSettings Settings { get; init; }
 
     /// <summary>The scenarios run, in order; after a cancellation, only those begun.</summary>

@@ -18,7 +18,13 @@ public sealed partial class Runner
     private readonly IRunObserver? _observer;
     private readonly ILogger _logger;
     private readonly TimeProvider _time;
+    private bool _displayFailureLogged;
 
+    /// <summary>A runner of trials through <paramref name="executor"/>.</summary>
+    /// <param name="executor">Where each trial runs: fresh child processes, or this process.</param>
+    /// <param name="observer">A progress display told about the run as it goes; none when null.</param>
+    /// <param name="logger">Where the runner says what goes wrong outside a trial (a failing display); nowhere when null.</param>
+    /// <param name="time">The clock the run's start time is read from; the system's when null.</param>
     public Runner(ITrialExecutor executor, IRunObserver? observer = null, ILogger? logger = null, TimeProvider? time = null)
     {
         _executor = executor ?? throw new ArgumentNullException(nameof(executor));
@@ -161,7 +167,8 @@ public sealed partial class Runner
 
     /// <summary>
     /// Tells the observer, but never lets a display's failure lose what was measured: the error becomes a note
-    /// (the scenario's, or the run's once the scenario's are final) and a warning in the log, and the run goes on.
+    /// (the scenario's, or the run's once the scenario's are final) and the run goes on. The log hears of the
+    /// first failure only: a display that fails at every trial would otherwise write over itself.
     /// </summary>
     private void Notify(Action<IRunObserver> call, List<string> notes)
     {
@@ -178,7 +185,11 @@ public sealed partial class Runner
         {
             var message = $"the progress display failed: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" ");
             notes.Add(message);
-            DisplayFailed(_logger, message);
+            if (!_displayFailureLogged)
+            {
+                _displayFailureLogged = true;
+                DisplayFailed(_logger, message + "; any later failure is in the results' notes");
+            }
         }
     }
 

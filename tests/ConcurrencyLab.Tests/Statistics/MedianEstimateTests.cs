@@ -54,7 +54,7 @@ public sealed class MedianEstimateTests
             Trial(1, threads: 99) with { Status = TrialStatus.Failed },
         ];
 
-        var summary = Summarizer.Summarise(trials, idealMs: 55, baselineMedianMs: 220)!;
+        var summary = Summarizer.Summarise(trials, idealMs: 55, baselineMedianMs: 220, scenarioMetrics: [])!;
 
         Assert.Equal(5, summary.Trials);
         Assert.Equal(110, summary.MedianWallMs);
@@ -71,7 +71,7 @@ public sealed class MedianEstimateTests
     [Fact]
     public void Summarise_UnknownIdealOrBaseline_LeavesThemOut()
     {
-        var summary = Summarizer.Summarise([Trial(10, 1)], idealMs: 0, baselineMedianMs: null)!;
+        var summary = Summarizer.Summarise([Trial(10, 1)], idealMs: 0, baselineMedianMs: null, scenarioMetrics: [])!;
         Assert.Null(summary.Efficiency);
         Assert.Null(summary.RatioToBaseline);
     }
@@ -80,7 +80,7 @@ public sealed class MedianEstimateTests
     public void Summarise_NoOkTrial_GivesNull_AndStatusIsTheWorst()
     {
         TrialResult[] trials = [Trial(1, 1) with { Status = TrialStatus.Timeout }, Trial(1, 1) with { Status = TrialStatus.Failed }];
-        Assert.Null(Summarizer.Summarise(trials, 1, 1));
+        Assert.Null(Summarizer.Summarise(trials, 1, 1, []));
         Assert.Equal(TrialStatus.Failed, Summarizer.VariantStatus(trials));
         Assert.Equal(TrialStatus.Timeout, Summarizer.VariantStatus([Trial(1, 1), Trial(1, 1) with { Status = TrialStatus.Timeout }]));
         Assert.Equal(TrialStatus.Ok, Summarizer.VariantStatus([Trial(1, 1)]));
