@@ -35,6 +35,12 @@ internal static class CompareCommand
                 return ExitCodes.BadInput;
             }
 
+            if (parse.GetValue(markdown) is { } target && OutputTargets.CheckFile("--markdown", target) is { } problem)
+            {
+                await Console.Error.WriteLineAsync($"conclab: {problem}").ConfigureAwait(false);
+                return ExitCodes.BadInput;
+            }
+
             RunResult before, after;
             try
             {

@@ -21,6 +21,7 @@ internal static class ReportCommand
         command.SetAction(async (parse, cancellationToken) =>
         {
             var path = parse.GetValue(results)!;
+
             RunResult run;
             try
             {
@@ -34,15 +35,22 @@ internal static class ReportCommand
                 return ExitCodes.BadInput;
             }
 
+            // The results file itself is the source: it is never written over, only copied to another folder, and
+            // "the same file" is its identity, so a folder reached through a link is still the same folder.
+            var given = parse.GetValue(output);
+            var folder = given ?? Path.GetDirectoryName(Path.GetFullPath(path))!;
+            var sameFile = folder.Length > 0 && OutputTargets.SameFile(Path.Combine(folder, JsonExporter.Default.FileName), path);
+            if (OutputTargets.CheckFolder(given is null ? "the results file's folder" : "--out", folder, mayHoldResults: sameFile) is { } problem)
+            {
+                await Console.Error.WriteLineAsync($"conclab: {problem}").ConfigureAwait(false);
+                return ExitCodes.BadInput;
+            }
+
             foreach (var scenario in run.Scenarios)
             {
                 console.Write(ResultTableRenderer.Render(scenario));
             }
 
-            var folder = parse.GetValue(output) ?? Path.GetDirectoryName(Path.GetFullPath(path))!;
-
-            // The results file itself is the source: it is never written over, only copied to another folder.
-            var sameFile = Path.GetFullPath(Path.Combine(folder, JsonExporter.Default.FileName)) == Path.GetFullPath(path);
             var exporters = Exporters.Default.Where(e => !(sameFile && e is JsonExporter)).ToList();
             var failures = Exporters.ExportAll(run, folder, exporters, out var written);
             foreach (var failure in failures)

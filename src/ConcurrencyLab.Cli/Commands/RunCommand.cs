@@ -97,6 +97,25 @@ internal static class RunCommand
             Prime = !parse.GetValue(switches.NoPrime),
         };
 
+        // An empty list is not "every variant": it names none, which is a mistake, not a request for the defaults.
+        if (parse.GetValue(switches.Variants) is { } named && options.Variants.Count == 0)
+        {
+            errors.Add($"--variants must name at least one variant, not '{named}'.");
+        }
+
+        // Found out now, not after the run, when the results would have nowhere to go.
+        var outFolder = parse.GetValue(switches.Out);
+        if (outFolder is not null && OutputTargets.CheckFolder("--out", outFolder, mayHoldResults: false) is { } outProblem)
+        {
+            errors.Add(outProblem);
+        }
+
+        var jsonPath = parse.GetValue(switches.Json);
+        if (jsonPath is not null && OutputTargets.CheckFile("--json", jsonPath) is { } jsonProblem)
+        {
+            errors.Add(jsonProblem);
+        }
+
         RunPlan? plan = null;
         if (errors.Count == 0 && !RunPlanner.TryCreate(options, scenarios, out plan, out var planErrors))
         {
@@ -113,26 +132,8 @@ internal static class RunCommand
             return ExitCodes.BadInput;
         }
 
-        var folder = parse.GetValue(switches.Out)
-            ?? Exporters.DefaultFolder();
-
-        // Find out now, not after the run, that the results would have nowhere to go.
-        foreach (var (option, directory) in new[] { ("--out", folder), ("--json", Path.GetDirectoryName(Path.GetFullPath(parse.GetValue(switches.Json) ?? "x"))) })
-        {
-            try
-            {
-                // Creating a folder succeeds on one that exists but cannot be written to: write a probe file too.
-                Directory.CreateDirectory(directory!);
-                var probe = Path.Combine(directory!, $".conclab-probe-{Environment.ProcessId}");
-                File.WriteAllText(probe, string.Empty);
-                File.Delete(probe);
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
-            {
-                await Console.Error.WriteLineAsync($"conclab: {option}: cannot create the folder '{directory}': {ex.Message}").ConfigureAwait(false);
-                return ExitCodes.BadInput;
-            }
-        }
+        // Made only now the input is known to be good: a refused command line leaves nothing behind.
+        var folder = outFolder ?? Exporters.DefaultFolder();
         var executor = TrialExecutors.For(options);
         var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
 
@@ -151,14 +152,14 @@ internal static class RunCommand
         }
 
         var failures = Exporters.ExportAll(result, folder, Exporters.Default, out var written);
-        if (parse.GetValue(switches.Json) is { } jsonPath)
+        if (jsonPath is not null)
         {
             try
             {
                 Exporters.WriteFile(result, JsonExporter.Default, jsonPath);
                 written = [.. written, jsonPath];
             }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
             {
                 failures = [.. failures, $"{jsonPath}: {ex.Message}"];
             }

@@ -8,9 +8,11 @@ public static class Exporters
     /// <summary><c>results.json</c>, <c>results.md</c>, <c>results.csv</c> and <c>report.html</c>.</summary>
     public static IReadOnlyList<IExporter> Default { get; } = [JsonExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default];
 
-    /// <summary>The default output folder: <c>conclab-results/&lt;UTC timestamp&gt;</c>.</summary>
-    public static string DefaultFolder(TimeProvider? time = null) =>
-        Path.Combine("conclab-results", (time ?? TimeProvider.System).GetUtcNow().ToString("yyyyMMdd-HHmmss", System.Globalization.CultureInfo.InvariantCulture));
+    /// <summary>The parent of the default output folders, in the working folder.</summary>
+    public const string DefaultParent = "conclab-results";
+
+    /// <summary>A new output folder, <c>conclab-results/&lt;UTC timestamp&gt;</c>, made now so no other run takes it.</summary>
+    public static string DefaultFolder(TimeProvider? time = null) => OutputTargets.NewFolder(DefaultParent, time);
 
     /// <summary>
     /// Writes every exporter's file into <paramref name="folder"/>, then every scenario's charts as SVG and PNG
@@ -125,20 +127,6 @@ public static class Exporters
         write(writer);
     }
 
-    private static void WriteAtomically(string path, Action<Stream> write)
-    {
-        var directory = Path.GetDirectoryName(Path.GetFullPath(path));
-        if (!string.IsNullOrEmpty(directory))
-        {
-            Directory.CreateDirectory(directory);
-        }
-
-        var temporary = path + ".tmp";
-        using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write))
-        {
-            write(stream);
-        }
-
-        File.Move(temporary, path, overwrite: true);
-    }
+    // Never half a file for a reader, and never a device or a link replaced by a regular file.
+    private static void WriteAtomically(string path, Action<Stream> write) => FileSystem.OutputFile.Write(path, write);
 }

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using System.Text.Json.Nodes;
+using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Results;
@@ -23,6 +24,15 @@ public static class ResultsFile
     public static RunResult Read(string path, out int writtenAs)
     {
         ArgumentNullException.ThrowIfNull(path);
+        writtenAs = 0;
+
+        // Looked at before it is opened: opening a FIFO waits for a writer for ever, and reading /dev/zero or a
+        // sparse file of gigabytes runs out of memory; neither is a results file.
+        if (Refuse(path) is { } refusal)
+        {
+            throw new ResultsFileException(refusal);
+        }
+
         string text;
         try
         {
@@ -35,7 +45,6 @@ public static class ResultsFile
 
         RunResult? run;
         var upgraded = false;
-        writtenAs = 0;
         try
         {
             // Read as a tree first: a file of an older schema is rewritten into this one before it is bound.
@@ -81,6 +90,38 @@ public static class ResultsFile
         }
 
         return run;
+    }
+
+    /// <summary>The largest results file read: more than any run writes (a full fanout run at N = 1000 writes about 300 MiB).</summary>
+    public const long MaxBytes = 1L << 30;
+
+    /// <summary>Why <paramref name="path"/> is not even opened as a results file, or null when it may be read.</summary>
+    private static string? Refuse(string path)
+    {
+        if (path.Length == 0)
+        {
+            return "the results file's path is empty";
+        }
+
+        FileFacts facts;
+        try
+        {
+            facts = FileFacts.Of(path);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException)
+        {
+            return $"cannot read {path}: {ex.Message}";
+        }
+
+        return facts.Kind switch
+        {
+            FileKind.Missing => $"cannot read {path}: there is no such file",
+            FileKind.Directory => $"{path} is a folder; give the results.json in it",
+            FileKind.Device or FileKind.Pipe or FileKind.Socket => $"{path} is not a conclab results file: it is a {facts.Kind.ToString().ToLowerInvariant()}, not a regular file",
+            _ when facts.Size == 0 => $"{path} is not a conclab results file: it is empty, or not a regular file",
+            _ when facts.Size > MaxBytes => $"{path} is not a conclab results file: it holds {facts.Size / (1 << 20)} MiB, more than the {MaxBytes >> 20} MiB any run writes",
+            _ => null,
+        };
     }
 
     private static string Newer(string path, int version) =>

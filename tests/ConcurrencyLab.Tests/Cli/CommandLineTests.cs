@@ -203,6 +203,156 @@ public sealed class CommandLineTests
         }
     }
 
+    public static TheoryData<string[], string> BadTargets() => new()
+    {
+        { ["run", "delay", "--quick", "--variants", "whenall", "--json", ""], "--json must not be empty." },
+        { ["run", "delay", "--quick", "--variants", "whenall", "--json", "  "], "--json must not be empty." },
+        { ["run", "delay", "--quick", "--variants", "whenall", "--json", "/proc"], "--json '/proc' is a folder; give a file name." },
+        { ["run", "delay", "--quick", "--variants", "whenall", "--json", "."], "--json '.' is a folder; give a file name." },
+        { ["run", "delay", "--quick", "--variants", "whenall", "--json", new string('j', 300) + ".json"], "--json: the file name is longer than the 255 bytes a file system allows." },
+        { ["run", "delay", "--quick", "--variants", "", "--out", "x"], "--variants must name at least one variant, not ''." },
+        { ["run", "fanout", "--quick", "--variants", ",,,"], "--variants must name at least one variant, not ',,,'." },
+        { ["run", "delay", "--quick", "--out", ""], "--out must not be empty." },
+        { ["compare", "a.json", "b.json", "--markdown", "/"], "--markdown '/' is a folder; give a file name." },
+        { ["compare", "a.json", "b.json", "--markdown", ""], "--markdown must not be empty." },
+        { ["report", "a.json", "--out", ""], "--out must not be empty." },
+    };
+
+    [Theory]
+    [MemberData(nameof(BadTargets))]
+    public async Task ABadOutputTarget_OrAnEmptyList_IsRefusedBeforeAnythingRuns_AndLeavesNothing(string[] args, string expected)
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-targets-test-").FullName;
+        var previous = Environment.CurrentDirectory;
+        try
+        {
+            Environment.CurrentDirectory = folder;
+            foreach (var name in new[] { "a.json", "b.json" })
+            {
+                Write(folder, name, Reporting.ExporterTests.SampleRun());
+            }
+
+            var started = System.Diagnostics.Stopwatch.StartNew();
+            var (exitCode, error, output) = await InvokeAsync(args);
+
+            Assert.Equal(2, exitCode);
+            Assert.Equal($"conclab: {expected}", Assert.Single(error.Split('\n', StringSplitOptions.RemoveEmptyEntries)));
+            Assert.Equal(string.Empty, output);
+            Assert.True(started.Elapsed < TimeSpan.FromSeconds(10), $"took {started.Elapsed}");
+            Assert.Equal(["a.json", "b.json"], Directory.EnumerateFileSystemEntries(folder).Select(Path.GetFileName).Order(StringComparer.Ordinal));
+            Assert.False(File.Exists("/.tmp") || File.Exists("/proc.tmp"), "a temporary file was left at the root");
+        }
+        finally
+        {
+            Environment.CurrentDirectory = previous;
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
+    public async Task Run_IntoAFolderThatHoldsAnotherRunsResults_IsRefused_AndThoseResultsStay()
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-out-test-").FullName;
+        try
+        {
+            var results = Write(folder, "results.json", Reporting.ExporterTests.SampleRun());
+            var before = await File.ReadAllTextAsync(results);
+
+            var (exitCode, error, _) = await InvokeAsync(["run", "delay", "--quick", "--variants", "whenall", "--out", folder]);
+
+            Assert.Equal(2, exitCode);
+            Assert.Contains("already holds a run's results (results.json), which are not written over", error, StringComparison.Ordinal);
+            Assert.Equal(before, await File.ReadAllTextAsync(results));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [SkippableFact]
+    public async Task Report_IntoALinkToTheResultsFilesOwnFolder_LeavesTheResultsFileAsItWas()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "file identity is read with statx");
+        var folder = Directory.CreateTempSubdirectory("conclab-report-link-test-").FullName;
+        var link = folder + "-link";
+        try
+        {
+            var results = Path.Combine(folder, "results.json");
+
+            // A field this conclab does not know: rewriting the file would drop it.
+            var written = await File.ReadAllTextAsync(Write(folder, "results.json", Reporting.ExporterTests.SampleRun()));
+            await File.WriteAllTextAsync(results, "{\"fromTheFuture\": 1, " + written[(written.IndexOf('{', StringComparison.Ordinal) + 1)..]);
+            var before = await File.ReadAllTextAsync(results);
+            Directory.CreateSymbolicLink(link, folder);
+
+            var (exitCode, error, _) = await InvokeAsync(["report", results, "--out", link]);
+
+            Assert.True(exitCode == 0, error);
+            Assert.Equal(before, await File.ReadAllTextAsync(results));
+            Assert.True(File.Exists(Path.Combine(folder, "report.html")));
+        }
+        finally
+        {
+            Directory.Delete(link);
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    public static TheoryData<string> SpecialOutputs() => ["/dev/null", "link", "pipe"];
+
+    [SkippableTheory]
+    [MemberData(nameof(SpecialOutputs))]
+    public async Task ASpecialFileAsOutput_IsWrittenThrough_NeverReplaced(string what)
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "devices, links and FIFOs as Linux has them");
+        var folder = Directory.CreateTempSubdirectory("conclab-special-test-").FullName;
+        try
+        {
+            var input = Write(folder, "a.json", Reporting.ExporterTests.SampleRun());
+            var target = what switch { "link" => Path.Combine(folder, "link.md"), "pipe" => Path.Combine(folder, "pipe"), _ => what };
+            var linked = Path.Combine(folder, "linked.md");
+            System.Diagnostics.Process? reader = null;
+            if (what == "link")
+            {
+                File.CreateSymbolicLink(target, linked);
+            }
+            else if (what == "pipe")
+            {
+                using (var mkfifo = System.Diagnostics.Process.Start("mkfifo", target))
+                {
+                    await mkfifo.WaitForExitAsync();
+                }
+
+                reader = System.Diagnostics.Process.Start(new System.Diagnostics.ProcessStartInfo("cat", target) { RedirectStandardOutput = true });
+            }
+
+            var (exitCode, error, _) = await InvokeAsync(["compare", input, input, "--markdown", target]);
+
+            Assert.True(exitCode == 0, error);
+            switch (what)
+            {
+                case "/dev/null":
+                    Assert.Equal("Device", ConcurrencyLab.FileSystem.FileFacts.Of("/dev/null").Kind.ToString());
+                    break;
+                case "link":
+                    Assert.NotNull(new FileInfo(target).LinkTarget);
+                    Assert.Contains("| delay | `whenall` |", await File.ReadAllTextAsync(linked), StringComparison.Ordinal);
+                    break;
+                default:
+                    Assert.Contains("| delay | `whenall` |", await reader!.StandardOutput.ReadToEndAsync(), StringComparison.Ordinal);
+                    Assert.Equal("Pipe", ConcurrencyLab.FileSystem.FileFacts.Of(target).Kind.ToString());
+                    break;
+            }
+
+            reader?.Dispose();
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
     private static string VersionOneFile(string scenario, [System.Runtime.CompilerServices.CallerFilePath] string source = "") =>
         Path.Combine(Path.GetDirectoryName(source)!, "..", "Results", "Files", $"v1-{scenario}.json");
 

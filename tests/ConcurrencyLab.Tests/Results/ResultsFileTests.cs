@@ -34,4 +34,45 @@ public sealed class ResultsFileTests
             File.Delete(path);
         }
     }
+
+    public static TheoryData<string> NotResultsFiles() => ["/dev/zero", "/dev/null", "fifo", "sparse", "empty", "folder"];
+
+    [SkippableTheory]
+    [MemberData(nameof(NotResultsFiles))]
+    public async Task SomethingThatIsNoResultsFile_IsRefusedAtOnce_WithoutReadingIt(string what)
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "devices, FIFOs and sparse files as Linux has them");
+        var folder = Directory.CreateTempSubdirectory("conclab-not-results-").FullName;
+        try
+        {
+            var path = what switch
+            {
+                "fifo" or "sparse" or "empty" => Path.Combine(folder, what + ".json"),
+                "folder" => folder,
+                _ => what,
+            };
+            if (what == "fifo")
+            {
+                using var mkfifo = System.Diagnostics.Process.Start("mkfifo", path);
+                await mkfifo.WaitForExitAsync();
+            }
+            else if (what is "sparse" or "empty")
+            {
+                // 3 GiB of nothing on disk: reading it whole is what ran out of memory.
+                using var file = File.Create(path);
+                file.SetLength(what == "sparse" ? 3L << 30 : 0);
+            }
+
+            // Reading a FIFO with no writer, or /dev/zero, never ended: a bound turns that into a failure.
+            var read = Task.Run(() => ResultsFile.Read(path));
+            var error = await Assert.ThrowsAsync<ResultsFileException>(() => read.WaitAsync(TimeSpan.FromSeconds(10)));
+
+            Assert.DoesNotContain('\n', error.Message);
+            Assert.Contains(path, error.Message, StringComparison.Ordinal);
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
 }
