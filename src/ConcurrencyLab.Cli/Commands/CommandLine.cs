@@ -1,5 +1,6 @@
 using System.CommandLine;
 using System.CommandLine.Help;
+using System.Runtime.InteropServices;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
@@ -30,9 +31,19 @@ internal static class CommandLine
             cancel.Cancel();
         };
         Console.CancelKeyPress += onCancel;
+
+        // SIGTERM (a service manager, a CI job's timeout, kill) is taken as Ctrl+C is: a second one ends conclab at once.
+        using var onTerminate = OperatingSystem.IsWindows() ? null : PosixSignalRegistration.Create(PosixSignal.SIGTERM, context =>
+        {
+            context.Cancel = !cancel.IsCancellationRequested;
+            cancel.Cancel();
+        });
         try
         {
-            return await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false }, cancel.Token).ConfigureAwait(false);
+            // No termination timeout of System.CommandLine's own: after 2 s it ended the process with 130, with
+            // nothing written and a half-written hash set left behind. conclab stops by itself, and a second
+            // signal is the way to stop it at once.
+            return await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null }, cancel.Token).ConfigureAwait(false);
         }
         finally
         {

@@ -230,6 +230,8 @@ public sealed class FileSet : IDisposable
             {
                 for (long left = spec.FileSize; left > 0;)
                 {
+                    // And within a file, between MiB: a 16 MiB file on a slow disk takes long enough to notice.
+                    cancellationToken.ThrowIfCancellationRequested();
                     var chunk = (int)Math.Min(left, buffer.Length);
                     random.NextBytes(buffer.AsSpan(0, chunk));
                     stream.Write(buffer, 0, chunk);
