@@ -131,4 +131,24 @@ public sealed class RunPlannerTests
             Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["scan"], Parameters = parameters }, Catalog, out _, out errors), string.Join("; ", errors));
         }
     }
+
+    [SkippableFact]
+    public void Scan_APortTakenOnTheFleetsAddresses_IsRefusedBeforeAnyTrial()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "all of 127.0.0.0/8 is local on Linux only");
+
+        // Another program, or another run's fleet, listens on the fourth host's address.
+        using var other = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.InterNetwork, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+        other.Bind(new System.Net.IPEndPoint(System.Net.IPAddress.Parse("127.0.1.4"), 0));
+        other.Listen();
+        var port = ((System.Net.IPEndPoint)other.LocalEndPoint!).Port;
+        var parameters = new Dictionary<string, string> { ["hosts"] = "12", ["port"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture) };
+
+        Assert.False(RunPlanner.TryCreate(new RunOptions { Scenarios = ["scan"], Parameters = parameters }, Catalog, out _, out var errors));
+        Assert.Equal($"--port {port} is taken on 127.0.1.4 (another run's fleet, or another program, listens there); choose another, or leave --port out for a free one.", Assert.Single(errors));
+
+        // Three hosts stop short of it.
+        parameters["hosts"] = "3";
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["scan"], Parameters = parameters }, Catalog, out _, out errors), string.Join("; ", errors));
+    }
 }

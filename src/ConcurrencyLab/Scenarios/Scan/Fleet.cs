@@ -124,6 +124,33 @@ public sealed class Fleet : IAsyncDisposable
         _stop.Dispose();
     }
 
+    /// <summary>
+    /// Why the fleet's <paramref name="hosts"/> could not stand on <paramref name="port"/> (another run's fleet
+    /// or another program listens on one of their addresses, or the port needs privileges), or null when they
+    /// could: asked before a run, so such a port is refused in one line instead of failing every trial.
+    /// </summary>
+    internal static string? CannotUse(int hosts, int port)
+    {
+        foreach (var host in FleetLayout.Generate(hosts, 1, 0, 0, seed: 0).Hosts)
+        {
+            using var probe = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+            try
+            {
+                probe.Bind(new IPEndPoint(host.Address, port));
+            }
+            catch (SocketException ex) when (ex.SocketErrorCode == SocketError.AddressAlreadyInUse)
+            {
+                return $"is taken on {host.Address} (another run's fleet, or another program, listens there)";
+            }
+            catch (SocketException ex)
+            {
+                return $"cannot be bound on {host.Address}: {ex.Message}";
+            }
+        }
+
+        return null;
+    }
+
     private async Task BindAsync(int port, CancellationToken cancellationToken)
     {
         var silent = new List<IPEndPoint>();

@@ -78,6 +78,10 @@ public sealed class ScanScenario : BatchScenario
                 yield return "--port must name the port to scan when --targets is not the fleet.";
             }
         }
+        else if (parameters.Get(Port) is > 0 and var port && Fleet.CannotUse(parameters.Get(Hosts), port) is { } problem)
+        {
+            yield return $"--port {port} {problem}; choose another, or leave --port out for a free one.";
+        }
     }
 
     public override Variant DefaultBaseline(ParameterValues parameters) => Variants(parameters).Create("sequential", WorkForm.Apm);
