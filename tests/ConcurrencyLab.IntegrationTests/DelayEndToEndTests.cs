@@ -53,24 +53,43 @@ public sealed class DelayEndToEndTests
     }
 
     [Fact]
-    public async Task Run_TrialOutlivingItsTimeout_IsKilledAndReported_WhileTheOthersComplete()
+    public async Task Run_TrialOutlivingItsTimeout_IsStoppedAndReported_WhileTheOthersComplete()
     {
         using var folder = new TempFolder();
 
-        // sequential waits 20 x 1500 ms = 30 s; whenall needs 1.5 s plus the child's start-up, far inside 10 s.
+        // sequential waits 20 x 500 ms = 10 s; whenall's region lasts 0.5 s, a quarter of the 2 s limit.
         var result = await ProgramRunner.ConclabAsync(folder.Path,
-            "run", "delay", "--items", "20", "--min-delay", "1500", "--max-delay", "1500", "--variants", "sequential,whenall",
-            "--repeat", "1", "--warmup", "0", "--trial-timeout", "10", "--out", "out");
+            "run", "delay", "--items", "20", "--min-delay", "500", "--max-delay", "500", "--variants", "sequential,whenall",
+            "--repeat", "1", "--warmup", "0", "--trial-timeout", "2", "--out", "out");
 
         Assert.True(result.ExitCode == 1, result.ToString());
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out/results.json")));
         var variants = json.RootElement.GetProperty("scenarios")[0].GetProperty("variants").EnumerateArray().ToDictionary(v => v.GetProperty("name").GetString()!);
 
         Assert.Equal("timeout", variants["sequential"].GetProperty("status").GetString());
-        Assert.All(variants["sequential"].GetProperty("trials").EnumerateArray(), t => Assert.Contains("killed", t.GetProperty("error").GetString(), StringComparison.Ordinal));
+        Assert.All(variants["sequential"].GetProperty("trials").EnumerateArray(), t =>
+            Assert.Contains("its measured region outlived the trial timeout of 2 s", t.GetProperty("error").GetString(), StringComparison.Ordinal));
         Assert.Equal("ok", variants["whenall"].GetProperty("status").GetString());
         Assert.Equal(1, variants["whenall"].GetProperty("trials").GetArrayLength());
         Assert.Contains("timeout", result.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task Run_TheTrialTimeout_CoversTheMeasuredRegion_NotTheProcessStartingOrPriming()
+    {
+        using var folder = new TempFolder();
+
+        // Each trial's region lasts about 10 ms, a tenth of the limit; starting a .NET process and priming the
+        // variant take longer than 0.1 s by themselves, so a limit that counted them timed out every trial.
+        var result = await ProgramRunner.ConclabAsync(folder.Path,
+            "run", "delay", "--quick", "--min-delay", "5", "--max-delay", "10", "--variants", "whenall",
+            "--repeat", "3", "--warmup", "0", "--trial-timeout", "0.1", "--out", "out");
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out/results.json")));
+        var whenall = json.RootElement.GetProperty("scenarios")[0].GetProperty("variants")[0];
+        Assert.Equal("ok", whenall.GetProperty("status").GetString());
+        Assert.Equal(3, whenall.GetProperty("trials").GetArrayLength());
     }
 
     [Theory]

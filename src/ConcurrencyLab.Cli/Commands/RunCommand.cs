@@ -249,7 +249,7 @@ internal static class RunCommand
         public readonly Option<bool> InProcess = new("--in-process") { Description = "Run every trial in this process, to see what isolation changes" };
         public readonly Option<string> TrialTimeout = new("--trial-timeout")
         {
-            Description = $"Seconds after which a trial is killed and recorded as timed out, at most {RunOptions.MaxTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)} [default: {RunOptions.DefaultTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)}]",
+            Description = $"Seconds a trial's measured region may last before the trial is stopped and recorded as timed out (its start-up and priming have {RunOptions.TrialStartUpAllowance.TotalSeconds.ToString(CultureInfo.InvariantCulture)} s of their own), at most {RunOptions.MaxTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)} [default: {RunOptions.DefaultTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)}]",
         };
 
         public readonly Option<string> SampleInterval = new("--sample-interval")

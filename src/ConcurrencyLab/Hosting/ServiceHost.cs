@@ -33,6 +33,9 @@ public static class ServiceHost
     /// <summary>The accept queue a service asks for; the kernel lowers it to its own cap, <see cref="Measurement.TcpCounters.ReadMaxBacklog"/>.</summary>
     public const int AcceptBacklog = 65_535;
 
+    // How long a stopping service lets requests in flight finish.
+    private static readonly TimeSpan StopWait = TimeSpan.FromMilliseconds(500);
+
     /// <summary>Whether <paramref name="args"/> are a service process's arguments.</summary>
     public static bool IsServiceInvocation(IReadOnlyList<string> args) =>
         args is not null && args.Count > 0 && args[0] == ServiceArgument;
@@ -152,10 +155,21 @@ public static class ServiceHost
         // The parent holds our standard input open; it closes when the parent stops us or dies, so a
         // service never outlives the run that started it. Until then it carries the parent's commands.
         var closed = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        // Not disposed: the commands thread may still be waiting on it as this method returns, and the process ends soon after.
+        var stopped = new ManualResetEventSlim();
         var commands = new Thread(() =>
         {
             ServeCommands(Console.In, Console.Out);
             closed.SetResult();
+
+            // Stopping runs on the pool, which a blocking variant starves on purpose: a service of a killed run
+            // took 8 s to get there. Its parent is done with it, so past a grace it ends itself outright (its
+            // diagnostics socket is then left for the run journal's owner to remove).
+            if (!stopped.Wait(StopWait * 2))
+            {
+                using var self = System.Diagnostics.Process.GetCurrentProcess();
+                self.Kill();
+            }
         })
         {
             IsBackground = true,
@@ -163,7 +177,12 @@ public static class ServiceHost
         };
         commands.Start();
         await closed.Task.ConfigureAwait(false);
-        await app.StopAsync().ConfigureAwait(false);
+
+        // Requests still in flight are not waited for (the host would wait 30 s): the client that sent them
+        // has finished, or is gone, and a service that outlived its run by seconds held its listeners.
+        using var stopping = new CancellationTokenSource(StopWait);
+        await app.StopAsync(stopping.Token).ConfigureAwait(false);
+        stopped.Set();
         return 0;
     }
 }

@@ -13,6 +13,10 @@ public sealed class TrialMeter : IDisposable
     private readonly ProcessCounters _counters = new();
     private readonly Sampler _sampler;
     private long _startTimestamp;
+
+    // The region's bounds for a watchdog on another thread: 0 until set.
+    private long _regionStart;
+    private long _regionEnd;
     private ProcessCpu _cpuAtStart;
     private long _allocatedAtStart;
     private long _completedAtStart;
@@ -70,6 +74,26 @@ public sealed class TrialMeter : IDisposable
 
         // Last, so the reads above are not part of the wall time.
         _startTimestamp = Stopwatch.GetTimestamp();
+        Volatile.Write(ref _regionStart, _startTimestamp);
+    }
+
+    /// <summary>
+    /// How long the measured region has lasted so far (or lasted, once stopped); null before it starts. Safe to
+    /// read from another thread: a trial's timeout counts this, not the start-up before it.
+    /// </summary>
+    internal TimeSpan? RegionElapsed
+    {
+        get
+        {
+            var start = Volatile.Read(ref _regionStart);
+            if (start == 0)
+            {
+                return null;
+            }
+
+            var end = Volatile.Read(ref _regionEnd);
+            return Stopwatch.GetElapsedTime(start, end == 0 ? Stopwatch.GetTimestamp() : end);
+        }
     }
 
     /// <summary>Ends the measured region; later calls do nothing.</summary>
@@ -94,6 +118,7 @@ public sealed class TrialMeter : IDisposable
 
         // Wall time first, so the reads below are not charged to it.
         var now = Stopwatch.GetTimestamp();
+        Volatile.Write(ref _regionEnd, now);
         var wall = Stopwatch.GetElapsedTime(_startTimestamp, endTimestamp is { } end && end > _startTimestamp && end <= now ? end : now);
         var cpu = ProcessCpu.Read();
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - _allocatedAtStart;

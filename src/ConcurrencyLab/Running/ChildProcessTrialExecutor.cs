@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using ConcurrencyLab.Hosting;
@@ -11,11 +10,16 @@ namespace ConcurrencyLab.Running;
 
 /// <summary>
 /// Runs each trial in a fresh process, so no variant inherits threads another one made the pool inject.
-/// A child that outlives the timeout is killed with its whole process tree and reported as timed out.
+/// The child times its own measured region against the timeout and writes a timed-out result itself; one
+/// that outlives the timeout, its start-up allowance and a grace besides (hung past its own watchdog) is
+/// killed with its whole process tree and reported as timed out.
 /// </summary>
 public sealed class ChildProcessTrialExecutor : ITrialExecutor
 {
     private const int KeptErrorCharacters = 2000;
+
+    // How long past its own limits the parent lets a child write its timeout before killing it.
+    private static readonly TimeSpan KillGrace = TimeSpan.FromSeconds(5);
     private readonly SelfLauncher _launcher;
 
     public ChildProcessTrialExecutor(SelfLauncher launcher) => _launcher = launcher ?? throw new ArgumentNullException(nameof(launcher));
@@ -74,7 +78,8 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
             process.BeginErrorReadLine();
 
             using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-            deadline.CancelAfter(timeout);
+            var limit = timeout + RunOptions.TrialStartUpAllowance + KillGrace;
+            deadline.CancelAfter(limit);
             try
             {
                 await process.WaitForExitAsync(deadline.Token).ConfigureAwait(false);
@@ -85,7 +90,7 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
                 cancellationToken.ThrowIfCancellationRequested();
                 return TrialResult.Unmeasured(
                     TrialStatus.Timeout,
-                    $"killed after the trial timeout of {timeout.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s",
+                    $"killed after {TrialWatch.Seconds(limit)} s: its process outlived the trial timeout of {TrialWatch.Seconds(timeout)} s, its start-up allowance of {TrialWatch.Seconds(RunOptions.TrialStartUpAllowance)} s and {TrialWatch.Seconds(KillGrace)} s besides",
                     isolated: true) with { Repeat = request.Repeat };
             }
 

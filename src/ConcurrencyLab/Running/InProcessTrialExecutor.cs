@@ -1,4 +1,3 @@
-using System.Globalization;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 
@@ -6,9 +5,10 @@ namespace ConcurrencyLab.Running;
 
 /// <summary>
 /// Runs trials in the runner's own process, one after another: every trial inherits the threads the
-/// earlier ones made the pool inject, as in the published single-process experiments. A trial that
-/// outlives the timeout is cancelled and abandoned (a thread cannot be killed); later trials may be
-/// disturbed by it, and the run's notes say so.
+/// earlier ones made the pool inject, as in the published single-process experiments. A trial whose
+/// measured region outlives the timeout (or that does not reach it within the start-up allowance) is
+/// cancelled and abandoned (a thread cannot be killed); later trials may be disturbed by it, and the
+/// run's notes say so.
 /// </summary>
 public sealed class InProcessTrialExecutor : ITrialExecutor
 {
@@ -24,24 +24,27 @@ public sealed class InProcessTrialExecutor : ITrialExecutor
         ArgumentNullException.ThrowIfNull(request);
         processStarted?.Invoke(Environment.ProcessId);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        var watch = new TrialWatch(timeout, RunOptions.TrialStartUpAllowance);
 
         // Run on a pool thread so a blocking strategy cannot hold the runner past its deadline.
-        var trial = Task.Run(() => TrialHost.RunAsync(request, scenario, isolated: false, deadline.Token), CancellationToken.None);
-        using var timer = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
-        var finished = await Task.WhenAny(trial, Task.Delay(timeout, timer.Token)).ConfigureAwait(false);
-        if (finished == trial)
+        var trial = Task.Run(() => TrialHost.RunAsync(request, scenario, isolated: false, watch, deadline.Token), CancellationToken.None);
+        string? overrun;
+        while ((overrun = watch.Overrun()) is null)
         {
-            await timer.CancelAsync().ConfigureAwait(false);
-            return await trial.ConfigureAwait(false);
+            if (await Task.WhenAny(trial, Task.Delay(watch.PollInterval, cancellationToken)).ConfigureAwait(false) == trial)
+            {
+                return await trial.ConfigureAwait(false);
+            }
+
+            cancellationToken.ThrowIfCancellationRequested();
         }
 
-        cancellationToken.ThrowIfCancellationRequested();
         await deadline.CancelAsync().ConfigureAwait(false);
         AbandonedTrial = true;
         _ = trial.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
         return TrialResult.Unmeasured(
             TrialStatus.Timeout,
-            $"abandoned after the trial timeout of {timeout.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture)} s (in-process: its threads may still run)",
+            $"abandoned: {overrun} (in-process: its threads may still run)",
             isolated: false) with { Repeat = request.Repeat };
     }
 }

@@ -23,7 +23,7 @@ public sealed record RunOptions
     /// <summary>The default seed of every workload.</summary>
     public const int DefaultSeed = Scenario.DefaultSeed;
 
-    /// <summary>How long a trial may run before it is killed and recorded as timed out, unless said otherwise.</summary>
+    /// <summary>How long a trial's measured region may last before the trial is stopped and recorded as timed out, unless said otherwise.</summary>
     public static readonly TimeSpan DefaultTrialTimeout = TimeSpan.FromSeconds(120);
 
     /// <summary>The shortest trial timeout a run accepts: a millisecond, less than any trial could finish in.</summary>
@@ -31,6 +31,12 @@ public sealed record RunOptions
 
     /// <summary>The longest trial timeout a run accepts: a day.</summary>
     public static readonly TimeSpan MaxTrialTimeout = TimeSpan.FromDays(1);
+
+    /// <summary>
+    /// How long a trial may take before its measured region begins (its process starting, the scenario's
+    /// set-up, priming), on top of the trial timeout, which covers the region alone.
+    /// </summary>
+    public static readonly TimeSpan TrialStartUpAllowance = TimeSpan.FromSeconds(60);
 
     /// <summary>How often the sampler reads threads, the pool's queue and CPU, unless said otherwise.</summary>
     public static readonly TimeSpan DefaultSampleInterval = TimeSpan.FromMilliseconds(10);
@@ -64,7 +70,7 @@ public sealed record RunOptions
     /// <summary>Run trials in this process instead of fresh child processes.</summary>
     public bool InProcess { get; init; }
 
-    /// <summary>How long a trial may run before it is killed and recorded as timed out.</summary>
+    /// <summary>How long a trial's measured region may last before the trial is stopped and recorded as timed out (see <see cref="TrialStartUpAllowance"/>).</summary>
     public TimeSpan TrialTimeout { get; init; } = DefaultTrialTimeout;
 
     /// <summary>How often the sampler reads the trial's process; zero turns the sampler off.</summary>

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
@@ -8,7 +9,7 @@ namespace ConcurrencyLab.Running;
 
 /// <summary>
 /// Runs one trial in the current process. A child process started by the runner enters through
-/// <see cref="RunChildAsync"/>; the in-process mode calls <see cref="RunAsync"/> directly.
+/// <see cref="RunChildAsync"/>; the in-process mode calls <see cref="RunAsync(TrialRequest, Scenario, bool, CancellationToken)"/> directly.
 /// </summary>
 public static class TrialHost
 {
@@ -21,11 +22,8 @@ public static class TrialHost
     /// <summary>Exit code of a child that could not read its request or find its scenario.</summary>
     public const int BadRequestExitCode = 3;
 
-    /// <summary>Exit code of a child that stopped itself after outliving its timeout (its parent is gone).</summary>
-    public const int WatchdogExitCode = 4;
-
-    // How long past its timeout a child waits for the parent to kill it before it exits by itself.
-    private static readonly TimeSpan WatchdogGrace = TimeSpan.FromSeconds(10);
+    /// <summary>Exit code of a child that stopped itself because the process that started it is gone.</summary>
+    public const int ParentGoneExitCode = 5;
 
     /// <summary>Whether <paramref name="args"/> are a child trial's arguments.</summary>
     public static bool IsChildInvocation(IReadOnlyList<string> args) =>
@@ -52,27 +50,44 @@ public static class TrialHost
             return BadRequestExitCode;
         }
 
-        if (request.TimeoutMs > 0)
+        var watch = new TrialWatch(request.TimeoutMs > 0 ? TimeSpan.FromMilliseconds(request.TimeoutMs) : RunOptions.MaxTrialTimeout, RunOptions.TrialStartUpAllowance);
+        var resultFile = new ResultFile(args[3]);
+        StartWatchdog(watch, resultFile, request.Repeat);
+        var result = await RunAsync(request, scenario, isolated: true, watch, CancellationToken.None).ConfigureAwait(false);
+        if (!resultFile.TryWrite(result))
         {
-            StartWatchdog(TimeSpan.FromMilliseconds(request.TimeoutMs) + WatchdogGrace);
+            // The watchdog has written the timeout and is ending the process.
+            await Task.Delay(Timeout.Infinite).ConfigureAwait(false);
         }
 
-        var result = await RunAsync(request, scenario, isolated: true).ConfigureAwait(false);
-        var temporary = args[3] + ".partial";
-        await File.WriteAllTextAsync(temporary, JsonSerializer.Serialize(result, LabJson.Compact)).ConfigureAwait(false);
-
-        // Rename so the parent never reads a half-written file.
-        File.Move(temporary, args[3], overwrite: true);
         return 0;
     }
 
-    private static void StartWatchdog(TimeSpan limit)
+    /// <summary>
+    /// One plain thread that sleeps between looks, so it costs no CPU and takes nothing from the pool being
+    /// measured: it ends the trial when its region outlives the timeout (writing the timeout as the trial's
+    /// result), and ends the process when the parent is gone, so no trial, and none of the services it
+    /// started, outlives a run killed with SIGKILL by more than a moment.
+    /// </summary>
+    private static void StartWatchdog(TrialWatch watch, ResultFile resultFile, int repeat)
     {
-        // A plain background thread that sleeps: it costs no CPU and does not touch the pool being measured.
+        var parent = ParentProcess.Id;
         var watchdog = new Thread(() =>
         {
-            Thread.Sleep(limit);
-            Environment.Exit(WatchdogExitCode);
+            while (true)
+            {
+                Thread.Sleep(watch.PollInterval);
+                if (ParentProcess.IsGone(parent))
+                {
+                    Environment.Exit(ParentGoneExitCode);
+                }
+
+                if (watch.Overrun() is { } reason
+                    && resultFile.TryWrite(TrialResult.Unmeasured(TrialStatus.Timeout, "stopped: " + reason, isolated: true) with { Repeat = repeat }))
+                {
+                    Environment.Exit(0);
+                }
+            }
         })
         {
             IsBackground = true,
@@ -81,8 +96,33 @@ public static class TrialHost
         watchdog.Start();
     }
 
+    /// <summary>Where the child writes its one result, whether the trial's own or the watchdog's timeout: the first to come is written, the other dropped.</summary>
+    private sealed class ResultFile(string path)
+    {
+        private int _claimed;
+
+        public bool TryWrite(TrialResult result)
+        {
+            if (Interlocked.Exchange(ref _claimed, 1) != 0)
+            {
+                return false;
+            }
+
+            var temporary = path + ".partial";
+            File.WriteAllText(temporary, JsonSerializer.Serialize(result, LabJson.Compact));
+
+            // Rename so the parent never reads a half-written file.
+            File.Move(temporary, path, overwrite: true);
+            return true;
+        }
+    }
+
     /// <summary>Runs <paramref name="request"/> on <paramref name="scenario"/> in this process.</summary>
-    public static async Task<TrialResult> RunAsync(TrialRequest request, Scenario scenario, bool isolated, CancellationToken cancellationToken = default)
+    public static Task<TrialResult> RunAsync(TrialRequest request, Scenario scenario, bool isolated, CancellationToken cancellationToken = default) =>
+        RunAsync(request, scenario, isolated, watch: null, cancellationToken);
+
+    /// <summary>Runs the trial, and hands its meter to <paramref name="watch"/> so a watchdog can time the measured region.</summary>
+    internal static async Task<TrialResult> RunAsync(TrialRequest request, Scenario scenario, bool isolated, TrialWatch? watch, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(scenario);
@@ -90,6 +130,7 @@ public static class TrialHost
         using var meter = new TrialMeter(
             TimeSpan.FromMilliseconds(request.SampleIntervalMs),
             TimeSpan.FromMilliseconds(request.ExpectedDurationMs));
+        watch?.Watch(meter);
         var context = new TrialContext(request.Variant, parameters, request.Seed, meter, request.Prime);
         try
         {

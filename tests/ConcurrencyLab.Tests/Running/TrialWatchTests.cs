@@ -1,0 +1,62 @@
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Running;
+
+namespace ConcurrencyLab.Tests.Running;
+
+public sealed class TrialWatchTests
+{
+    [Fact]
+    public void BeforeTheRegion_OnlyTheStartUpAllowanceCounts()
+    {
+        // A region limit of 1 ms is long past, but no region has begun: the start-up has an hour.
+        var patient = new TrialWatch(TimeSpan.FromMilliseconds(1), TimeSpan.FromHours(1));
+        Thread.Sleep(20);
+        Assert.Null(patient.Overrun());
+
+        var impatient = new TrialWatch(TimeSpan.FromHours(1), TimeSpan.FromMilliseconds(1));
+        Thread.Sleep(20);
+        Assert.Equal("it had not begun its measured region after the start-up allowance of 0.001 s", impatient.Overrun());
+    }
+
+    [Fact]
+    public void OnceTheRegionBegins_ItIsTimedAgainstTheLimit()
+    {
+        using var meter = new TrialMeter(TimeSpan.Zero);
+        var watch = new TrialWatch(TimeSpan.FromMilliseconds(5), TimeSpan.FromHours(1));
+        watch.Watch(meter);
+        Assert.Null(meter.RegionElapsed);
+        Assert.Null(watch.Overrun());
+
+        meter.Start();
+        Thread.Sleep(50);
+
+        Assert.NotNull(meter.RegionElapsed);
+        Assert.Equal("its measured region outlived the trial timeout of 0.005 s", watch.Overrun());
+    }
+
+    [Fact]
+    public void AStoppedRegion_StopsCounting()
+    {
+        using var meter = new TrialMeter(TimeSpan.Zero);
+        var watch = new TrialWatch(TimeSpan.FromSeconds(30), TimeSpan.FromHours(1));
+        watch.Watch(meter);
+        meter.Start();
+        meter.Stop();
+        var stopped = meter.RegionElapsed;
+
+        Thread.Sleep(20);
+
+        Assert.Equal(stopped, meter.RegionElapsed);
+        Assert.Null(watch.Overrun());
+    }
+
+    [Theory]
+    [InlineData(1, 10)]
+    [InlineData(200, 50)]
+    [InlineData(120_000, 100)]
+    public void ItIsAskedOftenEnoughForTheLimit_ButNoMoreThanAHundredTimesASecond(int limitMs, int expectedPollMs)
+    {
+        var watch = new TrialWatch(TimeSpan.FromMilliseconds(limitMs), TimeSpan.FromSeconds(60));
+        Assert.Equal(TimeSpan.FromMilliseconds(expectedPollMs), watch.PollInterval);
+    }
+}
