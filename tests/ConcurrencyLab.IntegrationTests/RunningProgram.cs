@@ -27,7 +27,10 @@ internal sealed class RunningProgram : IDisposable
     public string Error => Read(_error);
 
     /// <summary>Starts conclab with <paramref name="args"/> in <paramref name="workingDirectory"/>.</summary>
-    public static RunningProgram StartConclab(string workingDirectory, params string[] args)
+    public static RunningProgram StartConclab(string workingDirectory, params string[] args) => StartConclab(workingDirectory, null, args);
+
+    /// <summary>Starts conclab with <paramref name="args"/> in <paramref name="workingDirectory"/>, with <paramref name="environment"/> added to its environment.</summary>
+    public static RunningProgram StartConclab(string workingDirectory, IReadOnlyDictionary<string, string>? environment, params string[] args)
     {
         Assert.True(File.Exists(ProgramRunner.ConclabDll), $"{ProgramRunner.ConclabDll} was not built");
         var info = new ProcessStartInfo("dotnet") { WorkingDirectory = workingDirectory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
@@ -35,6 +38,11 @@ internal sealed class RunningProgram : IDisposable
         foreach (var arg in args)
         {
             info.ArgumentList.Add(arg);
+        }
+
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            info.Environment[name] = value;
         }
 
         return new RunningProgram(Process.Start(info)!);
@@ -87,6 +95,43 @@ internal sealed class RunningProgram : IDisposable
         catch (IOException)
         {
             return false;
+        }
+    }
+
+    /// <summary>The ids of the live descendants of process <paramref name="id"/>: its children, theirs, and so on.</summary>
+    public static IReadOnlyList<int> DescendantsOf(int id)
+    {
+        var parents = new Dictionary<int, int>();
+        foreach (var folder in Directory.EnumerateDirectories("/proc"))
+        {
+            if (int.TryParse(Path.GetFileName(folder), out var process) && IsAlive(process) && ParentOf(process) is { } parent)
+            {
+                parents[process] = parent;
+            }
+        }
+
+        var found = new List<int>();
+        var frontier = new List<int> { id };
+        while (frontier.Count > 0)
+        {
+            frontier = [.. parents.Where(p => frontier.Contains(p.Value)).Select(p => p.Key)];
+            found.AddRange(frontier);
+        }
+
+        return found;
+    }
+
+    private static int? ParentOf(int id)
+    {
+        try
+        {
+            var stat = File.ReadAllText($"/proc/{id}/stat");
+            var fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            return int.Parse(fields[1], System.Globalization.CultureInfo.InvariantCulture);
+        }
+        catch (IOException)
+        {
+            return null;
         }
     }
 

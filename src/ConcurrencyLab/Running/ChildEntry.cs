@@ -18,12 +18,20 @@ public static class ChildEntry
     {
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(scenarios);
-        if (TrialHost.IsChildInvocation(args))
+        var trial = TrialHost.IsChildInvocation(args);
+        var service = !trial && ServiceHost.IsServiceInvocation(args);
+        if (trial || service)
+        {
+            // Written down, so that a next run removes what this process leaves if it is killed outright.
+            RunJournal.Join();
+        }
+
+        if (trial)
         {
             return await TrialHost.RunChildAsync(args, scenarios).ConfigureAwait(false);
         }
 
-        if (ServiceHost.IsServiceInvocation(args))
+        if (service)
         {
             return await ServiceHost.RunAsync(args, scenarios.SelectMany(s => s.Services)).ConfigureAwait(false);
         }

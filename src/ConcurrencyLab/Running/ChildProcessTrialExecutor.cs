@@ -39,6 +39,7 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
             TrialHost.ResultArgument,
             resultPath,
         ]);
+        RunJournal.Current?.Hand(info);
 
         var errors = new StringBuilder();
         using var process = new Process { StartInfo = info };

@@ -1,4 +1,5 @@
 using System.Globalization;
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 using Microsoft.Extensions.Logging;
@@ -9,8 +10,9 @@ namespace ConcurrencyLab.Running;
 /// <summary>
 /// Runs a plan: for each scenario, warmup rounds then measured rounds over every variant, the order of
 /// variants rotated each round so none always runs first, each trial through the executor. A trial that
-/// fails or times out is recorded and the run goes on. Cancelling returns what was measured so far. The
-/// runner measures only: <see cref="Analysis.Summarizer"/> takes the statistics of what it returns.
+/// fails or times out is recorded and the run goes on. Cancelling returns what was measured so far. A run
+/// first removes what runs killed before they could clean up left behind, and
+/// says what in its notes and its log. The runner measures only: <see cref="Analysis.Summarizer"/> takes the statistics of what it returns.
 /// </summary>
 public sealed partial class Runner
 {
@@ -39,6 +41,13 @@ public sealed partial class Runner
         ArgumentNullException.ThrowIfNull(plan);
         var startedAt = _time.GetUtcNow().ToString("O", CultureInfo.InvariantCulture);
         var runNotes = new List<string>();
+        foreach (var removed in RunJournal.RemoveLeftovers())
+        {
+            runNotes.Add(removed);
+            LeftoversRemoved(_logger, removed);
+        }
+
+        using var journal = OpenJournal(runNotes);
         Notify(o => o.RunStarting(plan), runNotes);
         var scenarios = new List<ScenarioRecord>();
         var index = 0;
@@ -195,6 +204,23 @@ public sealed partial class Runner
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "{Message}")]
     private static partial void DisplayFailed(ILogger logger, string message);
+
+    [LoggerMessage(Level = LogLevel.Warning, Message = "{Message}")]
+    private static partial void LeftoversRemoved(ILogger logger, string message);
+
+    /// <summary>The run's journal of what it must remove; a run goes on without one when the temporary folder is not writable.</summary>
+    private static RunJournal? OpenJournal(List<string> notes)
+    {
+        try
+        {
+            return RunJournal.Begin();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            notes.Add($"the run could not write down what it makes in {Path.GetTempPath()} ({ex.Message}), so if it is killed, the next run cannot remove what it left.");
+            return null;
+        }
+    }
 
     /// <summary>Round r starts at variant r mod n, so each variant runs first in turn.</summary>
     internal static IEnumerable<T> Rotate<T>(IReadOnlyList<T> items, int round)

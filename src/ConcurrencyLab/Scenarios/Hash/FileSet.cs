@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Security.Cryptography;
 using System.Text.Json;
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Scenarios.Hash;
@@ -31,6 +32,9 @@ public sealed class FileSet : IDisposable
 
     private readonly bool _deleteFolder;
     private readonly bool _deleteFiles;
+
+    // The run journal's note of the files to delete, dropped once they are.
+    private IDisposable? _claim;
 
     private FileSet(string folder, FileSetSpec spec, IReadOnlyList<FileSetEntry> entries, bool reused, bool deleteFolder, bool deleteFiles)
     {
@@ -86,11 +90,22 @@ public sealed class FileSet : IDisposable
         }
 
         var createdFolder = !Directory.Exists(path);
+
+        // Written down before the first byte: should the run be killed while writing, or before it deletes the
+        // set, the next run removes it. A set to keep is forgotten once whole.
+        var claim = RunJournal.Current?.Claim(
+            "the hash scenario's file set", path, [.. Enumerable.Range(0, spec.Files).Select(FileName), ManifestName], removeFolder: createdFolder);
         Directory.CreateDirectory(path);
         try
         {
             var written = Write(path, spec, cancellationToken);
-            return new FileSet(path, spec, written, reused: false, deleteFolder: createdFolder && !keep, deleteFiles: !keep);
+            if (keep)
+            {
+                claim?.Dispose();
+                claim = null;
+            }
+
+            return new FileSet(path, spec, written, reused: false, deleteFolder: createdFolder && !keep, deleteFiles: !keep) { _claim = claim };
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
@@ -99,6 +114,7 @@ public sealed class FileSet : IDisposable
             try
             {
                 DeleteSet(path, spec.Files, createdFolder);
+                claim?.Dispose();
             }
             catch (Exception cleanup) when (cleanup is IOException or UnauthorizedAccessException)
             {
@@ -299,6 +315,9 @@ public sealed class FileSet : IDisposable
         {
             DeleteSet(Folder, Spec.Files, _deleteFolder);
         }
+
+        _claim?.Dispose();
+        _claim = null;
     }
 
     private sealed record Manifest(FileSetSpec Spec, IReadOnlyList<FileSetEntry> Entries);

@@ -1,0 +1,370 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+using ConcurrencyLab.FileSystem;
+using ConcurrencyLab.Serialization;
+
+namespace ConcurrencyLab.Hosting;
+
+/// <summary>
+/// What a run has put on disk that it must remove, written down as it goes, so that when the run is killed
+/// with SIGKILL (no chance to clean up) the next run can remove it and say what it was. A run keeps its
+/// journal in a folder of the temporary folder, <c>conclab-run-PID-GUID</c>, holding: <c>owner</c> (when the run's
+/// process started, so a reused process id is not taken for the run), one <c>process-PID</c> per child
+/// process (trials and services join through <see cref="Variable"/>; a child killed outright leaves the
+/// runtime's diagnostics socket behind), and one <c>claim-*.json</c> per set of files a scenario is writing
+/// (see <see cref="Claim"/>). A run that ends, even by an exception or Ctrl+C, removes its journal itself.
+/// </summary>
+internal sealed class RunJournal : IDisposable
+{
+    /// <summary>The environment variable that tells a child process which journal to join.</summary>
+    public const string Variable = "CONCLAB_RUN_JOURNAL";
+
+    private const string Prefix = "conclab-run-";
+    private const string OwnerName = "owner";
+    private const string ProcessPrefix = "process-";
+    private const string ClaimPrefix = "claim-";
+
+    private static readonly AsyncLocal<RunJournal?> CurrentJournal = new();
+
+    private readonly RunJournal? _previous;
+
+    private RunJournal(string folder, RunJournal? previous)
+    {
+        Folder = folder;
+        _previous = previous;
+    }
+
+    /// <summary>The journal of the run under way in this flow of execution, if any.</summary>
+    public static RunJournal? Current => CurrentJournal.Value;
+
+    /// <summary>The journal's folder.</summary>
+    public string Folder { get; }
+
+    /// <summary>
+    /// Opens a journal for a run of this process and makes it <see cref="Current"/> in this flow of execution
+    /// (runs in parallel in one process each have their own); disposing it removes what its children left and
+    /// the journal itself.
+    /// </summary>
+    public static RunJournal Begin(string? temporaryFolder = null)
+    {
+        var folder = Path.Combine(
+            temporaryFolder ?? Path.GetTempPath(),
+            $"{Prefix}{Environment.ProcessId.ToString(CultureInfo.InvariantCulture)}-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(folder);
+        File.WriteAllText(Path.Combine(folder, OwnerName), StartTimeOf(Environment.ProcessId) ?? string.Empty);
+        var journal = new RunJournal(folder, Current);
+        CurrentJournal.Value = journal;
+        return journal;
+    }
+
+    /// <summary>
+    /// Called first thing in a child process of the lab: writes its id into the journal named by
+    /// <see cref="Variable"/>, when there is one. Never fails the child: a journal that cannot be written
+    /// only means its leftovers may stay.
+    /// </summary>
+    public static void Join()
+    {
+        var folder = Environment.GetEnvironmentVariable(Variable);
+        if (string.IsNullOrEmpty(folder) || !Directory.Exists(folder))
+        {
+            return;
+        }
+
+        try
+        {
+            File.WriteAllText(Path.Combine(folder, ProcessPrefix + Environment.ProcessId.ToString(CultureInfo.InvariantCulture)), string.Empty);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+        }
+    }
+
+    /// <summary>Adds the journal to a child process's environment, so it and its own children join it.</summary>
+    public void Hand(ProcessStartInfo info)
+    {
+        ArgumentNullException.ThrowIfNull(info);
+        info.Environment[Variable] = Folder;
+    }
+
+    /// <summary>
+    /// Writes down, before the first of them is written, the files a scenario is about to make and must
+    /// remove (<paramref name="files"/> in <paramref name="folder"/>, and the folder itself once empty when
+    /// <paramref name="removeFolder"/>); dispose the claim once they are removed, or are to stay.
+    /// <paramref name="what"/> names them for the user, such as "the hash scenario's file set".
+    /// </summary>
+    public IDisposable Claim(string what, string folder, IReadOnlyList<string> files, bool removeFolder)
+    {
+        var path = Path.Combine(Folder, ClaimPrefix + Guid.NewGuid().ToString("N") + ".json");
+        File.WriteAllText(path, JsonSerializer.Serialize(new FileClaim(what, folder, files, removeFolder), LabJson.Compact));
+        return new ClaimRelease(path);
+    }
+
+    /// <summary>Removes what this run's children left (diagnostics sockets of those that were killed) and the journal.</summary>
+    public void Dispose()
+    {
+        CurrentJournal.Value = _previous;
+        Remove(Folder, Environment.ProcessId, [], ownerDead: false);
+    }
+
+    /// <summary>
+    /// Removes what runs that are no longer alive left in <paramref name="temporaryFolder"/> (the system's when
+    /// null), and says what, one line per run; a run still alive (another conclab at work) is left alone.
+    /// </summary>
+    public static IReadOnlyList<string> RemoveLeftovers(string? temporaryFolder = null)
+    {
+        var temp = temporaryFolder ?? Path.GetTempPath();
+        var said = new List<string>();
+        IEnumerable<string> journals;
+        try
+        {
+            journals = Directory.EnumerateDirectories(temp, Prefix + "*").ToList();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return said;
+        }
+
+        foreach (var folder in journals)
+        {
+            var name = Path.GetFileName(folder).AsSpan(Prefix.Length);
+            var dash = name.IndexOf('-');
+            if (!int.TryParse(dash < 0 ? name : name[..dash], NumberStyles.None, CultureInfo.InvariantCulture, out var owner)
+                || owner == Environment.ProcessId
+                || IsAlive(owner, RecordedStartTime(folder))
+                || ChildrenOf(folder).Any(child => IsAlive(child, startTime: null)))
+            {
+                // Another conclab at work, or a child of a dead one that has not yet seen its parent go (it may
+                // still read the files): the next run will look again.
+                continue;
+            }
+
+            var removed = new List<string>();
+            Remove(folder, owner, removed, ownerDead: true);
+            if (removed.Count > 0)
+            {
+                said.Add($"removed what an earlier run (process {owner}) left when it was killed: {string.Join("; ", removed)}.");
+            }
+        }
+
+        return said;
+    }
+
+    private static void Remove(string folder, int owner, List<string> removed, bool ownerDead)
+    {
+        var temp = Path.GetDirectoryName(folder)!;
+
+        // A live run's claims are its own to settle: a fixture deletes its files, or keeps them when asked to.
+        foreach (var claim in ownerDead ? SafeList(folder, ClaimPrefix + "*") : [])
+        {
+            if (ReadClaim(claim) is { } files && RemoveClaimed(files) is { } description)
+            {
+                removed.Add(description);
+            }
+        }
+
+        // A child killed outright (at its timeout, or with its parent) leaves the socket the runtime listens on
+        // for diagnostics tools; one still running keeps its own.
+        var sockets = 0;
+        foreach (var child in ChildrenOf(folder).Where(child => !IsAlive(child, startTime: null)))
+        {
+            sockets += DeleteMatching(temp, $"dotnet-diagnostic-{child}-*-socket");
+        }
+
+        if (ownerDead)
+        {
+            sockets += DeleteMatching(temp, $"dotnet-diagnostic-{owner}-*-socket");
+            var trials = DeleteMatching(temp, $"conclab-trial-{owner}-*.json") + DeleteMatching(temp, $"conclab-trial-{owner}-*.json.partial");
+            if (trials > 0)
+            {
+                removed.Add(trials == 1 ? "a trial's result file" : $"{trials} trials' result files");
+            }
+        }
+
+        if (sockets > 0)
+        {
+            removed.Add(sockets == 1 ? "a .NET diagnostics socket of a killed process" : $"{sockets} .NET diagnostics sockets of killed processes");
+        }
+
+        try
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+        }
+    }
+
+    private static IEnumerable<int> ChildrenOf(string folder) =>
+        SafeList(folder, ProcessPrefix + "*")
+            .Select(path => int.TryParse(Path.GetFileName(path).AsSpan(ProcessPrefix.Length), NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : 0)
+            .Where(id => id > 0);
+
+    private static string? RemoveClaimed(FileClaim claim)
+    {
+        if (string.IsNullOrEmpty(claim.Folder) || !Path.IsPathFullyQualified(claim.Folder))
+        {
+            return null;
+        }
+
+        long bytes = 0;
+        var count = 0;
+        foreach (var file in claim.Files ?? [])
+        {
+            // Only names inside the folder: a claim is never a way to reach elsewhere.
+            var path = Path.Combine(claim.Folder, Path.GetFileName(file));
+            var facts = FileFacts.Of(path);
+            if (facts.Kind != FileKind.Regular || File.ResolveLinkTarget(path, returnFinalTarget: false) is not null)
+            {
+                continue;
+            }
+
+            try
+            {
+                File.Delete(path);
+                bytes += facts.Size;
+                count++;
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+            }
+        }
+
+        var folderGone = false;
+        if (claim.RemoveFolder)
+        {
+            try
+            {
+                if (Directory.Exists(claim.Folder) && !Directory.EnumerateFileSystemEntries(claim.Folder).Any())
+                {
+                    Directory.Delete(claim.Folder);
+                    folderGone = true;
+                }
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+            }
+        }
+
+        if (count == 0 && !folderGone)
+        {
+            return null;
+        }
+
+        var size = (bytes / (1024.0 * 1024)).ToString("0.#", CultureInfo.InvariantCulture);
+        return $"{claim.What} in {claim.Folder} ({count} file{(count == 1 ? string.Empty : "s")}, {size} MiB{(folderGone ? ", and the folder" : string.Empty)})";
+    }
+
+    private static FileClaim? ReadClaim(string path)
+    {
+        try
+        {
+            return FileFacts.Of(path) is { Kind: FileKind.Regular, Size: < 64 * 1024 * 1024 }
+                ? JsonSerializer.Deserialize<FileClaim>(File.ReadAllText(path), LabJson.Options)
+                : null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or JsonException)
+        {
+            return null;
+        }
+    }
+
+    private static string? RecordedStartTime(string folder)
+    {
+        try
+        {
+            return File.ReadAllText(Path.Combine(folder, OwnerName)).Trim();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // A journal without its owner line was cut short as it began: its id alone decides.
+            return null;
+        }
+    }
+
+    /// <summary>Whether <paramref name="processId"/> runs, and (when <paramref name="startTime"/> is known) is the same process as then.</summary>
+    private static bool IsAlive(int processId, string? startTime) =>
+        StartTimeOf(processId) is { } now && (string.IsNullOrEmpty(startTime) || now == startTime);
+
+    /// <summary>
+    /// When a running process started, as a token to tell it from a later one under the same id; null when none
+    /// runs. On Linux, from <c>/proc</c>: a process that has exited but not been reaped (a zombie, as a killed
+    /// run is until its parent reaps it) is counted as gone.
+    /// </summary>
+    private static string? StartTimeOf(int processId)
+    {
+        if (OperatingSystem.IsLinux())
+        {
+            string stat;
+            try
+            {
+                stat = File.ReadAllText($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/stat");
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                return null;
+            }
+
+            // The command name, in parentheses, may hold spaces: the fields are counted after its end. The state
+            // is the third field and the start time, in clock ticks since boot, the twenty-second.
+            var fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            return fields.Length < 20 || fields[0] is "Z" or "X" ? null : fields[19];
+        }
+
+        try
+        {
+            using var process = Process.GetProcessById(processId);
+            return process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
+        }
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
+        {
+            return null;
+        }
+    }
+
+    private static int DeleteMatching(string folder, string pattern)
+    {
+        var count = 0;
+        foreach (var path in SafeList(folder, pattern))
+        {
+            try
+            {
+                File.Delete(path);
+                count++;
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+            }
+        }
+
+        return count;
+    }
+
+    private static List<string> SafeList(string folder, string pattern = "*")
+    {
+        try
+        {
+            return [.. Directory.EnumerateFiles(folder, pattern)];
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return [];
+        }
+    }
+
+    private sealed record FileClaim(string What, string Folder, IReadOnlyList<string>? Files, bool RemoveFolder);
+
+    private sealed class ClaimRelease(string path) : IDisposable
+    {
+        public void Dispose()
+        {
+            try
+            {
+                File.Delete(path);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+            }
+        }
+    }
+}

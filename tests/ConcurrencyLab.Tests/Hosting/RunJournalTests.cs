@@ -1,0 +1,142 @@
+using System.Diagnostics;
+using ConcurrencyLab.Hosting;
+
+namespace ConcurrencyLab.Tests.Hosting;
+
+public sealed class RunJournalTests : IDisposable
+{
+    private readonly string _temp = Directory.CreateTempSubdirectory("conclab-journal-test-").FullName;
+
+    public void Dispose() => Directory.Delete(_temp, recursive: true);
+
+    [Fact]
+    public void ARunThatEnds_RemovesItsJournal_AndTheFilesItClaimedAreItsToDelete()
+    {
+        var set = Directory.CreateDirectory(Path.Combine(_temp, "set")).FullName;
+        using (var journal = RunJournal.Begin(_temp))
+        {
+            Assert.Same(journal, RunJournal.Current);
+            using var claim = journal.Claim("a set", set, ["a.bin"], removeFolder: true);
+            Assert.Single(Directory.EnumerateDirectories(_temp, "conclab-run-*"));
+        }
+
+        Assert.Null(RunJournal.Current);
+        Assert.Empty(Directory.EnumerateDirectories(_temp, "conclab-run-*"));
+
+        // The claim was let go by its owner, who deals with the files; a run that ends normally deletes none.
+        Assert.True(Directory.Exists(set));
+    }
+
+    [Fact]
+    public async Task TheJournalOfADeadRun_IsCleanedUp_NamingWhatWasRemoved()
+    {
+        var set = Path.Combine(_temp, "set");
+        Directory.CreateDirectory(set);
+        await File.WriteAllBytesAsync(Path.Combine(set, "a.bin"), new byte[1024 * 1024]);
+        await File.WriteAllBytesAsync(Path.Combine(set, "b.bin"), new byte[512 * 1024]);
+        var dead = await DeadProcessIdAsync();
+        var journalFolder = JournalOf(dead, journal => journal.Claim("the test's set", set, ["a.bin", "b.bin", "never-written.bin"], removeFolder: true));
+        await File.WriteAllTextAsync(Path.Combine(journalFolder, $"process-{dead}"), string.Empty);
+        foreach (var leftover in new[] { $"conclab-trial-{dead}-x.json", $"conclab-trial-{dead}-y.json.partial", $"dotnet-diagnostic-{dead}-123-socket" })
+        {
+            await File.WriteAllTextAsync(Path.Combine(_temp, leftover), string.Empty);
+        }
+
+        var said = RunJournal.RemoveLeftovers(_temp);
+
+        var line = Assert.Single(said);
+        Assert.Equal(
+            $"removed what an earlier run (process {dead}) left when it was killed: the test's set in {set} (2 files, 1.5 MiB, and the folder); 2 trials' result files; a .NET diagnostics socket of a killed process.",
+            line);
+        Assert.False(Directory.Exists(set));
+        Assert.Empty(Directory.EnumerateFileSystemEntries(_temp));
+    }
+
+    [Fact]
+    public async Task AClaim_DeletesOnlyTheFilesItNames_InItsOwnFolder_NeverThroughALink()
+    {
+        var set = Directory.CreateDirectory(Path.Combine(_temp, "set")).FullName;
+        var outside = Directory.CreateDirectory(Path.Combine(_temp, "outside")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(outside, "precious.txt"), "keep me");
+        await File.WriteAllTextAsync(Path.Combine(set, "mine.bin"), "x");
+        await File.WriteAllTextAsync(Path.Combine(set, "not-claimed.txt"), "the user's");
+        File.CreateSymbolicLink(Path.Combine(set, "link.bin"), Path.Combine(outside, "precious.txt"));
+        var dead = await DeadProcessIdAsync();
+        JournalOf(dead, journal => journal.Claim("a set", set, ["mine.bin", "link.bin", "../outside/precious.txt"], removeFolder: true));
+
+        RunJournal.RemoveLeftovers(_temp);
+
+        Assert.False(File.Exists(Path.Combine(set, "mine.bin")));
+        Assert.True(File.Exists(Path.Combine(set, "not-claimed.txt")));
+        Assert.Equal("keep me", await File.ReadAllTextAsync(Path.Combine(outside, "precious.txt")));
+
+        // Not empty, so the folder stays.
+        Assert.True(Directory.Exists(set));
+    }
+
+    [Fact]
+    public async Task TheJournalOfALiveRun_OrOfADeadRunWhoseChildStillRuns_IsLeftAlone()
+    {
+        var set = Directory.CreateDirectory(Path.Combine(_temp, "set")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(set, "a.bin"), "x");
+
+        // This process is alive: its own journal is never a leftover.
+        using var live = RunJournal.Begin(_temp);
+        using var claim = live.Claim("a set", set, ["a.bin"], removeFolder: true);
+
+        // A dead run whose child (this process, here) still runs: the child may still read the files.
+        var dead = await DeadProcessIdAsync();
+        var orphaned = JournalOf(dead, journal => journal.Claim("a set", set, ["a.bin"], removeFolder: true));
+        await File.WriteAllTextAsync(Path.Combine(orphaned, $"process-{Environment.ProcessId}"), string.Empty);
+
+        Assert.Empty(RunJournal.RemoveLeftovers(_temp));
+        Assert.True(File.Exists(Path.Combine(set, "a.bin")));
+        Assert.True(Directory.Exists(orphaned));
+    }
+
+    [SkippableFact]
+    public async Task AProcessIdGivenToAnotherProcess_DoesNotPassForTheRun()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "start times from /proc");
+        var set = Directory.CreateDirectory(Path.Combine(_temp, "set")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(set, "a.bin"), "x");
+
+        // The id of a live process (this one's parent) but another start time: the run that wrote the journal
+        // died, and the system gave its id again.
+        var journal = JournalOf(ParentId(), j => j.Claim("a set", set, ["a.bin"], removeFolder: true));
+        await File.WriteAllTextAsync(Path.Combine(journal, "owner"), "1");
+
+        Assert.Single(RunJournal.RemoveLeftovers(_temp));
+        Assert.False(File.Exists(Path.Combine(set, "a.bin")));
+    }
+
+    /// <summary>Makes a journal as a run of this process would, then gives it the id of <paramref name="owner"/>.</summary>
+    private string JournalOf(int owner, Func<RunJournal, IDisposable> claim)
+    {
+        using var journal = RunJournal.Begin(_temp);
+        _ = claim(journal);
+
+        // Copied before the journal ends and removes itself: the copy is the journal of a run that never ended.
+        var copy = Path.Combine(_temp, $"conclab-run-{owner}-{Guid.NewGuid():N}");
+        Directory.CreateDirectory(copy);
+        foreach (var file in Directory.EnumerateFiles(journal.Folder))
+        {
+            File.Copy(file, Path.Combine(copy, Path.GetFileName(file)));
+        }
+
+        return copy;
+    }
+
+    private static async Task<int> DeadProcessIdAsync()
+    {
+        using var process = Process.Start(new ProcessStartInfo("true") { UseShellExecute = false })!;
+        await process.WaitForExitAsync();
+        return process.Id;
+    }
+
+    private static int ParentId()
+    {
+        var stat = File.ReadAllText("/proc/self/stat");
+        return int.Parse(stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries)[1], System.Globalization.CultureInfo.InvariantCulture);
+    }
+}
