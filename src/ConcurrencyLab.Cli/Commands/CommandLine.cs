@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.CommandLine.Help;
 using System.Runtime.InteropServices;
+using ConcurrencyLab.Cli.Rendering;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
@@ -18,7 +19,7 @@ internal static class CommandLine
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)
         {
-            await Console.Error.WriteLineAsync($"conclab: {parse.Errors[0].Message}").ConfigureAwait(false);
+            await ErrorLine.WriteAsync(parse.Errors[0].Message).ConfigureAwait(false);
             return ExitCodes.BadInput;
         }
 

@@ -31,13 +31,13 @@ internal static class CompareCommand
             if (parse.GetValue(alpha) is { } text
                 && (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out level) || !double.IsFinite(level) || level is <= 0 or >= 0.5))
             {
-                await Console.Error.WriteLineAsync($"conclab: --alpha must be a number above 0 and below 0.5, such as 0.05, not '{text}'.").ConfigureAwait(false);
+                await ErrorLine.WriteAsync($"--alpha must be a number above 0 and below 0.5, such as 0.05, not '{text}'.").ConfigureAwait(false);
                 return ExitCodes.BadInput;
             }
 
             if (parse.GetValue(markdown) is { } target && OutputTargets.CheckFile("--markdown", target) is { } problem)
             {
-                await Console.Error.WriteLineAsync($"conclab: {problem}").ConfigureAwait(false);
+                await ErrorLine.WriteAsync(problem).ConfigureAwait(false);
                 return ExitCodes.BadInput;
             }
 
@@ -49,7 +49,7 @@ internal static class CompareCommand
             }
             catch (ResultsFileException ex)
             {
-                await Console.Error.WriteLineAsync($"conclab: {ex.Message}").ConfigureAwait(false);
+                await ErrorLine.WriteAsync(ex.Message).ConfigureAwait(false);
                 return ExitCodes.BadInput;
             }
 
@@ -64,7 +64,7 @@ internal static class CompareCommand
                 }
                 catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
                 {
-                    await Console.Error.WriteLineAsync($"conclab: --markdown: cannot write '{path}': {ex.Message}").ConfigureAwait(false);
+                    await ErrorLine.WriteAsync($"--markdown: cannot write '{path}': {ex.Message}").ConfigureAwait(false);
                     return ExitCodes.BadInput;
                 }
             }

@@ -31,7 +31,7 @@ internal static class ReportCommand
             }
             catch (ResultsFileException ex)
             {
-                await Console.Error.WriteLineAsync($"conclab: {ex.Message}").ConfigureAwait(false);
+                await ErrorLine.WriteAsync(ex.Message).ConfigureAwait(false);
                 return ExitCodes.BadInput;
             }
 
@@ -42,7 +42,7 @@ internal static class ReportCommand
             var sameFile = folder.Length > 0 && OutputTargets.SameFile(Path.Combine(folder, JsonExporter.Default.FileName), path);
             if (OutputTargets.CheckFolder(given is null ? "the results file's folder" : "--out", folder, mayHoldResults: sameFile) is { } problem)
             {
-                await Console.Error.WriteLineAsync($"conclab: {problem}").ConfigureAwait(false);
+                await ErrorLine.WriteAsync(problem).ConfigureAwait(false);
                 return ExitCodes.BadInput;
             }
 
@@ -55,7 +55,7 @@ internal static class ReportCommand
             var failures = Exporters.ExportAll(run, folder, exporters, out var written);
             foreach (var failure in failures)
             {
-                await Console.Error.WriteLineAsync($"conclab: could not write {failure}").ConfigureAwait(false);
+                await ErrorLine.WriteAsync($"could not write {failure}").ConfigureAwait(false);
             }
 
             console.MarkupLineInterpolated($"Reports: {Exporters.Describe(written)}");

@@ -124,10 +124,7 @@ internal static class RunCommand
 
         if (errors.Count > 0 || plan is null)
         {
-            foreach (var error in errors)
-            {
-                await Console.Error.WriteLineAsync($"conclab: {error}").ConfigureAwait(false);
-            }
+            await ErrorLine.WriteAsync(errors).ConfigureAwait(false);
 
             return ExitCodes.BadInput;
         }

@@ -18,7 +18,7 @@ internal sealed class ConsoleErrorLogger : ILogger
         ArgumentNullException.ThrowIfNull(formatter);
         if (IsEnabled(logLevel))
         {
-            Console.Error.WriteLine("conclab: " + formatter(state, exception).ReplaceLineEndings(" "));
+            Console.Error.WriteLine(ErrorLine.Format(formatter(state, exception)));
         }
     }
 }

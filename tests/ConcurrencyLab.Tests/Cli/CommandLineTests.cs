@@ -363,23 +363,7 @@ public sealed class CommandLineTests
         return path;
     }
 
-    private static async Task<(int ExitCode, string Error, string Output)> InvokeAsync(string[] args)
-    {
-        var output = new StringWriter();
-        var console = TestConsole.Create(output);
-        var error = new StringWriter();
-        var previous = Console.Error;
-        Console.SetError(error);
-        try
-        {
-            var exitCode = await CommandLine.InvokeAsync(args, console, ScenarioCatalog.BuiltIn);
-            return (exitCode, error.ToString().Replace("\r", string.Empty, StringComparison.Ordinal), output.ToString());
-        }
-        finally
-        {
-            Console.SetError(previous);
-        }
-    }
+    private static Task<(int ExitCode, string Error, string Output)> InvokeAsync(string[] args) => Conclab.InvokeAsync(args);
 }
 
 [CollectionDefinition(nameof(ConsoleErrorUsers), DisableParallelization = true)]
