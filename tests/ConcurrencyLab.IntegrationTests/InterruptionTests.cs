@@ -13,12 +13,14 @@ public sealed class InterruptionTests
         Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them");
         using var folder = new TempFolder();
         var set = Path.Combine(folder.Path, "set");
+        Skip.If(new DriveInfo(folder.Path).AvailableFreeSpace < 10L << 30, "the run checks for room for its 8 GiB set first");
 
-        // 1 GiB to write, caught in the middle. (On a slow disk a single write can take seconds; conclab was then
-        // ended 2 s after the signal by the command-line library, mid-file, with nothing written and the set left
-        // behind. This machine's disk is too fast to show that; what must hold either way is checked.)
-        using var run = RunningProgram.StartConclab(folder.Path, "run", "hash", "--files", "64", "--file-size", "16MiB", "--workers", "2", "--dir", set, "--out", "out", "--plain");
-        Assert.True(await RunningProgram.UntilAsync(() => Directory.Exists(set) && Directory.EnumerateFiles(set, "*.bin").Count() >= 2, TimeSpan.FromSeconds(60)), $"the set was never written\n{run}");
+        // Two files of 4 GiB, caught early in the first. Writing one takes seconds, longer than the 2 s after which
+        // the command-line library used to end the process: it was then ended mid-file, with nothing written and
+        // the half-written set (429 MiB when measured) left behind. The writer now notices between MiB.
+        using var run = RunningProgram.StartConclab(folder.Path, "run", "hash", "--files", "2", "--file-size", "4GiB", "--workers", "2", "--dir", set, "--out", "out", "--plain");
+        var first = Path.Combine(set, "file-00000.bin");
+        Assert.True(await RunningProgram.UntilAsync(() => File.Exists(first) && new FileInfo(first).Length >= 64L << 20, TimeSpan.FromSeconds(60)), $"the set was never written\n{run}");
 
         run.Signal(signal);
         var exitCode = await run.WaitAsync(TimeSpan.FromSeconds(20));
