@@ -100,10 +100,12 @@ public sealed class ServiceProcessTests
     }
 
     [Fact]
-    public async Task AServiceThatDied_FailsItsCommandWithAReason_AndStillDisposes()
+    public async Task AServiceThatDied_FailsItsCommandWithAReason_AndStillDisposes_RemovingTheSocketItLeft()
     {
         var service = await ServiceProcess.StartAsync(Conclab, ExternalService.Definition, new ExternalServiceSettings(10, 10, 10), TimeSpan.FromSeconds(30));
         await service.StartMeasuringAsync();
+        var socket = $"dotnet-diagnostic-{service.ProcessId}-*-socket";
+        Assert.Single(Directory.EnumerateFileSystemEntries(Path.GetTempPath(), socket));
         using (var process = Process.GetProcessById(service.ProcessId))
         {
             process.Kill();
@@ -113,8 +115,11 @@ public sealed class ServiceProcessTests
         var error = await Assert.ThrowsAnyAsync<Exception>(() => service.StopMeasuringAsync());
         Assert.True(error is InvalidOperationException or IOException, error.ToString());
 
+        // Killed outright, the runtime could not delete its diagnostics socket; disposing does.
+        Assert.Single(Directory.EnumerateFileSystemEntries(Path.GetTempPath(), socket));
         await service.DisposeAsync();
         Assert.False(service.IsRunning);
+        Assert.Empty(Directory.EnumerateFileSystemEntries(Path.GetTempPath(), socket));
     }
 
     [Fact]

@@ -52,7 +52,7 @@ internal sealed class RunJournal : IDisposable
             temporaryFolder ?? Path.GetTempPath(),
             $"{Prefix}{Environment.ProcessId.ToString(CultureInfo.InvariantCulture)}-{Guid.NewGuid():N}");
         Directory.CreateDirectory(folder);
-        File.WriteAllText(Path.Combine(folder, OwnerName), StartTimeOf(Environment.ProcessId) ?? string.Empty);
+        File.WriteAllText(Path.Combine(folder, OwnerName), ProcessIdentity.StartTimeOf(Environment.ProcessId) ?? string.Empty);
         var journal = new RunJournal(folder, Current);
         CurrentJournal.Value = journal;
         return journal;
@@ -73,7 +73,10 @@ internal sealed class RunJournal : IDisposable
 
         try
         {
-            File.WriteAllText(Path.Combine(folder, ProcessPrefix + Environment.ProcessId.ToString(CultureInfo.InvariantCulture)), string.Empty);
+            // With its start time: the key of its diagnostics socket's name, and what tells it from a later process under its id.
+            File.WriteAllText(
+                Path.Combine(folder, ProcessPrefix + Environment.ProcessId.ToString(CultureInfo.InvariantCulture)),
+                ProcessIdentity.StartTimeOf(Environment.ProcessId) ?? string.Empty);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -132,7 +135,7 @@ internal sealed class RunJournal : IDisposable
             if (!int.TryParse(dash < 0 ? name : name[..dash], NumberStyles.None, CultureInfo.InvariantCulture, out var owner)
                 || owner == Environment.ProcessId
                 || IsAlive(owner, RecordedStartTime(folder))
-                || ChildrenOf(folder).Any(child => IsAlive(child, startTime: null)))
+                || ChildrenOf(folder).Any(child => IsAlive(child.Id, child.StartTime)))
             {
                 // Another conclab at work, or a child of a dead one that has not yet seen its parent go (it may
                 // still read the files): the next run will look again.
@@ -166,14 +169,14 @@ internal sealed class RunJournal : IDisposable
         // A child killed outright (at its timeout, or with its parent) leaves the socket the runtime listens on
         // for diagnostics tools; one still running keeps its own.
         var sockets = 0;
-        foreach (var child in ChildrenOf(folder).Where(child => !IsAlive(child, startTime: null)))
+        foreach (var child in ChildrenOf(folder).Where(child => !IsAlive(child.Id, child.StartTime)))
         {
-            sockets += DeleteMatching(temp, $"dotnet-diagnostic-{child}-*-socket");
+            sockets += ProcessIdentity.RemoveDiagnosticsSocket(child.Id, child.StartTime, temp) ? 1 : 0;
         }
 
         if (ownerDead)
         {
-            sockets += DeleteMatching(temp, $"dotnet-diagnostic-{owner}-*-socket");
+            sockets += ProcessIdentity.RemoveDiagnosticsSocket(owner, RecordedStartTime(folder), temp) ? 1 : 0;
             var trials = DeleteMatching(temp, $"conclab-trial-{owner}-*.json") + DeleteMatching(temp, $"conclab-trial-{owner}-*.json.partial");
             if (trials > 0)
             {
@@ -195,10 +198,10 @@ internal sealed class RunJournal : IDisposable
         }
     }
 
-    private static IEnumerable<int> ChildrenOf(string folder) =>
+    private static IEnumerable<(int Id, string? StartTime)> ChildrenOf(string folder) =>
         SafeList(folder, ProcessPrefix + "*")
-            .Select(path => int.TryParse(Path.GetFileName(path).AsSpan(ProcessPrefix.Length), NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : 0)
-            .Where(id => id > 0);
+            .Select(path => (Id: int.TryParse(Path.GetFileName(path).AsSpan(ProcessPrefix.Length), NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : 0, StartTime: ReadSmall(path)))
+            .Where(child => child.Id > 0);
 
     private static string? RemoveClaimed(FileClaim claim)
     {
@@ -269,58 +272,24 @@ internal sealed class RunJournal : IDisposable
         }
     }
 
-    private static string? RecordedStartTime(string folder)
+    // A journal without its owner's start time was cut short as it began: its id alone decides.
+    private static string? RecordedStartTime(string folder) => ReadSmall(Path.Combine(folder, OwnerName));
+
+    private static string? ReadSmall(string path)
     {
         try
         {
-            return File.ReadAllText(Path.Combine(folder, OwnerName)).Trim();
+            return FileFacts.Of(path) is { Kind: FileKind.Regular, Size: < 64 } ? File.ReadAllText(path).Trim() is { Length: > 0 } text ? text : null : null;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            // A journal without its owner line was cut short as it began: its id alone decides.
             return null;
         }
     }
 
     /// <summary>Whether <paramref name="processId"/> runs, and (when <paramref name="startTime"/> is known) is the same process as then.</summary>
     private static bool IsAlive(int processId, string? startTime) =>
-        StartTimeOf(processId) is { } now && (string.IsNullOrEmpty(startTime) || now == startTime);
-
-    /// <summary>
-    /// When a running process started, as a token to tell it from a later one under the same id; null when none
-    /// runs. On Linux, from <c>/proc</c>: a process that has exited but not been reaped (a zombie, as a killed
-    /// run is until its parent reaps it) is counted as gone.
-    /// </summary>
-    private static string? StartTimeOf(int processId)
-    {
-        if (OperatingSystem.IsLinux())
-        {
-            string stat;
-            try
-            {
-                stat = File.ReadAllText($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/stat");
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                return null;
-            }
-
-            // The command name, in parentheses, may hold spaces: the fields are counted after its end. The state
-            // is the third field and the start time, in clock ticks since boot, the twenty-second.
-            var fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            return fields.Length < 20 || fields[0] is "Z" or "X" ? null : fields[19];
-        }
-
-        try
-        {
-            using var process = Process.GetProcessById(processId);
-            return process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
-        }
-        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
-        {
-            return null;
-        }
-    }
+        ProcessIdentity.StartTimeOf(processId) is { } now && (string.IsNullOrEmpty(startTime) || now == startTime);
 
     private static int DeleteMatching(string folder, string pattern)
     {

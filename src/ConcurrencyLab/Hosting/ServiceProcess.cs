@@ -14,11 +14,13 @@ public sealed class ServiceProcess : IAsyncDisposable
     private readonly Process _process;
     private readonly Task<string> _errors;
     private readonly SemaphoreSlim _commands = new(1, 1);
+    private readonly string? _startTime;
     private bool? _exitedWhenDisposed;
 
-    private ServiceProcess(Process process, Uri baseAddress, Uri http2Address, Task<string> errors)
+    private ServiceProcess(Process process, string? startTime, Uri baseAddress, Uri http2Address, Task<string> errors)
     {
         _process = process;
+        _startTime = startTime;
         BaseAddress = baseAddress;
         Http2Address = http2Address;
         _errors = errors;
@@ -49,19 +51,24 @@ public sealed class ServiceProcess : IAsyncDisposable
         var name = service.Name;
         var info = launcher.CreateStartInfo([ServiceHost.ServiceArgument, name, ServiceDefinition<TSettings>.Serialize(settings)], redirectInput: true);
         var process = Process.Start(info) ?? throw new InvalidOperationException($"The {name} service process could not be started.");
+        var startTime = ProcessIdentity.StartTimeOf(process.Id);
         var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         deadline.CancelAfter(timeout);
         try
         {
             var (address, http2) = await ReadAddressesAsync(process, deadline.Token).ConfigureAwait(false);
-            var started = new ServiceProcess(process, address, http2, errors);
+            var started = new ServiceProcess(process, startTime, address, http2, errors);
             await started.WaitHealthyAsync(deadline.Token).ConfigureAwait(false);
             return started;
         }
         catch (Exception ex) when (ex is OperationCanceledException or InvalidOperationException or HttpRequestException)
         {
             Stop(process);
+            if (process.HasExited)
+            {
+                ProcessIdentity.RemoveDiagnosticsSocket(process.Id, startTime);
+            }
 
             // Its own words say best why it failed; the output ends once the process has.
             var stderr = await Task.WhenAny(errors, Task.Delay(2000, CancellationToken.None)).ConfigureAwait(false) == errors
@@ -153,6 +160,12 @@ public sealed class ServiceProcess : IAsyncDisposable
         {
             _ = await Task.WhenAny(_errors, Task.Delay(1000, CancellationToken.None)).ConfigureAwait(false);
             _exitedWhenDisposed = _process.HasExited;
+            if (_exitedWhenDisposed == true)
+            {
+                // Killed, by us or anyone, it left its diagnostics socket; after a normal exit there is none.
+                ProcessIdentity.RemoveDiagnosticsSocket(_process.Id, _startTime);
+            }
+
             _process.Dispose();
             _commands.Dispose();
         }

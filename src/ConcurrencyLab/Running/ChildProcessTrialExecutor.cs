@@ -74,6 +74,7 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
                 return Failed($"could not start the trial process '{info.FileName}': {ex.Message}");
             }
 
+            var startTime = ProcessIdentity.StartTimeOf(process.Id);
             processStarted?.Invoke(process.Id);
             process.BeginOutputReadLine();
             process.BeginErrorReadLine();
@@ -88,6 +89,7 @@ public sealed class ChildProcessTrialExecutor : ITrialExecutor
             catch (OperationCanceledException)
             {
                 Kill(process);
+                ProcessIdentity.RemoveDiagnosticsSocket(process.Id, startTime);
                 cancellationToken.ThrowIfCancellationRequested();
                 return TrialResult.Unmeasured(
                     TrialStatus.Timeout,

@@ -110,6 +110,21 @@ public sealed class RunJournalTests : IDisposable
         Assert.False(File.Exists(Path.Combine(set, "a.bin")));
     }
 
+    [SkippableFact]
+    public async Task ADiagnosticsSocket_IsRemovedByItsExactName_WhenTheStartTimeIsKnown()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "the socket's key is the /proc start time on Linux only");
+        var dead = await DeadProcessIdAsync();
+        await File.WriteAllTextAsync(Path.Combine(_temp, $"dotnet-diagnostic-{dead}-555-socket"), string.Empty);
+        await File.WriteAllTextAsync(Path.Combine(_temp, $"dotnet-diagnostic-{dead}-777-socket"), string.Empty);
+
+        Assert.True(ProcessIdentity.RemoveDiagnosticsSocket(dead, "555", _temp));
+
+        Assert.Equal([$"dotnet-diagnostic-{dead}-777-socket"], Directory.EnumerateFiles(_temp).Select(Path.GetFileName));
+        Assert.NotNull(ProcessIdentity.StartTimeOf(Environment.ProcessId));
+        Assert.Null(ProcessIdentity.StartTimeOf(dead));
+    }
+
     /// <summary>Makes a journal as a run of this process would, then gives it the id of <paramref name="owner"/>.</summary>
     private string JournalOf(int owner, Func<RunJournal, IDisposable> claim)
     {

@@ -1,0 +1,78 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace ConcurrencyLab.Hosting;
+
+/// <summary>
+/// Tells one process from another under the same id, and removes what the .NET runtime leaves of a process that
+/// was killed outright: its diagnostics socket, <c>dotnet-diagnostic-PID-KEY-socket</c> in the temporary folder,
+/// which the runtime deletes on a normal exit only. On Linux the key is the process's start time in clock ticks
+/// since boot, as <c>/proc/PID/stat</c> gives it, so a socket is removed by its exact name.
+/// </summary>
+internal static class ProcessIdentity
+{
+    /// <summary>
+    /// When a running process started, as a token to tell it from a later one under the same id; null when none
+    /// runs. On Linux, from <c>/proc</c>: a process that has exited but not been reaped (a zombie, as a killed
+    /// run is until its parent reaps it) is counted as gone.
+    /// </summary>
+    public static string? StartTimeOf(int processId)
+    {
+        if (OperatingSystem.IsLinux())
+        {
+            string stat;
+            try
+            {
+                stat = File.ReadAllText($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/stat");
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                return null;
+            }
+
+            // The command name, in parentheses, may hold spaces: the fields are counted after its end. The state
+            // is the third field and the start time, in clock ticks since boot, the twenty-second.
+            var fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+            return fields.Length < 20 || fields[0] is "Z" or "X" ? null : fields[19];
+        }
+
+        try
+        {
+            using var process = Process.GetProcessById(processId);
+            return process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
+        }
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>
+    /// Removes the diagnostics socket that process <paramref name="processId"/>, started at
+    /// <paramref name="startTime"/> (from <see cref="StartTimeOf"/> while it ran) and now gone, left in
+    /// <paramref name="temporaryFolder"/> (the system's when null); whether there was one. Without a start
+    /// time (or off Linux, where the key is another clock) any socket of that id is removed.
+    /// </summary>
+    public static bool RemoveDiagnosticsSocket(int processId, string? startTime, string? temporaryFolder = null)
+    {
+        var folder = temporaryFolder ?? Path.GetTempPath();
+        var id = processId.ToString(CultureInfo.InvariantCulture);
+        var pattern = OperatingSystem.IsLinux() && !string.IsNullOrEmpty(startTime) && startTime.All(char.IsAsciiDigit)
+            ? $"dotnet-diagnostic-{id}-{startTime}-socket"
+            : $"dotnet-diagnostic-{id}-*-socket";
+        var removed = false;
+        try
+        {
+            foreach (var socket in Directory.EnumerateFiles(folder, pattern))
+            {
+                File.Delete(socket);
+                removed = true;
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+        }
+
+        return removed;
+    }
+}
