@@ -14,16 +14,21 @@ public static class Exporters
     /// <summary>A new output folder, <c>conclab-results/&lt;UTC timestamp&gt;</c>, made now so no other run takes it.</summary>
     public static string DefaultFolder(TimeProvider? time = null) => OutputTargets.NewFolder(DefaultParent, time);
 
+    /// <summary>Writes every exporter's file into <paramref name="folder"/>, and the charts as SVG files; see the overload that takes chart formats.</summary>
+    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, out IReadOnlyList<string> written) =>
+        ExportAll(run, folder, exporters, [ChartFormat.Svg], out written);
+
     /// <summary>
-    /// Writes every exporter's file into <paramref name="folder"/>, then every scenario's charts as SVG and PNG
-    /// files of their own into <paramref name="folder"/>/charts (<c>hash-wall-time.svg</c>,
+    /// Writes every exporter's file into <paramref name="folder"/>, then every scenario's charts in each of
+    /// <paramref name="chartFormats"/> into <paramref name="folder"/>/charts (<c>hash-wall-time.svg</c>,
     /// <c>hash-wall-time.png</c>, ...), for a post or a review. One file's failure does not stop the others;
-    /// each failure comes back as a line, and a machine that cannot draw PNG images costs one line, not one per chart.
+    /// each failure comes back as a line, and a machine that cannot draw a format at all costs one line, not one per chart.
     /// </summary>
-    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, out IReadOnlyList<string> written)
+    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, IEnumerable<ChartFormat> chartFormats, out IReadOnlyList<string> written)
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(exporters);
+        ArgumentNullException.ThrowIfNull(chartFormats);
         var failures = new List<string>();
         var paths = new List<string>();
         void Write(string path, Action<Stream> write)
@@ -39,24 +44,30 @@ public static class Exporters
             }
         }
 
-        // Once the machine is found unable to draw PNG images at all, that is said once and the SVG files go on.
-        var canDrawPng = true;
-        byte[]? Png(Chart chart, string name)
+        // Once the machine is found unable to draw a format at all, that is said once and the other formats go on.
+        var formats = chartFormats.DistinctBy(f => f.Extension).ToList();
+        var unable = new HashSet<ChartFormat>();
+        byte[]? Draw(ChartFormat format, Chart chart, string name)
         {
+            if (unable.Contains(format))
+            {
+                return null;
+            }
+
             try
             {
-                return canDrawPng ? PngCharts.Draw(chart) : null;
+                return format.Draw(chart);
             }
             catch (NotSupportedException ex)
             {
-                canDrawPng = false;
-                failures.Add($"PNG charts: {ex.Message}");
+                unable.Add(format);
+                failures.Add($"{format.Extension.ToUpperInvariant()} charts: {ex.Message}");
             }
 #pragma warning disable CA1031 // A chart the drawing library chokes on costs its image, never the other files or the run.
             catch (Exception ex) when (ex is not OutOfMemoryException)
 #pragma warning restore CA1031
             {
-                failures.Add($"{name}.png: {ex.GetType().Name}: {ex.Message}");
+                failures.Add($"{name}.{format.Extension}: {ex.GetType().Name}: {ex.Message}");
             }
 
             return null;
@@ -74,10 +85,12 @@ public static class Exporters
             foreach (var chart in Chart.For(scenario))
             {
                 var path = Path.Combine(folder, ChartsFolder, $"{safe}-{chart.Kind}");
-                Write(path + ".svg", stream => Text(stream, writer => writer.Write(SvgCharts.Standalone(SvgCharts.Draw(chart)))));
-                if (Png(chart, Path.GetFileName(path)) is { } png)
+                foreach (var format in formats)
                 {
-                    Write(path + ".png", stream => stream.Write(png));
+                    if (Draw(format, chart, Path.GetFileName(path)) is { } bytes)
+                    {
+                        Write($"{path}.{format.Extension}", stream => stream.Write(bytes));
+                    }
                 }
             }
         }

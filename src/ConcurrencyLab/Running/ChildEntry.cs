@@ -5,7 +5,7 @@ namespace ConcurrencyLab.Running;
 
 /// <summary>
 /// Where a child process of the lab begins: one trial (see <see cref="TrialHost"/>) or one of a scenario's
-/// services (see <see cref="ServiceHost"/>). A program that runs scenarios calls it first in <c>Main</c>, before
+/// services (see <see cref="ServiceDefinition"/>). A program that runs scenarios calls it first in <c>Main</c>, before
 /// any command-line parsing or console set-up, since the lab starts that same program for its children.
 /// </summary>
 public static class ChildEntry
@@ -19,7 +19,7 @@ public static class ChildEntry
         ArgumentNullException.ThrowIfNull(args);
         ArgumentNullException.ThrowIfNull(scenarios);
         var trial = TrialHost.IsChildInvocation(args);
-        var service = !trial && ServiceHost.IsServiceInvocation(args);
+        var service = !trial && ServiceDefinition.IsInvocation(args);
         if (trial || service)
         {
             // Written down, so that a next run removes what this process leaves if it is killed outright.
@@ -33,9 +33,27 @@ public static class ChildEntry
 
         if (service)
         {
-            return await ServiceHost.RunAsync(args, scenarios.SelectMany(s => s.Services)).ConfigureAwait(false);
+            return await ServeAsync(args, scenarios.SelectMany(s => s.Services)).ConfigureAwait(false);
         }
 
         return null;
+    }
+
+    private static async Task<int> ServeAsync(IReadOnlyList<string> args, IEnumerable<ServiceDefinition> services)
+    {
+        if (args.Count != 3)
+        {
+            await Console.Error.WriteLineAsync($"usage: {ServiceDefinition.Argument} <name> <settings-json>").ConfigureAwait(false);
+            return ServiceDefinition.BadRequestExitCode;
+        }
+
+        var service = services.FirstOrDefault(s => s.Name == args[1]);
+        if (service is null)
+        {
+            await Console.Error.WriteLineAsync($"unknown service '{args[1]}'").ConfigureAwait(false);
+            return ServiceDefinition.BadRequestExitCode;
+        }
+
+        return await service.ServeAsync(args[2]).ConfigureAwait(false);
     }
 }

@@ -72,8 +72,8 @@ public abstract class Scenario
     public virtual IEnumerable<string> Conclusions(ScenarioResult result) => [];
 
     /// <summary>
-    /// The HTTP services the scenario's trials start in processes of their own (see
-    /// <see cref="ServiceProcess"/>); none by default. The program's service processes look them up here.
+    /// The services the scenario's trials start in processes of their own (the fanout experiment's HTTP
+    /// services); none by default. The program's service processes look them up here.
     /// </summary>
     public virtual IReadOnlyList<ServiceDefinition> Services => [];
 

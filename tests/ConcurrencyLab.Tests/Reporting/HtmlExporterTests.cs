@@ -164,7 +164,7 @@ public sealed partial class HtmlExporterTests
         var folder = Directory.CreateTempSubdirectory("conclab-charts-test-").FullName;
         try
         {
-            var failures = Exporters.ExportAll(ExporterTests.SampleRun(), folder, [], out var written);
+            var failures = Exporters.ExportAll(ExporterTests.SampleRun(), folder, [], [ChartFormat.Svg, PngChartFormat.Instance], out var written);
 
             Assert.Empty(failures);
             Assert.Equal(
@@ -182,6 +182,23 @@ public sealed partial class HtmlExporterTests
                 Assert.Equal("{http://www.w3.org/2000/svg}svg", svg.Name.ToString());
                 Assert.Contains(".bar{fill:", svg.Element("{http://www.w3.org/2000/svg}style")!.Value, StringComparison.Ordinal);
             }
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
+    public void WithoutTheChartsPackage_TheChartsAreSvgOnly()
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-charts-test-").FullName;
+        try
+        {
+            var failures = Exporters.ExportAll(ExporterTests.SampleRun(), folder, [], out var written);
+
+            Assert.Empty(failures);
+            Assert.Equal(["delay-os-threads.svg", "delay-pool-threads.svg", "delay-wall-time.svg"], written.Select(Path.GetFileName).Order(StringComparer.Ordinal));
         }
         finally
         {

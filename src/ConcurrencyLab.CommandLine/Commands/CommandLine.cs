@@ -13,14 +13,17 @@ namespace ConcurrencyLab.Cli.Commands;
 /// </summary>
 internal static class CommandLine
 {
-    public static async Task<int> InvokeAsync(string[] args, IAnsiConsole console, IReadOnlyList<Scenario> scenarios)
+    public static Task<int> InvokeAsync(string[] args, IAnsiConsole console, IReadOnlyList<Scenario> scenarios) =>
+        InvokeAsync(args, console, scenarios, new LabProgramOptions());
+
+    public static async Task<int> InvokeAsync(string[] args, IAnsiConsole console, IReadOnlyList<Scenario> scenarios, LabProgramOptions options)
     {
-        var root = Build(console, scenarios);
+        var root = Build(console, scenarios, options);
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)
         {
             await ErrorLine.WriteAsync(parse.Errors[0].Message).ConfigureAwait(false);
-            return ExitCodes.BadInput;
+            return ExitCode.BadInput;
         }
 
         using var cancel = new CancellationTokenSource();
@@ -52,17 +55,18 @@ internal static class CommandLine
         }
     }
 
-    internal static RootCommand Build(IAnsiConsole console, IReadOnlyList<Scenario> scenarios)
+    internal static RootCommand Build(IAnsiConsole console, IReadOnlyList<Scenario> scenarios, LabProgramOptions? options = null)
     {
+        options ??= new LabProgramOptions();
         var root = new RootCommand("ConcurrencyLab: which .NET concurrency pattern suits your workload, measured.");
-        root.Subcommands.Add(RunCommand.Create(console, scenarios));
+        root.Subcommands.Add(RunCommand.Create(console, scenarios, options));
         root.Subcommands.Add(ListCommand.Create(console, scenarios));
         root.Subcommands.Add(CompareCommand.Create(console));
-        root.Subcommands.Add(ReportCommand.Create(console, scenarios));
+        root.Subcommands.Add(ReportCommand.Create(console, scenarios, options));
         root.SetAction(parse =>
         {
             new HelpAction().Invoke(parse);
-            return ExitCodes.Ok;
+            return ExitCode.Ok;
         });
         return root;
     }

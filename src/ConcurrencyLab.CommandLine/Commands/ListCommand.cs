@@ -18,7 +18,7 @@ internal static class ListCommand
                 console.WriteLine();
             }
 
-            return ExitCodes.Ok;
+            return ExitCode.Ok;
         });
         return command;
     }

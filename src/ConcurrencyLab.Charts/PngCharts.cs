@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Reporting;
 /// data as the SVG ones: 800 points wide at twice the pixel density (1600 pixels), in the palette's mid tones
 /// on a transparent background, so an image reads on a light page and a dark one.
 /// </summary>
-public static class PngCharts
+internal static class PngCharts
 {
     /// <summary>The width in points; the image has <see cref="Density"/> pixels per point.</summary>
     public const int Width = 800;
@@ -261,4 +261,21 @@ public static class PngCharts
 
     /// <summary>An SVG <c>stroke-dasharray</c> ("7 4") as dash and gap lengths.</summary>
     private static float[] Dashes(string dashes) => [.. dashes.Split(' ').Select(d => float.Parse(d, Invariant))];
+}
+
+/// <summary>
+/// The charts as PNG files beside the SVG ones: hand <see cref="Instance"/> to a run's chart formats (the
+/// conclab tool does; a program of your own adds it to <c>LabProgramOptions.ChartFormats</c>).
+/// </summary>
+public sealed class PngChartFormat : ChartFormat
+{
+    private PngChartFormat()
+        : base("png")
+    {
+    }
+
+    /// <summary>The PNG format, 1600 pixels wide (800 points at twice the density), in mid tones on a transparent background.</summary>
+    public static PngChartFormat Instance { get; } = new();
+
+    internal override byte[] Draw(Chart chart) => PngCharts.Draw(chart);
 }

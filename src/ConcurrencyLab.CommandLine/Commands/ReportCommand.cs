@@ -13,7 +13,7 @@ namespace ConcurrencyLab.Cli.Commands;
 /// </summary>
 internal static class ReportCommand
 {
-    public static Command Create(IAnsiConsole console, IReadOnlyList<Scenario> scenarios)
+    public static Command Create(IAnsiConsole console, IReadOnlyList<Scenario> scenarios, LabProgramOptions settings)
     {
         var results = new Argument<string>("results") { Description = "a results.json written by conclab run" };
         var output = new Option<string>("--out") { Description = "folder for the reports [default: the results file's folder]" };
@@ -32,7 +32,7 @@ internal static class ReportCommand
             catch (ResultsFileException ex)
             {
                 await ErrorLine.WriteAsync(ex.Message).ConfigureAwait(false);
-                return ExitCodes.BadInput;
+                return ExitCode.BadInput;
             }
 
             // The results file itself is the source: it is never written over, only copied to another folder, and
@@ -43,7 +43,7 @@ internal static class ReportCommand
             if (OutputTargets.CheckFolder(given is null ? "the results file's folder" : "--out", folder, mayHoldResults: sameFile) is { } problem)
             {
                 await ErrorLine.WriteAsync(problem).ConfigureAwait(false);
-                return ExitCodes.BadInput;
+                return ExitCode.BadInput;
             }
 
             foreach (var scenario in run.Scenarios)
@@ -52,14 +52,14 @@ internal static class ReportCommand
             }
 
             var exporters = Exporters.Default.Where(e => !(sameFile && e is JsonExporter)).ToList();
-            var failures = Exporters.ExportAll(run, folder, exporters, out var written);
+            var failures = Exporters.ExportAll(run, folder, exporters, settings.ChartFormats, out var written);
             foreach (var failure in failures)
             {
                 await ErrorLine.WriteAsync($"could not write {failure}").ConfigureAwait(false);
             }
 
             console.MarkupLineInterpolated($"Reports: {Exporters.Describe(written)}");
-            return failures.Count == 0 ? ExitCodes.Ok : ExitCodes.OutputFailed;
+            return failures.Count == 0 ? ExitCode.Ok : ExitCode.OutputFailed;
         });
         return command;
     }

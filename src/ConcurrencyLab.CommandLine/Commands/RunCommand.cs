@@ -16,7 +16,7 @@ namespace ConcurrencyLab.Cli.Commands;
 /// </summary>
 internal static class RunCommand
 {
-    public static Command Create(IAnsiConsole console, IReadOnlyList<Scenario> scenarios)
+    public static Command Create(IAnsiConsole console, IReadOnlyList<Scenario> scenarios, LabProgramOptions settings)
     {
         var run = new Command("run", "Run every scenario at its quick scale, or one scenario: conclab run <scenario> [options].");
         var switches = new Switches();
@@ -26,7 +26,7 @@ internal static class RunCommand
             run.Options.Add(option);
         }
 
-        run.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, switches, parse, null, [], cancellationToken));
+        run.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, settings, switches, parse, null, [], cancellationToken));
 
         foreach (var scenario in scenarios)
         {
@@ -48,7 +48,7 @@ internal static class RunCommand
                 parameterOptions.Add((parameter, option));
             }
 
-            command.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, switches, parse, scenario, parameterOptions, cancellationToken));
+            command.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, settings, switches, parse, scenario, parameterOptions, cancellationToken));
             run.Subcommands.Add(command);
         }
 
@@ -58,6 +58,7 @@ internal static class RunCommand
     private static async Task<int> ExecuteAsync(
         IAnsiConsole console,
         IReadOnlyList<Scenario> scenarios,
+        LabProgramOptions settings,
         Switches switches,
         ParseResult parse,
         Scenario? scenario,
@@ -80,21 +81,21 @@ internal static class RunCommand
         }
 
         // What is not given keeps RunOptions' default; what is given is checked against its range by the planner.
-        var defaults = new RunOptions();
+        var defaults = settings.Defaults;
         var options = defaults with
         {
             Scenarios = scenario is null ? [] : [scenario.Name],
             Variants = SplitList(parse.GetValue(switches.Variants)),
             Parameters = parameters,
-            Repeat = WholeNumber(parse, switches.Repeat, errors),
-            Warmup = WholeNumber(parse, switches.Warmup, errors),
+            Repeat = WholeNumber(parse, switches.Repeat, errors) ?? defaults.Repeat,
+            Warmup = WholeNumber(parse, switches.Warmup, errors) ?? defaults.Warmup,
             Seed = WholeNumber(parse, switches.Seed, errors) ?? defaults.Seed,
-            Quick = parse.GetValue(switches.Quick) || scenario is null,
-            InProcess = parse.GetValue(switches.InProcess),
+            Quick = parse.GetValue(switches.Quick) || scenario is null || defaults.Quick,
+            InProcess = parse.GetValue(switches.InProcess) || defaults.InProcess,
             TrialTimeout = Number(parse, switches.TrialTimeout, errors, "seconds") is { } seconds ? Span(seconds, TimeSpan.TicksPerSecond) : defaults.TrialTimeout,
             SampleInterval = Number(parse, switches.SampleInterval, errors, "milliseconds") is { } ms ? Span(ms, TimeSpan.TicksPerMillisecond) : defaults.SampleInterval,
-            Baseline = parse.GetValue(switches.Baseline),
-            Prime = !parse.GetValue(switches.NoPrime),
+            Baseline = parse.GetValue(switches.Baseline) ?? defaults.Baseline,
+            Prime = !parse.GetValue(switches.NoPrime) && defaults.Prime,
         };
 
         // An empty list is not "every variant": it names none, which is a mistake, not a request for the defaults.
@@ -126,7 +127,7 @@ internal static class RunCommand
         {
             await ErrorLine.WriteAsync(errors).ConfigureAwait(false);
 
-            return ExitCodes.BadInput;
+            return ExitCode.BadInput;
         }
 
         // Made only now the input is known to be good: a refused command line leaves nothing behind.
@@ -148,7 +149,7 @@ internal static class RunCommand
             }
         }
 
-        var failures = Exporters.ExportAll(result, folder, Exporters.Default, out var written);
+        var failures = Exporters.ExportAll(result, folder, Exporters.Default, settings.ChartFormats, out var written);
         if (jsonPath is not null)
         {
             try
@@ -170,11 +171,11 @@ internal static class RunCommand
         console.MarkupLineInterpolated($"Results: {Exporters.Describe(written)}");
         if (result.Cancelled)
         {
-            return ExitCodes.Cancelled;
+            return ExitCode.Cancelled;
         }
 
         var allOk = result.Scenarios.SelectMany(s => s.Variants).All(v => v.Status == TrialStatus.Ok);
-        return allOk && failures.Count == 0 ? ExitCodes.Ok : ExitCodes.TrialsFailed;
+        return allOk && failures.Count == 0 ? ExitCode.Ok : ExitCode.TrialsFailed;
     }
 
     private static async Task<RunRecord> RunLiveAsync(IAnsiConsole console, ITrialExecutor executor, ConsoleErrorLogger logger, RunPlan plan, CancellationToken cancellationToken)

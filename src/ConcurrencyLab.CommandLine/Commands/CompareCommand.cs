@@ -21,7 +21,7 @@ internal static class CompareCommand
         var current = new Argument<string>("new") { Description = "the later results.json" };
         var alpha = new Option<string>("--alpha") { Description = "significance level of the test [default: 0.05]" };
         var markdown = new Option<string>("--markdown") { Description = "also write the comparison as Markdown to this file" };
-        var command = new Command("compare", $"Compare two runs' results: ratio of medians and significance per variant; exit code {ExitCodes.SignificantlySlower} when anything got significantly slower.")
+        var command = new Command("compare", $"Compare two runs' results: ratio of medians and significance per variant; exit code {ExitCode.SignificantlySlower} when anything got significantly slower.")
         {
             old, current, alpha, markdown,
         };
@@ -32,13 +32,13 @@ internal static class CompareCommand
                 && (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out level) || !double.IsFinite(level) || level is <= 0 or >= 0.5))
             {
                 await ErrorLine.WriteAsync($"--alpha must be a number above 0 and below 0.5, such as 0.05, not '{text}'.").ConfigureAwait(false);
-                return ExitCodes.BadInput;
+                return ExitCode.BadInput;
             }
 
             if (parse.GetValue(markdown) is { } target && OutputTargets.CheckFile("--markdown", target) is { } problem)
             {
                 await ErrorLine.WriteAsync(problem).ConfigureAwait(false);
-                return ExitCodes.BadInput;
+                return ExitCode.BadInput;
             }
 
             RunResult before, after;
@@ -50,7 +50,7 @@ internal static class CompareCommand
             catch (ResultsFileException ex)
             {
                 await ErrorLine.WriteAsync(ex.Message).ConfigureAwait(false);
-                return ExitCodes.BadInput;
+                return ExitCode.BadInput;
             }
 
             var comparison = RunComparison.Of(before, after, level);
@@ -65,11 +65,11 @@ internal static class CompareCommand
                 catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
                 {
                     await ErrorLine.WriteAsync($"--markdown: cannot write '{path}': {ex.Message}").ConfigureAwait(false);
-                    return ExitCodes.BadInput;
+                    return ExitCode.BadInput;
                 }
             }
 
-            return comparison.AnySlower ? ExitCodes.SignificantlySlower : ExitCodes.Ok;
+            return comparison.AnySlower ? ExitCode.SignificantlySlower : ExitCode.Ok;
         });
         return command;
     }

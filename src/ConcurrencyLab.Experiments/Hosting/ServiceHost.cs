@@ -19,7 +19,7 @@ namespace ConcurrencyLab.Hosting;
 public static class ServiceHost
 {
     /// <summary>The first argument of a service process, followed by the service's name and its settings as JSON.</summary>
-    public const string ServiceArgument = "--conclab-service";
+    public const string ServiceArgument = ServiceDefinition.Argument;
 
     /// <summary>The line a service writes once it listens, followed by its base address and then its HTTP/2 address.</summary>
     public const string ListeningPrefix = "listening ";
@@ -28,17 +28,13 @@ public static class ServiceHost
     public const string Http2Prefix = "http2=";
 
     /// <summary>Exit code of a service process started with arguments it does not understand.</summary>
-    public const int BadRequestExitCode = 3;
+    public const int BadRequestExitCode = ServiceDefinition.BadRequestExitCode;
 
     /// <summary>The accept queue a service asks for; the kernel lowers it to its own cap, <see cref="Measurement.TcpCounters.ReadMaxBacklog"/>.</summary>
     public const int AcceptBacklog = 65_535;
 
     // How long a stopping service lets requests in flight finish.
     private static readonly TimeSpan StopWait = TimeSpan.FromMilliseconds(500);
-
-    /// <summary>Whether <paramref name="args"/> are a service process's arguments.</summary>
-    public static bool IsServiceInvocation(IReadOnlyList<string> args) =>
-        args is not null && args.Count > 0 && args[0] == ServiceArgument;
 
     /// <summary>The parent's command that starts the service's own meter; the answer is <c>reply measuring</c>.</summary>
     public const string StartCommand = "measure start";
@@ -94,27 +90,9 @@ public static class ServiceHost
         }
     }
 
-    /// <summary>
-    /// Runs the service named in <paramref name="args"/>, one of <paramref name="services"/> (the program's
-    /// scenarios' own), until standard input closes; returns the exit code.
-    /// </summary>
-    public static async Task<int> RunAsync(IReadOnlyList<string> args, IEnumerable<ServiceDefinition> services)
+    /// <summary>Runs <paramref name="service"/> with its settings, <paramref name="settingsJson"/>, until standard input closes; returns the exit code.</summary>
+    internal static async Task<int> ServeAsync<TSettings>(ServiceDefinition<TSettings> service, string settingsJson)
     {
-        ArgumentNullException.ThrowIfNull(args);
-        ArgumentNullException.ThrowIfNull(services);
-        if (args.Count != 3 || args[0] != ServiceArgument)
-        {
-            await Console.Error.WriteLineAsync($"usage: {ServiceArgument} <name> <settings-json>").ConfigureAwait(false);
-            return BadRequestExitCode;
-        }
-
-        var service = services.FirstOrDefault(s => s.Name == args[1]);
-        if (service is null)
-        {
-            await Console.Error.WriteLineAsync($"unknown service '{args[1]}'").ConfigureAwait(false);
-            return BadRequestExitCode;
-        }
-
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
         // Two listeners: HTTP/1.1, and HTTP/2 alone, because Kestrel speaks HTTP/2 without TLS only on an
@@ -137,7 +115,7 @@ public static class ServiceHost
         await using var app = builder.Build();
         try
         {
-            service.Map(app, args[2]);
+            service.Map(app, settingsJson);
         }
         catch (Exception ex) when (ex is ArgumentException or JsonException)
         {

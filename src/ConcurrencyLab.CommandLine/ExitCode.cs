@@ -1,7 +1,7 @@
-namespace ConcurrencyLab.Cli.Commands;
+namespace ConcurrencyLab;
 
-/// <summary>What conclab's exit code means.</summary>
-internal static class ExitCodes
+/// <summary>What the exit code of conclab, or of a program run through <see cref="LabProgram"/>, means.</summary>
+public static class ExitCode
 {
     /// <summary>Every trial ran and passed its checks.</summary>
     public const int Ok = 0;
@@ -18,6 +18,6 @@ internal static class ExitCodes
     /// <summary>Bad input: an unknown option, a value out of range, an impossible variant.</summary>
     public const int BadInput = 2;
 
-    /// <summary>Interrupted with Ctrl+C; what was measured is written.</summary>
+    /// <summary>Interrupted with Ctrl+C or SIGTERM; what was measured is written.</summary>
     public const int Cancelled = 130;
 }
