@@ -40,10 +40,17 @@ public static class Summarizer
         var baselineOk = scenario.Variants.FirstOrDefault(v => v.Variant.Name == plan.Baseline)?.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
         double? baselineMedian = baselineOk.Count > 0 ? MedianEstimate.MedianOf(baselineOk) : null;
 
-        var digests = scenario.Variants.SelectMany(v => v.Trials).Select(t => t.WorkloadDigest).Where(d => !string.IsNullOrEmpty(d)).Distinct().ToList();
-        if (digests.Count > 1)
+        // Variants at different values of a sweep run different work on purpose; within one set of values, the
+        // work must be the same.
+        var sweeps = plan.Scenario.Variants(plan.Parameters).Sweeps.Select(s => s.Parameter.Name).ToList();
+        var mixed = scenario.Variants
+            .GroupBy(v => string.Join(",", sweeps.Select(name => v.Variant.Parameters.GetValueOrDefault(name))))
+            .Select(g => g.SelectMany(v => v.Trials).Select(t => t.WorkloadDigest).Where(d => !string.IsNullOrEmpty(d)).Distinct().Count())
+            .Where(count => count > 1)
+            .ToList();
+        if (mixed.Count > 0)
         {
-            notes.Add($"trials ran different workloads ({digests.Count} digests): results are not comparable.");
+            notes.Add($"trials ran different workloads ({mixed.Max()} digests{(sweeps.Count > 0 ? " at the same sweep values" : string.Empty)}): results are not comparable.");
         }
 
         var result = new ScenarioResult

@@ -39,5 +39,12 @@ public sealed record Measurements
     /// <summary>Methods the JIT compiled in the region (recompilations at a higher tier included).</summary>
     public long JitMethods { get; init; }
 
+    /// <summary>
+    /// Time from the trial's process start to its measured region (the runtime and the program starting, the
+    /// scenario's set-up, priming): what running each trial in a fresh process costs. Null in a process that
+    /// was not started for the trial.
+    /// </summary>
+    public double? StartUpMs { get; init; }
+
     public required IReadOnlyList<Sample> Samples { get; init; }
 }

@@ -126,6 +126,13 @@ public static class StandardMetrics
     /// <summary>Methods the JIT compiled in the region.</summary>
     public static Metric JitMethods { get; } = Metric.Count("jitMethods", "JIT methods") with { Description = "methods the JIT compiled in the region, recompilations included", Measure = t => t.Process.JitMethods };
 
+    /// <summary>How long the trial's fresh process took to reach its measured region.</summary>
+    public static Metric StartUp { get; } = Metric.Milliseconds("startUpMs", "Start-up") with
+    {
+        Description = "time from the trial's process start to its measured region: the runtime and the program starting, the scenario's set-up and priming (trials in a process of their own only)",
+        Measure = t => t.Process.StartUpMs,
+    };
+
     /// <summary>The median item's latency.</summary>
     public static Metric P50 { get; } = Metric.Milliseconds("p50Ms", "p50 item") with { Description = "median of the items' latencies (nearest rank)", Measure = t => t.Latency?.P50Ms };
 
@@ -143,7 +150,7 @@ public static class StandardMetrics
     [
         WallTime, PeakThreads, PeakPoolThreads, PeakQueueLength, Cpu, CoresUsed, P99, Allocated,
         UserCpu, SystemCpu, ThreadsAtStart, FinalThreads, CompletedWorkItems, LockContentions,
-        Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, P50, P95, MaxLatency,
+        Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, StartUp, P50, P95, MaxLatency,
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>

@@ -14,6 +14,8 @@ public sealed class TrialMeter : IDisposable
     private readonly Sampler _sampler;
     private long _startTimestamp;
 
+    private double? _startUpMs;
+
     // The region's bounds for a watchdog on another thread: 0 until set.
     private long _regionStart;
     private long _regionEnd;
@@ -39,6 +41,9 @@ public sealed class TrialMeter : IDisposable
 
     /// <summary>Samples taken so far (readable while the trial runs).</summary>
     public int SampleCount => _sampler.Count;
+
+    /// <summary>When this process started, for a process made for the trial: the region's start then says how long the process took to reach it.</summary>
+    internal DateTime? ProcessStartedUtc { get; init; }
 
     /// <summary>Whether <see cref="Start"/> has been called.</summary>
     public bool Started { get; private set; }
@@ -75,6 +80,10 @@ public sealed class TrialMeter : IDisposable
         // Last, so the reads above are not part of the wall time.
         _startTimestamp = Stopwatch.GetTimestamp();
         Volatile.Write(ref _regionStart, _startTimestamp);
+        if (ProcessStartedUtc is { } started)
+        {
+            _startUpMs = (DateTime.UtcNow - started).TotalMilliseconds;
+        }
     }
 
     /// <summary>
@@ -157,6 +166,7 @@ public sealed class TrialMeter : IDisposable
             PeakWorkingSetBytes = ProcessCounters.ReadPeakWorkingSetBytes(),
             JitMs = (System.Runtime.JitInfo.GetCompilationTime() - _jitAtStart).TotalMilliseconds,
             JitMethods = System.Runtime.JitInfo.GetCompiledMethodCount() - _jitMethodsAtStart,
+            StartUpMs = _startUpMs,
             Samples = samples,
         };
         return Result;

@@ -129,6 +129,9 @@ public static class RunPlanner
 
     private static string Text(double value) => value.ToString(CultureInfo.InvariantCulture);
 
+    /// <summary>The word <c>--variants</c> takes for every variant a scenario can run: every strategy in every form, at each degree.</summary>
+    public const string AllVariants = "all";
+
     // The variants, baseline, notes and ideal of one scenario whose parameters are valid; null, with the problems
     // added, when a variant or the baseline named cannot run.
     private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems)
@@ -142,7 +145,12 @@ public static class RunPlanner
         }
         else
         {
-            foreach (var name in options.Variants)
+            // "all" is every variant the scenario can run here; a name that leaves out a sweep of several values
+            // stands for the variant at each of them.
+            var typed = options.Variants.SelectMany(n => string.Equals(n.Trim(), AllVariants, StringComparison.OrdinalIgnoreCase)
+                ? scenario.AllVariants(parameters).Select(v => v.Name)
+                : space.Expand(n));
+            foreach (var name in typed)
             {
                 if (space.TryParse(name, out var variant, out var error))
                 {

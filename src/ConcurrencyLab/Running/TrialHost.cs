@@ -129,7 +129,10 @@ public static class TrialHost
         var parameters = ParameterValues.FromValidated(request.Parameters);
         using var meter = new TrialMeter(
             TimeSpan.FromMilliseconds(request.SampleIntervalMs),
-            TimeSpan.FromMilliseconds(request.ExpectedDurationMs));
+            TimeSpan.FromMilliseconds(request.ExpectedDurationMs))
+        {
+            ProcessStartedUtc = isolated ? ProcessStartTime() : null,
+        };
         watch?.Watch(meter);
         var context = new TrialContext(request.Variant, parameters, request.Seed, meter, request.Prime);
         try
@@ -155,6 +158,19 @@ public static class TrialHost
         {
             // A fixture that failed to start or a scenario bug: recorded, and the run goes on.
             return TrialResult.Unmeasured(TrialStatus.Failed, Scenarios.TrialFailure.Describe(ex), isolated) with { Repeat = request.Repeat };
+        }
+    }
+
+    private static DateTime? ProcessStartTime()
+    {
+        try
+        {
+            using var self = System.Diagnostics.Process.GetCurrentProcess();
+            return self.StartTime.ToUniversalTime();
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or NotSupportedException or System.ComponentModel.Win32Exception)
+        {
+            return null;
         }
     }
 }

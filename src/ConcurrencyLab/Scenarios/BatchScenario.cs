@@ -24,6 +24,16 @@ public abstract class BatchScenario : Scenario
     protected virtual Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken) =>
         Task.FromResult(new PreparedTrial(CreateWorkload(parameters, seed), null));
 
+    /// <summary>Sets up a trial of <see cref="TrialContext.Variant"/>: by default, as <see cref="PrepareAsync(ParameterValues, int, CancellationToken)"/> does from the parameters and seed.</summary>
+    private protected virtual Task<PreparedTrial> PrepareAsync(TrialContext context, CancellationToken cancellationToken) =>
+        PrepareAsync(context.Parameters, context.Seed, cancellationToken);
+
+    /// <summary>
+    /// Numbers that multiply the variants (a user's <see cref="Workloads.Sweep"/>): each variant runs once at each
+    /// value, named <c>whenall:wait-ms=10</c>. None by default.
+    /// </summary>
+    private protected virtual IReadOnlyList<(VariantParameter Parameter, IReadOnlyList<int> Values)> SweepsOf(ParameterValues parameters) => [];
+
     /// <summary>
     /// Scenario-specific checks on what the items found (for example hosts misclassified), recorded as the
     /// scenario's own <see cref="Scenario.Metrics"/>; and an error when a check means the trial failed.
@@ -62,6 +72,7 @@ public abstract class BatchScenario : Scenario
         return new VariantSpace(Name, "strategy", [.. StrategyCatalog.All.Select(BatchVariant.Family)])
         {
             Aliases = PublishedNames,
+            Sweeps = SweepsOf(parameters),
             Refuse = variant => variant.Form is { } form && !forms.Contains(form)
                 ? $"the {Name} workload has no {form.ToSuffix()} form; it offers {string.Join(", ", forms.Select(f => f.ToSuffix()))}."
                 : null,
@@ -69,43 +80,67 @@ public abstract class BatchScenario : Scenario
     }
 
     /// <inheritdoc/>
-    public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
+    public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters) => Enumerate(parameters, all: false);
+
+    /// <summary>Every strategy in every form the workload offers, at each degree and at the API's default degree.</summary>
+    public override IReadOnlyList<Variant> AllVariants(ParameterValues parameters) => Enumerate(parameters, all: true);
+
+    // The defaults: each strategy that runs by default, in its first form the workload offers, at the run's
+    // degrees (and its default degree where that is telling). All: every strategy, every form, both.
+    private List<Variant> Enumerate(ParameterValues parameters, bool all)
     {
         var forms = WorkloadForms(parameters);
         var space = Variants(parameters);
+        var sweeps = Combinations(SweepsOf(parameters));
         var variants = new List<Variant>();
         foreach (var strategy in StrategyCatalog.All)
         {
-            if (!strategy.RunByDefault)
+            if (!strategy.RunByDefault && !all)
             {
                 continue;
             }
 
-            var form = strategy.Forms.Where(forms.Contains).Cast<WorkForm?>().FirstOrDefault();
-            if (form is null)
+            var strategyForms = strategy.Forms.Where(forms.Contains).ToList();
+            foreach (var form in all ? strategyForms : strategyForms.Take(1))
             {
-                continue;
-            }
+                var values = new List<string?>();
+                if (!strategy.HasDegree)
+                {
+                    values.Add(null);
+                }
+                else
+                {
+                    // A degree the API refuses (PLINQ above 512) is left out rather than run and failed.
+                    values.AddRange(DegreesOf(parameters).Where(d => d <= strategy.MaxDegree).Select(d => Degree.Of(d).ToString()));
+                    if (strategy.RunAtDefaultDegree || all)
+                    {
+                        values.Add(Degree.Default.ToString());
+                    }
+                }
 
-            if (!strategy.HasDegree)
-            {
-                variants.Add(space.Create(strategy.Id, form));
-                continue;
-            }
-
-            // A degree the API refuses (PLINQ above 512) is left out rather than run and failed.
-            foreach (var degree in DegreesOf(parameters).Where(d => d <= strategy.MaxDegree))
-            {
-                variants.Add(space.Create(strategy.Id, form, Degree.Of(degree).ToString()));
-            }
-
-            if (strategy.RunAtDefaultDegree)
-            {
-                variants.Add(space.Create(strategy.Id, form, Degree.Default.ToString()));
+                foreach (var value in values)
+                {
+                    foreach (var sweep in sweeps)
+                    {
+                        variants.Add(space.Create(strategy.Id, form, value, sweep));
+                    }
+                }
             }
         }
 
         return variants;
+    }
+
+    // Every combination of the sweeps' values: [{}] when there are none.
+    private static List<Dictionary<string, string>> Combinations(IReadOnlyList<(VariantParameter Parameter, IReadOnlyList<int> Values)> sweeps)
+    {
+        var combinations = new List<Dictionary<string, string>> { new(StringComparer.Ordinal) };
+        foreach (var (parameter, values) in sweeps)
+        {
+            combinations = [.. combinations.SelectMany(c => values.Select(v => new Dictionary<string, string>(c, StringComparer.Ordinal) { [parameter.Name] = v.ToString(System.Globalization.CultureInfo.InvariantCulture) }))];
+        }
+
+        return combinations;
     }
 
     /// <inheritdoc/>
@@ -113,10 +148,18 @@ public abstract class BatchScenario : Scenario
     {
         ArgumentNullException.ThrowIfNull(context);
         var variant = BatchVariant.Of(context.Variant);
-        var prepared = await PrepareAsync(context.Parameters, context.Seed, cancellationToken).ConfigureAwait(false);
+        var prepared = await PrepareAsync(context, cancellationToken).ConfigureAwait(false);
         try
         {
-            return await RunPreparedAsync(context, variant, prepared.Workload, prepared.Fixture, cancellationToken).ConfigureAwait(false);
+            await prepared.Workload.SetUpAsync(cancellationToken).ConfigureAwait(false);
+            try
+            {
+                return await RunPreparedAsync(context, variant, prepared.Workload, prepared.Fixture, cancellationToken).ConfigureAwait(false);
+            }
+            finally
+            {
+                await prepared.Workload.TearDownAsync().ConfigureAwait(false);
+            }
         }
         finally
         {
@@ -155,6 +198,25 @@ public abstract class BatchScenario : Scenario
         }
 
         var (metrics, checkError) = CheckResults(workload, fixture);
+        string? workloadError;
+        var own = new MetricValues();
+        try
+        {
+            workloadError = workload.Check();
+            workload.CollectMetrics(own);
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The region was measured; what went wrong reading it is the trial's error, not a crash.
+            workloadError = "the workload's own check or metrics failed: " + TrialFailure.Describe(ex);
+        }
+
+        if (own.Count > 0)
+        {
+            metrics ??= new MetricValues();
+            metrics.AddRange(own);
+        }
+
         return new TrialOutcome
         {
             ItemsPlanned = workload.Count,
@@ -163,7 +225,7 @@ public abstract class BatchScenario : Scenario
             LatenciesMs = batch.CompletionLatenciesMs(),
             WorkloadDigest = workload.Digest,
             Metrics = metrics,
-            Error = failure ?? checkError,
+            Error = failure ?? checkError ?? workloadError,
         };
     }
 }

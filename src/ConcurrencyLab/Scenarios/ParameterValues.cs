@@ -68,6 +68,9 @@ public sealed class ParameterValues
         return new(values.ToImmutableSortedDictionary(StringComparer.Ordinal));
     }
 
+    /// <summary>These values with <paramref name="more"/> added, or replacing those of the same name.</summary>
+    internal ParameterValues With(IReadOnlyDictionary<string, string> more) => new(Values.SetItems(more));
+
     /// <summary>The value of <paramref name="parameter"/>.</summary>
     /// <exception cref="ArgumentException">These values lack the parameter or hold a value it does not accept.</exception>
     public T Get<T>(Parameter<T> parameter)

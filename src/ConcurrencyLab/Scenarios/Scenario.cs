@@ -19,13 +19,13 @@ public abstract class Scenario
     public abstract string Name { get; }
 
     /// <summary>One line saying what the experiment measures.</summary>
-    public abstract string Summary { get; }
+    public virtual string Summary { get; init; } = string.Empty;
 
     /// <summary>The published experiment this scenario reproduces, if any.</summary>
     public virtual string? Reproduces => null;
 
-    /// <summary>The scenario's own parameters.</summary>
-    public abstract IReadOnlyList<Parameter> Parameters { get; }
+    /// <summary>The scenario's own parameters, each an option of <c>run</c> (<c>--items 200</c>); none by default.</summary>
+    public virtual IReadOnlyList<Parameter> Parameters { get; init; } = [];
 
     /// <summary>Checks that go across parameters (such as a minimum above a maximum); one message per problem.</summary>
     public virtual IEnumerable<string> Validate(ParameterValues parameters) => [];
@@ -45,6 +45,12 @@ public abstract class Scenario
     /// <summary>Every variant run when none are named.</summary>
     public abstract IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters);
 
+    /// <summary>
+    /// Every variant the scenario can run with these parameters, as <c>--variants all</c> asks: for a batch
+    /// scenario, every strategy in every form the workload offers, at each degree. The defaults unless overridden.
+    /// </summary>
+    public virtual IReadOnlyList<Variant> AllVariants(ParameterValues parameters) => DefaultVariants(parameters);
+
     /// <summary>The variant others are compared with when the user names none.</summary>
     public abstract Variant DefaultBaseline(ParameterValues parameters);
 
@@ -59,7 +65,7 @@ public abstract class Scenario
     /// described once: messages per second, hosts misclassified (which flags a variant when not 0). Every value a
     /// trial sets in <see cref="TrialOutcome.Metrics"/> must be one of these.
     /// </summary>
-    public virtual IReadOnlyList<Metric> Metrics => [];
+    public virtual IReadOnlyList<Metric> Metrics { get; init; } = [];
 
     /// <summary>Notes for the report about how parameters were interpreted (for example, scale changes under --quick).</summary>
     public virtual IEnumerable<string> Notes(ParameterValues parameters, bool quick) => [];

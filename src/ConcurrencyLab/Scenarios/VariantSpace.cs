@@ -65,6 +65,37 @@ public sealed class VariantSpace
     public Func<Variant, string?>? Refuse { get; init; }
 
     /// <summary>
+    /// Numbers every family's variants also vary by, each with the values a run gives it (a user's sweep, such
+    /// as <c>wait-ms</c> at 10 and 30): always written <c>:name=value</c>, and left out only when the parameter's
+    /// <see cref="VariantParameter.DefaultWord"/> is the value (a sweep of one value).
+    /// </summary>
+    internal IReadOnlyList<(VariantParameter Parameter, IReadOnlyList<int> Values)> Sweeps { get; init; } = [];
+
+    /// <summary>
+    /// The names <paramref name="text"/> stands for: itself, or, when it leaves out a sweep of several values,
+    /// itself at each of them (<c>whenall</c> is <c>whenall:wait-ms=10</c> and <c>whenall:wait-ms=30</c>).
+    /// </summary>
+    internal IReadOnlyList<string> Expand(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var names = new List<string> { text };
+        foreach (var (parameter, values) in Sweeps)
+        {
+            if (values.Count < 2 || text.Contains($":{parameter.Name}=", StringComparison.OrdinalIgnoreCase))
+            {
+                continue;
+            }
+
+            names = [.. names.SelectMany(n => values.Select(v => $"{n}:{parameter.Name}={v.ToString(System.Globalization.CultureInfo.InvariantCulture)}"))];
+        }
+
+        return names;
+    }
+
+    // A family's parameters after the first, then the sweeps every family shares: the ones written ':name=value'.
+    private IEnumerable<VariantParameter> Named(VariantFamily family) => family.Parameters.Skip(1).Concat(Sweeps.Select(s => s.Parameter));
+
+    /// <summary>
     /// How names are written here, for a listing: <c>strategy[@degree][-form]</c>, <c>endpoint@requests[:min-threads=N]</c>;
     /// empty when every name is a family's alone.
     /// </summary>
@@ -75,8 +106,8 @@ public sealed class VariantSpace
             var value = ValueNoun();
             var forms = Families.Any(f => f.Forms.Count > 1);
             var optional = Families.Any(f => f.Parameters.Count == 0 || f.Parameters[0].DefaultWord is not null);
-            var named = Families.SelectMany(f => f.Parameters.Skip(1)).Select(p => p.Name).Distinct().Select(n => $"[:{n}=N]");
-            if (value is null && !forms)
+            var named = Families.SelectMany(Named).Select(p => p.Name).Distinct().Select(n => $"[:{n}=N]");
+            if (value is null && !forms && !named.Any())
             {
                 return string.Empty;
             }
@@ -183,10 +214,10 @@ public sealed class VariantSpace
 
         foreach (var (parameterName, given) in named)
         {
-            var parameter = given is null ? null : family.Parameters.Skip(1).FirstOrDefault(p => p.Name == parameterName);
+            var parameter = given is null ? null : Named(family).FirstOrDefault(p => p.Name == parameterName);
             if (parameter is null)
             {
-                var takes = family.Parameters.Skip(1).Select(p => p.Name).ToList();
+                var takes = Named(family).Select(p => p.Name).ToList();
                 var part = given is null ? parameterName : $"{parameterName}={given}";
                 problem = $"variant '{text}': '{part}' is not a parameter of {family.Id}; {(takes.Count == 0 ? "it takes none after ':'" : "it takes " + string.Join(", ", takes.Select(n => n + "=N")))}.";
                 return false;
@@ -198,7 +229,7 @@ public sealed class VariantSpace
             }
         }
 
-        foreach (var parameter in family.Parameters.Skip(1).Where(p => !values.ContainsKey(p.Name)))
+        foreach (var parameter in Named(family).Where(p => !values.ContainsKey(p.Name)))
         {
             if (!TryRead(text, family, parameter, null, values, out problem))
             {
@@ -298,9 +329,15 @@ public sealed class VariantSpace
             name.Append('-').Append(chosen.ToSuffix());
         }
 
-        foreach (var parameter in family.Parameters.Skip(1).Where(p => values[p.Name] != p.DefaultWord))
+        foreach (var parameter in Named(family).Where(p => values[p.Name] != p.DefaultWord))
         {
             name.Append(':').Append(parameter.Name).Append('=').Append(values[parameter.Name]);
+        }
+
+        // A sweep of one value says nothing about one variant against another.
+        foreach (var (sweep, _) in Sweeps.Where(s => values[s.Parameter.Name] != s.Parameter.DefaultWord))
+        {
+            description.Append(sweep.DescribeValue(values[sweep.Name]));
         }
 
         if (form is { } described)

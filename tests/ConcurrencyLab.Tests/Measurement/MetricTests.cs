@@ -24,6 +24,7 @@ public sealed class MetricTests
         Gen1Collections = 0,
         Gen2Collections = 0,
         PeakWorkingSetBytes = 1 << 20,
+        StartUpMs = 150,
         Samples = [],
     };
 

@@ -48,7 +48,7 @@ public sealed class TrialHostTests
 
         public override string Summary => "records a metric it does not describe";
 
-        public override IReadOnlyList<ConcurrencyLab.Measurement.Metric> Metrics { get; } = [ConcurrencyLab.Measurement.Metric.Count("described", "Described")];
+        public override IReadOnlyList<ConcurrencyLab.Measurement.Metric> Metrics { get; init; } = [ConcurrencyLab.Measurement.Metric.Count("described", "Described")];
 
         public override Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
         {

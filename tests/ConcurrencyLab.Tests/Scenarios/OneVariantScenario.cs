@@ -8,7 +8,7 @@ namespace ConcurrencyLab.Tests.Scenarios;
 /// </summary>
 internal abstract class OneVariantScenario : Scenario
 {
-    public override IReadOnlyList<Parameter> Parameters { get; } = [];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [];
 
     private static readonly VariantSpace Only = new("test", "variant", [new VariantFamily("only", "the one variant")]);
 

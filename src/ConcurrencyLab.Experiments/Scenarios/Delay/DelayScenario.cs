@@ -30,7 +30,7 @@ public sealed class DelayScenario : BatchScenario
     private static readonly Parameter<IReadOnlyList<int>> DelayDegrees =
         DegreesParameter([4, 40], "degrees of parallelism for the Parallel.*, PLINQ, Dataflow, semaphore and channel-worker variants", maximum: 10_000);
 
-    public override IReadOnlyList<Parameter> Parameters { get; } = [Items, MinDelay, MaxDelay, Timer, DelayDegrees];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Items, MinDelay, MaxDelay, Timer, DelayDegrees];
 
     protected override Parameter<IReadOnlyList<int>> Degrees => DelayDegrees;
 

@@ -50,7 +50,7 @@ public sealed class FanoutScenario : Scenario
     private static readonly Parameter<double> RequestTimeout = Parameter.Number(
         "request-timeout", 600, "seconds after which the client gives up on a request and counts it as an error", minimum: 0.1, maximum: 86_400);
 
-    public override IReadOnlyList<Parameter> Parameters { get; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, CallTimeout, RequestTimeout];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, CallTimeout, RequestTimeout];
 
     // An endpoint of the product service, at N requests sent at once: whenall-async@1000.
     private static readonly VariantParameter RequestsAtOnce = new("requests", "how many requests are sent at once", 1, MostRequests)
@@ -161,7 +161,7 @@ public sealed class FanoutScenario : Scenario
         (ServerJitMs, StandardMetrics.Jit),
     ];
 
-    public override IReadOnlyList<Metric> Metrics { get; } =
+    public override IReadOnlyList<Metric> Metrics { get; init; } =
     [
         ServerPeakThreads, ServerPeakPoolThreads, Errors, UpstreamTimeouts, ListenOverflows,
         RequestsSent, UpstreamFailures, ServerErrors, ClientTimeouts, ConnectionErrors, ServerPeakQueueLength, ServerCpuMs, ServerJitMs, ExternalCpuMs,

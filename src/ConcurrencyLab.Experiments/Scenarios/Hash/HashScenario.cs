@@ -47,7 +47,7 @@ public sealed class HashScenario : Scenario
 
     private static readonly Parameter<bool> Keep = Parameter.Switch("keep", "keep the file set after the run, to reuse it with --dir");
 
-    public override IReadOnlyList<Parameter> Parameters { get; } = [Files, FileSize, Workers, Cold, BufferSize, Dir, Keep];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Files, FileSize, Workers, Cold, BufferSize, Dir, Keep];
 
     /// <summary>A size as people type it (<see cref="ByteSize"/>), from 1 byte to <paramref name="maximum"/>.</summary>
     private static Parameter<long> Size(string name, string defaultValue, string description, long maximum, string? quick = null) =>
@@ -141,7 +141,7 @@ public sealed class HashScenario : Scenario
         Description = "1 when eviction fell back to dropping every cache on the machine (root, where per-file eviction left pages behind)",
     };
 
-    public override IReadOnlyList<Metric> Metrics { get; } = [MibPerSec, FilesPerSec, ResidentPercent, NotCold, HashMismatches, CacheCold, DroppedAllCaches];
+    public override IReadOnlyList<Metric> Metrics { get; init; } = [MibPerSec, FilesPerSec, ResidentPercent, NotCold, HashMismatches, CacheCold, DroppedAllCaches];
 
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
     {

@@ -39,7 +39,7 @@ public sealed class PollScenario : Scenario
     internal static readonly Parameter<int> Workers = Parameter.WholeNumber(
         "workers", 64, "workers of the channel-fanin variant; it needs at least messages/s x work-ms/1000 of them", minimum: 1, maximum: 10_000);
 
-    public override IReadOnlyList<Parameter> Parameters { get; } = [Connections, IntervalMs, HitRate, WorkMs, Duration, Drain, Workers];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Connections, IntervalMs, HitRate, WorkMs, Duration, Drain, Workers];
 
     public override IEnumerable<string> Validate(ParameterValues parameters)
     {
@@ -122,7 +122,7 @@ public sealed class PollScenario : Scenario
 
     internal static readonly Metric SteadyWindowMs = Metric.Milliseconds("steadyWindowMs", "Steady window") with { Direction = MetricDirection.Neither, Description = "the window over which the receive rate was compared with the send rate" };
 
-    public override IReadOnlyList<Metric> Metrics { get; } =
+    public override IReadOnlyList<Metric> Metrics { get; init; } =
         [MessagesPerSec, PollsPerSec, SteadyStateMs, Sent, Received, Lost, Duplicated, Misrouted, Polls, SkippedPolls, SteadyWindowMs];
 
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)

@@ -55,7 +55,7 @@ public sealed class ScanScenario : BatchScenario
     private static readonly Parameter<bool> AllowNonLoopback = Parameter.Choice(
         "allow-non-loopback", false, "yes lets --targets leave 127.0.0.0/8: only your own network, on your own authority", ("yes", true), ("no", false));
 
-    public override IReadOnlyList<Parameter> Parameters { get; } = [Hosts, Port, TimeoutMs, Open, Closed, Silent, ScanDegrees, Targets, AllowNonLoopback];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Hosts, Port, TimeoutMs, Open, Closed, Silent, ScanDegrees, Targets, AllowNonLoopback];
 
     protected override Parameter<IReadOnlyList<int>> Degrees => ScanDegrees;
 
@@ -98,7 +98,7 @@ public sealed class ScanScenario : BatchScenario
 
     internal static readonly Metric FoundSilent = Metric.Count("foundSilent", "Found silent") with { Direction = MetricDirection.Neither, Description = "hosts the variant found silent (the connect timed out)" };
 
-    public override IReadOnlyList<Metric> Metrics { get; } = [Misclassified, FoundOpen, FoundClosed, FoundSilent];
+    public override IReadOnlyList<Metric> Metrics { get; init; } = [Misclassified, FoundOpen, FoundClosed, FoundSilent];
 
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
