@@ -7,14 +7,12 @@ namespace ConcurrencyLab.IntegrationTests;
 /// <summary>Starts the programs a user runs (conclab, the sample) as real processes and collects what they print.</summary>
 internal static class ProgramRunner
 {
-    private static readonly string Configuration =
+    public static readonly string Configuration =
         typeof(ProgramRunner).Assembly.GetCustomAttribute<AssemblyConfigurationAttribute>()?.Configuration ?? "Debug";
 
     public static string RepositoryRoot { get; } = FindRoot();
 
     public static string ConclabDll => Path.Combine(RepositoryRoot, "src", "ConcurrencyLab.Cli", "bin", Configuration, "net10.0", "conclab.dll");
-
-    public static string SampleDll => Path.Combine(RepositoryRoot, "samples", "MyWorkload", "bin", Configuration, "net10.0", "MyWorkload.dll");
 
     public static Task<Result> ConclabAsync(string workingDirectory, params string[] args) => RunAsync(ConclabDll, workingDirectory, args);
 

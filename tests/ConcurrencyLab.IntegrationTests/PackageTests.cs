@@ -1,0 +1,134 @@
+using System.Text.Json;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>
+/// The lab as its users get it: packed, then restored into a project outside the repository (the sample, as a
+/// user would write it) with a package cache of its own, so nothing already on the machine helps; and the
+/// conclab tool installed from the same packages.
+/// </summary>
+public sealed class PackageTests(PackageTests.Packed packed) : IClassFixture<PackageTests.Packed>
+{
+    [Fact]
+    public async Task TheSample_RestoresWithoutAWarning_PullsInNoChartsOrWebServer_AndRunsFromItsOwnCommandLine()
+    {
+        using var folder = new TempFolder();
+        var project = Path.Combine(folder.Path, "MyWorkload");
+        Directory.CreateDirectory(project);
+        foreach (var file in Directory.EnumerateFiles(Path.Combine(ProgramRunner.RepositoryRoot, "samples", "MyWorkload")).Where(f => f.EndsWith(".cs", StringComparison.Ordinal) || f.EndsWith(".csproj", StringComparison.Ordinal)))
+        {
+            File.Copy(file, Path.Combine(project, Path.GetFileName(file)));
+        }
+
+        packed.WriteNuGetConfig(project);
+        var build = await packed.DotnetAsync(project, "build", "-c", "Release", $"-p:ConcurrencyLabVersion={packed.Version}");
+
+        Assert.True(build.ExitCode == 0, build.ToString());
+        Assert.DoesNotMatch(@"warning [A-Z]+\d+", build.Output);
+        Assert.Contains("0 Warning(s)", build.Output, StringComparison.Ordinal);
+        var deps = await File.ReadAllTextAsync(Path.Combine(project, "bin", "Release", "net10.0", "MyWorkload.deps.json"));
+        foreach (var heavy in new[] { "ScottPlot", "SkiaSharp", "HarfBuzz", "Microsoft.AspNetCore" })
+        {
+            Assert.DoesNotContain(heavy, deps, StringComparison.Ordinal);
+        }
+
+        // Options first, as a user types them after `dotnet run --`: run the one scenario with them.
+        var program = Path.Combine(project, "bin", "Release", "net10.0", "MyWorkload.dll");
+        var run = await ProgramRunner.RunAsync(program, folder.Path, ["--variants", "whenall,sequential", "--repeat", "2", "--items", "12", "--wait-ms", "5,15", "--plain", "--out", "out"], TimeSpan.FromMinutes(3));
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("Peak in flight", run.Output, StringComparison.Ordinal);
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var scenario = json.RootElement.GetProperty("scenarios")[0];
+        var variants = scenario.GetProperty("variants").EnumerateArray().ToDictionary(v => v.GetProperty("name").GetString()!);
+        Assert.Equal(["sequential:wait-ms=15", "sequential:wait-ms=5", "whenall:wait-ms=15", "whenall:wait-ms=5"], variants.Keys.Order(StringComparer.Ordinal));
+        foreach (var (name, variant) in variants)
+        {
+            Assert.Equal("ok", variant.GetProperty("status").GetString());
+            var trials = variant.GetProperty("trials").EnumerateArray().ToList();
+            Assert.Equal(2, trials.Count);
+            Assert.All(trials, t =>
+            {
+                Assert.Equal(12, t.GetProperty("itemsCompleted").GetInt32());
+                var metrics = t.GetProperty("metrics");
+
+                // The workload's own metric: a sequential loop has one item under way at a time, WhenAll all twelve.
+                Assert.Equal(name.StartsWith("whenall", StringComparison.Ordinal) ? 12 : 1, metrics.GetProperty("peak-in-flight").GetDouble());
+                Assert.True(metrics.GetProperty("startUpMs").GetDouble() > 0);
+            });
+        }
+
+        Assert.Contains(scenario.GetProperty("metrics").EnumerateArray(), m => m.GetProperty("id").GetString() == "peak-in-flight");
+        Assert.Empty(Directory.EnumerateFiles(Path.GetTempPath(), "conclab-setup-*"));
+    }
+
+    [Fact]
+    public async Task TheTool_InstallsFromThePackages_AndListsTheExperiments()
+    {
+        using var folder = new TempFolder();
+        var tools = Path.Combine(folder.Path, "tools");
+        packed.WriteNuGetConfig(folder.Path);
+        var install = await packed.DotnetAsync(folder.Path, "tool", "install", "conclab", "--tool-path", tools, "--version", packed.Version);
+        Assert.True(install.ExitCode == 0, install.ToString());
+
+        var list = await ProgramRunner.RunProgramAsync(Path.Combine(tools, "conclab"), folder.Path, ["list"], TimeSpan.FromMinutes(1));
+
+        Assert.True(list.ExitCode == 0, list.ToString());
+        foreach (var scenario in new[] { "delay:", "scan:", "poll:", "fanout:", "hash:" })
+        {
+            Assert.Contains(scenario, list.Output, StringComparison.Ordinal);
+        }
+    }
+
+    /// <summary>The packages, made once for the class under a version of their own, in a folder that goes with the tests.</summary>
+    public sealed class Packed : IAsyncLifetime, IDisposable
+    {
+        private readonly TempFolder _folder = new();
+
+        public string Version { get; } = $"0.1.0-test.{DateTime.UtcNow:yyyyMMddHHmmss}.{Environment.ProcessId}";
+
+        public string Feed => Path.Combine(_folder.Path, "feed");
+
+        // A package cache of the tests' own: a clean restore, and nothing added to the machine's.
+        private string Cache => Path.Combine(_folder.Path, "cache");
+
+        public async Task InitializeAsync()
+        {
+            var configuration = ProgramRunner.Configuration;
+            foreach (var project in new[] { "ConcurrencyLab", "ConcurrencyLab.Experiments", "ConcurrencyLab.Charts", "ConcurrencyLab.CommandLine", "ConcurrencyLab.Cli" })
+            {
+                var path = Path.Combine(ProgramRunner.RepositoryRoot, "src", project, project + ".csproj");
+
+                // The projects are built for this test run already: packing them again is packing what was tested.
+                var pack = await DotnetAsync(_folder.Path, "pack", path, "-c", configuration, "--no-build", "-o", Feed, $"-p:Version={Version}");
+                Assert.True(pack.ExitCode == 0, pack.ToString());
+            }
+        }
+
+        public Task DisposeAsync()
+        {
+            Dispose();
+            return Task.CompletedTask;
+        }
+
+        public void Dispose() => _folder.Dispose();
+
+        /// <summary>A NuGet.config in <paramref name="folder"/> that adds the packages to the machine's own sources.</summary>
+        internal void WriteNuGetConfig(string folder) => File.WriteAllText(Path.Combine(folder, "NuGet.config"), $"""
+            <?xml version="1.0" encoding="utf-8"?>
+            <configuration>
+              <packageSources>
+                <add key="conclab-test" value="{Feed}" />
+              </packageSources>
+            </configuration>
+            """);
+
+        internal Task<ProgramRunner.Result> DotnetAsync(string workingDirectory, params string[] args) =>
+            ProgramRunner.RunProgramAsync("dotnet", workingDirectory, args, TimeSpan.FromMinutes(5), new Dictionary<string, string>
+            {
+                ["NUGET_PACKAGES"] = Cache,
+                ["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1",
+                ["DOTNET_NOLOGO"] = "1",
+            });
+    }
+}
