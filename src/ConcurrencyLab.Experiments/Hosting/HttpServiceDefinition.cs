@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Hosting;
 /// (see <see cref="ServiceHost"/> for the process and <see cref="ServiceProcess"/> for its parent's side).
 /// </summary>
 /// <typeparam name="TSettings">What the service needs to know, such as the delays it answers with.</typeparam>
-public sealed class ServiceDefinition<TSettings> : ServiceDefinition
+internal sealed class ServiceDefinition<TSettings> : ServiceDefinition
 {
     private readonly Action<WebApplication, TSettings> _map;
 

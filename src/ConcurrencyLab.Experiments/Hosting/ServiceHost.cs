@@ -16,7 +16,7 @@ namespace ConcurrencyLab.Hosting;
 /// takes commands on its standard input (<see cref="ServeCommands"/>), and runs until that closes, which
 /// happens when the parent stops it or dies.
 /// </summary>
-public static class ServiceHost
+internal static class ServiceHost
 {
     /// <summary>The first argument of a service process, followed by the service's name and its settings as JSON.</summary>
     public const string ServiceArgument = ServiceDefinition.Argument;

@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Hosting;
 /// The parent side of a <see cref="ServiceHost"/> process: starts it, waits until it answers on loopback,
 /// and stops it when disposed, also when the run that needed it failed.
 /// </summary>
-public sealed class ServiceProcess : IAsyncDisposable
+internal sealed class ServiceProcess : IAsyncDisposable
 {
     private readonly Process _process;
     private readonly Task<string> _errors;

@@ -10,7 +10,7 @@ namespace ConcurrencyLab.Analysis;
 /// The stage after running: turns what a run measured (<see cref="RunRecord"/>) into its results, each variant's
 /// trials into its summary (only trials with status ok count), and lets each scenario read its own results.
 /// </summary>
-public static class Summarizer
+internal static class Summarizer
 {
     /// <summary>The results of <paramref name="run"/>: every scenario summarised.</summary>
     public static RunResult Summarise(RunRecord run)

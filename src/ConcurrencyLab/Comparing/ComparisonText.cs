@@ -3,7 +3,7 @@ using System.Globalization;
 namespace ConcurrencyLab.Comparing;
 
 /// <summary>How a comparison reads, in words and numbers, for the console table and Markdown alike.</summary>
-public static class ComparisonText
+internal static class ComparisonText
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 

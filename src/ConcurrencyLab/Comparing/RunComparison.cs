@@ -9,7 +9,7 @@ using Pragmastat;
 namespace ConcurrencyLab.Comparing;
 
 /// <summary>What the comparison of one variant's trials in two runs found.</summary>
-public enum ComparisonVerdict
+internal enum ComparisonVerdict
 {
     /// <summary>The new run's wall times are significantly higher.</summary>
     Slower,
@@ -34,7 +34,7 @@ public enum ComparisonVerdict
 }
 
 /// <summary>One variant of one scenario in both runs.</summary>
-public sealed record ComparisonRow(string Scenario, string Variant, int OldTrials, int NewTrials, double? OldMedianMs, double? NewMedianMs, double? PValue, ComparisonVerdict Verdict)
+internal sealed record ComparisonRow(string Scenario, string Variant, int OldTrials, int NewTrials, double? OldMedianMs, double? NewMedianMs, double? PValue, ComparisonVerdict Verdict)
 {
     /// <summary>New median over old: above 1 is slower.</summary>
     public double? Ratio => OldMedianMs is > 0 && NewMedianMs is { } current ? current / OldMedianMs : null;
@@ -46,7 +46,7 @@ public sealed record ComparisonRow(string Scenario, string Variant, int OldTrial
 /// <see cref="Alpha"/>. A rank test suits timings, which are skewed and few; it needs enough trials to be
 /// able to say anything (at 5%, 4 and 4, or 3 and 5), and a row says so when there were fewer.
 /// </summary>
-public sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Rows, IReadOnlyList<string> Notes)
+internal sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> Rows, IReadOnlyList<string> Notes)
 {
     /// <summary>Whether any variant got significantly slower.</summary>
     public bool AnySlower => Rows.Any(r => r.Verdict == ComparisonVerdict.Slower);

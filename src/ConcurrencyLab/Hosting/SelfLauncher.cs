@@ -8,7 +8,7 @@ namespace ConcurrencyLab.Hosting;
 /// <c>dotnet</c> host when the program was started through it. Arguments go in an argument list; no shell
 /// is involved, so nothing in them is interpreted.
 /// </summary>
-public sealed class SelfLauncher
+internal sealed class SelfLauncher
 {
     /// <summary>Starts <paramref name="executable"/> with <paramref name="leadingArguments"/> before each trial's arguments.</summary>
     public SelfLauncher(string executable, IReadOnlyList<string>? leadingArguments = null)

@@ -5,7 +5,7 @@ namespace ConcurrencyLab.Measurement;
 /// order statistics (nearest rank) of the sorted latencies rather than histogram buckets, whose upper
 /// bounds could report a p99 above the maximum.
 /// </summary>
-public static class LatencyDistribution
+internal static class LatencyDistribution
 {
     /// <summary>Summarises <paramref name="latenciesMs"/>; an empty list gives zeros.</summary>
     public static LatencyPercentiles Summarise(IReadOnlyCollection<double> latenciesMs)
@@ -32,4 +32,4 @@ public static class LatencyDistribution
 }
 
 /// <summary>Latency percentiles in milliseconds.</summary>
-public sealed record LatencyPercentiles(double P50Ms, double P95Ms, double P99Ms, double MaxMs);
+internal sealed record LatencyPercentiles(double P50Ms, double P95Ms, double P99Ms, double MaxMs);

@@ -3,7 +3,7 @@ using System.Diagnostics;
 namespace ConcurrencyLab.Measurement;
 
 /// <summary>Reads how many OS threads a process has, from outside it.</summary>
-public static class ProcessThreads
+internal static class ProcessThreads
 {
     /// <summary>
     /// The OS threads of another process now, for a live view of a running trial: read from

@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Measurement;
 /// a run that has nothing else wrong with it. The count is the whole network namespace's, not one
 /// process's: read it before and after a region in which nothing else connects.
 /// </summary>
-public static class TcpCounters
+internal static class TcpCounters
 {
     private const string NetstatPath = "/proc/net/netstat";
 

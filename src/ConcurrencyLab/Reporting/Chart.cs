@@ -8,7 +8,7 @@ namespace ConcurrencyLab.Reporting;
 /// What a chart shows, chosen from a scenario's results once, apart from how it is drawn: the report's inline
 /// SVG, the SVG files and the PNG files all draw these, so they always show the same thing.
 /// </summary>
-public abstract record Chart
+internal abstract record Chart
 {
     private protected Chart(ScenarioResult scenario) => Scenario = scenario;
 
@@ -56,7 +56,7 @@ public abstract record Chart
 }
 
 /// <summary>Median wall time per variant, fastest first, with its 95% confidence interval, against the ideal.</summary>
-public sealed record WallTimeChart : Chart
+internal sealed record WallTimeChart : Chart
 {
     private WallTimeChart(ScenarioResult scenario, IReadOnlyList<(string Name, VariantSummary Summary)> rows, double max)
         : base(scenario) => (Rows, Max) = (rows, max);
@@ -92,7 +92,7 @@ public sealed record WallTimeChart : Chart
 /// grouped by their recorded structure (family, form, other parameter values), never by their names; a
 /// scenario that sweeps two parameters (requests, and a pool minimum) has a chart for each.
 /// </summary>
-public sealed record SweepChart : Chart
+internal sealed record SweepChart : Chart
 {
     private SweepChart(ScenarioResult scenario, string kind, IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> families, string axisTitle, double maxMs)
         : base(scenario) => (Kind, Families, AxisTitle, MaxMs) = (kind, families, axisTitle, maxMs);
@@ -165,10 +165,10 @@ public sealed record SweepChart : Chart
 /// <param name="N">The swept number.</param>
 /// <param name="Ms">Median wall time.</param>
 /// <param name="Variant">The variant's name.</param>
-public readonly record struct SweepPoint(int N, double Ms, string Variant);
+internal readonly record struct SweepPoint(int N, double Ms, string Variant);
 
 /// <summary>A quantity the sampler read (OS threads, pool threads) over each variant's first successful trial, a line per variant.</summary>
-public sealed record OverTimeChart : Chart
+internal sealed record OverTimeChart : Chart
 {
     private OverTimeChart(ScenarioResult scenario, string kind, string quantity, IReadOnlyList<(string Name, IReadOnlyList<(double TimeMs, double Value)> Points)> series)
         : base(scenario) => (Kind, Quantity, Series) = (kind, quantity, series);

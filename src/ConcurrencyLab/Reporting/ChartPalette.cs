@@ -10,7 +10,7 @@ namespace ConcurrencyLab.Reporting;
 /// files, which are pasted on pages of either kind. Every tone keeps a contrast of at least 3:1 against the
 /// background it is for (both backgrounds for the mid tone), the WCAG minimum for graphics.
 /// </summary>
-public static class ChartPalette
+internal static class ChartPalette
 {
     /// <summary>A colour in its three tones, as <c>#rrggbb</c>.</summary>
     public sealed record Tones(string Light, string Dark, string File);

@@ -10,10 +10,13 @@ namespace ConcurrencyLab.Reporting;
 /// </summary>
 public sealed class CsvExporter : IExporter
 {
+    /// <summary>The exporter: one row per measured trial, one column per metric.</summary>
     public static CsvExporter Default { get; } = new();
 
+    /// <summary><c>results.csv</c>.</summary>
     public string FileName => "results.csv";
 
+    /// <summary>Writes <paramref name="run"/>'s trials to <paramref name="writer"/> as CSV.</summary>
     public void Export(RunResult run, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(run);

@@ -13,12 +13,15 @@ namespace ConcurrencyLab.Reporting;
 /// </summary>
 public sealed class HtmlExporter : IExporter
 {
+    /// <summary>The exporter: one self-contained page, charts inline, no script.</summary>
     public static HtmlExporter Default { get; } = new();
 
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
+    /// <summary><c>report.html</c>.</summary>
     public string FileName => "report.html";
 
+    /// <summary>Writes <paramref name="run"/> as one HTML page to <paramref name="writer"/>.</summary>
     public void Export(RunResult run, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(run);

@@ -6,10 +6,13 @@ namespace ConcurrencyLab.Reporting;
 /// <summary><c>results.md</c>: one GitHub table per scenario, with the environment and method, ready to paste.</summary>
 public sealed class MarkdownExporter : IExporter
 {
+    /// <summary>The exporter, in GitHub-flavoured Markdown: a table per scenario, then its notes.</summary>
     public static MarkdownExporter GitHub { get; } = new();
 
+    /// <summary><c>results.md</c>.</summary>
     public string FileName => "results.md";
 
+    /// <summary>Writes <paramref name="run"/>'s tables to <paramref name="writer"/>.</summary>
     public void Export(RunResult run, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(run);

@@ -7,7 +7,7 @@ namespace ConcurrencyLab.Reporting;
 /// Where a run's reports are to go, checked before anything runs, so that a target that cannot take them costs
 /// a line and exit code 2, not a benchmark's worth of waiting followed by a failure.
 /// </summary>
-public static class OutputTargets
+internal static class OutputTargets
 {
     /// <summary>The file that marks a folder as holding a run's results.</summary>
     public const string ResultsFileName = "results.json";

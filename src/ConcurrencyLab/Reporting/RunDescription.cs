@@ -3,7 +3,7 @@ using ConcurrencyLab.Results;
 namespace ConcurrencyLab.Reporting;
 
 /// <summary>The sentences every report opens with, so Markdown and HTML say the same thing the same way.</summary>
-public static class RunDescription
+internal static class RunDescription
 {
     /// <summary>The machine and runtime: <c>Linux, .NET 10, 2 logical cores, x64, GC workstation.</c></summary>
     public static string Machine(RunResult run)

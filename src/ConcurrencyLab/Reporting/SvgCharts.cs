@@ -10,7 +10,7 @@ namespace ConcurrencyLab.Reporting;
 /// Colours come from CSS classes (<c>bar</c>, <c>axis</c>, <c>series-N</c>), so one chart reads on a light page
 /// and a dark one. Output is deterministic: the same results give the same bytes.
 /// </summary>
-public static class SvgCharts
+internal static class SvgCharts
 {
     private const int Width = 760;
     private const int RowHeight = 22;

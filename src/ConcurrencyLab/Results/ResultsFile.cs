@@ -131,15 +131,18 @@ public static class ResultsFile
 /// <summary>A results file that cannot be read; its message is one line for the user.</summary>
 public sealed class ResultsFileException : Exception
 {
+    /// <summary>A results file that cannot be read, for the reason <paramref name="message"/> gives in one line.</summary>
     public ResultsFileException(string message)
         : base(message)
     {
     }
 
+    /// <summary>A results file that cannot be read.</summary>
     public ResultsFileException()
     {
     }
 
+    /// <summary>A results file that cannot be read, for the reason <paramref name="message"/> gives, found by <paramref name="innerException"/>.</summary>
     public ResultsFileException(string message, Exception innerException)
         : base(message, innerException)
     {

@@ -17,17 +17,22 @@ public sealed record RunResult
     /// </summary>
     public const int CurrentSchemaVersion = 2;
 
+    /// <summary>The version of this file's layout: 2 since fields became described metrics; version 1 files are read too.</summary>
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;
 
+    /// <summary>The program that wrote the file.</summary>
     public string Tool { get; init; } = "conclab";
 
     /// <summary>UTC time the run started, ISO 8601.</summary>
     public required string StartedAt { get; init; }
 
+    /// <summary>The machine and runtime the run measured.</summary>
     public required EnvironmentInfo Environment { get; init; }
 
+    /// <summary>How the run was made: trials, warmup, seed, isolation, timeouts.</summary>
     public required RunSettings Settings { get; init; }
 
+    /// <summary>Each scenario run, in the order it ran.</summary>
     public required IReadOnlyList<ScenarioResult> Scenarios { get; init; }
 
     /// <summary>Whether the run was cut short by cancellation (Ctrl+C); the trials measured before are all here.</summary>
@@ -40,19 +45,25 @@ public sealed record RunResult
 /// <summary>How the run was configured.</summary>
 public sealed record RunSettings
 {
+    /// <summary>Measured trials per variant.</summary>
     public int Repeat { get; init; }
 
+    /// <summary>Discarded trials per variant before the measured ones.</summary>
     public int Warmup { get; init; }
 
+    /// <summary>The seed every workload was built from.</summary>
     public int Seed { get; init; }
 
+    /// <summary>Whether the scenarios ran at their quick scale.</summary>
     public bool Quick { get; init; }
 
     /// <summary>Whether trials ran in fresh child processes (the default) or in the runner's own process.</summary>
     public bool Isolated { get; init; }
 
+    /// <summary>How long a trial's measured region could last, in seconds.</summary>
     public double TrialTimeoutSec { get; init; }
 
+    /// <summary>Milliseconds between samples; 0 when the sampler was off.</summary>
     public double SampleIntervalMs { get; init; }
 
     /// <summary>Whether each trial ran its variant once on a dry workload before measuring.</summary>
@@ -62,8 +73,10 @@ public sealed record RunSettings
 /// <summary>One scenario's results.</summary>
 public sealed record ScenarioResult
 {
+    /// <summary>The scenario's name, as on the command line.</summary>
     public required string Name { get; init; }
 
+    /// <summary>The scenario's parameters as the run used them, by name, as text.</summary>
     public required IReadOnlyDictionary<string, string> Parameters { get; init; }
 
     /// <summary>The lower bound on wall time no variant can beat.</summary>
@@ -75,8 +88,10 @@ public sealed record ScenarioResult
     /// <summary>Reference rates measured on this machine at the start of the scenario, from which the ideal was derived; empty when the ideal needs none.</summary>
     public IReadOnlyDictionary<string, double> Bounds { get; init; } = new Dictionary<string, double>();
 
+    /// <summary>The variant the ratios are computed against.</summary>
     public required string Baseline { get; init; }
 
+    /// <summary>Each variant run, with its summary and trials.</summary>
     public required IReadOnlyList<VariantResult> Variants { get; init; }
 
     /// <summary>
@@ -92,8 +107,10 @@ public sealed record ScenarioResult
 /// <summary>One variant's trials and their summary.</summary>
 public sealed record VariantResult
 {
+    /// <summary>The variant's name, as tables show it.</summary>
     public required string Name { get; init; }
 
+    /// <summary>What the variant does, in .NET terms.</summary>
     public required string Description { get; init; }
 
     /// <summary>The variant's family (strategy, endpoint, receiver); null in files written before conclab recorded it.</summary>
@@ -111,6 +128,7 @@ public sealed record VariantResult
     /// <summary>Ok only when every trial was ok; otherwise the worst a trial met.</summary>
     public required TrialStatus Status { get; init; }
 
+    /// <summary>The variant's measured trials, warmups left out.</summary>
     public required IReadOnlyList<TrialResult> Trials { get; init; }
 
     /// <summary>Null when no trial succeeded.</summary>
@@ -120,12 +138,16 @@ public sealed record VariantResult
 /// <summary>Statistics over a variant's successful trials.</summary>
 public sealed record VariantSummary
 {
+    /// <summary>How many trials were ok, and so summarised.</summary>
     public int Trials { get; init; }
 
+    /// <summary>The median wall time of the ok trials, in milliseconds.</summary>
     public double MedianWallMs { get; init; }
 
+    /// <summary>The shortest wall time among the ok trials, in milliseconds.</summary>
     public double MinWallMs { get; init; }
 
+    /// <summary>The longest wall time among the ok trials, in milliseconds.</summary>
     public double MaxWallMs { get; init; }
 
     /// <summary>Lower end of the 95% confidence interval of the median wall time.</summary>
@@ -182,17 +204,22 @@ public sealed record VariantSummary
 /// <summary>Where the run happened.</summary>
 public sealed record EnvironmentInfo
 {
+    /// <summary>The operating system, as the runtime describes it.</summary>
     public required string Os { get; init; }
 
+    /// <summary>The .NET runtime, as it describes itself.</summary>
     public required string Runtime { get; init; }
 
+    /// <summary><c>Environment.ProcessorCount</c>: the cores the runtime sees.</summary>
     public required int ProcessorCount { get; init; }
 
     /// <summary><c>server</c> or <c>workstation</c>, and whether concurrent GC is on.</summary>
     public required string GcMode { get; init; }
 
+    /// <summary>The process's architecture: X64, Arm64.</summary>
     public required string Architecture { get; init; }
 
+    /// <summary>The machine's name, when it was recorded.</summary>
     public string MachineName { get; init; } = string.Empty;
 
     /// <summary>Reads the current process's environment.</summary>

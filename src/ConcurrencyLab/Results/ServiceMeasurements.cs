@@ -14,6 +14,7 @@ public sealed record ServiceMeasurements
     /// <summary>The service process's <see cref="StandardMetrics"/> over the region, by id (it has no items, so no latencies).</summary>
     public IReadOnlyDictionary<string, double> Metrics { get; init; } = new Dictionary<string, double>();
 
+    /// <summary>What the service's own sampler read over the region.</summary>
     public IReadOnlyList<Sample> Samples { get; init; } = [];
 
     /// <summary>The service's value of <paramref name="metric"/>, or null when it recorded none.</summary>

@@ -5,15 +5,19 @@ namespace ConcurrencyLab.Results;
 /// <summary>What a scenario reports about the items of one trial; the meter supplies the rest.</summary>
 public sealed record TrialOutcome
 {
+    /// <summary>How many items the batch held.</summary>
     public required int ItemsPlanned { get; init; }
 
+    /// <summary>How many items finished.</summary>
     public required int ItemsCompleted { get; init; }
 
+    /// <summary>How many items ran more than once (a strategy's bug; the trial then fails).</summary>
     public int ItemsDuplicated { get; init; }
 
     /// <summary>Per-item latencies in milliseconds.</summary>
     public IReadOnlyCollection<double> LatenciesMs { get; init; } = [];
 
+    /// <summary>The workload's fingerprint (<see cref="Workloads.Workload.Digest"/>), so a report can show every variant ran the same work.</summary>
     public string? WorkloadDigest { get; init; }
 
     /// <summary>The scenario's own metrics for this trial (such as hosts misclassified or messages per second), set through their descriptors.</summary>

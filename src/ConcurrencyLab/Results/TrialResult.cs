@@ -18,8 +18,10 @@ public sealed record TrialResult
     /// <summary>Whether the trial ran in a fresh child process.</summary>
     public bool Isolated { get; init; }
 
+    /// <summary>How many items the batch held.</summary>
     public int ItemsPlanned { get; init; }
 
+    /// <summary>How many items finished.</summary>
     public int ItemsCompleted { get; init; }
 
     /// <summary>Extra runs of items that had already run; must be 0.</summary>
@@ -34,6 +36,7 @@ public sealed record TrialResult
     /// </summary>
     public IReadOnlyDictionary<string, double> Metrics { get; init; } = new Dictionary<string, double>();
 
+    /// <summary>What the sampler read every interval over the region.</summary>
     public IReadOnlyList<Sample> Samples { get; init; } = [];
 
     /// <summary>What a service in a process of its own measured of itself over the same region (fanout's product service).</summary>

@@ -14,7 +14,7 @@ namespace ConcurrencyLab.Running;
 /// that outlives the timeout, its start-up allowance and a grace besides (hung past its own watchdog) is
 /// killed with its whole process tree and reported as timed out.
 /// </summary>
-public sealed class ChildProcessTrialExecutor : ITrialExecutor
+internal sealed class ChildProcessTrialExecutor : ITrialExecutor
 {
     private const int KeptErrorCharacters = 2000;
 

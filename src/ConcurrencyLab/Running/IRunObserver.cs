@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Running;
 /// Hears about a run as it goes, for progress displays: everything a display needs comes through these calls.
 /// Called by the runner one call at a time, in order; a call that throws costs a note, never the run.
 /// </summary>
-public interface IRunObserver
+internal interface IRunObserver
 {
     /// <summary>The run is about to start its first trial.</summary>
     void RunStarting(RunPlan plan);
@@ -36,7 +36,7 @@ public interface IRunObserver
 /// <param name="Round">Warmup or measured round, 0-based.</param>
 /// <param name="Index">Trials started before this one in the whole run.</param>
 /// <param name="Total">Trials in the whole run.</param>
-public sealed record TrialProgress(string Scenario, string Variant, bool Warmup, int Round, int Index, int Total)
+internal sealed record TrialProgress(string Scenario, string Variant, bool Warmup, int Round, int Index, int Total)
 {
     /// <summary>Which trial this is, for a person: <c>warmup</c> or <c>trial 2</c>.</summary>
     public string Kind => Warmup ? "warmup" : $"trial {Round + 1}";

@@ -5,7 +5,7 @@ using ConcurrencyLab.Scenarios;
 namespace ConcurrencyLab.Running;
 
 /// <summary>Runs one trial somewhere (a fresh child process, or this process) within a time limit.</summary>
-public interface ITrialExecutor
+internal interface ITrialExecutor
 {
     /// <summary>Whether trials run in fresh processes.</summary>
     bool Isolated { get; }
@@ -19,7 +19,7 @@ public interface ITrialExecutor
 }
 
 /// <summary>Chooses the executor a run's options ask for.</summary>
-public static class TrialExecutors
+internal static class TrialExecutors
 {
     /// <summary>Fresh child processes of this program, or this process with <see cref="RunOptions.InProcess"/>.</summary>
     public static ITrialExecutor For(RunOptions options)

@@ -10,7 +10,7 @@ namespace ConcurrencyLab.Running;
 /// cancelled and abandoned (a thread cannot be killed); later trials may be disturbed by it, and the
 /// run's notes say so.
 /// </summary>
-public sealed class InProcessTrialExecutor : ITrialExecutor
+internal sealed class InProcessTrialExecutor : ITrialExecutor
 {
     /// <inheritdoc/>
     public bool Isolated => false;

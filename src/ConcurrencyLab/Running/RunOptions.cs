@@ -62,6 +62,7 @@ public sealed record RunOptions
     /// <summary>Discarded trials per variant before the measured ones; null for the default.</summary>
     public int? Warmup { get; init; }
 
+    /// <summary>The seed every workload is built from; the same seed gives the same work.</summary>
     public int Seed { get; init; } = DefaultSeed;
 
     /// <summary>Each scenario's small scale, which finishes in well under a minute.</summary>

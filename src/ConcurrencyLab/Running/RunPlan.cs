@@ -4,14 +4,14 @@ using ConcurrencyLab.Scenarios;
 namespace ConcurrencyLab.Running;
 
 /// <summary>A validated run: scenarios with their parameters and variants, and how to repeat them.</summary>
-public sealed record RunPlan(IReadOnlyList<ScenarioPlan> Scenarios, RunSettings Settings, TimeSpan TrialTimeout)
+internal sealed record RunPlan(IReadOnlyList<ScenarioPlan> Scenarios, RunSettings Settings, TimeSpan TrialTimeout)
 {
     /// <summary>Every trial the plan will run, warmups included.</summary>
     public int TotalTrials => Scenarios.Sum(s => s.Variants.Count) * (Settings.Repeat + Settings.Warmup);
 }
 
 /// <summary>One scenario of a plan.</summary>
-public sealed record ScenarioPlan(
+internal sealed record ScenarioPlan(
     Scenario Scenario,
     ParameterValues Parameters,
     IReadOnlyList<Variant> Variants,

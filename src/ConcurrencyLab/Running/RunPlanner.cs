@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Running;
 /// scenario, bad parameter, unknown variant, a strategy paired with a form it cannot use) before any
 /// trial starts, rather than stopping at the first.
 /// </summary>
-public static class RunPlanner
+internal static class RunPlanner
 {
     /// <summary>Builds the plan, or returns false with one line per problem.</summary>
     public static bool TryCreate(RunOptions options, IReadOnlyList<Scenario> catalog, out RunPlan plan, out IReadOnlyList<string> errors)

@@ -7,7 +7,7 @@ namespace ConcurrencyLab.Running;
 /// What a run measured, before any statistics: every measured trial of every variant, with what its scenario's
 /// set-up said and measured. <see cref="Analysis.Summarizer"/> turns it into a <see cref="RunResult"/>.
 /// </summary>
-public sealed record RunRecord
+internal sealed record RunRecord
 {
     /// <summary>UTC time the run started, ISO 8601.</summary>
     public required string StartedAt { get; init; }
@@ -34,7 +34,7 @@ public sealed record RunRecord
 /// <param name="Notes">What the reader should know: the plan's notes, the set-up's, failed warmups, a cancellation.</param>
 /// <param name="Ideal">The bound no variant can beat: the one the set-up measured, else the planned one.</param>
 /// <param name="Bounds">Reference rates the set-up measured, by name; empty when it measured none.</param>
-public sealed record ScenarioRecord(
+internal sealed record ScenarioRecord(
     ScenarioPlan Plan,
     IReadOnlyList<VariantTrials> Variants,
     IReadOnlyList<string> Notes,
@@ -42,4 +42,4 @@ public sealed record ScenarioRecord(
     IReadOnlyDictionary<string, double> Bounds);
 
 /// <summary>A variant and its measured trials.</summary>
-public sealed record VariantTrials(Variant Variant, IReadOnlyList<TrialResult> Trials);
+internal sealed record VariantTrials(Variant Variant, IReadOnlyList<TrialResult> Trials);

@@ -14,7 +14,7 @@ namespace ConcurrencyLab.Running;
 /// first removes what runs killed before they could clean up left behind, and
 /// says what in its notes and its log. The runner measures only: <see cref="Analysis.Summarizer"/> takes the statistics of what it returns.
 /// </summary>
-public sealed partial class Runner
+internal sealed partial class Runner
 {
     private readonly ITrialExecutor _executor;
     private readonly IRunObserver? _observer;

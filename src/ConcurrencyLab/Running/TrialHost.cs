@@ -11,7 +11,7 @@ namespace ConcurrencyLab.Running;
 /// Runs one trial in the current process. A child process started by the runner enters through
 /// <see cref="RunChildAsync"/>; the in-process mode calls <see cref="RunAsync(TrialRequest, Scenario, bool, CancellationToken)"/> directly.
 /// </summary>
-public static class TrialHost
+internal static class TrialHost
 {
     /// <summary>The first argument of a child trial process, followed by the request as JSON.</summary>
     public const string RequestArgument = "--conclab-trial";

@@ -3,7 +3,7 @@ using ConcurrencyLab.Scenarios;
 namespace ConcurrencyLab.Running;
 
 /// <summary>Everything a process needs to run one trial, as it travels to a child process.</summary>
-public sealed record TrialRequest
+internal sealed record TrialRequest
 {
     public required string Scenario { get; init; }
 

@@ -7,7 +7,7 @@ namespace ConcurrencyLab.Scenarios;
 /// A variant of a batch scenario, typed: the strategy that schedules the items, the form it calls them in,
 /// and its degree. Read from a <see cref="Variant"/>'s structure, never from its name.
 /// </summary>
-public sealed record BatchVariant(Strategy Strategy, WorkForm Form, Degree Degree)
+internal sealed record BatchVariant(Strategy Strategy, WorkForm Form, Degree Degree)
 {
     /// <summary>The name of a batch family's parameter: how many items run at once.</summary>
     public const string DegreeName = "degree";

@@ -7,7 +7,7 @@ namespace ConcurrencyLab.Scenarios;
 /// scenario's own <see cref="VariantSpace"/>, the one reader of names, so reports of an older run can group its
 /// sweeps as they did.
 /// </summary>
-public static class RecordedVariants
+internal static class RecordedVariants
 {
     /// <summary>
     /// <paramref name="run"/>, with every variant that lacks a family given the family, form and parameter values

@@ -11,6 +11,7 @@ public sealed class RunFixture : IAsyncDisposable
     private readonly Func<ValueTask> _dispose;
     private bool _disposed;
 
+    /// <summary>What the run's trials share: <paramref name="trialParameters"/> reach every trial, <paramref name="notes"/> go in the report, and <paramref name="dispose"/> tears it down after the scenario's last trial.</summary>
     public RunFixture(IReadOnlyDictionary<string, string> trialParameters, IReadOnlyList<string> notes, Func<ValueTask> dispose)
     {
         ArgumentNullException.ThrowIfNull(trialParameters);

@@ -5,6 +5,7 @@ namespace ConcurrencyLab.Scenarios;
 /// <summary>What a scenario is given to run one trial.</summary>
 public sealed class TrialContext
 {
+    /// <summary>The context of one trial of <paramref name="variant"/>.</summary>
     public TrialContext(Variant variant, ParameterValues parameters, int seed, TrialMeter meter, bool prime = true)
     {
         Prime = prime;
@@ -17,8 +18,10 @@ public sealed class TrialContext
     /// <summary>The variant to run: its family, form and parameter values.</summary>
     public Variant Variant { get; }
 
+    /// <summary>The run's parameters, with what the run's fixture added.</summary>
     public ParameterValues Parameters { get; }
 
+    /// <summary>The run's seed: the same seed must give the same work.</summary>
     public int Seed { get; }
 
     /// <summary>

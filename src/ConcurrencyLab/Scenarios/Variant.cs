@@ -44,7 +44,9 @@ public sealed record Variant
         other is not null && Name == other.Name && Family == other.Family && Form == other.Form
         && Parameters.Count == other.Parameters.Count && Parameters.All(p => other.Parameters.TryGetValue(p.Key, out var value) && value == p.Value);
 
+    /// <summary>A hash of the name, family and form.</summary>
     public override int GetHashCode() => HashCode.Combine(Name, Family, Form);
 
+    /// <summary>The variant's name.</summary>
     public override string ToString() => Name;
 }

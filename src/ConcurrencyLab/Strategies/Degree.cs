@@ -1,7 +1,7 @@
 namespace ConcurrencyLab.Strategies;
 
 /// <summary>A degree of parallelism: a fixed count, or whatever the scheduling API uses by default.</summary>
-public readonly record struct Degree
+internal readonly record struct Degree
 {
     private Degree(int value) => Value = value;
 

@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Strategies;
 /// A way of scheduling a batch of work items: the thing a variant compares.
 /// Implementations are stateless singletons listed in <see cref="StrategyCatalog"/>.
 /// </summary>
-public abstract class Strategy
+internal abstract class Strategy
 {
     private protected Strategy()
     {

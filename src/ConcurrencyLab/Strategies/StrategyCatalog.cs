@@ -1,7 +1,7 @@
 namespace ConcurrencyLab.Strategies;
 
 /// <summary>Every scheduling strategy the lab knows, by identifier.</summary>
-public static class StrategyCatalog
+internal static class StrategyCatalog
 {
     /// <summary>All strategies, in the order reports list them.</summary>
     public static IReadOnlyList<Strategy> All { get; } =

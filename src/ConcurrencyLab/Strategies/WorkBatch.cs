@@ -8,7 +8,7 @@ namespace ConcurrencyLab.Strategies;
 /// finished and how many times it ran. Strategies call <see cref="Invoke"/> (blocking) or
 /// <see cref="InvokeAsync"/> (asynchronous) and never time anything themselves.
 /// </summary>
-public sealed class WorkBatch
+internal sealed class WorkBatch
 {
     private readonly Workload _workload;
     private readonly long[] _finishedAt;

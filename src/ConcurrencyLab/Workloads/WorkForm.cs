@@ -14,7 +14,7 @@ public enum WorkForm
 }
 
 /// <summary>Names of <see cref="WorkForm"/> values as they appear in variant names.</summary>
-public static class WorkForms
+internal static class WorkForms
 {
     /// <summary>All forms, in the order they are listed.</summary>
     public static IReadOnlyList<WorkForm> All { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];

@@ -8,10 +8,13 @@ namespace ConcurrencyLab.Scenarios.Delay;
 /// </summary>
 public sealed class DelayScenario : BatchScenario
 {
+    /// <inheritdoc/>
     public override string Name => "delay";
 
+    /// <inheritdoc/>
     public override string Summary => "N items that each wait a seeded 10-50 ms: pure waiting, no CPU";
 
+    /// <inheritdoc/>
     public override string Reproduces => "Channels vs Parallel.ForEachAsync on 100 delayed items (seeds/001)";
 
     internal static readonly Parameter<int> Items = Parameter.WholeNumber("items", 100, "number of items", minimum: 1, maximum: 100_000, quick: 40);
@@ -30,10 +33,13 @@ public sealed class DelayScenario : BatchScenario
     private static readonly Parameter<IReadOnlyList<int>> DelayDegrees =
         DegreesParameter([4, 40], "degrees of parallelism for the Parallel.*, PLINQ, Dataflow, semaphore and channel-worker variants", maximum: 10_000);
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Parameter> Parameters { get; init; } = [Items, MinDelay, MaxDelay, Timer, DelayDegrees];
 
+    /// <inheritdoc/>
     protected override Parameter<IReadOnlyList<int>> Degrees => DelayDegrees;
 
+    /// <inheritdoc/>
     public override IEnumerable<string> Validate(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -43,8 +49,10 @@ public sealed class DelayScenario : BatchScenario
         }
     }
 
+    /// <inheritdoc/>
     public override Variant DefaultBaseline(ParameterValues parameters) => Variants(parameters).Create("parallel-for", DegreesOf(parameters)[0]);
 
+    /// <inheritdoc/>
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -52,14 +60,17 @@ public sealed class DelayScenario : BatchScenario
         return new IdealBound(longest, $"the longest single delay ({longest} ms): every item could wait at once");
     }
 
+    /// <inheritdoc/>
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
         return TimeSpan.FromMilliseconds((long)parameters.Get(Items) * parameters.Get(MaxDelay));
     }
 
+    /// <inheritdoc/>
     public override Workload CreateWorkload(ParameterValues parameters, int seed) => CreateDelays(parameters, seed);
 
+    /// <inheritdoc/>
     protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) => [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 
     private static DelayWorkload CreateDelays(ParameterValues parameters, int seed)

@@ -5,7 +5,7 @@ using ConcurrencyLab.Workloads;
 namespace ConcurrencyLab.Scenarios.Delay;
 
 /// <summary>What times the asynchronous waits of a <see cref="DelayWorkload"/>.</summary>
-public enum DelayTimer
+internal enum DelayTimer
 {
     /// <summary>A dedicated timer thread read with Stopwatch: waits end on time, never early.</summary>
     Precise,
@@ -18,7 +18,7 @@ public enum DelayTimer
 /// Items that each wait at least a fixed time: Thread.Sleep when blocking, Task.Delay when asynchronous. Stands in
 /// for I/O whose latency is all waiting, as in the published experiment.
 /// </summary>
-public sealed class DelayWorkload : Workload
+internal sealed class DelayWorkload : Workload
 {
     private readonly int[] _delaysMs;
 

@@ -11,7 +11,7 @@ namespace ConcurrencyLab.Scenarios.Fanout;
 /// after its configured delay. The delay is awaited on a Stopwatch-driven timer, so a waiting request holds
 /// no thread and the service itself never becomes the bottleneck under load.
 /// </summary>
-public static class ExternalService
+internal static class ExternalService
 {
     /// <summary>The service's name on the command line of its process.</summary>
     public const string Name = "external";
@@ -44,4 +44,4 @@ public static class ExternalService
 }
 
 /// <summary>How long each endpoint of the <see cref="ExternalService"/> waits before it answers, already time-scaled.</summary>
-public sealed record ExternalServiceSettings(int NameMs, int PriceMs, int CategoryMs);
+internal sealed record ExternalServiceSettings(int NameMs, int PriceMs, int CategoryMs);

@@ -17,10 +17,13 @@ public sealed class FanoutScenario : Scenario
 {
     private static readonly TimeSpan ServiceStartTimeout = TimeSpan.FromSeconds(60);
 
+    /// <inheritdoc/>
     public override string Name => "fanout";
 
+    /// <inheritdoc/>
     public override string Summary => "N requests at once to a service that makes three calls to a slow service: WaitAll vs WhenAll vs an async client";
 
+    /// <inheritdoc/>
     public override string Reproduces => "Task.WaitAll vs await Task.WhenAll vs async client in a service calling a slow web service (seeds/003)";
 
     // The ranges --requests and --min-threads accept, and so do the variants' own values.
@@ -50,6 +53,7 @@ public sealed class FanoutScenario : Scenario
     private static readonly Parameter<double> RequestTimeout = Parameter.Number(
         "request-timeout", 600, "seconds after which the client gives up on a request and counts it as an error", minimum: 0.1, maximum: 86_400);
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Parameter> Parameters { get; init; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, CallTimeout, RequestTimeout];
 
     // An endpoint of the product service, at N requests sent at once: whenall-async@1000.
@@ -76,20 +80,24 @@ public sealed class FanoutScenario : Scenario
     private static readonly VariantSpace Endpoints = new(
         "fanout", "endpoint", [.. ProductService.Variants.Select(v => new VariantFamily(v.Variant, v.Description) { Parameters = [RequestsAtOnce, PoolMinimum] })]);
 
+    /// <inheritdoc/>
     public override VariantSpace Variants(ParameterValues parameters) => Endpoints;
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
         return [.. parameters.Get(Requests).SelectMany(n => Endpoints.Families.Select(f => Endpoints.Create(f.Id, n)))];
     }
 
+    /// <inheritdoc/>
     public override Variant DefaultBaseline(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
         return Endpoints.Create("waitall", parameters.Get(Requests)[^1]);
     }
 
+    /// <inheritdoc/>
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
         var delays = Delays(parameters);
@@ -97,6 +105,7 @@ public sealed class FanoutScenario : Scenario
         return new IdealBound(slowest, $"the slowest external call ({slowest} ms): every request's three calls could be waited for at once");
     }
 
+    /// <inheritdoc/>
     public override IReadOnlyList<ServiceDefinition> Services { get; } = [ExternalService.Definition, ProductService.Definition];
 
     internal static readonly Metric ServerPeakThreads = Metric.Count("serverPeakThreads", "Server threads") with
@@ -161,12 +170,14 @@ public sealed class FanoutScenario : Scenario
         (ServerJitMs, StandardMetrics.Jit),
     ];
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Metric> Metrics { get; init; } =
     [
         ServerPeakThreads, ServerPeakPoolThreads, Errors, UpstreamTimeouts, ListenOverflows,
         RequestsSent, UpstreamFailures, ServerErrors, ClientTimeouts, ConnectionErrors, ServerPeakQueueLength, ServerCpuMs, ServerJitMs, ExternalCpuMs,
     ];
 
+    /// <inheritdoc/>
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -189,6 +200,7 @@ public sealed class FanoutScenario : Scenario
         }
     }
 
+    /// <inheritdoc/>
     public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);

@@ -12,7 +12,7 @@ namespace ConcurrencyLab.Scenarios.Fanout;
 /// The product service of the fanout experiment: one endpoint per variant, each building a product from
 /// three calls to the slow <see cref="ExternalService"/> (name, price, category) in its own way.
 /// </summary>
-public static class ProductService
+internal static class ProductService
 {
     /// <summary>The service's name on the command line of its process.</summary>
     public const string Name = "product";
@@ -180,10 +180,10 @@ public static class ProductService
 /// minimum threads (0 leaves the default), the shared client's connection limit, and how long a call to the
 /// external service may take before it fails (HttpClient's own default is 100 s).
 /// </summary>
-public sealed record ProductServiceSettings(string ExternalBaseAddress, string ExternalHttp2Address, int MinThreads, int MaxConnections, double CallTimeoutSeconds = 100);
+internal sealed record ProductServiceSettings(string ExternalBaseAddress, string ExternalHttp2Address, int MinThreads, int MaxConnections, double CallTimeoutSeconds = 100);
 
 /// <summary>A product as the product service answers it.</summary>
-public sealed class Product
+internal sealed class Product
 {
     public int Id { get; set; }
 

@@ -8,7 +8,7 @@ namespace ConcurrencyLab.Scenarios.Hash;
 /// the caller's buffer, which must be aligned to the device's block (a page is enough), as must the offsets
 /// and lengths. Nothing is copied and nothing is cached, so a direct read is cold whatever ran before it.
 /// </summary>
-public static partial class DirectIo
+internal static partial class DirectIo
 {
     /// <summary>The alignment used for buffers, offsets and lengths: a page, which covers every common block size.</summary>
     public static int Alignment { get; } = Environment.SystemPageSize;
@@ -55,7 +55,7 @@ public static partial class DirectIo
 }
 
 /// <summary>A buffer of native memory aligned for direct reads; freed on dispose.</summary>
-public sealed unsafe class AlignedBuffer : IDisposable
+internal sealed unsafe class AlignedBuffer : IDisposable
 {
     private void* _memory;
 

@@ -5,7 +5,7 @@ using System.Threading.Channels;
 namespace ConcurrencyLab.Scenarios.Hash;
 
 /// <summary>How the hash experiment's workers read and hash a file.</summary>
-public enum HashMode
+internal enum HashMode
 {
     /// <summary>A Channel feeds N workers; each opens the file plainly and hashes it with blocking reads (published).</summary>
     Sync,
@@ -24,7 +24,7 @@ public enum HashMode
 }
 
 /// <summary>One file's result: its hash in lower-case hex, and when it was started and finished (Stopwatch timestamps).</summary>
-public sealed record FileHash(string Path, string Md5, long StartedAt, long FinishedAt)
+internal sealed record FileHash(string Path, string Md5, long StartedAt, long FinishedAt)
 {
     /// <summary>Whether the file was finished on a ThreadPool thread (async work is; a worker thread of its own is not).</summary>
     public bool OnPoolThread { get; init; } = Thread.CurrentThread.IsThreadPoolThread;
@@ -37,7 +37,7 @@ public sealed record FileHash(string Path, string Md5, long StartedAt, long Fini
 /// Hashes a list of files with MD5 in one of the <see cref="HashMode"/>s and N workers, as the published
 /// experiment did. MD5 is its workload, not a security measure.
 /// </summary>
-public static class FileHashers
+internal static class FileHashers
 {
     /// <summary>FileStream's default buffer, which the published code left as it was.</summary>
     public const int DefaultBufferSize = 4096;

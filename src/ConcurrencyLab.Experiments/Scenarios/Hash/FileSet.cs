@@ -7,14 +7,14 @@ using ConcurrencyLab.Serialization;
 namespace ConcurrencyLab.Scenarios.Hash;
 
 /// <summary>What a file set holds: how many files, how big each is, and the seed of their content.</summary>
-public sealed record FileSetSpec(int Files, long FileSize, int Seed)
+internal sealed record FileSetSpec(int Files, long FileSize, int Seed)
 {
     /// <summary>Bytes the set takes on disk.</summary>
     public long TotalBytes => Files * FileSize;
 }
 
 /// <summary>One file of a set and the MD5 its content must hash to.</summary>
-public sealed record FileSetEntry(string Name, long Size, string Md5);
+internal sealed record FileSetEntry(string Name, long Size, string Md5);
 
 /// <summary>
 /// Files of seeded random content for the hash experiment, with a manifest of each file's MD5, in a folder
@@ -22,7 +22,7 @@ public sealed record FileSetEntry(string Name, long Size, string Md5);
 /// writing gigabytes for every run would cost more than the run. Disposing deletes what this set wrote,
 /// unless it was asked to keep it; files it found already there are left alone.
 /// </summary>
-public sealed class FileSet : IDisposable
+internal sealed class FileSet : IDisposable
 {
     /// <summary>The manifest's file name in the set's folder.</summary>
     public const string ManifestName = "conclab-fileset.json";
@@ -324,7 +324,7 @@ public sealed class FileSet : IDisposable
 }
 
 /// <summary>A file set that cannot be made as asked, such as for want of disk space; its message is one line for the user.</summary>
-public sealed class FileSetException : Exception
+internal sealed class FileSetException : Exception
 {
     public FileSetException(string message)
         : base(message)

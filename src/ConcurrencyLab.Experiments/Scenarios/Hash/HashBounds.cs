@@ -13,7 +13,7 @@ namespace ConcurrencyLab.Scenarios.Hash;
 /// from the fastest (405-1,056 MiB/s against 1,835 with 16 readers on the same files), and a bound one
 /// reader sets is beaten by the variants.
 /// </summary>
-public sealed record HashBounds
+internal sealed record HashBounds
 {
     /// <summary>How many readers read at once for the many-reader rate: enough to keep a device's queue full.</summary>
     public const int ManyReaders = 16;

@@ -20,10 +20,13 @@ public sealed class HashScenario : Scenario
         ("direct", HashMode.Direct, "a Channel feeds N worker threads; each reads past the page cache (O_DIRECT) in aligned 1 MiB blocks and hashes them as they come"),
     ];
 
+    /// <inheritdoc/>
     public override string Name => "hash";
 
+    /// <inheritdoc/>
     public override string Summary => "N workers hashing a set of files with MD5 from a cold (or warm) cache: sync vs async vs direct reads";
 
+    /// <inheritdoc/>
     public override string Reproduces => "sync vs async file hashing with N workers fed by a Channel (seeds/004)";
 
     private static readonly Parameter<int> Files = Parameter.WholeNumber("files", 512, "files in the set (the published 512)", minimum: 1, maximum: 100_000, quick: 64);
@@ -47,6 +50,7 @@ public sealed class HashScenario : Scenario
 
     private static readonly Parameter<bool> Keep = Parameter.Switch("keep", "keep the file set after the run, to reuse it with --dir");
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Parameter> Parameters { get; init; } = [Files, FileSize, Workers, Cold, BufferSize, Dir, Keep];
 
     /// <summary>A size as people type it (<see cref="ByteSize"/>), from 1 byte to <paramref name="maximum"/>.</summary>
@@ -59,6 +63,7 @@ public sealed class HashScenario : Scenario
     /// <summary>Checks as for a run with the default seed; the planner passes the run's own.</summary>
     public override IEnumerable<string> Validate(ParameterValues parameters) => Validate(parameters, DefaultSeed);
 
+    /// <inheritdoc/>
     public override IEnumerable<string> Validate(ParameterValues parameters, int seed)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -90,14 +95,17 @@ public sealed class HashScenario : Scenario
             }),
         ]);
 
+    /// <inheritdoc/>
     public override VariantSpace Variants(ParameterValues parameters) => Readers;
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
         return [.. Readers.Families.Where(f => f.Unavailable is null).SelectMany(f => parameters.Get(Workers).Select(n => Readers.Create(f.Id, n)))];
     }
 
+    /// <inheritdoc/>
     public override Variant DefaultBaseline(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -108,6 +116,7 @@ public sealed class HashScenario : Scenario
     public override IdealBound Ideal(ParameterValues parameters, int seed) =>
         new(0, "the set's size over the tighter of two rates measured on the files at the start of each run: reading with 1 MiB reads (the faster of one reader and 16), and MD5 from memory on every core");
 
+    /// <inheritdoc/>
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -141,8 +150,10 @@ public sealed class HashScenario : Scenario
         Description = "1 when eviction fell back to dropping every cache on the machine (root, where per-file eviction left pages behind)",
     };
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Metric> Metrics { get; init; } = [MibPerSec, FilesPerSec, ResidentPercent, NotCold, HashMismatches, CacheCold, DroppedAllCaches];
 
+    /// <inheritdoc/>
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -237,6 +248,7 @@ public sealed class HashScenario : Scenario
         }
     }
 
+    /// <inheritdoc/>
     public override Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -301,6 +313,7 @@ public sealed class HashScenario : Scenario
         }
     }
 
+    /// <inheritdoc/>
     public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);

@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Scenarios.Hash;
 /// file's clean pages, then mincore over a read-only mapping to check what stayed. Elsewhere nothing is
 /// evicted and residency is unknown, and callers report that rather than claim a cold cache.
 /// </summary>
-public static partial class PageCache
+internal static partial class PageCache
 {
     private const int PosixFadviseDontNeed = 4;
     private const int ProtRead = 1;
@@ -195,7 +195,7 @@ public static partial class PageCache
 }
 
 /// <summary>What eviction achieved: whether the files are cold, the fraction of their pages still resident (null when unknown) and, if eviction failed, why.</summary>
-public sealed record CacheState(bool Cold, double? ResidentFraction, string? Problem)
+internal sealed record CacheState(bool Cold, double? ResidentFraction, string? Problem)
 {
     /// <summary>Whether eviction file by file was not enough and the whole system's page cache was dropped.</summary>
     public bool DroppedAllCaches { get; init; }

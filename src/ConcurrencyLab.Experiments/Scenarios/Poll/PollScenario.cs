@@ -16,10 +16,13 @@ public sealed class PollScenario : Scenario
 {
     private const int PrimerMessages = 4;
 
+    /// <inheritdoc/>
     public override string Name => "poll";
 
+    /// <inheritdoc/>
     public override string Summary => "receive from N mostly idle loopback connections: threads vs polling through the pool vs pending receives";
 
+    /// <inheritdoc/>
     public override string Reproduces => "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (seeds/002)";
 
     internal static readonly Parameter<int> Connections = Parameter.WholeNumber("connections", 500, "connections the server holds open (the published 500)", minimum: 1, maximum: 4000);
@@ -39,8 +42,10 @@ public sealed class PollScenario : Scenario
     internal static readonly Parameter<int> Workers = Parameter.WholeNumber(
         "workers", 64, "workers of the channel-fanin variant; it needs at least messages/s x work-ms/1000 of them", minimum: 1, maximum: 10_000);
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Parameter> Parameters { get; init; } = [Connections, IntervalMs, HitRate, WorkMs, Duration, Drain, Workers];
 
+    /// <inheritdoc/>
     public override IEnumerable<string> Validate(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -58,12 +63,16 @@ public sealed class PollScenario : Scenario
 
     private static readonly VariantSpace Receivers = new("poll", "receiver", [.. ReceiverCatalog.All.Select(r => new VariantFamily(r.Id, r.Description))]);
 
+    /// <inheritdoc/>
     public override VariantSpace Variants(ParameterValues parameters) => Receivers;
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters) => [.. Receivers.Families.Select(f => Receivers.Create(f.Id))];
 
+    /// <inheritdoc/>
     public override Variant DefaultBaseline(ParameterValues parameters) => Receivers.Create("threads");
 
+    /// <inheritdoc/>
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
         var schedule = Schedule(parameters, seed);
@@ -79,6 +88,7 @@ public sealed class PollScenario : Scenario
             $"the last of {schedule.Count} messages goes out at {last} ms and takes {work} ms to process, so no receiver finishes sooner");
     }
 
+    /// <inheritdoc/>
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -122,9 +132,11 @@ public sealed class PollScenario : Scenario
 
     internal static readonly Metric SteadyWindowMs = Metric.Milliseconds("steadyWindowMs", "Steady window") with { Direction = MetricDirection.Neither, Description = "the window over which the receive rate was compared with the send rate" };
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Metric> Metrics { get; init; } =
         [MessagesPerSec, PollsPerSec, SteadyStateMs, Sent, Received, Lost, Duplicated, Misrouted, Polls, SkippedPolls, SteadyWindowMs];
 
+    /// <inheritdoc/>
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
     {
         ArgumentNullException.ThrowIfNull(parameters);

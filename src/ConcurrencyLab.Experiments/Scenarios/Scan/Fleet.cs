@@ -15,7 +15,7 @@ namespace ConcurrencyLab.Scenarios.Scan;
 /// Disposing closes every socket the fleet made. Two fleets on the same addresses at once may pick the same
 /// port and answer for each other's closed hosts: run one at a time.
 /// </summary>
-public sealed class Fleet : IAsyncDisposable
+internal sealed class Fleet : IAsyncDisposable
 {
     private const int AttemptsToFindAPort = 10;
     private static readonly TimeSpan SilenceCheck = TimeSpan.FromMilliseconds(150);

@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Scenarios.Scan;
 /// Which host of the fleet is which: consecutive addresses of 127.0.0.0/8 starting at <see cref="FirstAddress"/>,
 /// each drawn from the seed as open, closed or silent in the given shares.
 /// </summary>
-public sealed class FleetLayout
+internal sealed class FleetLayout
 {
     /// <summary>The default first host, 127.0.1.1: outside 127.0.0.1, which other services on the machine use.</summary>
     public static IPAddress FirstAddress { get; } = IPAddress.Parse("127.0.1.1");
@@ -60,4 +60,4 @@ public sealed class FleetLayout
 }
 
 /// <summary>One host of the fleet.</summary>
-public sealed record FleetHost(IPAddress Address, HostKind Kind);
+internal sealed record FleetHost(IPAddress Address, HostKind Kind);

@@ -1,7 +1,7 @@
 namespace ConcurrencyLab.Scenarios.Scan;
 
 /// <summary>How a host of the fleet answers a TCP connect.</summary>
-public enum HostKind
+internal enum HostKind
 {
     /// <summary>A listener accepts the connection, optionally after a delay.</summary>
     Open,

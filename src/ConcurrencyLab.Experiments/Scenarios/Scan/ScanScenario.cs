@@ -22,10 +22,13 @@ public sealed class ScanScenario : BatchScenario
         ["whenall-async"] = "whenall",
     };
 
+    /// <inheritdoc/>
     public override string Name => "scan";
 
+    /// <inheritdoc/>
     public override string Summary => "connect to N loopback hosts (open, closed, silent) with a timeout: mostly waiting on silence";
 
+    /// <inheritdoc/>
     public override string Reproduces => "TPL vs TAP vs APM port scan of 255 addresses (seeds/000)";
 
     private static readonly Parameter<int> Hosts = Parameter.WholeNumber("hosts", 255, "hosts in the fleet, from 127.0.1.1 on", minimum: 1, maximum: 4000, quick: 12);
@@ -55,10 +58,13 @@ public sealed class ScanScenario : BatchScenario
     private static readonly Parameter<bool> AllowNonLoopback = Parameter.Choice(
         "allow-non-loopback", false, "yes lets --targets leave 127.0.0.0/8: only your own network, on your own authority", ("yes", true), ("no", false));
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Parameter> Parameters { get; init; } = [Hosts, Port, TimeoutMs, Open, Closed, Silent, ScanDegrees, Targets, AllowNonLoopback];
 
+    /// <inheritdoc/>
     protected override Parameter<IReadOnlyList<int>> Degrees => ScanDegrees;
 
+    /// <inheritdoc/>
     public override IEnumerable<string> Validate(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -84,6 +90,7 @@ public sealed class ScanScenario : BatchScenario
         }
     }
 
+    /// <inheritdoc/>
     public override Variant DefaultBaseline(ParameterValues parameters) => Variants(parameters).Create("sequential", WorkForm.Apm);
 
     internal static readonly Metric Misclassified = Metric.Count("misclassified", "Misclassified") with
@@ -98,8 +105,10 @@ public sealed class ScanScenario : BatchScenario
 
     internal static readonly Metric FoundSilent = Metric.Count("foundSilent", "Found silent") with { Direction = MetricDirection.Neither, Description = "hosts the variant found silent (the connect timed out)" };
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Metric> Metrics { get; init; } = [Misclassified, FoundOpen, FoundClosed, FoundSilent];
 
+    /// <inheritdoc/>
     public override IdealBound Ideal(ParameterValues parameters, int seed)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -115,6 +124,7 @@ public sealed class ScanScenario : BatchScenario
             : new IdealBound(0, "no silent host: every connect is answered in microseconds, so there is no useful bound");
     }
 
+    /// <inheritdoc/>
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -124,6 +134,7 @@ public sealed class ScanScenario : BatchScenario
         }
     }
 
+    /// <inheritdoc/>
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -133,6 +144,7 @@ public sealed class ScanScenario : BatchScenario
     // The ways that wait for every host at once, each at every --dop.
     private static readonly string[] DoneRight = ["foreach-async", "channel-workers", "semaphore"];
 
+    /// <inheritdoc/>
     public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
     {
         // The published experiment's variants, under the names it gave them (read by the one parser, as a user's
@@ -151,13 +163,17 @@ public sealed class ScanScenario : BatchScenario
         ];
     }
 
+    /// <inheritdoc/>
     public override Workload CreateWorkload(ParameterValues parameters, int seed) =>
         throw new NotSupportedException("The scan workload needs its fleet running; it is built in PrepareAsync.");
 
+    /// <inheritdoc/>
     protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) => [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 
+    /// <inheritdoc/>
     protected override IReadOnlyDictionary<string, string> PublishedNames => Published;
 
+    /// <inheritdoc/>
     protected override async Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(parameters);
@@ -173,6 +189,7 @@ public sealed class ScanScenario : BatchScenario
         return new PreparedTrial(new ScanWorkload(endPoints, timeout), fleet);
     }
 
+    /// <inheritdoc/>
     protected override (MetricValues? Metrics, string? Error) CheckResults(Workload workload, object? fixture)
     {
         if (workload is not ScanWorkload scan)

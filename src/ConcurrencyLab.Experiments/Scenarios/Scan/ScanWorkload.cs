@@ -16,7 +16,7 @@ namespace ConcurrencyLab.Scenarios.Scan;
 /// </list>
 /// Targets outside 127.0.0.0/8 are refused unless the caller explicitly allows them.
 /// </summary>
-public sealed class ScanWorkload : Workload
+internal sealed class ScanWorkload : Workload
 {
     private readonly IReadOnlyList<IPEndPoint> _targets;
     private readonly int[] _observed;
