@@ -45,6 +45,20 @@ public static class LabProgram
             return ExitCode.BadInput;
         }
 
+        // A scenario built wrong (two parameters of one name) is its author's mistake: said in one line, not a stack.
+        foreach (var scenario in scenarios)
+        {
+            try
+            {
+                _ = scenario.Parameters;
+            }
+            catch (InvalidOperationException ex)
+            {
+                await Cli.Rendering.ErrorLine.WriteAsync(ex.Message).ConfigureAwait(false);
+                return ExitCode.BadInput;
+            }
+        }
+
         if (Console.IsOutputRedirected)
         {
             // A log or a pipe has no width; the default of 80 columns would wrap every table.
