@@ -38,7 +38,7 @@ internal static class PngCharts
             Style(plot, font);
             var (plotHeight, legend) = chart switch
             {
-                WallTimeChart bars => (Draw(plot, bars), (IReadOnlyList<LegendEntry>)[]),
+                BarChart bars => (Draw(plot, bars), (IReadOnlyList<LegendEntry>)[]),
                 SweepChart sweep => (LineChartPlotHeight, Draw(plot, sweep)),
                 OverTimeChart lines => (LineChartPlotHeight, Draw(plot, lines)),
                 _ => throw new ArgumentException($"no drawing for a {chart.GetType().Name} chart", nameof(chart)),
@@ -119,7 +119,7 @@ internal static class PngCharts
     }
 
     /// <summary>Draws the bars and returns the plot's height in points: a row per bar.</summary>
-    private static int Draw(Plot plot, WallTimeChart chart)
+    private static int Draw(Plot plot, BarChart chart)
     {
         var n = chart.Rows.Count;
         var bar = File(ChartPalette.Bar);
@@ -129,21 +129,21 @@ internal static class PngCharts
         for (var i = 0; i < n; i++)
         {
             // The fastest at the top, as in the report.
-            var (name, summary) = chart.Rows[i];
+            var row = chart.Rows[i];
             double y = n - 1 - i;
-            bars.Add(new Bar { Position = y, Value = summary.MedianWallMs, Size = 0.64, FillColor = bar, LineWidth = 0, Orientation = Orientation.Horizontal });
-            ticks.AddMajor(y, Chart.Label(name));
-            Whisker(plot, summary.CiLowMs, summary.CiHighMs, y, ink);
-            Label(plot, Chart.Ms(summary.MedianWallMs), summary.CiHighMs, y, Alignment.MiddleLeft, ink);
+            bars.Add(new Bar { Position = y, Value = row.Value, Size = 0.64, FillColor = bar, LineWidth = 0, Orientation = Orientation.Horizontal });
+            ticks.AddMajor(y, Chart.Label(row.Name));
+            Whisker(plot, row.Low, row.High, y, ink);
+            Label(plot, chart.Write(row.Value), Math.Max(row.High, row.Value), y, Alignment.MiddleLeft, ink);
         }
 
         plot.Add.Bars(bars);
         // The ideal as a dashed line with its value above the bars, as in the report.
         var top = n - 0.4;
-        if (chart.Scenario.IdealMs > 0)
+        if (chart.Ideal > 0)
         {
-            plot.Add.VerticalLine(chart.Scenario.IdealMs, 2, File(ChartPalette.Ideal), Pattern(ChartPalette.IdealDash));
-            Label(plot, Chart.IdealLabel(chart.Scenario.IdealMs), chart.Scenario.IdealMs, top, Alignment.LowerLeft, File(ChartPalette.Ideal));
+            plot.Add.VerticalLine(chart.Ideal, 2, File(ChartPalette.Ideal), Pattern(ChartPalette.IdealDash));
+            Label(plot, Chart.IdealLabel(chart.Ideal), chart.Ideal, top, Alignment.LowerLeft, File(ChartPalette.Ideal));
             top += 0.9;
         }
 
@@ -151,7 +151,7 @@ internal static class PngCharts
 
         // Room past the slowest interval for its printed median.
         plot.Axes.SetLimits(0, chart.Max * 1.1, -0.6, top);
-        plot.XLabel(Chart.WallTimeAxis);
+        plot.XLabel(chart.AxisTitle);
         return 110 + (n * 26);
     }
 

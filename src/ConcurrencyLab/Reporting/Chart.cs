@@ -1,4 +1,5 @@
 using System.Globalization;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Workloads;
 
@@ -15,7 +16,7 @@ internal abstract record Chart
     /// <summary>The scenario the chart belongs to.</summary>
     public ScenarioResult Scenario { get; }
 
-    /// <summary>The chart's kind, also the end of its file name: <c>wall-time</c>, <c>sweep</c>, <c>os-threads</c>, <c>pool-threads</c>.</summary>
+    /// <summary>The chart's kind, also the end of its file name: <c>wall-time</c>, <c>sweep</c>, <c>metric-</c> and an id, <c>os-threads</c>, <c>pool-threads</c>.</summary>
     public abstract string Kind { get; }
 
     /// <summary>One sentence saying what the chart shows, for readers who cannot see it.</summary>
@@ -48,6 +49,7 @@ internal abstract record Chart
         [
             WallTimeChart.From(scenario),
             .. SweepChart.All(scenario),
+            .. MetricChart.All(scenario),
             OverTimeChart.From(scenario, "os-threads", "OS threads", s => s.Threads),
             OverTimeChart.From(scenario, "pool-threads", "pool threads", s => s.PoolThreads),
         ];
@@ -55,34 +57,132 @@ internal abstract record Chart
     }
 }
 
-/// <summary>Median wall time per variant, fastest first, with its 95% confidence interval, against the ideal.</summary>
-internal sealed record WallTimeChart : Chart
+/// <summary>A variant's bar: its value, the range drawn as whiskers around it, and what its tooltip says.</summary>
+/// <param name="Name">The variant's name.</param>
+/// <param name="Value">The bar's length: a median.</param>
+/// <param name="Low">The whisker's low end.</param>
+/// <param name="High">The whisker's high end.</param>
+/// <param name="Tooltip">The bar's description for a reader who points at it.</param>
+internal readonly record struct BarRow(string Name, double Value, double Low, double High, string Tooltip);
+
+/// <summary>Horizontal bars, one per variant in the tables' order, with whiskers, and the ideal where the chart has one.</summary>
+internal abstract record BarChart : Chart
 {
-    private WallTimeChart(ScenarioResult scenario, IReadOnlyList<(string Name, VariantSummary Summary)> rows, double max)
+    private protected BarChart(ScenarioResult scenario, IReadOnlyList<BarRow> rows, double max)
         : base(scenario) => (Rows, Max) = (rows, max);
 
-    /// <summary>Each variant with a successful trial, fastest first.</summary>
-    public IReadOnlyList<(string Name, VariantSummary Summary)> Rows { get; }
+    /// <summary>A bar for each variant with a value, in the order of the tables (fastest first).</summary>
+    public IReadOnlyList<BarRow> Rows { get; }
 
-    /// <summary>The end of the time axis: a little past the slowest interval and the ideal.</summary>
+    /// <summary>The end of the value axis: a little past the longest whisker and the ideal.</summary>
     public double Max { get; }
+
+    /// <summary>The value axis' title.</summary>
+    public abstract string AxisTitle { get; }
+
+    /// <summary>The ideal drawn across the bars, in the axis' unit; 0 for none.</summary>
+    public virtual double Ideal => 0;
+
+    /// <summary>A value as the chart prints it beside its bar.</summary>
+    public abstract string Write(double value);
+
+    private protected static double End(IReadOnlyList<BarRow> rows, double ideal) => Math.Max(rows.Max(r => Math.Max(r.High, r.Value)), ideal) * 1.05;
+}
+
+/// <summary>Median wall time per variant, fastest first, with its 95% confidence interval, against the ideal.</summary>
+internal sealed record WallTimeChart : BarChart
+{
+    private WallTimeChart(ScenarioResult scenario, IReadOnlyList<BarRow> rows, double max)
+        : base(scenario, rows, max)
+    {
+    }
 
     public override string Kind => "wall-time";
 
     public override string Description => $"Median wall time of each {Scenario.Name} variant, with 95% confidence intervals and the ideal";
 
+    public override string AxisTitle => WallTimeAxis;
+
+    public override double Ideal => Scenario.IdealMs;
+
+    public override string Write(double value) => Ms(value);
+
     /// <summary>Null when no variant has a successful trial, or the times cannot be drawn.</summary>
     public static WallTimeChart? From(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        var rows = ResultColumn.Order(scenario).Where(v => v.Summary is not null).Select(v => (v.Name, v.Summary!)).ToList();
+        var rows = ResultColumn.Order(scenario)
+            .Where(v => v.Summary is not null)
+            .Select(v => new BarRow(v.Name, v.Summary!.MedianWallMs, v.Summary.CiLowMs, v.Summary.CiHighMs, $"{v.Name}: median {Ms(v.Summary.MedianWallMs)} ms, 95% CI {Ms(v.Summary.CiLowMs)}-{Ms(v.Summary.CiHighMs)} ms"))
+            .ToList();
         if (rows.Count == 0)
         {
             return null;
         }
 
-        var max = Math.Max(rows.Max(v => v.Item2.CiHighMs), scenario.IdealMs) * 1.05;
+        var max = End(rows, scenario.IdealMs);
         return max > 0 && double.IsFinite(max) ? new WallTimeChart(scenario, rows, max) : null;
+    }
+}
+
+/// <summary>
+/// A scenario's own metric that the console shows (<see cref="MetricVisibility.Everywhere"/>): its median per
+/// variant as bars, in the tables' order, with the range of the variant's trials as whiskers. Drawn only where
+/// the variants' medians differ, so a check that stayed 0 everywhere adds no picture of nothing.
+/// </summary>
+internal sealed record MetricChart : BarChart
+{
+    private MetricChart(ScenarioResult scenario, Metric metric, IReadOnlyList<BarRow> rows, double max)
+        : base(scenario, rows, max) => Metric = metric;
+
+    /// <summary>The metric drawn.</summary>
+    public Metric Metric { get; }
+
+    /// <summary><c>metric-</c> and the metric's id, in letters, digits and dashes only, since it ends a file name.</summary>
+    public override string Kind => "metric-" + string.Concat(Metric.Id.Select(c => char.IsAsciiLetterOrDigit(c) || c == '-' ? c : '-'));
+
+    public override string Description => $"Median {Metric.DisplayName} of each {Scenario.Name} variant, with the range over its trials";
+
+    public override string AxisTitle => "median " + Metric.HeaderWithUnit;
+
+    public override string Write(double value) => Metric.Write(value / Scale(Metric));
+
+    // Bars are drawn in the unit the table writes: a metric kept in bytes is drawn in KiB.
+    private static double Scale(Metric metric) => metric.Format == MetricFormat.Kibibytes ? 1.0 / 1024 : 1;
+
+    /// <summary>A chart for each of the scenario's own metrics shown everywhere whose medians differ between variants.</summary>
+    public static IReadOnlyList<MetricChart> All(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var charts = new List<MetricChart>();
+
+        // A metric whose negative values mean never has no length to draw; its table column says it.
+        foreach (var metric in scenario.Metrics.Where(m => m.Visibility == MetricVisibility.Everywhere && !m.NegativeMeansNever))
+        {
+            var rows = new List<BarRow>();
+            foreach (var variant in ResultColumn.Order(scenario))
+            {
+                if (variant.Summary?.Median(metric) is not { } median || !double.IsFinite(median) || median < 0)
+                {
+                    continue;
+                }
+
+                var values = variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Value(metric)).OfType<double>().Where(double.IsFinite).ToList();
+                var (low, high) = values.Count == 0 ? (median, median) : (values.Min(), values.Max());
+                var scale = Scale(metric);
+                rows.Add(new BarRow(variant.Name, median * scale, low * scale, high * scale, $"{variant.Name}: median {metric.Write(median)}{Unit(metric)}, trials {metric.Write(low)}-{metric.Write(high)}{Unit(metric)}"));
+            }
+
+            var max = rows.Count == 0 ? 0 : End(rows, 0);
+            if (rows.Select(r => r.Value).Distinct().Count() > 1 && max > 0 && double.IsFinite(max))
+            {
+                charts.Add(new MetricChart(scenario, metric, rows, max));
+            }
+        }
+
+        return charts;
+
+        static string Unit(Metric metric) => metric.Unit.Length == 0 ? string.Empty : " " + metric.Unit;
     }
 }
 

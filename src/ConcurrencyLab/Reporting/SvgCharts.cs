@@ -21,7 +21,7 @@ internal static class SvgCharts
     /// <summary>Draws <paramref name="chart"/>.</summary>
     public static string Draw(Chart chart) => chart switch
     {
-        WallTimeChart bars => Draw(bars),
+        BarChart bars => Draw(bars),
         SweepChart sweep => Draw(sweep),
         OverTimeChart lines => Draw(lines),
         _ => throw new ArgumentException($"no drawing for a {chart?.GetType().Name ?? "null"} chart", nameof(chart)),
@@ -40,36 +40,37 @@ internal static class SvgCharts
 
     private static readonly string StandaloneStyle = "svg{font:12px system-ui,sans-serif}" + ChartPalette.Css(t => t.File, string.Empty);
 
-    /// <summary>Horizontal bars, fastest first, with the 95% confidence interval as whiskers and the ideal as a dashed line.</summary>
-    private static string Draw(WallTimeChart chart)
+    /// <summary>Horizontal bars in the tables' order with their whiskers, and the ideal as a dashed line where the chart has one.</summary>
+    private static string Draw(BarChart chart)
     {
-        var (scenario, rows, max) = (chart.Scenario, chart.Rows, chart.Max);
+        var (rows, max, ideal) = (chart.Rows, chart.Max, chart.Ideal);
         var top = 24;
         var height = top + (rows.Count * RowHeight) + 36;
         var plotWidth = Width - LabelWidth - RightMargin;
 
-        double X(double ms) => LabelWidth + (ms / max * plotWidth);
+        double X(double value) => LabelWidth + (value / max * plotWidth);
 
-        var svg = Open("wall-time", chart, height);
+        var svg = Open(chart is WallTimeChart ? "wall-time" : "metric", chart, height);
         for (var i = 0; i < rows.Count; i++)
         {
-            var summary = rows[i].Summary;
+            var row = rows[i];
             var y = top + (i * RowHeight);
-            svg.Append(Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(Chart.Label(rows[i].Name))}</text>");
-            svg.Append(Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(rows[i].Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(summary.MedianWallMs) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(rows[i].Name)}: median {Chart.Ms(summary.MedianWallMs)} ms, 95% CI {Chart.Ms(summary.CiLowMs)}-{Chart.Ms(summary.CiHighMs)} ms</title></rect>");
+            svg.Append(Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(Chart.Label(row.Name))}</text>");
+            svg.Append(Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(row.Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(row.Value) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(row.Tooltip)}</title></rect>");
             var middle = y + (RowHeight / 2);
-            svg.Append(Invariant, $"<path class=\"whisker\" d=\"M{Fmt(X(summary.CiLowMs))} {middle}H{Fmt(X(summary.CiHighMs))}M{Fmt(X(summary.CiLowMs))} {middle - 4}v8M{Fmt(X(summary.CiHighMs))} {middle - 4}v8\"/>");
-            svg.Append(Invariant, $"<text class=\"value\" x=\"{Fmt(X(summary.CiHighMs) + 6)}\" y=\"{y + 15}\">{Chart.Ms(summary.MedianWallMs)}</text>");
+            svg.Append(Invariant, $"<path class=\"whisker\" d=\"M{Fmt(X(row.Low))} {middle}H{Fmt(X(row.High))}M{Fmt(X(row.Low))} {middle - 4}v8M{Fmt(X(row.High))} {middle - 4}v8\"/>");
+
+            svg.Append(Invariant, $"<text class=\"value\" x=\"{Fmt(X(Math.Max(row.High, row.Value)) + 6)}\" y=\"{y + 15}\">{Encode(chart.Write(row.Value))}</text>");
         }
 
         var bottom = top + (rows.Count * RowHeight);
-        if (scenario.IdealMs > 0)
+        if (ideal > 0)
         {
-            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{Fmt(X(scenario.IdealMs))}\" y1=\"{top - 6}\" x2=\"{Fmt(X(scenario.IdealMs))}\" y2=\"{bottom}\"><title>{Chart.IdealLabel(scenario.IdealMs)}</title></line>");
-            svg.Append(Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(scenario.IdealMs))}\" y=\"{top - 10}\" text-anchor=\"middle\">{Chart.IdealLabel(scenario.IdealMs)}</text>");
+            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{Fmt(X(ideal))}\" y1=\"{top - 6}\" x2=\"{Fmt(X(ideal))}\" y2=\"{bottom}\"><title>{Chart.IdealLabel(ideal)}</title></line>");
+            svg.Append(Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(ideal))}\" y=\"{top - 10}\" text-anchor=\"middle\">{Chart.IdealLabel(ideal)}</text>");
         }
 
-        Axis(svg, bottom, LabelWidth, LabelWidth + plotWidth, max, Chart.WallTimeAxis, ms => X(ms));
+        Axis(svg, bottom, LabelWidth, LabelWidth + plotWidth, max, chart.AxisTitle, X);
         return svg.Append("</svg>").ToString();
     }
 

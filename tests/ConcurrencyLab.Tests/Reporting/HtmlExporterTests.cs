@@ -7,7 +7,7 @@ namespace ConcurrencyLab.Tests.Reporting;
 
 public sealed partial class HtmlExporterTests
 {
-    private static string Html(RunResult run)
+    internal static string Html(RunResult run)
     {
         using var writer = new StringWriter { NewLine = "\n" };
         HtmlExporter.Default.Export(run, writer);

@@ -130,7 +130,7 @@ public class PngChartsTests
     }
 
     /// <summary>Opaque pixels within a small distance of <paramref name="colour"/> (edges are blended).</summary>
-    private static int Count(SKBitmap image, string colour)
+    internal static int Count(SKBitmap image, string colour)
     {
         var (r, g, b) = ChartPalette.Rgb(colour);
         var count = 0;
