@@ -96,6 +96,7 @@ internal static class RunCommand
             SampleInterval = Number(parse, switches.SampleInterval, errors, "milliseconds") is { } ms ? Span(ms, TimeSpan.TicksPerMillisecond) : defaults.SampleInterval,
             Baseline = parse.GetValue(switches.Baseline) ?? defaults.Baseline,
             Prime = !parse.GetValue(switches.NoPrime) && defaults.Prime,
+            Events = Events(parse, switches.Events, errors) ?? defaults.Events,
         };
 
         // An empty list is not "every variant": it names none, which is a mistake, not a request for the defaults.
@@ -234,6 +235,26 @@ internal static class RunCommand
     private static TimeSpan Span(double units, long ticksPerUnit) =>
         TimeSpan.FromTicks((long)Math.Ceiling(Math.Clamp(units * ticksPerUnit, TimeSpan.MinValue.Ticks / 2.0, TimeSpan.MaxValue.Ticks / 2.0)));
 
+    // off, pool or full, in any case; anything else is a one-line error.
+    private static RuntimeEvents? Events(ParseResult parse, Option<string> option, List<string> errors)
+    {
+        if (parse.GetValue(option) is not { } text)
+        {
+            return null;
+        }
+
+        foreach (var level in Enum.GetValues<RuntimeEvents>())
+        {
+            if (string.Equals(text.Trim(), level.ToString(), StringComparison.OrdinalIgnoreCase))
+            {
+                return level;
+            }
+        }
+
+        errors.Add($"{option.Name} must be off, pool or full, not '{text}'.");
+        return null;
+    }
+
     /// <summary>The options every run takes, before or after the scenario name; one set per command tree.</summary>
     private sealed class Switches
     {
@@ -257,7 +278,11 @@ internal static class RunCommand
         public readonly Option<string> Baseline = new("--baseline") { Description = "Variant the ratio column compares with [default: the scenario's]" };
         public readonly Option<bool> NoPrime = new("--no-prime") { Description = "Measure each variant cold: skip the unmeasured dry run that compiles its code first" };
         public readonly Option<bool> Plain = new("--plain") { Description = "Plain progress lines even on a terminal" };
+        public readonly Option<string> Events = new("--events")
+        {
+            Description = $"The runtime's own account of each trial, read from its events outside its process: off; pool (the thread pool's decisions and why, GC pauses); full (also lock contentions and waits: time blocked) [default: {RunOptions.DefaultEvents.ToString().ToLowerInvariant()}]",
+        };
 
-        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, TrialTimeout, SampleInterval, Baseline, NoPrime, Plain];
+        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Plain];
     }
 }

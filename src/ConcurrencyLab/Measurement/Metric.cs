@@ -100,6 +100,10 @@ public sealed record Metric
     [JsonIgnore]
     internal Func<MeasuredTrial, double?>? Measure { get; init; }
 
+    /// <summary>How a standard metric is read from the runtime's account of the trial (the runner's, after the trial); null for the others.</summary>
+    [JsonIgnore]
+    internal Func<Results.RuntimeAccount, double?>? Account { get; init; }
+
     /// <summary>The header with its unit: <c>CPU (ms)</c>.</summary>
     [JsonIgnore]
     public string HeaderWithUnit => Unit.Length == 0 ? DisplayName : $"{DisplayName} ({Unit})";

@@ -145,12 +145,53 @@ public static class StandardMetrics
     /// <summary>Cores busy on average: CPU time over wall time; null where either is unknown or the region had no length.</summary>
     internal static double? CoresOf(double? cpuMs, double? wallMs) => cpuMs is { } cpu && wallMs is > 0 and var wall ? cpu / wall : null;
 
+    /// <summary>Threads the pool added because work waited with no thread free, by the runtime's own account.</summary>
+    public static Metric StarvationInjections { get; } = Metric.Count("starvationInjections", "Starved adds") with
+    {
+        Visibility = MetricVisibility.Everywhere,
+        Description = "times the thread pool raised its thread target because work waited in its queue and no thread was free (the runtime's starvation reason), in the region",
+        Account = a => a.Count(Results.PoolAdjustmentReason.Starvation),
+    };
+
+    /// <summary>Threads the pool added because one of its threads blocked on a task, by the runtime's own account.</summary>
+    public static Metric BlockingInjections { get; } = Metric.Count("blockingInjections", "Blocking adds") with
+    {
+        Visibility = MetricVisibility.Reports,
+        Description = "times the thread pool raised its thread target because a pool thread blocked on a task (the runtime's cooperative-blocking reason), in the region",
+        Account = a => a.Count(Results.PoolAdjustmentReason.CooperativeBlocking),
+    };
+
+    /// <summary>The pool's hill-climbing moves, by the runtime's own account.</summary>
+    public static Metric HillClimbingMoves { get; } = Metric.Count("hillClimbingMoves", "Hill climbing") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "changes hill climbing made to the thread pool's target, either way, in the region",
+        Account = a => a.HillClimbingMoves,
+    };
+
+    /// <summary>Time threads spent blocked on locks and waits, summed over threads, by the runtime's own account.</summary>
+    public static Metric Blocked { get; } = Metric.Milliseconds("blockedMs", "Blocked") with
+    {
+        Visibility = MetricVisibility.Reports,
+        Description = "time threads spent waiting for a contended lock or on a handle, task or semaphore (Monitor.Wait included) in the region, added up over threads (so it can exceed the wall time); with --events full",
+        Account = a => a.LockContentions is null && a.Waits is null ? null : (a.LockContentions?.TotalMs ?? 0) + (a.Waits?.TotalMs ?? 0),
+    };
+
+    /// <summary>Time the GC held the runtime suspended, by the runtime's own account.</summary>
+    public static Metric GcPause { get; } = Metric.Milliseconds("gcPauseMs", "GC pause") with
+    {
+        Visibility = MetricVisibility.Reports,
+        Description = "time the runtime was suspended for garbage collections in the region",
+        Account = a => a.GcPauses?.TotalMs,
+    };
+
     /// <summary>Every standard metric, in the order tables show them.</summary>
     public static IReadOnlyList<Metric> All { get; } =
     [
         WallTime, PeakThreads, PeakPoolThreads, PeakQueueLength, Cpu, CoresUsed, P99, Allocated,
         UserCpu, SystemCpu, ThreadsAtStart, FinalThreads, CompletedWorkItems, LockContentions,
         Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, StartUp, P50, P95, MaxLatency,
+        StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, GcPause,
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>
@@ -161,7 +202,23 @@ public static class StandardMetrics
         var values = new MetricValues();
         foreach (var metric in All)
         {
-            if (metric.Measure!(trial) is { } value && double.IsFinite(value))
+            if (metric.Measure?.Invoke(trial) is { } value && double.IsFinite(value))
+            {
+                values[metric] = value;
+            }
+        }
+
+        return values;
+    }
+
+    /// <summary>Every standard metric the runtime's account of a trial gives.</summary>
+    internal static MetricValues Read(Results.RuntimeAccount account)
+    {
+        ArgumentNullException.ThrowIfNull(account);
+        var values = new MetricValues();
+        foreach (var metric in All)
+        {
+            if (metric.Account?.Invoke(account) is { } value && double.IsFinite(value))
             {
                 values[metric] = value;
             }

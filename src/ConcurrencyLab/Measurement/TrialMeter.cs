@@ -105,6 +105,20 @@ public sealed class TrialMeter : IDisposable
         }
     }
 
+    /// <summary>
+    /// The region's bounds in Stopwatch ticks, the clock the runtime stamps its events with, so the runner can cut
+    /// the trial's events to it: null before the region starts, an end of null while it runs. Safe from any thread.
+    /// </summary>
+    internal RegionClock? Region
+    {
+        get
+        {
+            var start = Volatile.Read(ref _regionStart);
+            var end = Volatile.Read(ref _regionEnd);
+            return start == 0 ? null : new RegionClock(start, end == 0 ? null : end, Diagnostics.LabThreads.All);
+        }
+    }
+
     /// <summary>Ends the measured region; later calls do nothing.</summary>
     public Measurements Stop() => Stop(endTimestamp: null);
 

@@ -41,7 +41,13 @@ internal sealed record ResultColumn(string Id, string Header, string Unit, Metri
     public static IReadOnlyList<ResultColumn> For(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        return [.. Leading, .. MetricsOf(scenario).Where(m => m.Visibility >= MetricVisibility.Reports).Select(MetricColumn), .. Trailing];
+        // A metric no variant recorded (the runtime's account, with events off or in a file from before) has no column.
+        return
+        [
+            .. Leading,
+            .. MetricsOf(scenario).Where(m => m.Visibility >= MetricVisibility.Reports && (m.Account is null || scenario.Variants.Any(v => v.Summary?.Median(m) is not null))).Select(MetricColumn),
+            .. Trailing,
+        ];
     }
 
     /// <summary>Every metric a scenario's trials may hold: the lab's own, then the scenario's.</summary>

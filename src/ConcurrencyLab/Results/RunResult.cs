@@ -1,3 +1,4 @@
+using ConcurrencyLab.Running;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Statistics;
 using ConcurrencyLab.Workloads;
@@ -68,6 +69,9 @@ public sealed record RunSettings
 
     /// <summary>Whether each trial ran its variant once on a dry workload before measuring.</summary>
     public bool Prime { get; init; }
+
+    /// <summary>Which of the runtime's events each trial's account was made from; off in files written before accounts, and for trials run in-process.</summary>
+    public RuntimeEvents Events { get; init; }
 }
 
 /// <summary>One scenario's results.</summary>

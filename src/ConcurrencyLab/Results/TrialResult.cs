@@ -42,6 +42,20 @@ public sealed record TrialResult
     /// <summary>What a service in a process of its own measured of itself over the same region (fanout's product service).</summary>
     public ServiceMeasurements? Service { get; init; }
 
+    /// <summary>
+    /// The runtime's own account of the region (the pool's decisions and why, time blocked, GC pauses), read by
+    /// the runner from the trial's events; null when events were off, or the trial ran in the runner's process.
+    /// </summary>
+    public RuntimeAccount? Runtime { get; init; }
+
+    /// <summary>
+    /// The region's bounds on the machine's monotonic clock, from the trial's process to the runner, which cuts
+    /// the runtime's events with them and then drops them: never in a results file.
+    /// </summary>
+    [JsonInclude]
+    [JsonPropertyName("regionClock")]
+    internal RegionClock? Region { get; init; }
+
     /// <summary>The trial's value of <paramref name="metric"/>, or null when it recorded none.</summary>
     public double? Value(Metric metric)
     {

@@ -24,6 +24,10 @@ public static class ChildEntry
         {
             // Written down, so that a next run removes what this process leaves if it is killed outright.
             RunJournal.Join();
+
+            // The runner's diagnostic port is for this process's runtime alone, read as it started: a .NET
+            // process started from here (a service) must not connect to it too and wait there for ever.
+            Environment.SetEnvironmentVariable(Diagnostics.RuntimeEventSession.PortVariable, null);
         }
 
         if (trial)

@@ -1,7 +1,9 @@
 using System.Diagnostics;
 using System.Text;
 using System.Text.Json;
+using ConcurrencyLab.Diagnostics;
 using ConcurrencyLab.Hosting;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Serialization;
@@ -21,8 +23,13 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     // How long past its own limits the parent lets a child write its timeout before killing it.
     private static readonly TimeSpan KillGrace = TimeSpan.FromSeconds(5);
     private readonly SelfLauncher _launcher;
+    private readonly RuntimeEvents _events;
 
-    public ChildProcessTrialExecutor(SelfLauncher launcher) => _launcher = launcher ?? throw new ArgumentNullException(nameof(launcher));
+    public ChildProcessTrialExecutor(SelfLauncher launcher, RuntimeEvents events = RuntimeEvents.Off)
+    {
+        _launcher = launcher ?? throw new ArgumentNullException(nameof(launcher));
+        _events = events;
+    }
 
     /// <inheritdoc/>
     public bool Isolated => true;
@@ -40,6 +47,10 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             resultPath,
         ]);
         RunJournal.Current?.Hand(info);
+
+        // Listening before the process starts: its runtime connects as it starts, and waits for the session.
+        await using var events = RuntimeEventSession.Listen(_events, out var eventsNote);
+        events?.Configure(info);
 
         var errors = new StringBuilder();
         using var process = new Process { StartInfo = info };
@@ -71,7 +82,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             }
             catch (Exception ex) when (ex is System.ComponentModel.Win32Exception or InvalidOperationException)
             {
-                return Failed($"could not start the trial process '{info.FileName}': {ex.Message}");
+                return Failed($"could not start the trial process '{info.FileName}': {ex.Message}") with { Runtime = events is null ? null : new RuntimeAccount { Events = _events, Complete = false, Note = "the trial's process never started" } };
             }
 
             var startTime = ProcessIdentity.StartTimeOf(process.Id);
@@ -91,10 +102,12 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
                 Kill(process);
                 ProcessIdentity.RemoveDiagnosticsSocket(process.Id, startTime);
                 cancellationToken.ThrowIfCancellationRequested();
-                return TrialResult.Unmeasured(
-                    TrialStatus.Timeout,
-                    $"killed after {TrialWatch.Seconds(limit)} s: its process outlived the trial timeout of {TrialWatch.Seconds(timeout)} s, its start-up allowance of {TrialWatch.Seconds(RunOptions.TrialStartUpAllowance)} s and {TrialWatch.Seconds(KillGrace)} s besides",
-                    isolated: true) with { Repeat = request.Repeat };
+                return await WithAccountAsync(
+                    TrialResult.Unmeasured(
+                        TrialStatus.Timeout,
+                        $"killed after {TrialWatch.Seconds(limit)} s: its process outlived the trial timeout of {TrialWatch.Seconds(timeout)} s, its start-up allowance of {TrialWatch.Seconds(RunOptions.TrialStartUpAllowance)} s and {TrialWatch.Seconds(KillGrace)} s besides",
+                        isolated: true) with { Repeat = request.Repeat },
+                    "the trial's process was killed; its region's bounds are unknown, so the account covers what arrived of the process's whole life").ConfigureAwait(false);
             }
 
             // Let the asynchronous readers reach the end of both pipes.
@@ -108,11 +121,15 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
                     tail = LastLine(errors.ToString());
                 }
 
-                return Failed($"the trial process exited with code {process.ExitCode}{(tail.Length > 0 ? ": " + tail : string.Empty)}");
+                return await WithAccountAsync(
+                    Failed($"the trial process exited with code {process.ExitCode}{(tail.Length > 0 ? ": " + tail : string.Empty)}"),
+                    "the trial's process failed; its region's bounds are unknown, so the account covers what arrived of the process's whole life").ConfigureAwait(false);
             }
 
             var result = JsonSerializer.Deserialize<TrialResult>(await File.ReadAllTextAsync(resultPath, cancellationToken).ConfigureAwait(false), LabJson.Options);
-            return result is null ? Failed("the trial process wrote an empty result") : result with { Repeat = request.Repeat };
+            return result is null
+                ? Failed("the trial process wrote an empty result")
+                : await WithAccountAsync(result with { Repeat = request.Repeat }, result.Status == TrialStatus.Timeout ? "the trial timed out: the account runs from the region's start to the last event that arrived" : null).ConfigureAwait(false);
         }
         finally
         {
@@ -121,6 +138,29 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         }
 
         TrialResult Failed(string error) => TrialResult.Unmeasured(TrialStatus.Failed, error, isolated: true) with { Repeat = request.Repeat };
+
+        // The runtime's account of the region the trial reported, its figures among the trial's metrics; the
+        // region's clock stays between the processes.
+        async Task<TrialResult> WithAccountAsync(TrialResult result, string? incomplete)
+        {
+            if (events is null)
+            {
+                return eventsNote is null
+                    ? result with { Region = null }
+                    : result with { Region = null, Runtime = new RuntimeAccount { Events = _events, Complete = false, Note = eventsNote } };
+            }
+
+            var region = result.Region;
+            var account = await events.AccountAsync(region?.Start, region?.End, complete: incomplete is null && region?.End is not null, incomplete, region?.LabThreads).ConfigureAwait(false);
+            var metrics = new MetricValues();
+            metrics.AddRange(result.Metrics);
+            if (result.Metrics.Count > 0)
+            {
+                metrics.AddRange(StandardMetrics.Read(account));
+            }
+
+            return result with { Region = null, Runtime = account, Metrics = metrics };
+        }
     }
 
     private static void Kill(Process process)

@@ -80,6 +80,12 @@ public sealed record RunOptions
     /// <summary>Run each variant once on a dry workload in the trial's process before measuring it.</summary>
     public bool Prime { get; init; } = true;
 
+    /// <summary>Which of the runtime's own events each isolated trial's account is made from; <see cref="DefaultEvents"/> unless set.</summary>
+    public RuntimeEvents Events { get; init; } = DefaultEvents;
+
+    /// <summary>The runtime events read by default.</summary>
+    public const RuntimeEvents DefaultEvents = RuntimeEvents.Full;
+
     /// <summary>The variant ratios are computed against; null for the scenario's default.</summary>
     public string? Baseline { get; init; }
 }

@@ -122,6 +122,7 @@ internal static class RunPlanner
             TrialTimeoutSec = options.TrialTimeout.TotalSeconds,
             SampleIntervalMs = options.SampleInterval.TotalMilliseconds,
             Prime = options.Prime,
+            Events = options.InProcess ? RuntimeEvents.Off : options.Events,
         };
         plan = new RunPlan(plans, settings, options.TrialTimeout);
         return true;

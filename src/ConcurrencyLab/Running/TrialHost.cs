@@ -74,6 +74,7 @@ internal static class TrialHost
         var parent = ParentProcess.Id;
         var watchdog = new Thread(() =>
         {
+            Diagnostics.LabThreads.EnlistCurrent();
             while (true)
             {
                 Thread.Sleep(watch.PollInterval);
@@ -83,7 +84,7 @@ internal static class TrialHost
                 }
 
                 if (watch.Overrun() is { } reason
-                    && resultFile.TryWrite(TrialResult.Unmeasured(TrialStatus.Timeout, "stopped: " + reason, isolated: true) with { Repeat = repeat }))
+                    && resultFile.TryWrite(TrialResult.Unmeasured(TrialStatus.Timeout, "stopped: " + reason, isolated: true) with { Repeat = repeat, Region = watch.Region }))
                 {
                     Environment.Exit(0);
                 }
@@ -141,7 +142,7 @@ internal static class TrialHost
             if (meter.Result is null)
             {
                 // A scenario that failed before its region (such as while priming) says why; keep its words.
-                return TrialResult.Unmeasured(TrialStatus.Failed, outcome.Error ?? "the scenario never started its meter", isolated) with { Repeat = request.Repeat };
+                return TrialResult.Unmeasured(TrialStatus.Failed, outcome.Error ?? "the scenario never started its meter", isolated) with { Repeat = request.Repeat, Region = meter.Region };
             }
 
             // A value no descriptor names could be shown by no report, and one under a standard metric's id would
@@ -152,12 +153,12 @@ internal static class TrialHost
                 outcome = outcome with { Error = outcome.Error ?? $"the scenario recorded metrics it does not describe in Scenario.Metrics, or that are standard ones: {string.Join(", ", stray)}" };
             }
 
-            return TrialResult.From(meter.Result, outcome, isolated) with { Repeat = request.Repeat };
+            return TrialResult.From(meter.Result, outcome, isolated) with { Repeat = request.Repeat, Region = meter.Region };
         }
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
             // A fixture that failed to start or a scenario bug: recorded, and the run goes on.
-            return TrialResult.Unmeasured(TrialStatus.Failed, Scenarios.TrialFailure.Describe(ex), isolated) with { Repeat = request.Repeat };
+            return TrialResult.Unmeasured(TrialStatus.Failed, Scenarios.TrialFailure.Describe(ex), isolated) with { Repeat = request.Repeat, Region = meter.Region };
         }
     }
 

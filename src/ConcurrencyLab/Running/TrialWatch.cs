@@ -33,6 +33,9 @@ internal sealed class TrialWatch
     /// <summary>The trial's meter, whose region the limit applies to, once the trial has made it.</summary>
     public void Watch(TrialMeter meter) => Volatile.Write(ref _meter, meter);
 
+    /// <summary>The watched meter's region so far, for a timeout's result; null before it starts.</summary>
+    public RegionClock? Region => Volatile.Read(ref _meter)?.Region;
+
     /// <summary>Why the trial has outlived its limits, or null while it has not.</summary>
     public string? Overrun()
     {

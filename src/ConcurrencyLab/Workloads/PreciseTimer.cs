@@ -53,6 +53,7 @@ internal sealed partial class PreciseTimer
 
     private void Loop()
     {
+        Diagnostics.LabThreads.EnlistCurrent();
         while (true)
         {
             lock (_gate)

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Running;
 using System.Reflection;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
@@ -38,8 +39,21 @@ public sealed class MetricTests
         Assert.Equal(StandardMetrics.All.Count, StandardMetrics.All.Select(m => m.Id).Distinct().Count());
         Assert.All(StandardMetrics.All, m => Assert.NotEmpty(m.Description));
 
+        // Each is read from the trial's own readings, or from the runtime's account of it, and never from both.
         var values = StandardMetrics.Read(Reading(200, 250, 50), new LatencyPercentiles(10, 20, 30, 40));
-        Assert.Equal(StandardMetrics.All.Select(m => m.Id), values.Keys);
+        var account = new RuntimeAccount
+        {
+            Events = RuntimeEvents.Full,
+            PoolAdjustments = [new PoolAdjustment(10, 3, PoolAdjustmentReason.Starvation, 0)],
+            LockContentions = new BlockedTime(1, 5, 5),
+            Waits = new BlockedTime(1, 7, 7),
+            GcPauses = new BlockedTime(1, 2, 2),
+        };
+        var fromAccount = StandardMetrics.Read(account);
+        Assert.Empty(values.Keys.Intersect(fromAccount.Keys));
+        Assert.Equal(StandardMetrics.All.Select(m => m.Id).Order(), values.Keys.Concat(fromAccount.Keys).Order());
+        Assert.Equal(1, fromAccount[StandardMetrics.StarvationInjections]);
+        Assert.Equal(12, fromAccount[StandardMetrics.Blocked]);
     }
 
     [Theory]

@@ -83,6 +83,7 @@ internal sealed class MessageServer : IDisposable
 
     private void SendLoop()
     {
+        Diagnostics.LabThreads.EnlistCurrent();
         var frame = new byte[Frame.Size];
         try
         {

@@ -1,0 +1,202 @@
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+
+namespace ConcurrencyLab.Diagnostics;
+
+/// <summary>What kind of runtime event a <see cref="RuntimeEventLog"/> kept.</summary>
+internal enum RuntimeEventKind
+{
+    PoolAdjustment,
+    WorkerStart,
+    WorkerStop,
+    ContentionStart,
+    ContentionStop,
+    WaitStart,
+    WaitStop,
+    GcStart,
+    GcSuspend,
+    GcRestart,
+}
+
+/// <summary>
+/// One runtime event as kept: when (the machine's monotonic clock, in <see cref="System.Diagnostics.Stopwatch"/>
+/// ticks, the clock the trial times its region on), on which thread, and the one or two values the account needs.
+/// </summary>
+/// <param name="Ticks">When the event was written.</param>
+/// <param name="Kind">What it is.</param>
+/// <param name="Thread">The OS thread that wrote it, for pairing a start with its stop.</param>
+/// <param name="Value">A pool adjustment's new target for worker threads; a wait's source (<see cref="MonitorWaitSource"/> for Monitor.Wait, 0 for a handle).</param>
+/// <param name="Number">A pool adjustment's throughput; a contention stop's duration in nanoseconds (0 where the runtime gives none).</param>
+/// <param name="Reason">A pool adjustment's reason.</param>
+internal readonly record struct RuntimeEvent(long Ticks, RuntimeEventKind Kind, int Thread, int Value = 0, double Number = 0, PoolAdjustmentReason Reason = default)
+{
+    /// <summary>A wait's source when it is Monitor.Wait, under Task.Wait, SemaphoreSlim, ManualResetEventSlim and CountdownEvent.</summary>
+    public const int MonitorWaitSource = 1;
+}
+
+/// <summary>
+/// The events of one process as they arrive (from the session's reading thread), and the account of a region
+/// made from them: a pure function of the events and the region, so it is tested on made-up events.
+/// </summary>
+internal sealed class RuntimeEventLog
+{
+    private readonly List<RuntimeEvent> _events = [];
+
+    /// <summary>Events dropped by the runtime because the session's buffers were full.</summary>
+    public long Lost { get; set; }
+
+    /// <summary>Keeps <paramref name="e"/>; safe from the reading thread.</summary>
+    public void Add(RuntimeEvent e)
+    {
+        lock (_events)
+        {
+            _events.Add(e);
+        }
+    }
+
+    /// <summary>The events kept so far, in the order they arrived.</summary>
+    public IReadOnlyList<RuntimeEvent> Snapshot()
+    {
+        lock (_events)
+        {
+            return [.. _events];
+        }
+    }
+
+    /// <summary>
+    /// The account of the region from <paramref name="start"/> to <paramref name="regionEnd"/> (null: to the
+    /// last event, for a region that never ended; a null start: from the first), in ticks of <paramref name="ticksPerSecond"/>.
+    /// </summary>
+    public RuntimeAccount Account(RuntimeEvents level, long? start, long? regionEnd, long ticksPerSecond, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null)
+    {
+        // The lab's own threads (the sampler's timed waits, the watchdog) are not the variant's doing.
+        var excluded = labThreads ?? [];
+        var events = Snapshot().Where(e => !excluded.Contains(e.Thread)).OrderBy(e => e.Ticks).ToList();
+        var regionStart = start ?? (events.Count > 0 ? events[0].Ticks : 0);
+        var end = regionEnd ?? (events.Count > 0 ? Math.Max(events[^1].Ticks, regionStart) : regionStart);
+        double Ms(long ticks) => ticks * 1000.0 / ticksPerSecond;
+        bool In(long ticks) => ticks >= regionStart && ticks <= end;
+
+        int? targetAtStart = null;
+        var adjustments = new List<PoolAdjustment>();
+        int started = 0, stopped = 0, collections = 0;
+        var contentions = new Durations();
+        var waits = new Durations();
+        var pauses = new Durations();
+        var contentionStarts = new Dictionary<int, long>();
+        var waitStarts = new Dictionary<int, long>();
+        var workers = events.Where(e => e.Kind == RuntimeEventKind.WorkerStart).Select(e => e.Thread).ToHashSet();
+        long? suspended = null;
+
+        foreach (var e in events)
+        {
+            switch (e.Kind)
+            {
+                case RuntimeEventKind.PoolAdjustment when e.Ticks < regionStart:
+                    targetAtStart = e.Value;
+                    break;
+                case RuntimeEventKind.PoolAdjustment when In(e.Ticks):
+                    adjustments.Add(new PoolAdjustment(Math.Round(Ms(e.Ticks - regionStart), 3), e.Value, e.Reason, Math.Round(e.Number, 3)));
+                    break;
+                case RuntimeEventKind.WorkerStart when In(e.Ticks):
+                    started++;
+                    break;
+                case RuntimeEventKind.WorkerStop when In(e.Ticks):
+                    stopped++;
+                    break;
+                case RuntimeEventKind.GcStart when In(e.Ticks):
+                    collections++;
+                    break;
+                case RuntimeEventKind.ContentionStart:
+                    contentionStarts[e.Thread] = e.Ticks;
+                    break;
+                case RuntimeEventKind.ContentionStop:
+                {
+                    // Since .NET 8 the stop carries its duration; before, the start on the same thread gives it.
+                    var began = e.Number > 0
+                        ? e.Ticks - (long)(e.Number * ticksPerSecond / 1e9)
+                        : contentionStarts.Remove(e.Thread, out var s) ? s : (long?)null;
+                    contentionStarts.Remove(e.Thread);
+                    if (began is { } b && In(e.Ticks))
+                    {
+                        contentions.Add(Ms(e.Ticks - Math.Max(b, regionStart)));
+                    }
+
+                    break;
+                }
+
+                case RuntimeEventKind.WaitStart:
+                    // A contended lock waits on the same wait subsystem: that wait is the contention, counted once.
+                    // A wait on a bare handle counts on a pool thread only: elsewhere it is the runtime's own
+                    // threads timing themselves (the pool's gate thread waits 500 ms at a time, for ever).
+                    if (!contentionStarts.ContainsKey(e.Thread) && (e.Value == RuntimeEvent.MonitorWaitSource || workers.Contains(e.Thread)))
+                    {
+                        waitStarts[e.Thread] = e.Ticks;
+                    }
+
+                    break;
+                case RuntimeEventKind.WaitStop:
+                    if (waitStarts.Remove(e.Thread, out var waited) && In(e.Ticks))
+                    {
+                        waits.Add(Ms(e.Ticks - Math.Max(waited, regionStart)));
+                    }
+
+                    break;
+                case RuntimeEventKind.GcSuspend:
+                    suspended = e.Ticks;
+                    break;
+                case RuntimeEventKind.GcRestart:
+                    if (suspended is { } paused && In(e.Ticks))
+                    {
+                        pauses.Add(Ms(e.Ticks - Math.Max(paused, regionStart)));
+                    }
+
+                    suspended = null;
+                    break;
+            }
+        }
+
+        var notes = new List<string>();
+        if (note is not null)
+        {
+            notes.Add(note);
+        }
+
+        if (Lost > 0)
+        {
+            notes.Add($"the runtime dropped {Lost} events: its session's buffers were full");
+        }
+
+        return new RuntimeAccount
+        {
+            Events = level,
+            Complete = complete && Lost == 0,
+            Note = notes.Count == 0 ? null : string.Join("; ", notes),
+            PoolTargetAtStart = targetAtStart,
+            PoolAdjustments = adjustments,
+            WorkerThreadsStarted = started,
+            WorkerThreadsStopped = stopped,
+            GcCollections = collections,
+            GcPauses = pauses.Total(),
+            LockContentions = level == RuntimeEvents.Full ? contentions.Total() : null,
+            Waits = level == RuntimeEvents.Full ? waits.Total() : null,
+        };
+    }
+
+    private sealed class Durations
+    {
+        private int _count;
+        private double _total;
+        private double _longest;
+
+        public void Add(double ms)
+        {
+            ms = Math.Max(0, ms);
+            _count++;
+            _total += ms;
+            _longest = Math.Max(_longest, ms);
+        }
+
+        public BlockedTime Total() => new(_count, Math.Round(_total, 3), Math.Round(_longest, 3));
+    }
+}

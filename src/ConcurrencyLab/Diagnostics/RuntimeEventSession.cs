@@ -1,0 +1,252 @@
+using System.Diagnostics;
+using System.Diagnostics.Tracing;
+using Microsoft.Diagnostics.NETCore.Client;
+using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using ConcurrencyLab.Hosting;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+
+namespace ConcurrencyLab.Diagnostics;
+
+/// <summary>
+/// Reads the runtime's own events from one process the runner is about to start, from outside it. The runner
+/// listens on a diagnostic port of its own (a Unix socket in the temporary folder) and starts the process with
+/// <c>DOTNET_DiagnosticPorts</c> naming it: the process's runtime connects at start-up and waits, as under
+/// dotnet-trace's launch mode, until the session is open and the runner resumes it, so no event of the
+/// region can be missed because attaching was slow. A process whose runtime never connects (diagnostics
+/// turned off with <c>DOTNET_EnableDiagnostics=0</c>) runs all the same, and its account says why it has none.
+/// </summary>
+internal sealed class RuntimeEventSession : IAsyncDisposable
+{
+    /// <summary>The variable that tells a starting runtime where to connect.</summary>
+    public const string PortVariable = "DOTNET_DiagnosticPorts";
+
+    private const string RuntimeProvider = "Microsoft-Windows-DotNETRuntime";
+
+    // The runtime's keywords: GC, contention, threading (the pool's decisions) and wait handles (.NET 9).
+    private const long GcKeyword = 0x1;
+    private const long ContentionKeyword = 0x4000;
+    private const long ThreadingKeyword = 0x10000;
+    private const long WaitHandleKeyword = 0x40000000000;
+
+    private readonly CancellationTokenSource _stop = new();
+    private readonly Task<string?> _attached;
+    private readonly RuntimeEventLog _log = new();
+    private DiagnosticsClientConnector? _connector;
+    private List<EventPipeSession> _sessions = [];
+    private Task _reading = Task.CompletedTask;
+    private IDisposable? _claim;
+
+    private RuntimeEventSession(RuntimeEvents level, string port)
+    {
+        Level = level;
+        Port = port;
+
+        // Written down first, so a next run removes the socket if this one is killed outright.
+        _claim = RunJournal.Current?.Claim("a runtime event port", Path.GetDirectoryName(port)!, [Path.GetFileName(port)], removeFolder: false);
+
+        // The listener is up before this returns: the connector binds its socket before its first await.
+        _attached = AttachAsync(_stop.Token);
+    }
+
+    /// <summary>Which events are read.</summary>
+    public RuntimeEvents Level { get; }
+
+    /// <summary>The socket the process's runtime connects to.</summary>
+    public string Port { get; }
+
+    /// <summary>
+    /// A session listening for one process, or null when <paramref name="level"/> is off. <paramref name="note"/>
+    /// says why there is none when the port could not be opened.
+    /// </summary>
+    public static RuntimeEventSession? Listen(RuntimeEvents level, out string? note)
+    {
+        note = null;
+        if (level == RuntimeEvents.Off)
+        {
+            return null;
+        }
+
+        // Unix socket paths are short (108 bytes): a short name in the temporary folder.
+        var port = Path.Combine(Path.GetTempPath(), $"conclab-events-{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..12]}.sock");
+        try
+        {
+            return new RuntimeEventSession(level, port);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Net.Sockets.SocketException or PlatformNotSupportedException or ArgumentException)
+        {
+            TryDelete(port);
+            note = "the runtime's events could not be read: no diagnostic port could be opened (" + ex.Message + ")";
+            return null;
+        }
+    }
+
+    /// <summary>Makes <paramref name="info"/>'s process connect to this session's port as its runtime starts.</summary>
+    public void Configure(ProcessStartInfo info)
+    {
+        ArgumentNullException.ThrowIfNull(info);
+        info.Environment[PortVariable] = Port;
+    }
+
+    /// <summary>
+    /// Once the process has exited: waits a moment for the last events, then gives the account of the region
+    /// between <paramref name="regionStart"/> and <paramref name="regionEnd"/> (Stopwatch ticks; a null end for a
+    /// region that never ended). Null start: no region is known, the account covers the process's whole life.
+    /// </summary>
+    public async Task<RuntimeAccount> AccountAsync(long? regionStart, long? regionEnd, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null)
+    {
+        var attachNote = await WaitForEventsAsync().ConfigureAwait(false);
+        if (attachNote is not null && _sessions.Count == 0)
+        {
+            return new RuntimeAccount { Events = Level, Complete = false, Note = attachNote };
+        }
+
+        var notes = string.Join("; ", new[] { note, attachNote }.Where(n => n is not null));
+        return _log.Account(Level, regionStart, regionEnd, Stopwatch.Frequency, complete && attachNote is null, notes.Length == 0 ? null : notes, labThreads);
+    }
+
+    private async Task<string?> WaitForEventsAsync()
+    {
+        // Called once the process has ended. Its runtime waits for the session before running anything, so a
+        // process that ended without being attached never connected (diagnostics turned off), or was killed
+        // while waiting: stop listening.
+        var attached = await Task.WhenAny(_attached, Task.Delay(TimeSpan.FromMilliseconds(200))).ConfigureAwait(false);
+        if (attached != _attached)
+        {
+            await _stop.CancelAsync().ConfigureAwait(false);
+        }
+
+        var note = await _attached.ConfigureAwait(false);
+
+        // The stream ends when the process does; a moment more for what is still in the pipe.
+        if (await Task.WhenAny(_reading, Task.Delay(TimeSpan.FromSeconds(5))).ConfigureAwait(false) != _reading)
+        {
+            note ??= "the runtime's event stream had not ended 5 s after its process did: the account may lack the last events";
+        }
+
+        return note;
+    }
+
+    private async Task<string?> AttachAsync(CancellationToken cancellationToken)
+    {
+        try
+        {
+            _connector = await DiagnosticsClientConnector.FromDiagnosticPort(Port, cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            return "the process's runtime never connected to the runner's diagnostic port (diagnostics may be turned off, DOTNET_EnableDiagnostics=0), so there is no account";
+        }
+
+        var client = _connector.Instance;
+        try
+        {
+            // The pool's decisions and the GC at the informational level; waits are verbose events, asked for
+            // in a session of their own so the threading keyword does not bring every work item's queueing.
+            var keywords = GcKeyword | ThreadingKeyword | (Level == RuntimeEvents.Full ? ContentionKeyword : 0);
+            _sessions = [client.StartEventPipeSession([new EventPipeProvider(RuntimeProvider, EventLevel.Informational, keywords)], requestRundown: false, circularBufferMB: 64)];
+            if (Level == RuntimeEvents.Full)
+            {
+                _sessions.Add(client.StartEventPipeSession([new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, WaitHandleKeyword)], requestRundown: false, circularBufferMB: 64));
+            }
+
+            _reading = Task.WhenAll(_sessions.Select(s => Task.Factory.StartNew(() => Read(s.EventStream), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)));
+            return null;
+        }
+        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException)
+        {
+            return "the runtime's event session could not be started: " + ex.Message;
+        }
+        finally
+        {
+            // Whatever happened, the process must not stay suspended waiting for us.
+            try
+            {
+                client.ResumeRuntime();
+            }
+            catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException)
+            {
+            }
+        }
+    }
+
+    private void Read(Stream stream)
+    {
+        try
+        {
+            using var source = new EventPipeEventSource(stream);
+            var clr = source.Clr;
+
+            // The raw timestamp, not TraceEvent's relative milliseconds: EventPipe stamps events with the clock
+            // Stopwatch reads (CLOCK_MONOTONIC in nanoseconds on Linux, QueryPerformanceCounter on Windows), so
+            // the trial's region, timed in Stopwatch ticks in another process, cuts them exactly.
+#pragma warning disable CS0618 // "discouraged", for the reason above
+            static long T(TraceEvent e) => e.TimeStampQPC;
+#pragma warning restore CS0618
+            clr.ThreadPoolWorkerThreadAdjustmentAdjustment += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.PoolAdjustment, e.ThreadID, e.NewWorkerThreadCount, e.AverageThroughput, (PoolAdjustmentReason)(int)e.Reason));
+            clr.ThreadPoolWorkerThreadStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WorkerStart, e.ThreadID));
+            clr.ThreadPoolWorkerThreadStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WorkerStop, e.ThreadID));
+            clr.GCStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.GcStart, e.ThreadID));
+            clr.GCSuspendEEStart += e =>
+            {
+                if (e.Reason is GCSuspendEEReason.SuspendForGC or GCSuspendEEReason.SuspendForGCPrep)
+                {
+                    _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.GcSuspend, e.ThreadID));
+                }
+            };
+            clr.GCRestartEEStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.GcRestart, e.ThreadID));
+            clr.ContentionStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.ContentionStart, e.ThreadID));
+            clr.ContentionStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.ContentionStop, e.ThreadID, Number: e.Version >= 1 ? e.DurationNs : 0));
+            clr.WaitHandleWaitStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WaitStart, e.ThreadID, (int)e.WaitSource));
+            clr.WaitHandleWaitStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WaitStop, e.ThreadID));
+            source.Process();
+            _log.Lost += source.EventsLost;
+        }
+        catch (Exception ex) when (ex is IOException or EndOfStreamException or ObjectDisposedException or InvalidOperationException or FormatException)
+        {
+            // A process killed mid-write cuts its stream: what arrived before is kept.
+        }
+    }
+
+    /// <inheritdoc/>
+    public async ValueTask DisposeAsync()
+    {
+        await _stop.CancelAsync().ConfigureAwait(false);
+        try
+        {
+            await _attached.ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or OperationCanceledException)
+        {
+        }
+
+        foreach (var session in _sessions)
+        {
+            session.Dispose();
+        }
+
+        if (_connector is not null)
+        {
+            await _connector.DisposeAsync().ConfigureAwait(false);
+        }
+
+        _stop.Dispose();
+        TryDelete(Port);
+        _claim?.Dispose();
+    }
+
+    private static void TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+        }
+        catch (IOException)
+        {
+        }
+        catch (UnauthorizedAccessException)
+        {
+        }
+    }
+}

@@ -1,0 +1,11 @@
+namespace ConcurrencyLab.Measurement;
+
+/// <summary>
+/// A measured region's bounds in <see cref="System.Diagnostics.Stopwatch"/> ticks (an end of null for a region
+/// still running, or cut by a timeout), and the OS ids of the lab's own threads in the trial's process, whose
+/// runtime events are the lab's rather than the variant's.
+/// </summary>
+/// <param name="Start">When the region began.</param>
+/// <param name="End">When it ended.</param>
+/// <param name="LabThreads">The lab's own threads' OS ids.</param>
+internal sealed record RegionClock(long Start, long? End, IReadOnlyList<int>? LabThreads = null);

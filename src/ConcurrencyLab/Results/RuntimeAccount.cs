@@ -1,0 +1,117 @@
+using System.Text.Json.Serialization;
+using ConcurrencyLab.Running;
+
+namespace ConcurrencyLab.Results;
+
+/// <summary>
+/// The runtime's own account of a trial's measured region, read from its events by the runner, outside the
+/// trial's process: what the thread pool decided and why, how long threads were blocked, and the GC's pauses.
+/// Events are cut to the region like every other figure; times are from the region's start.
+/// </summary>
+public sealed record RuntimeAccount
+{
+    /// <summary>Which events were asked for.</summary>
+    public RuntimeEvents Events { get; init; }
+
+    /// <summary>
+    /// False when the account may lack events of the region: the trial timed out or was killed, or its process
+    /// ended before the session's last events reached the runner. <see cref="Note"/> says which.
+    /// </summary>
+    public bool Complete { get; init; } = true;
+
+    /// <summary>Why the account is incomplete, or what else a reader should know of it.</summary>
+    public string? Note { get; init; }
+
+    /// <summary>The pool's target for worker threads as the region began: its last decision before it; null when it had made none.</summary>
+    public int? PoolTargetAtStart { get; init; }
+
+    /// <summary>Every change the pool made to its target for worker threads in the region, in order.</summary>
+    public IReadOnlyList<PoolAdjustment> PoolAdjustments { get; init; } = [];
+
+    /// <summary>Worker threads the pool started in the region.</summary>
+    public int WorkerThreadsStarted { get; init; }
+
+    /// <summary>Worker threads that ended in the region (timed out while idle).</summary>
+    public int WorkerThreadsStopped { get; init; }
+
+    /// <summary>Lock contentions that ended in the region, with how long threads waited; null when not collected (<see cref="RuntimeEvents.Full"/> only).</summary>
+    public BlockedTime? LockContentions { get; init; }
+
+    /// <summary>Waits on handles, tasks, semaphores and Monitor.Wait that ended in the region (.NET 9 and later); null when not collected.</summary>
+    public BlockedTime? Waits { get; init; }
+
+    /// <summary>The GC's pauses (runtime suspensions for a collection) that ended in the region.</summary>
+    public BlockedTime? GcPauses { get; init; }
+
+    /// <summary>Collections that began in the region.</summary>
+    public int GcCollections { get; init; }
+
+    /// <summary>Adjustments in the region made for <paramref name="reason"/>.</summary>
+    public int Count(PoolAdjustmentReason reason) => PoolAdjustments.Count(a => a.Reason == reason);
+
+    /// <summary>Adjustments in the region made by hill climbing (its moves, change points and stabilising), whichever way they went.</summary>
+    [JsonIgnore]
+    public int HillClimbingMoves => PoolAdjustments.Count(a => a.Reason.IsHillClimbing());
+}
+
+/// <summary>One decision of the thread pool: its new target for worker threads, and why.</summary>
+/// <param name="TimeMs">When, in milliseconds from the region's start.</param>
+/// <param name="Threads">The new target for worker threads.</param>
+/// <param name="Reason">Why the pool changed it.</param>
+/// <param name="Throughput">Work items completed per second as hill climbing measured them at the time.</param>
+public sealed record PoolAdjustment(double TimeMs, int Threads, PoolAdjustmentReason Reason, double Throughput);
+
+/// <summary>Why the thread pool changed its target for worker threads (the runtime's own reasons).</summary>
+public enum PoolAdjustmentReason
+{
+    /// <summary>Hill climbing's warm-up.</summary>
+    Warmup,
+
+    /// <summary>Hill climbing starting over.</summary>
+    Initializing,
+
+    /// <summary>Hill climbing trying a random step.</summary>
+    RandomMove,
+
+    /// <summary>Hill climbing moving towards more throughput.</summary>
+    ClimbingMove,
+
+    /// <summary>Hill climbing finding that throughput changed.</summary>
+    ChangePoint,
+
+    /// <summary>Hill climbing settling.</summary>
+    Stabilizing,
+
+    /// <summary>The starvation monitor: work waited in the queue while no thread was free, so a thread was added (about one every half second).</summary>
+    Starvation,
+
+    /// <summary>A thread was idle long enough to leave.</summary>
+    ThreadTimedOut,
+
+    /// <summary>A pool thread blocked on a task (sync over async), so the pool added one to make up for it.</summary>
+    CooperativeBlocking,
+}
+
+/// <summary>Time threads spent blocked, of one kind, summed over every thread.</summary>
+/// <param name="Count">How many times.</param>
+/// <param name="TotalMs">Their durations added up, over all threads (so it can exceed the region's wall time).</param>
+/// <param name="LongestMs">The longest one.</param>
+public sealed record BlockedTime(int Count, double TotalMs, double LongestMs);
+
+/// <summary>Helpers over <see cref="PoolAdjustmentReason"/>.</summary>
+internal static class PoolAdjustmentReasons
+{
+    /// <summary>Whether the reason is one of hill climbing's.</summary>
+    public static bool IsHillClimbing(this PoolAdjustmentReason reason) =>
+        reason is PoolAdjustmentReason.Warmup or PoolAdjustmentReason.Initializing or PoolAdjustmentReason.RandomMove
+            or PoolAdjustmentReason.ClimbingMove or PoolAdjustmentReason.ChangePoint or PoolAdjustmentReason.Stabilizing;
+
+    /// <summary>The reason as a report writes it: <c>starvation</c>, <c>cooperative blocking</c>, <c>hill climbing</c>.</summary>
+    public static string ToText(this PoolAdjustmentReason reason) => reason switch
+    {
+        PoolAdjustmentReason.Starvation => "starvation",
+        PoolAdjustmentReason.CooperativeBlocking => "cooperative blocking",
+        PoolAdjustmentReason.ThreadTimedOut => "thread timed out",
+        _ => "hill climbing",
+    };
+}

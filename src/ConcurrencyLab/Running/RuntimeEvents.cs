@@ -1,0 +1,17 @@
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// Which of the runtime's own events (EventPipe, provider <c>Microsoft-Windows-DotNETRuntime</c>) the runner
+/// reads from each trial's process, from outside it, for the trial's <see cref="Results.RuntimeAccount"/>.
+/// </summary>
+public enum RuntimeEvents
+{
+    /// <summary>None: no session, no account.</summary>
+    Off,
+
+    /// <summary>The thread pool's decisions (each worker-thread adjustment and its reason, workers started and stopped) and the GC's pauses.</summary>
+    Pool,
+
+    /// <summary>Also every lock contention and every wait on a handle, task or semaphore, with its duration: the time spent blocked.</summary>
+    Full,
+}
