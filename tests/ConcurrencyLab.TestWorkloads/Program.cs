@@ -1,6 +1,7 @@
 // Workloads for the integration tests, each made to make the runtime report something known:
 //   lock   two items on two threads; the first holds a lock for --hold-ms while the second waits for it
-//   sleep  items that each wait --wait-ms: by blocking a thread in the sync form, by a timer in the task form
+//   sleep  items that each wait --wait-ms: by blocking a thread in the sync form, by a timer in the task form;
+//          with --collect, each first runs a full garbage collection
 using ConcurrencyLab;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.TestWorkloads;
@@ -9,6 +10,7 @@ using ConcurrencyLab.Workloads;
 var holdMs = Parameter.WholeNumber("hold-ms", 400, "how long the first item holds the lock, ms", minimum: 1, maximum: 60_000);
 var items = Parameter.WholeNumber("items", 24, "items in the batch", minimum: 1, maximum: 10_000);
 var waitMs = Parameter.WholeNumber("wait-ms", 300, "how long each item waits, ms", minimum: 0, maximum: 60_000);
+var collect = Parameter.Switch("collect", "each item starts with a full garbage collection, so the runtime reports one at once");
 
 var lockScenario = new WorkloadScenario("lock", context => new HeldLockWorkload(context.Get(holdMs)))
 {
@@ -16,10 +18,10 @@ var lockScenario = new WorkloadScenario("lock", context => new HeldLockWorkload(
     Parameters = [holdMs],
 };
 
-var sleepScenario = new WorkloadScenario("sleep", context => new SleepWorkload(context.Get(items), context.Get(waitMs)))
+var sleepScenario = new WorkloadScenario("sleep", context => new SleepWorkload(context.Get(items), context.Get(waitMs), context.Get(collect)))
 {
     Summary = "items that each wait: blocking a thread, or on a timer",
-    Parameters = [items, waitMs],
+    Parameters = [items, waitMs, collect],
 };
 
 return await LabProgram.RunAsync(args, lockScenario, sleepScenario);

@@ -39,12 +39,27 @@ internal sealed class HeldLockWorkload(int holdMs) : Workload
 }
 
 /// <summary>Items that each wait the given time: a blocked thread in the sync form, a timer in the task form.</summary>
-internal sealed class SleepWorkload(int count, int waitMs) : Workload
+internal sealed class SleepWorkload(int count, int waitMs, bool collect) : Workload
 {
     public override int Count => count;
 
-    public override void Run(int index, CancellationToken cancellationToken) => Thread.Sleep(waitMs);
+    public override void Run(int index, CancellationToken cancellationToken)
+    {
+        Collect();
+        Thread.Sleep(waitMs);
+    }
 
-    public override async ValueTask RunAsync(int index, CancellationToken cancellationToken) =>
+    public override async ValueTask RunAsync(int index, CancellationToken cancellationToken)
+    {
+        Collect();
         await Task.Delay(waitMs, cancellationToken).ConfigureAwait(false);
+    }
+
+    private void Collect()
+    {
+        if (collect)
+        {
+            GC.Collect();
+        }
+    }
 }

@@ -130,16 +130,22 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 
     private async Task<string?> AttachAsync(CancellationToken cancellationToken)
     {
+        const string NeverConnected = "the process's runtime never connected to the runner's diagnostic port (diagnostics may be turned off, DOTNET_EnableDiagnostics=0), so there is no account";
         try
         {
+            // Cancelled, the connector either throws or (in some versions) gives nothing.
             _connector = await DiagnosticsClientConnector.FromDiagnosticPort(Port, cancellationToken).ConfigureAwait(false);
         }
         catch (OperationCanceledException)
         {
-            return "the process's runtime never connected to the runner's diagnostic port (diagnostics may be turned off, DOTNET_EnableDiagnostics=0), so there is no account";
+            return NeverConnected;
         }
 
-        var client = _connector.Instance;
+        if (_connector?.Instance is not { } client)
+        {
+            return NeverConnected;
+        }
+
         try
         {
             // The pool's decisions and the GC at the informational level; waits are verbose events, asked for

@@ -1,0 +1,113 @@
+using System.Text.Json;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>
+/// The runtime's own account of trials run by a program on purpose made to produce known events: pool threads
+/// blocked long enough for the starvation monitor, a lock held for a known time, garbage collections in a
+/// trial that times out; and a runtime that cannot be attached to.
+/// </summary>
+public sealed class RuntimeAccountTests
+{
+    private static string TestWorkloadsDll => Path.Combine(ProgramRunner.RepositoryRoot, "tests", "ConcurrencyLab.TestWorkloads", "bin", ProgramRunner.Configuration, "net10.0", "ConcurrencyLab.TestWorkloads.dll");
+
+    [Fact]
+    public async Task PoolThreadsBlockedOnPurpose_RecordStarvationInjections_TimerWaitsRecordNone_AndNothingIsLeftListening()
+    {
+        using var folder = new TempFolder();
+        var temporary = Directory.CreateDirectory(Path.Combine(folder.Path, "tmp")).FullName;
+
+        // 8 items of 1 s each on a pool of 2: no item finishes for a second at a time, so the starvation
+        // monitor adds threads; the timer form blocks no thread at all.
+        var result = await Run(folder, new Dictionary<string, string> { ["TMPDIR"] = temporary }, "run", "sleep", "--items", "8", "--wait-ms", "1000", "--variants", "task-run-waitall,whenall");
+
+        var variants = Variants(folder, result);
+        var blocked = Trial(variants["task-run-waitall"]);
+        var timers = Trial(variants["whenall"]);
+        Assert.True(Metric(blocked, "starvationInjections") >= 1, blocked.ToString());
+        Assert.Equal(0, Metric(timers, "starvationInjections"));
+        var account = blocked.GetProperty("runtime");
+        Assert.True(account.GetProperty("complete").GetBoolean(), account.ToString());
+        Assert.Contains(account.GetProperty("poolAdjustments").EnumerateArray(), a => a.GetProperty("reason").GetString() == "starvation");
+
+        // The blocked main thread waited in Task.WaitAll for the whole region; the timers' trial blocked nothing
+        // of the variant's (its main thread waits across the region's end, so that wait is not the region's).
+        Assert.True(Metric(blocked, "blockedMs") >= 0.9 * Metric(blocked, "wallMs"), blocked.ToString());
+
+        // The account never reaches the region's clock into the file, and no port is left behind.
+        Assert.False(blocked.TryGetProperty("regionClock", out _));
+        Assert.Empty(Directory.GetFiles(temporary, "conclab-events-*"));
+        Assert.Contains("Starved adds", result.Output, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AContendedLock_RecordsABlockedTime_Within20PercentOfTheTimeItWasHeld()
+    {
+        using var folder = new TempFolder();
+        var result = await Run(folder, null, "run", "lock", "--hold-ms", "400", "--variants", "threads", "--repeat", "2");
+
+        foreach (var trial in Variants(folder, result)["threads"].GetProperty("trials").EnumerateArray())
+        {
+            var contentions = trial.GetProperty("runtime").GetProperty("lockContentions");
+            Assert.Equal(1, contentions.GetProperty("count").GetInt32());
+            Assert.InRange(contentions.GetProperty("totalMs").GetDouble(), 320, 480);
+        }
+    }
+
+    [Fact]
+    public async Task ATrialStoppedAtItsTimeout_KeepsWhatItsRuntimeReported_MarkedIncomplete()
+    {
+        using var folder = new TempFolder();
+
+        // Each item collects garbage and then waits 3 s: the collections come at once, the region cannot end in 1 s.
+        var result = await Run(folder, null, "run", "sleep", "--items", "4", "--wait-ms", "3000", "--collect", "--variants", "task-run-waitall", "--trial-timeout", "1");
+
+        Assert.Equal(1, result.ExitCode);
+        var trial = Trial(Variants(folder, result, expectOk: false)["task-run-waitall"]);
+        Assert.Equal("timeout", trial.GetProperty("status").GetString());
+        var account = trial.GetProperty("runtime");
+        Assert.False(account.GetProperty("complete").GetBoolean());
+        Assert.Contains("timed out", account.GetProperty("note").GetString(), StringComparison.Ordinal);
+        Assert.True(account.GetProperty("gcCollections").GetInt32() >= 1, account.ToString());
+    }
+
+    [Fact]
+    public async Task ARuntimeWithDiagnosticsTurnedOff_RunsAllTheSame_WithANoteInsteadOfAnAccount()
+    {
+        using var folder = new TempFolder();
+        var result = await Run(folder, new Dictionary<string, string> { ["DOTNET_EnableDiagnostics"] = "0" }, "run", "sleep", "--items", "4", "--wait-ms", "20", "--variants", "whenall");
+
+        var trial = Trial(Variants(folder, result)["whenall"]);
+        Assert.Equal("ok", trial.GetProperty("status").GetString());
+        var account = trial.GetProperty("runtime");
+        Assert.False(account.GetProperty("complete").GetBoolean());
+        Assert.Contains("never connected", account.GetProperty("note").GetString(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task EventsOff_GiveNoAccount_AndABadLevelIsOneLine()
+    {
+        using var folder = new TempFolder();
+        var result = await Run(folder, null, "run", "sleep", "--items", "4", "--wait-ms", "20", "--variants", "whenall", "--events", "off");
+        Assert.False(Trial(Variants(folder, result)["whenall"]).TryGetProperty("runtime", out _));
+
+        var bad = await ProgramRunner.RunAsync(TestWorkloadsDll, folder.Path, ["run", "sleep", "--events", "some"]);
+        Assert.Equal(2, bad.ExitCode);
+        Assert.Single(bad.Error.Trim().Split('\n'));
+        Assert.EndsWith("--events must be off, pool or full, not 'some'.", bad.Error.Trim(), StringComparison.Ordinal);
+    }
+
+    private static async Task<ProgramRunner.Result> Run(TempFolder folder, IReadOnlyDictionary<string, string>? environment, params string[] args) =>
+        await ProgramRunner.RunProgramAsync("dotnet", folder.Path, [TestWorkloadsDll, .. args, .. args.Contains("--repeat") ? Array.Empty<string>() : ["--repeat", "1"], "--warmup", "0", "--out", "out", "--plain"], environment: environment);
+
+    private static Dictionary<string, JsonElement> Variants(TempFolder folder, ProgramRunner.Result result, bool expectOk = true)
+    {
+        Assert.True(!expectOk || result.ExitCode == 0, result.ToString());
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out", "results.json")));
+        return json.RootElement.GetProperty("scenarios")[0].GetProperty("variants").EnumerateArray().ToDictionary(v => v.GetProperty("name").GetString()!, v => v.Clone());
+    }
+
+    private static JsonElement Trial(JsonElement variant) => variant.GetProperty("trials")[0];
+
+    private static double Metric(JsonElement trial, string id) => trial.GetProperty("metrics").GetProperty(id).GetDouble();
+}
