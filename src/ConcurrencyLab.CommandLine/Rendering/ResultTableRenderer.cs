@@ -50,6 +50,16 @@ internal static class ResultTableRenderer
             lines.Add(new Markup($"Fastest: [green bold]{Markup.Escape(best.Name)}[/], median {summary.MedianWallMs.ToString("0.0", invariant)} ms{efficiency}."));
         }
 
+        // The runtime's own reasons, where the pool added threads because work waited: the why of the table's
+        // thread columns. The other variants' accounts are in results.md and report.html.
+        foreach (var variant in ResultColumn.Order(scenario).Where(RuntimeAccountText.Notable))
+        {
+            if (RuntimeAccountText.Describe(variant) is { } sentence)
+            {
+                lines.Add(new Text("Runtime: " + sentence, new Style(Color.Grey)));
+            }
+        }
+
         foreach (var note in scenario.Notes)
         {
             lines.Add(new Text("Note: " + note, new Style(Color.Yellow)));

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Diagnostics;
 using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
@@ -42,14 +43,20 @@ internal sealed class ServiceProcess : IAsyncDisposable
     /// Starts <paramref name="service"/> with <paramref name="settings"/> through <paramref name="launcher"/>
     /// and returns once it has answered a health check; throws with the service's own error output when it
     /// does not come up within <paramref name="timeout"/>. The program <paramref name="launcher"/> starts must
-    /// know the service (its scenario lists it in <see cref="Scenarios.Scenario.Services"/>).
+    /// know the service (its scenario lists it in <see cref="Scenarios.Scenario.Services"/>). An
+    /// <paramref name="observed"/> service's runtime reports its events to the runner, as the trial's own does.
     /// </summary>
-    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings, TimeSpan timeout, CancellationToken cancellationToken = default)
+    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings, TimeSpan timeout, bool observed = false, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(launcher);
         ArgumentNullException.ThrowIfNull(service);
         var name = service.Name;
         var info = launcher.CreateStartInfo([ServiceHost.ServiceArgument, name, ServiceDefinition<TSettings>.Serialize(settings)], redirectInput: true);
+        if (observed && ServiceEvents.Take() is { } port)
+        {
+            info.Environment[RuntimeEventSession.PortVariable] = port;
+        }
+
         var process = Process.Start(info) ?? throw new InvalidOperationException($"The {name} service process could not be started.");
         var startTime = ProcessIdentity.StartTimeOf(process.Id);
         var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);

@@ -56,6 +56,9 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// <summary>The socket the process's runtime connects to.</summary>
     public string Port { get; }
 
+    /// <summary>Whether a runtime connected and its session was opened.</summary>
+    public bool Attached => _attached.IsCompletedSuccessfully && _attached.Result is null;
+
     /// <summary>
     /// A session listening for one process, or null when <paramref name="level"/> is off. <paramref name="note"/>
     /// says why there is none when the port could not be opened.

@@ -63,4 +63,8 @@ public sealed record Measurements
 
     /// <summary>What the sampler read every interval over the region: threads, pool threads, queue, CPU.</summary>
     public required IReadOnlyList<Sample> Samples { get; init; }
+
+    /// <summary>The OS ids of the lab's own threads in the measured process, whose runtime events are not the work's.</summary>
+    [System.Text.Json.Serialization.JsonInclude]
+    internal IReadOnlyList<int>? LabThreads { get; init; }
 }

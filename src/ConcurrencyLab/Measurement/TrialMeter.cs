@@ -163,6 +163,7 @@ public sealed class TrialMeter : IDisposable
 
         Result = new Measurements
         {
+            LabThreads = Diagnostics.LabThreads.All,
             WallMs = wall.TotalMilliseconds,
             UserCpuMs = (cpu.UserMs - _cpuAtStart.UserMs),
             SystemCpuMs = (cpu.SystemMs - _cpuAtStart.SystemMs),

@@ -51,7 +51,7 @@ internal abstract record Chart
             .. SweepChart.All(scenario),
             .. MetricChart.All(scenario),
             OverTimeChart.From(scenario, "os-threads", "OS threads", s => s.Threads),
-            OverTimeChart.From(scenario, "pool-threads", "pool threads", s => s.PoolThreads),
+            OverTimeChart.From(scenario, "pool-threads", "pool threads", s => s.PoolThreads, markInjections: true),
         ];
         return [.. charts.OfType<Chart>()];
     }
@@ -287,27 +287,50 @@ internal sealed record OverTimeChart : Chart
     /// <summary>The end of the time axis: the longest series' last sample.</summary>
     public double MaxTimeMs => Math.Max(1, Series.Max(s => s.Points.Max(p => p.TimeMs)));
 
-    /// <summary>The top of the value axis, a little above the highest reading.</summary>
-    public double MaxValue => Math.Max(1, Series.Max(s => s.Points.Max(p => p.Value))) * 1.1;
+    /// <summary>The top of the value axis, a little above the highest reading or mark.</summary>
+    public double MaxValue => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
 
-    public override string Description => $"{Quantity} over time in each {Scenario.Name} variant's first successful trial";
+    public override string Description => $"{Quantity} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking" : string.Empty);
 
-    /// <summary>Null when no trial has samples, or they cannot be drawn.</summary>
-    public static OverTimeChart? From(ScenarioResult scenario, string kind, string quantity, Func<Measurement.Sample, double> value)
+    /// <summary>
+    /// Where the pool added a thread by the runtime's own account (starvation, or a pool thread blocking on a
+    /// task), on each series' trial: drawn as dots on the pool-threads chart, so its steps say why.
+    /// </summary>
+    public IReadOnlyList<ChartMark> Marks { get; private init; } = [];
+
+    /// <summary>
+    /// Null when no trial has samples, or they cannot be drawn. With <paramref name="markInjections"/>, the
+    /// pool's injections in the same trials are <see cref="Marks"/>.
+    /// </summary>
+    public static OverTimeChart? From(ScenarioResult scenario, string kind, string quantity, Func<Measurement.Sample, double> value, bool markInjections = false)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(value);
-        var series = ResultColumn.Order(scenario)
-            .Select(v => (v.Name, Samples: v.Trials.FirstOrDefault(t => t.Status == TrialStatus.Ok && t.Samples.Count > 1)?.Samples))
-            .Where(s => s.Samples is not null)
-            .Select(s => (s.Name, Points: (IReadOnlyList<(double TimeMs, double Value)>)[.. s.Samples!.Select(p => (p.TimeMs, value(p)))]))
+        var trials = ResultColumn.Order(scenario)
+            .Select(v => (v.Name, Trial: v.Trials.FirstOrDefault(t => t.Status == TrialStatus.Ok && t.Samples.Count > 1)))
+            .Where(s => s.Trial is not null)
+            .ToList();
+        var series = trials
+            .Select(s => (s.Name, Points: (IReadOnlyList<(double TimeMs, double Value)>)[.. s.Trial!.Samples.Select(p => (p.TimeMs, value(p)))]))
             .ToList();
         if (series.Count == 0)
         {
             return null;
         }
 
-        var chart = new OverTimeChart(scenario, kind, quantity, series);
+        var marks = !markInjections ? [] : trials
+            .SelectMany((s, i) => (s.Trial!.Runtime?.PoolAdjustments ?? [])
+                .Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking)
+                .Select(a => new ChartMark(i, a.TimeMs, a.Threads, $"{s.Name}: at {Ms(a.TimeMs)} ms the pool added a thread ({a.Reason.ToText()}), target {a.Threads}")))
+            .ToList();
+        var chart = new OverTimeChart(scenario, kind, quantity, series) { Marks = marks };
         return double.IsFinite(chart.MaxValue) && double.IsFinite(chart.MaxTimeMs) ? chart : null;
     }
 }
+
+/// <summary>A dot on an over-time chart: on series <paramref name="Series"/>, at a time and a value, with what it marks.</summary>
+/// <param name="Series">The index of the series it belongs to.</param>
+/// <param name="TimeMs">When, in the trial.</param>
+/// <param name="Value">Where, on the chart's vertical axis.</param>
+/// <param name="Label">What it marks, for a tooltip.</param>
+internal readonly record struct ChartMark(int Series, double TimeMs, double Value, string Label);

@@ -77,6 +77,17 @@ public sealed class HtmlExporter : IExporter
         }
 
         writer.WriteLine("</tbody></table></div>");
+        if (RuntimeAccountText.Describe(scenario) is { Count: > 0 } accounts)
+        {
+            writer.WriteLine("<p>What the runtime reported (each variant's median trial):</p><ul class=\"runtime\">");
+            foreach (var account in accounts)
+            {
+                writer.WriteLine($"<li>{Encode(account)}</li>");
+            }
+
+            writer.WriteLine("</ul>");
+        }
+
         var failures = scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null).Select(t => (v.Name, Trial: t))).ToList();
         if (scenario.Notes.Count > 0 || failures.Count > 0)
         {

@@ -46,6 +46,17 @@ public sealed class MarkdownExporter : IExporter
                 writer.WriteLine("| " + string.Join(" | ", columns.Select(c => Escape(c.Format(scenario, variant)))) + " |");
             }
 
+            if (RuntimeAccountText.Describe(scenario) is { Count: > 0 } accounts)
+            {
+                writer.WriteLine();
+                writer.WriteLine("What the runtime reported (each variant's median trial):");
+                writer.WriteLine();
+                foreach (var account in accounts)
+                {
+                    writer.WriteLine($"- {Escape(account)}");
+                }
+            }
+
             var failures = scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null).Select(t => (v.Name, t))).ToList();
             if (failures.Count > 0 || scenario.Notes.Count > 0)
             {

@@ -97,6 +97,12 @@ internal static class SvgCharts
             svg.Append(Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Points.Max(p => p.Value))}</title></polyline>");
         }
 
+        // The pool's own reasons for its steps, on the line they explain.
+        foreach (var mark in chart.Marks.Where(m => m.TimeMs >= 0 && m.TimeMs <= maxTime))
+        {
+            svg.Append(Invariant, $"<circle class=\"mark {ChartPalette.CssClasses(mark.Series)}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3.5\"><title>{Encode(mark.Label)}</title></circle>");
+        }
+
         Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, OverTimeChart.TimeAxis, X);
         VerticalTitle(svg, top + (plotHeight / 2), title);
         Legend(svg, series.Select(s => s.Name), left, plotWidth, top + plotHeight);

@@ -38,6 +38,13 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(request);
+        ArgumentNullException.ThrowIfNull(scenario);
+
+        // Listening before the process starts: its runtime connects as it starts, and waits for the session.
+        // A scenario with services gets a second port, for the one service its trial observes.
+        await using var events = RuntimeEventSession.Listen(_events, out var eventsNote);
+        await using var serviceEvents = scenario.Services.Count > 0 ? RuntimeEventSession.Listen(_events, out _) : null;
+        request = request with { ServiceEventPort = serviceEvents?.Port };
         var resultPath = Path.Combine(Path.GetTempPath(), $"conclab-trial-{Environment.ProcessId}-{Guid.NewGuid():N}.json");
         var info = _launcher.CreateStartInfo(
         [
@@ -47,9 +54,6 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             resultPath,
         ]);
         RunJournal.Current?.Hand(info);
-
-        // Listening before the process starts: its runtime connects as it starts, and waits for the session.
-        await using var events = RuntimeEventSession.Listen(_events, out var eventsNote);
         events?.Configure(info);
 
         var errors = new StringBuilder();
@@ -145,9 +149,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         {
             if (events is null)
             {
-                return eventsNote is null
-                    ? result with { Region = null }
-                    : result with { Region = null, Runtime = new RuntimeAccount { Events = _events, Complete = false, Note = eventsNote } };
+                result = result with { Region = null, Service = result.Service is null ? null : result.Service with { LabThreads = null } };
+                return eventsNote is null ? result : result with { Runtime = new RuntimeAccount { Events = _events, Complete = false, Note = eventsNote } };
             }
 
             var region = result.Region;
@@ -159,7 +162,19 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
                 metrics.AddRange(StandardMetrics.Read(account));
             }
 
-            return result with { Region = null, Runtime = account, Metrics = metrics };
+            // A trial that timed out brought no service measurements, but the service's runtime still told its
+            // side of the region, which is often the point: kept under a plain name.
+            var service = result.Service ?? (serviceEvents is { Attached: true } ? new ServiceMeasurements { Name = "observed" } : null);
+            if (service is not null && serviceEvents is not null)
+            {
+                var serviceAccount = await serviceEvents.AccountAsync(region?.Start, region?.End, complete: incomplete is null && region?.End is not null, incomplete, service.LabThreads).ConfigureAwait(false);
+                var serviceMetrics = new MetricValues();
+                serviceMetrics.AddRange(service.Metrics);
+                serviceMetrics.AddRange(StandardMetrics.Read(serviceAccount));
+                service = service with { Runtime = serviceAccount, Metrics = serviceMetrics };
+            }
+
+            return result with { Region = null, Runtime = account, Metrics = metrics, Service = service is null ? null : service with { LabThreads = null } };
         }
     }
 

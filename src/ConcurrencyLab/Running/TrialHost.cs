@@ -50,6 +50,7 @@ internal static class TrialHost
             return BadRequestExitCode;
         }
 
+        Diagnostics.ServiceEvents.Offer(request.ServiceEventPort);
         var watch = new TrialWatch(request.TimeoutMs > 0 ? TimeSpan.FromMilliseconds(request.TimeoutMs) : RunOptions.MaxTrialTimeout, RunOptions.TrialStartUpAllowance);
         var resultFile = new ResultFile(args[3]);
         StartWatchdog(watch, resultFile, request.Repeat);

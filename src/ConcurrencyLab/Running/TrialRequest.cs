@@ -29,4 +29,7 @@ internal sealed record TrialRequest
 
     /// <summary>Hint for the sampler's buffer.</summary>
     public double ExpectedDurationMs { get; init; }
+
+    /// <summary>The runner's diagnostic port for the one service the trial observes (fanout's product service); null when events are off.</summary>
+    public string? ServiceEventPort { get; init; }
 }

@@ -210,7 +210,7 @@ public sealed class FanoutScenario : Scenario
         var parameters = context.Parameters;
         var launcher = SelfLauncher.Current();
 
-        await using var external = await ServiceProcess.StartAsync(launcher, ExternalService.Definition, Delays(parameters), ServiceStartTimeout, cancellationToken).ConfigureAwait(false);
+        await using var external = await ServiceProcess.StartAsync(launcher, ExternalService.Definition, Delays(parameters), ServiceStartTimeout, cancellationToken: cancellationToken).ConfigureAwait(false);
         await using var product = await ServiceProcess.StartAsync(
             launcher,
             ProductService.Definition,
@@ -221,6 +221,7 @@ public sealed class FanoutScenario : Scenario
                 MaxConnections: 3 * requests,
                 parameters.Get(CallTimeout)),
             ServiceStartTimeout,
+            observed: true,
             cancellationToken).ConfigureAwait(false);
 
         // Every request in flight at once: one connection each, none queued in the client.

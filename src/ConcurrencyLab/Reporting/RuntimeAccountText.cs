@@ -1,0 +1,83 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary>
+/// The runtime's account of a variant in a sentence, so a reader does not have to add up the events: taken from
+/// its median trial (the ok trial whose wall time is the median's), written the same in every report.
+/// </summary>
+internal static class RuntimeAccountText
+{
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    /// <summary>
+    /// Whether the pool added threads because work waited, in the variant's median trial or in the service it
+    /// drove: the accounts a console shows, since they explain the thread columns.
+    /// </summary>
+    public static bool Notable(VariantResult variant) =>
+        MedianTrial(variant) is { } trial && new[] { trial.Runtime, trial.Service?.Runtime }.Any(a =>
+            a is { Complete: true } && (a.Count(PoolAdjustmentReason.Starvation) > 0 || a.Count(PoolAdjustmentReason.CooperativeBlocking) > 0));
+
+    /// <summary>The sentence for <paramref name="variant"/>, or null when none of its ok trials has an account.</summary>
+    public static string? Describe(VariantResult variant)
+    {
+        ArgumentNullException.ThrowIfNull(variant);
+        if (MedianTrial(variant) is not { Runtime: { } account } trial)
+        {
+            return null;
+        }
+
+        var sentence = $"{variant.Name} ({Ms(trial.WallMs)} ms): {Parts(account, trial.WallMs)}";
+        if (trial.Service is { Runtime: { Complete: true } service })
+        {
+            sentence += $"; in the {trial.Service.Name} service, {Parts(service, trial.WallMs)}";
+        }
+
+        return sentence + ".";
+    }
+
+    // The ok trial with a complete account whose wall time is the median's (the lower middle of an even count).
+    private static TrialResult? MedianTrial(VariantResult variant)
+    {
+        var trials = variant.Trials.Where(t => t.Status == TrialStatus.Ok && t.Runtime is { Complete: true }).OrderBy(t => t.WallMs).ToList();
+        return trials.Count == 0 ? null : trials[(trials.Count - 1) / 2];
+    }
+
+    /// <summary>What one process's account says: the pool's decisions, time blocked, and the GC.</summary>
+    internal static string Parts(RuntimeAccount account, double wallMs)
+    {
+        ArgumentNullException.ThrowIfNull(account);
+        var seconds = wallMs / 1000;
+        var starvation = account.Count(PoolAdjustmentReason.Starvation);
+        var blocking = account.Count(PoolAdjustmentReason.CooperativeBlocking);
+        var start = account.PoolTargetAtStart;
+        var end = account.PoolAdjustments.Count > 0 ? account.PoolAdjustments[^1].Threads : start;
+        var parts = new List<string>();
+        var pool = start is { } from && end is { } to && from != to ? $"the pool's thread target went from {from} to {to}" : $"the pool's thread target stayed at {end?.ToString(Invariant) ?? "its start"}";
+        var rate = starvation > 0 && seconds > 0 ? $", about {(starvation / seconds).ToString(starvation / seconds >= 10 ? "0" : "0.#", Invariant)} a second" : string.Empty;
+        parts.Add($"{pool}: {Count(starvation, "starvation injection")}{rate}, {blocking} for blocking on tasks, {Count(account.HillClimbingMoves, "hill-climbing move")}");
+        if (account.LockContentions is { } locks && account.Waits is { } waits)
+        {
+            parts.Add($"threads blocked {Ms(locks.TotalMs + waits.TotalMs)} ms in all ({Count(locks.Count, "lock contention")} for {Ms(locks.TotalMs)} ms, {Count(waits.Count, "wait")} for {Ms(waits.TotalMs)} ms, the longest {Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)");
+        }
+
+        if (account.GcPauses is { } gc)
+        {
+            parts.Add(account.GcCollections == 0 ? "no garbage collection" : $"{Count(account.GcCollections, "garbage collection")}, {Ms(gc.TotalMs)} ms paused");
+        }
+
+        return string.Join("; ", parts);
+    }
+
+    /// <summary>Every variant's sentence, in the tables' order; empty when no variant has an account.</summary>
+    public static IReadOnlyList<string> Describe(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        return [.. ResultColumn.Order(scenario).Select(Describe).OfType<string>()];
+    }
+
+    private static string Count(int n, string what) => $"{n} {what}{(n == 1 ? string.Empty : "s")}";
+
+    private static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.0" : "0.##", Invariant);
+}

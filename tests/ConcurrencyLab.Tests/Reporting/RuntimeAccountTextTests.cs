@@ -1,0 +1,85 @@
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using Xunit;
+
+namespace ConcurrencyLab.Tests.Reporting;
+
+/// <summary>The runtime's account in the reports: a sentence per variant, and the pool's injections on its chart.</summary>
+public class RuntimeAccountTextTests
+{
+    private static RuntimeAccount Starved(int injections, double everyMs) => new()
+    {
+        Events = RuntimeEvents.Full,
+        PoolTargetAtStart = 3,
+        PoolAdjustments =
+        [
+            .. Enumerable.Range(1, injections).Select(i => new PoolAdjustment(i * everyMs, 3 + i, PoolAdjustmentReason.Starvation, 0)),
+            new PoolAdjustment((injections + 1) * everyMs, 3 + injections, PoolAdjustmentReason.ClimbingMove, 50),
+        ],
+        LockContentions = new BlockedTime(2, 30, 20),
+        Waits = new BlockedTime(10, 970, 400),
+        GcPauses = new BlockedTime(1, 1.5, 1.5),
+        GcCollections = 1,
+    };
+
+    private static VariantResult Variant(params (double WallMs, RuntimeAccount? Account)[] trials)
+    {
+        var results = trials.Select((t, i) => new TrialResult
+        {
+            Repeat = i,
+            Metrics = Measured.Metrics(t.WallMs),
+            Runtime = t.Account,
+            Samples = [new Sample(0, 10, 3, 0, 0), new Sample(t.WallMs, 70, 61, 0, 5)],
+        }).ToList();
+        return new VariantResult
+        {
+            Name = "task-run-waitall",
+            Description = "blocking",
+            Status = TrialStatus.Ok,
+            Trials = results,
+            Summary = new VariantSummary { Trials = results.Count, MedianWallMs = trials.Select(t => t.WallMs).Order().ElementAt((trials.Length - 1) / 2), Medians = VariantSummary.MediansOf(results, []) },
+        };
+    }
+
+    [Fact]
+    public void TheSentence_SaysWhatThePoolDidAndWhy_FromTheMedianTrial()
+    {
+        var variant = Variant((20_000, Starved(10, 500)), (29_000, Starved(58, 500)), (40_000, Starved(70, 500)));
+
+        var sentence = RuntimeAccountText.Describe(variant);
+
+        Assert.Equal(
+            "task-run-waitall (29000 ms): the pool's thread target went from 3 to 61: 58 starvation injections, about 2 a second, 0 for blocking on tasks, 1 hill-climbing move; "
+            + "threads blocked 1000 ms in all (2 lock contentions for 30.0 ms, 10 waits for 970 ms, the longest 400 ms); 1 garbage collection, 1.5 ms paused.",
+            sentence);
+        Assert.True(RuntimeAccountText.Notable(variant));
+    }
+
+    [Fact]
+    public void NoSentence_WithoutACompleteAccount_AndNotNotable_WithoutInjections()
+    {
+        Assert.Null(RuntimeAccountText.Describe(Variant((100, null))));
+        Assert.Null(RuntimeAccountText.Describe(Variant((100, new RuntimeAccount { Events = RuntimeEvents.Full, Complete = false, Note = "never connected" }))));
+
+        var calm = Variant((100, new RuntimeAccount { Events = RuntimeEvents.Pool, PoolTargetAtStart = 2, GcPauses = new BlockedTime(0, 0, 0) }));
+        Assert.Equal("task-run-waitall (100 ms): the pool's thread target stayed at 2: 0 starvation injections, 0 for blocking on tasks, 0 hill-climbing moves; no garbage collection.", RuntimeAccountText.Describe(calm));
+        Assert.False(RuntimeAccountText.Notable(calm));
+    }
+
+    [Fact]
+    public void ThePoolThreadsChart_MarksEachInjection_WithItsReason_AndNotHillClimbing()
+    {
+        var scenario = ExporterTests.SampleRun().Scenarios[0] with { Variants = [Variant((29_000, Starved(3, 500)))] };
+
+        var chart = Assert.Single(Chart.For(scenario).OfType<OverTimeChart>(), c => c.Kind == "pool-threads");
+        var svg = SvgCharts.Draw(chart);
+
+        Assert.Equal(3, chart.Marks.Count);
+        Assert.Equal(3, System.Text.RegularExpressions.Regex.Count(svg, "<circle class=\"mark series-0\""));
+        Assert.Contains("task-run-waitall: at 500 ms the pool added a thread (starvation), target 4", svg, StringComparison.Ordinal);
+        Assert.Contains("a dot where the runtime says the pool added a thread", chart.Description, StringComparison.Ordinal);
+        Assert.Empty(Assert.Single(Chart.For(scenario).OfType<OverTimeChart>(), c => c.Kind == "os-threads").Marks);
+    }
+}
