@@ -32,6 +32,12 @@ public sealed class PackageTests(PackageTests.Packed packed) : IClassFixture<Pac
             Assert.DoesNotContain(heavy, deps, StringComparison.Ordinal);
         }
 
+        // The event parser's Windows-only native libraries (ETW, DIA) stay out of a consumer's output.
+        foreach (var windowsOnly in new[] { "amd64", "x86", "arm64" })
+        {
+            Assert.False(Directory.Exists(Path.Combine(project, "bin", "Release", "net10.0", windowsOnly)), windowsOnly);
+        }
+
         // Options first, as a user types them after `dotnet run --`: run the one scenario with them.
         var program = Path.Combine(project, "bin", "Release", "net10.0", "MyWorkload.dll");
         var run = await ProgramRunner.RunAsync(program, folder.Path, ["--variants", "whenall,sequential", "--repeat", "2", "--items", "12", "--wait-ms", "5,15", "--plain", "--out", "out"], TimeSpan.FromMinutes(3));

@@ -150,7 +150,7 @@ public static class StandardMetrics
     {
         Visibility = MetricVisibility.Everywhere,
         Description = "times the thread pool raised its thread target because work waited in its queue and no thread was free (the runtime's starvation reason), in the region",
-        Account = a => a.Count(Results.PoolAdjustmentReason.Starvation),
+        Account = a => a.Injections(Results.PoolAdjustmentReason.Starvation),
     };
 
     /// <summary>Threads the pool added because one of its threads blocked on a task, by the runtime's own account.</summary>
@@ -158,7 +158,7 @@ public static class StandardMetrics
     {
         Visibility = MetricVisibility.Reports,
         Description = "times the thread pool raised its thread target because a pool thread blocked on a task (the runtime's cooperative-blocking reason), in the region",
-        Account = a => a.Count(Results.PoolAdjustmentReason.CooperativeBlocking),
+        Account = a => a.Injections(Results.PoolAdjustmentReason.CooperativeBlocking),
     };
 
     /// <summary>The pool's hill-climbing moves, by the runtime's own account.</summary>

@@ -319,7 +319,7 @@ internal sealed record OverTimeChart : Chart
         }
 
         var marks = !markInjections ? [] : trials
-            .SelectMany((s, i) => (s.Trial!.Runtime?.PoolAdjustments ?? [])
+            .SelectMany((s, i) => (s.Trial!.Runtime?.Raises() ?? [])
                 .Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking)
                 .Select(a => new ChartMark(i, a.TimeMs, a.Threads, $"{s.Name}: at {Ms(a.TimeMs)} ms the pool added a thread ({a.Reason.ToText()}), target {a.Threads}")))
             .ToList();

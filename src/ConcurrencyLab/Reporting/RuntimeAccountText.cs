@@ -17,7 +17,7 @@ internal static class RuntimeAccountText
     /// </summary>
     public static bool Notable(VariantResult variant) =>
         MedianTrial(variant) is { } trial && new[] { trial.Runtime, trial.Service?.Runtime }.Any(a =>
-            a is { Complete: true } && (a.Count(PoolAdjustmentReason.Starvation) > 0 || a.Count(PoolAdjustmentReason.CooperativeBlocking) > 0));
+            a is { Complete: true } && (a.Injections(PoolAdjustmentReason.Starvation) > 0 || a.Injections(PoolAdjustmentReason.CooperativeBlocking) > 0));
 
     /// <summary>The sentence for <paramref name="variant"/>, or null when none of its ok trials has an account.</summary>
     public static string? Describe(VariantResult variant)
@@ -49,12 +49,18 @@ internal static class RuntimeAccountText
     {
         ArgumentNullException.ThrowIfNull(account);
         var seconds = wallMs / 1000;
-        var starvation = account.Count(PoolAdjustmentReason.Starvation);
-        var blocking = account.Count(PoolAdjustmentReason.CooperativeBlocking);
+        var starvation = account.Injections(PoolAdjustmentReason.Starvation);
+        var blocking = account.Injections(PoolAdjustmentReason.CooperativeBlocking);
         var start = account.PoolTargetAtStart;
         var end = account.PoolAdjustments.Count > 0 ? account.PoolAdjustments[^1].Threads : start;
         var parts = new List<string>();
-        var pool = start is { } from && end is { } to && from != to ? $"the pool's thread target went from {from} to {to}" : $"the pool's thread target stayed at {end?.ToString(Invariant) ?? "its start"}";
+        var peak = account.PoolAdjustments.Count > 0 ? Math.Max(account.PoolAdjustments.Max(a => a.Threads), start ?? 0) : start;
+        var pool = (start, peak, end) switch
+        {
+            ({ } from, { } top, { } to) when top > to => $"the pool's thread target rose from {from} to {top} ({to} at the end)",
+            ({ } from, _, { } to) when from != to => $"the pool's thread target went from {from} to {to}",
+            _ => $"the pool's thread target stayed at {end?.ToString(Invariant) ?? "its start"}",
+        };
         var rate = starvation > 0 && seconds > 0 ? $", about {(starvation / seconds).ToString(starvation / seconds >= 10 ? "0" : "0.#", Invariant)} a second" : string.Empty;
         parts.Add($"{pool}: {Count(starvation, "starvation injection")}{rate}, {blocking} for blocking on tasks, {Count(account.HillClimbingMoves, "hill-climbing move")}");
         if (account.LockContentions is { } locks && account.Waits is { } waits)

@@ -46,8 +46,29 @@ public sealed record RuntimeAccount
     /// <summary>Collections that began in the region.</summary>
     public int GcCollections { get; init; }
 
-    /// <summary>Adjustments in the region made for <paramref name="reason"/>.</summary>
+    /// <summary>Adjustments in the region made for <paramref name="reason"/>, whichever way they went.</summary>
     public int Count(PoolAdjustmentReason reason) => PoolAdjustments.Count(a => a.Reason == reason);
+
+    /// <summary>
+    /// Adjustments in the region for <paramref name="reason"/> that raised the target: threads added. (The pool
+    /// lowers its target for cooperative blocking too, when the blocking ends.)
+    /// </summary>
+    public int Injections(PoolAdjustmentReason reason) => Raises().Count(a => a.Reason == reason);
+
+    /// <summary>The adjustments that raised the pool's target, in order.</summary>
+    internal IEnumerable<PoolAdjustment> Raises()
+    {
+        var target = PoolTargetAtStart;
+        foreach (var adjustment in PoolAdjustments)
+        {
+            if (target is null || adjustment.Threads > target)
+            {
+                yield return adjustment;
+            }
+
+            target = adjustment.Threads;
+        }
+    }
 
     /// <summary>Adjustments in the region made by hill climbing (its moves, change points and stabilising), whichever way they went.</summary>
     [JsonIgnore]

@@ -58,6 +58,34 @@ public class RuntimeAccountTextTests
     }
 
     [Fact]
+    public void OnlyRaisesAreInjections_AndTheSentenceSaysThePeakAndTheEnd()
+    {
+        // Cooperative blocking raises the target while a pool thread blocks and lowers it when the blocking ends.
+        var account = new RuntimeAccount
+        {
+            Events = RuntimeEvents.Pool,
+            PoolTargetAtStart = 3,
+            PoolAdjustments =
+            [
+                new PoolAdjustment(10, 4, PoolAdjustmentReason.CooperativeBlocking, 0),
+                new PoolAdjustment(20, 5, PoolAdjustmentReason.CooperativeBlocking, 0),
+                new PoolAdjustment(30, 4, PoolAdjustmentReason.CooperativeBlocking, 0),
+                new PoolAdjustment(40, 3, PoolAdjustmentReason.CooperativeBlocking, 0),
+                new PoolAdjustment(600, 4, PoolAdjustmentReason.Starvation, 0),
+            ],
+        };
+
+        Assert.Equal(4, account.Count(PoolAdjustmentReason.CooperativeBlocking));
+        Assert.Equal(2, account.Injections(PoolAdjustmentReason.CooperativeBlocking));
+        Assert.Equal(1, account.Injections(PoolAdjustmentReason.Starvation));
+        Assert.Equal(2, StandardMetrics.Read(account)[StandardMetrics.BlockingInjections]);
+        Assert.StartsWith(
+            "task-run-waitall (1000 ms): the pool's thread target rose from 3 to 5 (4 at the end): 1 starvation injection, about 1 a second, 2 for blocking on tasks, 0 hill-climbing moves",
+            RuntimeAccountText.Describe(Variant((1000, account))),
+            StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void NoSentence_WithoutACompleteAccount_AndNotNotable_WithoutInjections()
     {
         Assert.Null(RuntimeAccountText.Describe(Variant((100, null))));
