@@ -48,6 +48,15 @@ public sealed class FanoutEndToEndTests
         Assert.True(blocking > 3 * awaiting, $"waitall peaked at {blocking} pool threads in the service, whenall-async at {awaiting}");
         Assert.True(Server(variants["waitall@16"], "serverPeakThreads") > Server(variants["whenall-async@16"], "serverPeakThreads") + 16);
 
+        // The product service's own runtime says why: its pool raised its target for the joins blocking on
+        // tasks, and did not for the awaits. The account is the service's, not the client's.
+        var blockingService = variants["waitall@16"].GetProperty("trials")[0].GetProperty("service").GetProperty("runtime");
+        var awaitingService = variants["whenall-async@16"].GetProperty("trials")[0].GetProperty("service").GetProperty("runtime");
+        Assert.True(blockingService.GetProperty("complete").GetBoolean(), blockingService.ToString());
+        Assert.True(Raises(blockingService, "cooperativeBlocking") >= 8, blockingService.ToString());
+        Assert.Equal(0, Raises(awaitingService, "cooperativeBlocking"));
+        Assert.False(variants["waitall@16"].GetProperty("trials")[0].GetProperty("service").TryGetProperty("labThreads", out _));
+
         if (OperatingSystem.IsLinux())
         {
             Assert.Empty(ServiceProcesses(folder.Path));
@@ -149,5 +158,20 @@ public sealed class FanoutEndToEndTests
         {
             return string.Empty;
         }
+    }
+
+    // Adjustments for the reason that raised the pool's target above the one before.
+    private static int Raises(JsonElement account, string reason)
+    {
+        var raises = 0;
+        int? target = account.TryGetProperty("poolTargetAtStart", out var start) ? start.GetInt32() : null;
+        foreach (var adjustment in account.GetProperty("poolAdjustments").EnumerateArray())
+        {
+            var threads = adjustment.GetProperty("threads").GetInt32();
+            raises += adjustment.GetProperty("reason").GetString() == reason && (target is null || threads > target) ? 1 : 0;
+            target = threads;
+        }
+
+        return raises;
     }
 }

@@ -57,7 +57,7 @@ internal static class RuntimeAccountText
         var peak = account.PoolAdjustments.Count > 0 ? Math.Max(account.PoolAdjustments.Max(a => a.Threads), start ?? 0) : start;
         var pool = (start, peak, end) switch
         {
-            ({ } from, { } top, { } to) when top > to => $"the pool's thread target rose from {from} to {top} ({to} at the end)",
+            ({ } from, { } top, { } to) when top > to && top > from => $"the pool's thread target rose from {from} to {top} ({to} at the end)",
             ({ } from, _, { } to) when from != to => $"the pool's thread target went from {from} to {to}",
             _ => $"the pool's thread target stayed at {end?.ToString(Invariant) ?? "its start"}",
         };

@@ -33,7 +33,9 @@ internal sealed class InProcessTrialExecutor : ITrialExecutor
         {
             if (await Task.WhenAny(trial, Task.Delay(watch.PollInterval, cancellationToken)).ConfigureAwait(false) == trial)
             {
-                return await trial.ConfigureAwait(false);
+                // The region's clock and the lab's threads travel to a runner reading events; none is read here.
+                var result = await trial.ConfigureAwait(false);
+                return result with { Region = null, Service = result.Service is null ? null : result.Service with { LabThreads = null } };
             }
 
             cancellationToken.ThrowIfCancellationRequested();

@@ -86,6 +86,19 @@ public class RuntimeAccountTextTests
     }
 
     [Fact]
+    public void ATargetThatOnlyFell_SaysSo()
+    {
+        var account = new RuntimeAccount
+        {
+            Events = RuntimeEvents.Pool,
+            PoolTargetAtStart = 8,
+            PoolAdjustments = [new PoolAdjustment(500, 2, PoolAdjustmentReason.ThreadTimedOut, 0)],
+        };
+
+        Assert.StartsWith("task-run-waitall (1000 ms): the pool's thread target went from 8 to 2: 0 starvation injections", RuntimeAccountText.Describe(Variant((1000, account))), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void NoSentence_WithoutACompleteAccount_AndNotNotable_WithoutInjections()
     {
         Assert.Null(RuntimeAccountText.Describe(Variant((100, null))));

@@ -37,7 +37,12 @@ public sealed class InProcessTrialTests
             Assert.True(t.WallMs >= ideal, $"wall {t.WallMs} below the longest delay {ideal}");
             Assert.True(t.Value(StandardMetrics.MaxLatency) >= ideal);
             Assert.NotEmpty(t.Samples);
+
+            // No runtime events are read in-process, and the region's clock, meant for a runner reading them, stays out of the file.
+            Assert.Null(t.Runtime);
+            Assert.Null(t.Region);
         });
+        Assert.Equal(RuntimeEvents.Off, plan.Settings.Events);
         Assert.Single(variants.SelectMany(v => v.Trials).Select(t => t.WorkloadDigest).Distinct());
     }
 
