@@ -290,7 +290,7 @@ internal sealed record OverTimeChart : Chart
     /// <summary>The top of the value axis, a little above the highest reading or mark.</summary>
     public double MaxValue => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
 
-    public override string Description => $"{Quantity} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking" : string.Empty);
+    public override string Description => $"{Quantity} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking, at its new thread target (which the running threads follow, or not)" : string.Empty);
 
     /// <summary>
     /// Where the pool added a thread by the runtime's own account (starvation, or a pool thread blocking on a
