@@ -48,7 +48,7 @@ internal static class ReportCommand
 
             foreach (var scenario in run.Scenarios)
             {
-                console.Write(ResultTableRenderer.Render(scenario));
+                console.Write(ResultTableRenderer.Render(scenario, run.Environment.ProcessorCount));
             }
 
             var exporters = Exporters.Default.Where(e => !(sameFile && e is JsonExporter)).ToList();

@@ -10,7 +10,8 @@ namespace ConcurrencyLab.Cli.Rendering;
 /// <summary>Builds the console table of one scenario; writes nothing itself.</summary>
 internal static class ResultTableRenderer
 {
-    public static IRenderable Render(ScenarioResult scenario)
+    /// <summary>The scenario's table and what follows it; <paramref name="processorCount"/> is the measured machine's (this one's unless told).</summary>
+    public static IRenderable Render(ScenarioResult scenario, int? processorCount = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);
 
@@ -48,6 +49,14 @@ internal static class ResultTableRenderer
         {
             var efficiency = summary.Efficiency is { } e ? $", efficiency {e.ToString("0.00", invariant)} against the ideal" : string.Empty;
             lines.Add(new Markup($"Fastest: [green bold]{Markup.Escape(best.Name)}[/], median {summary.MedianWallMs.ToString("0.0", invariant)} ms{efficiency}."));
+        }
+
+        foreach (var recommendation in Recommendation.AllFor(scenario, processorCount ?? Environment.ProcessorCount))
+        {
+            foreach (var line in recommendation.Lines())
+            {
+                lines.Add(new Text(line, line.StartsWith("Use", StringComparison.Ordinal) ? new Style(Color.Green) : new Style(Color.Yellow)));
+            }
         }
 
         // The runtime's own reasons, where the pool added threads because work waited: the why of the table's

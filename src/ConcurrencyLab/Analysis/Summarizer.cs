@@ -62,6 +62,10 @@ internal static class Summarizer
             Bounds = scenario.Bounds,
             Baseline = plan.Baseline,
             Metrics = plan.Scenario.Metrics,
+            WorkParameters =
+            [
+                .. sweeps.Concat(plan.Scenario.Variants(plan.Parameters).Families.SelectMany(f => f.Parameters).Where(p => p.ChangesWork).Select(p => p.Name)).Distinct(),
+            ],
             Variants =
             [
                 .. scenario.Variants.Select(v => new VariantResult

@@ -47,13 +47,13 @@ public sealed class HtmlExporter : IExporter
 
         foreach (var scenario in run.Scenarios)
         {
-            WriteScenario(scenario, writer);
+            WriteScenario(scenario, run.Environment.ProcessorCount, writer);
         }
 
         writer.WriteLine("</body></html>");
     }
 
-    private static void WriteScenario(ScenarioResult scenario, TextWriter writer)
+    private static void WriteScenario(ScenarioResult scenario, int processorCount, TextWriter writer)
     {
         writer.WriteLine($"<section class=\"scenario\" id=\"{Anchor(scenario)}\"><h2>{Encode(scenario.Name)}</h2>");
         writer.WriteLine($"<p>Parameters: {string.Join(", ", scenario.Parameters.Select(p => $"<code>{Encode(p.Key)}={Encode(p.Value)}</code>"))}.<br>");
@@ -64,6 +64,11 @@ public sealed class HtmlExporter : IExporter
         }
 
         writer.WriteLine("</p>");
+        foreach (var recommendation in Recommendation.AllFor(scenario, processorCount))
+        {
+            writer.WriteLine("<ul class=\"recommendation\">" + string.Concat(recommendation.Lines().Select(l => $"<li>{Encode(l)}</li>")) + "</ul>");
+        }
+
         foreach (var chart in Chart.For(scenario))
         {
             writer.WriteLine($"<figure>{SvgCharts.Draw(chart)}</figure>");

@@ -37,6 +37,15 @@ public sealed class MarkdownExporter : IExporter
                 writer.WriteLine($"Fastest: **{bestVariant.Name}**, median {best.MedianWallMs.ToString("0.0", invariant)} ms{efficiency}.");
             }
 
+            foreach (var recommendation in Recommendation.AllFor(scenario, run.Environment.ProcessorCount))
+            {
+                writer.WriteLine();
+                foreach (var line in recommendation.Lines())
+                {
+                    writer.WriteLine($"- {Escape(line)}");
+                }
+            }
+
             writer.WriteLine();
             var columns = ResultColumn.For(scenario);
             writer.WriteLine("| " + string.Join(" | ", columns.Select(c => c.HeaderWithUnit)) + " |");

@@ -104,6 +104,12 @@ public sealed record ScenarioResult
     /// </summary>
     public IReadOnlyList<Metric> Metrics { get; init; } = [];
 
+    /// <summary>
+    /// The variant parameters whose values change the work itself (fanout's <c>requests</c>, a workload's sweeps):
+    /// a recommendation weighs only variants at the same values against each other. Empty in older files.
+    /// </summary>
+    public IReadOnlyList<string> WorkParameters { get; init; } = [];
+
     /// <summary>Anything the reader should know: scale changes, digests that differ, a hung in-process trial.</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
 }

@@ -49,9 +49,16 @@ public sealed class VariantParameter
     /// <summary>How a value reads at the end of a variant's description, such as <c>" (N = 40)"</c>; by default <c>"; name = value"</c>.</summary>
     public Func<string, string>? Describe { get; init; }
 
+    /// <summary>
+    /// Whether the value changes the work itself (fanout's requests sent at once), rather than how it is run (a
+    /// degree): variants at different values are then not weighed against each other in a recommendation.
+    /// A workload's sweeps always change the work.
+    /// </summary>
+    public bool ChangesWork { get; init; }
+
     /// <summary>The same parameter with a lower maximum (an API that refuses more, such as PLINQ above 512).</summary>
     public VariantParameter WithMaximum(int maximum) =>
-        new(Name, Meaning, Minimum, Math.Min(maximum, Maximum)) { DefaultWord = DefaultWord, Example = Example, Describe = Describe };
+        new(Name, Meaning, Minimum, Math.Min(maximum, Maximum)) { DefaultWord = DefaultWord, Example = Example, Describe = Describe, ChangesWork = ChangesWork };
 
     /// <summary>A value as a variant's description ends with it.</summary>
     internal string DescribeValue(string value) => Describe?.Invoke(value) ?? $"; {Name} = {value}";

@@ -61,6 +61,7 @@ public sealed class FanoutScenario : Scenario
     {
         Example = 1000,
         Describe = n => $"; {n} requests at once",
+        ChangesWork = true,
     };
 
     // The product service's pool minimum for one variant (waitall@100:min-threads=400), so a run can set the
