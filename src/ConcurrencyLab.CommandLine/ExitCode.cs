@@ -18,6 +18,9 @@ public static class ExitCode
     /// <summary>Bad input: an unknown option, a value out of range, an impossible variant.</summary>
     public const int BadInput = 2;
 
+    /// <summary>A threshold given with <c>--assert</c> was not met; every result is written all the same. It wins over <see cref="TrialsFailed"/>.</summary>
+    public const int ThresholdFailed = 3;
+
     /// <summary>Interrupted with Ctrl+C or SIGTERM; what was measured is written.</summary>
     public const int Cancelled = 130;
 }

@@ -118,10 +118,30 @@ internal static class RunCommand
             errors.Add(jsonProblem);
         }
 
+        var thresholds = new List<Threshold>();
+        foreach (var text in parse.GetValue(switches.Assert) ?? [])
+        {
+            if (Threshold.TryParse(text, out var threshold, out var problem))
+            {
+                thresholds.Add(threshold!);
+            }
+            else
+            {
+                errors.Add(problem!);
+            }
+        }
+
         RunPlan? plan = null;
         if (errors.Count == 0 && !RunPlanner.TryCreate(options, scenarios, out plan, out var planErrors))
         {
             errors.AddRange(planErrors);
+        }
+
+        // A threshold on a variant the run will not measure could never fail: a typo, said before anything runs.
+        var planned = plan?.Scenarios.SelectMany(s => s.Variants.Select(v => (s.Scenario.Name, v.Name))).ToList() ?? [];
+        if (plan is not null)
+        {
+            errors.AddRange(thresholds.Where(t => !t.Names(planned)).Select(t => $"--assert '{t.Text}': this run measures no such variant{(t.Scenario is null ? string.Empty : " in " + t.Scenario)}."));
         }
 
         if (errors.Count > 0 || plan is null)
@@ -175,8 +195,20 @@ internal static class RunCommand
             return ExitCode.Cancelled;
         }
 
+        // The thresholds last, after every result is written, so a failed one loses nothing.
+        var breaches = thresholds.SelectMany(t => t.Check(result)).Where(c => !c.Met).ToList();
+        foreach (var breach in breaches)
+        {
+            console.MarkupLineInterpolated($"[red]threshold not met: {breach.Threshold.Text}: {breach.Message}[/]");
+        }
+
+        if (thresholds.Count > 0 && breaches.Count == 0)
+        {
+            console.MarkupLineInterpolated($"[green]{thresholds.Count} threshold(s) met.[/]");
+        }
+
         var allOk = result.Scenarios.SelectMany(s => s.Variants).All(v => v.Status == TrialStatus.Ok);
-        return allOk && failures.Count == 0 ? ExitCode.Ok : ExitCode.TrialsFailed;
+        return breaches.Count > 0 ? ExitCode.ThresholdFailed : allOk && failures.Count == 0 ? ExitCode.Ok : ExitCode.TrialsFailed;
     }
 
     private static async Task<RunRecord> RunLiveAsync(IAnsiConsole console, ITrialExecutor executor, ConsoleErrorLogger logger, RunPlan plan, CancellationToken cancellationToken)
@@ -283,6 +315,12 @@ internal static class RunCommand
             Description = $"The runtime's own account of each trial, read from its events outside its process: off; pool (the thread pool's decisions and why, GC pauses); full (also lock contentions and waits: time blocked) [default: {RunOptions.DefaultEvents.ToString().ToLowerInvariant()}]",
         };
 
-        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Plain];
+        public readonly Option<string[]> Assert = new("--assert")
+        {
+            Description = "A threshold the run must meet, or exit 3 once every result is written: [scenario/]variant:quantity<=value, the quantity median (ms, or a multiple of the ideal: median<=1.2ideal), efficiency, ratio, failed, lost or a metric's id (peakPoolThreads<=8); * for every variant; repeatable",
+            AllowMultipleArgumentsPerToken = false,
+        };
+
+        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Plain];
     }
 }

@@ -1,0 +1,133 @@
+using System.Globalization;
+using System.Text.RegularExpressions;
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Analysis;
+
+/// <summary>
+/// A limit on a variant's results that a CI run can fail on, written as conclab's <c>--assert</c> takes it:
+/// <c>[scenario/]variant:quantity op value</c>. The variant is a name, or <c>*</c> for every variant. The
+/// quantity is <c>median</c> (wall time, ms; a value may end in <c>ideal</c>, as in <c>median&lt;=1.2ideal</c>),
+/// <c>efficiency</c>, <c>ratio</c>, <c>failed</c> (trials not ok), <c>lost</c> (items not completed, over all
+/// trials) or any metric's id, whose median over the ok trials is compared (<c>peakPoolThreads&lt;=8</c>,
+/// <c>starvationInjections==0</c>). The operator is one of <c>&lt;=</c>, <c>&lt;</c>, <c>&gt;=</c>,
+/// <c>&gt;</c>, <c>==</c>.
+/// </summary>
+public sealed partial record Threshold
+{
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    private Threshold(string text, string? scenario, string variant, string quantity, string op, double value, bool ofIdeal) =>
+        (Text, Scenario, Variant, Quantity, Operator, Value, OfIdeal) = (text, scenario, variant, quantity, op, value, ofIdeal);
+
+    /// <summary>The threshold as it was written.</summary>
+    public string Text { get; }
+
+    /// <summary>The scenario it applies to; null for every scenario that has the variant.</summary>
+    public string? Scenario { get; }
+
+    /// <summary>The variant's name, or <c>*</c> for every variant.</summary>
+    public string Variant { get; }
+
+    /// <summary>What is compared: <c>median</c>, <c>efficiency</c>, <c>ratio</c>, <c>failed</c>, <c>lost</c> or a metric's id.</summary>
+    public string Quantity { get; }
+
+    /// <summary>The comparison: <c>&lt;=</c>, <c>&lt;</c>, <c>&gt;=</c>, <c>&gt;</c> or <c>==</c>.</summary>
+    public string Operator { get; }
+
+    /// <summary>The limit, or its multiple of the scenario's ideal where <see cref="OfIdeal"/> is set.</summary>
+    public double Value { get; }
+
+    /// <summary>Whether <see cref="Value"/> is a multiple of the scenario's ideal (medians only).</summary>
+    public bool OfIdeal { get; }
+
+    /// <summary>Reads <paramref name="text"/>; false with a one-line reason when it is not a threshold.</summary>
+    public static bool TryParse(string? text, out Threshold? threshold, out string? error)
+    {
+        threshold = null;
+        var match = Grammar().Match(text ?? string.Empty);
+        if (!match.Success)
+        {
+            error = $"--assert takes [scenario/]variant:quantity<=value, such as whenall:median<=1.2ideal or *:peakPoolThreads<=8, not '{text}'.";
+            return false;
+        }
+
+        var quantity = match.Groups["quantity"].Value;
+        var ofIdeal = match.Groups["ideal"].Success;
+        if (ofIdeal && quantity != "median")
+        {
+            error = $"--assert '{text}': only a median can be a multiple of the ideal.";
+            return false;
+        }
+
+        if (!double.TryParse(match.Groups["value"].Value, NumberStyles.Float, Invariant, out var value) || !double.IsFinite(value))
+        {
+            error = $"--assert '{text}': '{match.Groups["value"].Value}' is not a number.";
+            return false;
+        }
+
+        error = null;
+        threshold = new Threshold(text!.Trim(), match.Groups["scenario"].Success ? match.Groups["scenario"].Value : null, match.Groups["variant"].Value, quantity, match.Groups["op"].Value, value, ofIdeal);
+        return true;
+    }
+
+    /// <summary>Whether one of <paramref name="variants"/> (scenario and variant names, as planned) is one this threshold names.</summary>
+    public bool Names(IEnumerable<(string Scenario, string Variant)> variants)
+    {
+        ArgumentNullException.ThrowIfNull(variants);
+        return Variant == "*" ? variants.Any(v => Scenario is null || v.Scenario == Scenario) : variants.Any(v => (Scenario is null || v.Scenario == Scenario) && v.Variant == Variant);
+    }
+
+    /// <summary>Every check this threshold makes on <paramref name="run"/>: one per variant it names, met or not.</summary>
+    public IReadOnlyList<ThresholdCheck> Check(RunResult run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        var checks = new List<ThresholdCheck>();
+        foreach (var scenario in run.Scenarios.Where(s => Scenario is null || s.Name == Scenario))
+        {
+            foreach (var variant in scenario.Variants.Where(v => Variant == "*" || v.Name == Variant))
+            {
+                var measured = Measure(scenario, variant);
+                var limit = OfIdeal ? Value * scenario.IdealMs : Value;
+                var met = measured is { } m && Operator switch
+                {
+                    "<=" => m <= limit,
+                    "<" => m < limit,
+                    ">=" => m >= limit,
+                    ">" => m > limit,
+                    _ => m == limit,
+                };
+                var limitText = OfIdeal ? $"{Value.ToString("0.###", Invariant)} x the ideal {scenario.IdealMs.ToString("0.#", Invariant)} = {limit.ToString("0.###", Invariant)}" : limit.ToString("0.###", Invariant);
+                var message = measured is { } value
+                    ? $"{scenario.Name}/{variant.Name}: {Quantity} {value.ToString("0.###", Invariant)}, limit {Operator} {limitText}"
+                    : $"{scenario.Name}/{variant.Name}: no {Quantity} to compare (no trial was ok, or none recorded it), limit {Operator} {limitText}";
+                checks.Add(new ThresholdCheck(this, scenario.Name, variant.Name, measured, met, message));
+            }
+        }
+
+        return checks;
+    }
+
+    private double? Measure(ScenarioResult scenario, VariantResult variant) => Quantity switch
+    {
+        "median" => variant.Summary?.MedianWallMs,
+        "efficiency" => variant.Summary?.Efficiency,
+        "ratio" => variant.Summary?.RatioToBaseline,
+        "failed" => variant.Trials.Count(t => t.Status != TrialStatus.Ok),
+        "lost" => variant.Trials.Sum(t => Math.Max(0, t.ItemsPlanned - t.ItemsCompleted)),
+        _ => variant.Summary?.Medians.TryGetValue(Quantity, out var value) == true ? value : null,
+    };
+
+    [GeneratedRegex(@"^\s*(?:(?<scenario>[A-Za-z0-9_.-]+)/)?(?<variant>\*|[^:\s]+)\s*:\s*(?<quantity>[A-Za-z][A-Za-z0-9_-]*)\s*(?<op><=|>=|==|<|>)\s*(?<value>[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(?<ideal>ideal)?\s*$")]
+    private static partial Regex Grammar();
+}
+
+/// <summary>One threshold checked against one variant.</summary>
+/// <param name="Threshold">The threshold.</param>
+/// <param name="Scenario">The scenario's name.</param>
+/// <param name="Variant">The variant's name.</param>
+/// <param name="Measured">The value compared; null when there was none.</param>
+/// <param name="Met">Whether the limit held.</param>
+/// <param name="Message">What was compared with what, in one line.</param>
+public sealed record ThresholdCheck(Threshold Threshold, string Scenario, string Variant, double? Measured, bool Met, string Message);

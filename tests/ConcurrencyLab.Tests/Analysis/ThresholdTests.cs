@@ -1,0 +1,79 @@
+using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Tests.Reporting;
+using Xunit;
+
+namespace ConcurrencyLab.Tests.Analysis;
+
+/// <summary>Thresholds as --assert writes them: what they read, and what they find in a made-up run.</summary>
+public class ThresholdTests
+{
+    private static Threshold Parse(string text)
+    {
+        Assert.True(Threshold.TryParse(text, out var threshold, out var error), error);
+        return threshold!;
+    }
+
+    [Theory]
+    [InlineData("whenall:median<=1.2ideal", null, "whenall", "median", "<=", 1.2, true)]
+    [InlineData(" delay/parallel-for@4 : peakPoolThreads < 8 ", "delay", "parallel-for@4", "peakPoolThreads", "<", 8, false)]
+    [InlineData("*:lost==0", null, "*", "lost", "==", 0, false)]
+    [InlineData("whenall-async@1000:efficiency>=0.8", null, "whenall-async@1000", "efficiency", ">=", 0.8, false)]
+    public void ReadsWhatItSays(string text, string? scenario, string variant, string quantity, string op, double value, bool ofIdeal)
+    {
+        var threshold = Parse(text);
+        Assert.Equal((scenario, variant, quantity, op, value, ofIdeal), (threshold.Scenario, threshold.Variant, threshold.Quantity, threshold.Operator, threshold.Value, threshold.OfIdeal));
+    }
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("whenall")]
+    [InlineData("whenall median 3")]
+    [InlineData("whenall:median=<3")]
+    [InlineData("whenall:median<=fast")]
+    [InlineData("whenall:peakThreads<=2ideal")]
+    [InlineData(":median<=3")]
+    public void RefusesWhatItCannotRead_InOneLine(string text)
+    {
+        Assert.False(Threshold.TryParse(text, out var threshold, out var error));
+        Assert.Null(threshold);
+        Assert.DoesNotContain('\n', error!);
+        Assert.StartsWith("--assert", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ChecksEachVariantItNames_AgainstItsMediansAndTrials()
+    {
+        // The sample run: whenall at 51.5 ms against an ideal of 49 ms, 3 peak pool threads; broken failed its one trial.
+        var run = ExporterTests.SampleRun();
+
+        Assert.True(Parse("whenall:median<=1.1ideal").Check(run).Single().Met);
+        var tooTight = Parse("whenall:median<=1.05ideal").Check(run).Single();
+        Assert.False(tooTight.Met);
+        Assert.Equal("delay/whenall: median 51.5, limit <= 1.05 x the ideal 49 = 51.45", tooTight.Message);
+
+        Assert.True(Parse("delay/whenall:peakPoolThreads<=3").Check(run).Single().Met);
+        Assert.False(Parse("whenall:peakPoolThreads<3").Check(run).Single().Met);
+        Assert.Empty(Parse("scan/whenall:median<=1").Check(run));
+
+        var everyVariant = Parse("*:failed==0").Check(run);
+        Assert.Equal(["broken", "whenall"], everyVariant.Select(c => c.Variant));
+        Assert.Equal([false, true], everyVariant.Select(c => c.Met));
+
+        // A variant with no ok trial has no median: the threshold is not met, and says why.
+        var none = Parse("broken:median<=100000").Check(run).Single();
+        Assert.False(none.Met);
+        Assert.Contains("no median to compare", none.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void NamesOnlyVariantsTheRunWillMeasure()
+    {
+        (string, string)[] planned = [("delay", "whenall"), ("delay", "channel")];
+        Assert.True(Parse("whenall:median<=1").Names(planned));
+        Assert.True(Parse("*:failed==0").Names(planned));
+        Assert.False(Parse("whenal:median<=1").Names(planned));
+        Assert.False(Parse("scan/whenall:median<=1").Names(planned));
+    }
+}
