@@ -21,7 +21,7 @@ internal static class Summarizer
             StartedAt = run.StartedAt,
             Environment = run.Environment,
             Settings = run.Settings,
-            Scenarios = [.. run.Scenarios.Select(Summarise)],
+            Scenarios = [.. run.Scenarios.Select(s => Summarise(s, run.Environment.ProcessorCount))],
             Cancelled = run.Cancelled,
             Notes = run.Notes,
         };
@@ -32,9 +32,20 @@ internal static class Summarizer
     /// trials ran different workloads, and the scenario's own reading of its results (a failure there costs a
     /// note, never the results).
     /// </summary>
-    public static ScenarioResult Summarise(ScenarioRecord scenario)
+    public static ScenarioResult Summarise(ScenarioRecord scenario) => Summarise(scenario, System.Environment.ProcessorCount);
+
+    /// <summary>
+    /// As <see cref="Summarise(ScenarioRecord)"/>, on a machine of <paramref name="processorCount"/> cores: where
+    /// the scenario gives no ideal, one is measured from the results (see <see cref="MeasuredIdeal"/>).
+    /// </summary>
+    public static ScenarioResult Summarise(ScenarioRecord scenario, int processorCount)
     {
         ArgumentNullException.ThrowIfNull(scenario);
+        if (scenario.Ideal.Ms <= 0 && MeasuredIdeal(scenario, processorCount) is { } measured)
+        {
+            return Summarise(scenario with { Ideal = measured }, processorCount) with { IdealMeasured = true };
+        }
+
         var plan = scenario.Plan;
         var notes = new List<string>(scenario.Notes);
         var baselineOk = scenario.Variants.FirstOrDefault(v => v.Variant.Name == plan.Baseline)?.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
@@ -96,6 +107,44 @@ internal static class Summarizer
         {
             return [$"the scenario's conclusions could not be drawn: {TrialFailure.Describe(ex)}"];
         }
+    }
+
+    /// <summary>
+    /// A lower bound measured from the results, for a scenario that gives none: the longest any item took alone
+    /// (the least any variant recorded for its longest item, since every variant ran the same items) or all
+    /// cores busy with the least CPU any variant used, whichever is longer. Null when the trials recorded
+    /// neither. A bound the scenario gives always wins over this one.
+    /// </summary>
+    internal static IdealBound? MeasuredIdeal(ScenarioRecord scenario, int processorCount)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var summaries = scenario.Variants
+            .Select(v => (v.Variant.Name, Summary: Summarise(v.Trials, 0, null, scenario.Plan.Scenario.Metrics)))
+            .Where(v => v.Summary is not null)
+            .ToList();
+        var item = Least(StandardMetrics.LongestItem);
+        var cpu = Least(StandardMetrics.Cpu);
+        var cores = Math.Max(1, processorCount);
+        var cpuBound = cpu.Ms / cores;
+        if (item.Ms is not { } longest && cpuBound is not { } _)
+        {
+            return null;
+        }
+
+        var itemText = item.Ms is { } i ? $"the longest item alone ({Ms(i)} ms, in {item.Name})" : null;
+        var cpuText = cpu.Ms is { } c ? $"all {cores} cores busy with the least CPU any variant used ({Ms(c)} ms, {cpu.Name}: {Ms(c / cores)} ms)" : null;
+        var binds = (item.Ms ?? 0) >= (cpuBound ?? 0) ? "the longest item binds" : "the CPU binds";
+        var reason = itemText is not null && cpuText is not null ? $"measured: {itemText} or {cpuText}, whichever is longer; {binds}" : $"measured: {itemText ?? cpuText}";
+        return new IdealBound(Math.Max(item.Ms ?? 0, cpuBound ?? 0), reason);
+
+        // The variant with the least of a metric's median, and that median; no name and no value when none has it.
+        (string? Name, double? Ms) Least(Metric metric)
+        {
+            var values = summaries.Select(v => (v.Name, Ms: v.Summary!.Median(metric))).Where(v => v.Ms > 0).ToList();
+            return values.Count == 0 ? (null, null) : values.MinBy(v => v.Ms);
+        }
+
+        static string Ms(double value) => StandardMetrics.WallTime.Write(value);
     }
 
     /// <summary>Summarises <paramref name="trials"/>; null when none succeeded.</summary>

@@ -145,6 +145,13 @@ public static class StandardMetrics
     /// <summary>Cores busy on average: CPU time over wall time; null where either is unknown or the region had no length.</summary>
     internal static double? CoresOf(double? cpuMs, double? wallMs) => cpuMs is { } cpu && wallMs is > 0 and var wall ? cpu / wall : null;
 
+    /// <summary>The longest any item took from its call to its end.</summary>
+    public static Metric LongestItem { get; } = Metric.Milliseconds("longestItemMs", "Longest item") with
+    {
+        Description = "the longest any item took from its call to its end (workload scenarios); in the sequential variant, what the costliest item costs alone, a lower bound on every variant's time",
+        Measure = t => t.LongestItemMs,
+    };
+
     /// <summary>Threads the pool added because work waited with no thread free, by the runtime's own account.</summary>
     public static Metric StarvationInjections { get; } = Metric.Count("starvationInjections", "Starved adds") with
     {
@@ -191,14 +198,14 @@ public static class StandardMetrics
         WallTime, PeakThreads, PeakPoolThreads, PeakQueueLength, Cpu, CoresUsed, P99, Allocated,
         UserCpu, SystemCpu, ThreadsAtStart, FinalThreads, CompletedWorkItems, LockContentions,
         Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, StartUp, P50, P95, MaxLatency,
-        StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, GcPause,
+        LongestItem, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, GcPause,
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>
-    internal static MetricValues Read(Measurements process, LatencyPercentiles? latency)
+    internal static MetricValues Read(Measurements process, LatencyPercentiles? latency, double? longestItemMs = null)
     {
         ArgumentNullException.ThrowIfNull(process);
-        var trial = new MeasuredTrial(process, latency);
+        var trial = new MeasuredTrial(process, latency, longestItemMs);
         var values = new MetricValues();
         foreach (var metric in All)
         {

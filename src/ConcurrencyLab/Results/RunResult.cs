@@ -89,6 +89,9 @@ public sealed record ScenarioResult
     /// <summary>Why <see cref="IdealMs"/> is the bound.</summary>
     public required string IdealReason { get; init; }
 
+    /// <summary>Whether the ideal was measured from the results (the scenario gave none) rather than given; false in older files.</summary>
+    public bool IdealMeasured { get; init; }
+
     /// <summary>Reference rates measured on this machine at the start of the scenario, from which the ideal was derived; empty when the ideal needs none.</summary>
     public IReadOnlyDictionary<string, double> Bounds { get; init; } = new Dictionary<string, double>();
 

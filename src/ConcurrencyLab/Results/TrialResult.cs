@@ -83,7 +83,7 @@ public sealed record TrialResult
             error = $"{outcome.ItemsDuplicated} items ran more than once.";
         }
 
-        var metrics = StandardMetrics.Read(m, outcome.LatenciesMs.Count > 0 ? LatencyDistribution.Summarise(outcome.LatenciesMs) : null);
+        var metrics = StandardMetrics.Read(m, outcome.LatenciesMs.Count > 0 ? LatencyDistribution.Summarise(outcome.LatenciesMs) : null, outcome.LongestItemMs);
         if (outcome.Metrics is { } own)
         {
             metrics.AddRange(own);

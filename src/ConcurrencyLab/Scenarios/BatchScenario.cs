@@ -223,6 +223,7 @@ public abstract class BatchScenario : Scenario
             ItemsCompleted = batch.Completed,
             ItemsDuplicated = batch.Duplicated,
             LatenciesMs = batch.CompletionLatenciesMs(),
+            LongestItemMs = batch.LongestItemMs(),
             WorkloadDigest = workload.Digest,
             Metrics = metrics,
             Error = failure ?? checkError ?? workloadError,

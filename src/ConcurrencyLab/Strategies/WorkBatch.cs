@@ -11,6 +11,7 @@ namespace ConcurrencyLab.Strategies;
 internal sealed class WorkBatch
 {
     private readonly Workload _workload;
+    private readonly long[] _beganAt;
     private readonly long[] _finishedAt;
     private readonly int[] _runs;
     private long _startedAt;
@@ -27,6 +28,7 @@ internal sealed class WorkBatch
 
         _workload = workload;
         Form = form;
+        _beganAt = new long[workload.Count];
         _finishedAt = new long[workload.Count];
         _runs = new int[workload.Count];
     }
@@ -62,6 +64,7 @@ internal sealed class WorkBatch
     /// <remarks>For the task form this is sync-over-async, as a blocking strategy given a task-returning call does it.</remarks>
     public void Invoke(int index, CancellationToken cancellationToken = default)
     {
+        Begin(index);
         switch (Form)
         {
             case WorkForm.Sync:
@@ -81,6 +84,7 @@ internal sealed class WorkBatch
     /// <summary>Runs item <paramref name="index"/> asynchronously; a synchronous workload runs inline on the caller.</summary>
     public ValueTask InvokeAsync(int index, CancellationToken cancellationToken = default)
     {
+        Begin(index);
         switch (Form)
         {
             case WorkForm.Sync:
@@ -105,6 +109,7 @@ internal sealed class WorkBatch
     public IAsyncResult BeginInvoke(int index, AsyncCallback? callback, object? state)
     {
         Debug.Assert(Form == WorkForm.Apm, "Begin/End is only offered in the APM form.");
+        Begin(index);
         return _workload.BeginRun(index, callback, state);
     }
 
@@ -128,6 +133,34 @@ internal sealed class WorkBatch
         }
 
         return [.. latencies];
+    }
+
+    /// <summary>
+    /// The longest time an item took from its call to its end, in milliseconds; null when none finished. With
+    /// the fewest items at once (sequential), it is what one item costs; a lower bound on any variant's time.
+    /// </summary>
+    public double? LongestItemMs()
+    {
+        double? longest = null;
+        for (var i = 0; i < Count; i++)
+        {
+            if (Volatile.Read(ref _runs[i]) > 0 && _beganAt[i] != 0)
+            {
+                var ms = Stopwatch.GetElapsedTime(_beganAt[i], _finishedAt[i]).TotalMilliseconds;
+                longest = Math.Max(longest ?? 0, ms);
+            }
+        }
+
+        return longest;
+    }
+
+    // The first call of an item; a second run of it (a duplicate) keeps the first's start.
+    private void Begin(int index)
+    {
+        if (_beganAt[index] == 0)
+        {
+            _beganAt[index] = Stopwatch.GetTimestamp();
+        }
     }
 
     private async ValueTask AwaitThenFinish(ValueTask pending, int index)
