@@ -6,5 +6,5 @@ using ConcurrencyLab.Scenarios;
 // SVG ones. A bare `conclab` shows its help.
 return await LabProgram.RunAsync(
     args,
-    ScenarioCatalog.BuiltIn,
+    ScenarioCatalog.Tool,
     new LabProgramOptions { ChartFormats = [ChartFormat.Svg, PngChartFormat.Instance], RunWhenNoCommand = false });

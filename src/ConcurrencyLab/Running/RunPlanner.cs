@@ -44,7 +44,7 @@ internal static class RunPlanner
         var chosen = new List<Scenario>();
         if (options.Scenarios.Count == 0)
         {
-            chosen.AddRange(catalog);
+            chosen.AddRange(catalog.Where(s => !s.OnlyWhenNamed));
         }
         else
         {

@@ -27,6 +27,12 @@ public abstract class Scenario
     /// <summary>The scenario's own parameters, each an option of <c>run</c> (<c>--items 200</c>); none by default.</summary>
     public virtual IReadOnlyList<Parameter> Parameters { get; init; } = [];
 
+    /// <summary>
+    /// Whether the scenario runs only when named (<c>conclab run mix</c>), never as one of "every scenario" in a
+    /// bare run: a tool for a question of one's own rather than a finding to reproduce.
+    /// </summary>
+    public bool OnlyWhenNamed { get; init; }
+
     /// <summary>Checks that go across parameters (such as a minimum above a maximum); one message per problem.</summary>
     public virtual IEnumerable<string> Validate(ParameterValues parameters) => [];
 

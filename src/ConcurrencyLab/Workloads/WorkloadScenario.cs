@@ -86,6 +86,16 @@ public sealed class WorkloadScenario : BatchScenario
     /// </summary>
     public Func<WorkloadContext, CancellationToken, Task<object?>>? SetUpRunAsync { get; init; }
 
+    /// <summary>
+    /// Whether a run that names no variants runs them all (every strategy in every form the workload has, at
+    /// each degree), as <c>--variants all</c> does, rather than each strategy once in its default form.
+    /// </summary>
+    public bool EveryVariantByDefault { get; init; }
+
+    /// <inheritdoc/>
+    public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters) =>
+        EveryVariantByDefault ? AllVariants(parameters) : base.DefaultVariants(parameters);
+
     /// <summary>The lower bound on a batch's wall time, computed from a workload the runner builds; unknown (0) when null.</summary>
     public Func<Workload, IdealBound>? IdealOf { get; init; }
 

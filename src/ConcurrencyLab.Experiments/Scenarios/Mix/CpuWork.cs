@@ -1,0 +1,59 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+
+namespace ConcurrencyLab.Scenarios.Mix;
+
+/// <summary>
+/// Real CPU work by count, not by time: a xorshift loop whose rounds per millisecond are measured once, in the
+/// runner, so a millisecond means a millisecond on this machine and every trial is handed the same count.
+/// </summary>
+internal static class CpuWork
+{
+    private static ulong _sink;
+
+    /// <summary>Runs <paramref name="rounds"/> rounds; its result is kept, so the loop cannot be removed.</summary>
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    public static void Run(long rounds)
+    {
+        var x = 0x9E3779B97F4A7C15UL ^ (ulong)rounds;
+        for (var i = 0L; i < rounds; i++)
+        {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+        }
+
+        Volatile.Write(ref _sink, x);
+    }
+
+    /// <summary>
+    /// Rounds per millisecond on this machine: the fastest of several 20 ms samples, since a slower one was
+    /// interrupted; at least 1.
+    /// </summary>
+    public static double Calibrate()
+    {
+        Run(1_000_000);
+        var best = 0.0;
+        for (var sample = 0; sample < 7; sample++)
+        {
+            var rounds = 0L;
+            var start = Stopwatch.GetTimestamp();
+            while (Stopwatch.GetElapsedTime(start).TotalMilliseconds < 20)
+            {
+                Run(100_000);
+                rounds += 100_000;
+            }
+
+            best = Math.Max(best, rounds / Stopwatch.GetElapsedTime(start).TotalMilliseconds);
+        }
+
+        return Math.Max(1, best);
+    }
+}
+
+/// <summary>What the run's set-up measured and every trial reads: the CPU loop's rounds per millisecond.</summary>
+internal sealed class MixCalibration
+{
+    /// <summary>Rounds of the CPU loop that take a millisecond on this machine.</summary>
+    public double RoundsPerMs { get; set; }
+}

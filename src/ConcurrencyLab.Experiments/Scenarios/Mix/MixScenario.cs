@@ -1,0 +1,82 @@
+using System.Globalization;
+using ConcurrencyLab.Workloads;
+
+namespace ConcurrencyLab.Scenarios.Mix;
+
+/// <summary>
+/// <c>conclab run mix</c>: a workload described on the command line, for the common question without writing
+/// code. Each item does CPU work (calibrated once in the runner, so a millisecond is a millisecond here and
+/// every trial does the same count) and a wait (fixed, uniform or long-tailed, seeded), optionally holding a
+/// shared lock and optionally through a downstream limit; every strategy runs it in every form at each degree.
+/// Its ideal comes from the model, and names the limit that binds.
+/// </summary>
+internal static class MixScenario
+{
+    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
+
+    internal static readonly Parameter<int> Items = Parameter.WholeNumber("items", 200, "items in the batch", minimum: 1, maximum: 100_000, quick: 40);
+
+    internal static readonly Parameter<double> CpuMs = Parameter.Number("cpu-ms", 1, "CPU work per item, ms (real work, calibrated on this machine)", minimum: 0, maximum: 60_000);
+
+    internal static readonly Parameter<WaitShape> WaitMs = Parameter.Of("wait-ms", "20", "each item's wait, ms: fixed (20), uniform (10-50) or long-tailed (p50=20,p99=200), seeded; a blocking sleep in the sync form, a timer awaited in the task form", WaitShape.Parse);
+
+    internal static readonly Parameter<CpuPlace> CpuAt = Parameter.Choice("cpu-at", CpuPlace.Before, "where the CPU work sits: before the wait, after it, or split", ("before", CpuPlace.Before), ("after", CpuPlace.After), ("split", CpuPlace.Split));
+
+    internal static readonly Parameter<double> LockMs = Parameter.Number("lock-ms", 0, "CPU work per item done holding one lock all items share, ms (contention); 0 for none", minimum: 0, maximum: 60_000);
+
+    internal static readonly Parameter<int> Downstream = Parameter.WholeNumber("downstream", 0, "at most this many waits at once (a connection pool, a rate-limited API); 0 for no limit", minimum: 0, maximum: 100_000);
+
+    /// <summary>The scenario, ready for a catalog.</summary>
+    public static WorkloadScenario Create() => new("mix", context => new MixWorkload(ShapeOf(context.Parameters), context.Seed, context.HasRunSetUp ? context.RunSetUp<MixCalibration>().RoundsPerMs : 1))
+    {
+        Summary = "a workload described on the command line: items of CPU work and a wait, a lock, a downstream limit",
+        Parameters = [Items, CpuMs, WaitMs, CpuAt, LockMs, Downstream],
+        DefaultDegrees = [4, 64],
+        Forms = [WorkForm.Sync, WorkForm.Tap],
+        EveryVariantByDefault = true,
+        OnlyWhenNamed = true,
+        SetUpRunAsync = (_, _) => Task.FromResult<object?>(new MixCalibration { RoundsPerMs = CpuWork.Calibrate() }),
+        IdealOf = workload => Ideal((MixWorkload)workload, Environment.ProcessorCount),
+    };
+
+    internal static MixShape ShapeOf(ParameterValues parameters) =>
+        new(parameters.Get(Items), parameters.Get(CpuMs), parameters.Get(WaitMs), parameters.Get(CpuAt), parameters.Get(LockMs), parameters.Get(Downstream));
+
+    /// <summary>
+    /// The longest of the limits the model sets, named: the longest item (its CPU, lock and wait); all cores busy
+    /// with every item's CPU, and then still a wait (with the CPU before the wait, the item whose CPU ends last
+    /// has its wait to come; after it, no CPU can start before the first wait ends; split, half of each); the
+    /// lock held by one item after another, with a wait likewise; and the waits through K slots.
+    /// </summary>
+    internal static IdealBound Ideal(MixWorkload workload, int cores)
+    {
+        ArgumentNullException.ThrowIfNull(workload);
+        var shape = workload.Shape;
+        cores = Math.Max(1, cores);
+        var longestWait = workload.WaitsMs.Count == 0 ? 0 : workload.WaitsMs.Max();
+        var shortestWait = workload.WaitsMs.Count == 0 ? 0 : workload.WaitsMs.Min();
+        var perItem = shape.CpuMs + shape.LockMs;
+
+        // Work that cannot overlap itself (all cores' CPU, the lock's turns), with the wait it cannot overlap.
+        double Serial(double totalMs, double itemMs) => shape.Place == CpuPlace.Split ? (totalMs / 2) + shortestWait + (itemMs / 2) : totalMs + shortestWait;
+        List<(double Ms, string Limit)> limits =
+        [
+            (perItem + longestWait, $"the longest item ({Ms(perItem)} ms of CPU and a {Ms(longestWait)} ms wait)"),
+            (Serial(shape.Items * perItem / cores, perItem), $"CPU over the cores and a wait ({shape.Items} x {Ms(perItem)} ms over {cores}, and the shortest wait, {Ms(shortestWait)} ms)"),
+        ];
+        if (shape.LockMs > 0)
+        {
+            limits.Add((Serial(shape.Items * shape.LockMs, shape.LockMs), $"the lock held in series ({shape.Items} x {Ms(shape.LockMs)} ms, and the shortest wait)"));
+        }
+
+        if (shape.Downstream > 0)
+        {
+            limits.Add((workload.WaitsMs.Sum() / shape.Downstream, $"the waits through {shape.Downstream} downstream slots ({Ms(workload.WaitsMs.Sum())} ms of waiting over {shape.Downstream})"));
+        }
+
+        var binding = limits.MaxBy(l => l.Ms);
+        return new IdealBound(binding.Ms, $"{binding.Limit} binds; the others: {string.Join(", ", limits.Where(l => l != binding).Select(l => $"{l.Limit.Split(" (")[0]} {Ms(l.Ms)} ms"))}");
+
+        static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.#" : "0.##", Invariant);
+    }
+}
