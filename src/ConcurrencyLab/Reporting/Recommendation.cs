@@ -59,6 +59,9 @@ internal sealed record Recommendation(string Fastest, string? Use, string UseRea
     /// <summary>See <see cref="ThreadsRatio"/>.</summary>
     public const int ExtraThreads = 8;
 
+    /// <summary>Fewer cores busy than this, on average, while much slower than the fastest: the threads were blocked, not working.</summary>
+    public const double IdleCores = 0.25;
+
     /// <summary>The recommendation for <paramref name="scenario"/>, or null when no variant had an ok trial.</summary>
     public static Recommendation? For(ScenarioResult scenario, int processorCount)
     {
@@ -145,6 +148,12 @@ internal sealed record Recommendation(string Fastest, string? Use, string UseRea
         {
             var speed = asFast ? "as fast, but" : $"{Times(ratio)} slower than {fastest.Name}, and";
             return (4, new Avoid(variant.Name, $"{speed} on {Count(threads)} threads against {Count(fewest)} for {use.Name}"));
+        }
+
+        // Much slower with the cores idle: its threads sat blocked, waiting for their turn, not working.
+        if (ratio >= SlowRatio && cores is { } idle && idle < IdleCores && !asFast)
+        {
+            return (4, new Avoid(variant.Name, $"its threads waited rather than worked: {idle.ToString("0.00", Invariant)} of {processorCount} cores busy over {Ms(summary.MedianWallMs)} ms, {Times(ratio)} the time of {fastest.Name}"));
         }
 
         return ratio >= SlowRatio

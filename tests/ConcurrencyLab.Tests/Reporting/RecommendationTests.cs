@@ -10,7 +10,7 @@ public class RecommendationTests
 {
     private static readonly Metric Misclassified = Metric.Count("misclassified", "Misclassified") with { FlagsWhenNotZero = true };
 
-    private static VariantResult V(string name, double ms, double threads = 15, double cpu = 10, double cores = 0.2, double starved = 0, double ciHalf = 1, double misclassified = 0, bool failed = false, string? requests = null)
+    private static VariantResult V(string name, double ms, double threads = 15, double cpu = 10, double cores = 0.5, double starved = 0, double ciHalf = 1, double misclassified = 0, bool failed = false, string? requests = null)
     {
         var metrics = new Dictionary<string, double>
         {
@@ -95,6 +95,15 @@ public class RecommendationTests
         Assert.Equal("as fast, but on 115 threads against 15 for whenall", r.Avoid.Single().Reason);
 
         Assert.Empty(Recommend(V("whenall", 50, threads: 15, ciHalf: 2), V("threads", 51, threads: 20, ciHalf: 2)).Avoid);
+    }
+
+    [Fact]
+    public void MuchSlowerWithTheCoresIdle_SaysItsThreadsWaited_ButNotWhenTheyWorked()
+    {
+        var idle = Recommend(V("whenall", 104, cores: 0.08), V("parallel-for@64", 5711, cores: 0.03)).Avoid.Single();
+        Assert.Equal("its threads waited rather than worked: 0.03 of 2 cores busy over 5711 ms, 55 times the time of whenall", idle.Reason);
+
+        Assert.True(Recommend(V("whenall", 104, cores: 0.08), V("sequential", 5711, cores: 0.9)).Avoid.Single().OnlySlower);
     }
 
     [Fact]

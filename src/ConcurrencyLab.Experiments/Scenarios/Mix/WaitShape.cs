@@ -20,7 +20,7 @@ internal sealed record WaitShape(double LowMs, double HighMs, double? P50Ms, dou
         var t = text.Trim();
         if (t.Length == 0)
         {
-            return (Fixed(0), "a wait is MS, LOW-HIGH or p50=MS,p99=MS, not an empty text");
+            return (Fixed(0), "--wait-ms must be MS, LOW-HIGH or p50=MS,p99=MS, not an empty text.");
         }
 
         if (t.StartsWith("p50=", StringComparison.OrdinalIgnoreCase))
@@ -32,7 +32,7 @@ internal sealed record WaitShape(double LowMs, double HighMs, double? P50Ms, dou
                 return (new WaitShape(0, Math.Min(p50 * TailCut, 600_000), p50, p99), null);
             }
 
-            return (Fixed(0), $"a long tail is p50=MS,p99=MS with 0 < p50 <= p99, not '{text}'");
+            return (Fixed(0), $"--wait-ms must be p50=MS,p99=MS with 0 < p50 <= p99 for a long tail, not '{text}'.");
         }
 
         var dash = t.IndexOf('-', 1);
@@ -40,10 +40,10 @@ internal sealed record WaitShape(double LowMs, double HighMs, double? P50Ms, dou
         {
             return Ms(t[..dash]) is { } low && Ms(t[(dash + 1)..]) is { } high && high >= low
                 ? (new WaitShape(low, high, null, null), null)
-                : (Fixed(0), $"a uniform wait is LOW-HIGH in ms with LOW <= HIGH, not '{text}'");
+                : (Fixed(0), $"--wait-ms must be LOW-HIGH in ms with LOW <= HIGH for a uniform wait, not '{text}'.");
         }
 
-        return Ms(t) is { } ms ? (Fixed(ms), null) : (Fixed(0), $"a wait is MS, LOW-HIGH or p50=MS,p99=MS, not '{text}'");
+        return Ms(t) is { } ms ? (Fixed(ms), null) : (Fixed(0), $"--wait-ms must be MS, LOW-HIGH or p50=MS,p99=MS (each at most 600000 ms), not '{text}'.");
 
         static double? Ms(string s) =>
             double.TryParse(s.Trim(), NumberStyles.Float, Invariant, out var v) && double.IsFinite(v) && v is >= 0 and <= 600_000 ? v : null;
