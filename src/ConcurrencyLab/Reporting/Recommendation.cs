@@ -150,10 +150,20 @@ internal sealed record Recommendation(string Fastest, string? Use, string UseRea
             return (4, new Avoid(variant.Name, $"{speed} on {Count(threads)} threads against {Count(fewest)} for {use.Name}"));
         }
 
-        // Much slower with the cores idle: its threads sat blocked, waiting for their turn, not working.
-        if (ratio >= SlowRatio && cores is { } idle && idle < IdleCores && !asFast)
+        // Much slower, calling blocking code, with the cores idle, and never given the threads its degree asked
+        // for (the calling thread counts as one, as Parallel.For uses it): its threads sat blocked in the waits.
+        // Given them, the degree is what held it back.
+        var degree = variant.WholeNumber(Scenarios.BatchVariant.DegreeName);
+        var poolThreads = summary.Median(StandardMetrics.PeakPoolThreads);
+        if (ratio >= SlowRatio && variant.Form == Workloads.WorkForm.Sync && cores is { } idle && idle < IdleCores && (degree is null || poolThreads + 1 < degree))
         {
-            return (4, new Avoid(variant.Name, $"its threads waited rather than worked: {idle.ToString("0.00", Invariant)} of {processorCount} cores busy over {Ms(summary.MedianWallMs)} ms, {Times(ratio)} the time of {fastest.Name}"));
+            var shortOf = degree is { } d && poolThreads is { } p ? $"; it asked for {d} at once and the pool had at most {Count(p)} threads" : string.Empty;
+            return (4, new Avoid(variant.Name, $"it blocks its threads in the waits: {idle.ToString("0.00", Invariant)} of {processorCount} cores busy over {Ms(summary.MedianWallMs)} ms, {Times(ratio)} the time of {fastest.Name}{shortOf}"));
+        }
+
+        if (ratio >= SlowRatio && degree is { } limit)
+        {
+            return (4, new Avoid(variant.Name, $"it ran at most {limit} items at once: {Times(ratio)} the time of {fastest.Name}"));
         }
 
         return ratio >= SlowRatio

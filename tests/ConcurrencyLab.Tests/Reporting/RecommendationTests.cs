@@ -1,6 +1,7 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Workloads;
 using Xunit;
 
 namespace ConcurrencyLab.Tests.Reporting;
@@ -98,12 +99,23 @@ public class RecommendationTests
     }
 
     [Fact]
-    public void MuchSlowerWithTheCoresIdle_SaysItsThreadsWaited_ButNotWhenTheyWorked()
+    public void MuchSlowerBlockingWithTheCoresIdle_SaysItsThreadsSatBlocked_ButNotWhenTheyWorkedOrAwaited()
     {
-        var idle = Recommend(V("whenall", 104, cores: 0.08), V("parallel-for@64", 5711, cores: 0.03)).Avoid.Single();
-        Assert.Equal("its threads waited rather than worked: 0.03 of 2 cores busy over 5711 ms, 55 times the time of whenall", idle.Reason);
+        var idle = Recommend(V("whenall", 104, cores: 0.08), V("task-run-whenall", 6415, cores: 0.03) with { Form = WorkForm.Sync }).Avoid.Single();
+        Assert.Equal("it blocks its threads in the waits: 0.03 of 2 cores busy over 6415 ms, 62 times the time of whenall", idle.Reason);
 
-        Assert.True(Recommend(V("whenall", 104, cores: 0.08), V("sequential", 5711, cores: 0.9)).Avoid.Single().OnlySlower);
+        Assert.True(Recommend(V("whenall", 104, cores: 0.08), V("sequential", 5711, cores: 0.9) with { Form = WorkForm.Sync }).Avoid.Single().OnlySlower);
+        Assert.True(Recommend(V("whenall", 104, cores: 0.08), V("foreach-async", 5711, cores: 0.03) with { Form = WorkForm.Tap }).Avoid.Single().OnlySlower);
+    }
+
+    [Fact]
+    public void MuchSlowerAtASetDegree_SaysHowFewRanAtOnce()
+    {
+        var limited = V("foreach-async@4", 690) with { Parameters = new Dictionary<string, string> { ["degree"] = "4" } };
+        Assert.Equal("it ran at most 4 items at once: 14 times the time of whenall", Recommend(V("whenall", 50), limited).Avoid.Single().Reason);
+
+        var unlimited = V("parallel-for@default", 1010) with { Parameters = new Dictionary<string, string> { ["degree"] = "default" } };
+        Assert.True(Recommend(V("whenall", 50), unlimited).Avoid.Single().OnlySlower);
     }
 
     [Fact]
