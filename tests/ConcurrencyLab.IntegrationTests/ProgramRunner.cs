@@ -14,6 +14,9 @@ internal static class ProgramRunner
 
     public static string ConclabDll => Path.Combine(RepositoryRoot, "src", "ConcurrencyLab.Cli", "bin", Configuration, "net10.0", "conclab.dll");
 
+    /// <summary>The program of workloads made to produce known runtime events (tests/ConcurrencyLab.TestWorkloads).</summary>
+    public static string TestWorkloadsDll => Path.Combine(RepositoryRoot, "tests", "ConcurrencyLab.TestWorkloads", "bin", Configuration, "net10.0", "ConcurrencyLab.TestWorkloads.dll");
+
     public static Task<Result> ConclabAsync(string workingDirectory, params string[] args) => RunAsync(ConclabDll, workingDirectory, args);
 
     public static Task<Result> RunAsync(string dll, string workingDirectory, IEnumerable<string> args, TimeSpan? timeout = null)

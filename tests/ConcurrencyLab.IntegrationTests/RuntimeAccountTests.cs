@@ -9,7 +9,7 @@ namespace ConcurrencyLab.IntegrationTests;
 /// </summary>
 public sealed class RuntimeAccountTests
 {
-    private static string TestWorkloadsDll => Path.Combine(ProgramRunner.RepositoryRoot, "tests", "ConcurrencyLab.TestWorkloads", "bin", ProgramRunner.Configuration, "net10.0", "ConcurrencyLab.TestWorkloads.dll");
+    private static string TestWorkloadsDll => ProgramRunner.TestWorkloadsDll;
 
     [Fact]
     public async Task PoolThreadsBlockedOnPurpose_RecordStarvationInjections_TimerWaitsRecordNone_AndNothingIsLeftListening()

@@ -3,7 +3,7 @@ namespace ConcurrencyLab.IntegrationTests;
 /// <summary>--assert as a CI job uses it: a breach exits 3 with every result written; a bad threshold exits 2 before anything runs.</summary>
 public sealed class ThresholdProcessTests
 {
-    private static string TestWorkloadsDll => Path.Combine(ProgramRunner.RepositoryRoot, "tests", "ConcurrencyLab.TestWorkloads", "bin", ProgramRunner.Configuration, "net10.0", "ConcurrencyLab.TestWorkloads.dll");
+    private static string TestWorkloadsDll => ProgramRunner.TestWorkloadsDll;
 
     [Fact]
     public async Task ABreach_ExitsWithItsOwnCode_AfterEveryResultIsWritten()
