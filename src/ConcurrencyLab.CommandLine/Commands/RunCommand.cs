@@ -97,6 +97,7 @@ internal static class RunCommand
             Baseline = parse.GetValue(switches.Baseline) ?? defaults.Baseline,
             Prime = !parse.GetValue(switches.NoPrime) && defaults.Prime,
             Events = Events(parse, switches.Events, errors) ?? defaults.Events,
+            RuntimeEnvironment = RuntimeEnvironment(parse, switches, errors, defaults.RuntimeEnvironment),
         };
 
         // An empty list is not "every variant": it names none, which is a mistake, not a request for the defaults.
@@ -267,6 +268,77 @@ internal static class RunCommand
     private static TimeSpan Span(double units, long ticksPerUnit) =>
         TimeSpan.FromTicks((long)Math.Ceiling(Math.Clamp(units * ticksPerUnit, TimeSpan.MinValue.Ticks / 2.0, TimeSpan.MaxValue.Ticks / 2.0)));
 
+    // The runtime's settings for every trial: the named options as the runtime's own variables, then any
+    // DOTNET_ variable given as NAME=VALUE (which the planner checks).
+    private static Dictionary<string, string> RuntimeEnvironment(ParseResult parse, Switches switches, List<string> errors, IReadOnlyDictionary<string, string> defaults)
+    {
+        var environment = new Dictionary<string, string>(defaults, StringComparer.Ordinal);
+        if (WholeNumber(parse, switches.Cores, errors) is { } cores)
+        {
+            if (cores is < 1 or > 4096)
+            {
+                errors.Add($"--cores must be from 1 to 4096, not {cores}.");
+            }
+
+            environment["DOTNET_PROCESSOR_COUNT"] = cores.ToString(CultureInfo.InvariantCulture);
+        }
+
+        if (WholeNumber(parse, switches.MinThreads, errors) is { } minimum)
+        {
+            if (minimum is < 1 or > 32767)
+            {
+                errors.Add($"--pool-min-threads must be from 1 to 32767, not {minimum}.");
+            }
+
+            // The runtime reads this knob in hexadecimal.
+            environment["DOTNET_ThreadPool_ForceMinWorkerThreads"] = minimum.ToString("x", CultureInfo.InvariantCulture);
+        }
+
+        switch (parse.GetValue(switches.HillClimbing)?.Trim().ToLowerInvariant())
+        {
+            case null:
+                break;
+            case "off":
+                environment["DOTNET_HillClimbing_Disable"] = "1";
+                break;
+            case "on":
+                environment["DOTNET_HillClimbing_Disable"] = "0";
+                break;
+            case var other:
+                errors.Add($"--hill-climbing must be on or off, not '{other}'.");
+                break;
+        }
+
+        switch (parse.GetValue(switches.Gc)?.Trim().ToLowerInvariant())
+        {
+            case null:
+                break;
+            case "server":
+                environment["DOTNET_gcServer"] = "1";
+                break;
+            case "workstation":
+                environment["DOTNET_gcServer"] = "0";
+                break;
+            case var other:
+                errors.Add($"--gc must be server or workstation, not '{other}'.");
+                break;
+        }
+
+        foreach (var pair in parse.GetValue(switches.RuntimeEnv) ?? [])
+        {
+            var equals = pair.IndexOf('=', StringComparison.Ordinal);
+            if (equals <= 0)
+            {
+                errors.Add($"--runtime-env takes DOTNET_NAME=VALUE, not '{pair}'.");
+                continue;
+            }
+
+            environment[pair[..equals].Trim()] = pair[(equals + 1)..];
+        }
+
+        return environment;
+    }
+
     // off, pool or full, in any case; anything else is a one-line error.
     private static RuntimeEvents? Events(ParseResult parse, Option<string> option, List<string> errors)
     {
@@ -321,6 +393,12 @@ internal static class RunCommand
             AllowMultipleArgumentsPerToken = false,
         };
 
-        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Plain];
+        public readonly Option<string> Cores = new("--cores") { Description = "The processor count every trial's runtime sees (DOTNET_PROCESSOR_COUNT): its pool minimum and default degrees follow; above the real cores, the runtime's policies are emulated, not the CPUs" };
+        public readonly Option<string> MinThreads = new("--pool-min-threads") { Description = "The pool's minimum worker threads in every trial (DOTNET_ThreadPool_ForceMinWorkerThreads)" };
+        public readonly Option<string> HillClimbing = new("--hill-climbing") { Description = "on or off: the pool's hill climbing in every trial (DOTNET_HillClimbing_Disable)" };
+        public readonly Option<string> Gc = new("--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer)" };
+        public readonly Option<string[]> RuntimeEnv = new("--runtime-env") { Description = "Any DOTNET_NAME=VALUE set in every trial's process before its runtime starts; repeatable", AllowMultipleArgumentsPerToken = false };
+
+        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Plain];
     }
 }

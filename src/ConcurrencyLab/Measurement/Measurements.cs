@@ -61,6 +61,15 @@ public sealed record Measurements
     /// </summary>
     public double? StartUpMs { get; init; }
 
+    /// <summary>The processor count the runtime saw in the trial (<c>Environment.ProcessorCount</c>; <c>DOTNET_PROCESSOR_COUNT</c> changes it).</summary>
+    public int? ProcessorCountSeen { get; init; }
+
+    /// <summary>The pool's minimum worker threads as the region began (<c>ThreadPool.GetMinThreads</c>).</summary>
+    public int? PoolMinimumSeen { get; init; }
+
+    /// <summary>Whether the trial's runtime ran the server GC.</summary>
+    public bool? ServerGcSeen { get; init; }
+
     /// <summary>What the sampler read every interval over the region: threads, pool threads, queue, CPU.</summary>
     public required IReadOnlyList<Sample> Samples { get; init; }
 

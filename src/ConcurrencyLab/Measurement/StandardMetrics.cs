@@ -152,6 +152,30 @@ public static class StandardMetrics
         Measure = t => t.LongestItemMs,
     };
 
+    /// <summary>The processor count the trial's runtime saw.</summary>
+    public static Metric ProcessorCountSeen { get; } = Metric.Count("processorCount", "Cores seen") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "Environment.ProcessorCount in the trial's process: the machine's cores, or DOTNET_PROCESSOR_COUNT where the run set it (--cores)",
+        Measure = t => t.Process.ProcessorCountSeen,
+    };
+
+    /// <summary>The pool's minimum worker threads in the trial.</summary>
+    public static Metric PoolMinimumSeen { get; } = Metric.Count("poolMinimum", "Pool minimum") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "ThreadPool.GetMinThreads' worker threads in the trial's process as the region began (--pool-min-threads sets it)",
+        Measure = t => t.Process.PoolMinimumSeen,
+    };
+
+    /// <summary>Whether the trial ran the server GC.</summary>
+    public static Metric ServerGcSeen { get; } = Metric.Count("serverGc", "Server GC") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "1 when the trial's runtime ran the server GC (--gc server), 0 for the workstation GC",
+        Measure = t => t.Process.ServerGcSeen is { } server ? (server ? 1 : 0) : null,
+    };
+
     /// <summary>Threads the pool added because work waited with no thread free, by the runtime's own account.</summary>
     public static Metric StarvationInjections { get; } = Metric.Count("starvationInjections", "Starved adds") with
     {
@@ -198,7 +222,7 @@ public static class StandardMetrics
         WallTime, PeakThreads, PeakPoolThreads, PeakQueueLength, Cpu, CoresUsed, P99, Allocated,
         UserCpu, SystemCpu, ThreadsAtStart, FinalThreads, CompletedWorkItems, LockContentions,
         Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, StartUp, P50, P95, MaxLatency,
-        LongestItem, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, GcPause,
+        LongestItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, GcPause,
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>

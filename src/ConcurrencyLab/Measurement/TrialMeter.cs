@@ -182,9 +182,18 @@ public sealed class TrialMeter : IDisposable
             JitMs = (System.Runtime.JitInfo.GetCompilationTime() - _jitAtStart).TotalMilliseconds,
             JitMethods = System.Runtime.JitInfo.GetCompiledMethodCount() - _jitMethodsAtStart,
             StartUpMs = _startUpMs,
+            ProcessorCountSeen = Environment.ProcessorCount,
+            PoolMinimumSeen = PoolMinimum(),
+            ServerGcSeen = System.Runtime.GCSettings.IsServerGC,
             Samples = samples,
         };
         return Result;
+    }
+
+    private static int PoolMinimum()
+    {
+        ThreadPool.GetMinThreads(out var workers, out _);
+        return workers;
     }
 
     /// <inheritdoc/>

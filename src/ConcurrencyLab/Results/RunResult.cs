@@ -72,6 +72,9 @@ public sealed record RunSettings
 
     /// <summary>Which of the runtime's events each trial's account was made from; off in files written before accounts, and for trials run in-process.</summary>
     public RuntimeEvents Events { get; init; }
+
+    /// <summary>The <c>DOTNET_</c> variables every trial's process started with (the runtime's settings for the run); empty when none, and in older files.</summary>
+    public IReadOnlyDictionary<string, string> RuntimeEnvironment { get; init; } = new Dictionary<string, string>();
 }
 
 /// <summary>One scenario's results.</summary>

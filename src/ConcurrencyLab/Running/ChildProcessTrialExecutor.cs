@@ -24,11 +24,13 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     private static readonly TimeSpan KillGrace = TimeSpan.FromSeconds(5);
     private readonly SelfLauncher _launcher;
     private readonly RuntimeEvents _events;
+    private readonly IReadOnlyDictionary<string, string> _environment;
 
-    public ChildProcessTrialExecutor(SelfLauncher launcher, RuntimeEvents events = RuntimeEvents.Off)
+    public ChildProcessTrialExecutor(SelfLauncher launcher, RuntimeEvents events = RuntimeEvents.Off, IReadOnlyDictionary<string, string>? environment = null)
     {
         _launcher = launcher ?? throw new ArgumentNullException(nameof(launcher));
         _events = events;
+        _environment = environment ?? new Dictionary<string, string>();
     }
 
     /// <inheritdoc/>
@@ -54,6 +56,13 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             resultPath,
         ]);
         RunJournal.Current?.Hand(info);
+
+        // The runtime's settings for the run, read by the trial's runtime as it starts.
+        foreach (var (name, value) in _environment)
+        {
+            info.Environment[name] = value;
+        }
+
         events?.Configure(info);
 
         var errors = new StringBuilder();

@@ -25,6 +25,6 @@ internal static class TrialExecutors
     public static ITrialExecutor For(RunOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        return options.InProcess ? new InProcessTrialExecutor() : new ChildProcessTrialExecutor(SelfLauncher.Current(), options.Events);
+        return options.InProcess ? new InProcessTrialExecutor() : new ChildProcessTrialExecutor(SelfLauncher.Current(), options.Events, options.RuntimeEnvironment);
     }
 }

@@ -86,6 +86,14 @@ public sealed record RunOptions
     /// <summary>The runtime events read by default.</summary>
     public const RuntimeEvents DefaultEvents = RuntimeEvents.Full;
 
+    /// <summary>
+    /// <c>DOTNET_</c> variables set in every trial's process before its runtime starts: the runtime's settings
+    /// for the run (<c>DOTNET_PROCESSOR_COUNT</c>, <c>DOTNET_ThreadPool_ForceMinWorkerThreads</c>,
+    /// <c>DOTNET_HillClimbing_Disable</c>, <c>DOTNET_gcServer</c>...). Each trial records what it saw. Not with
+    /// <see cref="InProcess"/>, whose runtime has long started.
+    /// </summary>
+    public IReadOnlyDictionary<string, string> RuntimeEnvironment { get; init; } = new Dictionary<string, string>();
+
     /// <summary>The variant ratios are computed against; null for the scenario's default.</summary>
     public string? Baseline { get; init; }
 }

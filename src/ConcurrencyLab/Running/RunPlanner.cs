@@ -41,6 +41,8 @@ internal static class RunPlanner
             problems.Add($"--sample-interval must be 0 (off) or a positive number of milliseconds, at most {Text(RunOptions.MaxSampleInterval.TotalMilliseconds)} (and at least {Text(RunOptions.MinSampleInterval.TotalMilliseconds)}).");
         }
 
+        problems.AddRange(RuntimeEnvironmentProblems(options));
+
         var chosen = new List<Scenario>();
         if (options.Scenarios.Count == 0)
         {
@@ -123,12 +125,39 @@ internal static class RunPlanner
             SampleIntervalMs = options.SampleInterval.TotalMilliseconds,
             Prime = options.Prime,
             Events = options.InProcess ? RuntimeEvents.Off : options.Events,
+            RuntimeEnvironment = options.RuntimeEnvironment,
         };
         plan = new RunPlan(plans, settings, options.TrialTimeout);
         return true;
     }
 
     private static string Text(double value) => value.ToString(CultureInfo.InvariantCulture);
+
+    // The runtime's settings reach a trial only through a fresh process, and only DOTNET_ ones; the lab's own
+    // diagnostic port is its to set.
+    private static IEnumerable<string> RuntimeEnvironmentProblems(RunOptions options)
+    {
+        if (options.RuntimeEnvironment.Count > 0 && options.InProcess)
+        {
+            yield return "the runtime's settings (--cores, --pool-min-threads, --hill-climbing, --gc, --runtime-env) reach only trials in processes of their own, not --in-process.";
+        }
+
+        foreach (var (name, value) in options.RuntimeEnvironment)
+        {
+            if (!name.StartsWith("DOTNET_", StringComparison.Ordinal) || name.Length == "DOTNET_".Length || name.Any(c => !(char.IsAsciiLetterOrDigit(c) || c == '_')))
+            {
+                yield return $"--runtime-env takes DOTNET_NAME=VALUE, not '{name}={value}'.";
+            }
+            else if (name.StartsWith(Diagnostics.RuntimeEventSession.PortVariable, StringComparison.OrdinalIgnoreCase))
+            {
+                yield return $"--runtime-env cannot set {name}: the lab sets it to read each trial's events.";
+            }
+            else if (value.Any(char.IsControl))
+            {
+                yield return $"--runtime-env {name}: its value has a control character.";
+            }
+        }
+    }
 
     /// <summary>The word <c>--variants</c> takes for every variant a scenario can run: every strategy in every form, at each degree.</summary>
     public const string AllVariants = "all";
@@ -169,6 +198,15 @@ internal static class RunPlanner
         }
 
         var notes = scenario.Notes(parameters, options.Quick).ToList();
+        if (options.RuntimeEnvironment.TryGetValue("DOTNET_PROCESSOR_COUNT", out var cores) && int.TryParse(cores, CultureInfo.InvariantCulture, out var seen) && seen > Environment.ProcessorCount)
+        {
+            notes.Add($"trials ran with DOTNET_PROCESSOR_COUNT={seen} on {Environment.ProcessorCount} cores: the runtime's policies for {seen} cores (its pool minimum, default degrees) are emulated, not the CPUs.");
+        }
+        else if (options.RuntimeEnvironment.Count > 0)
+        {
+            notes.Add($"trials ran with {string.Join(", ", options.RuntimeEnvironment.OrderBy(e => e.Key, StringComparer.Ordinal).Select(e => $"{e.Key}={e.Value}"))}.");
+        }
+
         var baseline = options.Baseline is null ? scenario.DefaultBaseline(parameters).Name
             : space.TryParse(options.Baseline, out var named, out _) ? named.Name
             : options.Baseline;

@@ -26,6 +26,9 @@ public sealed class MetricTests
         Gen2Collections = 0,
         PeakWorkingSetBytes = 1 << 20,
         StartUpMs = 150,
+        ProcessorCountSeen = 2,
+        PoolMinimumSeen = 2,
+        ServerGcSeen = false,
         Samples = [],
     };
 
