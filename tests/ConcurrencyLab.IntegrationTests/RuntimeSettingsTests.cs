@@ -28,6 +28,36 @@ public sealed class RuntimeSettingsTests
     }
 
     [Fact]
+    public async Task SeveralValues_MultiplyTheVariants_AndEachTrialSeesItsOwn()
+    {
+        using var folder = new TempFolder();
+        var result = await ProgramRunner.RunAsync(ProgramRunner.TestWorkloadsDll, folder.Path,
+            ["run", "sleep", "--items", "4", "--wait-ms", "10", "--variants", "whenall,sequential", "--repeat", "1", "--warmup", "0", "--events", "off", "--out", "out", "--plain",
+             "--cores", "1,4", "--gc", "server,workstation"]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out", "results.json")));
+        var variants = json.RootElement.GetProperty("scenarios")[0].GetProperty("variants").EnumerateArray().ToList();
+        Assert.Equal(
+            ["sequential:cores=1:server-gc=0", "sequential:cores=1:server-gc=1", "sequential:cores=4:server-gc=0", "sequential:cores=4:server-gc=1", "whenall:cores=1:server-gc=0", "whenall:cores=1:server-gc=1", "whenall:cores=4:server-gc=0", "whenall:cores=4:server-gc=1"],
+            variants.Select(v => v.GetProperty("name").GetString()).Order(StringComparer.Ordinal));
+        foreach (var variant in variants)
+        {
+            var parameters = variant.GetProperty("parameters");
+            var metrics = variant.GetProperty("trials")[0].GetProperty("metrics");
+            var cores = double.Parse(parameters.GetProperty("cores").GetString()!, System.Globalization.CultureInfo.InvariantCulture);
+            Assert.Equal(cores, metrics.GetProperty("processorCount").GetDouble());
+
+            // The runtime runs the workstation GC on one processor, whatever it is asked: the trial shows that too.
+            var server = double.Parse(parameters.GetProperty("server-gc").GetString()!, System.Globalization.CultureInfo.InvariantCulture);
+            Assert.Equal(cores == 1 ? 0 : server, metrics.GetProperty("serverGc").GetDouble());
+        }
+
+        // A sweep over a setting draws as a line, like a degree's.
+        Assert.True(File.Exists(Path.Combine(folder.Path, "out", "charts", "sleep-sweep-cores.svg")) || File.Exists(Path.Combine(folder.Path, "out", "charts", "sleep-sweep.svg")));
+    }
+
+    [Fact]
     public async Task WithoutSettings_TheTrialSeesTheMachine()
     {
         using var folder = new TempFolder();
@@ -45,9 +75,9 @@ public sealed class RuntimeSettingsTests
     [InlineData("--runtime-env", "FOO=1", "--runtime-env takes DOTNET_NAME=VALUE")]
     [InlineData("--runtime-env", "DOTNET_DiagnosticPorts=/tmp/x", "the lab sets it")]
     [InlineData("--runtime-env", "novalue", "--runtime-env takes DOTNET_NAME=VALUE")]
-    [InlineData("--cores", "0", "--cores must be from 1 to 4096")]
-    [InlineData("--gc", "fast", "--gc must be server or workstation")]
-    [InlineData("--hill-climbing", "maybe", "--hill-climbing must be on or off")]
+    [InlineData("--cores", "0", "--cores takes a whole number from 1 to 4096")]
+    [InlineData("--gc", "fast", "--gc takes server or workstation")]
+    [InlineData("--hill-climbing", "maybe", "--hill-climbing takes on or off")]
     public async Task ABadSetting_IsOneLine_AndExits2(string option, string value, string expected)
     {
         using var folder = new TempFolder();

@@ -97,8 +97,9 @@ internal static class RunCommand
             Baseline = parse.GetValue(switches.Baseline) ?? defaults.Baseline,
             Prime = !parse.GetValue(switches.NoPrime) && defaults.Prime,
             Events = Events(parse, switches.Events, errors) ?? defaults.Events,
-            RuntimeEnvironment = RuntimeEnvironment(parse, switches, errors, defaults.RuntimeEnvironment),
         };
+        var (runtimeEnvironment, runtimeSweeps) = RuntimeSettingsOf(parse, switches, errors, defaults);
+        options = options with { RuntimeEnvironment = runtimeEnvironment, RuntimeSweeps = runtimeSweeps };
 
         // An empty list is not "every variant": it names none, which is a mistake, not a request for the defaults.
         if (parse.GetValue(switches.Variants) is { } named && options.Variants.Count == 0)
@@ -268,61 +269,17 @@ internal static class RunCommand
     private static TimeSpan Span(double units, long ticksPerUnit) =>
         TimeSpan.FromTicks((long)Math.Ceiling(Math.Clamp(units * ticksPerUnit, TimeSpan.MinValue.Ticks / 2.0, TimeSpan.MaxValue.Ticks / 2.0)));
 
-    // The runtime's settings for every trial: the named options as the runtime's own variables, then any
+    // The runtime's settings for every trial: each named option with one value becomes the runtime's own variable
+    // for the whole run, with several values (--cores 2,8) a sweep that multiplies the variants; then any
     // DOTNET_ variable given as NAME=VALUE (which the planner checks).
-    private static Dictionary<string, string> RuntimeEnvironment(ParseResult parse, Switches switches, List<string> errors, IReadOnlyDictionary<string, string> defaults)
+    private static (Dictionary<string, string> Environment, Dictionary<string, IReadOnlyList<int>> Sweeps) RuntimeSettingsOf(ParseResult parse, Switches switches, List<string> errors, RunOptions defaults)
     {
-        var environment = new Dictionary<string, string>(defaults, StringComparer.Ordinal);
-        if (WholeNumber(parse, switches.Cores, errors) is { } cores)
-        {
-            if (cores is < 1 or > 4096)
-            {
-                errors.Add($"--cores must be from 1 to 4096, not {cores}.");
-            }
-
-            environment["DOTNET_PROCESSOR_COUNT"] = cores.ToString(CultureInfo.InvariantCulture);
-        }
-
-        if (WholeNumber(parse, switches.MinThreads, errors) is { } minimum)
-        {
-            if (minimum is < 1 or > 32767)
-            {
-                errors.Add($"--pool-min-threads must be from 1 to 32767, not {minimum}.");
-            }
-
-            // The runtime reads this knob in hexadecimal.
-            environment["DOTNET_ThreadPool_ForceMinWorkerThreads"] = minimum.ToString("x", CultureInfo.InvariantCulture);
-        }
-
-        switch (parse.GetValue(switches.HillClimbing)?.Trim().ToLowerInvariant())
-        {
-            case null:
-                break;
-            case "off":
-                environment["DOTNET_HillClimbing_Disable"] = "1";
-                break;
-            case "on":
-                environment["DOTNET_HillClimbing_Disable"] = "0";
-                break;
-            case var other:
-                errors.Add($"--hill-climbing must be on or off, not '{other}'.");
-                break;
-        }
-
-        switch (parse.GetValue(switches.Gc)?.Trim().ToLowerInvariant())
-        {
-            case null:
-                break;
-            case "server":
-                environment["DOTNET_gcServer"] = "1";
-                break;
-            case "workstation":
-                environment["DOTNET_gcServer"] = "0";
-                break;
-            case var other:
-                errors.Add($"--gc must be server or workstation, not '{other}'.");
-                break;
-        }
+        var environment = new Dictionary<string, string>(defaults.RuntimeEnvironment, StringComparer.Ordinal);
+        var sweeps = new Dictionary<string, IReadOnlyList<int>>(defaults.RuntimeSweeps, StringComparer.Ordinal);
+        Setting(switches.Cores, RuntimeSettings.Cores, text => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null, "a whole number from 1 to 4096");
+        Setting(switches.MinThreads, RuntimeSettings.PoolMinimum, text => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null, "a whole number from 1 to 32767");
+        Setting(switches.HillClimbing, RuntimeSettings.HillClimbing, text => text.ToLowerInvariant() switch { "on" => 1, "off" => 0, _ => null }, "on or off");
+        Setting(switches.Gc, RuntimeSettings.ServerGc, text => text.ToLowerInvariant() switch { "server" => 1, "workstation" => 0, _ => null }, "server or workstation");
 
         foreach (var pair in parse.GetValue(switches.RuntimeEnv) ?? [])
         {
@@ -336,7 +293,42 @@ internal static class RunCommand
             environment[pair[..equals].Trim()] = pair[(equals + 1)..];
         }
 
-        return environment;
+        return (environment, sweeps);
+
+        void Setting(Option<string> option, VariantParameter setting, Func<string, int?> read, string allowed)
+        {
+            if (parse.GetValue(option) is not { } text)
+            {
+                return;
+            }
+
+            var values = new List<int>();
+            foreach (var item in text.Split(',', StringSplitOptions.TrimEntries))
+            {
+                if (read(item) is { } value && value >= setting.Minimum && value <= setting.Maximum)
+                {
+                    if (!values.Contains(value))
+                    {
+                        values.Add(value);
+                    }
+                }
+                else
+                {
+                    errors.Add($"{option.Name} takes {allowed}, or several separated by commas, not '{text}'.");
+                    return;
+                }
+            }
+
+            if (values.Count == 1)
+            {
+                var (name, variable) = RuntimeSettings.Variable(setting, values[0]);
+                environment[name] = variable;
+            }
+            else
+            {
+                sweeps[setting.Name] = values;
+            }
+        }
     }
 
     // off, pool or full, in any case; anything else is a one-line error.
@@ -393,10 +385,10 @@ internal static class RunCommand
             AllowMultipleArgumentsPerToken = false,
         };
 
-        public readonly Option<string> Cores = new("--cores") { Description = "The processor count every trial's runtime sees (DOTNET_PROCESSOR_COUNT): its pool minimum and default degrees follow; above the real cores, the runtime's policies are emulated, not the CPUs" };
-        public readonly Option<string> MinThreads = new("--pool-min-threads") { Description = "The pool's minimum worker threads in every trial (DOTNET_ThreadPool_ForceMinWorkerThreads)" };
-        public readonly Option<string> HillClimbing = new("--hill-climbing") { Description = "on or off: the pool's hill climbing in every trial (DOTNET_HillClimbing_Disable)" };
-        public readonly Option<string> Gc = new("--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer)" };
+        public readonly Option<string> Cores = new("--cores") { Description = "The processor count every trial's runtime sees (DOTNET_PROCESSOR_COUNT): its pool minimum and default degrees follow; above the real cores, the runtime's policies are emulated, not the CPUs. Several, comma-separated, multiply the variants (whenall:cores=2, whenall:cores=8)" };
+        public readonly Option<string> MinThreads = new("--pool-min-threads") { Description = "The pool's minimum worker threads in every trial (DOTNET_ThreadPool_ForceMinWorkerThreads); several multiply the variants (:pool-min=N)" };
+        public readonly Option<string> HillClimbing = new("--hill-climbing") { Description = "on or off: the pool's hill climbing in every trial (DOTNET_HillClimbing_Disable); on,off multiplies the variants (:hill-climbing=1|0)" };
+        public readonly Option<string> Gc = new("--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer); both multiply the variants (:server-gc=1|0)" };
         public readonly Option<string[]> RuntimeEnv = new("--runtime-env") { Description = "Any DOTNET_NAME=VALUE set in every trial's process before its runtime starts; repeatable", AllowMultipleArgumentsPerToken = false };
 
         public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Plain];

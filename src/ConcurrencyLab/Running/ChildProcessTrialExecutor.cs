@@ -57,8 +57,9 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         ]);
         RunJournal.Current?.Hand(info);
 
-        // The runtime's settings for the run, read by the trial's runtime as it starts.
-        foreach (var (name, value) in _environment)
+        // The runtime's settings for the run, then the variant's own (a sweep over cores), read by the trial's
+        // runtime as it starts.
+        foreach (var (name, value) in _environment.Select(e => (e.Key, e.Value)).Concat(RuntimeSettings.Environment(request.Variant.Parameters)))
         {
             info.Environment[name] = value;
         }

@@ -94,6 +94,13 @@ public sealed record RunOptions
     /// </summary>
     public IReadOnlyDictionary<string, string> RuntimeEnvironment { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>
+    /// Runtime settings given several values, by name (<c>cores</c>, <c>pool-min</c>, <c>hill-climbing</c>,
+    /// <c>server-gc</c>): each multiplies every variant (<c>whenall:cores=2</c>, <c>whenall:cores=8</c>), and each
+    /// trial's process starts with its variant's value. Not with <see cref="InProcess"/>.
+    /// </summary>
+    public IReadOnlyDictionary<string, IReadOnlyList<int>> RuntimeSweeps { get; init; } = new Dictionary<string, IReadOnlyList<int>>();
+
     /// <summary>The variant ratios are computed against; null for the scenario's default.</summary>
     public string? Baseline { get; init; }
 }

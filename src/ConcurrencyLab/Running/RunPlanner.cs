@@ -137,7 +137,7 @@ internal static class RunPlanner
     // diagnostic port is its to set.
     private static IEnumerable<string> RuntimeEnvironmentProblems(RunOptions options)
     {
-        if (options.RuntimeEnvironment.Count > 0 && options.InProcess)
+        if ((options.RuntimeEnvironment.Count > 0 || options.RuntimeSweeps.Count > 0) && options.InProcess)
         {
             yield return "the runtime's settings (--cores, --pool-min-threads, --hill-climbing, --gc, --runtime-env) reach only trials in processes of their own, not --in-process.";
         }
@@ -166,19 +166,27 @@ internal static class RunPlanner
     // added, when a variant or the baseline named cannot run.
     private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems)
     {
-        var space = scenario.Variants(parameters);
+        // The runtime's settings at several values multiply every variant, as a sweep does.
+        var runtimeSweeps = RuntimeSettings.All.Where(s => options.RuntimeSweeps.ContainsKey(s.Name)).Select(s => (s, options.RuntimeSweeps[s.Name])).ToList();
+        var space = scenario.Variants(parameters).WithSweeps(runtimeSweeps);
         var variants = new List<Variant>();
         var refused = false;
         if (options.Variants.Count == 0)
         {
-            variants.AddRange(scenario.DefaultVariants(parameters));
+            foreach (var name in scenario.DefaultVariants(parameters).SelectMany(v => space.Expand(v.Name)))
+            {
+                if (space.TryParse(name, out var variant, out _) && !variants.Any(v => v.Name == variant.Name))
+                {
+                    variants.Add(variant);
+                }
+            }
         }
         else
         {
             // "all" is every variant the scenario can run here; a name that leaves out a sweep of several values
             // stands for the variant at each of them.
             var typed = options.Variants.SelectMany(n => string.Equals(n.Trim(), AllVariants, StringComparison.OrdinalIgnoreCase)
-                ? scenario.AllVariants(parameters).Select(v => v.Name)
+                ? scenario.AllVariants(parameters).SelectMany(v => space.Expand(v.Name))
                 : space.Expand(n));
             foreach (var name in typed)
             {
@@ -198,6 +206,11 @@ internal static class RunPlanner
         }
 
         var notes = scenario.Notes(parameters, options.Quick).ToList();
+        if (options.RuntimeSweeps.TryGetValue(RuntimeSettings.Cores.Name, out var coreSweep) && coreSweep.Max() > Environment.ProcessorCount)
+        {
+            notes.Add($"trials at cores above this machine's {Environment.ProcessorCount} ran with DOTNET_PROCESSOR_COUNT set: the runtime's policies for those counts (its pool minimum, default degrees) are emulated, not the CPUs.");
+        }
+
         if (options.RuntimeEnvironment.TryGetValue("DOTNET_PROCESSOR_COUNT", out var cores) && int.TryParse(cores, CultureInfo.InvariantCulture, out var seen) && seen > Environment.ProcessorCount)
         {
             notes.Add($"trials ran with DOTNET_PROCESSOR_COUNT={seen} on {Environment.ProcessorCount} cores: the runtime's policies for {seen} cores (its pool minimum, default degrees) are emulated, not the CPUs.");
@@ -207,7 +220,7 @@ internal static class RunPlanner
             notes.Add($"trials ran with {string.Join(", ", options.RuntimeEnvironment.OrderBy(e => e.Key, StringComparer.Ordinal).Select(e => $"{e.Key}={e.Value}"))}.");
         }
 
-        var baseline = options.Baseline is null ? scenario.DefaultBaseline(parameters).Name
+        var baseline = options.Baseline is null ? space.Expand(scenario.DefaultBaseline(parameters).Name)[0]
             : space.TryParse(options.Baseline, out var named, out _) ? named.Name
             : options.Baseline;
 

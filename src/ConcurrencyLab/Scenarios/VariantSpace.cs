@@ -69,7 +69,21 @@ public sealed class VariantSpace
     /// as <c>wait-ms</c> at 10 and 30): always written <c>:name=value</c>, and left out only when the parameter's
     /// <see cref="VariantParameter.DefaultWord"/> is the value (a sweep of one value).
     /// </summary>
-    internal IReadOnlyList<(VariantParameter Parameter, IReadOnlyList<int> Values)> Sweeps { get; init; } = [];
+    internal IReadOnlyList<(VariantParameter Parameter, IReadOnlyList<int> Values)> Sweeps { get; set; } = [];
+
+    /// <summary>The same space with <paramref name="more"/> sweeps after its own (a run's runtime settings, such as cores at 2 and 8).</summary>
+    internal VariantSpace WithSweeps(IReadOnlyList<(VariantParameter Parameter, IReadOnlyList<int> Values)> more)
+    {
+        ArgumentNullException.ThrowIfNull(more);
+        if (more.Count == 0)
+        {
+            return this;
+        }
+
+        var copy = (VariantSpace)MemberwiseClone();
+        copy.Sweeps = [.. Sweeps, .. more];
+        return copy;
+    }
 
     /// <summary>
     /// The names <paramref name="text"/> stands for: itself, or, when it leaves out a sweep of several values,
