@@ -276,8 +276,8 @@ internal static class RunCommand
     {
         var environment = new Dictionary<string, string>(defaults.RuntimeEnvironment, StringComparer.Ordinal);
         var sweeps = new Dictionary<string, IReadOnlyList<int>>(defaults.RuntimeSweeps, StringComparer.Ordinal);
-        Setting(switches.Cores, RuntimeSettings.Cores, text => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null, "a whole number from 1 to 4096");
-        Setting(switches.MinThreads, RuntimeSettings.PoolMinimum, text => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null, "a whole number from 1 to 32767");
+        Setting(switches.Cores, RuntimeSettings.Cores, WholeNumberOf, $"a whole number from {RuntimeSettings.Cores.Parameter.Minimum} to {RuntimeSettings.Cores.Parameter.Maximum}");
+        Setting(switches.MinThreads, RuntimeSettings.PoolMinimum, WholeNumberOf, $"a whole number from {RuntimeSettings.PoolMinimum.Parameter.Minimum} to {RuntimeSettings.PoolMinimum.Parameter.Maximum}");
         Setting(switches.HillClimbing, RuntimeSettings.HillClimbing, text => text.ToLowerInvariant() switch { "on" => 1, "off" => 0, _ => null }, "on or off");
         Setting(switches.Gc, RuntimeSettings.ServerGc, text => text.ToLowerInvariant() switch { "server" => 1, "workstation" => 0, _ => null }, "server or workstation");
 
@@ -295,7 +295,9 @@ internal static class RunCommand
 
         return (environment, sweeps);
 
-        void Setting(Option<string> option, VariantParameter setting, Func<string, int?> read, string allowed)
+        static int? WholeNumberOf(string text) => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null;
+
+        void Setting(Option<string> option, RuntimeSetting setting, Func<string, int?> read, string allowed)
         {
             if (parse.GetValue(option) is not { } text)
             {
@@ -305,7 +307,7 @@ internal static class RunCommand
             var values = new List<int>();
             foreach (var item in text.Split(',', StringSplitOptions.TrimEntries))
             {
-                if (read(item) is { } value && value >= setting.Minimum && value <= setting.Maximum)
+                if (read(item) is { } value && value >= setting.Parameter.Minimum && value <= setting.Parameter.Maximum)
                 {
                     if (!values.Contains(value))
                     {
@@ -321,12 +323,12 @@ internal static class RunCommand
 
             if (values.Count == 1)
             {
-                var (name, variable) = RuntimeSettings.Variable(setting, values[0]);
+                var (name, variable) = setting.For(values[0]);
                 environment[name] = variable;
             }
             else
             {
-                sweeps[setting.Name] = values;
+                sweeps[setting.Parameter.Name] = values;
             }
         }
     }

@@ -53,10 +53,8 @@ internal static class ResultTableRenderer
 
         foreach (var recommendation in Recommendation.AllFor(scenario, processorCount ?? Environment.ProcessorCount))
         {
-            foreach (var line in recommendation.Lines())
-            {
-                lines.Add(new Text(line, line.StartsWith("Use", StringComparison.Ordinal) ? new Style(Color.Green) : new Style(Color.Yellow)));
-            }
+            // The first line says what to use (after its group, where there is one); the rest what to avoid.
+            lines.AddRange(recommendation.Lines().Select((line, i) => new Text(line, new Style(i == 0 ? Color.Green : Color.Yellow))));
         }
 
         // The runtime's own reasons, where the pool added threads because work waited: the why of the table's

@@ -111,7 +111,7 @@ internal static class Summarizer
 
     /// <summary>
     /// A lower bound measured from the results, for a scenario that gives none: the longest any item took alone
-    /// (the least any variant recorded for its longest item, since every variant ran the same items) or all
+    /// (recorded by the sequential variant, the gap between one item's end and the next's) or all
     /// cores busy with the least CPU any variant used, whichever is longer. Null when the trials recorded
     /// neither. A bound the scenario gives always wins over this one.
     /// </summary>

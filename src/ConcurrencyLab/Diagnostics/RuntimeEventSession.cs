@@ -3,6 +3,7 @@ using System.Diagnostics.Tracing;
 using Microsoft.Diagnostics.NETCore.Client;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
@@ -79,7 +80,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Net.Sockets.SocketException or PlatformNotSupportedException or ArgumentException)
         {
-            TryDelete(port);
+            QuietFile.TryDelete(port);
             note = "the runtime's events could not be read: no diagnostic port could be opened (" + ex.Message + ")";
             return null;
         }
@@ -241,21 +242,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
 
         _stop.Dispose();
-        TryDelete(Port);
+        QuietFile.TryDelete(Port);
         _claim?.Dispose();
-    }
-
-    private static void TryDelete(string path)
-    {
-        try
-        {
-            File.Delete(path);
-        }
-        catch (IOException)
-        {
-        }
-        catch (UnauthorizedAccessException)
-        {
-        }
     }
 }

@@ -222,14 +222,10 @@ internal sealed class RunJournal : IDisposable
                 continue;
             }
 
-            try
+            if (QuietFile.TryDelete(path))
             {
-                File.Delete(path);
                 bytes += facts.Size;
                 count++;
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
             }
         }
 
@@ -296,13 +292,9 @@ internal sealed class RunJournal : IDisposable
         var count = 0;
         foreach (var path in SafeList(folder, pattern))
         {
-            try
+            if (QuietFile.TryDelete(path))
             {
-                File.Delete(path);
                 count++;
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
             }
         }
 
@@ -325,15 +317,6 @@ internal sealed class RunJournal : IDisposable
 
     private sealed class ClaimRelease(string path) : IDisposable
     {
-        public void Dispose()
-        {
-            try
-            {
-                File.Delete(path);
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-            }
-        }
+        public void Dispose() => QuietFile.TryDelete(path);
     }
 }

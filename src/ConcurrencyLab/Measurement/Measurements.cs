@@ -64,7 +64,7 @@ public sealed record Measurements
     /// <summary>The processor count the runtime saw in the trial (<c>Environment.ProcessorCount</c>; <c>DOTNET_PROCESSOR_COUNT</c> changes it).</summary>
     public int? ProcessorCountSeen { get; init; }
 
-    /// <summary>The pool's minimum worker threads as the region began (<c>ThreadPool.GetMinThreads</c>).</summary>
+    /// <summary>The pool's minimum worker threads as the region ended (<c>ThreadPool.GetMinThreads</c>, read after the wall time, like the other counters).</summary>
     public int? PoolMinimumSeen { get; init; }
 
     /// <summary>Whether the trial's runtime ran the server GC.</summary>

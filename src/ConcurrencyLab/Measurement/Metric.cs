@@ -150,5 +150,5 @@ public sealed record Metric
 /// <summary>What a trial's meter read, and the items' latencies: what the lab's own metrics are measured from.</summary>
 /// <param name="Process">The meter's readings of the process over the measured region.</param>
 /// <param name="Latency">Percentiles of the items' latencies; null when no item recorded one.</param>
-/// <param name="LongestItemMs">The longest any item took from its call to its end; null where items are not timed one by one.</param>
+/// <param name="LongestItemMs">The longest any item took alone, where items ran one after another; null elsewhere.</param>
 internal sealed record MeasuredTrial(Measurements Process, LatencyPercentiles? Latency, double? LongestItemMs = null);

@@ -145,10 +145,10 @@ public static class StandardMetrics
     /// <summary>Cores busy on average: CPU time over wall time; null where either is unknown or the region had no length.</summary>
     internal static double? CoresOf(double? cpuMs, double? wallMs) => cpuMs is { } cpu && wallMs is > 0 and var wall ? cpu / wall : null;
 
-    /// <summary>The longest any item took from its call to its end.</summary>
+    /// <summary>The longest any item took alone, in the sequential variant.</summary>
     public static Metric LongestItem { get; } = Metric.Milliseconds("longestItemMs", "Longest item") with
     {
-        Description = "the longest any item took from its call to its end (workload scenarios); in the sequential variant, what the costliest item costs alone, a lower bound on every variant's time",
+        Description = "in the sequential variant of a workload scenario, the longest gap between one item's end and the next's: what the costliest item costs alone, a lower bound on every variant's time",
         Measure = t => t.LongestItemMs,
     };
 
@@ -164,7 +164,7 @@ public static class StandardMetrics
     public static Metric PoolMinimumSeen { get; } = Metric.Count("poolMinimum", "Pool minimum") with
     {
         Direction = MetricDirection.Neither,
-        Description = "ThreadPool.GetMinThreads' worker threads in the trial's process as the region began (--pool-min-threads sets it)",
+        Description = "ThreadPool.GetMinThreads' worker threads in the trial's process as the region ended (--pool-min-threads sets it)",
         Measure = t => t.Process.PoolMinimumSeen,
     };
 
@@ -230,26 +230,23 @@ public static class StandardMetrics
     {
         ArgumentNullException.ThrowIfNull(process);
         var trial = new MeasuredTrial(process, latency, longestItemMs);
-        var values = new MetricValues();
-        foreach (var metric in All)
-        {
-            if (metric.Measure?.Invoke(trial) is { } value && double.IsFinite(value))
-            {
-                values[metric] = value;
-            }
-        }
-
-        return values;
+        return ReadEach(metric => metric.Measure?.Invoke(trial));
     }
 
     /// <summary>Every standard metric the runtime's account of a trial gives.</summary>
     internal static MetricValues Read(Results.RuntimeAccount account)
     {
         ArgumentNullException.ThrowIfNull(account);
+        return ReadEach(metric => metric.Account?.Invoke(account));
+    }
+
+    // Every standard metric the source gives a finite value for.
+    private static MetricValues ReadEach(Func<Metric, double?> read)
+    {
         var values = new MetricValues();
         foreach (var metric in All)
         {
-            if (metric.Account?.Invoke(account) is { } value && double.IsFinite(value))
+            if (read(metric) is { } value && double.IsFinite(value))
             {
                 values[metric] = value;
             }

@@ -76,14 +76,14 @@ public sealed class TrialMeter : IDisposable
         _completedAtStart = ThreadPool.CompletedWorkItemCount;
         _allocatedAtStart = GC.GetTotalAllocatedBytes(precise: true);
         _cpuAtStart = ProcessCpu.Read();
-
-        // Last, so the reads above are not part of the wall time.
-        _startTimestamp = Stopwatch.GetTimestamp();
-        Volatile.Write(ref _regionStart, _startTimestamp);
         if (ProcessStartedUtc is { } started)
         {
             _startUpMs = (DateTime.UtcNow - started).TotalMilliseconds;
         }
+
+        // Last, so the reads above are not part of the wall time.
+        _startTimestamp = Stopwatch.GetTimestamp();
+        Volatile.Write(ref _regionStart, _startTimestamp);
     }
 
     /// <summary>

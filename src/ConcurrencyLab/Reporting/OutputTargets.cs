@@ -130,28 +130,6 @@ internal static class OutputTargets
     }
 
     // Making a folder succeeds on one that exists but cannot be written to: a probe file tells.
-    private static string? CanWriteIn(string option, string folder)
-    {
-        var made = !Directory.Exists(folder);
-        try
-        {
-            Directory.CreateDirectory(folder);
-            var probe = Path.Combine(folder, $".conclab-probe-{Environment.ProcessId}");
-            File.WriteAllText(probe, string.Empty);
-            File.Delete(probe);
-            return null;
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
-        {
-            return $"{option}: cannot create the folder '{folder}', or write in it: {ex.Message}".ReplaceLineEndings(" ");
-        }
-        finally
-        {
-            // A folder made only to find out is not left behind.
-            if (made && Directory.Exists(folder) && !Directory.EnumerateFileSystemEntries(folder).Any())
-            {
-                Directory.Delete(folder);
-            }
-        }
-    }
+    private static string? CanWriteIn(string option, string folder) =>
+        FolderProbe.WhyNotWritable(folder) is { } why ? $"{option}: cannot create the folder '{folder}', or write in it: {why}".ReplaceLineEndings(" ") : null;
 }

@@ -172,11 +172,8 @@ internal sealed record Recommendation(string Fastest, string? Use, string UseRea
     }
 
     // The median over the ok trials of a metric of the service the trial drove; 0 where none recorded it.
-    private static double ServiceMedian(VariantResult variant, Metric metric)
-    {
-        var values = variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Service?.Value(metric)).OfType<double>().Order().ToList();
-        return values.Count == 0 ? 0 : values.Count % 2 == 1 ? values[values.Count / 2] : (values[(values.Count / 2) - 1] + values[values.Count / 2]) / 2;
-    }
+    private static double ServiceMedian(VariantResult variant, Metric metric) =>
+        Statistics.MedianEstimate.MedianOf(variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Service?.Value(metric)).OfType<double>());
 
     private static List<Metric> Flags(ScenarioResult scenario, VariantResult variant) =>
         [.. ResultColumn.MetricsOf(scenario).Where(m => m.FlagsWhenNotZero && variant.Summary?.Median(m) is not (null or 0))];
@@ -187,8 +184,8 @@ internal sealed record Recommendation(string Fastest, string? Use, string UseRea
     public const int SlowerNamed = 6;
 
     /// <summary>
-    /// The recommendation as lines of text, the same in every report: what to use, each variant to avoid for a
-    /// reason of its own, then one line for those that are only much slower.
+    /// The recommendation as lines of text, the same in every report: first what to use, then each variant to
+    /// avoid for a reason of its own, then one line for those that are only much slower.
     /// </summary>
     public IReadOnlyList<string> Lines()
     {

@@ -17,7 +17,7 @@ public sealed record TrialOutcome
     /// <summary>Per-item latencies in milliseconds.</summary>
     public IReadOnlyCollection<double> LatenciesMs { get; init; } = [];
 
-    /// <summary>The longest any item took from its call to its end, in milliseconds; null where the scenario does not time items one by one.</summary>
+    /// <summary>The longest any item took alone, in milliseconds, where items ran one after another (the sequential variant); null elsewhere.</summary>
     public double? LongestItemMs { get; init; }
 
     /// <summary>The workload's fingerprint (<see cref="Workloads.Workload.Digest"/>), so a report can show every variant ran the same work.</summary>

@@ -56,6 +56,13 @@ public sealed record TrialResult
     [JsonPropertyName("regionClock")]
     internal RegionClock? Region { get; init; }
 
+    /// <summary>
+    /// The trial as a results file holds it: without what travels only between the trial's process and the
+    /// runner (the region's clock, the lab's own thread ids).
+    /// </summary>
+    internal TrialResult WithoutPlumbing() =>
+        this with { Region = null, Service = Service is null ? null : Service with { LabThreads = null } };
+
     /// <summary>The trial's value of <paramref name="metric"/>, or null when it recorded none.</summary>
     public double? Value(Metric metric)
     {

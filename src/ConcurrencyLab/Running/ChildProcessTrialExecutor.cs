@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Text;
 using System.Text.Json;
 using ConcurrencyLab.Diagnostics;
+using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
@@ -147,8 +148,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         }
         finally
         {
-            TryDelete(resultPath);
-            TryDelete(resultPath + ".partial");
+            QuietFile.TryDelete(resultPath);
+            QuietFile.TryDelete(resultPath + ".partial");
         }
 
         TrialResult Failed(string error) => TrialResult.Unmeasured(TrialStatus.Failed, error, isolated: true) with { Repeat = request.Repeat };
@@ -159,32 +160,33 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         {
             if (events is null)
             {
-                result = result with { Region = null, Service = result.Service is null ? null : result.Service with { LabThreads = null } };
-                return eventsNote is null ? result : result with { Runtime = new RuntimeAccount { Events = _events, Complete = false, Note = eventsNote } };
+                return eventsNote is null ? result.WithoutPlumbing() : result.WithoutPlumbing() with { Runtime = new RuntimeAccount { Events = _events, Complete = false, Note = eventsNote } };
             }
 
             var region = result.Region;
-            var account = await events.AccountAsync(region?.Start, region?.End, complete: incomplete is null && region?.End is not null, incomplete, region?.LabThreads).ConfigureAwait(false);
-            var metrics = new MetricValues();
-            metrics.AddRange(result.Metrics);
-            if (result.Metrics.Count > 0)
-            {
-                metrics.AddRange(StandardMetrics.Read(account));
-            }
+            var complete = incomplete is null && region?.End is not null;
+            var account = await events.AccountAsync(region?.Start, region?.End, complete, incomplete, region?.LabThreads).ConfigureAwait(false);
 
             // A trial that timed out brought no service measurements, but the service's runtime still told its
             // side of the region, which is often the point: kept under a plain name.
             var service = result.Service ?? (serviceEvents is { Attached: true } ? new ServiceMeasurements { Name = "observed" } : null);
             if (service is not null && serviceEvents is not null)
             {
-                var serviceAccount = await serviceEvents.AccountAsync(region?.Start, region?.End, complete: incomplete is null && region?.End is not null, incomplete, service.LabThreads).ConfigureAwait(false);
-                var serviceMetrics = new MetricValues();
-                serviceMetrics.AddRange(service.Metrics);
-                serviceMetrics.AddRange(StandardMetrics.Read(serviceAccount));
-                service = service with { Runtime = serviceAccount, Metrics = serviceMetrics };
+                var serviceAccount = await serviceEvents.AccountAsync(region?.Start, region?.End, complete, incomplete, service.LabThreads).ConfigureAwait(false);
+                service = service with { Runtime = serviceAccount, Metrics = WithAccount(service.Metrics, serviceAccount) };
             }
 
-            return result with { Region = null, Runtime = account, Metrics = metrics, Service = service is null ? null : service with { LabThreads = null } };
+            // A trial with no measurements (it crashed or timed out) gets no figures from the account either.
+            var metrics = result.Metrics.Count > 0 ? WithAccount(result.Metrics, account) : result.Metrics;
+            return (result with { Runtime = account, Metrics = metrics, Service = service }).WithoutPlumbing();
+        }
+
+        static MetricValues WithAccount(IReadOnlyDictionary<string, double> measured, RuntimeAccount account)
+        {
+            var metrics = new MetricValues();
+            metrics.AddRange(measured);
+            metrics.AddRange(StandardMetrics.Read(account));
+            return metrics;
         }
     }
 
@@ -208,19 +210,5 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         // An unhandled exception prints its message on the first line; later lines are the stack.
         var exception = lines.FirstOrDefault(l => l.StartsWith("Unhandled exception", StringComparison.Ordinal));
         return exception ?? lines.LastOrDefault() ?? string.Empty;
-    }
-
-    private static void TryDelete(string path)
-    {
-        try
-        {
-            File.Delete(path);
-        }
-        catch (IOException)
-        {
-        }
-        catch (UnauthorizedAccessException)
-        {
-        }
     }
 }

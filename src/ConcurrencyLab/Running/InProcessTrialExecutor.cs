@@ -34,8 +34,7 @@ internal sealed class InProcessTrialExecutor : ITrialExecutor
             if (await Task.WhenAny(trial, Task.Delay(watch.PollInterval, cancellationToken)).ConfigureAwait(false) == trial)
             {
                 // The region's clock and the lab's threads travel to a runner reading events; none is read here.
-                var result = await trial.ConfigureAwait(false);
-                return result with { Region = null, Service = result.Service is null ? null : result.Service with { LabThreads = null } };
+                return (await trial.ConfigureAwait(false)).WithoutPlumbing();
             }
 
             cancellationToken.ThrowIfCancellationRequested();

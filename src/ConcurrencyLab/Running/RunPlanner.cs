@@ -167,7 +167,7 @@ internal static class RunPlanner
     private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems)
     {
         // The runtime's settings at several values multiply every variant, as a sweep does.
-        var runtimeSweeps = RuntimeSettings.All.Where(s => options.RuntimeSweeps.ContainsKey(s.Name)).Select(s => (s, options.RuntimeSweeps[s.Name])).ToList();
+        var runtimeSweeps = RuntimeSettings.All.Where(s => options.RuntimeSweeps.ContainsKey(s.Parameter.Name)).Select(s => (s.Parameter, options.RuntimeSweeps[s.Parameter.Name])).ToList();
         var space = scenario.Variants(parameters).WithSweeps(runtimeSweeps);
         var variants = new List<Variant>();
         var refused = false;
@@ -206,18 +206,22 @@ internal static class RunPlanner
         }
 
         var notes = scenario.Notes(parameters, options.Quick).ToList();
-        if (options.RuntimeSweeps.TryGetValue(RuntimeSettings.Cores.Name, out var coreSweep) && coreSweep.Max() > Environment.ProcessorCount)
-        {
-            notes.Add($"trials at cores above this machine's {Environment.ProcessorCount} ran with DOTNET_PROCESSOR_COUNT set: the runtime's policies for those counts (its pool minimum, default degrees) are emulated, not the CPUs.");
-        }
-
-        if (options.RuntimeEnvironment.TryGetValue("DOTNET_PROCESSOR_COUNT", out var cores) && int.TryParse(cores, CultureInfo.InvariantCulture, out var seen) && seen > Environment.ProcessorCount)
-        {
-            notes.Add($"trials ran with DOTNET_PROCESSOR_COUNT={seen} on {Environment.ProcessorCount} cores: the runtime's policies for {seen} cores (its pool minimum, default degrees) are emulated, not the CPUs.");
-        }
-        else if (options.RuntimeEnvironment.Count > 0)
+        if (options.RuntimeEnvironment.Count > 0)
         {
             notes.Add($"trials ran with {string.Join(", ", options.RuntimeEnvironment.OrderBy(e => e.Key, StringComparer.Ordinal).Select(e => $"{e.Key}={e.Value}"))}.");
+        }
+
+        // Cores asked for, one value for the run or several as a sweep: above the machine's, they are emulated.
+        IEnumerable<int> asked = options.RuntimeSweeps.GetValueOrDefault(RuntimeSettings.Cores.Parameter.Name) ?? [];
+        if (options.RuntimeEnvironment.TryGetValue(RuntimeSettings.Cores.Variable, out var fixedCores) && int.TryParse(fixedCores, CultureInfo.InvariantCulture, out var count))
+        {
+            asked = asked.Append(count);
+        }
+
+        var emulated = asked.Where(c => c > Environment.ProcessorCount).Order().ToList();
+        if (emulated.Count > 0)
+        {
+            notes.Add($"trials ran with DOTNET_PROCESSOR_COUNT={string.Join(",", emulated)} on {Environment.ProcessorCount} cores: the runtime's policies for that many cores (its pool minimum, default degrees) are emulated, not the CPUs.");
         }
 
         var baseline = options.Baseline is null ? space.Expand(scenario.DefaultBaseline(parameters).Name)[0]

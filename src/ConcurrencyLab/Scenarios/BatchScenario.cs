@@ -223,7 +223,8 @@ public abstract class BatchScenario : Scenario
             ItemsCompleted = batch.Completed,
             ItemsDuplicated = batch.Duplicated,
             LatenciesMs = batch.CompletionLatenciesMs(),
-            LongestItemMs = batch.LongestItemMs(),
+            // One item after another, each item's time is the gap between two ends: what it costs alone.
+            LongestItemMs = variant.Strategy is SequentialStrategy ? batch.LongestItemInSeriesMs() : null,
             WorkloadDigest = workload.Digest,
             Metrics = metrics,
             Error = failure ?? checkError ?? workloadError,

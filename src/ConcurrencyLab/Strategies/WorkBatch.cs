@@ -11,7 +11,6 @@ namespace ConcurrencyLab.Strategies;
 internal sealed class WorkBatch
 {
     private readonly Workload _workload;
-    private readonly long[] _beganAt;
     private readonly long[] _finishedAt;
     private readonly int[] _runs;
     private long _startedAt;
@@ -28,7 +27,6 @@ internal sealed class WorkBatch
 
         _workload = workload;
         Form = form;
-        _beganAt = new long[workload.Count];
         _finishedAt = new long[workload.Count];
         _runs = new int[workload.Count];
     }
@@ -64,7 +62,6 @@ internal sealed class WorkBatch
     /// <remarks>For the task form this is sync-over-async, as a blocking strategy given a task-returning call does it.</remarks>
     public void Invoke(int index, CancellationToken cancellationToken = default)
     {
-        Begin(index);
         switch (Form)
         {
             case WorkForm.Sync:
@@ -84,7 +81,6 @@ internal sealed class WorkBatch
     /// <summary>Runs item <paramref name="index"/> asynchronously; a synchronous workload runs inline on the caller.</summary>
     public ValueTask InvokeAsync(int index, CancellationToken cancellationToken = default)
     {
-        Begin(index);
         switch (Form)
         {
             case WorkForm.Sync:
@@ -109,7 +105,6 @@ internal sealed class WorkBatch
     public IAsyncResult BeginInvoke(int index, AsyncCallback? callback, object? state)
     {
         Debug.Assert(Form == WorkForm.Apm, "Begin/End is only offered in the APM form.");
-        Begin(index);
         return _workload.BeginRun(index, callback, state);
     }
 
@@ -136,31 +131,25 @@ internal sealed class WorkBatch
     }
 
     /// <summary>
-    /// The longest time an item took from its call to its end, in milliseconds; null when none finished. With
-    /// the fewest items at once (sequential), it is what one item costs; a lower bound on any variant's time.
+    /// For items run one after another: the longest any took, the gap between one item's end and the next's (the
+    /// first's from the batch's start), in milliseconds; null when none finished. Read from the end times the
+    /// batch records anyway, so timing it costs the items nothing.
     /// </summary>
-    public double? LongestItemMs()
+    public double? LongestItemInSeriesMs()
     {
-        double? longest = null;
-        for (var i = 0; i < Count; i++)
+        var ends = Enumerable.Range(0, Count).Where(i => Volatile.Read(ref _runs[i]) > 0).Select(i => _finishedAt[i]).Order().ToList();
+        if (ends.Count == 0)
         {
-            if (Volatile.Read(ref _runs[i]) > 0 && _beganAt[i] != 0)
-            {
-                var ms = Stopwatch.GetElapsedTime(_beganAt[i], _finishedAt[i]).TotalMilliseconds;
-                longest = Math.Max(longest ?? 0, ms);
-            }
+            return null;
         }
 
-        return longest;
-    }
-
-    // The first call of an item; a second run of it (a duplicate) keeps the first's start.
-    private void Begin(int index)
-    {
-        if (_beganAt[index] == 0)
+        var longest = ends[0] - _startedAt;
+        for (var i = 1; i < ends.Count; i++)
         {
-            _beganAt[index] = Stopwatch.GetTimestamp();
+            longest = Math.Max(longest, ends[i] - ends[i - 1]);
         }
+
+        return Stopwatch.GetElapsedTime(0, longest).TotalMilliseconds;
     }
 
     private async ValueTask AwaitThenFinish(ValueTask pending, int index)

@@ -1,6 +1,7 @@
 using System.Globalization;
 using System.Security.Cryptography;
 using System.Text.Json;
+using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Serialization;
 
@@ -173,27 +174,7 @@ internal sealed class FileSet : IDisposable
             return problem;
         }
 
-        var made = !Directory.Exists(path);
-        try
-        {
-            Directory.CreateDirectory(path);
-            var probe = Path.Combine(path, $".conclab-probe-{Environment.ProcessId}");
-            File.WriteAllText(probe, string.Empty);
-            File.Delete(probe);
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or NotSupportedException)
-        {
-            return $"cannot write the file set in {path}: {ex.Message}";
-        }
-        finally
-        {
-            if (made && Directory.Exists(path) && !Directory.EnumerateFileSystemEntries(path).Any())
-            {
-                Directory.Delete(path);
-            }
-        }
-
-        return null;
+        return FolderProbe.WhyNotWritable(path) is { } why ? $"cannot write the file set in {path}: {why}" : null;
     }
 
     /// <summary>Another set in the folder, or too little room on its disk; null when neither.</summary>

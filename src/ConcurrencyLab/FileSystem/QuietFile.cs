@@ -1,0 +1,19 @@
+namespace ConcurrencyLab.FileSystem;
+
+/// <summary>Removing what the lab made, where a file already gone, or one it may not touch, is not an error.</summary>
+internal static class QuietFile
+{
+    /// <summary>Deletes <paramref name="path"/> if it can; true when it did (or there was nothing at the path).</summary>
+    public static bool TryDelete(string path)
+    {
+        try
+        {
+            File.Delete(path);
+            return true;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+    }
+}
