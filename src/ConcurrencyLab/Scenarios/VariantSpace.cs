@@ -174,8 +174,9 @@ public sealed class VariantSpace
             return false;
         }
 
-        name = _aliases.GetValueOrDefault(name, name);
+        // A published name is an alias of the part before any ':' (task-run-apm:cores=8), not of the whole.
         var parts = name.Split(':');
+        parts[0] = _aliases.GetValueOrDefault(parts[0], parts[0]);
         var (familyText, valueText, formText) = Split(parts[0]);
         if (Find(familyText) is not { } family)
         {
@@ -359,8 +360,12 @@ public sealed class VariantSpace
             description.Append("; ").Append(described.Describe());
         }
 
+        // The published name stands for the part before any ':', which a sweep's values follow either way.
         var canonical = name.ToString();
-        return new Variant(_namesByCanonical.GetValueOrDefault(canonical, canonical), family.Id, form, values.ToImmutableSortedDictionary(StringComparer.Ordinal), description.ToString());
+        var colon = canonical.IndexOf(':', StringComparison.Ordinal);
+        var head = colon < 0 ? canonical : canonical[..colon];
+        var named = _namesByCanonical.GetValueOrDefault(head, head) + (colon < 0 ? string.Empty : canonical[colon..]);
+        return new Variant(named, family.Id, form, values.ToImmutableSortedDictionary(StringComparer.Ordinal), description.ToString());
     }
 
     private string Known() => string.Join(", ", Families.Where(f => f.Unavailable is null).Select(f => f.Id));

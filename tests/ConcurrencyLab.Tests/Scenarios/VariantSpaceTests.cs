@@ -32,6 +32,8 @@ public sealed class VariantSpaceTests
     [InlineData("pool", "pool@default", "default", "default", WorkForm.Sync)]
     [InlineData("published-pool", "published-pool", "8", "default", WorkForm.Tap)]
     [InlineData("pool@8-tap", "published-pool", "8", "default", WorkForm.Tap)]
+    [InlineData("published-pool:min-threads=100", "published-pool:min-threads=100", "8", "100", WorkForm.Tap)]
+    [InlineData("pool@8-tap:min-threads=100", "published-pool:min-threads=100", "8", "100", WorkForm.Tap)]
     public void Names_AreReadIntoStructure_AndPrintedBackFromIt(string text, string name, string degree, string minThreads, WorkForm form)
     {
         Assert.True(Space.TryParse(text, out var variant, out var problem), problem);
