@@ -92,6 +92,7 @@ internal static class RunCommand
             Seed = WholeNumber(parse, switches.Seed, errors) ?? defaults.Seed,
             Quick = parse.GetValue(switches.Quick) || scenario is null || defaults.Quick,
             InProcess = parse.GetValue(switches.InProcess) || defaults.InProcess,
+            FixedOrder = parse.GetValue(switches.FixedOrder) || defaults.FixedOrder,
             TrialTimeout = Number(parse, switches.TrialTimeout, errors, "seconds") is { } seconds ? Span(seconds, TimeSpan.TicksPerSecond) : defaults.TrialTimeout,
             SampleInterval = Number(parse, switches.SampleInterval, errors, "milliseconds") is { } ms ? Span(ms, TimeSpan.TicksPerMillisecond) : defaults.SampleInterval,
             Baseline = parse.GetValue(switches.Baseline) ?? defaults.Baseline,
@@ -364,6 +365,7 @@ internal static class RunCommand
         public readonly Option<string> Out = new("--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts (charts/*.svg and *.png) [default: conclab-results/<UTC timestamp>]" };
         public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
         public readonly Option<bool> InProcess = new("--in-process") { Description = "Run every trial in this process, to see what isolation changes" };
+        public readonly Option<bool> FixedOrder = new("--fixed-order") { Description = "Run the variants in the order --variants names them in every round, not rotated; with --in-process, as a post that ran its cases one after another in one process" };
         public readonly Option<string> TrialTimeout = new("--trial-timeout")
         {
             Description = $"Seconds a trial's measured region may last before the trial is stopped and recorded as timed out (its start-up and priming have {RunOptions.TrialStartUpAllowance.TotalSeconds.ToString(CultureInfo.InvariantCulture)} s of their own), at most {RunOptions.MaxTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)} [default: {RunOptions.DefaultTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)}]",
@@ -393,6 +395,6 @@ internal static class RunCommand
         public readonly Option<string> Gc = new("--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer); both multiply the variants (:server-gc=1|0)" };
         public readonly Option<string[]> RuntimeEnv = new("--runtime-env") { Description = "Any DOTNET_NAME=VALUE set in every trial's process before its runtime starts; repeatable", AllowMultipleArgumentsPerToken = false };
 
-        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Plain];
+        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Plain];
     }
 }

@@ -19,6 +19,6 @@ internal static class RunDescription
         ArgumentNullException.ThrowIfNull(run);
         var s = run.Settings;
         return $"{s.Repeat} measured trials per variant after {s.Warmup} warmup, {(s.Isolated ? "each in a fresh process" : "all in one process")}, "
-            + $"variant order rotated each round, seed {s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.";
+            + $"{(s.FixedOrder ? "variants in a fixed order" : "variant order rotated each round")}, seed {s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.";
     }
 }

@@ -61,6 +61,9 @@ public sealed record RunSettings
     /// <summary>Whether trials ran in fresh child processes (the default) or in the runner's own process.</summary>
     public bool Isolated { get; init; }
 
+    /// <summary>Whether the variants ran in the order named in every round rather than rotated; false in older files.</summary>
+    public bool FixedOrder { get; init; }
+
     /// <summary>How long a trial's measured region could last, in seconds.</summary>
     public double TrialTimeoutSec { get; init; }
 

@@ -71,6 +71,13 @@ public sealed record RunOptions
     /// <summary>Run trials in this process instead of fresh child processes.</summary>
     public bool InProcess { get; init; }
 
+    /// <summary>
+    /// Run the variants in the order <see cref="Variants"/> names them in every round, instead of rotating the
+    /// order so that none always runs first. With <see cref="InProcess"/>, the procedure of a post that ran its
+    /// cases one after another in one process, whose later cases inherit the pool the earlier ones grew.
+    /// </summary>
+    public bool FixedOrder { get; init; }
+
     /// <summary>How long a trial's measured region may last before the trial is stopped and recorded as timed out (see <see cref="TrialStartUpAllowance"/>).</summary>
     public TimeSpan TrialTimeout { get; init; } = DefaultTrialTimeout;
 

@@ -121,6 +121,7 @@ internal static class RunPlanner
             Seed = options.Seed,
             Quick = options.Quick,
             Isolated = !options.InProcess,
+            FixedOrder = options.FixedOrder,
             TrialTimeoutSec = options.TrialTimeout.TotalSeconds,
             SampleIntervalMs = options.SampleInterval.TotalMilliseconds,
             Prime = options.Prime,

@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Running;
 
 /// <summary>
 /// Runs a plan: for each scenario, warmup rounds then measured rounds over every variant, the order of
-/// variants rotated each round so none always runs first, each trial through the executor. A trial that
+/// variants rotated each round so none always runs first (unless the plan fixes it), each trial through the executor. A trial that
 /// fails or times out is recorded and the run goes on. Cancelling returns what was measured so far. A run
 /// first removes what runs killed before they could clean up left behind, and
 /// says what in its notes and its log. The runner measures only: <see cref="Analysis.Summarizer"/> takes the statistics of what it returns.
@@ -80,7 +80,7 @@ internal sealed partial class Runner
                 {
                     var warmup = round < plan.Settings.Warmup;
                     var repeat = warmup ? round : round - plan.Settings.Warmup;
-                    foreach (var variant in Rotate(scenarioPlan.Variants, round))
+                    foreach (var variant in plan.Settings.FixedOrder ? scenarioPlan.Variants : Rotate(scenarioPlan.Variants, round))
                     {
                         cancellationToken.ThrowIfCancellationRequested();
                         var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, index++, plan.TotalTrials);

@@ -1,4 +1,5 @@
 using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
@@ -40,6 +41,20 @@ public sealed class RunnerTests
         Assert.Equal(2, channel.Summary!.Trials);
         Assert.Equal(TrialStatus.Ok, scenario.Variants.Single(v => v.Name == "whenall").Status);
         Assert.Equal(0.05, scenario.Variants.Single(v => v.Name == "whenall").Summary!.RatioToBaseline!.Value, 10);
+    }
+
+    [Fact]
+    public async Task Run_WithAFixedOrder_RunsTheVariantsAsNamedEveryRound_AndSaysSo()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["sequential", "whenall", "channel"], Repeat = 2, Warmup = 1, FixedOrder = true };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var executor = new ScriptedExecutor(_ => new TrialResult { Metrics = Measured.Metrics(50), Isolated = true, ItemsPlanned = 1, ItemsCompleted = 1 });
+
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
+
+        Assert.Equal([.. Enumerable.Repeat<string[]>(["sequential", "whenall", "channel"], 3).SelectMany(r => r)], executor.Calls.Select(c => c.Variant.Name));
+        Assert.True(run.Settings.FixedOrder);
+        Assert.Contains("variants in a fixed order", RunDescription.Method(run), StringComparison.Ordinal);
     }
 
     [Fact]
