@@ -217,7 +217,8 @@ internal sealed class RunJournal : IDisposable
             // Only names inside the folder: a claim is never a way to reach elsewhere.
             var path = Path.Combine(claim.Folder, Path.GetFileName(file));
             var facts = FileFacts.Of(path);
-            if (facts.Kind != FileKind.Regular || File.ResolveLinkTarget(path, returnFinalTarget: false) is not null)
+            // A file or a socket (the runtime event port a killed runner listened on); never a link, a device or a folder.
+            if (facts.Kind is not (FileKind.Regular or FileKind.Socket) || File.ResolveLinkTarget(path, returnFinalTarget: false) is not null)
             {
                 continue;
             }

@@ -75,6 +75,22 @@ public sealed class RunJournalTests : IDisposable
     }
 
     [Fact]
+    public async Task AClaimedSocket_TheEventPortOfAKilledRunner_IsRemovedToo()
+    {
+        // Bound and kept open, as a runner killed while it listened would leave it (disposing unlinks it).
+        var port = Path.Combine(_temp, "conclab-events-test.sock");
+        using var listener = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Unspecified);
+        listener.Bind(new System.Net.Sockets.UnixDomainSocketEndPoint(port));
+        Assert.Single(Directory.EnumerateFileSystemEntries(_temp, "*.sock"));
+        var dead = await DeadProcessIdAsync();
+        JournalOf(dead, journal => journal.Claim("a runtime event port", _temp, [Path.GetFileName(port)], removeFolder: false));
+
+        RunJournal.RemoveLeftovers(_temp);
+
+        Assert.Empty(Directory.EnumerateFileSystemEntries(_temp, "*.sock"));
+    }
+
+    [Fact]
     public async Task TheJournalOfALiveRun_OrOfADeadRunWhoseChildStillRuns_IsLeftAlone()
     {
         var set = Directory.CreateDirectory(Path.Combine(_temp, "set")).FullName;
