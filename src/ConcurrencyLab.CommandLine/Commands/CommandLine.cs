@@ -63,6 +63,12 @@ internal static class CommandLine
         root.Subcommands.Add(ListCommand.Create(console, scenarios));
         root.Subcommands.Add(CompareCommand.Create(console));
         root.Subcommands.Add(ReportCommand.Create(console, scenarios, options));
+
+        // Only a program whose scenarios reproduce posts has claims to re-run.
+        if (Reproduction.Reproducer.Posts(scenarios).Count > 0)
+        {
+            root.Subcommands.Add(ReproduceCommand.Create(console, scenarios, options));
+        }
         root.SetAction(parse =>
         {
             new HelpAction().Invoke(parse);

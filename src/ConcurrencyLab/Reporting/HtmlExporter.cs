@@ -128,7 +128,7 @@ public sealed class HtmlExporter : IExporter
     private static string Encode(string text) => WebUtility.HtmlEncode(text);
 
     // The page's colours as variables, swapped for a dark reader; the charts' rules come from the palette in both tones.
-    private static readonly string Style =
+    internal static readonly string Style =
         $":root{{--fg:{ChartPalette.Foreground.Light};--muted:{ChartPalette.Muted.Light};--bg:{ChartPalette.LightBackground};--line:#d0d7de;--link:{ChartPalette.Bar.Light}}}"
         + "body{font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:2rem auto;max-width:1100px;padding:0 1rem}"
         + "table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}"

@@ -77,11 +77,37 @@ public abstract class Scenario
     public virtual IEnumerable<string> Notes(ParameterValues parameters, bool quick) => [];
 
     /// <summary>
-    /// What the measured results say about the published claim the scenario reproduces, in lines for the
+    /// What the measured results say about the published claims the scenario reproduces, in lines for the
     /// report's notes (such as whether a rate held or fell as workers grew); called once the scenario's
-    /// trials are summarised. None by default.
+    /// trials are summarised. By default, a verdict on each of its <see cref="Claims"/> that this run's variants test.
     /// </summary>
-    public virtual IEnumerable<string> Conclusions(ScenarioResult result) => [];
+    public virtual IEnumerable<string> Conclusions(ScenarioResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var evidence = new Reproduction.ClaimEvidence(result, []);
+        foreach (var claim in Claims?.Claims ?? [])
+        {
+            var judgement = claim.Evaluate(evidence);
+            // A claim this run's variants do not test is left out; one they test but cannot decide says why.
+            if (judgement.Verdict == Reproduction.Verdict.CouldNotJudge)
+            {
+                if (!judgement.NotRun)
+                {
+                    yield return $"published claim, {claim.Text} ({claim.Published}): could not be judged here: {judgement.Reason}.";
+                }
+            }
+            else
+            {
+                yield return $"published claim, {claim.Text} ({claim.Published}): {judgement.VerdictText} here, {judgement.Figure}; {judgement.Reason}.";
+            }
+        }
+    }
+
+    /// <summary>
+    /// The claims of the post the scenario reproduces, with the runs that test them (<c>conclab reproduce</c>);
+    /// null when it reproduces none.
+    /// </summary>
+    internal virtual Reproduction.PublishedClaims? Claims => null;
 
     /// <summary>
     /// The services the scenario's trials start in processes of their own (the fanout experiment's HTTP

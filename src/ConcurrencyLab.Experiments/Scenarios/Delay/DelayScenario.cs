@@ -1,3 +1,4 @@
+using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Scenarios.Delay;
@@ -16,6 +17,9 @@ public sealed class DelayScenario : BatchScenario
 
     /// <inheritdoc/>
     public override string Reproduces => "Channels vs Parallel.ForEachAsync on 100 delayed items (seeds/001)";
+
+    /// <inheritdoc/>
+    internal override PublishedClaims? Claims => DelayClaims.All;
 
     internal static readonly Parameter<int> Items = Parameter.WholeNumber("items", 100, "number of items", minimum: 1, maximum: 100_000, quick: 40);
 

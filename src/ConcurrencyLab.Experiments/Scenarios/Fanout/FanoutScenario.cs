@@ -1,3 +1,4 @@
+using ConcurrencyLab.Reproduction;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
@@ -25,6 +26,9 @@ public sealed class FanoutScenario : Scenario
 
     /// <inheritdoc/>
     public override string Reproduces => "Task.WaitAll vs await Task.WhenAll vs async client in a service calling a slow web service (seeds/003)";
+
+    /// <inheritdoc/>
+    internal override PublishedClaims? Claims => FanoutClaims.All;
 
     // The ranges --requests and --min-threads accept, and so do the variants' own values.
     private const int MostRequests = 5000;

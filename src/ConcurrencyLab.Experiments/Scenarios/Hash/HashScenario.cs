@@ -1,3 +1,4 @@
+using ConcurrencyLab.Reproduction;
 using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Measurement;
@@ -168,85 +169,8 @@ public sealed class HashScenario : Scenario
         }
     }
 
-    /// <summary>
-    /// Whether the published finding held here: async flat and sync falling as workers went from the fewest
-    /// to the most. A rate counts as changed only when the two medians' 95% confidence intervals do not
-    /// overlap and they differ by more than 5%.
-    /// </summary>
-    public override IEnumerable<string> Conclusions(ScenarioResult result)
-    {
-        ArgumentNullException.ThrowIfNull(result);
-        // The run's own parameters, as it planned them; without the number of files there is no rate to judge.
-        var parameters = ParameterValues.FromValidated(result.Parameters);
-        if (!parameters.Values.ContainsKey(Files.Name))
-        {
-            yield break;
-        }
-
-        var files = parameters.Get(Files);
-
-        var trends = new Dictionary<string, Trend>();
-        foreach (var mode in new[] { HashMode.Sync, HashMode.Async })
-        {
-            var measured = result.Variants
-                .Where(v => v.Summary is not null)
-                .Select(v => (Mode: Kinds.FirstOrDefault(k => k.Kind == v.Family).Mode, Workers: v.WholeNumber(WorkersAtOnce.Name), v.Summary))
-                .Where(v => v.Mode == mode && v.Workers is not null)
-                .Select(v => (Workers: v.Workers!.Value, v.Summary))
-                .OrderBy(v => v.Workers)
-                .ToList();
-            if (measured.Count >= 2 && measured[0].Workers < measured[^1].Workers)
-            {
-                var name = mode == HashMode.Sync ? "sync" : "async";
-                trends[name] = new Trend(name, measured[0].Workers, measured[0].Summary!, measured[^1].Workers, measured[^1].Summary!, files);
-            }
-        }
-
-        if (trends.Count < 2)
-        {
-            yield break;
-        }
-
-        var sync = trends["sync"];
-        var async = trends["async"];
-        var holds = async.Direction == 0 && sync.Direction < 0;
-        var warm = parameters.Values.ContainsKey(Cold.Name) && !parameters.Get(Cold);
-        var notCold = result.Variants.SelectMany(v => v.Trials).Count(t => t.Value(NotCold) > 0);
-
-        // The published claim is about a cold cache: a warm run, or one whose files would not go cold, tests
-        // something else, and the line says so rather than pass judgement on the claim.
-        var condition = warm
-            ? "with the cache warm, where the published author found the cache hid the difference, so this is not a test of the claim"
-            : notCold > 0 ? $"but {notCold} trials could not make the cache cold, so this is not a fair test of the claim" : null;
-        var verdict = condition is null ? $"{(holds ? "holds" : "does not hold")} here" : $"{(holds ? "would hold" : "would not hold")} here, {condition}";
-        yield return $"published finding (files of 16 MiB, cold cache: async flat at 22.2 files/s, sync falling from 22.1 to 13.4 files/s as workers went from 16 to 128): "
-            + $"{verdict}. {async.Describe()}; {sync.Describe()}.";
-    }
-
-    private sealed record Trend(string Kind, int FewWorkers, VariantSummary Few, int ManyWorkers, VariantSummary Many, int Files)
-    {
-        private double FewRate => Files / (Few.MedianWallMs / 1000);
-
-        private double ManyRate => Files / (Many.MedianWallMs / 1000);
-
-        /// <summary>-1 fell, 0 flat, 1 rose.</summary>
-        public int Direction
-        {
-            get
-            {
-                var overlap = Few.CiLowMs <= Many.CiHighMs && Many.CiLowMs <= Few.CiHighMs;
-                var change = (ManyRate / FewRate) - 1;
-                return overlap || Math.Abs(change) <= 0.05 ? 0 : Math.Sign(change);
-            }
-        }
-
-        public string Describe()
-        {
-            var change = ((ManyRate / FewRate) - 1).ToString("+0%;-0%", CultureInfo.InvariantCulture);
-            var verdict = Direction switch { < 0 => "fell", > 0 => "rose", _ => "held" };
-            return $"{Kind} {verdict} from {FewRate.ToString("0.0", CultureInfo.InvariantCulture)} files/s at {FewWorkers} workers to {ManyRate.ToString("0.0", CultureInfo.InvariantCulture)} at {ManyWorkers} ({change})";
-        }
-    }
+    /// <inheritdoc/>
+    internal override PublishedClaims? Claims => HashClaims.All;
 
     /// <inheritdoc/>
     public override Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken = default)

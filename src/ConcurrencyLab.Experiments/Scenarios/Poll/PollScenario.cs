@@ -1,3 +1,4 @@
+using ConcurrencyLab.Reproduction;
 using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Measurement;
@@ -24,6 +25,9 @@ public sealed class PollScenario : Scenario
 
     /// <inheritdoc/>
     public override string Reproduces => "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (seeds/002)";
+
+    /// <inheritdoc/>
+    internal override PublishedClaims? Claims => PollClaims.All;
 
     internal static readonly Parameter<int> Connections = Parameter.WholeNumber("connections", 500, "connections the server holds open (the published 500)", minimum: 1, maximum: 4000);
 

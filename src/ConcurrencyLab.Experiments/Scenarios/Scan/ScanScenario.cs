@@ -1,3 +1,4 @@
+using ConcurrencyLab.Reproduction;
 using System.Globalization;
 using System.Net;
 using ConcurrencyLab.Measurement;
@@ -30,6 +31,9 @@ public sealed class ScanScenario : BatchScenario
 
     /// <inheritdoc/>
     public override string Reproduces => "TPL vs TAP vs APM port scan of 255 addresses (seeds/000)";
+
+    /// <inheritdoc/>
+    internal override PublishedClaims? Claims => ScanClaims.All;
 
     private static readonly Parameter<int> Hosts = Parameter.WholeNumber("hosts", 255, "hosts in the fleet, from 127.0.1.1 on", minimum: 1, maximum: 4000, quick: 12);
 

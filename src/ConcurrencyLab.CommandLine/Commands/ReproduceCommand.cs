@@ -1,0 +1,78 @@
+using System.CommandLine;
+using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.Hosting;
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Reproduction;
+using ConcurrencyLab.Scenarios;
+using Spectre.Console;
+
+namespace ConcurrencyLab.Cli.Commands;
+
+/// <summary>
+/// <c>conclab reproduce [post] [--quick]</c>: re-runs every claim of the published posts (or of one) in the runs
+/// that test it, isolated and as published, and prints a verdict for each, with the figure here and why;
+/// writes <c>reproduction.md</c>, <c>reproduction.json</c> and <c>report.html</c> beside each run's own results.
+/// </summary>
+internal static class ReproduceCommand
+{
+    public static Command Create(IAnsiConsole console, IReadOnlyList<Scenario> scenarios, LabProgramOptions settings)
+    {
+        var posts = Reproducer.Posts(scenarios);
+        var post = new Argument<string?>("post") { Description = $"one post's scenario: {string.Join(", ", posts.Select(p => p.Name))} [default: every post]", Arity = ArgumentArity.ZeroOrOne };
+        var quick = new Option<bool>("--quick") { Description = "each post at a small scale, every post in a few minutes; the verdicts say when a scale is too small to judge" };
+        var output = new Option<string>("--out") { Description = "folder for reproduction.md, reproduction.json, report.html and each run's own results [default: conclab-results/<UTC timestamp>]" };
+        var plain = new Option<bool>("--plain") { Description = "plain progress lines even on a terminal" };
+        var command = new Command("reproduce", "Re-run every claim of the published posts, each with a verdict: holds, does not hold, holds only under a condition.")
+        {
+            post, quick, output, plain,
+        };
+        command.SetAction(async (parse, cancellationToken) =>
+        {
+            var errors = new List<string>();
+            var chosen = posts;
+            if (parse.GetValue(post) is { } name)
+            {
+                var found = posts.FirstOrDefault(p => string.Equals(p.Name, name.Trim(), StringComparison.OrdinalIgnoreCase));
+                if (found is null)
+                {
+                    errors.Add($"'{name}' is not a post this program reproduces; known: {string.Join(", ", posts.Select(p => p.Name))}.");
+                }
+                else
+                {
+                    chosen = [found];
+                }
+            }
+
+            var outFolder = parse.GetValue(output);
+            if (outFolder is not null && OutputTargets.CheckFolder("--out", outFolder, mayHoldResults: false) is { } problem)
+            {
+                errors.Add(problem);
+            }
+
+            if (errors.Count > 0)
+            {
+                await ErrorLine.WriteAsync(errors).ConfigureAwait(false);
+                return ExitCode.BadInput;
+            }
+
+            var folder = outFolder ?? Exporters.DefaultFolder();
+            void Say(string line) => console.MarkupLineInterpolated($"[grey]{line}[/]");
+            var passes = new PublishedOrderPasses(SelfLauncher.Current(), Say);
+            var reproducer = new Reproducer(_ => new PlainProgress(console, printTables: false), passes, settings.ChartFormats, Say, new ConsoleErrorLogger());
+            var result = await reproducer.RunAsync(chosen, parse.GetValue(quick), folder, cancellationToken).ConfigureAwait(false);
+
+            ReproductionRenderer.Write(console, result);
+            var failures = ReproductionReport.WriteAll(result, folder, out var written);
+            foreach (var failure in failures)
+            {
+                console.MarkupLineInterpolated($"[red]could not write {failure}[/]");
+            }
+
+            console.MarkupLineInterpolated($"Results: {Exporters.Describe(written)}, and each run's own in {folder}");
+            return result.Cancelled ? ExitCode.Cancelled
+                : failures.Count > 0 || result.Runs.Any(r => !r.TrialsOk) ? ExitCode.TrialsFailed
+                : ExitCode.Ok;
+        });
+        return command;
+    }
+}

@@ -1,0 +1,59 @@
+namespace ConcurrencyLab.Reproduction;
+
+/// <summary>
+/// A run that tests one or more claims of a post: its scenario's variants and parameters, the processor counts
+/// it runs under, and how it runs. Claims name runs by <see cref="Key"/>; a run several claims share runs once.
+/// </summary>
+internal sealed record ClaimRun
+{
+    /// <summary>A short name, unique within the post (<c>delay</c>, <c>delay-as-published</c>).</summary>
+    public required string Key { get; init; }
+
+    /// <summary>The variants to run; for <see cref="AsPublished"/>, in the order the post ran them.</summary>
+    public required IReadOnlyList<string> Variants { get; init; }
+
+    /// <summary>The variants under <c>--quick</c>, where its scale names others (fanout's N); null for <see cref="Variants"/>.</summary>
+    public IReadOnlyList<string>? QuickVariants { get; init; }
+
+    /// <summary>The variants at the scale asked for.</summary>
+    public IReadOnlyList<string> VariantsAt(bool quick) => quick && QuickVariants is { } variants ? variants : Variants;
+
+    /// <summary>The scenario's parameters at full scale, by name (those left out keep the scenario's defaults).</summary>
+    public IReadOnlyDictionary<string, string> Parameters { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>The parameters under <c>--quick</c>, on top of the scenario's own quick scale.</summary>
+    public IReadOnlyDictionary<string, string> QuickParameters { get; init; } = new Dictionary<string, string>();
+
+    /// <summary>
+    /// The processor counts the runtime is made to see (<c>DOTNET_PROCESSOR_COUNT</c>), each its own set of
+    /// trials; empty for the machine's own. Published machines had 2 and 8 cores: a count above the real cores
+    /// emulates the runtime's policies (pool minimum, default degrees), not the CPUs.
+    /// </summary>
+    public IReadOnlyList<int> Cores { get; init; } = [];
+
+    /// <summary>
+    /// Whether the run does what the post did: every variant once, in <see cref="Variants"/>' order, in one process
+    /// that carries its pool from one to the next; repeated as passes, each a fresh process. Otherwise each trial
+    /// runs in a fresh process of its own, the order rotated each round, as the lab does by default.
+    /// </summary>
+    public bool AsPublished { get; init; }
+
+    /// <summary>Measured trials (or passes) per variant at full scale; null for the lab's default.</summary>
+    public int? Repeat { get; init; }
+
+    /// <summary>Measured trials (or passes) per variant under <c>--quick</c>; null for the lab's quick default.</summary>
+    public int? QuickRepeat { get; init; }
+
+    /// <summary>How the run runs, in a few words, for the table's "run" column.</summary>
+    public string Kind => AsPublished ? "as published: one process, fixed order" : "isolated: a process per trial";
+
+    /// <summary>The parameters at the scale asked for.</summary>
+    public IReadOnlyDictionary<string, string> ParametersAt(bool quick) =>
+        quick ? Parameters.Concat(QuickParameters).GroupBy(p => p.Key).ToDictionary(g => g.Key, g => g.Last().Value) : Parameters;
+}
+
+/// <summary>A post's claims and the runs that test them: what a scenario that reproduces a post declares.</summary>
+/// <param name="Post">The post, as a reader knows it (file and subject).</param>
+/// <param name="Runs">The runs, in the order they run.</param>
+/// <param name="Claims">The claims, in the order the post makes them.</param>
+internal sealed record PublishedClaims(string Post, IReadOnlyList<ClaimRun> Runs, IReadOnlyList<Claim> Claims);

@@ -1,0 +1,191 @@
+using System.Diagnostics;
+using System.Globalization;
+using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Hosting;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
+
+namespace ConcurrencyLab.Reproduction;
+
+/// <summary>
+/// Runs a post's cases as it did: one process, every case once, in the published order, each inheriting the pool
+/// the ones before it grew. Each pass is a fresh process of this program (<c>run --in-process --fixed-order
+/// --repeat 1 --warmup 0 --no-prime</c>), started with the processor count the pass is for, so passes are
+/// independent of each other and of the runner; their trials are put together into one result per variant,
+/// named by processor count as a sweep would name them.
+/// </summary>
+internal sealed class PublishedOrderPasses
+{
+    private readonly SelfLauncher _launcher;
+    private readonly Action<string> _say;
+
+    /// <param name="launcher">How this program is started again.</param>
+    /// <param name="say">Where a line of progress goes, one per pass.</param>
+    public PublishedOrderPasses(SelfLauncher launcher, Action<string> say)
+    {
+        _launcher = launcher;
+        _say = say;
+    }
+
+    /// <summary>Runs every pass of <paramref name="run"/> and returns their trials as one run; each pass's own results stay in <paramref name="folder"/>.</summary>
+    public async Task<RunResult> RunAsync(Scenario scenario, ClaimRun run, bool quick, string folder, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(run);
+        var passes = (quick ? run.QuickRepeat : run.Repeat) ?? (quick ? RunOptions.QuickRepeat : RunOptions.DefaultRepeat);
+        var coreCounts = run.Cores.Count == 0 ? [(int?)null] : run.Cores.Select(c => (int?)c).ToList();
+        var notes = new List<string>
+        {
+            $"as published: {passes} passes{(run.Cores.Count > 0 ? " at each processor count" : string.Empty)}, each a fresh process that ran {string.Join(", ", run.VariantsAt(quick))} once, in that order, unprimed.",
+        };
+        var byCores = new List<(int? Cores, List<ScenarioResult> Passes)>();
+        RunResult? first = null;
+        foreach (var cores in coreCounts)
+        {
+            var results = new List<ScenarioResult>();
+            for (var pass = 0; pass < passes; pass++)
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                var passFolder = Path.Combine(folder, "passes", $"{(cores is { } c ? $"cores-{c}-" : string.Empty)}{pass + 1}");
+                _say($"{run.Key}: pass {pass + 1} of {passes}{(cores is { } n ? $" at {n} cores" : string.Empty)}");
+                var (result, problem) = await RunPassAsync(scenario, run, quick, cores, passFolder, cancellationToken).ConfigureAwait(false);
+                if (result is { Scenarios.Count: > 0 } && result.Scenarios[0] is var scenarioResult)
+                {
+                    first ??= result;
+                    results.Add(scenarioResult);
+                }
+
+                if (problem is not null)
+                {
+                    notes.Add($"pass {pass + 1}{(cores is { } k ? $" at {k} cores" : string.Empty)}: {problem}");
+                }
+            }
+
+            byCores.Add((cores, results));
+        }
+
+        if (first is null)
+        {
+            throw new ReproductionException($"{run.Key}: no pass produced results ({string.Join("; ", notes.Skip(1))})");
+        }
+
+        var template = first.Scenarios[0];
+        var merged = Merge(template, run.VariantsAt(quick), byCores);
+        return first with
+        {
+            Environment = EnvironmentInfo.Current(),
+            Settings = first.Settings with { Repeat = passes, Isolated = false, FixedOrder = true, Prime = false, Warmup = 0 },
+            Scenarios = [merged with { Notes = [.. notes, .. template.Notes] }],
+            Notes = [],
+        };
+    }
+
+    // One variant result per variant and processor count, holding the trials of every pass, summarised as any run's.
+    internal static ScenarioResult Merge(ScenarioResult template, IReadOnlyList<string> names, IReadOnlyList<(int? Cores, List<ScenarioResult> Passes)> byCores)
+    {
+        var variants = new List<VariantResult>();
+        foreach (var (cores, passes) in byCores)
+        {
+            var suffix = cores is { } c ? $":{RuntimeSettings.Cores.Parameter.Name}={c.ToString(CultureInfo.InvariantCulture)}" : string.Empty;
+            var baseline = passes.SelectMany(p => p.Variants.Where(v => v.Name == template.Baseline)).SelectMany(v => v.Trials).Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList();
+            double? baselineMedian = baseline.Count > 0 ? Statistics.MedianEstimate.MedianOf(baseline) : null;
+            foreach (var name in names)
+            {
+                var found = passes.SelectMany(p => p.Variants.Where(v => v.Name == name)).ToList();
+                var trials = found.SelectMany(v => v.Trials).Select((t, i) => t with { Repeat = i }).ToList();
+                var model = found.FirstOrDefault();
+                var parameters = new Dictionary<string, string>(model?.Parameters ?? new Dictionary<string, string>(), StringComparer.Ordinal);
+                if (cores is { } count)
+                {
+                    parameters[RuntimeSettings.Cores.Parameter.Name] = count.ToString(CultureInfo.InvariantCulture);
+                }
+
+                variants.Add(new VariantResult
+                {
+                    Name = name + suffix,
+                    Description = model?.Description ?? name,
+                    Family = model?.Family,
+                    Form = model?.Form,
+                    Parameters = parameters,
+                    Status = trials.Count == 0 ? TrialStatus.Failed : Summarizer.VariantStatus(trials),
+                    Trials = trials,
+                    Summary = Summarizer.Summarise(trials, template.IdealMs, baselineMedian, template.Metrics),
+                });
+            }
+        }
+
+        return template with { Variants = variants };
+    }
+
+    // One pass: the program again, in one process, in the published order; its results file, or why there is none.
+    private async Task<(RunResult? Result, string? Problem)> RunPassAsync(Scenario scenario, ClaimRun run, bool quick, int? cores, string folder, CancellationToken cancellationToken)
+    {
+        var arguments = new List<string> { "run", scenario.Name, "--in-process", "--fixed-order", "--variants", string.Join(",", run.VariantsAt(quick)), "--repeat", "1", "--warmup", "0", "--no-prime", "--plain", "--out", folder };
+        if (quick)
+        {
+            arguments.Add("--quick");
+        }
+
+        foreach (var (name, value) in run.ParametersAt(quick))
+        {
+            var descriptor = scenario.Parameters.FirstOrDefault(p => p.Name == name);
+            if (descriptor is { IsSwitch: true })
+            {
+                if (value == "true")
+                {
+                    arguments.Add("--" + name);
+                }
+            }
+            else
+            {
+                arguments.AddRange(["--" + name, value]);
+            }
+        }
+
+        var info = _launcher.CreateStartInfo(arguments);
+        if (cores is { } count)
+        {
+            info.Environment[RuntimeSettings.Cores.Variable] = RuntimeSettings.Cores.Write(count);
+        }
+
+        using var process = new Process { StartInfo = info };
+        process.Start();
+
+        // Read both streams to their ends so the child never blocks on a full pipe; only the last error line is kept.
+        var output = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
+        var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        var limit = TimeSpan.FromTicks((RunOptions.DefaultTrialTimeout + RunOptions.TrialStartUpAllowance).Ticks * Math.Max(1, run.VariantsAt(quick).Count));
+        using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        timeout.CancelAfter(limit);
+        try
+        {
+            await process.WaitForExitAsync(timeout.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            await process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+            cancellationToken.ThrowIfCancellationRequested();
+            return (null, $"the pass outlived {limit.TotalSeconds.ToString("0", CultureInfo.InvariantCulture)} s and was stopped");
+        }
+
+        await output.ConfigureAwait(false);
+        var stderr = (await errors.ConfigureAwait(false)).Trim();
+        var path = Path.Combine(folder, "results.json");
+        if (!File.Exists(path))
+        {
+            var line = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault();
+            return (null, $"exit code {process.ExitCode}, no results{(line is null ? string.Empty : ": " + line)}");
+        }
+
+        try
+        {
+            return (ResultsFile.Read(path), process.ExitCode == 0 ? null : $"exit code {process.ExitCode}: a trial failed (see {path})");
+        }
+        catch (ResultsFileException ex)
+        {
+            return (null, ex.Message);
+        }
+    }
+}

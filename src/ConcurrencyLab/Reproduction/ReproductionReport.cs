@@ -1,0 +1,132 @@
+using System.Globalization;
+using System.Net;
+using System.Text.Json;
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Serialization;
+
+namespace ConcurrencyLab.Reproduction;
+
+/// <summary>
+/// What a reproduction writes beside its runs' folders: <c>reproduction.md</c> (the table), <c>reproduction.json</c>
+/// (the same, for tools) and <c>report.html</c> (the table, with a link to each run's own report).
+/// </summary>
+internal static class ReproductionReport
+{
+    /// <summary>Writes the three files into <paramref name="folder"/>; returns what could not be written, one line each.</summary>
+    public static IReadOnlyList<string> WriteAll(ReproductionResult result, string folder, out IReadOnlyList<string> written)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var files = new List<string>();
+        var failures = new List<string>();
+        foreach (var (name, write) in new (string, Action<ReproductionResult, TextWriter, string>)[] { ("reproduction.md", Markdown), ("reproduction.json", Json), ("report.html", Html) })
+        {
+            var path = Path.Combine(folder, name);
+            try
+            {
+                Directory.CreateDirectory(folder);
+                using (var writer = new StreamWriter(path))
+                {
+                    write(result, writer, folder);
+                }
+
+                files.Add(path);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
+            {
+                failures.Add($"{path}: {ex.Message}");
+            }
+        }
+
+        written = files;
+        return failures;
+    }
+
+    /// <summary>The machine and how the reproduction ran, in one line.</summary>
+    public static string Machine(ReproductionResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var env = result.Environment;
+        return $"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}; "
+            + $"{(result.Quick ? "quick scale" : "full scale")}, {Minutes(result.Seconds)}, started {result.StartedAt}{(result.Cancelled ? "; cancelled, so some claims were not judged" : string.Empty)}.";
+    }
+
+    /// <summary>The verdicts, counted: "9 hold, 3 do not, 2 only under a condition, 1 could not be judged".</summary>
+    public static string Tally(ReproductionResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        int Count(Verdict v) => result.Claims.Count(c => c.Judgement.Verdict == v);
+        return $"{result.Claims.Count} verdicts: {Count(Verdict.Holds)} hold, {Count(Verdict.DoesNotHold)} do not, {Count(Verdict.HoldsOnlyIf)} hold only under a condition, {Count(Verdict.CouldNotJudge)} could not be judged.";
+    }
+
+    public static void Markdown(ReproductionResult result, TextWriter writer, string folder)
+    {
+        writer.WriteLine("# The published claims, re-run");
+        writer.WriteLine();
+        writer.WriteLine(Machine(result));
+        writer.WriteLine();
+        writer.WriteLine(Tally(result));
+        writer.WriteLine();
+        writer.WriteLine("| post | claim | published | run | here (median, 95% CI) | verdict | why |");
+        writer.WriteLine("| --- | --- | --- | --- | --- | --- | --- |");
+        foreach (var row in result.Claims)
+        {
+            writer.WriteLine($"| {Cell(row.Scenario)} | {Cell(row.Claim)} | {Cell(row.Published)} | {Cell(row.RunKind)} | {Cell(row.Judgement.Figure)} | **{Cell(row.Judgement.VerdictText)}** | {Cell(row.Judgement.Reason)} |");
+        }
+
+        writer.WriteLine();
+        writer.WriteLine("## Runs");
+        writer.WriteLine();
+        writer.WriteLine("| run | how | configuration | took | results |");
+        writer.WriteLine("| --- | --- | --- | ---: | --- |");
+        foreach (var run in result.Runs)
+        {
+            writer.WriteLine($"| {Cell(run.Key)} | {Cell(run.Kind)} | {Cell(run.Configuration)} | {Minutes(run.Seconds)} | {Cell(Relative(folder, run.Folder))}/ |");
+        }
+    }
+
+    public static void Json(ReproductionResult result, TextWriter writer, string folder) =>
+        writer.Write(JsonSerializer.Serialize(result with { Runs = [.. result.Runs.Select(r => r with { Folder = Relative(folder, r.Folder) })] }, LabJson.Options));
+
+    public static void Html(ReproductionResult result, TextWriter writer, string folder)
+    {
+        writer.WriteLine("<!DOCTYPE html>");
+        writer.WriteLine("<html lang=\"en\"><head><meta charset=\"utf-8\">");
+        writer.WriteLine("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">");
+        writer.WriteLine("<title>ConcurrencyLab: the published claims, re-run</title>");
+        writer.WriteLine($"<style>{HtmlExporter.Style}</style></head><body>");
+        writer.WriteLine("<h1>The published claims, re-run</h1>");
+        writer.WriteLine($"<p class=\"environment\">{Encode(Machine(result))}<br>{Encode(Tally(result))}</p>");
+        writer.WriteLine("<section id=\"reproduction\"><h2>Claims</h2><table><thead><tr><th>Post</th><th>Claim</th><th>Published</th><th>Run</th><th>Here (median, 95% CI)</th><th>Verdict</th><th>Why</th></tr></thead><tbody>");
+        foreach (var row in result.Claims)
+        {
+            writer.WriteLine($"<tr class=\"{Css(row.Judgement.Verdict)}\"><td>{Encode(row.Scenario)}</td><td>{Encode(row.Claim)}</td><td>{Encode(row.Published)}</td><td><a href=\"{Encode(Relative(folder, Path.Combine(folder, row.Run)))}/report.html\">{Encode(row.RunKind)}</a></td><td>{Encode(row.Judgement.Figure)}</td><td><strong>{Encode(row.Judgement.VerdictText)}</strong></td><td>{Encode(row.Judgement.Reason)}</td></tr>");
+        }
+
+        writer.WriteLine("</tbody></table></section>");
+        writer.WriteLine("<section id=\"runs\"><h2>Runs</h2><table><thead><tr><th>Run</th><th>How</th><th>Configuration</th><th>Took</th></tr></thead><tbody>");
+        foreach (var run in result.Runs)
+        {
+            writer.WriteLine($"<tr><td><a href=\"{Encode(Relative(folder, run.Folder))}/report.html\">{Encode(run.Key)}</a></td><td>{Encode(run.Kind)}</td><td>{Encode(run.Configuration)}</td><td class=\"n\">{Encode(Minutes(run.Seconds))}</td></tr>");
+        }
+
+        writer.WriteLine("</tbody></table></section></body></html>");
+    }
+
+    private static string Css(Verdict verdict) => verdict switch
+    {
+        Verdict.Holds => "holds",
+        Verdict.DoesNotHold => "fails",
+        Verdict.HoldsOnlyIf => "partly",
+        _ => "unjudged",
+    };
+
+    private static string Relative(string folder, string path) => Path.GetRelativePath(folder, path).Replace('\\', '/');
+
+    private static string Minutes(double seconds) => seconds >= 90
+        ? $"{(int)(seconds / 60)} min {((int)seconds % 60).ToString("00", CultureInfo.InvariantCulture)} s"
+        : seconds.ToString("0", CultureInfo.InvariantCulture) + " s";
+
+    private static string Cell(string text) => text.Replace("|", "\\|", StringComparison.Ordinal).ReplaceLineEndings(" ");
+
+    private static string Encode(string text) => WebUtility.HtmlEncode(text);
+}

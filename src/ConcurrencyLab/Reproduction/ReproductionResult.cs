@@ -1,0 +1,53 @@
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reproduction;
+
+/// <summary>What <c>conclab reproduce</c> found: a verdict for every claim on every run that tests it (<c>reproduction.json</c>).</summary>
+internal sealed record ReproductionResult
+{
+    /// <summary>The version of this file's layout.</summary>
+    public int SchemaVersion { get; init; } = 1;
+
+    /// <summary>UTC time the reproduction started, ISO 8601.</summary>
+    public required string StartedAt { get; init; }
+
+    /// <summary>How long it took, in seconds.</summary>
+    public double Seconds { get; init; }
+
+    /// <summary>Whether the posts ran at their quick scale.</summary>
+    public bool Quick { get; init; }
+
+    /// <summary>The machine the claims were re-run on.</summary>
+    public required EnvironmentInfo Environment { get; init; }
+
+    /// <summary>Every claim's verdict on every run that tests it, in the posts' order.</summary>
+    public required IReadOnlyList<ClaimVerdict> Claims { get; init; }
+
+    /// <summary>Every run made, with the folder that holds its own results.</summary>
+    public required IReadOnlyList<ReproducedRun> Runs { get; init; }
+
+    /// <summary>Whether the reproduction was cut short; what was measured before is judged.</summary>
+    public bool Cancelled { get; init; }
+}
+
+/// <summary>One claim judged on one run.</summary>
+/// <param name="Scenario">The scenario that reproduces the post.</param>
+/// <param name="Post">The post.</param>
+/// <param name="Id">The claim's short name.</param>
+/// <param name="Claim">The claim in one line.</param>
+/// <param name="Published">The published figure and machine.</param>
+/// <param name="Run">The run's key.</param>
+/// <param name="RunKind">Isolated, or as published.</param>
+/// <param name="Judgement">The verdict, the figure here and the reason.</param>
+internal sealed record ClaimVerdict(string Scenario, string Post, string Id, string Claim, string Published, string Run, string RunKind, Judgement Judgement);
+
+/// <summary>A run made for the claims.</summary>
+/// <param name="Scenario">Its scenario.</param>
+/// <param name="Key">Its key.</param>
+/// <param name="Kind">Isolated, or as published.</param>
+/// <param name="Configuration">Its variants, parameters and processor counts, in one line.</param>
+/// <param name="Folder">Where its own results are.</param>
+/// <param name="Seconds">How long it took.</param>
+/// <param name="Notes">What its results say the reader should know.</param>
+/// <param name="TrialsOk">Whether every trial of every variant was ok; false too when the run could not be made.</param>
+internal sealed record ReproducedRun(string Scenario, string Key, string Kind, string Configuration, string Folder, double Seconds, IReadOnlyList<string> Notes, bool TrialsOk);
