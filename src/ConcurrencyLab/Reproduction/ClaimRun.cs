@@ -44,6 +44,12 @@ internal sealed record ClaimRun
     /// <summary>Measured trials (or passes) per variant under <c>--quick</c>; null for the lab's quick default.</summary>
     public int? QuickRepeat { get; init; }
 
+    /// <summary>
+    /// How long a trial's measured region may last at full scale, where the lab's default is too short (poll sending
+    /// for 180 s, fanout's blocking cases at N = 1000); null for the default.
+    /// </summary>
+    public TimeSpan? TrialTimeout { get; init; }
+
     /// <summary>How the run runs, in a few words, for the table's "run" column.</summary>
     public string Kind => AsPublished ? "as published: one process, fixed order" : "isolated: a process per trial";
 

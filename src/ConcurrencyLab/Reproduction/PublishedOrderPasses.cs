@@ -126,6 +126,10 @@ internal sealed class PublishedOrderPasses
         {
             arguments.Add("--quick");
         }
+        else if (run.TrialTimeout is { } regionLimit)
+        {
+            arguments.AddRange(["--trial-timeout", regionLimit.TotalSeconds.ToString(CultureInfo.InvariantCulture)]);
+        }
 
         foreach (var (name, value) in run.ParametersAt(quick))
         {
@@ -155,7 +159,8 @@ internal sealed class PublishedOrderPasses
         // Read both streams to their ends so the child never blocks on a full pipe; only the last error line is kept.
         var output = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
         var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
-        var limit = TimeSpan.FromTicks((RunOptions.DefaultTrialTimeout + RunOptions.TrialStartUpAllowance).Ticks * Math.Max(1, run.VariantsAt(quick).Count));
+        var trialTimeout = !quick && run.TrialTimeout is { } longer ? longer : RunOptions.DefaultTrialTimeout;
+        var limit = TimeSpan.FromTicks((trialTimeout + RunOptions.TrialStartUpAllowance).Ticks * Math.Max(1, run.VariantsAt(quick).Count));
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(limit);
         try

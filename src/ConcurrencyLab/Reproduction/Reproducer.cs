@@ -123,6 +123,7 @@ internal sealed class Reproducer
         Parameters = run.ParametersAt(quick),
         Quick = quick,
         Repeat = quick ? run.QuickRepeat : run.Repeat,
+        TrialTimeout = !quick && run.TrialTimeout is { } timeout ? timeout : RunOptions.DefaultTrialTimeout,
         RuntimeSweeps = run.Cores.Count > 1 ? new Dictionary<string, IReadOnlyList<int>> { [RuntimeSettings.Cores.Parameter.Name] = run.Cores } : new Dictionary<string, IReadOnlyList<int>>(),
         RuntimeEnvironment = run.Cores.Count == 1 ? new Dictionary<string, string> { [RuntimeSettings.Cores.Variable] = RuntimeSettings.Cores.Write(run.Cores[0]) } : new Dictionary<string, string>(),
     };

@@ -21,6 +21,9 @@ internal static class FanoutClaims
                 Key = Main,
                 Variants = [.. new[] { 100, 1000 }.SelectMany(n => Published.Select(p => $"{p}@{n}"))],
                 QuickVariants = [.. Published.Select(p => $"{p}@15")],
+
+                // The published N = 1000 took 3 min; blocking cases here can run to the 600 s request timeout.
+                TrialTimeout = TimeSpan.FromSeconds(900),
                 Repeat = 3,
             },
         ],

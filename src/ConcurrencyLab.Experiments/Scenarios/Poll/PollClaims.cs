@@ -35,6 +35,9 @@ internal static class PollClaims
                 Key = Work500,
                 Variants = ["threadpool"],
                 Parameters = new Dictionary<string, string> { ["work-ms"] = "500", ["duration"] = "180" },
+
+                // 180 s of sending and up to the 30 s drain, past the lab's 120 s default.
+                TrialTimeout = TimeSpan.FromSeconds(300),
                 QuickParameters = new Dictionary<string, string> { ["duration"] = "8", ["drain"] = "3" },
                 Repeat = 1,
                 QuickRepeat = 1,
