@@ -17,7 +17,8 @@ internal static class ReportCommand
     {
         var results = new Argument<string>("results") { Description = "a results.json written by conclab run" };
         var output = new Option<string>("--out") { Description = "folder for the reports [default: the results file's folder]" };
-        var command = new Command("report", "Print a run's tables and write every report again from its results.json.") { results, output };
+        var columnsOption = new Option<string>("--columns") { Description = "The console tables' columns: all, or ids separated by commas; by default those that decide, as many as the terminal fits" };
+        var command = new Command("report", "Print a run's tables and write every report again from its results.json.") { results, output, columnsOption };
         command.SetAction(async (parse, cancellationToken) =>
         {
             var path = parse.GetValue(results)!;
@@ -46,9 +47,16 @@ internal static class ReportCommand
                 return ExitCode.BadInput;
             }
 
+            var columns = TableColumns.Default;
+            if (parse.GetValue(columnsOption) is { } columnsText && !TableColumns.TryParse(columnsText, run.Scenarios.SelectMany(s => s.Metrics), out columns, out var columnsProblem))
+            {
+                await ErrorLine.WriteAsync(columnsProblem).ConfigureAwait(false);
+                return ExitCode.BadInput;
+            }
+
             foreach (var scenario in run.Scenarios)
             {
-                console.Write(ResultTableRenderer.Render(scenario, run.Environment.ProcessorCount));
+                console.Write(ResultTableRenderer.Render(scenario, run.Environment.ProcessorCount, columns, console.Profile.Width));
             }
 
             var exporters = Exporters.Default.Where(e => !(sameFile && e is JsonExporter)).ToList();

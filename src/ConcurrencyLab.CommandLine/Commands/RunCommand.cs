@@ -121,6 +121,12 @@ internal static class RunCommand
             errors.Add(jsonProblem);
         }
 
+        var columns = TableColumns.Default;
+        if (parse.GetValue(switches.Columns) is { } columnsText && !TableColumns.TryParse(columnsText, scenarios.SelectMany(s => s.Metrics), out columns, out var columnsProblem))
+        {
+            errors.Add(columnsProblem);
+        }
+
         var thresholds = new List<Threshold>();
         foreach (var text in parse.GetValue(switches.Assert) ?? [])
         {
@@ -162,14 +168,14 @@ internal static class RunCommand
         var logger = new ConsoleErrorLogger();
         var record = live
             ? await RunLiveAsync(console, executor, logger, plan, cancellationToken).ConfigureAwait(false)
-            : await new Runner(executor, new PlainProgress(console, printTables: true), logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);
+            : await new Runner(executor, new PlainProgress(console, printTables: true, columns), logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);
         var result = Summarizer.Summarise(record);
         if (live)
         {
             // The live view cleared itself: the tables come once the run is over.
             foreach (var scenarioResult in result.Scenarios)
             {
-                console.Write(ResultTableRenderer.Render(scenarioResult));
+                console.Write(ResultTableRenderer.Render(scenarioResult, columns: columns, width: console.Profile.Width));
             }
         }
 
@@ -377,6 +383,7 @@ internal static class RunCommand
         };
         public readonly Option<string> Baseline = new("--baseline") { Description = "Variant the ratio column compares with [default: the scenario's]" };
         public readonly Option<bool> NoPrime = new("--no-prime") { Description = "Measure each variant cold: skip the unmeasured dry run that compiles its code first" };
+        public readonly Option<string> Columns = new("--columns") { Description = "The console table's columns: all, or ids separated by commas (medianWallMs, peakThreads, cpuMs...); by default those that decide, as many as the terminal fits. The results files keep every column" };
         public readonly Option<bool> Plain = new("--plain") { Description = "Plain progress lines even on a terminal" };
         public readonly Option<string> Events = new("--events")
         {
@@ -395,6 +402,6 @@ internal static class RunCommand
         public readonly Option<string> Gc = new("--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer); both multiply the variants (:server-gc=1|0)" };
         public readonly Option<string[]> RuntimeEnv = new("--runtime-env") { Description = "Any DOTNET_NAME=VALUE set in every trial's process before its runtime starts; repeatable", AllowMultipleArgumentsPerToken = false };
 
-        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Plain];
+        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Columns, Plain];
     }
 }

@@ -12,11 +12,13 @@ internal sealed class PlainProgress : IRunObserver
 {
     private readonly IAnsiConsole _console;
     private readonly bool _printTables;
+    private readonly TableColumns _columns;
 
-    public PlainProgress(IAnsiConsole console, bool printTables)
+    public PlainProgress(IAnsiConsole console, bool printTables, TableColumns? columns = null)
     {
         _console = console;
         _printTables = printTables;
+        _columns = columns ?? TableColumns.Default;
     }
 
     public void RunStarting(RunPlan plan)
@@ -44,7 +46,7 @@ internal sealed class PlainProgress : IRunObserver
         if (_printTables)
         {
             _console.WriteLine();
-            _console.Write(ResultTableRenderer.Render(Summarizer.Summarise(scenario)));
+            _console.Write(ResultTableRenderer.Render(Summarizer.Summarise(scenario), columns: _columns, width: _console.Profile.Width));
         }
     }
 }

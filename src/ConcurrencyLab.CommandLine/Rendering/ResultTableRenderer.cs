@@ -10,22 +10,20 @@ namespace ConcurrencyLab.Cli.Rendering;
 /// <summary>Builds the console table of one scenario; writes nothing itself.</summary>
 internal static class ResultTableRenderer
 {
-    /// <summary>The scenario's table and what follows it; <paramref name="processorCount"/> is the measured machine's (this one's unless told).</summary>
-    public static IRenderable Render(ScenarioResult scenario, int? processorCount = null)
+    /// <summary>
+    /// The scenario's table and what follows it, in <paramref name="width"/> characters: <paramref name="columns"/>
+    /// (the ones that decide, unless told) as many as fit. <paramref name="processorCount"/> is the measured
+    /// machine's (this one's unless told).
+    /// </summary>
+    public static IRenderable Render(ScenarioResult scenario, int? processorCount = null, TableColumns? columns = null, int width = int.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-
-        // The console has less room than Markdown: only the columns that carry the decision, and the flags
-        // column only when some variant is flagged (most scenarios have none).
-        var columns = ResultColumn.For(scenario)
-            .Where(c => c.Visibility == MetricVisibility.Everywhere)
-            .Where(c => c.Id != "flags" || scenario.Variants.Any(v => c.Format(scenario, v).Length > 0))
-            .ToList();
+        var (shown, leftOut) = (columns ?? TableColumns.Default).For(scenario, width);
         var table = new Table().Border(TableBorder.Rounded).Title($"[bold]{Markup.Escape(scenario.Name)}[/]");
-        foreach (var column in columns)
+        foreach (var column in shown)
         {
             var header = new TableColumn(Markup.Escape(column.HeaderWithUnit));
-            table.AddColumn(column.Id == "variant" ? header : header.RightAligned());
+            table.AddColumn(column.Id == "variant" ? header.NoWrap() : header.RightAligned());
         }
 
         var best = ResultColumn.Best(scenario);
@@ -37,14 +35,17 @@ internal static class ResultTableRenderer
                 TrialStatus.Ok => Style.Plain,
                 _ => new Style(Color.Red),
             };
-            table.AddRow(columns.Select(c => (IRenderable)new Text(CellText(c, scenario, variant), c.Id == "flags" ? new Style(Color.Yellow) : style)));
+            table.AddRow(shown.Select(c => (IRenderable)new Text(TableColumns.Cell(c, scenario, variant), c.Id == "flags" ? new Style(Color.Yellow) : style)));
         }
 
         var invariant = CultureInfo.InvariantCulture;
-        var lines = new List<IRenderable>
+        var lines = new List<IRenderable>();
+        if (leftOut.Count > 0)
         {
-            new Text($"Ideal {scenario.IdealMs.ToString("0.##", invariant)} ms: {scenario.IdealReason}. Ratio is to {scenario.Baseline}."),
-        };
+            lines.Add(new Text($"Left out to fit {width} columns: {string.Join(", ", leftOut.Select(c => c.Header))}; --columns all shows every column, and results.md has them all.", new Style(Color.Grey)));
+        }
+
+        lines.Add(new Text($"Ideal {scenario.IdealMs.ToString("0.##", invariant)} ms: {scenario.IdealReason}. Ratio is to {scenario.Baseline}."));
         if (best?.Summary is { } summary)
         {
             var efficiency = summary.Efficiency is { } e ? $", efficiency {e.ToString("0.00", invariant)} against the ideal" : string.Empty;
@@ -82,7 +83,4 @@ internal static class ResultTableRenderer
 
         return new Rows([table, .. lines, Text.Empty]);
     }
-
-    private static string CellText(ResultColumn column, ScenarioResult scenario, VariantResult variant) =>
-        column.Id == "variant" && variant.Status != TrialStatus.Ok ? $"{variant.Name} ({variant.Status.ToText()})" : column.Format(scenario, variant);
 }

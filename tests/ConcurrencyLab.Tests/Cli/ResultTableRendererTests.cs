@@ -1,6 +1,8 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Tests.Reporting;
 
 namespace ConcurrencyLab.Tests.Cli;
@@ -30,6 +32,95 @@ public sealed class ResultTableRendererTests
 
         Assert.Contains("Flags", text, StringComparison.Ordinal);
         Assert.Contains("misclassified 7", text, StringComparison.Ordinal);
+    }
+
+    public static TheoryData<string, int> ScenariosAndWidths()
+    {
+        var data = new TheoryData<string, int>();
+        foreach (var scenario in ScenarioCatalog.BuiltIn)
+        {
+            data.Add(scenario.Name, 120);
+            data.Add(scenario.Name, 80);
+        }
+
+        return data;
+    }
+
+    [Theory]
+    [MemberData(nameof(ScenariosAndWidths))]
+    public void TheDefaultTable_FitsTheTerminal_WithEveryVariantNameWhole_AndSaysWhatItLeftOut(string name, int width)
+    {
+        var scenario = Wide(name);
+
+        var output = new StringWriter();
+        TestConsole.Create(output, width).Write(ResultTableRenderer.Render(scenario, columns: TableColumns.Default, width: width));
+        var lines = output.ToString().Split('\n');
+
+        Assert.All(lines, l => Assert.True(l.TrimEnd().Length <= width, $"{l.TrimEnd().Length} > {width}: {l}"));
+        Assert.All(scenario.Variants, v => Assert.Contains(lines, l => l.Contains("│ " + v.Name + " ", StringComparison.Ordinal)));
+        var (shown, leftOut) = TableColumns.Default.For(scenario, width);
+        Assert.Contains(shown, c => c.Id == "medianWallMs");
+        Assert.True(TableColumns.Width(scenario, shown) <= width);
+        Assert.Equal(leftOut.Count > 0, lines.Any(l => l.StartsWith("Left out to fit", StringComparison.Ordinal)));
+    }
+
+    [Fact]
+    public void TheDefaultColumns_AreTheOnesThatDecide_AndAllOrNamedOnesAreTheirs()
+    {
+        var scenario = Wide("fanout");
+
+        var (shown, leftOut) = TableColumns.Default.For(scenario, int.MaxValue);
+
+        Assert.Empty(leftOut);
+        Assert.Equal(["variant", "medianWallMs", "ci95Ms", "efficiency", "peakThreads", "peakPoolThreads", "cpuMs", "starvationInjections", "serverPeakThreads", "serverPeakPoolThreads", "trials", "flags"], shown.Select(c => c.Id));
+
+        // At 80 columns the CPU and the interval go first.
+        var (_, narrow) = TableColumns.Default.For(scenario, 80);
+        Assert.Equal(["cpuMs", "ci95Ms"], narrow.Take(2).Select(c => c.Id));
+
+        Assert.True(TableColumns.TryParse("ALL", [], out var all, out _));
+        Assert.Equal(ResultColumn.For(scenario).Count, all.For(scenario, 80).Columns.Count);
+        Assert.True(TableColumns.TryParse("peakThreads, serverPeakThreads", ScenarioCatalog.BuiltIn.SelectMany(s => s.Metrics), out var named, out _));
+        Assert.Equal(["variant", "peakThreads", "serverPeakThreads"], named.For(scenario, 80).Columns.Select(c => c.Id));
+        Assert.False(TableColumns.TryParse("peakThreads,nosuch", [], out _, out var problem));
+        Assert.StartsWith("--columns: no column 'nosuch'; columns are all, or variant, status, medianWallMs", problem, StringComparison.Ordinal);
+        Assert.False(TableColumns.TryParse(" , ", [], out _, out _));
+    }
+
+    // A scenario's default variants at full scale, each with three trials whose every metric is wide: the widest
+    // table the scenario makes.
+    private static ScenarioResult Wide(string name)
+    {
+        var scenario = ScenarioCatalog.BuiltIn.Single(s => s.Name == name);
+        var parameters = ParameterValues.Create(scenario.Parameters, new Dictionary<string, string>(), quick: false, out _);
+        var metrics = StandardMetrics.All.Concat(scenario.Metrics).Select(m => m.Id).Distinct().ToList();
+        var variants = scenario.DefaultVariants(parameters).Select(v =>
+        {
+            var trials = Enumerable.Range(0, 3).Select(i => new TrialResult
+            {
+                Repeat = i,
+                Metrics = metrics.ToDictionary(id => id, id => id == StandardMetrics.WallTime.Id ? 123456.7 + i : 12345.6 + i),
+            }).ToList();
+            return new VariantResult
+            {
+                Name = v.Name,
+                Description = v.Description,
+                Parameters = v.Parameters,
+                Status = TrialStatus.Ok,
+                Trials = trials,
+                Summary = ConcurrencyLab.Analysis.Summarizer.Summarise(trials, 100, 123456.7, scenario.Metrics),
+            };
+        }).ToList();
+        return new ScenarioResult
+        {
+            Name = name,
+            Parameters = parameters.Values,
+            IdealMs = 100,
+            IdealReason = "made up",
+            Baseline = variants[0].Name,
+            Variants = variants,
+            Metrics = scenario.Metrics,
+        };
     }
 
     private static string Render(ScenarioResult scenario)
