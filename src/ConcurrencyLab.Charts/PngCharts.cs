@@ -48,17 +48,30 @@ internal static class PngCharts
             using var typeface = SKTypeface.FromFamilyName(font);
             using var text = new SKFont(typeface, LegendFontSize);
             var layout = Layout(legend, text);
-            using var surface = SKSurface.Create(new SKImageInfo(Width * Density, (plotHeight + layout.Height) * Density, SKColorType.Rgba8888, SKAlphaType.Premul))
+
+            // A file with a caption carries a title above the plot and the caption below the legend, so a pasted
+            // image says what it shows, and where and when it was measured.
+            var title = chart.Caption is null ? 0 : TitleHeight;
+            var caption = chart.Caption is null ? 0 : CaptionHeight;
+            using var surface = SKSurface.Create(new SKImageInfo(Width * Density, (title + plotHeight + layout.Height + caption) * Density, SKColorType.Rgba8888, SKAlphaType.Premul))
                 ?? throw new InvalidOperationException("SkiaSharp could not make a drawing surface");
             var canvas = surface.Canvas;
             canvas.Clear(SKColors.Transparent);
 
             // ScottPlot leaves its clip to the plot's rectangle on the canvas.
             var saved = canvas.Save();
-            plot.Render(canvas, new PixelRect(0, Width * Density, plotHeight * Density, 0));
+            plot.Render(canvas, new PixelRect(0, Width * Density, (title + plotHeight) * Density, title * Density));
             canvas.RestoreToCount(saved);
             canvas.Scale(Density);
-            DrawLegend(canvas, legend, layout, plotHeight, text);
+            DrawLegend(canvas, legend, layout, title + plotHeight, text);
+            if (chart.Caption is { } captionText)
+            {
+                using var ink = new SKPaint { Color = SKColor.Parse(ChartPalette.Foreground.File), IsAntialias = true };
+                using var heading = new SKFont(SKTypeface.FromFamilyName(font, SKFontStyle.Bold), TitleFontSize);
+                using var small = new SKFont(typeface, CaptionFontSize);
+                canvas.DrawText(chart.Title, 10, 20, SKTextAlign.Left, heading, ink);
+                canvas.DrawText(captionText, 10, title + plotHeight + layout.Height + caption - 8, SKTextAlign.Left, small, ink);
+            }
             using var image = surface.Snapshot();
             using var png = image.Encode(SKEncodedImageFormat.Png, 100);
             return png.ToArray();
@@ -70,6 +83,10 @@ internal static class PngCharts
     }
 
     private const float LegendFontSize = 12;
+    private const float TitleFontSize = 14;
+    private const float CaptionFontSize = 11;
+    private const int TitleHeight = 30;
+    private const int CaptionHeight = 22;
     private const float LegendRowHeight = 20;
     private const float SwatchWidth = 22;
 

@@ -22,6 +22,25 @@ internal abstract record Chart
     /// <summary>One sentence saying what the chart shows, for readers who cannot see it.</summary>
     public abstract string Description { get; }
 
+    /// <summary>A chart file's title, short enough for one line above it: its description unless said shorter.</summary>
+    public virtual string Title => Description;
+
+    /// <summary>
+    /// The line a chart file carries under it so that a pasted image stands alone: the scenario, the machine and
+    /// the date (<see cref="CaptionOf"/>); null in the report, whose page says all that already.
+    /// </summary>
+    public string? Caption { get; init; }
+
+    /// <summary>A chart file's caption for a scenario of <paramref name="run"/>: "conclab, delay: 2 cores, Debian..., .NET 10.0.12, x64; 2026-11-23".</summary>
+    public static string CaptionOf(RunResult run, ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        ArgumentNullException.ThrowIfNull(scenario);
+        var env = run.Environment;
+        var date = run.StartedAt.Length >= 10 ? run.StartedAt[..10] : run.StartedAt;
+        return $"conclab, {scenario.Name}{(run.Settings.Quick ? " (quick scale)" : string.Empty)}: {env.ProcessorCount} cores, {env.Os}, {env.Runtime}, {env.Architecture}; {date}";
+    }
+
     /// <summary>The title of an axis of median wall times.</summary>
     public const string WallTimeAxis = "median wall time (ms)";
 
@@ -50,10 +69,26 @@ internal abstract record Chart
             WallTimeChart.From(scenario),
             .. SweepChart.All(scenario),
             .. MetricChart.All(scenario),
-            OverTimeChart.From(scenario, "os-threads", "OS threads", s => s.Threads),
-            OverTimeChart.From(scenario, "pool-threads", "pool threads", s => s.PoolThreads, markInjections: true),
+            .. OverTime(scenario),
         ];
         return [.. charts.OfType<Chart>()];
+    }
+
+    // Threads over time, of the process where the variants run: a scenario whose trials drive a service of their
+    // own (fanout's product service) draws the service's, and its client's OS threads beside them.
+    private static IEnumerable<Chart?> OverTime(ScenarioResult scenario)
+    {
+        var service = scenario.Variants.SelectMany(v => v.Trials).Select(t => t.Service).FirstOrDefault(s => s is { Samples.Count: > 1 })?.Name;
+        if (service is null)
+        {
+            yield return OverTimeChart.From(scenario, "os-threads", "OS threads", s => s.Threads);
+            yield return OverTimeChart.From(scenario, "pool-threads", "pool threads", s => s.PoolThreads, markInjections: true);
+            yield break;
+        }
+
+        yield return OverTimeChart.From(scenario, "os-threads", $"the {service} service's OS threads", s => s.Threads, ofService: true);
+        yield return OverTimeChart.From(scenario, "pool-threads", $"the {service} service's pool threads", s => s.PoolThreads, markInjections: true, ofService: true);
+        yield return OverTimeChart.From(scenario, "client-os-threads", "the load client's OS threads", s => s.Threads);
     }
 }
 
@@ -290,7 +325,10 @@ internal sealed record OverTimeChart : Chart
     /// <summary>The top of the value axis, a little above the highest reading or mark.</summary>
     public double MaxValue => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
 
-    public override string Description => $"{Quantity} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking, at its new thread target (which the running threads follow, or not)" : string.Empty);
+    public override string Description => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking, at its new thread target (which the running threads follow, or not)" : string.Empty);
+
+    /// <inheritdoc/>
+    public override string Title => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time, each {Scenario.Name} variant" + (Marks.Count > 0 ? " (a dot: the pool added a thread)" : string.Empty);
 
     /// <summary>
     /// Where the pool added a thread by the runtime's own account (starvation, or a pool thread blocking on a
@@ -300,18 +338,20 @@ internal sealed record OverTimeChart : Chart
 
     /// <summary>
     /// Null when no trial has samples, or they cannot be drawn. With <paramref name="markInjections"/>, the
-    /// pool's injections in the same trials are <see cref="Marks"/>.
+    /// pool's injections in the same trials are <see cref="Marks"/>. With <paramref name="ofService"/>, the
+    /// samples and the runtime's account are those of the trial's service process, over the same region.
     /// </summary>
-    public static OverTimeChart? From(ScenarioResult scenario, string kind, string quantity, Func<Measurement.Sample, double> value, bool markInjections = false)
+    public static OverTimeChart? From(ScenarioResult scenario, string kind, string quantity, Func<Measurement.Sample, double> value, bool markInjections = false, bool ofService = false)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(value);
+        IReadOnlyList<Measurement.Sample> Samples(TrialResult t) => ofService ? t.Service?.Samples ?? [] : t.Samples;
         var trials = ResultColumn.Order(scenario)
-            .Select(v => (v.Name, Trial: v.Trials.FirstOrDefault(t => t.Status == TrialStatus.Ok && t.Samples.Count > 1)))
+            .Select(v => (v.Name, Trial: v.Trials.FirstOrDefault(t => t.Status == TrialStatus.Ok && Samples(t).Count > 1)))
             .Where(s => s.Trial is not null)
             .ToList();
         var series = trials
-            .Select(s => (s.Name, Points: (IReadOnlyList<(double TimeMs, double Value)>)[.. s.Trial!.Samples.Select(p => (p.TimeMs, value(p)))]))
+            .Select(s => (s.Name, Points: (IReadOnlyList<(double TimeMs, double Value)>)[.. Samples(s.Trial!).Select(p => (p.TimeMs, value(p)))]))
             .ToList();
         if (series.Count == 0)
         {
@@ -319,7 +359,7 @@ internal sealed record OverTimeChart : Chart
         }
 
         var marks = !markInjections ? [] : trials
-            .SelectMany((s, i) => (s.Trial!.Runtime?.Raises() ?? [])
+            .SelectMany((s, i) => ((ofService ? s.Trial!.Service?.Runtime : s.Trial!.Runtime)?.Raises() ?? [])
                 .Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking)
                 .Select(a => new ChartMark(i, a.TimeMs, a.Threads, $"{s.Name}: at {Ms(a.TimeMs)} ms the pool added a thread ({a.Reason.ToText()}), target {a.Threads}")))
             .ToList();

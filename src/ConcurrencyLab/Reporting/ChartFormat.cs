@@ -28,6 +28,6 @@ public abstract class ChartFormat
     private sealed class SvgFormat() : ChartFormat("svg")
     {
         internal override byte[] Draw(Chart chart) =>
-            new System.Text.UTF8Encoding(false).GetBytes(SvgCharts.Standalone(SvgCharts.Draw(chart)));
+            new System.Text.UTF8Encoding(false).GetBytes(SvgCharts.Standalone(SvgCharts.Draw(chart), chart));
     }
 }

@@ -82,7 +82,8 @@ public static class Exporters
         {
             // A scenario's name is only text in the results: it never chooses where a file goes.
             var safe = string.Concat(scenario.Name.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '-'));
-            foreach (var chart in Chart.For(scenario))
+            var caption = Chart.CaptionOf(run, scenario);
+            foreach (var chart in Chart.For(scenario).Select(c => c with { Caption = caption }))
             {
                 var path = Path.Combine(folder, ChartsFolder, $"{safe}-{chart.Kind}");
                 foreach (var format in formats)

@@ -29,16 +29,43 @@ internal static class SvgCharts
 
     /// <summary>
     /// A chart as a file of its own, to paste in a post: the same drawing with its colours inside it, mid
-    /// tones on a transparent background, so it reads on a light page and a dark one.
+    /// tones on a transparent background, so it reads on a light page and a dark one; with the chart's
+    /// <see cref="Chart.Caption"/>, a title above it and the caption (scenario, machine, date) below.
     /// </summary>
-    public static string Standalone(string svg)
+    public static string Standalone(string svg, Chart? chart = null)
     {
         ArgumentNullException.ThrowIfNull(svg);
         var end = svg.IndexOf('>', StringComparison.Ordinal) + 1;
-        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + svg[..end] + "<style>" + StandaloneStyle + "</style>" + svg[end..] + "\n";
+        var open = svg[..end];
+        var body = svg[end..];
+        if (chart?.Caption is { } caption && Height(open) is { } height)
+        {
+            // The drawing moves down under its title; the caption goes under it, both inside the file's own size.
+            var total = height + TitleHeight + CaptionHeight;
+            open = open
+                .Replace($"viewBox=\"0 0 {Width} {height}\"", $"viewBox=\"0 0 {Width} {total}\"", StringComparison.Ordinal)
+                .Replace($"height=\"{height}\"", $"height=\"{total}\"", StringComparison.Ordinal);
+            var inner = body[..body.LastIndexOf("</svg>", StringComparison.Ordinal)];
+            body = string.Create(
+                Invariant,
+                $"<text class=\"chart-title\" x=\"8\" y=\"18\">{Encode(chart.Title)}</text><g transform=\"translate(0 {TitleHeight})\">{inner}</g><text class=\"chart-caption\" x=\"8\" y=\"{total - 8}\">{Encode(caption)}</text></svg>");
+        }
+
+        return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + open + "<style>" + StandaloneStyle + "</style>" + body + "\n";
     }
 
-    private static readonly string StandaloneStyle = "svg{font:12px system-ui,sans-serif}" + ChartPalette.Css(t => t.File, string.Empty);
+    private const int TitleHeight = 28;
+    private const int CaptionHeight = 22;
+
+    private static readonly string StandaloneStyle = "svg{font:12px system-ui,sans-serif}.chart-title{font-size:14px;font-weight:600}.chart-caption{font-size:11px}"
+        + ChartPalette.Css(t => t.File, string.Empty) + $".chart-title,.chart-caption{{fill:{ChartPalette.Foreground.File}}}";
+
+    // The drawing's height, as Open wrote it.
+    private static int? Height(string open)
+    {
+        var match = System.Text.RegularExpressions.Regex.Match(open, $"viewBox=\"0 0 {Width} (\\d+)\"");
+        return match.Success ? int.Parse(match.Groups[1].Value, Invariant) : null;
+    }
 
     /// <summary>Horizontal bars in the tables' order with their whiskers, and the ideal as a dashed line where the chart has one.</summary>
     private static string Draw(BarChart chart)

@@ -230,14 +230,40 @@ public sealed partial class HtmlExporterTests
     [Fact]
     public void Snapshot_Page() => Snapshot.Matches("report.html", Html(ExporterTests.SampleRun()));
 
-    /// <summary>The chart files of the sample run, as pasted in a post.</summary>
+    [Fact]
+    public void AScenarioThatDrivesAService_DrawsTheServicesThreads_AndTheClientsBeside()
+    {
+        var run = ExporterTests.SampleRun();
+        var scenario = run.Scenarios[0];
+        var trial = scenario.Variants[1].Trials[0] with
+        {
+            Service = new ServiceMeasurements { Name = "product", Samples = [new Sample(0, 30, 20, 0, 0), new Sample(10, 61, 46, 9, 3)] },
+        };
+        scenario = scenario with { Variants = [scenario.Variants[0], scenario.Variants[1] with { Trials = [trial] }] };
+
+        var charts = Chart.For(scenario).OfType<OverTimeChart>().ToDictionary(c => c.Kind);
+
+        Assert.Equal(["os-threads", "pool-threads", "client-os-threads"], charts.Keys);
+        Assert.Equal("the product service's OS threads", charts["os-threads"].Quantity);
+        Assert.Equal([30.0, 61.0], charts["os-threads"].Series.Single().Points.Select(p => p.Value));
+        Assert.Equal([20.0, 46.0], charts["pool-threads"].Series.Single().Points.Select(p => p.Value));
+        Assert.Equal([11.0, 12.0], charts["client-os-threads"].Series.Single().Points.Select(p => p.Value));
+        Assert.StartsWith("The product service's pool threads over time", charts["pool-threads"].Description, StringComparison.Ordinal);
+    }
+
+    /// <summary>The chart files of the sample run, as pasted in a post: with a title above and the scenario, machine and date below.</summary>
     [Theory]
     [InlineData("wall-time")]
     [InlineData("os-threads")]
     public void Snapshot_ChartFile(string kind)
     {
-        var chart = Chart.For(ExporterTests.SampleRun().Scenarios[0]).Single(c => c.Kind == kind);
-        Snapshot.Matches($"delay-{kind}.svg", SvgCharts.Standalone(SvgCharts.Draw(chart)));
+        var run = ExporterTests.SampleRun();
+        var chart = Chart.For(run.Scenarios[0]).Single(c => c.Kind == kind) with { Caption = Chart.CaptionOf(run, run.Scenarios[0]) };
+        var file = SvgCharts.Standalone(SvgCharts.Draw(chart), chart);
+
+        Assert.Contains($"<text class=\"chart-title\" x=\"8\" y=\"18\">{System.Net.WebUtility.HtmlEncode(chart.Title)}</text>", file, StringComparison.Ordinal);
+        Assert.Contains("conclab, delay: ", file, StringComparison.Ordinal);
+        Snapshot.Matches($"delay-{kind}.svg", file);
     }
 
     [GeneratedRegex("https?://[^\"' )]+")]

@@ -30,6 +30,37 @@ public class PngChartsTests
     }
 
     [Fact]
+    public void AChartFile_CarriesATitleAboveAndACaptionBelow_InTheTextTone()
+    {
+        var run = ExporterTests.SampleRun();
+        var chart = WallTimeChart.From(run.Scenarios[0])!;
+
+        using var bare = Decode(PngCharts.Draw(chart));
+        using var captioned = Decode(PngCharts.Draw(chart with { Caption = Chart.CaptionOf(run, run.Scenarios[0]) }));
+
+        // 30 points of title and 22 of caption, at 2 pixels a point; both rows hold text in the mid tone.
+        Assert.Equal(bare.Height + ((30 + 22) * PngCharts.Density), captioned.Height);
+        Assert.True(CountRows(captioned, 0, 30 * PngCharts.Density, ChartPalette.Foreground.File) > 100, "no title");
+        Assert.True(CountRows(captioned, captioned.Height - (22 * PngCharts.Density), captioned.Height, ChartPalette.Foreground.File) > 100, "no caption");
+    }
+
+    private static int CountRows(SKBitmap image, int top, int bottom, string colour)
+    {
+        var wanted = SKColor.Parse(colour);
+        var count = 0;
+        for (var y = top; y < bottom; y++)
+        {
+            for (var x = 0; x < image.Width; x++)
+            {
+                var pixel = image.GetPixel(x, y);
+                count += pixel.Alpha > 200 && Math.Abs(pixel.Red - wanted.Red) < 40 && Math.Abs(pixel.Green - wanted.Green) < 40 && Math.Abs(pixel.Blue - wanted.Blue) < 40 ? 1 : 0;
+            }
+        }
+
+        return count;
+    }
+
+    [Fact]
     public void ThreadChart_DrawsEverySeriesInItsOwnColour()
     {
         var run = ExporterTests.SampleRun();
