@@ -59,6 +59,24 @@ public sealed class HashScenarioTests
         Assert.Contains("MiB are free", problem, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(2000, 0.5, 700, 2, "the CPU that reading and hashing share binds")]
+    [InlineData(300, 0.5, 700, 2, "the device binds")]
+    public void TheIdeal_IsTheSlowerOfTheDeviceAndTheCoresReadingAndHashing(double device, double readCpuMsPerMib, double hashPerCore, int cores, string binds)
+    {
+        var bounds = new HashBounds { OneReaderMibPerSec = device / 2, ManyReadersMibPerSec = device, DeviceReadCold = true, ReadCpuMsPerMib = readCpuMsPerMib, HashMibPerSecPerCore = hashPerCore, Cores = cores };
+        const long bytes = 1024L << 20;
+
+        var ideal = bounds.Ideal(bytes, cold: true);
+
+        // 1024 MiB: the device alone takes 1024 / device s; the cores alone take 1024 x (read + hash CPU per MiB) / cores.
+        var deviceMs = 1024 / device * 1000;
+        var cpuMs = 1024 * (readCpuMsPerMib + (1000 / hashPerCore)) / cores;
+        Assert.Equal(Math.Max(deviceMs, cpuMs), ideal.Ms, 6);
+        Assert.True(ideal.Ms > 1024 / (hashPerCore * cores) * 1000, "reading's CPU counts on top of hashing's");
+        Assert.Contains(binds, ideal.Reason, StringComparison.Ordinal);
+    }
+
     [Fact]
     public async Task ARun_MeasuresItsBounds_EveryKindHashesRight_FromTheColdCache_AndTheSetIsDeletedAfter()
     {
@@ -72,6 +90,11 @@ public sealed class HashScenarioTests
         Assert.True(fixture.Ideal!.Ms > 0, fixture.Ideal.Reason);
         Assert.True(fixture.Bounds["deviceReadMibPerSec"] > 0);
         Assert.True(fixture.Bounds["hashMibPerSec"] > 0);
+        Assert.True(fixture.Bounds["hashCpuMsPerMib"] > 0);
+        Assert.True(fixture.Bounds["readCpuMsPerMib"] >= 0);
+
+        // Reading and hashing share the cores, so together they can go no faster than hashing alone.
+        Assert.True(fixture.Bounds["cpuMibPerSec"] <= fixture.Bounds["hashMibPerSec"] + 0.1);
         Assert.Equal(Environment.ProcessorCount, fixture.Bounds["cores"]);
         var canBeCold = PageCache.IsSupported && PageCache.InMemory(folder) is null;
 
