@@ -16,6 +16,9 @@ namespace ConcurrencyLab.Cli.Commands;
 /// </summary>
 internal static class RunCommand
 {
+    /// <summary>The name under which <c>run</c> runs the full quick suite.</summary>
+    public const string AllScenarios = "all";
+
     public static Command Create(IAnsiConsole console, IReadOnlyList<Scenario> scenarios, LabProgramOptions settings)
     {
         var run = new Command("run", "Run every scenario at its quick scale, or one scenario: conclab run <scenario> [options].");
@@ -27,6 +30,14 @@ internal static class RunCommand
         }
 
         run.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, settings, switches, parse, null, [], cancellationToken));
+
+        // The bare run is a first look; the whole quick suite keeps a name of its own.
+        if (scenarios.Any(s => s.FirstLook.Count > 0))
+        {
+            var all = new Command(AllScenarios, "Every scenario at its quick scale with all its default variants: the full quick suite, where a bare run takes a first look.");
+            all.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, settings, switches, parse, null, [], cancellationToken, everyDefault: true));
+            run.Subcommands.Add(all);
+        }
 
         foreach (var scenario in scenarios)
         {
@@ -63,7 +74,8 @@ internal static class RunCommand
         ParseResult parse,
         Scenario? scenario,
         IReadOnlyList<(Parameter Descriptor, Option Option)> parameterOptions,
-        CancellationToken cancellationToken)
+        CancellationToken cancellationToken,
+        bool everyDefault = false)
     {
         var errors = new List<string>();
         var parameters = new Dictionary<string, string>();
@@ -91,6 +103,10 @@ internal static class RunCommand
             Warmup = WholeNumber(parse, switches.Warmup, errors) ?? defaults.Warmup,
             Seed = WholeNumber(parse, switches.Seed, errors) ?? defaults.Seed,
             Quick = parse.GetValue(switches.Quick) || scenario is null || defaults.Quick,
+
+            // A bare run takes a first look at every scenario: the variants that carry its published finding and
+            // the answer done right.
+            FirstLook = (scenario is null && !everyDefault) || defaults.FirstLook,
             InProcess = parse.GetValue(switches.InProcess) || defaults.InProcess,
             FixedOrder = parse.GetValue(switches.FixedOrder) || defaults.FixedOrder,
             TrialTimeout = Number(parse, switches.TrialTimeout, errors, "seconds") is { } seconds ? Span(seconds, TimeSpan.TicksPerSecond) : defaults.TrialTimeout,
@@ -177,6 +193,11 @@ internal static class RunCommand
             {
                 console.Write(ResultTableRenderer.Render(scenarioResult, columns: columns, width: console.Profile.Width));
             }
+        }
+
+        if (result.Scenarios.Count > 1)
+        {
+            console.Write(RunSummaryRenderer.Render(result));
         }
 
         var failures = Exporters.ExportAll(result, folder, Exporters.Default, settings.ChartFormats, out var written);

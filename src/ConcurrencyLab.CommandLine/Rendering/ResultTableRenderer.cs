@@ -58,6 +58,11 @@ internal static class ResultTableRenderer
             lines.AddRange(recommendation.Lines().Select((line, i) => new Text(line, new Style(i == 0 ? Color.Green : Color.Yellow))));
         }
 
+        foreach (var claim in scenario.Claims)
+        {
+            lines.Add(new Text("Published claim: " + claim.Sentence, new Style(claim.Holds ? Color.Aqua : Color.Fuchsia)));
+        }
+
         // The runtime's own reasons, where the pool added threads because work waited: the why of the table's
         // thread columns. The other variants' accounts are in results.md and report.html.
         foreach (var variant in ResultColumn.Order(scenario).Where(RuntimeAccountText.Notable))

@@ -93,7 +93,48 @@ internal static class Summarizer
             ],
             Notes = notes,
         };
-        return result with { Notes = [.. result.Notes, .. Conclude(plan.Scenario, result)] };
+        return result with { Notes = [.. result.Notes, .. Conclude(plan.Scenario, result)], Claims = Judge(plan.Scenario, result) };
+    }
+
+    /// <summary>
+    /// The scenario's published claims that this run's variants test, each judged by its rule; a claim the run
+    /// does not put to the test is left out, one it tests but cannot decide says why. A rule's failure costs its
+    /// claim a verdict, never the results.
+    /// </summary>
+    internal static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result)
+    {
+        var evidence = new Reproduction.ClaimEvidence(result, []);
+        var judged = new List<ClaimResult>();
+        foreach (var claim in scenario.Claims?.Claims ?? [])
+        {
+            Reproduction.Judgement judgement;
+            try
+            {
+                judgement = claim.Evaluate(evidence);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                judgement = Reproduction.Judgement.CouldNotJudge("its rule failed: " + TrialFailure.Describe(ex));
+            }
+
+            if (judgement.NotRun)
+            {
+                continue;
+            }
+
+            judged.Add(new ClaimResult
+            {
+                Id = claim.Id,
+                Claim = claim.Text,
+                Published = claim.Published,
+                Verdict = judgement.VerdictText,
+                Holds = judgement.Verdict == Reproduction.Verdict.Holds,
+                Figure = judgement.Figure,
+                Reason = judgement.Reason,
+            });
+        }
+
+        return judged;
     }
 
     /// <summary>The scenario's reading of its results; a failure there costs a note, never the results.</summary>

@@ -35,12 +35,13 @@ public sealed class HtmlExporter : IExporter
         writer.WriteLine($"<p class=\"environment\">{Encode(RunDescription.Machine(run))}<br>");
         writer.WriteLine(Encode(RunDescription.Method(run)) + "</p>");
 
-        writer.WriteLine("<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Variants ok</th></tr></thead><tbody>");
+        writer.WriteLine("<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Use</th><th>Variants ok</th><th>Published claims</th></tr></thead><tbody>");
         foreach (var scenario in run.Scenarios)
         {
             var best = ResultColumn.Best(scenario);
             var ok = scenario.Variants.Count(v => v.Status == TrialStatus.Ok);
-            writer.WriteLine($"<tr><td><a href=\"#{Anchor(scenario)}\">{Encode(scenario.Name)}</a></td><td>{Encode(best?.Name ?? "none succeeded")}</td><td class=\"n\">{Ms(best?.Summary?.MedianWallMs)}</td><td class=\"n\">{Efficiency(best?.Summary?.Efficiency)}</td><td class=\"n\">{Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)}</td><td class=\"n\">{ok}/{scenario.Variants.Count}</td></tr>");
+            var summary = RunSummary.Of(scenario, run.Environment.ProcessorCount);
+            writer.WriteLine($"<tr><td><a href=\"#{Anchor(scenario)}\">{Encode(scenario.Name)}</a></td><td>{Encode(best?.Name ?? "none succeeded")}</td><td class=\"n\">{Ms(best?.Summary?.MedianWallMs)}</td><td class=\"n\">{Efficiency(best?.Summary?.Efficiency)}</td><td class=\"n\">{Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)}</td><td>{Encode(summary.Use)}</td><td class=\"n\">{ok}/{scenario.Variants.Count}</td><td>{Encode(summary.Claims)}</td></tr>");
         }
 
         writer.WriteLine("</tbody></table></section>");
@@ -67,6 +68,11 @@ public sealed class HtmlExporter : IExporter
         foreach (var recommendation in Recommendation.AllFor(scenario, processorCount))
         {
             writer.WriteLine("<ul class=\"recommendation\">" + string.Concat(recommendation.Lines().Select(l => $"<li>{Encode(l)}</li>")) + "</ul>");
+        }
+
+        if (scenario.Claims.Count > 0)
+        {
+            writer.WriteLine("<ul class=\"claims\">" + string.Concat(scenario.Claims.Select(c => $"<li>Published claim: {Encode(c.Sentence)}</li>")) + "</ul>");
         }
 
         foreach (var chart in Chart.For(scenario))

@@ -22,6 +22,16 @@ public sealed class MarkdownExporter : IExporter
         writer.WriteLine();
         writer.WriteLine(RunDescription.Machine(run) + "  ");
         writer.WriteLine(RunDescription.Method(run));
+        if (run.Scenarios.Count > 1)
+        {
+            writer.WriteLine();
+            writer.WriteLine("| scenario | fastest | use | efficiency | published claims |");
+            writer.WriteLine("| --- | --- | --- | ---: | --- |");
+            foreach (var row in RunSummary.Of(run))
+            {
+                writer.WriteLine($"| {Escape(row.Scenario)} | {Escape(row.Fastest)} | {Escape(row.Use)} | {row.Efficiency} | {Escape(row.Claims)} |");
+            }
+        }
 
         foreach (var scenario in run.Scenarios)
         {
@@ -43,6 +53,15 @@ public sealed class MarkdownExporter : IExporter
                 foreach (var line in recommendation.Lines())
                 {
                     writer.WriteLine($"- {Escape(line)}");
+                }
+            }
+
+            if (scenario.Claims.Count > 0)
+            {
+                writer.WriteLine();
+                foreach (var claim in scenario.Claims)
+                {
+                    writer.WriteLine($"- Published claim: {Escape(claim.Sentence)}");
                 }
             }
 

@@ -125,17 +125,27 @@ internal sealed class ClaimEvidence
     /// What the runtime's account says of the variant's pool, in a few words ("pool peak 61, 58 starvation
     /// adds"); empty when the trials carried no account.
     /// </summary>
-    public string Pool(string variant)
-    {
-        var parts = new List<string>();
-        if (Values(variant, StandardMetrics.PeakPoolThreads) is { Count: > 0 } pool)
-        {
-            parts.Add($"pool peak {Count(MedianEstimate.MedianOf(pool))}");
-        }
+    public string Pool(string variant) => PoolText(Ok(variant).Select(t => t.Metrics));
 
-        if (Values(variant, StandardMetrics.StarvationInjections) is { Count: > 0 } starved)
+    /// <summary>
+    /// The same of the service the variant's trials drove (fanout's product service, where the patterns run);
+    /// "no account of the service's pool" when they carried none.
+    /// </summary>
+    public string ServicePool(string variant) =>
+        PoolText(Ok(variant).Select(t => t.Service?.Metrics).OfType<IReadOnlyDictionary<string, double>>()) is { Length: > 0 } text ? text : "no account of the service's pool";
+
+    // The medians of the pool's peak and of its starvation and blocking adds over a set of trials' metrics.
+    private static string PoolText(IEnumerable<IReadOnlyDictionary<string, double>> trials)
+    {
+        var all = trials.ToList();
+        var parts = new List<string>();
+        foreach (var (metric, words) in new[] { (StandardMetrics.PeakPoolThreads, "pool peak {0}"), (StandardMetrics.StarvationInjections, "{0} starvation adds"), (StandardMetrics.BlockingInjections, "{0} blocking adds") })
         {
-            parts.Add($"{Count(MedianEstimate.MedianOf(starved))} starvation adds");
+            var values = all.Where(m => m.ContainsKey(metric.Id)).Select(m => m[metric.Id]).ToList();
+            if (values.Count > 0 && (metric != StandardMetrics.BlockingInjections || values.Any(v => v > 0)))
+            {
+                parts.Add(string.Format(CultureInfo.InvariantCulture, words, Count(MedianEstimate.MedianOf(values))));
+            }
         }
 
         return string.Join(", ", parts);

@@ -119,6 +119,12 @@ public sealed record ScenarioResult
     /// </summary>
     public IReadOnlyList<string> WorkParameters { get; init; } = [];
 
+    /// <summary>
+    /// The published claims this run's variants test, each judged (empty for a scenario that reproduces no post,
+    /// and in older files).
+    /// </summary>
+    public IReadOnlyList<ClaimResult> Claims { get; init; } = [];
+
     /// <summary>Anything the reader should know: scale changes, digests that differ, a hung in-process trial.</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
 }

@@ -68,6 +68,12 @@ public sealed record RunOptions
     /// <summary>Each scenario's small scale, which finishes in well under a minute.</summary>
     public bool Quick { get; init; }
 
+    /// <summary>
+    /// Where no variants are named, each built-in scenario's first look (the variants that carry its published
+    /// finding and the answer done right) instead of all its defaults: what a bare <c>conclab run</c> runs.
+    /// </summary>
+    public bool FirstLook { get; init; }
+
     /// <summary>Run trials in this process instead of fresh child processes.</summary>
     public bool InProcess { get; init; }
 

@@ -172,9 +172,11 @@ internal static class RunPlanner
         var space = scenario.Variants(parameters).WithSweeps(runtimeSweeps);
         var variants = new List<Variant>();
         var refused = false;
+        var firstLook = options.Variants.Count == 0 && options.FirstLook && scenario.FirstLook.Count > 0;
         if (options.Variants.Count == 0)
         {
-            foreach (var name in scenario.DefaultVariants(parameters).SelectMany(v => space.Expand(v.Name)))
+            var names = firstLook ? scenario.FirstLook : scenario.DefaultVariants(parameters).Select(v => v.Name);
+            foreach (var name in names.SelectMany(space.Expand))
             {
                 if (space.TryParse(name, out var variant, out _) && !variants.Any(v => v.Name == variant.Name))
                 {
@@ -225,7 +227,9 @@ internal static class RunPlanner
             notes.Add($"trials ran with DOTNET_PROCESSOR_COUNT={string.Join(",", emulated)} on {Environment.ProcessorCount} cores: the runtime's policies for that many cores (its pool minimum, default degrees) are emulated, not the CPUs.");
         }
 
-        var baseline = options.Baseline is null ? space.Expand(scenario.DefaultBaseline(parameters).Name)[0]
+        // A first look compares with its first variant, the published case.
+        var baseline = options.Baseline is null && firstLook && variants.Count > 0 ? variants[0].Name
+            : options.Baseline is null ? space.Expand(scenario.DefaultBaseline(parameters).Name)[0]
             : space.TryParse(options.Baseline, out var named, out _) ? named.Name
             : options.Baseline;
 
@@ -246,5 +250,4 @@ internal static class RunPlanner
         var ideal = scenario.Ideal(parameters, options.Seed);
         return refused ? null : new ScenarioPlan(scenario, parameters, variants, baseline, ideal, notes);
     }
-
 }

@@ -77,31 +77,17 @@ public abstract class Scenario
     public virtual IEnumerable<string> Notes(ParameterValues parameters, bool quick) => [];
 
     /// <summary>
-    /// What the measured results say about the published claims the scenario reproduces, in lines for the
-    /// report's notes (such as whether a rate held or fell as workers grew); called once the scenario's
-    /// trials are summarised. By default, a verdict on each of its <see cref="Claims"/> that this run's variants test.
+    /// What the measured results say beyond the table, in lines for the report's notes; called once the
+    /// scenario's trials are summarised. None by default: the verdicts on a reproduced post's claims are the
+    /// results' own (<see cref="ScenarioResult.Claims"/>).
     /// </summary>
-    public virtual IEnumerable<string> Conclusions(ScenarioResult result)
-    {
-        ArgumentNullException.ThrowIfNull(result);
-        var evidence = new Reproduction.ClaimEvidence(result, []);
-        foreach (var claim in Claims?.Claims ?? [])
-        {
-            var judgement = claim.Evaluate(evidence);
-            // A claim this run's variants do not test is left out; one they test but cannot decide says why.
-            if (judgement.Verdict == Reproduction.Verdict.CouldNotJudge)
-            {
-                if (!judgement.NotRun)
-                {
-                    yield return $"published claim, {claim.Text} ({claim.Published}): could not be judged here: {judgement.Reason}.";
-                }
-            }
-            else
-            {
-                yield return $"published claim, {claim.Text} ({claim.Published}): {judgement.VerdictText} here, {judgement.Figure}; {judgement.Reason}.";
-            }
-        }
-    }
+    public virtual IEnumerable<string> Conclusions(ScenarioResult result) => [];
+
+    /// <summary>
+    /// The variants a bare <c>conclab run</c> runs: those that carry the published finding and the answer done
+    /// right, for a first look in a minute or two; empty for the defaults.
+    /// </summary>
+    internal virtual IReadOnlyList<string> FirstLook => [];
 
     /// <summary>
     /// The claims of the post the scenario reproduces, with the runs that test them (<c>conclab reproduce</c>);

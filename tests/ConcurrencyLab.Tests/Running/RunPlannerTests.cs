@@ -31,6 +31,27 @@ public sealed class RunPlannerTests
     }
 
     [Fact]
+    public void AFirstLook_RunsEachScenariosFirstLookVariants_ComparedWithTheFirst_AndNamedVariantsStillWin()
+    {
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Quick = true, FirstLook = true }, Catalog, out var plan, out var errors), string.Join("; ", errors));
+
+        Assert.Equal(["delay", "scan", "poll", "fanout", "hash"], plan.Scenarios.Select(s => s.Scenario.Name));
+        foreach (var scenario in plan.Scenarios)
+        {
+            Assert.Equal(scenario.Scenario.FirstLook, scenario.Variants.Select(v => v.Name));
+            Assert.Equal(scenario.Variants[0].Name, scenario.Baseline);
+            Assert.DoesNotContain(scenario.Notes, n => n.Contains("usual baseline", StringComparison.Ordinal));
+        }
+
+        // Every default variant of every scenario is at least twice the trials of the first look.
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Quick = true }, Catalog, out var all, out _));
+        Assert.True(all.TotalTrials >= 2 * plan.TotalTrials, $"{all.TotalTrials} against {plan.TotalTrials}");
+
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Quick = true, FirstLook = true, Scenarios = ["delay"], Variants = ["sequential"] }, Catalog, out var named, out _));
+        Assert.Equal(["sequential"], named.Scenarios[0].Variants.Select(v => v.Name));
+    }
+
+    [Fact]
     public void Variants_AreResolvedToCanonicalNames_AndDegreesComeFromTheName()
     {
         var options = new RunOptions { Scenarios = ["delay"], Variants = ["parallel-for", "foreach-async@8", "sequential-sync"], Baseline = "sequential" };

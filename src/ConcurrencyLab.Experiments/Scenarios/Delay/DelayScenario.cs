@@ -21,6 +21,10 @@ public sealed class DelayScenario : BatchScenario
     /// <inheritdoc/>
     internal override PublishedClaims? Claims => DelayClaims.All;
 
+    /// <inheritdoc/>
+    /// <remarks>the published Channel against Parallel.For@4, and WhenAll done right.</remarks>
+    internal override IReadOnlyList<string> FirstLook => ["parallel-for@4", "channel", "whenall"];
+
     internal static readonly Parameter<int> Items = Parameter.WholeNumber("items", 100, "number of items", minimum: 1, maximum: 100_000, quick: 40);
 
     internal static readonly Parameter<int> MinDelay = Parameter.WholeNumber("min-delay", 10, "shortest delay of an item, ms", minimum: 0, maximum: 60_000);

@@ -39,7 +39,7 @@ internal static class FanoutClaims
         n => evidence.Ratio($"whenall-blocking@{n}", $"waitall@{n}", FanoutScenario.ServerPeakThreads),
         ratio => ratio.Below(0.65),
         n => $"{ClaimEvidence.Count(evidence.Metric($"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads))} against {ClaimEvidence.Count(evidence.Metric($"waitall@{n}", FanoutScenario.ServerPeakThreads))} service threads",
-        n => $"both block a pool thread per call; WaitAll also blocks the request's own (waitall@{n}: {ServicePool(evidence, $"waitall@{n}")})");
+        n => $"both block a pool thread per call; WaitAll also blocks the request's own (waitall@{n}: {evidence.ServicePool($"waitall@{n}")})");
 
     /// <summary>whenall-async's time at most 0.6 of whenall-blocking's at each N, interval and all.</summary>
     internal static Judgement AsyncHalvesTheTime(ClaimEvidence evidence) => AtEachN(
@@ -47,7 +47,7 @@ internal static class FanoutClaims
         n => evidence.Ratio($"whenall-async@{n}", $"whenall-blocking@{n}"),
         ratio => ratio.Below(0.6),
         n => $"{ClaimEvidence.Time(evidence.Wall($"whenall-async@{n}"))} against {ClaimEvidence.Time(evidence.Wall($"whenall-blocking@{n}"))}",
-        n => $"the async calls hold no thread while they wait; the blocking ones wait for the pool to add threads ({ServicePool(evidence, $"whenall-blocking@{n}")})");
+        n => $"the async calls hold no thread while they wait; the blocking ones wait for the pool to add threads ({evidence.ServicePool($"whenall-blocking@{n}")})");
 
     /// <summary>At the largest N: no errors in any of the three, and whenall-async the fastest and the fewest service threads.</summary>
     internal static Judgement LargestN(ClaimEvidence evidence)
@@ -62,7 +62,7 @@ internal static class FanoutClaims
         var failing = rows.Where(r => r.Errors > 0).ToList();
         if (failing.Count > 0)
         {
-            return Judgement.DoesNotHold(figure, $"{string.Join(" and ", failing.Select(f => f.Variant))} failed requests: {ServicePool(evidence, failing[0].Variant)} in the service");
+            return Judgement.DoesNotHold(figure, $"{string.Join(" and ", failing.Select(f => f.Variant))} failed requests: {evidence.ServicePool(failing[0].Variant)} in the service");
         }
 
         var async = rows.Single(r => r.Variant.StartsWith("whenall-async", StringComparison.Ordinal));
@@ -91,31 +91,5 @@ internal static class FanoutClaims
     {
         var ns = evidence.Result.Variants.Select(v => v.WholeNumber("requests")).OfType<int>().Distinct().Order().ToList();
         return ns.Count > 0 ? ns : throw new MissingEvidenceException("the run sent no requests", notRun: true);
-    }
-
-    // The product service's pool, from the runtime's account of it: where the patterns run.
-    private static string ServicePool(ClaimEvidence evidence, string variant)
-    {
-        var trials = evidence.Variant(variant).Trials.Where(t => t.Service is not null).ToList();
-        var pool = trials.Select(t => t.Service!.Value(StandardMetrics.PeakPoolThreads)).OfType<double>().ToList();
-        var starved = trials.Select(t => t.Service!.Value(StandardMetrics.StarvationInjections)).OfType<double>().ToList();
-        var blocking = trials.Select(t => t.Service!.Value(StandardMetrics.BlockingInjections)).OfType<double>().ToList();
-        var parts = new List<string>();
-        if (pool.Count > 0)
-        {
-            parts.Add($"pool peak {ClaimEvidence.Count(Statistics.MedianEstimate.MedianOf(pool))}");
-        }
-
-        if (starved.Count > 0)
-        {
-            parts.Add($"{ClaimEvidence.Count(Statistics.MedianEstimate.MedianOf(starved))} starvation adds");
-        }
-
-        if (blocking.Count > 0)
-        {
-            parts.Add($"{ClaimEvidence.Count(Statistics.MedianEstimate.MedianOf(blocking))} blocking adds");
-        }
-
-        return parts.Count > 0 ? string.Join(", ", parts) : "no account of the service's pool";
     }
 }

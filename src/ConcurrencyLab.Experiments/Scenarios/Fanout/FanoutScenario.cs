@@ -30,6 +30,10 @@ public sealed class FanoutScenario : Scenario
     /// <inheritdoc/>
     internal override PublishedClaims? Claims => FanoutClaims.All;
 
+    /// <inheritdoc/>
+    /// <remarks>the three published services, at 5 requests: the blocking ones already wait for the pool to add threads.</remarks>
+    internal override IReadOnlyList<string> FirstLook => ["waitall@5", "whenall-blocking@5", "whenall-async@5"];
+
     // The ranges --requests and --min-threads accept, and so do the variants' own values.
     private const int MostRequests = 5000;
     private const int MostPoolThreads = 32_767;

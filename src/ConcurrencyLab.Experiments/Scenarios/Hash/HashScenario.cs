@@ -173,6 +173,10 @@ public sealed class HashScenario : Scenario
     internal override PublishedClaims? Claims => HashClaims.All;
 
     /// <inheritdoc/>
+    /// <remarks>sync and async at the fewest and the most workers: the published claims.</remarks>
+    internal override IReadOnlyList<string> FirstLook => ["sync@16", "sync@128", "async@16", "async@128"];
+
+    /// <inheritdoc/>
     public override Task<RunFixture?> PrepareRunAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(parameters);

@@ -29,6 +29,10 @@ public sealed class PollScenario : Scenario
     /// <inheritdoc/>
     internal override PublishedClaims? Claims => PollClaims.All;
 
+    /// <inheritdoc/>
+    /// <remarks>a thread per connection, polling through the pool and with await, and a pending receive per connection.</remarks>
+    internal override IReadOnlyList<string> FirstLook => ["threads", "threadpool", "await", "receive-async"];
+
     internal static readonly Parameter<int> Connections = Parameter.WholeNumber("connections", 500, "connections the server holds open (the published 500)", minimum: 1, maximum: 4000);
 
     internal static readonly Parameter<int> IntervalMs = Parameter.WholeNumber("interval-ms", 50, "poll interval, ms; the server's schedule is cut into intervals of this length", minimum: 1, maximum: 10_000);

@@ -35,6 +35,10 @@ public sealed class ScanScenario : BatchScenario
     /// <inheritdoc/>
     internal override PublishedClaims? Claims => ScanClaims.All;
 
+    /// <inheritdoc/>
+    /// <remarks>the published control and its fastest case, and every connect awaited at once.</remarks>
+    internal override IReadOnlyList<string> FirstLook => ["sequential-apm", "task-run-apm", "whenall-async"];
+
     private static readonly Parameter<int> Hosts = Parameter.WholeNumber("hosts", 255, "hosts in the fleet, from 127.0.1.1 on", minimum: 1, maximum: 4000, quick: 12);
 
     private static readonly Parameter<int> Port = Parameter.WholeNumber("port", 0, "port every host uses; 0 picks a free one", minimum: 0, maximum: 65535);

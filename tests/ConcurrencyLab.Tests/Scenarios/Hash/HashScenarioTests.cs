@@ -222,12 +222,13 @@ public sealed class HashScenarioTests
             Variants = [Recorded("async@16", async16), Recorded("async@128", async128), Recorded("sync@16", sync16), Recorded("sync@128", sync128)],
         };
 
-        var conclusions = Scenario.Conclusions(result).ToList();
+        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, result);
 
-        Assert.Equal(2, conclusions.Count);
-        Assert.StartsWith("published claim, Async hashing keeps its rate from 16 to 128 workers (22.2 files/s at 16 and at 128 (cold cache)): " + asyncFlat + " here, ", conclusions[0], StringComparison.Ordinal);
-        Assert.StartsWith("published claim, Sync hashing falls by about 40% from 16 to 128 workers (22.1 to 13.4 files/s (cold cache)): " + syncFalls + " here, ", conclusions[1], StringComparison.Ordinal);
-        Assert.Contains($"22.3 to {(512 / sync128).ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} files/s from 16 to 128 workers", conclusions[1], StringComparison.Ordinal);
+        Assert.Equal(["hash-async-flat", "hash-sync-falls"], claims.Select(c => c.Id));
+        Assert.Equal([asyncFlat, syncFalls], claims.Select(c => c.Verdict));
+        Assert.Equal("22.1 to 13.4 files/s (cold cache)", claims[1].Published);
+        Assert.StartsWith($"22.3 to {(512 / sync128).ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} files/s from 16 to 128 workers", claims[1].Figure, StringComparison.Ordinal);
+        Assert.Empty(Scenario.Conclusions(result));
     }
 
     /// <summary>A variant as a run records it (its structure and name), whose median took <paramref name="seconds"/>, with a CI of 1% either side.</summary>
@@ -259,10 +260,11 @@ public sealed class HashScenarioTests
             Variants = [.. new[] { ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 23.0) }.Select(v => Recorded(v.Item1, v.Item2))],
         };
 
-        var conclusions = Scenario.Conclusions(result).ToList();
+        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, result);
 
-        Assert.Equal(2, conclusions.Count);
-        Assert.All(conclusions, c => Assert.EndsWith("could not be judged here: the cache was warm, and the claims are about a cold one.", c, StringComparison.Ordinal));
+        Assert.Equal(2, claims.Count);
+        Assert.All(claims, c => Assert.Equal("could not be judged", c.Verdict));
+        Assert.All(claims, c => Assert.Equal("the cache was warm, and the claims are about a cold one", c.Reason));
     }
 
     [Fact]

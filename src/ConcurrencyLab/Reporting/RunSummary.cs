@@ -1,0 +1,56 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary>
+/// One line per scenario across a run, for the summary that ends it: the fastest variant, the one to use and its
+/// efficiency, and how the published claims the run tested fared. Every cell comes from the results.
+/// </summary>
+/// <param name="Scenario">The scenario.</param>
+/// <param name="Fastest">The fastest variant, or "none succeeded".</param>
+/// <param name="Use">The variant to use (one per work group, joined), or "none".</param>
+/// <param name="Efficiency">The one to use's efficiency against the ideal, as text; empty without an ideal.</param>
+/// <param name="Claims">How the published claims fared here: "2 of 3 hold (not: ...)"; empty where none was tested.</param>
+internal sealed record RunSummary(string Scenario, string Fastest, string Use, string Efficiency, string Claims)
+{
+    /// <summary>The summary of every scenario of <paramref name="run"/>, in the order they ran.</summary>
+    public static IReadOnlyList<RunSummary> Of(RunResult run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        return [.. run.Scenarios.Select(s => Of(s, run.Environment.ProcessorCount))];
+    }
+
+    /// <summary>The summary of one scenario on a machine of <paramref name="processorCount"/> cores.</summary>
+    public static RunSummary Of(ScenarioResult scenario, int processorCount)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var recommendations = Recommendation.AllFor(scenario, processorCount);
+        var use = recommendations.Select(r => r.Use).OfType<string>().ToList();
+        var efficiency = use
+            .Select(name => scenario.Variants.FirstOrDefault(v => v.Name == name)?.Summary?.Efficiency)
+            .OfType<double>()
+            .Select(e => e.ToString("0.00", CultureInfo.InvariantCulture))
+            .ToList();
+        return new RunSummary(
+            scenario.Name,
+            ResultColumn.Best(scenario)?.Name ?? "none succeeded",
+            use.Count > 0 ? string.Join(", ", use) : "none",
+            string.Join(", ", efficiency),
+            ClaimsText(scenario.Claims));
+    }
+
+    /// <summary>"2 of 3 hold (not: delay-threads-19)"; empty when the run tested none.</summary>
+    public static string ClaimsText(IReadOnlyList<ClaimResult> claims)
+    {
+        ArgumentNullException.ThrowIfNull(claims);
+        if (claims.Count == 0)
+        {
+            return string.Empty;
+        }
+
+        var held = claims.Count(c => c.Holds);
+        var not = claims.Where(c => !c.Holds).Select(c => c.Id).ToList();
+        return $"{held} of {claims.Count} hold{(not.Count == 0 ? string.Empty : $" (not: {string.Join(", ", not)})")}";
+    }
+}

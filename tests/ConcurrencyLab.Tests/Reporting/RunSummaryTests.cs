@@ -1,0 +1,49 @@
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Tests.Reporting;
+
+/// <summary>The summary that ends a run of several scenarios, and the published claims' verdicts in every report.</summary>
+public sealed class RunSummaryTests
+{
+    private static RunResult TwoScenarios()
+    {
+        var run = ExporterTests.SampleRun();
+        var judged = run.Scenarios[0] with
+        {
+            Claims =
+            [
+                new ClaimResult { Id = "delay-channel-12x", Claim = "A Channel is about 12x faster", Published = "68 ms against 799 ms (8 cores)", Verdict = "holds", Holds = true, Figure = "21x (20-21)", Reason = "every item waits at once" },
+                new ClaimResult { Id = "delay-threads-19", Claim = "Threads never above 19", Published = "19 at the end (8 cores)", Verdict = "does not hold", Figure = "at most 21 threads", Reason = "channel rose to 21" },
+            ],
+        };
+        return run with { Scenarios = [judged, run.Scenarios[0] with { Name = "other" }] };
+    }
+
+    [Fact]
+    public void EachScenario_HasItsFastest_TheOneToUse_ItsEfficiency_AndHowTheClaimsFared()
+    {
+        var rows = RunSummary.Of(TwoScenarios());
+
+        Assert.Equal(2, rows.Count);
+        Assert.Equal("whenall", rows[0].Fastest);
+        Assert.Equal("whenall", rows[0].Use);
+        Assert.Equal("0.95", rows[0].Efficiency);
+        Assert.Equal("1 of 2 hold (not: delay-threads-19)", rows[0].Claims);
+        Assert.Equal(string.Empty, rows[1].Claims);
+    }
+
+    [Fact]
+    public void TheReports_CarryTheSummary_AndEveryClaimsSentence()
+    {
+        var run = TwoScenarios();
+        using var markdown = new StringWriter();
+        MarkdownExporter.GitHub.Export(run, markdown);
+        var html = HtmlExporterTests.Html(run);
+
+        Assert.Contains("| delay | whenall | whenall | 0.95 | 1 of 2 hold (not: delay-threads-19) |", markdown.ToString(), StringComparison.Ordinal);
+        Assert.Contains("- Published claim: Threads never above 19 (published: 19 at the end (8 cores)): does not hold here, at most 21 threads; channel rose to 21.", markdown.ToString(), StringComparison.Ordinal);
+        Assert.Contains("<th>Published claims</th>", html, StringComparison.Ordinal);
+        Assert.Contains("<li>Published claim: A Channel is about 12x faster (published: 68 ms against 799 ms (8 cores)): holds here, 21x (20-21); every item waits at once.</li>", html, StringComparison.Ordinal);
+    }
+}
