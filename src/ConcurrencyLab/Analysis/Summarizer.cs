@@ -129,6 +129,7 @@ internal static class Summarizer
                 Published = claim.Published,
                 Verdict = judgement.VerdictText,
                 Holds = judgement.Verdict == Reproduction.Verdict.Holds,
+                Judged = judgement.Verdict != Reproduction.Verdict.CouldNotJudge,
                 Figure = judgement.Figure,
                 Reason = judgement.Reason,
             });

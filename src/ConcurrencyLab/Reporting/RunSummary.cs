@@ -40,17 +40,19 @@ internal sealed record RunSummary(string Scenario, string Fastest, string Use, s
             ClaimsText(scenario.Claims));
     }
 
-    /// <summary>"2 of 3 hold (not: delay-threads-19)"; empty when the run tested none.</summary>
+    /// <summary>"2 of 3 hold (not: delay-threads-19); 1 could not be judged"; empty when the run tested none.</summary>
     public static string ClaimsText(IReadOnlyList<ClaimResult> claims)
     {
         ArgumentNullException.ThrowIfNull(claims);
+        var judged = claims.Where(c => c.Judged).ToList();
+        var unjudged = claims.Count - judged.Count;
         if (claims.Count == 0)
         {
             return string.Empty;
         }
 
-        var held = claims.Count(c => c.Holds);
-        var not = claims.Where(c => !c.Holds).Select(c => c.Id).ToList();
-        return $"{held} of {claims.Count} hold{(not.Count == 0 ? string.Empty : $" (not: {string.Join(", ", not)})")}";
+        var not = judged.Where(c => !c.Holds).Select(c => c.Id).ToList();
+        var text = judged.Count == 0 ? string.Empty : $"{judged.Count(c => c.Holds)} of {judged.Count} hold{(not.Count == 0 ? string.Empty : $" (not: {string.Join(", ", not)})")}";
+        return unjudged == 0 ? text : $"{text}{(text.Length > 0 ? "; " : string.Empty)}{unjudged} could not be judged";
     }
 }

@@ -50,7 +50,10 @@ internal sealed class ClaimEvidence
 
     /// <summary>Another of the post's runs, seen at the same processor count as this one.</summary>
     public ClaimEvidence Run(string key) =>
-        _runs.TryGetValue(key, out var run) ? new(run._result, [], _suffix, run.Absent, _runs) : new(null, [], _suffix, $"the run {key} did not run", _runs);
+        _runs.TryGetValue(key, out var run) ? new(run._result, [], _suffix, run.Absent, _runs) : new(null, [], _suffix, $"the run {key} was not made", _runs) { NotMade = true };
+
+    // A run this reproduction (or plain run) did not make at all: a claim that needs it was not put to the test.
+    private bool NotMade { get; init; }
 
     /// <summary>A whole-number parameter of the run, as it used it.</summary>
     public double Parameter(string name) =>
@@ -64,7 +67,7 @@ internal sealed class ClaimEvidence
     /// <summary>The variant's results, which must have an ok trial.</summary>
     public VariantResult Variant(string name)
     {
-        var variant = Find(name) ?? throw new MissingEvidenceException(_result is null ? Absent : $"{name} was not run", notRun: _result is not null);
+        var variant = Find(name) ?? throw new MissingEvidenceException(_result is null ? Absent : $"{name} was not run", notRun: _result is not null || NotMade);
         if (variant.Summary is null)
         {
             var error = variant.Trials.Select(t => t.Error).FirstOrDefault(e => !string.IsNullOrEmpty(e));
@@ -106,7 +109,7 @@ internal sealed class ClaimEvidence
     public IReadOnlyList<double> Recorded(string variant, Metric metric)
     {
         ArgumentNullException.ThrowIfNull(metric);
-        var found = Find(variant) ?? throw new MissingEvidenceException(_result is null ? Absent : $"{variant} was not run", notRun: _result is not null);
+        var found = Find(variant) ?? throw new MissingEvidenceException(_result is null ? Absent : $"{variant} was not run", notRun: _result is not null || NotMade);
         return [.. found.Trials.Where(t => t.Metrics.ContainsKey(metric.Id)).Select(t => t.Metrics[metric.Id])];
     }
 

@@ -21,6 +21,9 @@ public sealed record ClaimResult
     /// <summary>Whether the verdict is "holds" outright.</summary>
     public bool Holds { get; init; }
 
+    /// <summary>Whether a verdict was reached: false when the results lacked what the rule needs (a variant that failed).</summary>
+    public bool Judged { get; init; } = true;
+
     /// <summary>The figure here the verdict rests on, with its 95% interval where it has one.</summary>
     public string Figure { get; init; } = string.Empty;
 

@@ -15,6 +15,7 @@ public sealed class RunSummaryTests
             [
                 new ClaimResult { Id = "delay-channel-12x", Claim = "A Channel is about 12x faster", Published = "68 ms against 799 ms (8 cores)", Verdict = "holds", Holds = true, Figure = "21x (20-21)", Reason = "every item waits at once" },
                 new ClaimResult { Id = "delay-threads-19", Claim = "Threads never above 19", Published = "19 at the end (8 cores)", Verdict = "does not hold", Figure = "at most 21 threads", Reason = "channel rose to 21" },
+                new ClaimResult { Id = "delay-default-degree", Claim = "The default degree is the worst", Published = "384 ms", Verdict = "could not be judged", Judged = false, Figure = "-", Reason = "foreach-async@default had no ok trial" },
             ],
         };
         return run with { Scenarios = [judged, run.Scenarios[0] with { Name = "other" }] };
@@ -29,7 +30,7 @@ public sealed class RunSummaryTests
         Assert.Equal("whenall", rows[0].Fastest);
         Assert.Equal("whenall", rows[0].Use);
         Assert.Equal("0.95", rows[0].Efficiency);
-        Assert.Equal("1 of 2 hold (not: delay-threads-19)", rows[0].Claims);
+        Assert.Equal("1 of 2 hold (not: delay-threads-19); 1 could not be judged", rows[0].Claims);
         Assert.Equal(string.Empty, rows[1].Claims);
     }
 
@@ -41,7 +42,8 @@ public sealed class RunSummaryTests
         MarkdownExporter.GitHub.Export(run, markdown);
         var html = HtmlExporterTests.Html(run);
 
-        Assert.Contains("| delay | whenall | whenall | 0.95 | 1 of 2 hold (not: delay-threads-19) |", markdown.ToString(), StringComparison.Ordinal);
+        Assert.Contains("| delay | whenall | whenall | 0.95 | 1 of 2 hold (not: delay-threads-19); 1 could not be judged |", markdown.ToString(), StringComparison.Ordinal);
+        Assert.Contains("- Published claim: The default degree is the worst (published: 384 ms): could not be judged here: foreach-async@default had no ok trial.", markdown.ToString(), StringComparison.Ordinal);
         Assert.Contains("- Published claim: Threads never above 19 (published: 19 at the end (8 cores)): does not hold here, at most 21 threads; channel rose to 21.", markdown.ToString(), StringComparison.Ordinal);
         Assert.Contains("<th>Published claims</th>", html, StringComparison.Ordinal);
         Assert.Contains("<li>Published claim: A Channel is about 12x faster (published: 68 ms against 799 ms (8 cores)): holds here, 21x (20-21); every item waits at once.</li>", html, StringComparison.Ordinal);

@@ -296,6 +296,21 @@ public class ClaimRuleTests
     }
 
     [Fact]
+    public void APlainRun_JudgesOnlyTheClaimsItsVariantsTest()
+    {
+        var scan = ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn.Single(s => s.Name == "scan");
+        var delay = ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn.Single(s => s.Name == "delay");
+
+        var scanClaims = ConcurrencyLab.Analysis.Summarizer.Judge(scan, Result(ScanParameters, V("sequential-apm", 103_000, (ScanScenario.FoundSilent, 204)), V("whenall-async", 600)));
+        var delayClaims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, Result(None, V("parallel-for@4", 800), V("channel", 50), Failed("whenall")));
+
+        // More cores needs a run over 2 and 8; the Channel's position needs a run with it last: neither was made.
+        Assert.Equal(["scan-sequential"], scanClaims.Select(c => c.Id));
+        Assert.Equal(["delay-channel-12x"], delayClaims.Select(c => c.Id));
+        Assert.True(delayClaims[0].Holds && delayClaims[0].Judged);
+    }
+
+    [Fact]
     public void EveryClaimNamesRunsItsPostMakes_AndEveryPostHasClaimsAndRuns()
     {
         foreach (var post in new[] { ScanClaims.All, DelayClaims.All, PollClaims.All, FanoutClaims.All, HashClaims.All })

@@ -127,7 +127,7 @@ internal static class ScanClaims
     {
         if (!evidence.Cores.Contains(2) || !evidence.Cores.Contains(8))
         {
-            throw new MissingEvidenceException("the run did not compare 2 and 8 cores");
+            throw new MissingEvidenceException("the run did not compare 2 and 8 cores", notRun: true);
         }
 
         var variants = Parallel.Concat(["parallel-for@default-apm", "parallel-for@default-tap"]).ToList();
