@@ -69,8 +69,10 @@ internal static class ReproduceCommand
             }
 
             console.MarkupLineInterpolated($"Results: {Exporters.Describe(written)}, and each run's own in {folder}");
+            // A trial that failed is a result here (poll's pool that never caught up loses messages by design);
+            // a run that could not be made at all is not.
             return result.Cancelled ? ExitCode.Cancelled
-                : failures.Count > 0 || result.Runs.Any(r => !r.TrialsOk) ? ExitCode.TrialsFailed
+                : failures.Count > 0 || result.Runs.Any(r => !r.Measured) ? ExitCode.TrialsFailed
                 : ExitCode.Ok;
         });
         return command;

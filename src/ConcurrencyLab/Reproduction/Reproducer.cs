@@ -71,7 +71,7 @@ internal sealed class Reproducer
                     cancelled |= result.Cancelled;
                     var measured = result.Scenarios.Count > 0 ? result.Scenarios[0] : null;
                     results[run.Key] = (measured, measured is null ? "the run measured nothing" : null);
-                    runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, measured?.Notes ?? [], measured?.Variants.All(v => v.Status == TrialStatus.Ok) == true));
+                    runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, measured?.Notes ?? [], measured?.Variants.All(v => v.Status == TrialStatus.Ok) == true, measured is not null));
                 }
                 catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
                 {
@@ -82,7 +82,7 @@ internal sealed class Reproducer
                 {
                     _say(ex.Message);
                     results[run.Key] = (null, ex.Message);
-                    runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, [ex.Message], false));
+                    runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, [ex.Message], false, false));
                 }
             }
 

@@ -70,6 +70,6 @@ internal static class HashClaims
     {
         var files = evidence.Parameter("files");
         string Rate(int workers) => (files / (evidence.Wall($"{kind}@{workers}").Median / 1000)).ToString("0.0", CultureInfo.InvariantCulture);
-        return $"{Rate(fewest)} to {Rate(most)} files/s from {fewest} to {most} workers ({(rate.Value - 1).ToString("+0%;-0%", CultureInfo.InvariantCulture)}, rate ratio {rate.Times})";
+        return $"{Rate(fewest)} to {Rate(most)} files/s from {fewest} to {most} workers ({Math.Round(rate.Value - 1, 2).ToString("+0%;-0%;0%", CultureInfo.InvariantCulture)}, rate ratio {rate.Times})";
     }
 }
