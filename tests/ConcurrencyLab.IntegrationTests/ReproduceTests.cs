@@ -52,6 +52,21 @@ public sealed class ReproduceTests
     }
 
     [Fact]
+    public async Task AFolderHoldingAnEarlierReproduction_IsRefusedInOneLine_AndLeftAsItWas()
+    {
+        using var folder = new TempFolder();
+        var earlier = Path.Combine(folder.Path, "earlier");
+        Directory.CreateDirectory(earlier);
+        await File.WriteAllTextAsync(Path.Combine(earlier, "reproduction.json"), "{}");
+
+        var run = await ProgramRunner.ConclabAsync(folder.Path, "reproduce", "delay", "--quick", "--out", earlier);
+
+        Assert.Equal(2, run.ExitCode);
+        Assert.Contains("holds an earlier reproduction (reproduction.json); give a new folder.", run.Error, StringComparison.Ordinal);
+        Assert.Equal(["reproduction.json"], Directory.EnumerateFileSystemEntries(earlier).Select(Path.GetFileName));
+    }
+
+    [Fact]
     public async Task AnUnknownPost_IsOneLineAndExitCode2()
     {
         using var folder = new TempFolder();

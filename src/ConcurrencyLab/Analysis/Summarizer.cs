@@ -103,20 +103,13 @@ internal static class Summarizer
     /// </summary>
     internal static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result)
     {
-        var evidence = new Reproduction.ClaimEvidence(result, []);
+        // A run that swept the processor count is judged at each count, as a reproduction's is.
+        var cores = result.Variants.Select(v => v.WholeNumber(RuntimeSettings.Cores.Parameter.Name)).OfType<int>().Distinct().Order().ToList();
+        var evidence = new Reproduction.ClaimEvidence(result, cores);
         var judged = new List<ClaimResult>();
         foreach (var claim in scenario.Claims?.Claims ?? [])
         {
-            Reproduction.Judgement judgement;
-            try
-            {
-                judgement = claim.Evaluate(evidence);
-            }
-            catch (Exception ex) when (ex is not OutOfMemoryException)
-            {
-                judgement = Reproduction.Judgement.CouldNotJudge("its rule failed: " + TrialFailure.Describe(ex));
-            }
-
+            var judgement = claim.Evaluate(evidence);
             if (judgement.NotRun)
             {
                 continue;

@@ -45,6 +45,11 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
         {
             return Judgement.CouldNotJudge(missing.Message) with { NotRun = missing.NotRun };
         }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // A rule that fails on results it did not foresee costs its claim a verdict, never the reproduction.
+            return Judgement.CouldNotJudge($"its rule failed: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" "));
+        }
     }
 
     // One verdict from a verdict at each processor count: held at all, at some (named), or at none.
@@ -66,19 +71,21 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
             return new Judgement(Verdict.CouldNotJudge, figure, reason) { NotRun = each.All(e => e.Judgement.NotRun) };
         }
 
-        var held = judged.Where(e => e.Judgement.Verdict == Verdict.Holds).Select(e => e.Cores).ToList();
-        if (held.Count == judged.Count && judged.Count == each.Count)
+        if (judged.Count == each.Count && judged.All(e => e.Judgement.Verdict == Verdict.Holds))
         {
             return new Judgement(Verdict.Holds, figure, reason);
         }
 
-        if (held.Count == 0 && judged.All(e => e.Judgement.Verdict == Verdict.DoesNotHold))
-        {
-            return new Judgement(Verdict.DoesNotHold, figure, reason);
-        }
-
-        var where = held.Count > 0 ? $"with {string.Join(" or ", held)} cores" : string.Join("; ", judged.Select(e => e.Judgement.Condition).OfType<string>());
-        return new Judgement(held.Count > 0 || judged.Any(e => e.Judgement.Verdict == Verdict.HoldsOnlyIf) ? Verdict.HoldsOnlyIf : Verdict.DoesNotHold, figure, reason, where);
+        // Each count that held, outright or under its own condition, named; those that could not judge, said.
+        var where = judged
+            .Where(e => e.Judgement.Verdict is Verdict.Holds or Verdict.HoldsOnlyIf)
+            .Select(e => e.Judgement.Verdict == Verdict.Holds ? $"with {e.Cores} cores" : $"with {e.Cores} cores {e.Judgement.Condition}")
+            .ToList();
+        var unjudged = each.Where(e => e.Judgement.Verdict == Verdict.CouldNotJudge).Select(e => e.Cores).ToList();
+        var notJudged = unjudged.Count == 0 ? string.Empty : $" (not judged with {string.Join(" or ", unjudged)} cores)";
+        return where.Count == 0
+            ? new Judgement(Verdict.DoesNotHold, figure, reason + notJudged)
+            : new Judgement(Verdict.HoldsOnlyIf, figure, reason, string.Join(" or ", where) + notJudged);
     }
 }
 

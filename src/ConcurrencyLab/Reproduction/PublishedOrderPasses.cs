@@ -17,6 +17,9 @@ namespace ConcurrencyLab.Reproduction;
 /// </summary>
 internal sealed class PublishedOrderPasses
 {
+    // What the program exits with when it refuses its command line (the command line's ExitCode.BadInput).
+    private const int ExitCodeBadInput = 2;
+
     private readonly SelfLauncher _launcher;
     private readonly Action<string> _say;
 
@@ -72,6 +75,7 @@ internal sealed class PublishedOrderPasses
 
         var template = first.Scenarios[0];
         var merged = Merge(template, run.VariantsAt(quick), byCores);
+        merged = merged with { Claims = Analysis.Summarizer.Judge(scenario, merged) };
         return first with
         {
             Environment = EnvironmentInfo.Current(),
@@ -177,8 +181,9 @@ internal sealed class PublishedOrderPasses
 
         await output.ConfigureAwait(false);
         var stderr = (await errors.ConfigureAwait(false)).Trim();
+        // Exit code 2 is bad input: the pass ran nothing, and a results file there is not its own.
         var path = Path.Combine(folder, "results.json");
-        if (!File.Exists(path))
+        if (process.ExitCode == ExitCodeBadInput || !File.Exists(path))
         {
             var line = stderr.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault();
             return (null, $"exit code {process.ExitCode}, no results{(line is null ? string.Empty : ": " + line)}");

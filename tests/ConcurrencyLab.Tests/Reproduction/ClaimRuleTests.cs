@@ -100,8 +100,13 @@ public class ClaimRuleTests
     [Fact]
     public void DelayForEachAsync40_MustBeShownSlowerThanTheChannel()
     {
-        Assert.Equal(Verdict.Holds, Judge(DelayClaims.All, "delay-foreach-async-40", Evidence(None, V("channel", 50), V("foreach-async@40", 100))).Verdict);
-        Assert.Equal(Verdict.DoesNotHold, Judge(DelayClaims.All, "delay-foreach-async-40", Evidence(None, V("channel", 50), V("foreach-async@40", 50))).Verdict);
+        Assert.Equal(Verdict.Holds, Judge(DelayClaims.All, "delay-foreach-async-40", Evidence(With(("items", 100)), V("channel", 50), V("foreach-async@40", 100))).Verdict);
+        Assert.Equal(Verdict.DoesNotHold, Judge(DelayClaims.All, "delay-foreach-async-40", Evidence(With(("items", 100)), V("channel", 50), V("foreach-async@40", 50))).Verdict);
+
+        // At 40 items degree 40 takes every item at once: the run does not put the claim to the test.
+        var tooFew = Judge(DelayClaims.All, "delay-foreach-async-40", Evidence(With(("items", 40)), V("channel", 50), V("foreach-async@40", 50)));
+        Assert.Equal(Verdict.CouldNotJudge, tooFew.Verdict);
+        Assert.True(tooFew.NotRun);
     }
 
     [Fact]
@@ -140,7 +145,43 @@ public class ClaimRuleTests
 
         Assert.Equal(Verdict.Holds, Judge(DelayClaims.All, "delay-channel-position", Of([13, 13, 14], [19, 20, 19])).Verdict);
         Assert.Equal(Verdict.DoesNotHold, Judge(DelayClaims.All, "delay-channel-position", Of([13, 15, 14], [14, 20, 19])).Verdict);
+
+        // The direction the post points to: last above first, not the other way round.
+        Assert.Equal(Verdict.DoesNotHold, Judge(DelayClaims.All, "delay-channel-position", Of([19, 20, 19], [13, 13, 14])).Verdict);
         Assert.Equal(Verdict.CouldNotJudge, Judge(DelayClaims.All, "delay-channel-position", Of([13, 13], [19, 20])).Verdict);
+    }
+
+    [Fact]
+    public void APerCoresVerdict_NamesEachCountsCondition_AndTheCountsThatCouldNotJudge()
+    {
+        var combined = Claim.Combine([(2, Judgement.Holds("a", "r")), (8, Judgement.OnlyIf("with TAP", "b", "r"))]);
+        Assert.Equal("holds only with 2 cores or with 8 cores with TAP", combined.VerdictText);
+
+        var partly = Claim.Combine([(2, Judgement.Holds("a", "r")), (8, Judgement.CouldNotJudge("no ok trial"))]);
+        Assert.Equal("holds only with 2 cores (not judged with 8 cores)", partly.VerdictText);
+
+        var neither = Claim.Combine([(2, Judgement.DoesNotHold("a", "r")), (8, Judgement.CouldNotJudge("no ok trial"))]);
+        Assert.Equal(Verdict.DoesNotHold, neither.Verdict);
+        Assert.EndsWith("(not judged with 8 cores)", neither.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ARuleThatFails_CostsItsClaimAVerdict_NeverTheRun()
+    {
+        var claim = new Claim("boom", "a claim", "a figure", ["run"], _ => throw new InvalidOperationException("Sequence contains no elements"));
+
+        var judgement = claim.Evaluate(Evidence(None, V("channel", 50)));
+
+        Assert.Equal(Verdict.CouldNotJudge, judgement.Verdict);
+        Assert.Equal("its rule failed: InvalidOperationException: Sequence contains no elements", judgement.Reason);
+    }
+
+    [Fact]
+    public void AnInconclusiveSpread_IsNoVerdict_ForTheRulesThatClaimNoChange()
+    {
+        // Trials from 0.7 to 1.3 of the median: flat cannot be told from a change of 10%.
+        var spread = Evidence(With(("files", 512), ("cache", "cold")), Trials("async@16", [16_000, 23_000, 30_000]), Trials("async@128", [16_000, 23_000, 30_000]), V("sync@16", 23_000), V("sync@128", 23_000));
+        Assert.Equal(Verdict.CouldNotJudge, Judge(HashClaims.All, "hash-async-flat", spread).Verdict);
     }
 
     [Fact]

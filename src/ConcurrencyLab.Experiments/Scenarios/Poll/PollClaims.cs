@@ -119,7 +119,7 @@ internal static class PollClaims
         if (caughtUp * 2 > steady.Count)
         {
             var at = steady.Where(s => s >= 0).Order().ElementAt(caughtUp / 2);
-            return Judgement.Holds($"after {Seconds(at)} s with pool peak {ClaimEvidence.Count(pool)}", "the pool added threads until the blocked work kept pace with the sends");
+            return Judgement.Holds($"after {Seconds(at)} s with pool peak {ClaimEvidence.Count(pool)}", "the pool added threads until the blocked work kept pace with the sends; when and with how many threads depends on the machine, and is the figure here");
         }
 
         var figure = $"not within {ClaimEvidence.Count(sentFor)} s in {steady.Count - caughtUp} of {steady.Count} trials; pool peak {ClaimEvidence.Count(pool)}";
