@@ -48,10 +48,10 @@ internal static class ReproduceCommand
             {
                 errors.Add(problem);
             }
-            else if (outFolder is not null && File.Exists(Path.Combine(outFolder, "reproduction.json")))
+            else if (outFolder is not null && File.Exists(Path.Combine(outFolder, ReproductionReport.JsonFileName)))
             {
                 // Its runs' folders would be written over, or read back as new: a reproduction gets a folder of its own.
-                errors.Add($"--out {outFolder} holds an earlier reproduction (reproduction.json); give a new folder.");
+                errors.Add($"--out {outFolder} holds an earlier reproduction ({ReproductionReport.JsonFileName}); give a new folder.");
             }
 
             if (errors.Count > 0)

@@ -31,14 +31,13 @@ internal abstract record Chart
     /// </summary>
     public string? Caption { get; init; }
 
-    /// <summary>A chart file's caption for a scenario of <paramref name="run"/>: "conclab, delay: 2 cores, Debian..., .NET 10.0.12, x64; 2026-11-23".</summary>
+    /// <summary>A chart file's caption for a scenario of <paramref name="run"/>: "conclab, delay: Debian..., .NET 10.0.12, 2 logical cores, x64, GC workstation, concurrent; 2026-11-23".</summary>
     public static string CaptionOf(RunResult run, ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(scenario);
-        var env = run.Environment;
         var date = run.StartedAt.Length >= 10 ? run.StartedAt[..10] : run.StartedAt;
-        return $"conclab, {scenario.Name}{(run.Settings.Quick ? " (quick scale)" : string.Empty)}: {env.ProcessorCount} cores, {env.Os}, {env.Runtime}, {env.Architecture}; {date}";
+        return $"conclab, {scenario.Name}{(run.Settings.Quick ? " (quick scale)" : string.Empty)}: {RunDescription.Machine(run.Environment)}; {date}";
     }
 
     /// <summary>The title of an axis of median wall times.</summary>

@@ -102,5 +102,6 @@ public sealed class MarkdownExporter : IExporter
         }
     }
 
-    private static string Escape(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
+    /// <summary>Text as a table cell holds it: a bar escaped, a line break a space.</summary>
+    internal static string Escape(string text) => text.Replace("|", "\\|", StringComparison.Ordinal).ReplaceLineEndings(" ");
 }

@@ -9,8 +9,14 @@ internal static class RunDescription
     public static string Machine(RunResult run)
     {
         ArgumentNullException.ThrowIfNull(run);
-        var env = run.Environment;
-        return $"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}.";
+        return Machine(run.Environment) + ".";
+    }
+
+    /// <summary>The machine and runtime, without a full stop: "Debian..., .NET 10.0.12, 2 logical cores, x64, GC workstation, concurrent".</summary>
+    public static string Machine(EnvironmentInfo env)
+    {
+        ArgumentNullException.ThrowIfNull(env);
+        return $"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}";
     }
 
     /// <summary>How the trials were run: how many, how isolated, in what order, with what seed, and when.</summary>

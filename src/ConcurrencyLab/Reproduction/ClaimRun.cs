@@ -50,6 +50,9 @@ internal sealed record ClaimRun
     /// </summary>
     public TimeSpan? TrialTimeout { get; init; }
 
+    /// <summary>The trial timeout at the scale asked for: <see cref="TrialTimeout"/> at full scale, the lab's default otherwise.</summary>
+    public TimeSpan TrialTimeoutAt(bool quick) => !quick && TrialTimeout is { } timeout ? timeout : Running.RunOptions.DefaultTrialTimeout;
+
     /// <summary>How the run runs, in a few words, for the table's "run" column.</summary>
     public string Kind => AsPublished ? "as published: one process, fixed order" : "isolated: a process per trial";
 

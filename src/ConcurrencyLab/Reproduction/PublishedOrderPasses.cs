@@ -126,13 +126,11 @@ internal sealed class PublishedOrderPasses
     private async Task<(RunResult? Result, string? Problem)> RunPassAsync(Scenario scenario, ClaimRun run, bool quick, int? cores, string folder, CancellationToken cancellationToken)
     {
         var arguments = new List<string> { "run", scenario.Name, "--in-process", "--fixed-order", "--variants", string.Join(",", run.VariantsAt(quick)), "--repeat", "1", "--warmup", "0", "--no-prime", "--plain", "--out", folder };
+        var trialTimeout = run.TrialTimeoutAt(quick);
+        arguments.AddRange(["--trial-timeout", trialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)]);
         if (quick)
         {
             arguments.Add("--quick");
-        }
-        else if (run.TrialTimeout is { } regionLimit)
-        {
-            arguments.AddRange(["--trial-timeout", regionLimit.TotalSeconds.ToString(CultureInfo.InvariantCulture)]);
         }
 
         foreach (var (name, value) in run.ParametersAt(quick))
@@ -163,7 +161,6 @@ internal sealed class PublishedOrderPasses
         // Read both streams to their ends so the child never blocks on a full pipe; only the last error line is kept.
         var output = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
         var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
-        var trialTimeout = !quick && run.TrialTimeout is { } longer ? longer : RunOptions.DefaultTrialTimeout;
         var limit = TimeSpan.FromTicks((trialTimeout + RunOptions.TrialStartUpAllowance).Ticks * Math.Max(1, run.VariantsAt(quick).Count));
         using var timeout = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         timeout.CancelAfter(limit);

@@ -86,19 +86,19 @@ internal sealed class Reproducer
                 }
             }
 
+            // Each run's evidence knows the post's other runs (the same dictionary, read once it is full), for a
+            // rule that compares two.
             foreach (var run in claims.Runs)
             {
-                evidence[run.Key] = new ClaimEvidence(results[run.Key].Result, run.Cores, results[run.Key].Absent);
+                evidence[run.Key] = new ClaimEvidence(results[run.Key].Result, run.Cores, results[run.Key].Absent, evidence);
             }
 
-            // Each run's evidence knows the post's other runs, for a rule that compares two.
-            var linked = claims.Runs.ToDictionary(r => r.Key, r => new ClaimEvidence(results[r.Key].Result, r.Cores, results[r.Key].Absent, evidence), StringComparer.Ordinal);
             foreach (var claim in claims.Claims)
             {
                 foreach (var key in claim.Runs)
                 {
                     var run = claims.Runs.First(r => r.Key == key);
-                    rows.Add(new ClaimVerdict(scenario.Name, claims.Post, claim.Id, claim.Text, claim.Published, key, run.Kind, claim.Evaluate(linked[key])));
+                    rows.Add(new ClaimVerdict(scenario.Name, claims.Post, claim.Id, claim.Text, claim.Published, key, run.Kind, claim.Evaluate(evidence[key])));
                 }
             }
         }
@@ -123,7 +123,7 @@ internal sealed class Reproducer
         Parameters = run.ParametersAt(quick),
         Quick = quick,
         Repeat = quick ? run.QuickRepeat : run.Repeat,
-        TrialTimeout = !quick && run.TrialTimeout is { } timeout ? timeout : RunOptions.DefaultTrialTimeout,
+        TrialTimeout = run.TrialTimeoutAt(quick),
         RuntimeSweeps = run.Cores.Count > 1 ? new Dictionary<string, IReadOnlyList<int>> { [RuntimeSettings.Cores.Parameter.Name] = run.Cores } : new Dictionary<string, IReadOnlyList<int>>(),
         RuntimeEnvironment = run.Cores.Count == 1 ? new Dictionary<string, string> { [RuntimeSettings.Cores.Variable] = RuntimeSettings.Cores.Write(run.Cores[0]) } : new Dictionary<string, string>(),
     };

@@ -12,23 +12,22 @@ namespace ConcurrencyLab.Reproduction;
 /// </summary>
 internal static class ReproductionReport
 {
+    /// <summary>The file that holds a reproduction's verdicts for tools, and says a folder already holds one.</summary>
+    public const string JsonFileName = "reproduction.json";
+
     /// <summary>Writes the three files into <paramref name="folder"/>; returns what could not be written, one line each.</summary>
     public static IReadOnlyList<string> WriteAll(ReproductionResult result, string folder, out IReadOnlyList<string> written)
     {
         ArgumentNullException.ThrowIfNull(result);
         var files = new List<string>();
         var failures = new List<string>();
-        foreach (var (name, write) in new (string, Action<ReproductionResult, TextWriter, string>)[] { ("reproduction.md", Markdown), ("reproduction.json", Json), ("report.html", Html) })
+        foreach (var (name, write) in new (string, Action<ReproductionResult, TextWriter, string>)[] { ("reproduction.md", Markdown), (JsonFileName, Json), ("report.html", Html) })
         {
             var path = Path.Combine(folder, name);
             try
             {
-                Directory.CreateDirectory(folder);
-                using (var writer = new StreamWriter(path))
-                {
-                    write(result, writer, folder);
-                }
-
+                // As the run's reports are written: never half a file, never a link or a device replaced.
+                Exporters.WriteText(path, writer => write(result, writer, folder));
                 files.Add(path);
             }
             catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
@@ -45,8 +44,7 @@ internal static class ReproductionReport
     public static string Machine(ReproductionResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var env = result.Environment;
-        return $"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}; "
+        return $"{RunDescription.Machine(result.Environment)}; "
             + $"{(result.Quick ? "quick scale" : "full scale")}, {Minutes(result.Seconds)}, started {result.StartedAt}{(result.Cancelled ? "; cancelled, so some claims were not judged" : string.Empty)}.";
     }
 
@@ -70,7 +68,7 @@ internal static class ReproductionReport
         writer.WriteLine("| --- | --- | --- | --- | --- | --- | --- |");
         foreach (var row in result.Claims)
         {
-            writer.WriteLine($"| {Cell(row.Scenario)} | {Cell(row.Claim)} | {Cell(row.Published)} | {Cell(row.RunKind)} | {Cell(row.Judgement.Figure)} | **{Cell(row.Judgement.VerdictText)}** | {Cell(row.Judgement.Reason)} |");
+            writer.WriteLine($"| {MarkdownExporter.Escape(row.Scenario)} | {MarkdownExporter.Escape(row.Claim)} | {MarkdownExporter.Escape(row.Published)} | {MarkdownExporter.Escape(row.RunKind)} | {MarkdownExporter.Escape(row.Judgement.Figure)} | **{MarkdownExporter.Escape(row.Judgement.VerdictText)}** | {MarkdownExporter.Escape(row.Judgement.Reason)} |");
         }
 
         writer.WriteLine();
@@ -80,7 +78,7 @@ internal static class ReproductionReport
         writer.WriteLine("| --- | --- | --- | ---: | --- |");
         foreach (var run in result.Runs)
         {
-            writer.WriteLine($"| {Cell(run.Key)} | {Cell(run.Kind)} | {Cell(run.Configuration)} | {Minutes(run.Seconds)} | {Cell(Relative(folder, run.Folder))}/ |");
+            writer.WriteLine($"| {MarkdownExporter.Escape(run.Key)} | {MarkdownExporter.Escape(run.Kind)} | {MarkdownExporter.Escape(run.Configuration)} | {Minutes(run.Seconds)} | {MarkdownExporter.Escape(Relative(folder, run.Folder))}/ |");
         }
     }
 
@@ -125,8 +123,6 @@ internal static class ReproductionReport
     private static string Minutes(double seconds) => seconds >= 90
         ? $"{(int)(seconds / 60)} min {((int)seconds % 60).ToString("00", CultureInfo.InvariantCulture)} s"
         : seconds.ToString("0", CultureInfo.InvariantCulture) + " s";
-
-    private static string Cell(string text) => text.Replace("|", "\\|", StringComparison.Ordinal).ReplaceLineEndings(" ");
 
     private static string Encode(string text) => WebUtility.HtmlEncode(text);
 }

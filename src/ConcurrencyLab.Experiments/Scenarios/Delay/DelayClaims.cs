@@ -19,7 +19,7 @@ internal static class DelayClaims
     // The published 100 items at every scale: at the quick 40, degree 40 would take every item at once.
     private static readonly Dictionary<string, string> Items = new() { ["items"] = "100" };
 
-    private static readonly Dictionary<string, string> PublishedTimer = new() { ["items"] = "100", ["timer"] = "task-delay" };
+    private static readonly Dictionary<string, string> PublishedTimer = new(Items) { ["timer"] = "task-delay" };
 
     public static PublishedClaims All { get; } = new(
         "seeds/001: Channels vs Parallel.ForEachAsync on 100 delayed items",

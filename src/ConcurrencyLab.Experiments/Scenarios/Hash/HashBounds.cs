@@ -136,6 +136,7 @@ internal sealed record HashBounds
         double oneReader = 0, manyReaders = 0, readCpu = double.PositiveInfinity;
         double? direct = null;
         var allCold = true;
+        var canReadDirect = DirectIo.IsSupported && DirectReadable(paths);
         for (var attempt = 0; attempt < ReadAttempts; attempt++)
         {
             foreach (var readers in new[] { 1, ManyReaders })
@@ -149,7 +150,7 @@ internal sealed record HashBounds
 
             // Reading past the cache costs the least CPU (no copy out of the page cache): the direct variant's way,
             // so the bound must allow for it.
-            if (DirectIo.IsSupported && DirectReadable(paths))
+            if (canReadDirect)
             {
                 var (rate, cpu) = ReadRate(paths, totalBytes, ManyReaders, direct: true, cancellationToken);
                 direct = Math.Max(direct ?? 0, rate);
