@@ -1,4 +1,5 @@
 using System.CommandLine;
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Cli.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
@@ -29,6 +30,13 @@ internal static class ReportCommand
                 // A version 1 file recorded variants by name only: the scenarios read their structure back.
                 run = ResultsFile.Read(path, out var writtenAs);
                 run = writtenAs < 2 ? RecordedVariants.WithStructure(run, scenarios) : run;
+
+                // The published claims are judged again by this build's rules, each only where the run met its
+                // conditions: a verdict an older build gave on a run that did not test its claim is not repeated.
+                run = run with
+                {
+                    Scenarios = [.. run.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { Claims: not null } known ? s with { Claims = Summarizer.Judge(known, s) } : s)],
+                };
             }
             catch (ResultsFileException ex)
             {

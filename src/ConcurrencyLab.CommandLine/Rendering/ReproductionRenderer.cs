@@ -1,4 +1,5 @@
 using ConcurrencyLab.Reproduction;
+using ConcurrencyLab.Results;
 using Spectre.Console;
 
 namespace ConcurrencyLab.Cli.Rendering;
@@ -19,17 +20,28 @@ internal static class ReproductionRenderer
             console.MarkupLineInterpolated($"[bold]{post.Key}[/]");
             foreach (var row in post)
             {
-                var colour = row.Judgement.Verdict switch
+                var colour = row.Result.Verdict switch
                 {
                     Verdict.Holds => "green",
                     Verdict.DoesNotHold => "red",
-                    Verdict.HoldsOnlyIf => "yellow",
+                    Verdict.HoldsOnly => "yellow",
                     _ => "grey",
                 };
-                console.MarkupLineInterpolated($"  [{colour}]{row.Judgement.VerdictText}[/]: {row.Claim} [grey]({row.RunKind})[/]");
-                console.MarkupLineInterpolated($"      published: {row.Published}");
-                console.MarkupLineInterpolated($"      here: {row.Judgement.Figure}");
-                console.MarkupLineInterpolated($"      why: {row.Judgement.Reason}");
+                console.MarkupLineInterpolated($"  [{colour}]{row.Result.VerdictText}[/]: {row.Result.Claim} [grey]({row.RunKind})[/]");
+                if (row.Result.Verdict == Verdict.NotTested)
+                {
+                    // Not a verdict: no figure to show, only what the claim needs.
+                    console.MarkupLineInterpolated($"      [grey]{row.Result.Reason}[/]");
+                    continue;
+                }
+
+                console.MarkupLineInterpolated($"      published: {row.Result.Published}");
+                if (row.Result.Figure is not ("" or "-"))
+                {
+                    console.MarkupLineInterpolated($"      here: {row.Result.Figure}");
+                }
+
+                console.MarkupLineInterpolated($"      why: {row.Result.Reason}");
             }
         }
 

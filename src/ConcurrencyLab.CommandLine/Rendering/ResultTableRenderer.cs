@@ -58,9 +58,14 @@ internal static class ResultTableRenderer
             lines.AddRange(recommendation.Lines().Select((line, i) => new Text(line, new Style(i == 0 ? Color.Green : Color.Yellow))));
         }
 
-        foreach (var claim in scenario.Claims)
+        foreach (var claim in scenario.Claims.Where(c => c.Verdict != Verdict.NotTested))
         {
-            lines.Add(new Text("Published claim: " + claim.Sentence, new Style(claim.Holds ? Color.Aqua : Color.Fuchsia)));
+            lines.Add(new Text("Published claim: " + claim.Sentence, new Style(claim.Holds ? Color.Aqua : claim.Judged ? Color.Fuchsia : Color.Grey)));
+        }
+
+        if (RunSummary.NotTestedLine(scenario.Name, scenario.Claims) is { } untested)
+        {
+            lines.Add(new Text(untested, new Style(Color.Grey)));
         }
 
         // The runtime's own reasons, where the pool added threads because work waited: the why of the table's

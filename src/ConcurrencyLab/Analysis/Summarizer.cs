@@ -97,38 +97,23 @@ internal static class Summarizer
     }
 
     /// <summary>
-    /// The scenario's published claims that this run's variants test, each judged by its rule; a claim the run
-    /// does not put to the test is left out, one it tests but cannot decide says why. A rule's failure costs its
-    /// claim a verdict, never the results.
+    /// Every published claim of the scenario's post, each judged by its rule on this run where the run met the
+    /// claim's conditions, and "not tested" where it did not (other parameters, other variants, a run over other
+    /// processor counts): a claim is never given a verdict by a run that did not put it to the test. A rule's failure
+    /// costs its claim a verdict, never the results.
     /// </summary>
-    internal static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result)
+    /// <param name="scenario">The scenario, whose post's claims are judged.</param>
+    /// <param name="result">The run's results of it.</param>
+    /// <param name="runs">The post's other runs by key, for a claim that compares two (a reproduction has them; a plain run does not).</param>
+    internal static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result, IReadOnlyDictionary<string, Reproduction.ClaimEvidence>? runs = null)
     {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(result);
+
         // A run that swept the processor count is judged at each count, as a reproduction's is.
         var cores = result.Variants.Select(v => v.WholeNumber(RuntimeSettings.Cores.Parameter.Name)).OfType<int>().Distinct().Order().ToList();
-        var evidence = new Reproduction.ClaimEvidence(result, cores);
-        var judged = new List<ClaimResult>();
-        foreach (var claim in scenario.Claims?.Claims ?? [])
-        {
-            var judgement = claim.Evaluate(evidence);
-            if (judgement.NotRun)
-            {
-                continue;
-            }
-
-            judged.Add(new ClaimResult
-            {
-                Id = claim.Id,
-                Claim = claim.Text,
-                Published = claim.Published,
-                Verdict = judgement.VerdictText,
-                Holds = judgement.Verdict == Reproduction.Verdict.Holds,
-                Judged = judgement.Verdict != Reproduction.Verdict.CouldNotJudge,
-                Figure = judgement.Figure,
-                Reason = judgement.Reason,
-            });
-        }
-
-        return judged;
+        var evidence = new Reproduction.ClaimEvidence(result, cores, runs: runs);
+        return [.. (scenario.Claims?.Claims ?? []).Select(claim => claim.ToResult(claim.Evaluate(evidence)))];
     }
 
     /// <summary>The scenario's reading of its results; a failure there costs a note, never the results.</summary>

@@ -72,7 +72,9 @@ public sealed class HtmlExporter : IExporter
 
         if (scenario.Claims.Count > 0)
         {
-            writer.WriteLine("<ul class=\"claims\">" + string.Concat(scenario.Claims.Select(c => $"<li>Published claim: {Encode(c.Sentence)}</li>")) + "</ul>");
+            writer.WriteLine("<ul class=\"claims\">" + string.Concat(scenario.Claims.Select(c => c.Verdict == Verdict.NotTested
+                ? $"<li class=\"untested\">Not tested by this run: {Encode(c.Claim)} ({Encode(c.Reason)})</li>"
+                : $"<li>Published claim: {Encode(c.Sentence)}</li>")) + "</ul>");
         }
 
         foreach (var chart in Chart.For(scenario))

@@ -61,7 +61,9 @@ public sealed class MarkdownExporter : IExporter
                 writer.WriteLine();
                 foreach (var claim in scenario.Claims)
                 {
-                    writer.WriteLine($"- Published claim: {Escape(claim.Sentence)}");
+                    writer.WriteLine(claim.Verdict == Verdict.NotTested
+                        ? $"- Not tested by this run: {Escape(claim.Claim)} ({Escape(claim.Reason)})"
+                        : $"- Published claim: {Escape(claim.Sentence)}");
                 }
             }
 

@@ -40,13 +40,17 @@ internal sealed record RunSummary(string Scenario, string Fastest, string Use, s
             ClaimsText(scenario.Claims));
     }
 
-    /// <summary>"2 of 3 hold (not: delay-threads-19); 1 could not be judged"; empty when the run tested none.</summary>
+    /// <summary>
+    /// "2 of 3 hold (not: delay-threads-19); 1 could not be judged"; empty when the run tested none. Claims the run
+    /// did not put to the test are no verdicts and are not counted here (<see cref="NotTestedLine"/> says them).
+    /// </summary>
     public static string ClaimsText(IReadOnlyList<ClaimResult> claims)
     {
         ArgumentNullException.ThrowIfNull(claims);
-        var judged = claims.Where(c => c.Judged).ToList();
-        var unjudged = claims.Count - judged.Count;
-        if (claims.Count == 0)
+        var tested = claims.Where(c => c.Verdict != Verdict.NotTested).ToList();
+        var judged = tested.Where(c => c.Judged).ToList();
+        var unjudged = tested.Count - judged.Count;
+        if (tested.Count == 0)
         {
             return string.Empty;
         }
@@ -54,5 +58,18 @@ internal sealed record RunSummary(string Scenario, string Fastest, string Use, s
         var not = judged.Where(c => !c.Holds).Select(c => c.Id).ToList();
         var text = judged.Count == 0 ? string.Empty : $"{judged.Count(c => c.Holds)} of {judged.Count} hold{(not.Count == 0 ? string.Empty : $" (not: {string.Join(", ", not)})")}";
         return unjudged == 0 ? text : $"{text}{(text.Length > 0 ? "; " : string.Empty)}{unjudged} could not be judged";
+    }
+
+    /// <summary>
+    /// One line for the claims of <paramref name="scenario"/>'s post that the run did not put to the test, so a reader
+    /// knows they exist and where they are tested; null when it tested every one.
+    /// </summary>
+    public static string? NotTestedLine(string scenario, IReadOnlyList<ClaimResult> claims)
+    {
+        ArgumentNullException.ThrowIfNull(claims);
+        var untested = claims.Where(c => c.Verdict == Verdict.NotTested).Select(c => c.Id).ToList();
+        return untested.Count == 0
+            ? null
+            : $"Not tested by this run: {untested.Count} of the post's claims ({string.Join(", ", untested)}); their conditions are in results.json, and conclab reproduce {scenario} tests them.";
     }
 }

@@ -1,17 +1,32 @@
+using ConcurrencyLab.Results;
+
 namespace ConcurrencyLab.Reproduction;
 
 /// <summary>
-/// One claim a published post makes, as data: what it says, the figure it published and on what machine, the
-/// runs that test it, and the rule that decides it from the statistics of those runs. The rule is a plain
-/// function of the evidence, so it can be held to made-up results that must pass and must fail.
+/// One claim a published post makes, as data: what it says, the figure it published, where that figure comes from
+/// and on what machine, the conditions it holds under, the runs that test it, and the rule that decides it from the
+/// statistics of those runs. The rule is a plain function of the evidence, so it can be held to made-up results
+/// that must pass, must fail, and cannot tell.
 /// </summary>
 /// <param name="Id">A short, stable name (<c>scan-sequential</c>).</param>
 /// <param name="Text">The claim in one line, in the lab's words.</param>
 /// <param name="Published">The published figure and the machine it came from.</param>
 /// <param name="Runs">The keys of the <see cref="ClaimRun"/>s it is judged on, each on its own row.</param>
-/// <param name="Judge">The decision rule; it may throw <see cref="MissingEvidenceException"/>, which makes the verdict "could not be judged".</param>
+/// <param name="Judge">The decision rule; it may throw <see cref="MissingEvidenceException"/>, which makes the verdict "could not be judged" (or "not tested").</param>
 internal sealed record Claim(string Id, string Text, string Published, IReadOnlyList<string> Runs, Func<ClaimEvidence, Judgement> Judge)
 {
+    /// <summary>The decision rule in words, with its band or threshold: what docs/reproduction.md states for the claim.</summary>
+    public string Rule { get; init; } = string.Empty;
+
+    /// <summary>Where the published figure comes from.</summary>
+    public FigureSource Source { get; init; } = FigureSource.Text;
+
+    /// <summary>
+    /// What a run must have been for its results to test the claim: parameters at the published values, the
+    /// published processor counts, the kind of machine. The rule may read only the parameters these pin.
+    /// </summary>
+    public IReadOnlyList<Requirement> Conditions { get; init; } = [];
+
     /// <summary>
     /// Whether the rule is about one machine, so a run over several processor counts judges it at each and says
     /// under which it held; false for a rule that compares the counts itself.
@@ -19,21 +34,92 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
     public bool PerCores { get; init; } = true;
 
     /// <summary>
-    /// The verdict on <paramref name="evidence"/>: at each processor count the run swept when the rule is
-    /// <see cref="PerCores"/>, combined into one; "could not be judged" when what the rule needs is missing
-    /// (a variant that failed every trial, a scenario whose set-up failed), never a verdict on too little.
+    /// The verdict on <paramref name="evidence"/>. Not tested when the run did not meet the claim's conditions;
+    /// could not be judged when this machine cannot meet them, or when what the rule needs is missing or too spread;
+    /// otherwise the rule's verdict, at each processor count the run swept when the rule is <see cref="PerCores"/>.
     /// </summary>
     public Judgement Evaluate(ClaimEvidence evidence)
     {
         ArgumentNullException.ThrowIfNull(evidence);
-        if (!PerCores || evidence.Cores.Count == 0)
+        if (!evidence.Ran)
         {
-            return JudgeSafely(evidence);
+            // The scenario did not run, or its set-up failed: nothing was measured, so nothing is decided.
+            return Judgement.CouldNotJudge(evidence.Absent);
         }
 
-        var each = evidence.Cores.Select(c => (Cores: c, Judgement: JudgeSafely(evidence.At(c)))).ToList();
-        return Combine(each);
+        var conditions = Conditions.Select(c => (Requirement: c, Check: c.Check(evidence.Result))).ToList();
+        var checks = conditions.Select(c => c.Check).ToList();
+        var unmet = conditions.Where(c => !c.Check.Met && c.Requirement is not CoresRequirement).ToList();
+        if (unmet.Any(c => !c.Requirement.OfTheMachine))
+        {
+            return Judgement.NotTested($"the run did not meet its conditions: {Needs(unmet.Where(u => !u.Requirement.OfTheMachine))}") with { Conditions = checks };
+        }
+
+        if (unmet.FirstOrDefault(u => u.Requirement is ComputedRequirement { NoRunTests: true }) is { Check: { } untestable })
+        {
+            return Judgement.CouldNotJudge(untestable.Actual ?? "no run can test it") with { Conditions = checks };
+        }
+
+        if (unmet.Count > 0)
+        {
+            return Judgement.CouldNotJudge($"it needs {Needs(unmet)}, which this machine cannot give") with { Conditions = checks };
+        }
+
+        var view = evidence.For(this);
+        var cores = Conditions.OfType<CoresRequirement>().FirstOrDefault();
+        var slices = evidence.Cores.Count > 0 && (PerCores || cores is not null)
+            ? [.. evidence.Cores.Select(view.At)]
+            : new List<ClaimEvidence> { view.Whole() };
+        if (cores is not null)
+        {
+            var kept = slices.Where(s => cores.Accepts(s.SliceCores)).ToList();
+            if (kept.Count == 0)
+            {
+                var seen = string.Join(", ", slices.Select(s => s.SliceCores?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "an unrecorded count"));
+                return Judgement.NotTested($"the run did not meet its conditions: the runtime seeing {cores.Required} processors (this run: {seen}; --cores sets it)") with { Conditions = checks };
+            }
+
+            slices = kept;
+        }
+
+        Judgement judgement;
+        if (!PerCores)
+        {
+            judgement = JudgeSafely(view.Sweeping([.. slices.Select(s => s.SliceCores).OfType<int>()]));
+        }
+        else
+        {
+            var each = slices.Select(s => (Cores: s.SliceCores, Judgement: JudgeSafely(s))).ToList();
+            judgement = each.Count == 1 ? each[0].Judgement : Combine([.. each.Select(e => (e.Cores ?? 0, e.Judgement))]);
+        }
+
+        return judgement with { Conditions = checks };
     }
+
+    /// <summary>The claim's verdict as results record it.</summary>
+    public ClaimResult ToResult(Judgement judgement)
+    {
+        ArgumentNullException.ThrowIfNull(judgement);
+        return new ClaimResult
+        {
+            Id = Id,
+            Claim = Text,
+            Published = Published,
+            Source = Source,
+            Verdict = judgement.Verdict,
+            Condition = judgement.Condition,
+            Figure = judgement.Figure,
+            Figures = judgement.Figures,
+            Reason = judgement.Reason,
+            Conditions = judgement.Conditions,
+        };
+    }
+
+    /// <summary>What the claim needs of a run, in one line: "work-ms 100, duration at least 12".</summary>
+    public string Needs() => Conditions.Count == 0 ? "nothing beyond its variants" : string.Join(", ", Conditions.Select(c => c.Describe()));
+
+    private static string Needs(IEnumerable<(Requirement Requirement, ClaimCondition Check)> unmet) =>
+        string.Join(", ", unmet.Select(u => u.Check.Actual is { } actual ? $"{u.Requirement.Describe()} (this run: {actual})" : u.Requirement.Describe()));
 
     private Judgement JudgeSafely(ClaimEvidence evidence)
     {
@@ -43,7 +129,7 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
         }
         catch (MissingEvidenceException missing)
         {
-            return Judgement.CouldNotJudge(missing.Message) with { NotRun = missing.NotRun };
+            return missing.NotRun ? Judgement.NotTested(missing.Message) : Judgement.CouldNotJudge(missing.Message);
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
@@ -52,116 +138,49 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
         }
     }
 
-    // One verdict from a verdict at each processor count: held at all, at some (named), or at none.
-    internal static Judgement Combine(IReadOnlyList<(int Cores, Judgement Judgement)> each)
+    /// <summary>
+    /// One verdict from a verdict at each processor count. Counts that did not test the claim are left out. Any
+    /// count that could not judge makes the whole "could not be judged" (what held elsewhere is said in the reason),
+    /// so a verdict never changes with which counts happened to be decided; then it holds at all, at some (named),
+    /// or at none.
+    /// </summary>
+    internal static Judgement Combine(IReadOnlyList<(int Cores, Judgement Judgement)> all)
     {
+        var each = all.Where(e => e.Judgement.Verdict != Verdict.NotTested).ToList();
+        if (each.Count == 0)
+        {
+            return all[0].Judgement;
+        }
+
         if (each.Count == 1)
         {
             return each[0].Judgement;
         }
 
-        var judged = each.Where(e => e.Judgement.Verdict != Verdict.CouldNotJudge).ToList();
         var figure = string.Join("; ", each.Select(e => $"{e.Cores} cores: {e.Judgement.Figure}"));
+        var figures = each.SelectMany(e => e.Judgement.Figures.Select(f => f with { At = f.At is null ? $"{e.Cores} cores" : $"{e.Cores} cores, {f.At}" })).ToList();
+
         // One reason said once when every count gave the same.
         var reason = each.Select(e => e.Judgement.Reason).Distinct().Count() == 1
             ? each[0].Judgement.Reason
-            : string.Join("; ", each.Select(e => $"{e.Cores} cores: {e.Judgement.Reason}"));
-        if (judged.Count == 0)
+            : string.Join("; ", each.Select(e => $"{e.Cores} cores: {e.Judgement.VerdictText}, {e.Judgement.Reason}"));
+        if (each.Any(e => !e.Judgement.Judged))
         {
-            return new Judgement(Verdict.CouldNotJudge, figure, reason) { NotRun = each.All(e => e.Judgement.NotRun) };
+            return new Judgement(Verdict.CouldNotJudge, figure, reason) { Figures = figures };
         }
 
-        if (judged.Count == each.Count && judged.All(e => e.Judgement.Verdict == Verdict.Holds))
+        if (each.All(e => e.Judgement.Verdict == Verdict.Holds))
         {
-            return new Judgement(Verdict.Holds, figure, reason);
+            return new Judgement(Verdict.Holds, figure, reason) { Figures = figures };
         }
 
-        // Each count that held, outright or under its own condition, named; those that could not judge, said.
-        var where = judged
-            .Where(e => e.Judgement.Verdict is Verdict.Holds or Verdict.HoldsOnlyIf)
+        // Each count that held, outright or under its own condition, named.
+        var where = each
+            .Where(e => e.Judgement.Verdict is Verdict.Holds or Verdict.HoldsOnly)
             .Select(e => e.Judgement.Verdict == Verdict.Holds ? $"with {e.Cores} cores" : $"with {e.Cores} cores {e.Judgement.Condition}")
             .ToList();
-        var unjudged = each.Where(e => e.Judgement.Verdict == Verdict.CouldNotJudge).Select(e => e.Cores).ToList();
-        var notJudged = unjudged.Count == 0 ? string.Empty : $" (not judged with {string.Join(" or ", unjudged)} cores)";
         return where.Count == 0
-            ? new Judgement(Verdict.DoesNotHold, figure, reason + notJudged)
-            : new Judgement(Verdict.HoldsOnlyIf, figure, reason, string.Join(" or ", where) + notJudged);
-    }
-}
-
-/// <summary>What a reproduction says of a claim.</summary>
-internal enum Verdict
-{
-    /// <summary>The measurements bear it out.</summary>
-    Holds,
-
-    /// <summary>The measurements contradict it, or fail to show what it says.</summary>
-    DoesNotHold,
-
-    /// <summary>It holds under a condition the judgement names, and not otherwise.</summary>
-    HoldsOnlyIf,
-
-    /// <summary>What the rule needs was not measured: a variant failed, a scenario did not run.</summary>
-    CouldNotJudge,
-}
-
-/// <summary>A verdict with the figure measured here and the reason, in one line each.</summary>
-/// <param name="Verdict">What the rule decided.</param>
-/// <param name="Figure">The figure here the verdict rests on, with its 95% interval where it has one.</param>
-/// <param name="Reason">Why, from the measurements (and the runtime's account of the pool where it helps).</param>
-/// <param name="Condition">For <see cref="Verdict.HoldsOnlyIf"/>, the condition it holds under.</param>
-internal sealed record Judgement(Verdict Verdict, string Figure, string Reason, string? Condition = null)
-{
-    /// <summary>
-    /// Whether the verdict could not be reached only because the run did not include what the rule compares (a
-    /// run of other variants): nothing failed, the claim was just not put to the test.
-    /// </summary>
-    public bool NotRun { get; init; }
-
-    public static Judgement Holds(string figure, string reason) => new(Verdict.Holds, figure, reason);
-
-    public static Judgement DoesNotHold(string figure, string reason) => new(Verdict.DoesNotHold, figure, reason);
-
-    public static Judgement OnlyIf(string condition, string figure, string reason) => new(Verdict.HoldsOnlyIf, figure, reason, condition);
-
-    public static Judgement CouldNotJudge(string reason) => new(Verdict.CouldNotJudge, "-", reason);
-
-    /// <summary>Holds when <paramref name="holds"/>, else does not.</summary>
-    public static Judgement If(bool holds, string figure, string reason) => new(holds ? Verdict.Holds : Verdict.DoesNotHold, figure, reason);
-
-    /// <summary>The verdict as a reader sees it: "holds", "does not hold", "holds only with 8 cores", "could not be judged".</summary>
-    public string VerdictText => Verdict switch
-    {
-        Verdict.Holds => "holds",
-        Verdict.DoesNotHold => "does not hold",
-        Verdict.HoldsOnlyIf => $"holds only {Condition}",
-        _ => "could not be judged",
-    };
-}
-
-/// <summary>What a rule needed and the results do not have; the claim's verdict becomes "could not be judged".</summary>
-internal sealed class MissingEvidenceException : Exception
-{
-    public MissingEvidenceException(string message)
-        : base(message)
-    {
-    }
-
-    public MissingEvidenceException(string message, bool notRun)
-        : base(message)
-    {
-        NotRun = notRun;
-    }
-
-    /// <summary>Whether what is missing was simply not in the run, rather than measured and failed.</summary>
-    public bool NotRun { get; }
-
-    public MissingEvidenceException()
-    {
-    }
-
-    public MissingEvidenceException(string message, Exception innerException)
-        : base(message, innerException)
-    {
+            ? new Judgement(Verdict.DoesNotHold, figure, reason) { Figures = figures }
+            : new Judgement(Verdict.HoldsOnly, figure, reason, string.Join(" or ", where)) { Figures = figures };
     }
 }

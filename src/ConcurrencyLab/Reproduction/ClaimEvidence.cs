@@ -7,16 +7,19 @@ using ConcurrencyLab.Statistics;
 namespace ConcurrencyLab.Reproduction;
 
 /// <summary>
-/// What a rule reads: one run's results, seen at one processor count when the run swept several. Every
-/// figure is a statistic the lab already keeps (a median with its 95% interval, a ratio of two such medians);
-/// asking for a variant that has no ok trial throws <see cref="MissingEvidenceException"/>, so a rule never
-/// decides on what was not measured.
+/// What a rule reads: one run's results, seen at one processor count when the run swept several, and through one
+/// claim's conditions (<see cref="For"/>): the rule may read only the parameters they pin, and sees only the variants
+/// at the values they accept. Every figure is a statistic the lab already keeps (a median with its 95% interval, a
+/// ratio of two such medians); asking for a variant that has no ok trial throws <see cref="MissingEvidenceException"/>,
+/// so a rule never decides on what was not measured.
 /// </summary>
 internal sealed class ClaimEvidence
 {
     private readonly ScenarioResult? _result;
     private readonly string _suffix;
     private readonly IReadOnlyDictionary<string, ClaimEvidence> _runs;
+    private readonly IReadOnlySet<string>? _pinned;
+    private readonly IReadOnlyList<VariantRequirement> _variants;
 
     /// <summary>The evidence of <paramref name="result"/>; null when the run measured nothing of the scenario.</summary>
     /// <param name="result">The scenario's results in the run, or null when it did not run.</param>
@@ -24,42 +27,102 @@ internal sealed class ClaimEvidence
     /// <param name="absent">Why there is no result, when there is none.</param>
     /// <param name="runs">The post's other runs by key, for a rule that compares two (a case run first and last).</param>
     public ClaimEvidence(ScenarioResult? result, IReadOnlyList<int> cores, string? absent = null, IReadOnlyDictionary<string, ClaimEvidence>? runs = null)
-        : this(result, cores, string.Empty, absent, runs ?? new Dictionary<string, ClaimEvidence>())
+        : this(result, cores, string.Empty, absent, runs ?? new Dictionary<string, ClaimEvidence>(), null, [], null)
     {
     }
 
-    private ClaimEvidence(ScenarioResult? result, IReadOnlyList<int> cores, string suffix, string? absent, IReadOnlyDictionary<string, ClaimEvidence> runs)
+    private ClaimEvidence(ScenarioResult? result, IReadOnlyList<int> cores, string suffix, string? absent, IReadOnlyDictionary<string, ClaimEvidence> runs, IReadOnlySet<string>? pinned, IReadOnlyList<VariantRequirement> variants, int? sliceCores)
     {
         _result = result;
         Cores = cores;
         _suffix = suffix;
         _runs = runs;
+        _pinned = pinned;
+        _variants = variants;
         Absent = absent ?? "the scenario did not run";
+        SliceCores = sliceCores;
     }
 
     /// <summary>The processor counts the run swept, each judged apart; empty for one.</summary>
     public IReadOnlyList<int> Cores { get; }
 
-    private string Absent { get; }
+    /// <summary>The processor count this slice of the run is at, where it is one.</summary>
+    public int? SliceCores { get; }
+
+    /// <summary>Whether the scenario ran at all.</summary>
+    public bool Ran => _result is not null;
+
+    /// <summary>Why there is no result, when there is none.</summary>
+    public string Absent { get; }
 
     /// <summary>The scenario's results; throws when it did not run.</summary>
     public ScenarioResult Result => _result ?? throw new MissingEvidenceException(Absent);
 
-    /// <summary>The same results, seen as the trials that ran with the runtime seeing <paramref name="cores"/> processors.</summary>
-    public ClaimEvidence At(int cores) => new(_result, [], $":{RuntimeSettings.Cores.Parameter.Name}={cores.ToString(CultureInfo.InvariantCulture)}", Absent, _runs);
-
-    /// <summary>Another of the post's runs, seen at the same processor count as this one.</summary>
-    public ClaimEvidence Run(string key) =>
-        _runs.TryGetValue(key, out var run) ? new(run._result, [], _suffix, run.Absent, _runs) : new(null, [], _suffix, $"the run {key} was not made", _runs) { NotMade = true };
-
     // A run this reproduction (or plain run) did not make at all: a claim that needs it was not put to the test.
     private bool NotMade { get; init; }
 
-    /// <summary>A whole-number parameter of the run, as it used it.</summary>
-    public double Parameter(string name) =>
-        Result.Parameters.TryGetValue(name, out var text) && double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value)
+    /// <summary>The same evidence seen through <paramref name="claim"/>'s conditions: only the parameters they pin can be read, only the variants they accept are seen.</summary>
+    public ClaimEvidence For(Claim claim)
+    {
+        ArgumentNullException.ThrowIfNull(claim);
+        var pinned = claim.Conditions.Select(c => c.Pins).OfType<string>().ToHashSet(StringComparer.Ordinal);
+        return new ClaimEvidence(_result, Cores, _suffix, Absent, _runs, pinned, [.. claim.Conditions.OfType<VariantRequirement>()], SliceCores) { NotMade = NotMade };
+    }
+
+    /// <summary>The same results, seen as the trials that ran with the runtime seeing <paramref name="cores"/> processors.</summary>
+    public ClaimEvidence At(int cores) =>
+        new(_result, [], $":{RuntimeSettings.Cores.Parameter.Name}={cores.ToString(CultureInfo.InvariantCulture)}", Absent, _runs, _pinned, _variants, cores) { NotMade = NotMade };
+
+    /// <summary>The run as one slice at the processor count its trials saw (when they all saw one).</summary>
+    public ClaimEvidence Whole() => _result is null ? this
+        : new(_result, [], _suffix, Absent, _runs, _pinned, _variants, ProcessorCounts(_result) is [var only] ? only : null) { NotMade = NotMade };
+
+    /// <summary>The whole run, swept over <paramref name="cores"/> only: for a rule that compares the counts itself.</summary>
+    public ClaimEvidence Sweeping(IReadOnlyList<int> cores) => new(_result, cores, _suffix, Absent, _runs, _pinned, _variants, null) { NotMade = NotMade };
+
+    /// <summary>Another of the post's runs, seen at the same processor count, through the same conditions.</summary>
+    public ClaimEvidence Run(string key) =>
+        _runs.TryGetValue(key, out var run)
+            ? new(run._result, [], _suffix, run.Absent, _runs, _pinned, _variants, SliceCores) { NotMade = run.NotMade }
+            : new(null, [], _suffix, $"the run {key} was not made", _runs, _pinned, _variants, SliceCores) { NotMade = true };
+
+    /// <summary>The processor counts the run's trials saw: the variants' swept <c>cores</c>, or what each trial recorded.</summary>
+    public static IReadOnlyList<int> ProcessorCounts(ScenarioResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var swept = result.Variants.Select(v => v.WholeNumber(RuntimeSettings.Cores.Parameter.Name)).OfType<int>().Distinct().Order().ToList();
+        if (swept.Count > 0)
+        {
+            return swept;
+        }
+
+        return [.. result.Variants.SelectMany(v => v.Trials)
+            .Select(t => t.Metrics.TryGetValue(StandardMetrics.ProcessorCountSeen.Id, out var n) ? (int?)(int)n : null)
+            .OfType<int>().Distinct().Order()];
+    }
+
+    /// <summary>A parameter of the run, as a number; the rule's claim must pin it.</summary>
+    public double Parameter(string name)
+    {
+        if (_pinned is not null && !_pinned.Contains(name))
+        {
+            // A rule that reads what its conditions leave free decides on something the claim never fixed.
+            throw new InvalidOperationException($"the rule reads the parameter {name}, which its conditions do not pin");
+        }
+
+        return Result.Parameters.TryGetValue(name, out var text) && Requirement.Parse(text) is { } value
             ? value
             : throw new MissingEvidenceException($"the run has no parameter {name}");
+    }
+
+    /// <summary>The variants' own values of <paramref name="parameter"/> that the claim accepts (fanout's N), in order.</summary>
+    public IReadOnlyList<int> Values(string parameter)
+    {
+        var accepted = _variants.FirstOrDefault(v => v.Name == parameter);
+        var values = Result.Variants.Where(v => v.Summary is not null || v.Trials.Count > 0).Select(v => v.WholeNumber(parameter)).OfType<int>().Distinct().Order().ToList();
+        values = accepted is null ? values : [.. values.Where(accepted.Values.Contains)];
+        return values.Count > 0 ? values : throw new MissingEvidenceException($"the run has no variant at the {parameter} the claim names", notRun: true);
+    }
 
     /// <summary>Whether the run measured <paramref name="variant"/> with at least one ok trial.</summary>
     public bool Has(string variant) => Find(variant)?.Summary is not null;
@@ -78,21 +141,21 @@ internal sealed class ClaimEvidence
     }
 
     /// <summary>The median wall time of the variant's ok trials, with its 95% interval.</summary>
-    public MedianEstimate Wall(string variant)
+    public Estimate Wall(string variant)
     {
         var walls = Ok(variant).Select(t => t.WallMs).ToList();
         var summary = Variant(variant).Summary!;
 
         // A result that keeps its summary but not its trials still has its median and interval.
-        return walls.Count > 0 ? MedianEstimate.Of(walls) : new MedianEstimate(summary.MedianWallMs, summary.CiLowMs, summary.CiHighMs);
+        return walls.Count > 0 ? Estimate.Of(walls) : new Estimate(summary.MedianWallMs, summary.CiLowMs, summary.CiHighMs, summary.Trials);
     }
 
     /// <summary>The median of a metric over the variant's ok trials that recorded it, with its 95% interval.</summary>
-    public MedianEstimate Metric(string variant, Metric metric)
+    public Estimate Metric(string variant, Metric metric)
     {
         ArgumentNullException.ThrowIfNull(metric);
         var values = Values(variant, metric);
-        return values.Count > 0 ? MedianEstimate.Of(values) : throw new MissingEvidenceException($"{variant} recorded no {metric.DisplayName.ToLowerInvariant()}");
+        return values.Count > 0 ? Estimate.Of(values) : throw new MissingEvidenceException($"{variant} recorded no {metric.DisplayName.ToLowerInvariant()}");
     }
 
     /// <summary>The metric's value in each of the variant's ok trials that recorded it.</summary>
@@ -114,15 +177,23 @@ internal sealed class ClaimEvidence
     }
 
     /// <summary>
-    /// The ratio of two variants' median wall times (<paramref name="over"/> / <paramref name="under"/>) with an
-    /// interval that holds both medians' intervals at once: from the lowest over the highest to the highest
-    /// over the lowest. Wider than an exact interval, so a rule that needs it clear of a value errs towards
-    /// "not shown".
+    /// The sum of <paramref name="metrics"/> in the runtime account of the service each of the variant's ok trials
+    /// drove (fanout's product service), one value per trial that carried one.
     /// </summary>
-    public RatioEstimate Ratio(string over, string under) => RatioEstimate.Of(Wall(over), Wall(under));
+    public IReadOnlyList<double> ServiceValues(string variant, params Metric[] metrics) =>
+        [.. Ok(variant).Select(t => t.Service?.Metrics).OfType<IReadOnlyDictionary<string, double>>()
+            .Where(m => metrics.Any(metric => m.ContainsKey(metric.Id)))
+            .Select(m => metrics.Sum(metric => m.TryGetValue(metric.Id, out var v) ? v : 0))];
 
-    /// <summary>The ratio of one metric's medians in two variants, with the interval <see cref="Ratio(string, string)"/> takes.</summary>
-    public RatioEstimate Ratio(string over, string under, Metric metric) => RatioEstimate.Of(Metric(over, metric), Metric(under, metric));
+    /// <summary>The trials of the variant, failed ones too.</summary>
+    public IReadOnlyList<TrialResult> Trials(string variant) =>
+        (Find(variant) ?? throw new MissingEvidenceException(_result is null ? Absent : $"{variant} was not run", notRun: _result is not null || NotMade)).Trials;
+
+    /// <summary>The ratio of two variants' median wall times (<paramref name="over"/> / <paramref name="under"/>), with <see cref="Estimate.Ratio"/>'s interval.</summary>
+    public Estimate Ratio(string over, string under) => Estimate.Ratio(Wall(over), Wall(under));
+
+    /// <summary>The ratio of one metric's medians in two variants, with the same interval.</summary>
+    public Estimate Ratio(string over, string under, Metric metric) => Estimate.Ratio(Metric(over, metric), Metric(under, metric));
 
     /// <summary>
     /// What the runtime's account says of the variant's pool, in a few words ("pool peak 61, 58 starvation
@@ -160,13 +231,22 @@ internal sealed class ClaimEvidence
         : ms >= 100 ? ms.ToString("0", CultureInfo.InvariantCulture) + " ms" : ms.ToString("0.0", CultureInfo.InvariantCulture) + " ms";
 
     /// <summary>A median wall time with its interval: "10.3 s (10.1-10.5)".</summary>
-    public static string Time(MedianEstimate wall) => $"{Time(wall.Median)} ({Bare(wall.Low, wall.Median)}-{Bare(wall.High, wall.Median)})";
+    public static string Time(Estimate wall) => $"{Time(wall.Value)} ({Bare(wall.Low, wall.Value)}-{Bare(wall.High, wall.Value)})";
 
     /// <summary>A count, without decimals when whole.</summary>
     public static string Count(double value) => value.ToString(Math.Abs(value) >= 100 ? "0" : "0.#", CultureInfo.InvariantCulture);
 
     /// <summary>A count's median with its interval: "61 (58-63)".</summary>
-    public static string Count(MedianEstimate value) => value.Low == value.High ? Count(value.Median) : $"{Count(value.Median)} ({Count(value.Low)}-{Count(value.High)})";
+    public static string Count(Estimate value) => value.Low == value.High ? Count(value.Value) : $"{Count(value.Value)} ({Count(value.Low)}-{Count(value.High)})";
+
+    /// <summary>A ratio as a multiple, with its interval: "12.1x (11.8-12.5)".</summary>
+    public static string Times(Estimate ratio) => $"{Multiple(ratio.Value)}x ({Multiple(ratio.Low)}-{Multiple(ratio.High)})";
+
+    /// <summary>A multiple as ratios are written: two decimals below 1, one below 10, none above.</summary>
+    public static string Multiple(double value) => value.ToString(value >= 10 ? "0" : value >= 1 ? "0.0" : "0.00", CultureInfo.InvariantCulture);
+
+    /// <summary>A rate per second with thousands apart: "9,529".</summary>
+    public static string Rate(double perSecond) => perSecond.ToString("#,0", CultureInfo.InvariantCulture);
 
     // An interval's end in the unit its median is written in.
     private static string Bare(double ms, double median) => median >= 10_000
@@ -175,28 +255,23 @@ internal sealed class ClaimEvidence
 
     private List<TrialResult> Ok(string variant) => [.. Variant(variant).Trials.Where(t => t.Status == TrialStatus.Ok)];
 
-    private VariantResult? Find(string name) => _result?.Variants.FirstOrDefault(v => v.Name == name + _suffix);
-}
+    private VariantResult? Find(string name)
+    {
+        var found = _result?.Variants.FirstOrDefault(v => v.Name == name + _suffix);
+        if (found is null)
+        {
+            return null;
+        }
 
-/// <summary>A ratio of two medians with an interval that holds both medians' 95% intervals.</summary>
-/// <param name="Value">The ratio of the medians.</param>
-/// <param name="Low">The lowest the ratio could be: the lower end over the upper end.</param>
-/// <param name="High">The highest it could be: the upper end over the lower end.</param>
-internal readonly record struct RatioEstimate(double Value, double Low, double High)
-{
-    public static RatioEstimate Of(MedianEstimate over, MedianEstimate under) =>
-        under.Median <= 0 || under.Low <= 0
-            ? throw new MissingEvidenceException("a ratio over a median of 0 says nothing")
-            : new RatioEstimate(over.Median / under.Median, over.Low / under.High, over.High / under.Low);
+        // A variant at a value the claim does not name (fanout at N = 15 for a claim about 100) is not evidence for it.
+        foreach (var requirement in _variants)
+        {
+            if (found.WholeNumber(requirement.Name) is { } value && !requirement.Values.Contains(value))
+            {
+                throw new MissingEvidenceException($"{name} is not at the {requirement.Name} the claim names ({requirement.Required})", notRun: true);
+            }
+        }
 
-    /// <summary>Whether the whole interval is above <paramref name="value"/>.</summary>
-    public bool Above(double value) => Low > value;
-
-    /// <summary>Whether the whole interval is below <paramref name="value"/>.</summary>
-    public bool Below(double value) => High < value;
-
-    /// <summary>The ratio as a multiple, with its interval: "12.1x (11.8-12.5)".</summary>
-    public string Times => $"{Number(Value)}x ({Number(Low)}-{Number(High)})";
-
-    private static string Number(double value) => value.ToString(value >= 10 ? "0" : value >= 1 ? "0.0" : "0.00", CultureInfo.InvariantCulture);
+        return found;
+    }
 }

@@ -38,6 +38,15 @@ internal sealed record ClaimRun
     /// </summary>
     public bool AsPublished { get; init; }
 
+    /// <summary>The scales the run is made at: a run whose claims' conditions the quick scale cannot meet is not made there.</summary>
+    public RunScale Scale { get; init; } = RunScale.Both;
+
+    /// <summary>Whether the run is made at the scale asked for.</summary>
+    public bool MadeAt(bool quick) => Scale == RunScale.Both || (Scale == RunScale.QuickOnly) == quick;
+
+    /// <summary>Discarded trials per variant before the measured ones, for isolated runs; null for the lab's default.</summary>
+    public int? Warmup { get; init; }
+
     /// <summary>Measured trials (or passes) per variant at full scale; null for the lab's default.</summary>
     public int? Repeat { get; init; }
 
@@ -59,6 +68,19 @@ internal sealed record ClaimRun
     /// <summary>The parameters at the scale asked for.</summary>
     public IReadOnlyDictionary<string, string> ParametersAt(bool quick) =>
         quick ? Parameters.Concat(QuickParameters).GroupBy(p => p.Key).ToDictionary(g => g.Key, g => g.Last().Value) : Parameters;
+}
+
+/// <summary>The scales a <see cref="ClaimRun"/> is made at.</summary>
+internal enum RunScale
+{
+    /// <summary>Under <c>--quick</c> and at full scale.</summary>
+    Both,
+
+    /// <summary>Under <c>--quick</c> only: at full scale another run measures the same.</summary>
+    QuickOnly,
+
+    /// <summary>At full scale only: the quick scale cannot meet its claims' conditions.</summary>
+    FullOnly,
 }
 
 /// <summary>A post's claims and the runs that test them: what a scenario that reproduces a post declares.</summary>

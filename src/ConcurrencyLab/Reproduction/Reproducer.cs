@@ -52,7 +52,7 @@ internal sealed class Reproducer
             var claims = scenario.Claims!;
             var evidence = new Dictionary<string, ClaimEvidence>(StringComparer.Ordinal);
             var results = new Dictionary<string, (ScenarioResult? Result, string? Absent)>(StringComparer.Ordinal);
-            foreach (var run in claims.Runs)
+            foreach (var run in claims.Runs.Where(r => r.MadeAt(quick)))
             {
                 if (cancelled)
                 {
@@ -88,17 +88,28 @@ internal sealed class Reproducer
 
             // Each run's evidence knows the post's other runs (the same dictionary, read once it is full), for a
             // rule that compares two.
-            foreach (var run in claims.Runs)
+            foreach (var run in claims.Runs.Where(r => r.MadeAt(quick)))
             {
-                evidence[run.Key] = new ClaimEvidence(results[run.Key].Result, run.Cores, results[run.Key].Absent, evidence);
+                // A run at one processor count is not a sweep: its variants carry no count in their names.
+                evidence[run.Key] = new ClaimEvidence(results[run.Key].Result, run.Cores.Count > 1 ? run.Cores : [], results[run.Key].Absent, evidence);
             }
 
             foreach (var claim in claims.Claims)
             {
-                foreach (var key in claim.Runs)
+                var made = claim.Runs.Select(key => claims.Runs.First(r => r.Key == key)).Where(r => r.MadeAt(quick)).ToList();
+                foreach (var run in made)
                 {
-                    var run = claims.Runs.First(r => r.Key == key);
-                    rows.Add(new ClaimVerdict(scenario.Name, claims.Post, claim.Id, claim.Text, claim.Published, key, run.Kind, claim.Evaluate(evidence[key])));
+                    rows.Add(new ClaimVerdict(scenario.Name, claims.Post, run.Key, run.Kind, claim.ToResult(claim.Evaluate(evidence[run.Key]))));
+                }
+
+                if (made.Count == 0)
+                {
+                    // Its runs are made at the other scale only, because this one cannot meet the claim's conditions.
+                    var scale = quick ? "the quick scale" : "the full scale";
+                    var how = quick ? $"conclab reproduce {scenario.Name}" : $"conclab reproduce {scenario.Name} --quick";
+                    var first = claims.Runs.First(r => r.Key == claim.Runs[0]);
+                    rows.Add(new ClaimVerdict(scenario.Name, claims.Post, first.Key, first.Kind, claim.ToResult(
+                        Judgement.NotTested($"not tested at {scale}: it needs {claim.Needs()}; {how} tests it"))));
                 }
             }
         }
@@ -123,6 +134,7 @@ internal sealed class Reproducer
         Parameters = run.ParametersAt(quick),
         Quick = quick,
         Repeat = quick ? run.QuickRepeat : run.Repeat,
+        Warmup = run.Warmup,
         TrialTimeout = run.TrialTimeoutAt(quick),
         RuntimeSweeps = run.Cores.Count > 1 ? new Dictionary<string, IReadOnlyList<int>> { [RuntimeSettings.Cores.Parameter.Name] = run.Cores } : new Dictionary<string, IReadOnlyList<int>>(),
         RuntimeEnvironment = run.Cores.Count == 1 ? new Dictionary<string, string> { [RuntimeSettings.Cores.Variable] = RuntimeSettings.Cores.Write(run.Cores[0]) } : new Dictionary<string, string>(),

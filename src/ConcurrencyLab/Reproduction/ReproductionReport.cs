@@ -2,6 +2,7 @@ using System.Globalization;
 using System.Net;
 using System.Text.Json;
 using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Results;
 using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Reproduction;
@@ -48,12 +49,19 @@ internal static class ReproductionReport
             + $"{(result.Quick ? "quick scale" : "full scale")}, {Minutes(result.Seconds)}, started {result.StartedAt}{(result.Cancelled ? "; cancelled, so some claims were not judged" : string.Empty)}.";
     }
 
-    /// <summary>The verdicts, counted: "9 hold, 3 do not, 2 only under a condition, 1 could not be judged".</summary>
+    /// <summary>
+    /// The rows, counted: "41 claims, 30 verdicts: 9 hold, 12 do not, 2 hold only under a condition, 7 could not be
+    /// judged; 14 rows not tested at this scale". A row not tested is no verdict.
+    /// </summary>
     public static string Tally(ReproductionResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        int Count(Verdict v) => result.Claims.Count(c => c.Judgement.Verdict == v);
-        return $"{result.Claims.Count} verdicts: {Count(Verdict.Holds)} hold, {Count(Verdict.DoesNotHold)} do not, {Count(Verdict.HoldsOnlyIf)} hold only under a condition, {Count(Verdict.CouldNotJudge)} could not be judged.";
+        int Count(Verdict v) => result.Claims.Count(c => c.Result.Verdict == v);
+        var claims = result.Claims.Select(c => (c.Scenario, c.Result.Id)).Distinct().Count();
+        var verdicts = result.Claims.Count(c => c.Result.Verdict != Verdict.NotTested);
+        var notTested = Count(Verdict.NotTested);
+        return $"{claims} claims, {verdicts} verdicts: {Count(Verdict.Holds)} hold, {Count(Verdict.DoesNotHold)} do not, {Count(Verdict.HoldsOnly)} hold only under a condition, {Count(Verdict.CouldNotJudge)} could not be judged"
+            + (notTested == 0 ? "." : $"; {notTested} not tested by the runs made at this scale.");
     }
 
     public static void Markdown(ReproductionResult result, TextWriter writer, string folder)
@@ -68,7 +76,7 @@ internal static class ReproductionReport
         writer.WriteLine("| --- | --- | --- | --- | --- | --- | --- |");
         foreach (var row in result.Claims)
         {
-            writer.WriteLine($"| {MarkdownExporter.Escape(row.Scenario)} | {MarkdownExporter.Escape(row.Claim)} | {MarkdownExporter.Escape(row.Published)} | {MarkdownExporter.Escape(row.RunKind)} | {MarkdownExporter.Escape(row.Judgement.Figure)} | **{MarkdownExporter.Escape(row.Judgement.VerdictText)}** | {MarkdownExporter.Escape(row.Judgement.Reason)} |");
+            writer.WriteLine($"| {MarkdownExporter.Escape(row.Scenario)} | {MarkdownExporter.Escape(row.Result.Claim)} | {MarkdownExporter.Escape(row.Result.Published)} | {MarkdownExporter.Escape(row.RunKind)} | {MarkdownExporter.Escape(row.Result.Figure)} | **{MarkdownExporter.Escape(row.Result.VerdictText)}** | {MarkdownExporter.Escape(row.Result.Reason)} |");
         }
 
         writer.WriteLine();
@@ -97,7 +105,7 @@ internal static class ReproductionReport
         writer.WriteLine("<section id=\"reproduction\"><h2>Claims</h2><table><thead><tr><th>Post</th><th>Claim</th><th>Published</th><th>Run</th><th>Here (median, 95% CI)</th><th>Verdict</th><th>Why</th></tr></thead><tbody>");
         foreach (var row in result.Claims)
         {
-            writer.WriteLine($"<tr class=\"{Css(row.Judgement.Verdict)}\"><td>{Encode(row.Scenario)}</td><td>{Encode(row.Claim)}</td><td>{Encode(row.Published)}</td><td><a href=\"{Encode(Relative(folder, Path.Combine(folder, row.Run)))}/report.html\">{Encode(row.RunKind)}</a></td><td>{Encode(row.Judgement.Figure)}</td><td><strong>{Encode(row.Judgement.VerdictText)}</strong></td><td>{Encode(row.Judgement.Reason)}</td></tr>");
+            writer.WriteLine($"<tr class=\"{Css(row.Result.Verdict)}\"><td>{Encode(row.Scenario)}</td><td>{Encode(row.Result.Claim)}</td><td>{Encode(row.Result.Published)}</td><td><a href=\"{Encode(Relative(folder, Path.Combine(folder, row.Run)))}/report.html\">{Encode(row.RunKind)}</a></td><td>{Encode(row.Result.Figure)}</td><td><strong>{Encode(row.Result.VerdictText)}</strong></td><td>{Encode(row.Result.Reason)}</td></tr>");
         }
 
         writer.WriteLine("</tbody></table></section>");
@@ -114,7 +122,8 @@ internal static class ReproductionReport
     {
         Verdict.Holds => "holds",
         Verdict.DoesNotHold => "fails",
-        Verdict.HoldsOnlyIf => "partly",
+        Verdict.HoldsOnly => "partly",
+        Verdict.NotTested => "untested",
         _ => "unjudged",
     };
 

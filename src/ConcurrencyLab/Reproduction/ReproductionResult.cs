@@ -5,8 +5,11 @@ namespace ConcurrencyLab.Reproduction;
 /// <summary>What <c>conclab reproduce</c> found: a verdict for every claim on every run that tests it (<c>reproduction.json</c>).</summary>
 internal sealed record ReproductionResult
 {
-    /// <summary>The version of this file's layout.</summary>
-    public int SchemaVersion { get; init; } = 1;
+    /// <summary>
+    /// The version of this file's layout. 2: each claim's row holds the claim's result as results files do (a typed
+    /// <c>verdict</c> with <c>notTested</c>, its conditions and its figures as numbers) instead of a judgement.
+    /// </summary>
+    public int SchemaVersion { get; init; } = 2;
 
     /// <summary>UTC time the reproduction started, ISO 8601.</summary>
     public required string StartedAt { get; init; }
@@ -33,13 +36,10 @@ internal sealed record ReproductionResult
 /// <summary>One claim judged on one run.</summary>
 /// <param name="Scenario">The scenario that reproduces the post.</param>
 /// <param name="Post">The post.</param>
-/// <param name="Id">The claim's short name.</param>
-/// <param name="Claim">The claim in one line.</param>
-/// <param name="Published">The published figure and machine.</param>
 /// <param name="Run">The run's key.</param>
 /// <param name="RunKind">Isolated, or as published.</param>
-/// <param name="Judgement">The verdict, the figure here and the reason.</param>
-internal sealed record ClaimVerdict(string Scenario, string Post, string Id, string Claim, string Published, string Run, string RunKind, Judgement Judgement);
+/// <param name="Result">The claim, its verdict on the run, the figure here and why.</param>
+internal sealed record ClaimVerdict(string Scenario, string Post, string Run, string RunKind, ClaimResult Result);
 
 /// <summary>A run made for the claims.</summary>
 /// <param name="Scenario">Its scenario.</param>

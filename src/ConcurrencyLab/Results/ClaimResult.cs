@@ -1,8 +1,9 @@
 namespace ConcurrencyLab.Results;
 
 /// <summary>
-/// A published claim of the post a scenario reproduces, judged on this run's results by the rule the lab states
-/// for it (<c>conclab reproduce</c> judges every claim in the runs made for it; a run judges those its variants test).
+/// A published claim of the post a scenario reproduces, judged on a run's results by the rule the lab states for
+/// it, and only where the run met the claim's conditions (<see cref="Conditions"/>): a claim the run did not put to
+/// the test is <see cref="Verdict.NotTested"/>, never a verdict.
 /// </summary>
 public sealed record ClaimResult
 {
@@ -15,23 +16,48 @@ public sealed record ClaimResult
     /// <summary>The published figure and the machine it came from.</summary>
     public required string Published { get; init; }
 
-    /// <summary>Whether it held here: <c>holds</c>, <c>does not hold</c>, <c>holds only</c> and its condition, or <c>could not be judged</c>.</summary>
-    public required string Verdict { get; init; }
+    /// <summary>Where the published figure comes from: the post's text, an image, its code, or the lab's reading.</summary>
+    public FigureSource Source { get; init; }
+
+    /// <summary>What the lab says of it on this run.</summary>
+    public required Verdict Verdict { get; init; }
+
+    /// <summary>For <see cref="Verdict.HoldsOnly"/>, the condition it holds under ("with 2 cores", "at N = 100").</summary>
+    public string? Condition { get; init; }
 
     /// <summary>Whether the verdict is "holds" outright.</summary>
-    public bool Holds { get; init; }
+    public bool Holds => Verdict == Verdict.Holds;
 
-    /// <summary>Whether a verdict was reached: false when the results lacked what the rule needs (a variant that failed).</summary>
-    public bool Judged { get; init; } = true;
+    /// <summary>Whether the run decided the claim: holds, does not hold, or holds only under a condition.</summary>
+    public bool Judged => Verdict is Verdict.Holds or Verdict.DoesNotHold or Verdict.HoldsOnly;
 
-    /// <summary>The figure here the verdict rests on, with its 95% interval where it has one.</summary>
+    /// <summary>The figure here the verdict rests on, in one line, with its 95% interval where it has one.</summary>
     public string Figure { get; init; } = string.Empty;
+
+    /// <summary>The same figure as numbers, one per part the verdict combines (processor counts, forms, N); empty where there is none.</summary>
+    public IReadOnlyList<ClaimFigure> Figures { get; init; } = [];
 
     /// <summary>Why, in one line, from the measurements.</summary>
     public string Reason { get; init; } = string.Empty;
 
-    /// <summary>The claim as one sentence for a report: "Published: ... (figure): holds here, figure; reason."</summary>
+    /// <summary>The claim's conditions, each as this run met it or not.</summary>
+    public IReadOnlyList<ClaimCondition> Conditions { get; init; } = [];
+
+    /// <summary>The verdict as a reader sees it: "holds", "does not hold", "holds only with 8 cores", "could not be judged", "not tested".</summary>
+    public string VerdictText => Text(Verdict, Condition);
+
+    /// <summary>The claim as one sentence for a report: "Claim (published: ...): holds here, figure; reason."</summary>
     public string Sentence => Figure is "" or "-"
-        ? $"{Claim} (published: {Published}): {Verdict} here: {Reason}."
-        : $"{Claim} (published: {Published}): {Verdict} here, {Figure}; {Reason}.";
+        ? $"{Claim} (published: {Published}): {VerdictText} here: {Reason}."
+        : $"{Claim} (published: {Published}): {VerdictText} here, {Figure}; {Reason}.";
+
+    /// <summary>A verdict in words, with its condition where it has one.</summary>
+    internal static string Text(Verdict verdict, string? condition = null) => verdict switch
+    {
+        Verdict.Holds => "holds",
+        Verdict.DoesNotHold => "does not hold",
+        Verdict.HoldsOnly => $"holds only {condition}",
+        Verdict.NotTested => "not tested",
+        _ => "could not be judged",
+    };
 }

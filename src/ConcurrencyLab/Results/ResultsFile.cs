@@ -45,6 +45,7 @@ public static class ResultsFile
 
         RunResult? run;
         var upgraded = false;
+        var fromTwo = false;
         try
         {
             // Read as a tree first: a file of an older schema is rewritten into this one before it is bound.
@@ -62,6 +63,12 @@ public static class ResultsFile
                 {
                     SchemaOne.Upgrade(root);
                     upgraded = true;
+                }
+
+                if (SchemaTwo.Is(root))
+                {
+                    SchemaTwo.Upgrade(root);
+                    fromTwo = true;
                 }
             }
 
@@ -83,7 +90,7 @@ public static class ResultsFile
             throw new ResultsFileException(Newer(path, run.SchemaVersion));
         }
 
-        writtenAs = upgraded ? 1 : run.SchemaVersion;
+        writtenAs = upgraded ? 1 : fromTwo ? 2 : run.SchemaVersion;
         if (upgraded)
         {
             run = SchemaOne.WithMedians(run);

@@ -14,11 +14,13 @@ public sealed record RunResult
     /// <summary>
     /// The schema version this build writes. 2: a trial's measurements and a scenario's checks are one
     /// <c>metrics</c> map, a summary's medians one <c>medians</c> map, and a scenario describes its own metrics in
-    /// <c>metrics</c> (which replaces <c>reportedChecks</c> and <c>flaggedChecks</c>). Version 1 files are still read.
+    /// <c>metrics</c> (which replaces <c>reportedChecks</c> and <c>flaggedChecks</c>). 3: a claim's <c>verdict</c> is a
+    /// value (<c>holds</c>, <c>doesNotHold</c>, <c>holdsOnly</c>, <c>couldNotJudge</c>, <c>notTested</c>) instead of
+    /// words, with its conditions and figures as numbers. Version 1 and 2 files are still read.
     /// </summary>
-    public const int CurrentSchemaVersion = 2;
+    public const int CurrentSchemaVersion = 3;
 
-    /// <summary>The version of this file's layout: 2 since fields became described metrics; version 1 files are read too.</summary>
+    /// <summary>The version of this file's layout: 3 since verdicts became values; version 1 and 2 files are read too.</summary>
     public int SchemaVersion { get; init; } = CurrentSchemaVersion;
 
     /// <summary>The program that wrote the file.</summary>
@@ -120,8 +122,8 @@ public sealed record ScenarioResult
     public IReadOnlyList<string> WorkParameters { get; init; } = [];
 
     /// <summary>
-    /// The published claims this run's variants test, each judged (empty for a scenario that reproduces no post,
-    /// and in older files).
+    /// Every published claim of the post the scenario reproduces, each judged where the run met its conditions and
+    /// <see cref="Verdict.NotTested"/> where it did not (empty for a scenario that reproduces no post, and in older files).
     /// </summary>
     public IReadOnlyList<ClaimResult> Claims { get; init; } = [];
 

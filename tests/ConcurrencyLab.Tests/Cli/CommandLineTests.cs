@@ -121,7 +121,11 @@ public sealed class CommandLineTests
         var folder = Directory.CreateTempSubdirectory("conclab-report-test-").FullName;
         try
         {
-            var results = Write(folder, "results.json", Reporting.ExporterTests.SampleRun());
+            // A run as this build writes it: its post's claims judged (report judges them again, the same way).
+            var sample = Reporting.ExporterTests.SampleRun();
+            var delay = ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
+            sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, s) })] };
+            var results = Write(folder, "results.json", sample);
             var broken = Path.Combine(folder, "broken.json");
             await File.WriteAllTextAsync(broken, (await File.ReadAllTextAsync(results)).Replace("\"variants\": [", "\"variants\": null, \"x\": [", StringComparison.Ordinal));
 
@@ -164,7 +168,11 @@ public sealed class CommandLineTests
         var folder = Directory.CreateTempSubdirectory("conclab-report-test-").FullName;
         try
         {
-            var results = Write(folder, "results.json", Reporting.ExporterTests.SampleRun());
+            // A run as this build writes it: its post's claims judged (report judges them again, the same way).
+            var sample = Reporting.ExporterTests.SampleRun();
+            var delay = ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
+            sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, s) })] };
+            var results = Write(folder, "results.json", sample);
 
             var (exitCode, _, output) = await InvokeAsync(["report", results, "--out", Path.Combine(folder, "again")]);
 
@@ -184,7 +192,7 @@ public sealed class CommandLineTests
     }
 
     [Fact]
-    public async Task Report_OfAVersion1File_WritesVersion2_AndChartsItsSweepsAsBefore()
+    public async Task Report_OfAVersion1File_WritesThisVersion_AndChartsItsSweepsAsBefore()
     {
         var folder = Directory.CreateTempSubdirectory("conclab-report-v1-test-").FullName;
         try
@@ -194,7 +202,7 @@ public sealed class CommandLineTests
             Assert.True(exitCode == 0, error);
             Assert.True(File.Exists(Path.Combine(folder, "charts", "delay-sweep.svg")), "no sweep chart");
             var again = ConcurrencyLab.Results.ResultsFile.Read(Path.Combine(folder, "results.json"), out var writtenAs);
-            Assert.Equal(2, writtenAs);
+            Assert.Equal(ConcurrencyLab.Results.RunResult.CurrentSchemaVersion, writtenAs);
             Assert.Equal("parallel-for", again.Scenarios[0].Variants.Single(v => v.Name == "parallel-for@40-apm").Family);
         }
         finally
@@ -255,7 +263,11 @@ public sealed class CommandLineTests
         var folder = Directory.CreateTempSubdirectory("conclab-out-test-").FullName;
         try
         {
-            var results = Write(folder, "results.json", Reporting.ExporterTests.SampleRun());
+            // A run as this build writes it: its post's claims judged (report judges them again, the same way).
+            var sample = Reporting.ExporterTests.SampleRun();
+            var delay = ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
+            sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, s) })] };
+            var results = Write(folder, "results.json", sample);
             var before = await File.ReadAllTextAsync(results);
 
             var (exitCode, error, _) = await InvokeAsync(["run", "delay", "--quick", "--variants", "whenall", "--out", folder]);

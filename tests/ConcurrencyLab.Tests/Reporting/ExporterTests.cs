@@ -74,7 +74,7 @@ public sealed class ExporterTests
         using var document = JsonDocument.Parse(writer.ToString());
         var root = document.RootElement;
 
-        Assert.Equal(2, root.GetProperty("schemaVersion").GetInt32());
+        Assert.Equal(3, root.GetProperty("schemaVersion").GetInt32());
         foreach (var name in new[] { "os", "runtime", "processorCount", "gcMode" })
         {
             Assert.True(root.GetProperty("environment").TryGetProperty(name, out _), name);

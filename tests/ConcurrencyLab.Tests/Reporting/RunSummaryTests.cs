@@ -13,9 +13,10 @@ public sealed class RunSummaryTests
         {
             Claims =
             [
-                new ClaimResult { Id = "delay-channel-12x", Claim = "A Channel is about 12x faster", Published = "68 ms against 799 ms (8 cores)", Verdict = "holds", Holds = true, Figure = "21x (20-21)", Reason = "every item waits at once" },
-                new ClaimResult { Id = "delay-threads-19", Claim = "Threads never above 19", Published = "19 at the end (8 cores)", Verdict = "does not hold", Figure = "at most 21 threads", Reason = "channel rose to 21" },
-                new ClaimResult { Id = "delay-default-degree", Claim = "The default degree is the worst", Published = "384 ms", Verdict = "could not be judged", Judged = false, Figure = "-", Reason = "foreach-async@default had no ok trial" },
+                new ClaimResult { Id = "delay-channel-12x", Claim = "A Channel is about 12x faster", Published = "68 ms against 799 ms (8 cores)", Verdict = Verdict.Holds, Figure = "21x (20-21)", Reason = "every item waits at once" },
+                new ClaimResult { Id = "delay-threads-19", Claim = "Threads never above 19", Published = "19 at the end (8 cores)", Verdict = Verdict.DoesNotHold, Figure = "at most 21 threads", Reason = "channel rose to 21" },
+                new ClaimResult { Id = "delay-default-degree", Claim = "The default degree is the worst", Published = "384 ms", Verdict = Verdict.CouldNotJudge, Figure = "-", Reason = "foreach-async@default had no ok trial" },
+                new ClaimResult { Id = "delay-channel-position", Claim = "The Channel's threads depend on its position", Published = "no figure", Verdict = Verdict.NotTested, Reason = "the run did not meet its conditions: a run with the Channel last" },
             ],
         };
         return run with { Scenarios = [judged, run.Scenarios[0] with { Name = "other" }] };
@@ -45,7 +46,10 @@ public sealed class RunSummaryTests
         Assert.Contains("| delay | whenall | whenall | 0.95 | 1 of 2 hold (not: delay-threads-19); 1 could not be judged |", markdown.ToString(), StringComparison.Ordinal);
         Assert.Contains("- Published claim: The default degree is the worst (published: 384 ms): could not be judged here: foreach-async@default had no ok trial.", markdown.ToString(), StringComparison.Ordinal);
         Assert.Contains("- Published claim: Threads never above 19 (published: 19 at the end (8 cores)): does not hold here, at most 21 threads; channel rose to 21.", markdown.ToString(), StringComparison.Ordinal);
+        Assert.Contains("- Not tested by this run: The Channel's threads depend on its position (the run did not meet its conditions: a run with the Channel last)", markdown.ToString(), StringComparison.Ordinal);
+        Assert.DoesNotContain("Published claim: The Channel's threads", markdown.ToString(), StringComparison.Ordinal);
         Assert.Contains("<th>Published claims</th>", html, StringComparison.Ordinal);
+        Assert.Contains("<li class=\"untested\">Not tested by this run: The Channel&#39;s threads depend on its position", html, StringComparison.Ordinal);
         Assert.Contains("<li>Published claim: A Channel is about 12x faster (published: 68 ms against 799 ms (8 cores)): holds here, 21x (20-21); every item waits at once.</li>", html, StringComparison.Ordinal);
     }
 }

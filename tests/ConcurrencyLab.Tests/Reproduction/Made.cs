@@ -63,6 +63,21 @@ internal static class Made
             Parameters = new Dictionary<string, string>(variant.Parameters) { ["cores"] = cores.ToString(CultureInfo.InvariantCulture) },
         };
 
+    /// <summary>The variant with <paramref name="metric"/> at <paramref name="value"/> in every trial, summarised again.</summary>
+    public static VariantResult WithMetric(this VariantResult variant, Metric metric, double value) =>
+        WithTrials(variant.Name, [.. variant.Trials.Select(t => t with { Metrics = new Dictionary<string, double>(t.Metrics) { [metric.Id] = value } })]) with { Parameters = variant.Parameters };
+
+    /// <summary>The variant with <paramref name="metric"/> at one of <paramref name="values"/> in each trial, in order, summarised again.</summary>
+    public static VariantResult WithMetricEach(this VariantResult variant, Metric metric, IReadOnlyList<double> values) =>
+        WithTrials(variant.Name, [.. variant.Trials.Select((t, i) => t with { Metrics = new Dictionary<string, double>(t.Metrics) { [metric.Id] = values[i] } })]) with { Parameters = variant.Parameters };
+
+    /// <summary>The variant with every trial carrying the account of a service it drove, with these metrics.</summary>
+    public static VariantResult WithService(this VariantResult variant, params (Metric Metric, double Value)[] metrics) =>
+        variant with
+        {
+            Trials = [.. variant.Trials.Select(t => t with { Service = new ServiceMeasurements { Name = "product", Metrics = metrics.ToDictionary(m => m.Metric.Id, m => m.Value) } })],
+        };
+
     private static VariantResult WithTrials(string name, IReadOnlyList<TrialResult> trials) => new()
     {
         Name = name,

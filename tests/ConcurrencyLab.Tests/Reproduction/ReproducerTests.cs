@@ -16,34 +16,44 @@ public class ReproducerTests
     public void AnIsolatedRun_NamesItsVariantsAtTheScaleAsked_SweepsItsCores_AndGivesLongTrialsTheirTime()
     {
         var fanout = Named("fanout");
-        var run = fanout.Claims!.Runs.Single();
+        var oneRequest = Reproducer.OptionsOf(fanout, fanout.Claims!.Runs.Single(r => r.Key == "fanout-one-request"), quick: true);
+        var full = Reproducer.OptionsOf(fanout, fanout.Claims.Runs.Single(r => r.Key == "fanout"), quick: false);
 
-        var quick = Reproducer.OptionsOf(fanout, run, quick: true);
-        var full = Reproducer.OptionsOf(fanout, run, quick: false);
-
-        Assert.Equal(["waitall@15", "whenall-blocking@15", "whenall-async@15"], quick.Variants);
-        Assert.Equal(RunOptions.DefaultTrialTimeout, quick.TrialTimeout);
-        Assert.Contains("whenall-async@1000", full.Variants);
+        // The published delays at every scale: the quick scale's 0.1 would test no claim.
+        Assert.Equal(["sequential@1", "waitall@1"], oneRequest.Variants);
+        Assert.Equal("1", oneRequest.Parameters["time-scale"]);
+        Assert.Equal(RunOptions.DefaultTrialTimeout, oneRequest.TrialTimeout);
+        Assert.Contains("whenall-async@100", full.Variants);
         Assert.Equal(TimeSpan.FromSeconds(900), full.TrialTimeout);
-        Assert.True(RunPlanner.TryCreate(quick, ScenarioCatalog.BuiltIn, out _, out var errors), string.Join("; ", errors));
+        Assert.True(RunPlanner.TryCreate(oneRequest, ScenarioCatalog.BuiltIn, out _, out var errors), string.Join("; ", errors));
         Assert.True(RunPlanner.TryCreate(full, ScenarioCatalog.BuiltIn, out _, out errors), string.Join("; ", errors));
 
         var scan = Named("scan");
-        var isolated = Reproducer.OptionsOf(scan, scan.Claims!.Runs.First(r => !r.AsPublished), quick: true);
+        var isolated = Reproducer.OptionsOf(scan, scan.Claims!.Runs.Single(r => r.Key == "scan"), quick: false);
         Assert.Equal([2, 8], isolated.RuntimeSweeps["cores"]);
-        Assert.Equal("32", isolated.Parameters["hosts"]);
+        Assert.Equal(0, isolated.Warmup);
         Assert.True(RunPlanner.TryCreate(isolated, ScenarioCatalog.BuiltIn, out var plan, out errors), string.Join("; ", errors));
         Assert.Contains(plan.Scenarios[0].Variants, v => v.Name == "task-run-apm:cores=8");
     }
 
     [Fact]
-    public void EveryPostsRuns_PlanAtBothScales()
+    public void ARunIsMadeOnlyAtTheScalesItsClaimsCanBeTestedAt()
+    {
+        var runs = Named("scan").Claims!.Runs;
+
+        Assert.Equal(["scan-sequential"], runs.Where(r => r.MadeAt(quick: true)).Select(r => r.Key));
+        Assert.Equal(["scan", "scan-as-published"], runs.Where(r => r.MadeAt(quick: false)).Select(r => r.Key));
+        Assert.All(Named("delay").Claims!.Runs, r => Assert.True(r.MadeAt(quick: true) && r.MadeAt(quick: false)));
+    }
+
+    [Fact]
+    public void EveryPostsRuns_PlanAtTheScalesTheyAreMadeAt()
     {
         foreach (var scenario in Reproducer.Posts(ScenarioCatalog.BuiltIn))
         {
             foreach (var run in scenario.Claims!.Runs.Where(r => !r.AsPublished))
             {
-                foreach (var quick in new[] { true, false })
+                foreach (var quick in new[] { true, false }.Where(run.MadeAt))
                 {
                     Assert.True(RunPlanner.TryCreate(Reproducer.OptionsOf(scenario, run, quick), ScenarioCatalog.BuiltIn, out _, out var errors), $"{run.Key}: {string.Join("; ", errors)}");
                 }
@@ -69,6 +79,6 @@ public class ReproducerTests
 
         // The same evidence a sweep gives: a rule judges it at each count.
         var judged = new ClaimEvidence(merged, [2, 8]).At(8).Wall("channel");
-        Assert.InRange(judged.Median, 68, 72);
+        Assert.InRange(judged.Value, 68, 72);
     }
 }

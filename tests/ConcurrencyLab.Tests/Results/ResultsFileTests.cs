@@ -11,7 +11,7 @@ public sealed class ResultsFileTests
     [InlineData("\"displayName\": \"Msgs/s\"", "\"displayName\": null")]
     [InlineData("\"tool\": \"conclab\",", "\"tool\": \"conclab\", \"tool\": \"other\",")]
     [InlineData("\"status\": \"ok\"", "\"status\": \"fine\"")]
-    [InlineData("\"schemaVersion\": 2", "\"schemaVersion\": 3")]
+    [InlineData("\"schemaVersion\": 3", "\"schemaVersion\": 4")]
     public void AFileThisBuildCannotRead_IsRefusedInOneLine_NeverWithAStackTrace(string good, string bad)
     {
         var path = Path.Combine(Path.GetTempPath(), $"conclab-results-test-{Guid.NewGuid():N}.json");

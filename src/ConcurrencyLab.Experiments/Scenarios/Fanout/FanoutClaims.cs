@@ -1,95 +1,232 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
+using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Scenarios.Fanout;
 
 /// <summary>
-/// What the fan-out post (seeds/003) claims, and how each claim is decided. Its service made three calls to a
-/// slow service (1, 1.5 and 2 s) for each of 100, then 1000, requests at once, and counted the service's threads.
+/// What the fan-out post (seeds/003) claims, and how each claim is decided. Its service made three calls to a slow
+/// service (1, 1.5 and 2 s) for each of 100, then 1000, requests sent at once, and counted the service's threads;
+/// its figures are in the text. How many threads a blocking service needs, and how long it takes, depends on how
+/// fast the pool adds threads against those delays, so every claim holds at the published delays (time scale 1)
+/// and at the published N only.
 /// </summary>
 internal static class FanoutClaims
 {
+    private const string OneRequest = "fanout-one-request";
     private const string Main = "fanout";
+    private const string Thousand = "fanout-1000";
+    private const string ThousandAsync = "fanout-1000-async";
 
     private static readonly string[] Published = ["waitall", "whenall-blocking", "whenall-async"];
+
+    // The published delays, unscaled, at any scale.
+    private static readonly Dictionary<string, string> PublishedDelays = new() { ["time-scale"] = "1", ["delays"] = "1500,2000,1000" };
+
+    private static readonly Requirement[] Delays = [Requirement.Is("time-scale", "1"), Requirement.Is("delays", "1500,2000,1000")];
+
+    private static readonly Requirement[] AtPublishedN = [.. Delays, Requirement.Variants("requests", 100, 1000)];
+
+    // The published figures by N: seconds, then threads, for WaitAll, WhenAll over blocking calls, and the async client.
+    private static readonly Dictionary<int, (double WaitAll, double WhenAll, double Async)> PublishedSeconds = new() { [100] = (43, 42, 21), [1000] = (188, 174, 87) };
+
+    private static readonly Dictionary<int, (double WaitAll, double WhenAll, double Async)> PublishedThreads = new() { [100] = (121, 63, 54), [1000] = (139, 80, 53) };
 
     public static PublishedClaims All { get; } = new(
         "seeds/003: Task.WaitAll vs await Task.WhenAll vs an async client in a service calling a slow service",
         [
+            new ClaimRun { Key = OneRequest, Variants = ["sequential@1", "waitall@1"], Parameters = PublishedDelays, Repeat = 3, QuickRepeat = 3 },
             new ClaimRun
             {
                 Key = Main,
-                Variants = [.. new[] { 100, 1000 }.SelectMany(n => Published.Select(p => $"{p}@{n}"))],
-                QuickVariants = [.. Published.Select(p => $"{p}@15")],
+                Variants = [.. Published.Select(p => $"{p}@100")],
+                Parameters = PublishedDelays,
 
-                // The published N = 1000 took 3 min; blocking cases here can run to the 600 s request timeout.
+                // The blocking cases at N = 100 take about a minute on 2 cores; the request timeout is 600 s.
                 TrialTimeout = TimeSpan.FromSeconds(900),
                 Repeat = 3,
+                Scale = RunScale.FullOnly,
             },
+            new ClaimRun
+            {
+                // At N = 1000 the blocking cases run to the 600 s request timeout here: one trial each, which decides
+                // only what one trial can (a request that was never answered).
+                Key = Thousand,
+                Variants = [.. Published.Select(p => $"{p}@1000")],
+                Parameters = PublishedDelays,
+                TrialTimeout = TimeSpan.FromSeconds(900),
+                Repeat = 1,
+                Warmup = 0,
+                Scale = RunScale.FullOnly,
+            },
+            new ClaimRun { Key = ThousandAsync, Variants = ["whenall-async@1000"], Parameters = PublishedDelays, Repeat = 3, Scale = RunScale.FullOnly },
         ],
         [
-            new Claim("fanout-whenall-threads", "WhenAll over blocking calls needs about half the threads of WaitAll", "63 against 121 threads at N = 100; 80 against 139 at N = 1000", [Main], WhenAllHalfTheThreads),
-            new Claim("fanout-async-halves", "The async client halves the time", "21 s against 42 s at N = 100; 1:27 against 2:54 at N = 1000", [Main], AsyncHalvesTheTime),
-            new Claim("fanout-largest-n", "At the largest N every pattern answers, the async client fastest and with the fewest threads", "N = 1000: WaitAll 3:08 and 139 threads, WhenAll 2:54 and 80, async client 1:27 and 53", [Main], LargestN),
+            new Claim("fanout-sequential", "Three calls one after another take about 4.5 s", "4.5 s (text)", [OneRequest], OneAfterAnother)
+            {
+                Rule = "`sequential@1`'s median within 4.05-5.6 s (0.9 to 1.25 times 4.5 s)",
+                Conditions = [.. Delays, Requirement.Variants("requests", 1)],
+            },
+            new Claim("fanout-parallel", "With the three calls in parallel, a request takes about 2 s: its slowest call", "about two seconds (text)", [OneRequest], InParallel)
+            {
+                Rule = "`waitall@1`'s median within 1.8-2.5 s (0.9 to 1.25 times 2 s)",
+                Conditions = [.. Delays, Requirement.Variants("requests", 1)],
+            },
+            new Claim("fanout-whenall-threads", "WhenAll over blocking calls needs about half the threads of WaitAll", "63 against 121 threads at N = 100; 80 against 139 at N = 1000 (text)", [Main, Thousand], WhenAllHalfTheThreads)
+            {
+                Rule = "`whenall-blocking@N` / `waitall@N` service threads within 2/3 to 1.5 times the published ratio (0.52 at N = 100, 0.58 at 1000), at each N",
+                Conditions = AtPublishedN,
+            },
+            new Claim("fanout-whenall-time", "WhenAll over blocking calls takes about as long as WaitAll", "42 against 43 s at N = 100; 2:54 against 3:08 at N = 1000 (text)", [Main, Thousand], WhenAllSameTime)
+            {
+                Rule = "`whenall-blocking@N` / `waitall@N` median within 1/1.25-1.25x, at each N",
+                Conditions = AtPublishedN,
+            },
+            new Claim("fanout-async-halves", "The async client halves the time", "21 s against 42 s at N = 100; 1:27 against 2:54 at N = 1000 (text)", [Main, Thousand], AsyncHalvesTheTime)
+            {
+                Rule = "`whenall-async@N` / `whenall-blocking@N` median within 0.33-0.75x (2/3 to 1.5 times 0.5), at each N",
+                Conditions = AtPublishedN,
+            },
+            new Claim("fanout-async-fewer-threads", "The async client needs fewer threads than WhenAll over blocking calls", "54 against 63 at N = 100; 53 against 80 at N = 1000 (text)", [Main, Thousand], AsyncFewerThreads)
+            {
+                Rule = "`whenall-async@N` / `whenall-blocking@N` service threads below 0.95x, at each N",
+                Conditions = AtPublishedN,
+            },
+            new Claim("fanout-async-flat", "The async client's threads stay flat from N = 100 to N = 1000", "54 and 53 threads (text)", [Main], AsyncThreadsFlat)
+            {
+                Rule = "`whenall-async@1000` / `whenall-async@100` service threads within 1/1.25-1.25x",
+                Conditions = [.. Delays, Requirement.Variants("requests", 100, 1000)],
+            },
+            new Claim("fanout-1000-answers", "At N = 1000 every pattern answers every request", "3:08, 2:54 and 1:27 for all 1000 (text)", [Thousand], EveryRequestAnswered)
+            {
+                Rule = "no failed request and no failed trial in any trial of the three at N = 1000, with at least 3 trials each; any failed request: does not hold",
+                Conditions = [.. Delays, Requirement.Variants("requests", 1000)],
+            },
+            new Claim("fanout-waitall-adds", "WaitAll blocks the request's thread, and the pool adds threads to make up for it", "no figure (text)", [Main], WaitAllMakesThePoolAdd)
+            {
+                Rule = "the service's pool added at least one thread for blocking or starvation in every `waitall@100` trial (its runtime account); in none: does not hold",
+                Conditions = [.. Delays, Requirement.Variants("requests", 100)],
+            },
         ]);
 
-    /// <summary>whenall-blocking's service threads at most 0.65 of waitall's at each N, interval and all; at some N only, it holds only there.</summary>
-    internal static Judgement WhenAllHalfTheThreads(ClaimEvidence evidence) => AtEachN(
-        evidence,
-        n => evidence.Ratio($"whenall-blocking@{n}", $"waitall@{n}", FanoutScenario.ServerPeakThreads),
-        ratio => ratio.Below(0.65),
-        n => $"{ClaimEvidence.Count(evidence.Metric($"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads))} against {ClaimEvidence.Count(evidence.Metric($"waitall@{n}", FanoutScenario.ServerPeakThreads))} service threads",
-        n => $"both block a pool thread per call; WaitAll also blocks the request's own (waitall@{n}: {evidence.ServicePool($"waitall@{n}")})");
-
-    /// <summary>whenall-async's time at most 0.6 of whenall-blocking's at each N, interval and all.</summary>
-    internal static Judgement AsyncHalvesTheTime(ClaimEvidence evidence) => AtEachN(
-        evidence,
-        n => evidence.Ratio($"whenall-async@{n}", $"whenall-blocking@{n}"),
-        ratio => ratio.Below(0.6),
-        n => $"{ClaimEvidence.Time(evidence.Wall($"whenall-async@{n}"))} against {ClaimEvidence.Time(evidence.Wall($"whenall-blocking@{n}"))}",
-        n => $"the async calls hold no thread while they wait; the blocking ones wait for the pool to add threads ({evidence.ServicePool($"whenall-blocking@{n}")})");
-
-    /// <summary>At the largest N: no failed request in any trial of the three, and whenall-async the fastest and the fewest service threads.</summary>
-    internal static Judgement LargestN(ClaimEvidence evidence)
+    /// <summary>sequential@1's time within 0.9-1.25 times 4.5 s, interval and all.</summary>
+    internal static Judgement OneAfterAnother(ClaimEvidence evidence)
     {
-        var n = Ns(evidence).Max();
-        var rows = Published.Select(p => $"{p}@{n}").Select(v => (
-            Variant: v,
-            Wall: evidence.Wall(v),
-            Threads: evidence.Metric(v, FanoutScenario.ServerPeakThreads).Median,
-            Errors: evidence.Recorded(v, FanoutScenario.Errors).DefaultIfEmpty(0).Max())).ToList();
-        var figure = $"N = {n}: " + string.Join(", ", rows.Select(r => $"{r.Variant.Split('@')[0]} {ClaimEvidence.Time(r.Wall.Median)} and {ClaimEvidence.Count(r.Threads)} threads{(r.Errors > 0 ? $", {ClaimEvidence.Count(r.Errors)} errors" : string.Empty)}"));
-        var failing = rows.Where(r => r.Errors > 0).ToList();
-        if (failing.Count > 0)
+        var wall = evidence.Wall("sequential@1");
+        return Decide.About(new Quantity("sequential@1's median wall time", "ms"), wall, 4500, Band.Around(4500, 0.9, 1.25), ClaimEvidence.Time(wall), "the three delays add up: 1.5 + 2 + 1 s");
+    }
+
+    /// <summary>waitall@1's time within 0.9-1.25 times 2 s, interval and all.</summary>
+    internal static Judgement InParallel(ClaimEvidence evidence)
+    {
+        var wall = evidence.Wall("waitall@1");
+        return Decide.About(new Quantity("waitall@1's median wall time", "ms"), wall, 2000, Band.Around(2000, 0.9, 1.25), ClaimEvidence.Time(wall), "the three calls wait at once, so the slowest sets the time");
+    }
+
+    /// <summary>whenall-blocking's service threads over waitall's within 2/3-1.5 times the published ratio at each N, interval and all.</summary>
+    internal static Judgement WhenAllHalfTheThreads(ClaimEvidence evidence) => AtEachN(evidence, n =>
+    {
+        var ratio = evidence.Ratio($"whenall-blocking@{n}", $"waitall@{n}", FanoutScenario.ServerPeakThreads);
+        var published = PublishedThreads[n].WhenAll / PublishedThreads[n].WaitAll;
+        return Decide.About(
+            Quantity.Ratio($"whenall-blocking@{n}'s service threads over waitall@{n}'s"),
+            ratio,
+            published,
+            Band.Around(published, 2.0 / 3, 1.5),
+            $"{ClaimEvidence.Count(evidence.Metric($"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads))} against {ClaimEvidence.Count(evidence.Metric($"waitall@{n}", FanoutScenario.ServerPeakThreads))} service threads, {ClaimEvidence.Times(ratio)}",
+            $"both block a pool thread per call; WaitAll also blocks the request's own (waitall@{n}: {evidence.ServicePool($"waitall@{n}")})");
+    });
+
+    /// <summary>whenall-blocking's time over waitall's within a factor of 1.25 either way at each N, interval and all.</summary>
+    internal static Judgement WhenAllSameTime(ClaimEvidence evidence) => AtEachN(evidence, n =>
+    {
+        var ratio = evidence.Ratio($"whenall-blocking@{n}", $"waitall@{n}");
+        return Decide.About(
+            Quantity.Ratio($"whenall-blocking@{n} over waitall@{n}, median wall time"),
+            ratio,
+            PublishedSeconds[n].WhenAll / PublishedSeconds[n].WaitAll,
+            Band.NoChange(1.25),
+            $"{ClaimEvidence.Time(evidence.Wall($"whenall-blocking@{n}"))} against {ClaimEvidence.Time(evidence.Wall($"waitall@{n}"))}, {ClaimEvidence.Times(ratio)}",
+            "both wait for the pool to add a thread for each blocking call");
+    });
+
+    /// <summary>whenall-async's time over whenall-blocking's within 2/3-1.5 times the published 0.5 at each N, interval and all.</summary>
+    internal static Judgement AsyncHalvesTheTime(ClaimEvidence evidence) => AtEachN(evidence, n =>
+    {
+        var ratio = evidence.Ratio($"whenall-async@{n}", $"whenall-blocking@{n}");
+        var published = PublishedSeconds[n].Async / PublishedSeconds[n].WhenAll;
+        return Decide.About(
+            Quantity.Ratio($"whenall-async@{n} over whenall-blocking@{n}, median wall time"),
+            ratio,
+            published,
+            Band.Around(published, 2.0 / 3, 1.5),
+            $"{ClaimEvidence.Time(evidence.Wall($"whenall-async@{n}"))} against {ClaimEvidence.Time(evidence.Wall($"whenall-blocking@{n}"))}, {ClaimEvidence.Times(ratio)}",
+            $"the async calls hold no thread while they wait; the blocking ones wait for the pool to add threads ({evidence.ServicePool($"whenall-blocking@{n}")})");
+    });
+
+    /// <summary>whenall-async's service threads over whenall-blocking's below 0.95 at each N, interval and all.</summary>
+    internal static Judgement AsyncFewerThreads(ClaimEvidence evidence) => AtEachN(evidence, n =>
+    {
+        var ratio = evidence.Ratio($"whenall-async@{n}", $"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads);
+        return Decide.Below(
+            Quantity.Ratio($"whenall-async@{n}'s service threads over whenall-blocking@{n}'s"),
+            ratio,
+            0.95,
+            PublishedThreads[n].Async / PublishedThreads[n].WhenAll,
+            $"{ClaimEvidence.Count(evidence.Metric($"whenall-async@{n}", FanoutScenario.ServerPeakThreads))} against {ClaimEvidence.Count(evidence.Metric($"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads))} service threads",
+            "only the async client waits without a thread",
+            "the async client needed as many threads here");
+    });
+
+    /// <summary>whenall-async@1000's service threads over whenall-async@100's within a factor of 1.25 either way, interval and all.</summary>
+    internal static Judgement AsyncThreadsFlat(ClaimEvidence evidence)
+    {
+        var at100 = evidence.Metric("whenall-async@100", FanoutScenario.ServerPeakThreads);
+        var at1000 = evidence.Run(ThousandAsync).Metric("whenall-async@1000", FanoutScenario.ServerPeakThreads);
+        var ratio = Estimate.Ratio(at1000, at100);
+        return Decide.About(Quantity.Ratio("whenall-async@1000's service threads over whenall-async@100's"), ratio, 53.0 / 54, Band.NoChange(1.25), $"{ClaimEvidence.Count(at100)} threads at N = 100, {ClaimEvidence.Count(at1000)} at N = 1000", "ten times the requests wait on the same few threads");
+    }
+
+    /// <summary>Every request of the three at N = 1000 answered in at least 3 trials each: holds; a request failed in any trial: does not.</summary>
+    internal static Judgement EveryRequestAnswered(ClaimEvidence evidence)
+    {
+        var rows = Published.Select(p => $"{p}@1000").Select(v => (Variant: v, Trials: evidence.Trials(v))).ToList();
+        string Describe((string Variant, IReadOnlyList<TrialResult> Trials) row)
         {
-            return Judgement.DoesNotHold(figure, $"{string.Join(" and ", failing.Select(f => f.Variant))} failed requests: {evidence.ServicePool(failing[0].Variant)} in the service");
+            var errors = row.Trials.Select(t => t.Metrics.TryGetValue(FanoutScenario.Errors.Id, out var e) ? e : 0).DefaultIfEmpty(0).Max();
+            var failed = row.Trials.Count(t => t.Status != TrialStatus.Ok);
+            return $"{row.Variant.Split('@')[0]}: {row.Trials.Count} trials, {(errors > 0 ? $"{ClaimEvidence.Count(errors)} failed requests" : "no failed request")}{(failed > 0 ? $", {failed} not ok ({row.Trials.First(t => t.Status != TrialStatus.Ok).Status.ToText()})" : string.Empty)}";
         }
 
-        var async = rows.Single(r => r.Variant.StartsWith("whenall-async", StringComparison.Ordinal));
-        var fastest = rows.All(r => r == async || r.Wall.Low > async.Wall.High);
-        var fewest = rows.All(r => r == async || r.Threads > async.Threads);
-        return Judgement.If(
-            fastest && fewest,
-            figure,
-            fastest && fewest ? "every request answered; only the async client waits without a thread" : !fastest ? "the async client is not shown the fastest" : "the async client did not use the fewest threads");
+        var figure = string.Join("; ", rows.Select(Describe));
+        var failing = rows.Where(r => r.Trials.Any(t => t.Status != TrialStatus.Ok || (t.Metrics.TryGetValue(FanoutScenario.Errors.Id, out var e) && e > 0))).ToList();
+        if (failing.Count > 0)
+        {
+            return Judgement.DoesNotHold(figure, $"{string.Join(" and ", failing.Select(f => f.Variant))} left requests unanswered; {evidence.ServicePool(failing[0].Variant)} in the service");
+        }
+
+        return rows.All(r => r.Trials.Count >= Decide.MinimumTrials)
+            ? Judgement.Holds(figure, "every request of every pattern was answered")
+            : Judgement.CouldNotJudge(figure, $"every request was answered, in fewer than {Decide.MinimumTrials} trials of each pattern");
     }
 
-    // One rule at each N the run measured: held at all, at some (named), or at none.
-    private static Judgement AtEachN(ClaimEvidence evidence, Func<int, RatioEstimate> ratio, Func<RatioEstimate, bool> holds, Func<int, string> figure, Func<int, string> why)
+    /// <summary>The service's pool adding threads for blocking or starvation in every waitall@100 trial: holds; in none: does not.</summary>
+    internal static Judgement WaitAllMakesThePoolAdd(ClaimEvidence evidence)
     {
-        var each = Ns(evidence).Select(n => (N: n, Ratio: ratio(n))).ToList();
-        var held = each.Where(e => holds(e.Ratio)).Select(e => e.N).ToList();
-        var text = string.Join("; ", each.Select(e => $"N = {e.N}: {figure(e.N)}, {e.Ratio.Times}"));
-        var largest = each.Max(e => e.N);
-        return held.Count == each.Count ? Judgement.Holds(text, why(largest))
-            : held.Count > 0 ? Judgement.OnlyIf($"at N = {string.Join(", ", held)}", text, why(largest))
-            : Judgement.DoesNotHold(text, why(largest));
+        var adds = evidence.ServiceValues("waitall@100", StandardMetrics.BlockingInjections, StandardMetrics.StarvationInjections);
+        if (adds.Count < Decide.MinimumTrials)
+        {
+            return Judgement.CouldNotJudge($"{adds.Count} trials carried the service's runtime account (--events): a verdict needs {Decide.MinimumTrials}");
+        }
+
+        var figure = $"{ClaimEvidence.Count(adds.Min())}-{ClaimEvidence.Count(adds.Max())} threads added for blocking or starvation per trial";
+        var numbers = new ClaimFigure { Quantity = "waitall@100's service pool: threads added for blocking or starvation", Unit = "threads", Value = Statistics.MedianEstimate.MedianOf(adds), Low = adds.Min(), High = adds.Max(), Trials = adds.Count, Lowest = 1 };
+        return adds.All(a => a >= 1) ? Judgement.Holds(figure, $"the runtime's account names the cause: {evidence.ServicePool("waitall@100")}").With(numbers)
+            : adds.All(a => a == 0) ? Judgement.DoesNotHold(figure, "the pool added no thread for blocking or starvation").With(numbers)
+            : Judgement.CouldNotJudge(figure, "some trials added threads and some none").With(numbers);
     }
 
-    // The numbers of requests the run's variants sent at once (their @N).
-    private static List<int> Ns(ClaimEvidence evidence)
-    {
-        var ns = evidence.Result.Variants.Select(v => v.WholeNumber("requests")).OfType<int>().Distinct().Order().ToList();
-        return ns.Count > 0 ? ns : throw new MissingEvidenceException("the run sent no requests", notRun: true);
-    }
+    // One rule at each N the run measured that the claim names: held at all, at some (named), or at none.
+    private static Judgement AtEachN(ClaimEvidence evidence, Func<int, Judgement> rule) =>
+        Decide.Each([.. evidence.Values("requests").Select(n => ($"N = {n}", rule(n)))], held => $"at {string.Join(", ", held)}");
 }

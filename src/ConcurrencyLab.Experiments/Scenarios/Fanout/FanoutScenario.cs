@@ -96,7 +96,7 @@ public sealed class FanoutScenario : Scenario
     public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return [.. parameters.Get(Requests).SelectMany(n => Endpoints.Families.Select(f => Endpoints.Create(f.Id, n)))];
+        return [.. parameters.Get(Requests).SelectMany(n => Endpoints.Families.Where(f => f.Id != ProductService.Sequential).Select(f => Endpoints.Create(f.Id, n)))];
     }
 
     /// <inheritdoc/>

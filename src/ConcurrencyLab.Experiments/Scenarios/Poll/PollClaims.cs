@@ -1,13 +1,14 @@
-using System.Globalization;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
-using ConcurrencyLab.Statistics;
+using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Scenarios.Poll;
 
 /// <summary>
-/// What the polled-connections post (seeds/002) claims, and how each claim is decided. It polled 500 in-memory
-/// objects every 50 ms on .NET Framework 4.5, and in two supplements made each hit cost 100 ms and 500 ms.
+/// What the polled-connections post (seeds/002) claims, and how each claim is decided. It polled 500 objects every
+/// 50 ms, each with a 1 in 100 chance of a message, on .NET Framework 4.5 (machine not given); its polls per second
+/// are in the text, its thread counts and memory in images. Two supplements made each message cost 100 ms and 500 ms
+/// of work and timed how long the pool took to catch up. Every claim holds at those settings only.
 /// </summary>
 internal static class PollClaims
 {
@@ -17,18 +18,27 @@ internal static class PollClaims
 
     private static readonly string[] Published = ["threads", "threadpool", "task", "await", "parallel"];
 
+    // The published polling: 500 connections, every 50 ms, 1 in 100 with a message.
+    private static readonly Requirement[] PublishedPolling = [Requirement.Is("connections", "500"), Requirement.Is("interval-ms", "50"), Requirement.Is("hit-rate", "0.01")];
+
+    // The main test: no work per message, and rates taken over at least 5 s of sending, so that starting 500 threads
+    // or the pool's first threads is a few percent of the time and not the rate.
+    private static readonly Requirement[] MainTest = [.. PublishedPolling, Requirement.Is("work-ms", "0"), Requirement.AtLeast("duration", 5)];
+
+    private static readonly Dictionary<string, string> MainQuick = new() { ["duration"] = "5" };
+
     public static PublishedClaims All { get; } = new(
         "seeds/002: threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections",
         [
-            new ClaimRun { Key = Main, Variants = Published },
+            new ClaimRun { Key = Main, Variants = Published, QuickParameters = MainQuick },
             new ClaimRun
             {
                 Key = Work100,
-                Variants = ["threadpool"],
+                Variants = ["threadpool", "threads"],
                 Parameters = new Dictionary<string, string> { ["work-ms"] = "100", ["duration"] = "30" },
-                QuickParameters = new Dictionary<string, string> { ["duration"] = "12" },
+                QuickParameters = new Dictionary<string, string> { ["duration"] = "15", ["drain"] = "15" },
                 Repeat = 3,
-                QuickRepeat = 1,
+                QuickRepeat = 3,
             },
             new ClaimRun
             {
@@ -38,103 +48,226 @@ internal static class PollClaims
 
                 // 180 s of sending and up to the 30 s drain, past the lab's 120 s default.
                 TrialTimeout = TimeSpan.FromSeconds(300),
-                QuickParameters = new Dictionary<string, string> { ["duration"] = "8", ["drain"] = "3" },
-                Repeat = 1,
-                QuickRepeat = 1,
+                Repeat = 3,
+                Scale = RunScale.FullOnly,
             },
         ],
         [
-            new Claim("poll-threads", "A dedicated thread per connection takes about 530 threads and the most memory", "530 threads, about 109 MB", [Main], ThreadsTakeMost),
-            new Claim("poll-pool-most-polls", "Polling through the ThreadPool makes the most polls per second", "9,529/s against 8,654 (threads), 9,322 (Task), 9,387 (Parallel), 4,150 (await)", [Main], PoolPollsMost),
-            new Claim("poll-await-half", "await makes about half the polls per second of the others", "4,150/s against about 9,300-9,500", [Main], AwaitAboutHalf),
-            new Claim("poll-catch-up-100", "With 100 ms of work per message, the pool catches up after about 12 s with 54 threads", "12 s, 54 threads", [Work100], r => CatchesUp(r, publishedSeconds: 12)),
-            new Claim("poll-catch-up-500", "With 500 ms of work per message, the pool catches up after about 150 s with 97 threads", "150 s, 97 threads", [Work500], r => CatchesUp(r, publishedSeconds: 150)),
+            new Claim("poll-threads", "A dedicated thread per connection makes about 500 threads", "500 threads (text), 530 in all (image)", [Main], ThreadPerConnection)
+            {
+                Rule = "`threads`' median peak of OS threads within 450-650 (0.9-1.3 times the 500 connections)",
+                Source = FigureSource.Image,
+                Conditions = MainTest,
+            },
+            new Claim("poll-threads-cpu", "Switching between those threads costs more CPU than polling through the pool", "no figure (text)", [Main], ThreadsCostCpu)
+            {
+                Rule = "`threads`' CPU / `threadpool`'s above 1.1x",
+                Conditions = MainTest,
+            },
+            new Claim("poll-polling-beats-threads", "Polling through the pool (ThreadPool, Task, Parallel) makes more polls per second than a thread per connection", "9,300-9,500/s against 8,654/s (text)", [Main], PollingBeatsThreads)
+            {
+                Rule = "polls/s of each of `threadpool`, `task`, `parallel` / `threads`' above 1.05x",
+                Conditions = MainTest,
+            },
+            new Claim("poll-task-like-pool", "Task polls like the ThreadPool", "9,322/s against 9,529/s (text)", [Main], r => LikeThePool(r, "task", 9322))
+            {
+                Rule = "`task`'s polls/s / `threadpool`'s within 1/1.05-1.05x",
+                Conditions = MainTest,
+            },
+            new Claim("poll-parallel-like-pool", "Parallel polls like the ThreadPool, with similar memory and CPU", "9,387/s against 9,529/s (text); 34 against 31 threads (image)", [Main], ParallelLikeThePool)
+            {
+                Rule = "`parallel` / `threadpool`: polls/s within 1/1.05-1.05x, CPU within 1/1.5-1.5x, peak working set within 1/1.25-1.25x",
+                Conditions = MainTest,
+            },
+            new Claim("poll-await-half", "await makes about half the polls per second of the others", "4,150/s against 9,529/s (text)", [Main], AwaitAboutHalf)
+            {
+                Rule = "`await`'s polls/s / `threadpool`'s within 0.29-0.65x (2/3 to 1.5 times the published 0.44)",
+                Conditions = MainTest,
+            },
+            new Claim("poll-await-cpu", "await's switching costs more CPU than the ThreadPool's polling", "no figure (text)", [Main], AwaitCostsCpu)
+            {
+                Rule = "`await`'s CPU / `threadpool`'s above 1.1x",
+                Conditions = MainTest,
+            },
+            new Claim("poll-await-threads", "await uses about as many threads as the other pool-based ways", "37 against 31-34 threads (image)", [Main], AwaitThreadsAlike)
+            {
+                Rule = "`await`'s peak OS threads / `threadpool`'s within 1/1.5-1.5x",
+                Source = FigureSource.Image,
+                Conditions = MainTest,
+            },
+            new Claim("poll-memory", "Polling through the pool is far more frugal than a thread per connection, in memory especially", "about 109 MB for the threads (image); the pool's not given", [Main], PollingSavesMemory)
+            {
+                Rule = "`threadpool`'s peak working set / `threads`' below 0.8x",
+                Conditions = MainTest,
+            },
+            new Claim("poll-advantage-shrinks", "As each message's work grows, polling's advantage over threads shrinks", "no figure (text)", [Main], AdvantageShrinks)
+            {
+                Rule = "(`threadpool` / `threads` polls/s with 100 ms of work) / (the same with none) below 1x",
+                Conditions = MainTest,
+            },
+            new Claim("poll-catch-up-100", "With 100 ms of work per message, the pool catches up after about 12 s with 54 threads", "12 s, 54 threads (text)", [Work100], r => CatchesUp(r, seconds: 12, threads: 54))
+            {
+                Rule = "`threadpool` reaches a steady state in every trial, after 6-24 s and with a peak of 27-108 OS threads (half to twice the published 12 s and 54); never, in a run that sent for at least 24 s: does not hold; in some trials only, or never in a shorter run: could not be judged",
+                Conditions = [.. PublishedPolling, Requirement.Is("work-ms", "100"), Requirement.AtLeast("duration", 12)],
+            },
+            new Claim("poll-catch-up-500", "With 500 ms of work per message, the pool catches up after about 150 s with 97 threads", "150 s, 97 threads (text)", [Work500], r => CatchesUp(r, seconds: 150, threads: 97))
+            {
+                Rule = "as at 100 ms: after 75-300 s with 48.5-194 threads (half to twice 150 s and 97); never in a run that sent for 300 s: does not hold",
+                Conditions = [.. PublishedPolling, Requirement.Is("work-ms", "500"), Requirement.AtLeast("duration", 150)],
+            },
         ]);
 
-    /// <summary>The threads variant at no fewer threads than 90% of the connections, and the highest peak working set of the five.</summary>
-    internal static Judgement ThreadsTakeMost(ClaimEvidence evidence)
+    /// <summary>threads' median peak OS threads within 450-650: 0.9-1.3 times the 500 connections, the published 530 inside.</summary>
+    internal static Judgement ThreadPerConnection(ClaimEvidence evidence)
     {
         var threads = evidence.Metric("threads", StandardMetrics.PeakThreads);
-        var connections = evidence.Parameter("connections");
-        var memory = Published.Select(v => (Variant: v, Bytes: evidence.Metric(v, StandardMetrics.PeakWorkingSet).Median)).ToList();
-        var most = memory.MaxBy(m => m.Bytes);
-        var figure = $"{ClaimEvidence.Count(threads)} threads, {Mb(memory.First(m => m.Variant == "threads").Bytes)} MB (next: {Mb(memory.Where(m => m.Variant != "threads").Max(m => m.Bytes))} MB)";
-        var many = threads.Median >= 0.9 * connections;
-        return Judgement.If(
-            many && most.Variant == "threads",
-            figure,
-            !many ? $"fewer threads than the {ClaimEvidence.Count(connections)} connections"
-                : most.Variant == "threads" ? $"one thread, and its stack, per connection" : $"{most.Variant} used more memory ({Mb(most.Bytes)} MB)");
+        return Decide.About(new Quantity("threads' peak OS threads", "threads"), threads, 530, new Band(450, 650), $"{ClaimEvidence.Count(threads)} threads", "one thread per connection, and the runtime's own");
     }
 
-    /// <summary>
-    /// The threadpool variant's polls per second above every other's, interval and all; another above it, or a tie
-    /// within the intervals, does not make it the most.
-    /// </summary>
-    internal static Judgement PoolPollsMost(ClaimEvidence evidence)
+    /// <summary>threads' CPU over threadpool's above 1.1, interval and all.</summary>
+    internal static Judgement ThreadsCostCpu(ClaimEvidence evidence)
     {
-        var rates = Published.Select(v => (Variant: v, Rate: evidence.Metric(v, PollScenario.PollsPerSec))).ToList();
-        var pool = rates.First(r => r.Variant == "threadpool").Rate;
-        var others = rates.Where(r => r.Variant != "threadpool").ToList();
-        var figure = string.Join(", ", rates.Select(r => $"{r.Variant} {Rate(r.Rate.Median)}"));
-        var ceiling = 1000 / evidence.Parameter("interval-ms") * evidence.Parameter("connections");
-        var atCeiling = $"every polling variant that keeps the interval sits near the ceiling of {Rate(ceiling)}/s ({ClaimEvidence.Count(evidence.Parameter("connections"))} connections every {ClaimEvidence.Count(evidence.Parameter("interval-ms"))} ms)";
-        if (others.FirstOrDefault(o => o.Rate.Low > pool.High) is { Variant: { } above })
-        {
-            return Judgement.DoesNotHold(figure, $"{above} polled more, clear of the intervals");
-        }
-
-        var tied = others.Where(o => o.Rate.High >= pool.Low).Select(o => o.Variant).ToList();
-        return tied.Count == 0
-            ? Judgement.Holds(figure, atCeiling)
-            : Judgement.DoesNotHold(figure, $"a tie with {string.Join(", ", tied)} within the intervals: {atCeiling}");
+        var ratio = evidence.Ratio("threads", "threadpool", StandardMetrics.Cpu);
+        return Decide.Above(Quantity.Ratio("threads' CPU time over threadpool's"), ratio, 1.1, null, $"{ClaimEvidence.Times(ratio)} threadpool's CPU", "500 threads each wake every 50 ms to poll", "a thread per connection costs no more CPU than the pool here");
     }
 
-    /// <summary>await's polls per second at most 0.6 of the threadpool variant's, interval and all.</summary>
+    /// <summary>threadpool's, task's and parallel's polls per second each above 1.05 times threads', interval and all.</summary>
+    internal static Judgement PollingBeatsThreads(ClaimEvidence evidence) => Decide.All(
+    [
+        .. new[] { ("threadpool", 9529.0), ("task", 9322.0), ("parallel", 9387.0) }.Select(p =>
+        {
+            var ratio = evidence.Ratio(p.Item1, "threads", PollScenario.PollsPerSec);
+            return (p.Item1, Decide.Above(
+                Quantity.Ratio($"{p.Item1}'s polls per second over threads'"),
+                ratio,
+                1.05,
+                p.Item2 / 8654,
+                $"{ClaimEvidence.Rate(evidence.Metric(p.Item1, PollScenario.PollsPerSec).Value)}/s against {ClaimEvidence.Rate(evidence.Metric("threads", PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)}",
+                "500 threads that sleep an interval after each poll fall behind the 50 ms grid; the pool keeps to it",
+                "a thread per connection keeps up with the pool here"));
+        }),
+    ]);
+
+    /// <summary>The variant's polls per second within 5% of threadpool's either way, interval and all.</summary>
+    internal static Judgement LikeThePool(ClaimEvidence evidence, string variant, double published)
+    {
+        var ratio = evidence.Ratio(variant, "threadpool", PollScenario.PollsPerSec);
+        return Decide.About(Quantity.Ratio($"{variant}'s polls per second over threadpool's"), ratio, published / 9529, Band.NoChange(1.05), $"{ClaimEvidence.Rate(evidence.Metric(variant, PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)} threadpool's", "both queue each poll to the pool");
+    }
+
+    /// <summary>parallel's polls within 5% of threadpool's, its CPU within a factor of 1.5 and its peak working set within 1.25, each interval and all.</summary>
+    internal static Judgement ParallelLikeThePool(ClaimEvidence evidence)
+    {
+        var cpu = evidence.Ratio("parallel", "threadpool", StandardMetrics.Cpu);
+        var memory = evidence.Ratio("parallel", "threadpool", StandardMetrics.PeakWorkingSet);
+        return Decide.All(
+        [
+            ("polls", LikeThePool(evidence, "parallel", 9387)),
+            ("CPU", Decide.About(Quantity.Ratio("parallel's CPU time over threadpool's"), cpu, 1, Band.NoChange(1.5), $"CPU {ClaimEvidence.Times(cpu)}", "the same pool does the same polls")),
+            ("memory", Decide.About(Quantity.Ratio("parallel's peak working set over threadpool's"), memory, 1, Band.NoChange(1.25), $"memory {ClaimEvidence.Times(memory)}", "the same few pool threads")),
+        ]);
+    }
+
+    /// <summary>await's polls over threadpool's within 2/3-1.5 times the published 0.44 (0.29-0.65), interval and all.</summary>
     internal static Judgement AwaitAboutHalf(ClaimEvidence evidence)
     {
         var ratio = evidence.Ratio("await", "threadpool", PollScenario.PollsPerSec);
-        return Judgement.If(
-            ratio.Below(0.6),
-            $"{Rate(evidence.Metric("await", PollScenario.PollsPerSec).Median)}/s, {ratio.Times} of threadpool's",
-            ratio.Below(0.6) ? "each poll's continuation waits its turn in the pool's queue" : "await keeps up with the other polling variants here; the driver's yield costs it no round");
+        const double published = 4150.0 / 9529;
+        return Decide.About(
+            Quantity.Ratio("await's polls per second over threadpool's"),
+            ratio,
+            published,
+            Band.Around(published, 2.0 / 3, 1.5),
+            $"{ClaimEvidence.Rate(evidence.Metric("await", PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)} threadpool's",
+            "each poll's continuation waits its turn in the pool's queue");
+    }
+
+    /// <summary>await's CPU over threadpool's above 1.1, interval and all.</summary>
+    internal static Judgement AwaitCostsCpu(ClaimEvidence evidence)
+    {
+        var ratio = evidence.Ratio("await", "threadpool", StandardMetrics.Cpu);
+        return Decide.Above(Quantity.Ratio("await's CPU time over threadpool's"), ratio, 1.1, null, $"{ClaimEvidence.Times(ratio)} threadpool's CPU", "each poll's continuation is a work item of its own", "await costs no more CPU than the ThreadPool's polling here");
+    }
+
+    /// <summary>await's peak OS threads within a factor of 1.5 of threadpool's either way, interval and all.</summary>
+    internal static Judgement AwaitThreadsAlike(ClaimEvidence evidence)
+    {
+        var ratio = evidence.Ratio("await", "threadpool", StandardMetrics.PeakThreads);
+        return Decide.About(Quantity.Ratio("await's peak OS threads over threadpool's"), ratio, 37.0 / 31, Band.NoChange(1.5), $"{ClaimEvidence.Count(evidence.Metric("await", StandardMetrics.PeakThreads))} against {ClaimEvidence.Count(evidence.Metric("threadpool", StandardMetrics.PeakThreads))} threads", "both run on the same pool");
+    }
+
+    /// <summary>threadpool's peak working set below 0.8 of threads', interval and all.</summary>
+    internal static Judgement PollingSavesMemory(ClaimEvidence evidence)
+    {
+        var ratio = evidence.Ratio("threadpool", "threads", StandardMetrics.PeakWorkingSet);
+        return Decide.Below(
+            Quantity.Ratio("threadpool's peak working set over threads'"),
+            ratio,
+            0.8,
+            null,
+            $"{Mb(evidence.Metric("threadpool", StandardMetrics.PeakWorkingSet).Value)} against {Mb(evidence.Metric("threads", StandardMetrics.PeakWorkingSet).Value)} MB, {ClaimEvidence.Times(ratio)}",
+            "a handful of pool threads against a thread and its stack per connection",
+            "the pool saves less than a fifth of the threads' memory here");
     }
 
     /// <summary>
-    /// The threadpool variant reaching a steady state (received as fast as sent) in its median trial: holds; never,
-    /// in a run that sent for at least the published catch-up time: does not; never in a shorter run: cannot tell.
+    /// threadpool's polls over threads' with 100 ms of work per message, divided by the same without work: below 1,
+    /// interval and all (the lower end of each ratio over the upper end of the other).
     /// </summary>
-    internal static Judgement CatchesUp(ClaimEvidence evidence, double publishedSeconds)
+    internal static Judgement AdvantageShrinks(ClaimEvidence evidence)
     {
-        // A trial that lost messages failed, yet it measured what the claim is about: it did not catch up.
-        var steady = evidence.Recorded("threadpool", PollScenario.SteadyStateMs);
-        var pool = evidence.Recorded("threadpool", StandardMetrics.PeakPoolThreads) is { Count: > 0 } peaks ? MedianEstimate.Of(peaks) : throw new MissingEvidenceException("threadpool recorded no pool threads");
-        if (steady.Count == 0)
-        {
-            throw new MissingEvidenceException("threadpool recorded no steady state");
-        }
-
-        var caughtUp = steady.Count(s => s >= 0);
-        var sentFor = evidence.Parameter("duration");
-        if (caughtUp * 2 > steady.Count)
-        {
-            var at = steady.Where(s => s >= 0).Order().ElementAt(caughtUp / 2);
-            return Judgement.Holds($"after {Seconds(at)} s with pool peak {ClaimEvidence.Count(pool)}", "the pool added threads until the blocked work kept pace with the sends; when and with how many threads depends on the machine, and is the figure here");
-        }
-
-        var figure = $"not within {ClaimEvidence.Count(sentFor)} s in {steady.Count - caughtUp} of {steady.Count} trials; pool peak {ClaimEvidence.Count(pool)}";
-        if (sentFor < publishedSeconds * 1.2)
-        {
-            throw new MissingEvidenceException($"{figure}; the run sent for {ClaimEvidence.Count(sentFor)} s, too short for a catch-up published at {ClaimEvidence.Count(publishedSeconds)} s");
-        }
-
-        var starved = evidence.Recorded("threadpool", StandardMetrics.StarvationInjections);
-        return Judgement.DoesNotHold(figure, $"the pool grew too slowly for the blocked work{(starved.Count > 0 ? $": {ClaimEvidence.Count(MedianEstimate.MedianOf(starved))} starvation adds" : string.Empty)}");
+        var without = evidence.Ratio("threadpool", "threads", PollScenario.PollsPerSec);
+        var with = evidence.Run(Work100).Ratio("threadpool", "threads", PollScenario.PollsPerSec);
+        var change = Estimate.Ratio(with, without);
+        return Decide.Below(
+            Quantity.Ratio("threadpool's polls over threads' with 100 ms of work, over the same with none"),
+            change,
+            1,
+            null,
+            $"the pool's advantage {ClaimEvidence.Times(without)} with no work, {ClaimEvidence.Times(with)} with 100 ms",
+            "the work holds pool threads while the pool grows, and each dedicated thread does its own",
+            "the pool's advantage does not shrink with 100 ms of work here");
     }
 
-    private static string Mb(double bytes) => (bytes / (1024 * 1024)).ToString("0", CultureInfo.InvariantCulture);
+    /// <summary>
+    /// threadpool reaching a steady state (received as fast as sent) in every trial, after a time within half to twice
+    /// the published and with a peak of OS threads within half to twice the published, each interval and all. Never in
+    /// any trial of a run that sent for twice the published time: does not hold. Otherwise it cannot tell.
+    /// </summary>
+    internal static Judgement CatchesUp(ClaimEvidence evidence, double seconds, double threads)
+    {
+        // A trial that lost messages failed, yet it measured what the claim is about: it did not catch up.
+        var trials = evidence.Trials("threadpool").Where(t => t.Metrics.ContainsKey(PollScenario.SteadyStateMs.Id)).ToList();
+        if (trials.Count < Decide.MinimumTrials)
+        {
+            return Judgement.CouldNotJudge($"{trials.Count} trials recorded a steady state or none: a verdict needs {Decide.MinimumTrials}");
+        }
 
-    private static string Rate(double perSecond) => perSecond.ToString("#,0", CultureInfo.InvariantCulture);
+        var steady = trials.Select(t => t.Metrics[PollScenario.SteadyStateMs.Id]).ToList();
+        var peaks = trials.Where(t => t.Metrics.ContainsKey(StandardMetrics.PeakThreads.Id)).Select(t => t.Metrics[StandardMetrics.PeakThreads.Id]).ToList();
+        var sentFor = evidence.Parameter("duration");
+        var caughtUp = steady.Count(s => s >= 0);
+        if (caughtUp == 0)
+        {
+            var figure = $"not within {ClaimEvidence.Count(sentFor)} s in any of {steady.Count} trials; peak {ClaimEvidence.Count(Estimate.Of(peaks))} threads";
+            return sentFor >= 2 * seconds
+                ? Judgement.DoesNotHold(figure, $"the pool never grew enough for the blocked work ({evidence.Pool("threadpool")})")
+                : Judgement.CouldNotJudge(figure, $"the run sent for {ClaimEvidence.Count(sentFor)} s: a catch-up within twice the published {ClaimEvidence.Count(seconds)} s may come later");
+        }
 
-    private static string Seconds(double ms) => (ms / 1000).ToString("0.0", CultureInfo.InvariantCulture);
+        if (caughtUp < steady.Count)
+        {
+            return Judgement.CouldNotJudge($"caught up in {caughtUp} of {steady.Count} trials", "some trials caught up and some did not: too spread to tell");
+        }
+
+        var time = Estimate.Of([.. steady.Select(s => s / 1000)]);
+        var count = Estimate.Of(peaks);
+        return Decide.All(
+        [
+            ("time", Decide.About(new Quantity("seconds until the threadpool case kept pace", "s"), time, seconds, Band.Around(seconds, 0.5, 2), $"after {time.Value:0.0} s ({time.Low:0.0}-{time.High:0.0})", "the pool added threads until the blocked work kept pace with the sends")),
+            ("threads", Decide.About(new Quantity("threadpool's peak OS threads", "threads"), count, threads, Band.Around(threads, 0.5, 2), $"peak {ClaimEvidence.Count(count)} threads", "the threads it took to keep pace")),
+        ]);
+    }
+
+    private static string Mb(double bytes) => (bytes / (1024 * 1024)).ToString("0", System.Globalization.CultureInfo.InvariantCulture);
 }

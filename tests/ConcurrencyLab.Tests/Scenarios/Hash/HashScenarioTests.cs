@@ -205,33 +205,65 @@ public sealed class HashScenarioTests
         }
     }
 
+    // A run's bounds: the device at 374 MiB/s and the cores at 1,400, as the post's machine was; or the other way round.
+    private static readonly Dictionary<string, double> DiskBound = new() { ["deviceReadMibPerSec"] = 374, ["cpuMibPerSec"] = 1400 };
+
+    private static readonly Dictionary<string, double> CpuBound = new() { ["deviceReadMibPerSec"] = 2300, ["cpuMibPerSec"] = 1400 };
+
     [Theory]
-    [InlineData(23.0, 23.0, 23.0, 38.0, "holds", "holds")]
-    [InlineData(23.0, 23.0, 23.0, 23.2, "holds", "does not hold")]
-    [InlineData(23.0, 40.0, 23.0, 38.0, "does not hold", "holds")]
-    public void Conclusions_SayWhetherAsyncHeldAndSyncFell(double async16, double async128, double sync16, double sync128, string asyncFlat, string syncFalls)
+    [InlineData(23.0, 23.0, 23.0, 38.0, ConcurrencyLab.Results.Verdict.Holds, ConcurrencyLab.Results.Verdict.Holds)]
+    [InlineData(23.0, 23.0, 23.0, 23.2, ConcurrencyLab.Results.Verdict.Holds, ConcurrencyLab.Results.Verdict.DoesNotHold)]
+    [InlineData(23.0, 40.0, 23.0, 38.0, ConcurrencyLab.Results.Verdict.DoesNotHold, ConcurrencyLab.Results.Verdict.Holds)]
+    public void Claims_OnADiskBoundMachine_SayWhetherAsyncHeldAndSyncFell(double async16, double async128, double sync16, double sync128, ConcurrencyLab.Results.Verdict asyncFlat, ConcurrencyLab.Results.Verdict syncFalls)
     {
         // Wall times in seconds for 512 files; CIs of +-1% around each median.
-        var result = new ConcurrencyLab.Results.ScenarioResult
-        {
-            Name = "hash",
-            Parameters = new Dictionary<string, string> { ["files"] = "512" },
-            IdealMs = 1,
-            IdealReason = "test",
-            Baseline = "sync@16",
-            Variants = [Recorded("async@16", async16), Recorded("async@128", async128), Recorded("sync@16", sync16), Recorded("sync@128", sync128)],
-        };
+        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, Result(DiskBound, "cold", ("async@16", async16), ("async@128", async128), ("sync@16", sync16), ("sync@128", sync128)));
 
-        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, result);
+        var flat = claims.Single(c => c.Id == "hash-async-flat");
+        var falls = claims.Single(c => c.Id == "hash-sync-falls");
+        Assert.Equal(asyncFlat, flat.Verdict);
+        Assert.Equal(syncFalls, falls.Verdict);
+        Assert.Equal("22.11 to 13.41 files/s (text)", falls.Published);
+        Assert.Contains(falls.Conditions, c => c.Name == "machine" && c.Met && c.Actual!.StartsWith("disk-bound", StringComparison.Ordinal));
+        Assert.Equal(3, falls.Figures.Single().Trials);
 
-        Assert.Equal(["hash-async-flat", "hash-sync-falls"], claims.Select(c => c.Id));
-        Assert.Equal([asyncFlat, syncFalls], claims.Select(c => c.Verdict));
-        Assert.Equal("22.1 to 13.4 files/s (cold cache)", claims[1].Published);
-        Assert.StartsWith($"22.3 to {(512 / sync128).ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} files/s from 16 to 128 workers", claims[1].Figure, StringComparison.Ordinal);
-        Assert.Empty(Scenario.Conclusions(result));
+        // A claim about variants the run did not have is listed as not tested, never judged.
+        Assert.Equal(ConcurrencyLab.Results.Verdict.NotTested, claims.Single(c => c.Id == "hash-sync-progressive").Verdict);
+        Assert.Empty(Scenario.Conclusions(Result(DiskBound, "cold", ("async@16", async16))));
     }
 
-    /// <summary>A variant as a run records it (its structure and name), whose median took <paramref name="seconds"/>, with a CI of 1% either side.</summary>
+    [Fact]
+    public void Claims_OnACpuBoundMachine_CouldNotBeJudged_SayingBothRates()
+    {
+        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, Result(CpuBound, "cold", ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 23.0)));
+
+        var flat = claims.Single(c => c.Id == "hash-async-flat");
+        Assert.Equal(ConcurrencyLab.Results.Verdict.CouldNotJudge, flat.Verdict);
+        Assert.Contains("this run: CPU-bound: the device 2,300 MiB/s, the cores 1,400 MiB/s", flat.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Claims_OfAWarmRun_AreNotTested_ButTheCacheClaimIs()
+    {
+        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, Result(DiskBound, "warm", ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 23.0)));
+
+        Assert.All(claims.Where(c => c.Id is "hash-async-flat" or "hash-sync-falls"), c => Assert.Equal(ConcurrencyLab.Results.Verdict.NotTested, c.Verdict));
+        Assert.All(claims.Where(c => c.Id is "hash-async-flat"), c => Assert.Contains("cache cold (this run: warm)", c.Reason, StringComparison.Ordinal));
+        Assert.NotEqual(ConcurrencyLab.Results.Verdict.NotTested, claims.Single(c => c.Id == "hash-page-cache-cpu").Verdict);
+    }
+
+    private static ConcurrencyLab.Results.ScenarioResult Result(Dictionary<string, double> bounds, string cache, params (string Name, double Seconds)[] variants) => new()
+    {
+        Name = "hash",
+        Parameters = new Dictionary<string, string> { ["files"] = "512", ["cache"] = cache },
+        IdealMs = 1,
+        IdealReason = "test",
+        Bounds = bounds,
+        Baseline = "sync@16",
+        Variants = [.. variants.Select(v => Recorded(v.Name, v.Seconds))],
+    };
+
+    /// <summary>A variant as a run records it (its structure and name), whose median of 3 trials took <paramref name="seconds"/>, with a CI of 1% either side.</summary>
     private static ConcurrencyLab.Results.VariantResult Recorded(string name, double seconds)
     {
         Assert.True(Scenario.Variants(Values()).TryParse(name, out var variant, out var problem), problem);
@@ -243,28 +275,8 @@ public sealed class HashScenarioTests
             Parameters = variant.Parameters,
             Status = ConcurrencyLab.Results.TrialStatus.Ok,
             Trials = [],
-            Summary = new ConcurrencyLab.Results.VariantSummary { MedianWallMs = seconds * 1000, CiLowMs = seconds * 990, CiHighMs = seconds * 1010 },
+            Summary = new ConcurrencyLab.Results.VariantSummary { Trials = 3, MedianWallMs = seconds * 1000, CiLowMs = seconds * 990, CiHighMs = seconds * 1010 },
         };
-    }
-
-    [Fact]
-    public void Conclusions_OfAWarmRun_DoNotJudgeTheClaim()
-    {
-        var result = new ConcurrencyLab.Results.ScenarioResult
-        {
-            Name = "hash",
-            Parameters = new Dictionary<string, string> { ["files"] = "512", ["cache"] = "warm" },
-            IdealMs = 1,
-            IdealReason = "test",
-            Baseline = "sync@16",
-            Variants = [.. new[] { ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 23.0) }.Select(v => Recorded(v.Item1, v.Item2))],
-        };
-
-        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, result);
-
-        Assert.Equal(2, claims.Count);
-        Assert.All(claims, c => Assert.Equal("could not be judged", c.Verdict));
-        Assert.All(claims, c => Assert.Equal("the cache was warm, and the claims are about a cold one", c.Reason));
     }
 
     [Fact]
