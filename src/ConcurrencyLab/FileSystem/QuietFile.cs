@@ -16,4 +16,30 @@ internal static class QuietFile
             return false;
         }
     }
+
+    /// <summary>
+    /// Deletes the folder <paramref name="path"/> and all it holds, if it can; true when it did (or there was nothing).
+    /// A link at the path is removed as a link: what it points at is never followed.
+    /// </summary>
+    public static bool DeleteTree(string path)
+    {
+        try
+        {
+            var info = new DirectoryInfo(path);
+            if (info.LinkTarget is not null)
+            {
+                info.Delete();
+            }
+            else if (info.Exists)
+            {
+                info.Delete(recursive: true);
+            }
+
+            return true;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return false;
+        }
+    }
 }

@@ -62,8 +62,16 @@ internal sealed record ClaimRun
     /// <summary>The trial timeout at the scale asked for: <see cref="TrialTimeout"/> at full scale, the lab's default otherwise.</summary>
     public TimeSpan TrialTimeoutAt(bool quick) => !quick && TrialTimeout is { } timeout ? timeout : Running.RunOptions.DefaultTrialTimeout;
 
+    /// <summary>
+    /// The builds of the trial probe the run times its cases in (<see cref="ProbeBuilds"/>), each case in each build a
+    /// variant of its own; empty for a run of the lab's own build.
+    /// </summary>
+    public IReadOnlyList<ProbeBuild> Builds { get; init; } = [];
+
     /// <summary>How the run runs, in a few words, for the table's "run" column.</summary>
-    public string Kind => AsPublished ? "as published: one process, fixed order" : "isolated: a process per trial";
+    public string Kind => AsPublished ? "as published: one process, fixed order"
+        : Builds.Count > 0 ? "builds: a process of each build per trial"
+        : "isolated: a process per trial";
 
     /// <summary>The parameters at the scale asked for.</summary>
     public IReadOnlyDictionary<string, string> ParametersAt(bool quick) =>

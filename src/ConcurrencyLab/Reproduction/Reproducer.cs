@@ -19,6 +19,7 @@ internal sealed class Reproducer
     private readonly Func<RunOptions, IRunObserver?> _observer;
     private readonly ILogger? _logger;
     private readonly PublishedOrderPasses _passes;
+    private readonly ProbeBuilds _builds;
     private readonly IReadOnlyList<ChartFormat> _chartFormats;
     private readonly Action<string> _say;
 
@@ -27,8 +28,10 @@ internal sealed class Reproducer
     /// <param name="chartFormats">The formats each run's charts are written in.</param>
     /// <param name="say">Where a line goes when a run starts, or cannot be made.</param>
     /// <param name="logger">Where the runner says what goes wrong outside a trial.</param>
-    public Reproducer(Func<RunOptions, IRunObserver?> observer, PublishedOrderPasses passes, IReadOnlyList<ChartFormat> chartFormats, Action<string> say, ILogger? logger = null)
+    /// <param name="builds">How runs in builds of the trial probe are made; null for the probe found above this program.</param>
+    public Reproducer(Func<RunOptions, IRunObserver?> observer, PublishedOrderPasses passes, IReadOnlyList<ChartFormat> chartFormats, Action<string> say, ILogger? logger = null, ProbeBuilds? builds = null)
     {
+        _builds = builds ?? new ProbeBuilds(say);
         _say = say;
         _observer = observer;
         _passes = passes;
@@ -67,7 +70,9 @@ internal sealed class Reproducer
                 {
                     var result = run.AsPublished
                         ? Write(await _passes.RunAsync(scenario, run, quick, target, cancellationToken).ConfigureAwait(false), target)
-                        : await RunIsolatedAsync(scenario, run, quick, target, cancellationToken).ConfigureAwait(false);
+                        : run.Builds.Count > 0
+                            ? Write(await _builds.RunAsync(scenario, run, quick, target, cancellationToken).ConfigureAwait(false), target)
+                            : await RunIsolatedAsync(scenario, run, quick, target, cancellationToken).ConfigureAwait(false);
                     cancelled |= result.Cancelled;
                     var measured = result.Scenarios.Count > 0 ? result.Scenarios[0] : null;
                     results[run.Key] = (measured, measured is null ? "the run measured nothing" : null);

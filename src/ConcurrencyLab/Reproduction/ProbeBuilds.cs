@@ -1,0 +1,288 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Text.Json;
+using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
+
+namespace ConcurrencyLab.Reproduction;
+
+/// <summary>
+/// Times a claim's cases in builds of the trial probe (<see cref="ProbeBuild"/>): publishes the probe each way into
+/// the run's own folder (from the lab's sources, which a clone has), then runs every trial in a fresh process of the
+/// build, the order of the cases rotated each round, unprimed as the post ran them. Each case in each build is a
+/// variant of its own, <c>channel:build=native-aot</c>; a build that cannot be made fails its variants, with why.
+/// </summary>
+internal sealed class ProbeBuilds
+{
+    /// <summary>The probe's project, relative to the root of the lab's sources.</summary>
+    public const string ProjectPath = "src/ConcurrencyLab.BuildProbe/ConcurrencyLab.BuildProbe.csproj";
+
+    private static readonly TimeSpan BuildTimeout = TimeSpan.FromMinutes(10);
+
+    private readonly Action<string> _say;
+    private readonly string? _project;
+
+    /// <param name="say">Where a line of progress goes.</param>
+    /// <param name="project">The probe's project file; null to find it above this program's folder.</param>
+    public ProbeBuilds(Action<string> say, string? project = null)
+    {
+        _say = say;
+        _project = project ?? Find(AppContext.BaseDirectory);
+    }
+
+    /// <summary>The probe's project found in <paramref name="start"/> or a folder above it; null when this program was not built from the lab's sources.</summary>
+    public static string? Find(string start)
+    {
+        for (var folder = new DirectoryInfo(start); folder is not null; folder = folder.Parent)
+        {
+            var candidate = Path.Combine(folder.FullName, ProjectPath);
+            if (File.Exists(candidate))
+            {
+                return candidate;
+            }
+        }
+
+        return null;
+    }
+
+    /// <summary>The name a build's variants carry: <c>framework</c>, <c>as-noted</c>, <c>native-aot</c>.</summary>
+    public static string Name(ProbeBuild build) => build switch
+    {
+        ProbeBuild.Framework => "framework",
+        ProbeBuild.AsNoted => "as-noted",
+        _ => "native-aot",
+    };
+
+    /// <summary>The variant of <paramref name="variant"/> in <paramref name="build"/>: <c>channel:build=native-aot</c>.</summary>
+    public static string Variant(string variant, ProbeBuild build) => $"{variant}:build={Name(build)}";
+
+    /// <summary>Builds every build of <paramref name="run"/> and times its cases in each.</summary>
+    public async Task<RunResult> RunAsync(Scenario scenario, ClaimRun run, bool quick, string folder, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(run);
+        if (_project is null)
+        {
+            throw new ReproductionException($"{run.Key}: the builds are made from the lab's sources ({ProjectPath}), and none were found above {AppContext.BaseDirectory}; run conclab from a clone");
+        }
+
+        var parameters = ParameterValues.Create(scenario.Parameters, run.ParametersAt(quick), quick, out var errors);
+        if (errors.Count > 0)
+        {
+            throw new ReproductionException($"{run.Key} could not be planned: {string.Join("; ", errors)}");
+        }
+
+        // The builds are made in the run's own folder and removed once timed: hundreds of MB that measure nothing.
+        var buildsFolder = Path.Combine(folder, "builds");
+        try
+        {
+            return await BuildAndTimeAsync(scenario, run, quick, parameters, buildsFolder, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            FileSystem.QuietFile.DeleteTree(buildsFolder);
+        }
+    }
+
+    private async Task<RunResult> BuildAndTimeAsync(Scenario scenario, ClaimRun run, bool quick, ParameterValues parameters, string buildsFolder, CancellationToken cancellationToken)
+    {
+        var started = DateTimeOffset.UtcNow;
+        var builds = new List<(ProbeBuild Build, string[]? Command, string? Problem)>();
+        foreach (var build in run.Builds)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            _say($"{run.Key}: building the probe {Name(build)}");
+            var (command, problem) = await PublishAsync(build, Path.Combine(buildsFolder, Name(build)), cancellationToken).ConfigureAwait(false);
+            builds.Add((build, command, problem));
+        }
+
+        var repeat = (quick ? run.QuickRepeat : run.Repeat) ?? (quick ? RunOptions.QuickRepeat : RunOptions.DefaultRepeat);
+        var cases = builds.SelectMany(b => run.VariantsAt(quick).Select(v => (Variant: v, b.Build, b.Command, b.Problem))).ToList();
+        var trials = cases.ToDictionary(c => Variant(c.Variant, c.Build), _ => new List<TrialResult>(), StringComparer.Ordinal);
+        var timeout = run.TrialTimeoutAt(quick) + RunOptions.TrialStartUpAllowance;
+        for (var round = 0; round < repeat; round++)
+        {
+            // Rotated each round, as the lab's isolated runs are, so no case always follows the same one.
+            foreach (var (variant, build, command, problem) in cases.Skip(round % cases.Count).Concat(cases.Take(round % cases.Count)))
+            {
+                cancellationToken.ThrowIfCancellationRequested();
+                var trial = command is null
+                    ? TrialResult.Unmeasured(TrialStatus.Failed, $"the {Name(build)} build could not be made: {problem}", isolated: true)
+                    : await TrialAsync(command, scenario, variant, parameters, run, timeout, cancellationToken).ConfigureAwait(false);
+                trials[Variant(variant, build)].Add(trial with { Repeat = round });
+                _say($"{run.Key}: {Variant(variant, build)} trial {round + 1}: {(trial.Status == TrialStatus.Ok ? ClaimEvidence.Time(trial.WallMs) : trial.Error)}");
+            }
+        }
+
+        var ideal = scenario.Ideal(parameters, RunOptions.DefaultSeed);
+        var result = new ScenarioResult
+        {
+            Name = scenario.Name,
+            Parameters = parameters.Values,
+            IdealMs = ideal.Ms,
+            IdealReason = ideal.Reason,
+            Baseline = Variant(run.VariantsAt(quick)[0], run.Builds[0]),
+            Metrics = scenario.Metrics,
+            Variants =
+            [
+                .. cases.Select(c => Variant(c.Variant, c.Build)).Select(name => new VariantResult
+                {
+                    Name = name,
+                    Description = $"{name.Split(':')[0]} in the probe's {name.Split('=')[1]} build",
+                    Status = Summarizer.VariantStatus(trials[name]),
+                    Trials = trials[name],
+                    Summary = Summarizer.Summarise(trials[name], ideal.Ms, null, scenario.Metrics),
+                }),
+            ],
+            Notes =
+            [
+                $"builds: each trial a fresh process of the probe (src/ConcurrencyLab.BuildProbe) built {string.Join(", ", builds.Select(b => Name(b.Build)))}, unprimed, the order rotated each round.",
+                .. builds.Where(b => b.Problem is not null).Select(b => $"the {Name(b.Build)} build could not be made: {b.Problem}"),
+            ],
+        };
+        return new RunResult
+        {
+            StartedAt = started.ToString("O", CultureInfo.InvariantCulture),
+            Environment = EnvironmentInfo.Current(),
+            Settings = new RunSettings
+            {
+                Repeat = repeat,
+                Seed = RunOptions.DefaultSeed,
+                Quick = quick,
+                Isolated = true,
+                TrialTimeoutSec = run.TrialTimeoutAt(quick).TotalSeconds,
+                SampleIntervalMs = 10,
+                Prime = false,
+                RuntimeEnvironment = Environment(run),
+            },
+            Scenarios = [result],
+            Cancelled = cancellationToken.IsCancellationRequested,
+        };
+    }
+
+    // The DOTNET_ variables every trial starts with: the processor count, where the run names one.
+    private static Dictionary<string, string> Environment(ClaimRun run) =>
+        run.Cores.Count == 1 ? new() { [RuntimeSettings.Cores.Variable] = RuntimeSettings.Cores.Write(run.Cores[0]) } : [];
+
+    // Publishes the probe one way; the command that starts a trial of it, or why there is none.
+    private async Task<(string[]? Command, string? Problem)> PublishAsync(ProbeBuild build, string folder, CancellationToken cancellationToken)
+    {
+        var output = Path.Combine(folder, "app");
+        var arguments = new List<string>
+        {
+            "publish", _project!, "-c", "Release", "-o", output, "--artifacts-path", Path.Combine(folder, "artifacts"), "-nologo",
+
+            // The lab's libraries warn about reflection the probe never reaches; warnings are not this build's errors.
+            "-p:TreatWarningsAsErrors=false", "-p:EnableTrimAnalyzer=false", "-p:EnableAotAnalyzer=false", "-p:EnableSingleFileAnalyzer=false", "-p:GenerateDocumentationFile=false",
+        };
+        var rid = System.Runtime.InteropServices.RuntimeInformation.RuntimeIdentifier;
+        arguments.AddRange(build switch
+        {
+            // The note's own flags, word for word: PublishNativeAot is no property the SDK reads.
+            ProbeBuild.AsNoted => ["-r", rid, "--self-contained", "-p:PublishNativeAot=true", "-p:PublishSingleFile=true", "-p:PublishTrimmed=true"],
+            ProbeBuild.NativeAot => ["-r", rid, "-p:PublishAot=true"],
+            _ => [],
+        });
+
+        var (exitCode, text) = await RunToEndAsync(DotNet(), arguments, null, BuildTimeout, cancellationToken).ConfigureAwait(false);
+        if (exitCode != 0)
+        {
+            var line = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)) ?? $"exit code {exitCode}";
+            return (null, line);
+        }
+
+        var executable = Path.Combine(output, "conclab-build-probe");
+        return build == ProbeBuild.Framework
+            ? ([DotNet(), Path.Combine(output, "conclab-build-probe.dll")], null)
+            : File.Exists(executable) ? ([executable], null) : (null, $"no program at {executable}");
+    }
+
+    // One trial in a fresh process of a build: the probe's one line of JSON, or why there is none.
+    private static async Task<TrialResult> TrialAsync(string[] command, Scenario scenario, string variant, ParameterValues parameters, ClaimRun run, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var arguments = command.Skip(1).Concat([scenario.Name, variant, RunOptions.DefaultSeed.ToString(CultureInfo.InvariantCulture)]).Concat(parameters.Values.Select(p => $"{p.Key}={p.Value}")).ToList();
+        var (exitCode, text) = await RunToEndAsync(command[0], arguments, Environment(run), timeout, cancellationToken).ConfigureAwait(false);
+        if (exitCode is null)
+        {
+            return TrialResult.Unmeasured(TrialStatus.Timeout, $"the trial outlived {timeout.TotalSeconds:0} s and was stopped", isolated: true);
+        }
+
+        var line = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault(l => l.StartsWith('{'));
+        if (exitCode != 0 || line is null)
+        {
+            return TrialResult.Unmeasured(TrialStatus.Failed, $"the probe exited with {exitCode}: {text.Trim().Split('\n').LastOrDefault()}", isolated: true);
+        }
+
+        try
+        {
+            using var document = JsonDocument.Parse(line);
+            var root = document.RootElement;
+            var metrics = root.GetProperty("metrics").EnumerateObject().Where(p => p.Value.ValueKind == JsonValueKind.Number).ToDictionary(p => p.Name, p => p.Value.GetDouble(), StringComparer.Ordinal);
+            return new TrialResult
+            {
+                Status = Enum.TryParse<TrialStatus>(root.GetProperty("status").GetString(), ignoreCase: true, out var status) ? status : TrialStatus.Failed,
+                Error = root.TryGetProperty("error", out var error) ? error.GetString() : null,
+                Isolated = true,
+                ItemsPlanned = root.GetProperty("itemsPlanned").GetInt32(),
+                ItemsCompleted = root.GetProperty("itemsCompleted").GetInt32(),
+                Metrics = metrics,
+            };
+        }
+        catch (Exception ex) when (ex is JsonException or KeyNotFoundException or InvalidOperationException or FormatException)
+        {
+            return TrialResult.Unmeasured(TrialStatus.Failed, $"the probe's result could not be read: {ex.Message}", isolated: true);
+        }
+    }
+
+    // Starts a program, reads both its streams to the end, and waits for it; exit code null when it was stopped at
+    // the timeout. Stopped or cancelled, it is killed with its children: a run leaves no process behind.
+    private static async Task<(int? ExitCode, string Output)> RunToEndAsync(string program, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        var info = new ProcessStartInfo(program) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, CreateNoWindow = true };
+        foreach (var argument in arguments)
+        {
+            info.ArgumentList.Add(argument);
+        }
+
+        foreach (var (name, value) in environment ?? new Dictionary<string, string>())
+        {
+            info.Environment[name] = value;
+        }
+
+        info.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
+        info.Environment["DOTNET_NOLOGO"] = "1";
+        using var process = new Process { StartInfo = info };
+        process.Start();
+        var output = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
+        var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        limit.CancelAfter(timeout);
+        try
+        {
+            await process.WaitForExitAsync(limit.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            process.Kill(entireProcessTree: true);
+            await process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+            cancellationToken.ThrowIfCancellationRequested();
+            return (null, await errors.ConfigureAwait(false));
+        }
+
+        return (process.ExitCode, (await output.ConfigureAwait(false)) + "\n" + (await errors.ConfigureAwait(false)));
+    }
+
+    // The dotnet host this program runs under, or the one on the PATH.
+    private static string DotNet()
+    {
+        if (System.Environment.GetEnvironmentVariable("DOTNET_HOST_PATH") is { Length: > 0 } host && File.Exists(host))
+        {
+            return host;
+        }
+
+        var process = System.Environment.ProcessPath;
+        return process is not null && Path.GetFileNameWithoutExtension(process) == "dotnet" ? process : "dotnet";
+    }
+}
