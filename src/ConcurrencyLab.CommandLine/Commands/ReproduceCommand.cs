@@ -22,9 +22,10 @@ internal static class ReproduceCommand
         var quick = new Option<bool>("--quick") { Description = "each post at a small scale, every post in a few minutes; the verdicts say when a scale is too small to judge" };
         var output = new Option<string>("--out") { Description = "folder for reproduction.md, reproduction.json, report.html and each run's own results [default: conclab-results/<UTC timestamp>]" };
         var plain = new Option<bool>("--plain") { Description = "plain progress lines even on a terminal" };
+        var from = new Option<string>("--from") { Description = "judge again, by this build's rules, what an earlier reproduction in this folder measured; nothing is run" };
         var command = new Command("reproduce", "Re-run every claim of the published posts, each with a verdict: holds, does not hold, holds only under a condition.")
         {
-            post, quick, output, plain,
+            post, quick, output, plain, from,
         };
         command.SetAction(async (parse, cancellationToken) =>
         {
@@ -54,6 +55,18 @@ internal static class ReproduceCommand
                 errors.Add($"--out {outFolder} holds an earlier reproduction ({ReproductionReport.JsonFileName}); give a new folder.");
             }
 
+            var earlier = parse.GetValue(from);
+            var earlierQuick = false;
+            if (earlier is not null && parse.GetValue(quick))
+            {
+                errors.Add("--quick and --from together: a reproduction judged again keeps the scale it was measured at.");
+            }
+
+            if (earlier is not null && EarlierScale(earlier, out earlierQuick) is { } notEarlier)
+            {
+                errors.Add(notEarlier);
+            }
+
             if (errors.Count > 0)
             {
                 await ErrorLine.WriteAsync(errors).ConfigureAwait(false);
@@ -61,6 +74,21 @@ internal static class ReproduceCommand
             }
 
             var folder = outFolder ?? Exporters.DefaultFolder();
+            if (earlier is not null)
+            {
+                // Judged again at the scale the earlier reproduction measured, into a folder of its own.
+                var again = Reproducer.JudgeAgain(chosen, earlierQuick, Path.GetFullPath(earlier));
+                ReproductionRenderer.Write(console, again);
+                var problems = ReproductionReport.WriteAll(again, folder, out var made);
+                foreach (var unwritten in problems)
+                {
+                    console.MarkupLineInterpolated($"[red]could not write {unwritten}[/]");
+                }
+
+                console.MarkupLineInterpolated($"Results: {Exporters.Describe(made)}");
+                return problems.Count > 0 || again.Runs.Any(r => !r.Measured) ? ExitCode.TrialsFailed : ExitCode.Ok;
+            }
+
             void Say(string line) => console.MarkupLineInterpolated($"[grey]{line}[/]");
             var passes = new PublishedOrderPasses(SelfLauncher.Current(), Say);
             var reproducer = new Reproducer(_ => new PlainProgress(console, printTables: false), passes, settings.ChartFormats, Say, new ConsoleErrorLogger());
@@ -81,5 +109,36 @@ internal static class ReproduceCommand
                 : ExitCode.Ok;
         });
         return command;
+    }
+
+    // Whether an earlier reproduction is in the folder, and at which scale it ran: null when it is one, else why not.
+    private static string? EarlierScale(string folder, out bool quick)
+    {
+        quick = false;
+        var path = Path.Combine(folder, ReproductionReport.JsonFileName);
+        try
+        {
+            // Looked at before it is opened: a pipe of that name would hold the read for ever.
+            var facts = ConcurrencyLab.FileSystem.FileFacts.Of(path);
+            if (facts.Kind != ConcurrencyLab.FileSystem.FileKind.Regular || facts.Size > ReproductionReport.MaxJsonBytes)
+            {
+                return $"--from {folder} holds no reproduction ({ReproductionReport.JsonFileName}, a regular file of at most {ReproductionReport.MaxJsonBytes >> 20} MiB).";
+            }
+
+            using var document = System.Text.Json.JsonDocument.Parse(File.ReadAllText(path));
+            if (document.RootElement.ValueKind != System.Text.Json.JsonValueKind.Object
+                || !document.RootElement.TryGetProperty("quick", out var scale)
+                || scale.ValueKind is not (System.Text.Json.JsonValueKind.True or System.Text.Json.JsonValueKind.False))
+            {
+                return $"--from {folder}: {ReproductionReport.JsonFileName} does not say at which scale it ran (no \"quick\").";
+            }
+
+            quick = scale.GetBoolean();
+            return null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Text.Json.JsonException or ArgumentException)
+        {
+            return $"--from {folder}: {ReproductionReport.JsonFileName} cannot be read: {ex.Message}".ReplaceLineEndings(" ");
+        }
     }
 }

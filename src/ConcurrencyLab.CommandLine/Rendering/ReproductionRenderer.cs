@@ -35,7 +35,7 @@ internal static class ReproductionRenderer
                     continue;
                 }
 
-                console.MarkupLineInterpolated($"      published: {row.Result.Published}");
+                console.MarkupLineInterpolated($"      {ClaimResult.From(row.Result.Source)}: {row.Result.Published}");
                 if (row.Result.Figure is not ("" or "-"))
                 {
                     console.MarkupLineInterpolated($"      here: {row.Result.Figure}");

@@ -21,7 +21,15 @@ internal static class Summarizer
             StartedAt = run.StartedAt,
             Environment = run.Environment,
             Settings = run.Settings,
-            Scenarios = [.. run.Scenarios.Select(s => Summarise(s, run.Environment.ProcessorCount))],
+            // The claims judged with what the run knows of itself: the machine that measured it, the runtime's settings.
+            Scenarios =
+            [
+                .. run.Scenarios.Select(s =>
+                {
+                    var result = Summarise(s, run.Environment.ProcessorCount);
+                    return result with { Claims = Judge(s.Plan.Scenario, result, machine: run.Environment, settings: run.Settings) };
+                }),
+            ],
             Cancelled = run.Cancelled,
             Notes = run.Notes,
         };
@@ -105,14 +113,16 @@ internal static class Summarizer
     /// <param name="scenario">The scenario, whose post's claims are judged.</param>
     /// <param name="result">The run's results of it.</param>
     /// <param name="runs">The post's other runs by key, for a claim that compares two (a reproduction has them; a plain run does not).</param>
-    internal static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result, IReadOnlyDictionary<string, Reproduction.ClaimEvidence>? runs = null)
+    /// <param name="machine">The machine that measured the run; null for this one.</param>
+    /// <param name="settings">How the run was made; null where it is not known.</param>
+    internal static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result, IReadOnlyDictionary<string, Reproduction.ClaimEvidence>? runs = null, EnvironmentInfo? machine = null, RunSettings? settings = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(result);
 
         // A run that swept the processor count is judged at each count, as a reproduction's is.
         var cores = result.Variants.Select(v => v.WholeNumber(RuntimeSettings.Cores.Parameter.Name)).OfType<int>().Distinct().Order().ToList();
-        var evidence = new Reproduction.ClaimEvidence(result, cores, runs: runs);
+        var evidence = new Reproduction.ClaimEvidence(result, cores, runs: runs, machine: machine, settings: settings);
         return [.. (scenario.Claims?.Claims ?? []).Select(claim => claim.ToResult(claim.Evaluate(evidence)))];
     }
 

@@ -43,11 +43,14 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
         ArgumentNullException.ThrowIfNull(evidence);
         if (!evidence.Ran)
         {
-            // The scenario did not run, or its set-up failed: nothing was measured, so nothing is decided.
-            return Judgement.CouldNotJudge(evidence.Absent);
+            // A run never made (cancelled before it, not found) did not test the claim; one made that measured
+            // nothing (its set-up failed) could not judge it.
+            return evidence.NotMade ? Judgement.NotTested(evidence.Absent) : Judgement.CouldNotJudge(evidence.Absent);
         }
 
-        var conditions = Conditions.Select(c => (Requirement: c, Check: c.Check(evidence.Result))).ToList();
+        // Every claim holds under the runtime as it ships, besides its own conditions.
+        var facts = evidence.Facts;
+        var conditions = Conditions.Prepend(Requirement.RuntimeAsShipped).Select(c => (Requirement: c, Check: c.Check(facts))).ToList();
         var checks = conditions.Select(c => c.Check).ToList();
         var unmet = conditions.Where(c => !c.Check.Met && c.Requirement is not CoresRequirement).ToList();
         if (unmet.Any(c => !c.Requirement.OfTheMachine))
@@ -62,7 +65,7 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
 
         if (unmet.Count > 0)
         {
-            return Judgement.CouldNotJudge($"it needs {Needs(unmet)}, which this machine cannot give") with { Conditions = checks };
+            return Judgement.CouldNotJudge($"it needs {Needs(unmet)}, which the machine that measured it could not give") with { Conditions = checks };
         }
 
         var view = evidence.For(this);
@@ -85,15 +88,31 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
         Judgement judgement;
         if (!PerCores)
         {
-            judgement = JudgeSafely(view.Sweeping([.. slices.Select(s => s.SliceCores).OfType<int>()]));
+            judgement = Seen(slices) ?? JudgeSafely(view.Sweeping([.. slices.Select(s => s.SliceCores).OfType<int>()]));
         }
         else
         {
-            var each = slices.Select(s => (Cores: s.SliceCores, Judgement: JudgeSafely(s))).ToList();
+            var each = slices.Select(s => (Cores: s.SliceCores, Judgement: Seen([s]) ?? JudgeSafely(s))).ToList();
             judgement = each.Count == 1 ? each[0].Judgement : Combine([.. each.Select(e => (e.Cores ?? 0, e.Judgement))]);
         }
 
         return judgement with { Conditions = checks };
+    }
+
+    // A slice asked for one processor count whose trials' runtimes saw another: what it measured is not what it is
+    // named for, so it cannot judge. Null when every trial saw the count its slice is named for.
+    private static Judgement? Seen(IReadOnlyList<ClaimEvidence> slices)
+    {
+        foreach (var slice in slices.Where(s => s.SliceCores is not null))
+        {
+            var other = slice.SeenInSlice().Where(n => n != slice.SliceCores).ToList();
+            if (other.Count > 0)
+            {
+                return Judgement.CouldNotJudge($"its trials were asked for {slice.SliceCores} processors and their runtimes saw {string.Join(", ", other)}");
+            }
+        }
+
+        return null;
     }
 
     /// <summary>The claim's verdict as results record it.</summary>
@@ -146,6 +165,7 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
     /// </summary>
     internal static Judgement Combine(IReadOnlyList<(int Cores, Judgement Judgement)> all)
     {
+        ArgumentOutOfRangeException.ThrowIfZero(all.Count);
         var each = all.Where(e => e.Judgement.Verdict != Verdict.NotTested).ToList();
         if (each.Count == 0)
         {

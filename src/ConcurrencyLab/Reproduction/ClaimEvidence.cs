@@ -26,12 +26,16 @@ internal sealed class ClaimEvidence
     /// <param name="cores">The processor counts the run swept; empty when it ran on the machine's own.</param>
     /// <param name="absent">Why there is no result, when there is none.</param>
     /// <param name="runs">The post's other runs by key, for a rule that compares two (a case run first and last).</param>
-    public ClaimEvidence(ScenarioResult? result, IReadOnlyList<int> cores, string? absent = null, IReadOnlyDictionary<string, ClaimEvidence>? runs = null)
-        : this(result, cores, string.Empty, absent, runs ?? new Dictionary<string, ClaimEvidence>(), null, [], null)
+    /// <param name="machine">The machine that measured the run; null for this one.</param>
+    /// <param name="settings">How the run was made; null where it is not known.</param>
+    /// <param name="notMade">Whether there is no result because the run was never made (cancelled, or not found), rather than made and failed.</param>
+    public ClaimEvidence(ScenarioResult? result, IReadOnlyList<int> cores, string? absent = null, IReadOnlyDictionary<string, ClaimEvidence>? runs = null, EnvironmentInfo? machine = null, RunSettings? settings = null, bool notMade = false)
+        : this(result, cores, string.Empty, absent, runs ?? new Dictionary<string, ClaimEvidence>(), null, [], null, machine ?? EnvironmentInfo.Current(), settings)
     {
+        NotMade = notMade;
     }
 
-    private ClaimEvidence(ScenarioResult? result, IReadOnlyList<int> cores, string suffix, string? absent, IReadOnlyDictionary<string, ClaimEvidence> runs, IReadOnlySet<string>? pinned, IReadOnlyList<VariantRequirement> variants, int? sliceCores)
+    private ClaimEvidence(ScenarioResult? result, IReadOnlyList<int> cores, string suffix, string? absent, IReadOnlyDictionary<string, ClaimEvidence> runs, IReadOnlySet<string>? pinned, IReadOnlyList<VariantRequirement> variants, int? sliceCores, EnvironmentInfo machine, RunSettings? settings)
     {
         _result = result;
         Cores = cores;
@@ -41,7 +45,18 @@ internal sealed class ClaimEvidence
         _variants = variants;
         Absent = absent ?? "the scenario did not run";
         SliceCores = sliceCores;
+        Machine = machine;
+        Settings = settings;
     }
+
+    /// <summary>The machine that measured the run, as the run recorded it.</summary>
+    public EnvironmentInfo Machine { get; }
+
+    /// <summary>How the run was made; null where it is not known.</summary>
+    public RunSettings? Settings { get; }
+
+    /// <summary>What the claim's conditions are checked against; throws when the scenario did not run.</summary>
+    public RunFacts Facts => new(Result, Machine, Settings);
 
     /// <summary>The processor counts the run swept, each judged apart; empty for one.</summary>
     public IReadOnlyList<int> Cores { get; }
@@ -58,33 +73,59 @@ internal sealed class ClaimEvidence
     /// <summary>The scenario's results; throws when it did not run.</summary>
     public ScenarioResult Result => _result ?? throw new MissingEvidenceException(Absent);
 
-    // A run this reproduction (or plain run) did not make at all: a claim that needs it was not put to the test.
-    private bool NotMade { get; init; }
+    /// <summary>Whether the run was never made at all (cancelled before it, or not found): a claim that needs it was not put to the test.</summary>
+    public bool NotMade { get; private init; }
 
     /// <summary>The same evidence seen through <paramref name="claim"/>'s conditions: only the parameters they pin can be read, only the variants they accept are seen.</summary>
     public ClaimEvidence For(Claim claim)
     {
         ArgumentNullException.ThrowIfNull(claim);
         var pinned = claim.Conditions.Select(c => c.Pins).OfType<string>().ToHashSet(StringComparer.Ordinal);
-        return new ClaimEvidence(_result, Cores, _suffix, Absent, _runs, pinned, [.. claim.Conditions.OfType<VariantRequirement>()], SliceCores) { NotMade = NotMade };
+        return new ClaimEvidence(_result, Cores, _suffix, Absent, _runs, pinned, [.. claim.Conditions.OfType<VariantRequirement>()], SliceCores, Machine, Settings) { NotMade = NotMade };
     }
 
     /// <summary>The same results, seen as the trials that ran with the runtime seeing <paramref name="cores"/> processors.</summary>
     public ClaimEvidence At(int cores) =>
-        new(_result, [], $":{RuntimeSettings.Cores.Parameter.Name}={cores.ToString(CultureInfo.InvariantCulture)}", Absent, _runs, _pinned, _variants, cores) { NotMade = NotMade };
+        new(_result, [], $":{RuntimeSettings.Cores.Parameter.Name}={cores.ToString(CultureInfo.InvariantCulture)}", Absent, _runs, _pinned, _variants, cores, Machine, Settings) { NotMade = NotMade };
 
     /// <summary>The run as one slice at the processor count its trials saw (when they all saw one).</summary>
     public ClaimEvidence Whole() => _result is null ? this
-        : new(_result, [], _suffix, Absent, _runs, _pinned, _variants, ProcessorCounts(_result) is [var only] ? only : null) { NotMade = NotMade };
+        : new(_result, [], _suffix, Absent, _runs, _pinned, _variants, ProcessorCounts(_result) is [var only] ? only : null, Machine, Settings) { NotMade = NotMade };
 
     /// <summary>The whole run, swept over <paramref name="cores"/> only: for a rule that compares the counts itself.</summary>
-    public ClaimEvidence Sweeping(IReadOnlyList<int> cores) => new(_result, cores, _suffix, Absent, _runs, _pinned, _variants, null) { NotMade = NotMade };
+    public ClaimEvidence Sweeping(IReadOnlyList<int> cores) => new(_result, cores, _suffix, Absent, _runs, _pinned, _variants, null, Machine, Settings) { NotMade = NotMade };
 
-    /// <summary>Another of the post's runs, seen at the same processor count, through the same conditions.</summary>
-    public ClaimEvidence Run(string key) =>
-        _runs.TryGetValue(key, out var run)
-            ? new(run._result, [], _suffix, run.Absent, _runs, _pinned, _variants, SliceCores) { NotMade = run.NotMade }
-            : new(null, [], _suffix, $"the run {key} was not made", _runs, _pinned, _variants, SliceCores) { NotMade = true };
+    /// <summary>
+    /// Another of the post's runs, seen at the same processor count, through the same pins, when it meets
+    /// <paramref name="conditions"/> (what the rule needs of that run; a run that does not meet them, or was not made,
+    /// did not put the claim to the test).
+    /// </summary>
+    public ClaimEvidence Run(string key, IReadOnlyList<Requirement> conditions)
+    {
+        ArgumentNullException.ThrowIfNull(conditions);
+        if (!_runs.TryGetValue(key, out var run))
+        {
+            return new(null, [], _suffix, $"the run {key} was not made", _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = true };
+        }
+
+        if (run._result is not null)
+        {
+            var unmet = conditions.Where(c => c is not CoresRequirement).Select(c => c.Check(run.Facts)).Where(c => !c.Met).ToList();
+            if (unmet.Count > 0)
+            {
+                var needs = string.Join(", ", unmet.Select(c => $"{c.Name} {c.Required} (that run: {c.Actual ?? "none"})"));
+                return new(null, [], _suffix, $"the run {key} did not meet the claim's conditions: {needs}", _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = true };
+            }
+        }
+
+        return new(run._result, [], _suffix, run.Absent, _runs, _pinned, _variants, SliceCores, run.Machine, run.Settings) { NotMade = run.NotMade };
+    }
+
+    /// <summary>The processor counts the trials of this slice recorded (their runtime's own <c>processorCount</c>).</summary>
+    public IReadOnlyList<int> SeenInSlice() =>
+        _result is null ? []
+            : [.. _result.Variants.Where(v => _suffix.Length == 0 || v.Name.EndsWith(_suffix, StringComparison.Ordinal)).SelectMany(v => v.Trials)
+                .Select(t => t.Metrics.TryGetValue(StandardMetrics.ProcessorCountSeen.Id, out var n) ? (int?)(int)n : null).OfType<int>().Distinct().Order()];
 
     /// <summary>The processor counts the run's trials saw: the variants' swept <c>cores</c>, or what each trial recorded.</summary>
     public static IReadOnlyList<int> ProcessorCounts(ScenarioResult result)
@@ -116,7 +157,7 @@ internal sealed class ClaimEvidence
     }
 
     /// <summary>The variants' own values of <paramref name="parameter"/> that the claim accepts (fanout's N), in order.</summary>
-    public IReadOnlyList<int> Values(string parameter)
+    public IReadOnlyList<int> VariantValues(string parameter)
     {
         var accepted = _variants.FirstOrDefault(v => v.Name == parameter);
         var values = Result.Variants.Where(v => v.Summary is not null || v.Trials.Count > 0).Select(v => v.WholeNumber(parameter)).OfType<int>().Distinct().Order().ToList();

@@ -74,6 +74,7 @@ internal static class Decide
     public static Judgement All(IReadOnlyList<(string Part, Judgement Judgement)> parts, string? why = null)
     {
         ArgumentNullException.ThrowIfNull(parts);
+        ArgumentOutOfRangeException.ThrowIfZero(parts.Count);
         var figure = Join(parts);
         var figures = Figures(parts);
         var failed = parts.Where(p => p.Judgement.Verdict == Verdict.DoesNotHold).ToList();
@@ -96,6 +97,7 @@ internal static class Decide
     {
         ArgumentNullException.ThrowIfNull(parts);
         ArgumentNullException.ThrowIfNull(condition);
+        ArgumentOutOfRangeException.ThrowIfZero(parts.Count);
         var figure = Join(parts);
         var figures = Figures(parts);
         var open = parts.Where(p => !p.Judgement.Judged).ToList();

@@ -15,6 +15,9 @@ internal enum ProbeBuild
     /// </summary>
     AsNoted,
 
+    /// <summary>The note's build without <c>PublishTrimmed</c>: self-contained and single file, so trimming is the one difference.</summary>
+    AsNotedUntrimmed,
+
     /// <summary>Native AOT (<c>PublishAot=true</c>): compiled ahead of time, trimmed, no JIT.</summary>
     NativeAot,
 }

@@ -25,26 +25,30 @@ internal sealed class ProbeBuilds
     private readonly string? _project;
 
     /// <param name="say">Where a line of progress goes.</param>
-    /// <param name="project">The probe's project file; null to find it above this program's folder.</param>
+    /// <param name="project">The probe's project file; null for the one in the sources this build was made from.</param>
     public ProbeBuilds(Action<string> say, string? project = null)
     {
         _say = say;
-        _project = project ?? Find(AppContext.BaseDirectory);
+        _project = project ?? Find();
     }
 
-    /// <summary>The probe's project found in <paramref name="start"/> or a folder above it; null when this program was not built from the lab's sources.</summary>
-    public static string? Find(string start)
-    {
-        for (var folder = new DirectoryInfo(start); folder is not null; folder = folder.Parent)
-        {
-            var candidate = Path.Combine(folder.FullName, ProjectPath);
-            if (File.Exists(candidate))
-            {
-                return candidate;
-            }
-        }
+    /// <summary>
+    /// The probe's project in the sources this build was made from (their folder is stamped into the assembly when it
+    /// is built); null when they are not on this machine, as for a tool installed from a package. Only that one
+    /// folder is looked in: a project found anywhere else would be code this build never saw.
+    /// </summary>
+    public static string? Find() =>
+        typeof(ProbeBuilds).Assembly.GetCustomAttributes(typeof(System.Reflection.AssemblyMetadataAttribute), false)
+            .OfType<System.Reflection.AssemblyMetadataAttribute>()
+            .FirstOrDefault(a => a.Key == "ConcurrencyLab.SourceRoot")?.Value is { Length: > 0 } root
+            ? Find(root)
+            : null;
 
-        return null;
+    /// <summary>The probe's project under the sources' root <paramref name="root"/>; null when it is not there.</summary>
+    public static string? Find(string root)
+    {
+        var candidate = Path.Combine(root, ProjectPath);
+        return File.Exists(candidate) ? Path.GetFullPath(candidate) : null;
     }
 
     /// <summary>The name a build's variants carry: <c>framework</c>, <c>as-noted</c>, <c>native-aot</c>.</summary>
@@ -52,6 +56,7 @@ internal sealed class ProbeBuilds
     {
         ProbeBuild.Framework => "framework",
         ProbeBuild.AsNoted => "as-noted",
+        ProbeBuild.AsNotedUntrimmed => "untrimmed",
         _ => "native-aot",
     };
 
@@ -65,7 +70,7 @@ internal sealed class ProbeBuilds
         ArgumentNullException.ThrowIfNull(run);
         if (_project is null)
         {
-            throw new ReproductionException($"{run.Key}: the builds are made from the lab's sources ({ProjectPath}), and none were found above {AppContext.BaseDirectory}; run conclab from a clone");
+            throw new ReproductionException($"{run.Key}: the builds are made from the lab's sources ({ProjectPath}), and the sources this conclab was built from are not on this machine; run conclab from a clone");
         }
 
         var parameters = ParameterValues.Create(scenario.Parameters, run.ParametersAt(quick), quick, out var errors);
@@ -130,7 +135,7 @@ internal sealed class ProbeBuilds
                 .. cases.Select(c => Variant(c.Variant, c.Build)).Select(name => new VariantResult
                 {
                     Name = name,
-                    Description = $"{name.Split(':')[0]} in the probe's {name.Split('=')[1]} build",
+                    Description = $"{name[..name.LastIndexOf(":build=", StringComparison.Ordinal)]} in the probe's {name[(name.LastIndexOf('=') + 1)..]} build",
                     Status = Summarizer.VariantStatus(trials[name]),
                     Trials = trials[name],
                     Summary = Summarizer.Summarise(trials[name], ideal.Ms, null, scenario.Metrics),
@@ -174,6 +179,9 @@ internal sealed class ProbeBuilds
         {
             "publish", _project!, "-c", "Release", "-o", output, "--artifacts-path", Path.Combine(folder, "artifacts"), "-nologo",
 
+            // No build server or reused node may outlive the build, holding its output open and its process alive.
+            "--disable-build-servers", "-nodeReuse:false", "-p:UseSharedCompilation=false",
+
             // The lab's libraries warn about reflection the probe never reaches; warnings are not this build's errors.
             "-p:TreatWarningsAsErrors=false", "-p:EnableTrimAnalyzer=false", "-p:EnableAotAnalyzer=false", "-p:EnableSingleFileAnalyzer=false", "-p:GenerateDocumentationFile=false",
         };
@@ -182,11 +190,17 @@ internal sealed class ProbeBuilds
         {
             // The note's own flags, word for word: PublishNativeAot is no property the SDK reads.
             ProbeBuild.AsNoted => ["-r", rid, "--self-contained", "-p:PublishNativeAot=true", "-p:PublishSingleFile=true", "-p:PublishTrimmed=true"],
+            ProbeBuild.AsNotedUntrimmed => ["-r", rid, "--self-contained", "-p:PublishSingleFile=true", "-p:PublishTrimmed=false"],
             ProbeBuild.NativeAot => ["-r", rid, "-p:PublishAot=true"],
             _ => [],
         });
 
         var (exitCode, text) = await RunToEndAsync(DotNet(), arguments, null, BuildTimeout, cancellationToken).ConfigureAwait(false);
+        if (exitCode is null)
+        {
+            return (null, $"the build outlived {BuildTimeout.TotalMinutes:0} minutes and was stopped");
+        }
+
         if (exitCode != 0)
         {
             var line = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)) ?? $"exit code {exitCode}";
@@ -253,25 +267,38 @@ internal sealed class ProbeBuilds
 
         info.Environment["DOTNET_CLI_TELEMETRY_OPTOUT"] = "1";
         info.Environment["DOTNET_NOLOGO"] = "1";
+        info.Environment["MSBUILDDISABLENODEREUSE"] = "1";
+        info.Environment["DOTNET_CLI_DO_NOT_USE_MSBUILD_SERVER"] = "1";
         using var process = new Process { StartInfo = info };
-        process.Start();
-        var output = process.StandardOutput.ReadToEndAsync(CancellationToken.None);
-        var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
+        try
+        {
+            process.Start();
+        }
+        catch (Exception ex) when (ex is System.ComponentModel.Win32Exception or IOException or InvalidOperationException)
+        {
+            // No dotnet on the PATH, a build that cannot be executed: a failed build or trial, never the reproduction's end.
+            return (-1, $"{program} could not be started: {ex.Message}");
+        }
+
         using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         limit.CancelAfter(timeout);
+
+        // Both streams read to their ends under the same limit as the wait: a child that kept them open would
+        // otherwise hold this call for ever.
+        var output = process.StandardOutput.ReadToEndAsync(limit.Token);
+        var errors = process.StandardError.ReadToEndAsync(limit.Token);
         try
         {
             await process.WaitForExitAsync(limit.Token).ConfigureAwait(false);
+            return (process.ExitCode, (await output.ConfigureAwait(false)) + "\n" + (await errors.ConfigureAwait(false)));
         }
         catch (OperationCanceledException)
         {
             process.Kill(entireProcessTree: true);
             await process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
             cancellationToken.ThrowIfCancellationRequested();
-            return (null, await errors.ConfigureAwait(false));
+            return (null, string.Empty);
         }
-
-        return (process.ExitCode, (await output.ConfigureAwait(false)) + "\n" + (await errors.ConfigureAwait(false)));
     }
 
     // The dotnet host this program runs under, or the one on the PATH.

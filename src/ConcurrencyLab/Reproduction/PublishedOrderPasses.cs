@@ -75,11 +75,12 @@ internal sealed class PublishedOrderPasses
 
         var template = first.Scenarios[0];
         var merged = Merge(template, run.VariantsAt(quick), byCores);
-        merged = merged with { Claims = Analysis.Summarizer.Judge(scenario, merged) };
+        var settings = first.Settings with { Repeat = passes, Isolated = false, FixedOrder = true, Prime = false, Warmup = 0 };
+        merged = merged with { Claims = Analysis.Summarizer.Judge(scenario, merged, machine: first.Environment, settings: settings) };
         return first with
         {
             Environment = EnvironmentInfo.Current(),
-            Settings = first.Settings with { Repeat = passes, Isolated = false, FixedOrder = true, Prime = false, Warmup = 0 },
+            Settings = settings,
             Scenarios = [merged with { Notes = [.. notes, .. template.Notes] }],
             Notes = [],
         };
@@ -91,7 +92,8 @@ internal sealed class PublishedOrderPasses
         var variants = new List<VariantResult>();
         foreach (var (cores, passes) in byCores)
         {
-            var suffix = cores is { } c ? $":{RuntimeSettings.Cores.Parameter.Name}={c.ToString(CultureInfo.InvariantCulture)}" : string.Empty;
+            // Named by processor count as a sweep names them, when there are several counts to tell apart.
+            var suffix = cores is { } c && byCores.Count > 1 ? $":{RuntimeSettings.Cores.Parameter.Name}={c.ToString(CultureInfo.InvariantCulture)}" : string.Empty;
             var baseline = passes.SelectMany(p => p.Variants.Where(v => v.Name == template.Baseline)).SelectMany(v => v.Trials).Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList();
             double? baselineMedian = baseline.Count > 0 ? Statistics.MedianEstimate.MedianOf(baseline) : null;
             foreach (var name in names)
@@ -100,7 +102,7 @@ internal sealed class PublishedOrderPasses
                 var trials = found.SelectMany(v => v.Trials).Select((t, i) => t with { Repeat = i }).ToList();
                 var model = found.FirstOrDefault();
                 var parameters = new Dictionary<string, string>(model?.Parameters ?? new Dictionary<string, string>(), StringComparer.Ordinal);
-                if (cores is { } count)
+                if (cores is { } count && byCores.Count > 1)
                 {
                     parameters[RuntimeSettings.Cores.Parameter.Name] = count.ToString(CultureInfo.InvariantCulture);
                 }

@@ -53,13 +53,12 @@ internal sealed class Reproducer
         foreach (var scenario in scenarios)
         {
             var claims = scenario.Claims!;
-            var evidence = new Dictionary<string, ClaimEvidence>(StringComparer.Ordinal);
-            var results = new Dictionary<string, (ScenarioResult? Result, string? Absent)>(StringComparer.Ordinal);
+            var results = new Dictionary<string, RunOutcome>(StringComparer.Ordinal);
             foreach (var run in claims.Runs.Where(r => r.MadeAt(quick)))
             {
                 if (cancelled)
                 {
-                    results[run.Key] = (null, "the reproduction was cancelled before this run");
+                    results[run.Key] = RunOutcome.NotMade("the reproduction was cancelled before this run");
                     continue;
                 }
 
@@ -75,48 +74,23 @@ internal sealed class Reproducer
                             : await RunIsolatedAsync(scenario, run, quick, target, cancellationToken).ConfigureAwait(false);
                     cancelled |= result.Cancelled;
                     var measured = result.Scenarios.Count > 0 ? result.Scenarios[0] : null;
-                    results[run.Key] = (measured, measured is null ? "the run measured nothing" : null);
+                    results[run.Key] = new RunOutcome(measured, measured is null ? "the run measured nothing" : null, false, result.Environment, result.Settings);
                     runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, measured?.Notes ?? [], measured?.Variants.All(v => v.Status == TrialStatus.Ok) == true, measured is not null));
                 }
                 catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
                 {
                     cancelled = true;
-                    results[run.Key] = (null, "the reproduction was cancelled during this run");
+                    results[run.Key] = RunOutcome.NotMade("the reproduction was cancelled during this run");
                 }
                 catch (ReproductionException ex)
                 {
                     _say(ex.Message);
-                    results[run.Key] = (null, ex.Message);
+                    results[run.Key] = new RunOutcome(null, ex.Message, false, null, null);
                     runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, [ex.Message], false, false));
                 }
             }
 
-            // Each run's evidence knows the post's other runs (the same dictionary, read once it is full), for a
-            // rule that compares two.
-            foreach (var run in claims.Runs.Where(r => r.MadeAt(quick)))
-            {
-                // A run at one processor count is not a sweep: its variants carry no count in their names.
-                evidence[run.Key] = new ClaimEvidence(results[run.Key].Result, run.Cores.Count > 1 ? run.Cores : [], results[run.Key].Absent, evidence);
-            }
-
-            foreach (var claim in claims.Claims)
-            {
-                var made = claim.Runs.Select(key => claims.Runs.First(r => r.Key == key)).Where(r => r.MadeAt(quick)).ToList();
-                foreach (var run in made)
-                {
-                    rows.Add(new ClaimVerdict(scenario.Name, claims.Post, run.Key, run.Kind, claim.ToResult(claim.Evaluate(evidence[run.Key]))));
-                }
-
-                if (made.Count == 0)
-                {
-                    // Its runs are made at the other scale only, because this one cannot meet the claim's conditions.
-                    var scale = quick ? "the quick scale" : "the full scale";
-                    var how = quick ? $"conclab reproduce {scenario.Name}" : $"conclab reproduce {scenario.Name} --quick";
-                    var first = claims.Runs.First(r => r.Key == claim.Runs[0]);
-                    rows.Add(new ClaimVerdict(scenario.Name, claims.Post, first.Key, first.Kind, claim.ToResult(
-                        Judgement.NotTested($"not tested at {scale}: it needs {claim.Needs()}; {how} tests it"))));
-                }
-            }
+            rows.AddRange(Judge(scenario, quick, results));
         }
 
         return new ReproductionResult
@@ -129,6 +103,102 @@ internal sealed class Reproducer
             Runs = runs,
             Cancelled = cancelled,
         };
+    }
+
+    /// <summary>
+    /// Judges the claims of <paramref name="scenarios"/> again, by this build's rules, on the results an earlier
+    /// reproduction measured into <paramref name="from"/> (each run's <c>results.json</c>, read as any results file
+    /// is: one that cannot be read leaves its claims unjudged, with why). Nothing is run.
+    /// </summary>
+    public static ReproductionResult JudgeAgain(IReadOnlyList<Scenario> scenarios, bool quick, string from)
+    {
+        ArgumentNullException.ThrowIfNull(scenarios);
+        var rows = new List<ClaimVerdict>();
+        var runs = new List<ReproducedRun>();
+        var started = DateTimeOffset.UtcNow;
+        EnvironmentInfo? machine = null;
+
+        // The posts the earlier reproduction ran: those with a run's folder in it.
+        foreach (var scenario in scenarios.Where(s => s.Claims!.Runs.Any(r => r.MadeAt(quick) && Directory.Exists(Path.Combine(from, r.Key)))))
+        {
+            var results = new Dictionary<string, RunOutcome>(StringComparer.Ordinal);
+            foreach (var run in scenario.Claims!.Runs.Where(r => r.MadeAt(quick)))
+            {
+                // The path is made of this build's own run keys, never of anything the earlier files say.
+                var folder = Path.Combine(from, run.Key);
+                if (!Directory.Exists(folder))
+                {
+                    results[run.Key] = RunOutcome.NotMade($"the earlier reproduction has no run {run.Key}");
+                    continue;
+                }
+
+                try
+                {
+                    var read = ResultsFile.Read(Path.Combine(folder, JsonExporter.Default.FileName));
+                    var measured = read.Scenarios.FirstOrDefault(s => s.Name == scenario.Name);
+                    machine ??= read.Environment;
+                    results[run.Key] = new RunOutcome(measured, measured is null ? $"{folder} holds no results of {scenario.Name}" : null, false, read.Environment, read.Settings);
+                    runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), folder, 0, measured?.Notes ?? [], measured?.Variants.All(v => v.Status == TrialStatus.Ok) == true, measured is not null));
+                }
+                catch (ResultsFileException ex)
+                {
+                    results[run.Key] = new RunOutcome(null, ex.Message, false, null, null);
+                    runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), folder, 0, [ex.Message], false, false));
+                }
+            }
+
+            rows.AddRange(Judge(scenario, quick, results));
+        }
+
+        return new ReproductionResult
+        {
+            StartedAt = started.ToString("O", CultureInfo.InvariantCulture),
+            Quick = quick,
+
+            // The machine that measured the results, as they recorded it: not the one judging them again.
+            Environment = machine ?? EnvironmentInfo.Current(),
+            Claims = rows,
+            Runs = runs,
+            JudgedFrom = from,
+        };
+    }
+
+    // Every claim of the post on every run made for it at this scale; a claim none of whose runs is made at this
+    // scale says so, and how to test it.
+    private static List<ClaimVerdict> Judge(Scenario scenario, bool quick, Dictionary<string, RunOutcome> results)
+    {
+        var claims = scenario.Claims!;
+
+        // Each run's evidence knows the post's other runs (the same dictionary, read once it is full), for a rule
+        // that compares two. A run at one processor count is not a sweep: its variants carry no count in their names.
+        var evidence = new Dictionary<string, ClaimEvidence>(StringComparer.Ordinal);
+        foreach (var run in claims.Runs.Where(r => r.MadeAt(quick)))
+        {
+            var outcome = results.TryGetValue(run.Key, out var found) ? found : RunOutcome.NotMade("the run was not made");
+            evidence[run.Key] = new ClaimEvidence(outcome.Result, run.Cores.Count > 1 ? run.Cores : [], outcome.Absent, evidence, outcome.Machine, outcome.Settings, outcome.WasNotMade);
+        }
+
+        var rows = new List<ClaimVerdict>();
+        foreach (var claim in claims.Claims)
+        {
+            var made = claim.Runs.Select(key => claims.Runs.First(r => r.Key == key)).Where(r => r.MadeAt(quick)).ToList();
+            foreach (var run in made)
+            {
+                rows.Add(new ClaimVerdict(scenario.Name, claims.Post, run.Key, run.Kind, claim.ToResult(claim.Evaluate(evidence[run.Key]))));
+            }
+
+            if (made.Count == 0)
+            {
+                // Its runs are made at the other scale only, because this one cannot meet the claim's conditions.
+                var scale = quick ? "the quick scale" : "the full scale";
+                var how = quick ? $"conclab reproduce {scenario.Name}" : $"conclab reproduce {scenario.Name} --quick";
+                var first = claims.Runs.First(r => r.Key == claim.Runs[0]);
+                rows.Add(new ClaimVerdict(scenario.Name, claims.Post, first.Key, first.Kind, claim.ToResult(
+                    Judgement.NotTested($"not tested at {scale}: it needs {claim.Needs()}; {how} tests it"))));
+            }
+        }
+
+        return rows;
     }
 
     /// <summary>The options of an isolated run of <paramref name="run"/>: its variants and parameters, each processor count a sweep.</summary>
@@ -180,6 +250,17 @@ internal sealed class Reproducer
 
         return string.Join("; ", parts);
     }
+}
+
+/// <summary>What one of a post's runs gave: its results with the machine and settings they were measured with, or why there are none.</summary>
+/// <param name="Result">The scenario's results, or null.</param>
+/// <param name="Absent">Why there are none, when there are none.</param>
+/// <param name="WasNotMade">Whether the run was never made (cancelled before it, not found), rather than made and failed.</param>
+/// <param name="Machine">The machine that measured it.</param>
+/// <param name="Settings">How it was made.</param>
+internal sealed record RunOutcome(ScenarioResult? Result, string? Absent, bool WasNotMade, EnvironmentInfo? Machine, RunSettings? Settings)
+{
+    public static RunOutcome NotMade(string why) => new(null, why, true, null, null);
 }
 
 /// <summary>A run that could not be made at all; its claims cannot be judged.</summary>

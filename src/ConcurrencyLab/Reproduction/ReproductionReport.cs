@@ -16,6 +16,9 @@ internal static class ReproductionReport
     /// <summary>The file that holds a reproduction's verdicts for tools, and says a folder already holds one.</summary>
     public const string JsonFileName = "reproduction.json";
 
+    /// <summary>The largest <see cref="JsonFileName"/> read back (<c>--from</c>): far more than any reproduction writes.</summary>
+    public const long MaxJsonBytes = 64L << 20;
+
     /// <summary>Writes the three files into <paramref name="folder"/>; returns what could not be written, one line each.</summary>
     public static IReadOnlyList<string> WriteAll(ReproductionResult result, string folder, out IReadOnlyList<string> written)
     {
@@ -45,8 +48,10 @@ internal static class ReproductionReport
     public static string Machine(ReproductionResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        return $"{RunDescription.Machine(result.Environment)}; "
-            + $"{(result.Quick ? "quick scale" : "full scale")}, {Minutes(result.Seconds)}, started {result.StartedAt}{(result.Cancelled ? "; cancelled, so some claims were not judged" : string.Empty)}.";
+        return result.JudgedFrom is { } from
+            ? $"{RunDescription.Machine(result.Environment)}; {(result.Quick ? "quick scale" : "full scale")}; judged again on {result.StartedAt} from the results measured in {from}."
+            : $"{RunDescription.Machine(result.Environment)}; "
+                + $"{(result.Quick ? "quick scale" : "full scale")}, {Minutes(result.Seconds)}, started {result.StartedAt}{(result.Cancelled ? "; cancelled, so some claims were not judged" : string.Empty)}.";
     }
 
     /// <summary>
@@ -60,7 +65,7 @@ internal static class ReproductionReport
         var claims = result.Claims.Select(c => (c.Scenario, c.Result.Id)).Distinct().Count();
         var verdicts = result.Claims.Count(c => c.Result.Verdict != Verdict.NotTested);
         var notTested = Count(Verdict.NotTested);
-        return $"{claims} claims, {verdicts} verdicts: {Count(Verdict.Holds)} hold, {Count(Verdict.DoesNotHold)} do not, {Count(Verdict.HoldsOnly)} hold only under a condition, {Count(Verdict.CouldNotJudge)} could not be judged"
+        return $"{claims} claims, {verdicts} judged on a run: {Count(Verdict.Holds)} hold, {Count(Verdict.DoesNotHold)} do not, {Count(Verdict.HoldsOnly)} hold only under a condition, {Count(Verdict.CouldNotJudge)} could not be judged"
             + (notTested == 0 ? "." : $"; {notTested} not tested by the runs made at this scale.");
     }
 
@@ -76,7 +81,7 @@ internal static class ReproductionReport
         writer.WriteLine("| --- | --- | --- | --- | --- | --- | --- |");
         foreach (var row in result.Claims)
         {
-            writer.WriteLine($"| {MarkdownExporter.Escape(row.Scenario)} | {MarkdownExporter.Escape(row.Result.Claim)} | {MarkdownExporter.Escape(row.Result.Published)} | {MarkdownExporter.Escape(row.RunKind)} | {MarkdownExporter.Escape(row.Result.Figure)} | **{MarkdownExporter.Escape(row.Result.VerdictText)}** | {MarkdownExporter.Escape(row.Result.Reason)} |");
+            writer.WriteLine($"| {MarkdownExporter.Escape(row.Scenario)} | {MarkdownExporter.Escape(row.Result.Claim)} | {MarkdownExporter.Escape(Published(row.Result))} | {MarkdownExporter.Escape(row.RunKind)} | {MarkdownExporter.Escape(row.Result.Figure)} | **{MarkdownExporter.Escape(row.Result.VerdictText)}** | {MarkdownExporter.Escape(row.Result.Reason)} |");
         }
 
         writer.WriteLine();
@@ -105,7 +110,7 @@ internal static class ReproductionReport
         writer.WriteLine("<section id=\"reproduction\"><h2>Claims</h2><table><thead><tr><th>Post</th><th>Claim</th><th>Published</th><th>Run</th><th>Here (median, 95% CI)</th><th>Verdict</th><th>Why</th></tr></thead><tbody>");
         foreach (var row in result.Claims)
         {
-            writer.WriteLine($"<tr class=\"{Css(row.Result.Verdict)}\"><td>{Encode(row.Scenario)}</td><td>{Encode(row.Result.Claim)}</td><td>{Encode(row.Result.Published)}</td><td><a href=\"{Encode(Relative(folder, Path.Combine(folder, row.Run)))}/report.html\">{Encode(row.RunKind)}</a></td><td>{Encode(row.Result.Figure)}</td><td><strong>{Encode(row.Result.VerdictText)}</strong></td><td>{Encode(row.Result.Reason)}</td></tr>");
+            writer.WriteLine($"<tr class=\"{Css(row.Result.Verdict)}\"><td>{Encode(row.Scenario)}</td><td>{Encode(row.Result.Claim)}</td><td>{Encode(Published(row.Result))}</td><td><a href=\"{Encode(Relative(folder, Path.Combine(folder, row.Run)))}/report.html\">{Encode(row.RunKind)}</a></td><td>{Encode(row.Result.Figure)}</td><td><strong>{Encode(row.Result.VerdictText)}</strong></td><td>{Encode(row.Result.Reason)}</td></tr>");
         }
 
         writer.WriteLine("</tbody></table></section>");
@@ -126,6 +131,9 @@ internal static class ReproductionReport
         Verdict.NotTested => "untested",
         _ => "unjudged",
     };
+
+    // The published figure, and where it comes from when that is not the post's text.
+    private static string Published(ClaimResult claim) => claim.Source == FigureSource.Text ? claim.Published : $"{claim.Published} ({ClaimResult.From(claim.Source)})";
 
     private static string Relative(string folder, string path) => Path.GetRelativePath(folder, path).Replace('\\', '/');
 

@@ -31,6 +31,9 @@ internal sealed record ReproductionResult
 
     /// <summary>Whether the reproduction was cut short; what was measured before is judged.</summary>
     public bool Cancelled { get; init; }
+
+    /// <summary>The earlier reproduction's folder whose results were judged again (<c>--from</c>); null when this one measured its own.</summary>
+    public string? JudgedFrom { get; init; }
 }
 
 /// <summary>One claim judged on one run.</summary>

@@ -29,8 +29,8 @@ internal abstract record Requirement
     /// <summary>The condition in a few words: "work-ms 100", "cores 2 or 8", "a disk-bound machine".</summary>
     public virtual string Describe() => $"{Name} {Required}";
 
-    /// <summary>The condition as <paramref name="result"/> met it or not.</summary>
-    public abstract ClaimCondition Check(ScenarioResult result);
+    /// <summary>The condition as <paramref name="run"/> met it or not.</summary>
+    public abstract ClaimCondition Check(RunFacts run);
 
     /// <summary>The run's parameter at exactly <paramref name="value"/> (as text, numbers compared as numbers).</summary>
     public static Requirement Is(string parameter, string value) => new ParameterRequirement(parameter, value, text => Same(text, value));
@@ -50,17 +50,34 @@ internal abstract record Requirement
     public static VariantRequirement Variants(string parameter, params int[] values) => new(parameter, values);
 
     /// <summary>A condition computed from the run's results (files per worker); <paramref name="check"/> gives whether it is met and what the run had.</summary>
-    public static Requirement Of(string name, string required, Func<ScenarioResult, (bool Met, string? Actual)> check) => new ComputedRequirement(name, required, check, OfMachine: false);
+    public static Requirement Of(string name, string required, Func<ScenarioResult, (bool Met, string? Actual)> check) => new ComputedRequirement(name, required, run => check(run.Result), OfMachine: false);
 
     /// <summary>A condition on the machine, read from the run's results (its measured bounds); unmet, the claim could not be judged here.</summary>
-    public static Requirement Machine(string required, Func<ScenarioResult, (bool Met, string? Actual)> check) => new ComputedRequirement("machine", required, check, OfMachine: true);
+    public static Requirement Machine(string required, Func<ScenarioResult, (bool Met, string? Actual)> check) => new ComputedRequirement("machine", required, run => check(run.Result), OfMachine: true);
 
-    /// <summary>What this machine can give or not (an OS, a network), known without a run; unmet, the claim could not be judged here.</summary>
-    public static Requirement Platform(string required, bool available, string actual) =>
-        new ComputedRequirement("platform", required, _ => (available, actual), OfMachine: true);
+    /// <summary>
+    /// What the machine that measured the run could give (an OS), read from the run's own account of it, not from the
+    /// machine that judges: unmet, the claim could not be judged there.
+    /// </summary>
+    public static Requirement Platform(string required, Func<EnvironmentInfo, (bool Met, string Actual)> check) =>
+        new ComputedRequirement("platform", required, run => check(run.Machine), OfMachine: true);
 
     /// <summary>A claim no measurement tests (about an API's future, a matter of taste): it is listed, and never judged.</summary>
     public static Requirement Untestable(string why) => new ComputedRequirement("measurable", "a statement a run can test", _ => (false, why), OfMachine: true) { NoRunTests = true };
+
+    /// <summary>
+    /// The runtime as it ships: no <c>DOTNET_</c> setting for the run's trials but the processor count the claims' own
+    /// runs set. Every claim holds under it; a run that raised the pool's minimum or turned hill climbing off tests
+    /// something else.
+    /// </summary>
+    public static Requirement RuntimeAsShipped { get; } = new ComputedRequirement("runtime", "its own settings (DOTNET_PROCESSOR_COUNT aside)", run =>
+    {
+        var changed = (run.Settings?.RuntimeEnvironment ?? new Dictionary<string, string>())
+            .Where(v => v.Key != Running.RuntimeSettings.Cores.Variable)
+            .Select(v => $"{v.Key}={v.Value}")
+            .ToList();
+        return (changed.Count == 0, changed.Count == 0 ? null : string.Join(" ", changed));
+    }, OfMachine: false);
 
     /// <summary>A parameter's text as a number, or null.</summary>
     internal static double? Parse(string? text) =>
@@ -88,10 +105,10 @@ internal sealed record ParameterRequirement : Requirement
 
     public override string? Pins => Name;
 
-    public override ClaimCondition Check(ScenarioResult result)
+    public override ClaimCondition Check(RunFacts run)
     {
-        ArgumentNullException.ThrowIfNull(result);
-        var actual = result.Parameters.TryGetValue(Name, out var text) ? text : null;
+        ArgumentNullException.ThrowIfNull(run);
+        var actual = run.Result.Parameters.TryGetValue(Name, out var text) ? text : null;
         return new ClaimCondition { Name = Name, Required = Required, Actual = actual, Met = _accepts(actual) };
     }
 }
@@ -113,10 +130,10 @@ internal sealed record CoresRequirement : Requirement
     /// <summary>Whether a slice of a run at <paramref name="count"/> processors meets it.</summary>
     public bool Accepts(int? count) => count is { } c && Counts.Contains(c);
 
-    public override ClaimCondition Check(ScenarioResult result)
+    public override ClaimCondition Check(RunFacts run)
     {
-        ArgumentNullException.ThrowIfNull(result);
-        var seen = ClaimEvidence.ProcessorCounts(result);
+        ArgumentNullException.ThrowIfNull(run);
+        var seen = ClaimEvidence.ProcessorCounts(run.Result);
         return new ClaimCondition
         {
             Name = Name,
@@ -141,10 +158,10 @@ internal sealed record VariantRequirement : Requirement
     /// <summary>The values the claim was published at.</summary>
     public IReadOnlyList<int> Values { get; }
 
-    public override ClaimCondition Check(ScenarioResult result)
+    public override ClaimCondition Check(RunFacts run)
     {
-        ArgumentNullException.ThrowIfNull(result);
-        var seen = result.Variants.Select(v => v.WholeNumber(Name)).OfType<int>().Distinct().Order().ToList();
+        ArgumentNullException.ThrowIfNull(run);
+        var seen = run.Result.Variants.Select(v => v.WholeNumber(Name)).OfType<int>().Distinct().Order().ToList();
         return new ClaimCondition
         {
             Name = Name,
@@ -158,11 +175,11 @@ internal sealed record VariantRequirement : Requirement
 /// <summary>A condition computed from the results, or known of the machine.</summary>
 internal sealed record ComputedRequirement : Requirement
 {
-    private readonly Func<ScenarioResult, (bool Met, string? Actual)> _check;
+    private readonly Func<RunFacts, (bool Met, string? Actual)> _check;
     private readonly bool _ofMachine;
 
     [System.Diagnostics.CodeAnalysis.SetsRequiredMembers]
-    public ComputedRequirement(string name, string required, Func<ScenarioResult, (bool Met, string? Actual)> check, bool OfMachine)
+    public ComputedRequirement(string name, string required, Func<RunFacts, (bool Met, string? Actual)> check, bool OfMachine)
     {
         Name = name;
         Required = required;
@@ -178,10 +195,16 @@ internal sealed record ComputedRequirement : Requirement
     // A parameter's condition names the parameter; the machine's and the platform's say what they need.
     public override string Describe() => _ofMachine ? Required : base.Describe();
 
-    public override ClaimCondition Check(ScenarioResult result)
+    public override ClaimCondition Check(RunFacts run)
     {
-        ArgumentNullException.ThrowIfNull(result);
-        var (met, actual) = _check(result);
+        ArgumentNullException.ThrowIfNull(run);
+        var (met, actual) = _check(run);
         return new ClaimCondition { Name = Name, Required = Required, Actual = actual, Met = met };
     }
 }
+
+/// <summary>What a run's conditions are checked against: its results, the machine that measured them, and how it ran.</summary>
+/// <param name="Result">The scenario's results.</param>
+/// <param name="Machine">The machine and runtime that measured them, as the run recorded them.</param>
+/// <param name="Settings">How the run was made; null where it is not known (a scenario summarised on its own).</param>
+internal sealed record RunFacts(ScenarioResult Result, EnvironmentInfo Machine, RunSettings? Settings);

@@ -44,12 +44,23 @@ public sealed record ClaimResult
     public IReadOnlyList<ClaimCondition> Conditions { get; init; } = [];
 
     /// <summary>The verdict as a reader sees it: "holds", "does not hold", "holds only with 8 cores", "could not be judged", "not tested".</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
     public string VerdictText => Text(Verdict, Condition);
 
-    /// <summary>The claim as one sentence for a report: "Claim (published: ...): holds here, figure; reason."</summary>
+    /// <summary>The claim as one sentence for a report: "Claim (published in the text: ...): holds here, figure; reason." Made from the data, never stored.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
     public string Sentence => Figure is "" or "-"
-        ? $"{Claim} (published: {Published}): {VerdictText} here: {Reason}."
-        : $"{Claim} (published: {Published}): {VerdictText} here, {Figure}; {Reason}.";
+        ? $"{Claim} ({From(Source)}: {Published}): {VerdictText} here: {Reason}."
+        : $"{Claim} ({From(Source)}: {Published}): {VerdictText} here, {Figure}; {Reason}.";
+
+    /// <summary>Where a published figure comes from, in words: "published in the text", "read by the lab from the post".</summary>
+    internal static string From(FigureSource source) => source switch
+    {
+        FigureSource.Image => "published in an image",
+        FigureSource.Code => "published in the code",
+        FigureSource.LabReading => "read by the lab from the post",
+        _ => "published in the text",
+    };
 
     /// <summary>A verdict in words, with its condition where it has one.</summary>
     internal static string Text(Verdict verdict, string? condition = null) => verdict switch

@@ -13,6 +13,9 @@ internal static class SchemaTwo
 {
     private const string HoldsOnly = "holds only ";
 
+    /// <summary>What a version 2 verdict's reason starts with once read: it was given before claims had conditions.</summary>
+    public const string OlderBuild = "judged by a conclab before claims had conditions, so perhaps on a run that did not test it: ";
+
     /// <summary>Rewrites <paramref name="root"/>, a version 2 file, in place into the version 3 shape.</summary>
     public static void Upgrade(JsonObject root)
     {
@@ -31,6 +34,10 @@ internal static class SchemaTwo
                         {
                             claim["condition"] = condition;
                         }
+
+                        // Said as it was, and said to be what it was: a verdict given before claims had conditions.
+                        var reason = claim["reason"] is JsonValue r && r.TryGetValue<string>(out var text) ? text : string.Empty;
+                        claim["reason"] = $"{OlderBuild}{reason}";
                     }
                 }
 

@@ -44,12 +44,12 @@ public sealed class RunSummaryTests
         var html = HtmlExporterTests.Html(run);
 
         Assert.Contains("| delay | whenall | whenall | 0.95 | 1 of 2 hold (not: delay-threads-19); 1 could not be judged |", markdown.ToString(), StringComparison.Ordinal);
-        Assert.Contains("- Published claim: The default degree is the worst (published: 384 ms): could not be judged here: foreach-async@default had no ok trial.", markdown.ToString(), StringComparison.Ordinal);
-        Assert.Contains("- Published claim: Threads never above 19 (published: 19 at the end (8 cores)): does not hold here, at most 21 threads; channel rose to 21.", markdown.ToString(), StringComparison.Ordinal);
+        Assert.Contains("- Published claim: The default degree is the worst (published in the text: 384 ms): could not be judged here: foreach-async@default had no ok trial.", markdown.ToString(), StringComparison.Ordinal);
+        Assert.Contains("- Published claim: Threads never above 19 (published in the text: 19 at the end (8 cores)): does not hold here, at most 21 threads; channel rose to 21.", markdown.ToString(), StringComparison.Ordinal);
         Assert.Contains("- Not tested by this run: The Channel's threads depend on its position (the run did not meet its conditions: a run with the Channel last)", markdown.ToString(), StringComparison.Ordinal);
         Assert.DoesNotContain("Published claim: The Channel's threads", markdown.ToString(), StringComparison.Ordinal);
         Assert.Contains("<th>Published claims</th>", html, StringComparison.Ordinal);
         Assert.Contains("<li class=\"untested\">Not tested by this run: The Channel&#39;s threads depend on its position", html, StringComparison.Ordinal);
-        Assert.Contains("<li>Published claim: A Channel is about 12x faster (published: 68 ms against 799 ms (8 cores)): holds here, 21x (20-21); every item waits at once.</li>", html, StringComparison.Ordinal);
+        Assert.Contains("<li>Published claim: A Channel is about 12x faster (published in the text: 68 ms against 799 ms (8 cores)): holds here, 21x (20-21); every item waits at once.</li>", html, StringComparison.Ordinal);
     }
 }

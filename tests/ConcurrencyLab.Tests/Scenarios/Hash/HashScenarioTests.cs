@@ -223,7 +223,8 @@ public sealed class HashScenarioTests
         var falls = claims.Single(c => c.Id == "hash-sync-falls");
         Assert.Equal(asyncFlat, flat.Verdict);
         Assert.Equal(syncFalls, falls.Verdict);
-        Assert.Equal("22.11 to 13.41 files/s (text)", falls.Published);
+        Assert.Equal("22.11 to 13.41 files/s", falls.Published);
+        Assert.Equal(ConcurrencyLab.Results.FigureSource.Text, falls.Source);
         Assert.Contains(falls.Conditions, c => c.Name == "machine" && c.Met && c.Actual!.StartsWith("disk-bound", StringComparison.Ordinal));
         Assert.Equal(3, falls.Figures.Single().Trials);
 
@@ -255,7 +256,7 @@ public sealed class HashScenarioTests
     private static ConcurrencyLab.Results.ScenarioResult Result(Dictionary<string, double> bounds, string cache, params (string Name, double Seconds)[] variants) => new()
     {
         Name = "hash",
-        Parameters = new Dictionary<string, string> { ["files"] = "512", ["cache"] = cache },
+        Parameters = new Dictionary<string, string> { ["files"] = "512", ["cache"] = cache, ["buffer-size"] = "4KiB" },
         IdealMs = 1,
         IdealReason = "test",
         Bounds = bounds,
