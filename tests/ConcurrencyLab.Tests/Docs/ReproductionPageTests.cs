@@ -13,7 +13,7 @@ public sealed class ReproductionPageTests
     [Fact]
     public void TheClaimsTable_IsTheClaims()
     {
-        var page = File.ReadAllText(Path.Combine(Root(), "docs", "reproduction.md")).ReplaceLineEndings("\n");
+        var page = File.ReadAllText(Path.Combine(WorkloadsPageTests.Root(), "docs", "reproduction.md")).ReplaceLineEndings("\n");
         var table = Table();
 
         Assert.True(page.Contains(table, StringComparison.Ordinal), $"docs/reproduction.md should hold this table, made from the claims themselves:\n\n{table}");
@@ -43,7 +43,4 @@ public sealed class ReproductionPageTests
     }
 
     private static string Cell(string text) => text.Replace("|", "\\|", StringComparison.Ordinal);
-
-    private static string Root([System.Runtime.CompilerServices.CallerFilePath] string path = "") =>
-        Path.GetFullPath(Path.Combine(Path.GetDirectoryName(path)!, "..", "..", ".."));
 }

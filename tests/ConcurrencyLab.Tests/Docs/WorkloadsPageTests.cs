@@ -33,6 +33,7 @@ public sealed class WorkloadsPageTests
         return text.ToString();
     }
 
-    private static string Root([System.Runtime.CompilerServices.CallerFilePath] string path = "") =>
+    /// <summary>The repository's root, found from this file's own place in it.</summary>
+    internal static string Root([System.Runtime.CompilerServices.CallerFilePath] string path = "") =>
         Path.GetFullPath(Path.Combine(Path.GetDirectoryName(path)!, "..", "..", ".."));
 }
