@@ -6,19 +6,17 @@ public static class ExitCode
     /// <summary>Every trial ran and passed its checks.</summary>
     public const int Ok = 0;
 
-    /// <summary>Some trial failed or timed out; the others ran and are reported.</summary>
-    public const int TrialsFailed = 1;
-
-    /// <summary>From <c>compare</c>: some variant got significantly slower.</summary>
-    public const int SignificantlySlower = 1;
-
-    /// <summary>From <c>report</c>: some report could not be written.</summary>
-    public const int OutputFailed = 1;
+    /// <summary>
+    /// Something the command exists to say went wrong, and everything else was done and written: from <c>run</c> and
+    /// <c>reproduce</c>, some trial failed or timed out (or a run could not be made); from <c>compare</c>, some variant
+    /// got significantly slower; from <c>report</c>, some report could not be written.
+    /// </summary>
+    public const int Failed = 1;
 
     /// <summary>Bad input: an unknown option, a value out of range, an impossible variant.</summary>
     public const int BadInput = 2;
 
-    /// <summary>A threshold given with <c>--assert</c> was not met; every result is written all the same. It wins over <see cref="TrialsFailed"/>.</summary>
+    /// <summary>A threshold given with <c>--assert</c> was not met; every result is written all the same. It wins over <see cref="Failed"/>.</summary>
     public const int ThresholdFailed = 3;
 
     /// <summary>Interrupted with Ctrl+C or SIGTERM; what was measured is written.</summary>

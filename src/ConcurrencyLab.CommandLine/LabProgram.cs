@@ -61,8 +61,8 @@ public static class LabProgram
 
         if (Console.IsOutputRedirected)
         {
-            // A log or a pipe has no width; the default of 80 columns would wrap every table.
-            AnsiConsole.Console.Profile.Width = 200;
+            // A log or a pipe has no width: 100 columns, wide enough for the tables that decide, narrow enough to read.
+            AnsiConsole.Console.Profile.Width = 100;
         }
 
         return await CommandLine.InvokeAsync(ImplicitRun(args, scenarios, options), AnsiConsole.Console, scenarios, options).ConfigureAwait(false);

@@ -22,8 +22,10 @@ public sealed class InterruptionTests
         var first = Path.Combine(set, "file-00000.bin");
         Assert.True(await RunningProgram.UntilAsync(() => File.Exists(first) && new FileInfo(first).Length >= 64L << 20, TimeSpan.FromSeconds(60)), $"the set was never written\n{run}");
 
+        // Time to end that a healthy exit never needs (about a second alone): with the other tests running beside it
+        // on 2 cores, it once had not ended after 20 s. What this test holds is what is kept and left, not how fast.
         run.Signal(signal);
-        var exitCode = await run.WaitAsync(TimeSpan.FromSeconds(20));
+        var exitCode = await run.WaitAsync(TimeSpan.FromSeconds(120));
 
         Assert.True(exitCode == 130, $"exit {exitCode}\n{run}");
         Assert.False(Directory.Exists(set) && Directory.EnumerateFiles(set).Any(), $"the half-written set was left: {(Directory.Exists(set) ? Directory.EnumerateFiles(set).Count() : 0)} files");

@@ -21,7 +21,7 @@ internal static class CompareCommand
         var current = new Argument<string>("new") { Description = "the later results.json" };
         var alpha = new Option<string>("--alpha") { Description = "significance level of the test [default: 0.05]" };
         var markdown = new Option<string>("--markdown") { Description = "also write the comparison as Markdown to this file" };
-        var command = new Command("compare", $"Compare two runs' results: ratio of medians and significance per variant; exit code {ExitCode.SignificantlySlower} when anything got significantly slower.")
+        var command = new Command("compare", $"Compare two runs' results: ratio of medians and significance per variant; exit code {ExitCode.Failed} when anything got significantly slower.")
         {
             old, current, alpha, markdown,
         };
@@ -69,7 +69,7 @@ internal static class CompareCommand
                 }
             }
 
-            return comparison.AnySlower ? ExitCode.SignificantlySlower : ExitCode.Ok;
+            return comparison.AnySlower ? ExitCode.Failed : ExitCode.Ok;
         });
         return command;
     }

@@ -75,7 +75,7 @@ internal static class ReportCommand
             }
 
             console.MarkupLineInterpolated($"Reports: {Exporters.Describe(written)}");
-            return failures.Count == 0 ? ExitCode.Ok : ExitCode.OutputFailed;
+            return failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
         });
         return command;
     }

@@ -86,7 +86,7 @@ internal static class ReproduceCommand
                 }
 
                 console.MarkupLineInterpolated($"Results: {Exporters.Describe(made)}");
-                return problems.Count > 0 || again.Runs.Any(r => !r.Measured) ? ExitCode.TrialsFailed : ExitCode.Ok;
+                return problems.Count > 0 || again.Runs.Any(r => !r.Measured) ? ExitCode.Failed : ExitCode.Ok;
             }
 
             void Say(string line) => console.MarkupLineInterpolated($"[grey]{line}[/]");
@@ -105,7 +105,7 @@ internal static class ReproduceCommand
             // A trial that failed is a result here (poll's pool that never caught up loses messages by design);
             // a run that could not be made at all is not.
             return result.Cancelled ? ExitCode.Cancelled
-                : failures.Count > 0 || result.Runs.Any(r => !r.Measured) ? ExitCode.TrialsFailed
+                : failures.Count > 0 || result.Runs.Any(r => !r.Measured) ? ExitCode.Failed
                 : ExitCode.Ok;
         });
         return command;

@@ -238,7 +238,7 @@ internal static class RunCommand
         }
 
         var allOk = result.Scenarios.SelectMany(s => s.Variants).All(v => v.Status == TrialStatus.Ok);
-        return breaches.Count > 0 ? ExitCode.ThresholdFailed : allOk && failures.Count == 0 ? ExitCode.Ok : ExitCode.TrialsFailed;
+        return breaches.Count > 0 ? ExitCode.ThresholdFailed : allOk && failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
     }
 
     private static async Task<RunRecord> RunLiveAsync(IAnsiConsole console, ITrialExecutor executor, ConsoleErrorLogger logger, RunPlan plan, CancellationToken cancellationToken)

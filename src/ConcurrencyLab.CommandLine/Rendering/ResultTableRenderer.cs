@@ -1,4 +1,5 @@
 using System.Globalization;
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
@@ -52,10 +53,10 @@ internal static class ResultTableRenderer
             lines.Add(new Markup($"Fastest: [green bold]{Markup.Escape(best.Name)}[/], median {summary.MedianWallMs.ToString("0.0", invariant)} ms{efficiency}."));
         }
 
-        foreach (var recommendation in Recommendation.AllFor(scenario, processorCount ?? Environment.ProcessorCount))
+        foreach (var recommendation in Recommender.Of(scenario, processorCount ?? Environment.ProcessorCount))
         {
             // The first line says what to use (after its group, where there is one); the rest what to avoid.
-            lines.AddRange(recommendation.Lines().Select((line, i) => new Text(line, new Style(i == 0 ? Color.Green : Color.Yellow))));
+            lines.AddRange(RecommendationText.Lines(recommendation, scenario).Select((line, i) => new Text(line, new Style(i == 0 ? Color.Green : Color.Yellow))));
         }
 
         foreach (var claim in scenario.Claims.Where(c => c.Verdict != Verdict.NotTested))
@@ -69,13 +70,10 @@ internal static class ResultTableRenderer
         }
 
         // The runtime's own reasons, where the pool added threads because work waited: the why of the table's
-        // thread columns. The other variants' accounts are in results.md and report.html.
-        foreach (var variant in ResultColumn.Order(scenario).Where(RuntimeAccountText.Notable))
+        // thread columns, as a table of their own. The other variants' accounts are in results.md and report.html.
+        if (AccountTable.For(scenario, ResultColumn.Order(scenario)) is { } accounts)
         {
-            if (RuntimeAccountText.Describe(variant) is { } sentence)
-            {
-                lines.Add(new Text("Runtime: " + sentence, new Style(Color.Grey)));
-            }
+            lines.Add(accounts);
         }
 
         foreach (var note in scenario.Notes)

@@ -97,11 +97,16 @@ internal static class Summarizer
                     Status = v.Trials.Count == 0 ? TrialStatus.Failed : VariantStatus(v.Trials),
                     Trials = v.Trials,
                     Summary = Summarise(v.Trials, scenario.Ideal.Ms, baselineMedian, plan.Scenario.Metrics),
-                }),
+                }).Select(v => v with { Account = Accounts.For(v) }),
             ],
             Notes = notes,
         };
-        return result with { Notes = [.. result.Notes, .. Conclude(plan.Scenario, result)], Claims = Judge(plan.Scenario, result) };
+        return result with
+        {
+            Notes = [.. result.Notes, .. Conclude(plan.Scenario, result)],
+            Claims = Judge(plan.Scenario, result),
+            Recommendations = Recommender.AllFor(result, processorCount),
+        };
     }
 
     /// <summary>

@@ -65,9 +65,9 @@ public sealed class HtmlExporter : IExporter
         }
 
         writer.WriteLine("</p>");
-        foreach (var recommendation in Recommendation.AllFor(scenario, processorCount))
+        foreach (var recommendation in Analysis.Recommender.Of(scenario, processorCount))
         {
-            writer.WriteLine("<ul class=\"recommendation\">" + string.Concat(recommendation.Lines().Select(l => $"<li>{Encode(l)}</li>")) + "</ul>");
+            writer.WriteLine("<ul class=\"recommendation\">" + string.Concat(RecommendationText.Lines(recommendation, scenario).Select(l => $"<li>{Encode(l)}</li>")) + "</ul>");
         }
 
         if (scenario.Claims.Count > 0)

@@ -47,10 +47,10 @@ public sealed class MarkdownExporter : IExporter
                 writer.WriteLine($"Fastest: **{bestVariant.Name}**, median {best.MedianWallMs.ToString("0.0", invariant)} ms{efficiency}.");
             }
 
-            foreach (var recommendation in Recommendation.AllFor(scenario, run.Environment.ProcessorCount))
+            foreach (var recommendation in Analysis.Recommender.Of(scenario, run.Environment.ProcessorCount))
             {
                 writer.WriteLine();
-                foreach (var line in recommendation.Lines())
+                foreach (var line in RecommendationText.Lines(recommendation, scenario))
                 {
                     writer.WriteLine($"- {Escape(line)}");
                 }

@@ -25,7 +25,7 @@ internal sealed record RunSummary(string Scenario, string Fastest, string Use, s
     public static RunSummary Of(ScenarioResult scenario, int processorCount)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        var recommendations = Recommendation.AllFor(scenario, processorCount);
+        var recommendations = Analysis.Recommender.Of(scenario, processorCount);
         var use = recommendations.Select(r => r.Use).OfType<string>().ToList();
         var efficiency = use
             .Select(name => scenario.Variants.FirstOrDefault(v => v.Name == name)?.Summary?.Efficiency)

@@ -1,11 +1,12 @@
 using System.Globalization;
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Reporting;
 
 /// <summary>
-/// The runtime's account of a variant in a sentence, so a reader does not have to add up the events: taken from
-/// its median trial (the ok trial whose wall time is the median's), written the same in every report.
+/// The runtime's account of a variant (<see cref="AccountSummary"/>, its median trial's) in a sentence, so a reader
+/// does not have to add up the events; written the same in every report.
 /// </summary>
 internal static class RuntimeAccountText
 {
@@ -16,45 +17,34 @@ internal static class RuntimeAccountText
     /// drove: the accounts a console shows, since they explain the thread columns.
     /// </summary>
     public static bool Notable(VariantResult variant) =>
-        MedianTrial(variant) is { } trial && new[] { trial.Runtime, trial.Service?.Runtime }.Any(a =>
-            a is { Complete: true } && (a.Injections(PoolAdjustmentReason.Starvation) > 0 || a.Injections(PoolAdjustmentReason.CooperativeBlocking) > 0));
+        Accounts.Of(variant) is { } account && new[] { account.Process, account.Service }.Any(a => a is { } p && (p.StarvationRaises > 0 || p.BlockingRaises > 0));
 
     /// <summary>The sentence for <paramref name="variant"/>, or null when none of its ok trials has an account.</summary>
     public static string? Describe(VariantResult variant)
     {
         ArgumentNullException.ThrowIfNull(variant);
-        if (MedianTrial(variant) is not { Runtime: { } account } trial)
+        if (Accounts.Of(variant) is not { } account)
         {
             return null;
         }
 
-        var sentence = $"{variant.Name} ({Ms(trial.WallMs)} ms): {Parts(account, trial.WallMs)}";
-        if (trial.Service is { Runtime: { Complete: true } service })
+        var sentence = $"{variant.Name} ({Ms(account.WallMs)} ms): {Parts(account.Process, account.WallMs)}";
+        if (account.Service is { } service)
         {
-            sentence += $"; in the {trial.Service.Name} service, {Parts(service, trial.WallMs)}";
+            sentence += $"; in the {account.ServiceName} service, {Parts(service, account.WallMs)}";
         }
 
         return sentence + ".";
     }
 
-    // The ok trial with a complete account whose wall time is the median's (the lower middle of an even count).
-    private static TrialResult? MedianTrial(VariantResult variant)
-    {
-        var trials = variant.Trials.Where(t => t.Status == TrialStatus.Ok && t.Runtime is { Complete: true }).OrderBy(t => t.WallMs).ToList();
-        return trials.Count == 0 ? null : trials[(trials.Count - 1) / 2];
-    }
-
     /// <summary>What one process's account says: the pool's decisions, time blocked, and the GC.</summary>
-    internal static string Parts(RuntimeAccount account, double wallMs)
+    internal static string Parts(ProcessAccount account, double wallMs)
     {
         ArgumentNullException.ThrowIfNull(account);
         var seconds = wallMs / 1000;
-        var starvation = account.Injections(PoolAdjustmentReason.Starvation);
-        var blocking = account.Injections(PoolAdjustmentReason.CooperativeBlocking);
-        var start = account.PoolTargetAtStart;
-        var end = account.PoolAdjustments.Count > 0 ? account.PoolAdjustments[^1].Threads : start;
+        var starvation = account.StarvationRaises;
+        var (start, peak, end) = (account.PoolTargetStart, account.PoolTargetPeak, account.PoolTargetEnd);
         var parts = new List<string>();
-        var peak = account.PoolAdjustments.Count > 0 ? Math.Max(account.PoolAdjustments.Max(a => a.Threads), start ?? 0) : start;
         var pool = (start, peak, end) switch
         {
             ({ } from, { } top, { } to) when top > to && top > from => $"the pool's thread target rose from {from} to {top} ({to} at the end)",
@@ -62,7 +52,7 @@ internal static class RuntimeAccountText
             _ => $"the pool's thread target stayed at {end?.ToString(Invariant) ?? "its start"}",
         };
         var rate = starvation > 0 && seconds > 0 ? $", about {(starvation / seconds).ToString(starvation / seconds >= 10 ? "0" : "0.#", Invariant)} a second" : string.Empty;
-        parts.Add($"{pool}: {Count(starvation, "starvation injection")}{rate}, {blocking} for blocking on tasks, {Count(account.HillClimbingMoves, "hill-climbing move")}");
+        parts.Add($"{pool}: {Count(starvation, "starvation injection")}{rate}, {account.BlockingRaises} for blocking on tasks, {Count(account.HillClimbingMoves, "hill-climbing move")}");
         if (account.LockContentions is { } locks && account.Waits is { } waits)
         {
             parts.Add($"threads blocked {Ms(locks.TotalMs + waits.TotalMs)} ms in all ({Count(locks.Count, "lock contention")} for {Ms(locks.TotalMs)} ms, {Count(waits.Count, "wait")} for {Ms(waits.TotalMs)} ms, the longest {Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)");

@@ -11,8 +11,9 @@ namespace ConcurrencyLab.Results;
 /// </summary>
 public static class ResultsFile
 {
-    // A null where the model has none (say "variants": null) is refused here, not met later as a crash.
-    private static readonly JsonSerializerOptions Strict = new(LabJson.Options) { RespectNullableAnnotations = true };
+    // A null where the model has none (say "variants": null) is refused here, not met later as a crash; a reason to
+    // avoid is read by its "kind" wherever in its object a hand or another tool put it.
+    private static readonly JsonSerializerOptions Strict = new(LabJson.Options) { RespectNullableAnnotations = true, AllowOutOfOrderMetadataProperties = true };
 
     /// <summary>Reads <paramref name="path"/>; throws <see cref="ResultsFileException"/> with a one-line reason when it cannot.</summary>
     public static RunResult Read(string path) => Read(path, out _);
@@ -74,9 +75,10 @@ public static class ResultsFile
 
             run = root?.Deserialize<RunResult>(Strict);
         }
-        catch (Exception ex) when (ex is JsonException or InvalidOperationException or FormatException or ArgumentException)
+        catch (Exception ex) when (ex is JsonException or InvalidOperationException or FormatException or ArgumentException or NotSupportedException)
         {
             // ArgumentException: a value a type refuses as it is made, such as a metric with no display name.
+            // NotSupportedException: a reason to avoid with no "kind", which no type can be made from.
             throw new ResultsFileException($"{path} is not a conclab results file: {ex.Message}".ReplaceLineEndings(" "), ex);
         }
 

@@ -127,6 +127,13 @@ public sealed record ScenarioResult
     /// </summary>
     public IReadOnlyList<ClaimResult> Claims { get; init; } = [];
 
+    /// <summary>
+    /// The answer after the table, one per set of values of <see cref="WorkParameters"/> (one when there are none):
+    /// which variant to use and which to avoid, and why, with the figures. Empty when no variant had an ok trial; null
+    /// in files written before answers were stored, whose reports compute them from the results.
+    /// </summary>
+    public IReadOnlyList<Recommendation>? Recommendations { get; init; }
+
     /// <summary>Anything the reader should know: scale changes, digests that differ, a hung in-process trial.</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
 }
@@ -160,6 +167,12 @@ public sealed record VariantResult
 
     /// <summary>Null when no trial succeeded.</summary>
     public VariantSummary? Summary { get; init; }
+
+    /// <summary>
+    /// The runtime's account of its median trial, added up; null where no ok trial has a complete account, and in
+    /// files written before it was stored (whose reports add it up from the trials).
+    /// </summary>
+    public AccountSummary? Account { get; init; }
 }
 
 /// <summary>Statistics over a variant's successful trials.</summary>

@@ -2,6 +2,7 @@ using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Cli.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Tests.Reporting;
 
@@ -121,6 +122,45 @@ public sealed class ResultTableRendererTests
             Variants = variants,
             Metrics = scenario.Metrics,
         };
+    }
+
+    [Fact]
+    public void TheRuntimesAccount_IsACompactTable_OfTheVariantsWhoseThreadsItExplains_WithNoZerosSpelledOut()
+    {
+        var scenario = ExporterTests.SampleRun().Scenarios[0];
+        var account = new RuntimeAccount
+        {
+            Events = RuntimeEvents.Full,
+            PoolTargetAtStart = 2,
+            PoolAdjustments =
+            [
+                .. Enumerable.Range(1, 11).Select(i => new PoolAdjustment(i * 50, 2 + i, PoolAdjustmentReason.CooperativeBlocking, 0)),
+                new PoolAdjustment(900, 3, PoolAdjustmentReason.ThreadTimedOut, 0),
+            ],
+            LockContentions = new BlockedTime(0, 0, 0),
+            Waits = new BlockedTime(40, 9290, 800),
+            GcPauses = new BlockedTime(0, 0, 0),
+        };
+        var calm = new RuntimeAccount { Events = RuntimeEvents.Full, PoolTargetAtStart = 2, LockContentions = new(0, 0, 0), Waits = new(0, 0, 0), GcPauses = new(0, 0, 0) };
+        var variants = scenario.Variants.Select((v, i) => v with { Trials = [.. v.Trials.Select(t => t with { Runtime = i == 1 ? account : calm })] }).ToList();
+        scenario = scenario with { Variants = variants };
+
+        var output = new StringWriter();
+        TestConsole.Create(output, width: 100).Write(ResultTableRenderer.Render(scenario, width: 100));
+        var lines = output.ToString().Split('\n').Select(l => l.TrimEnd()).ToList();
+
+        Assert.All(lines, l => Assert.True(l.Length <= 100, $"{l.Length} > 100: {l}"));
+        Assert.DoesNotContain(lines, l => l.StartsWith("Runtime:", StringComparison.Ordinal));
+        var row = Assert.Single(lines, l => l.Contains("2 -> 13 -> 3", StringComparison.Ordinal));
+        Assert.StartsWith(variants[1].Name, row.Trim(), StringComparison.Ordinal);
+        Assert.Equal(["2 -> 13 -> 3", "11", "9290"], System.Text.RegularExpressions.Regex.Split(row.Trim()[variants[1].Name.Length..].Trim(), " {2,}"));
+
+        // The calm variant added no thread: it has no row, and its zeros are nowhere.
+        var header = lines.FindIndex(l => l.Contains("Pool target", StringComparison.Ordinal));
+        var legend = lines.FindIndex(l => l.StartsWith("+starved", StringComparison.Ordinal));
+        Assert.True(header > 0 && legend > header, output.ToString());
+        Assert.Equal([row], lines[(header + 1)..legend].Where(l => l.Length > 0 && !l.TrimStart().StartsWith('─') && !l.Contains("climbing", StringComparison.Ordinal)));
+        Assert.DoesNotContain("0 starvation", output.ToString(), StringComparison.Ordinal);
     }
 
     private static string Render(ScenarioResult scenario)

@@ -16,6 +16,26 @@ public sealed class WorkloadsPageTests
         Assert.True(page.Contains(table, StringComparison.Ordinal), $"docs/workloads.md should hold this table, made from the strategies themselves:\n\n{table}");
     }
 
+    [Fact]
+    public void TheRunOptionsTable_NamesEveryMember_InTheTypesOrder()
+    {
+        var page = File.ReadAllText(Path.Combine(Root(), "docs", "workloads.md")).ReplaceLineEndings("\n");
+        var start = page.IndexOf("| member | option | default | what it does |", StringComparison.Ordinal);
+        Assert.True(start >= 0, "docs/workloads.md should have the table of RunOptions' members");
+        var rows = page[start..].Split('\n').Skip(2).TakeWhile(l => l.StartsWith('|')).ToList();
+        var documented = rows.Select(r => r.Split('|', StringSplitOptions.TrimEntries)[1].Trim('`')).ToList();
+
+        var members = typeof(ConcurrencyLab.Running.RunOptions)
+            .GetProperties(System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.Instance)
+            .Where(p => p.SetMethod is not null && p.Name != "EqualityContract")
+            .OrderBy(p => p.MetadataToken)
+            .Select(p => p.Name)
+            .ToList();
+
+        Assert.NotEmpty(members);
+        Assert.Equal(members, documented);
+    }
+
     internal static string Table()
     {
         var text = new StringBuilder();

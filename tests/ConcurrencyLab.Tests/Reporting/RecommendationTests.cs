@@ -1,3 +1,4 @@
+using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
@@ -6,7 +7,10 @@ using Xunit;
 
 namespace ConcurrencyLab.Tests.Reporting;
 
-/// <summary>Each rule of the recommendation, held to a made-up result where it must fire and one where it must not.</summary>
+/// <summary>
+/// Each rule of the recommendation, held to a made-up result where it must fire and one where it must not: asserted
+/// on the typed answer and its figures, and, where the words matter, on the one place that writes them.
+/// </summary>
 public class RecommendationTests
 {
     private static readonly Metric Misclassified = Metric.Count("misclassified", "Misclassified") with { FlagsWhenNotZero = true };
@@ -42,7 +46,7 @@ public class RecommendationTests
     private static ScenarioResult Scenario(params VariantResult[] variants) =>
         ExporterTests.SampleRun().Scenarios[0] with { Variants = variants, Metrics = [Misclassified] };
 
-    private static Recommendation Recommend(params VariantResult[] variants) => Recommendation.For(Scenario(variants), processorCount: 2)!;
+    private static Recommendation Recommend(params VariantResult[] variants) => Recommender.For(Scenario(variants), processorCount: 2)!;
 
     [Fact]
     public void TheOneToUse_IsTheCheapestTheStatisticsCannotTellFromTheFastest()
@@ -50,11 +54,14 @@ public class RecommendationTests
         var tied = Recommend(V("whenall", 50, threads: 40, ciHalf: 3), V("channel", 52, threads: 15, ciHalf: 3));
         Assert.Equal("whenall", tied.Fastest);
         Assert.Equal("channel", tied.Use);
-        Assert.StartsWith("channel is as fast as whenall within the statistics (49.0-55.0 ms against 47.0-53.0 ms) on 15 threads against 40", tied.UseReason, StringComparison.Ordinal);
+        Assert.Equal(UseBecause.AsFastAndCheaper, tied.Because);
+        Assert.Equal((new Interval(49, 55), new Interval(47, 53), 15.0, 40.0), (tied.UseInterval, tied.FastestInterval, tied.UseThreads, tied.FastestThreads));
+        Assert.StartsWith("channel is as fast as whenall within the statistics (49.0-55.0 ms against 47.0-53.0 ms) on 15 threads against 40", RecommendationText.UseReason(tied), StringComparison.Ordinal);
 
         // Apart: the fastest, whatever it costs.
         var apart = Recommend(V("whenall", 50, threads: 40), V("channel", 70, threads: 15));
         Assert.Equal("whenall", apart.Use);
+        Assert.Equal(UseBecause.Fastest, apart.Because);
     }
 
     [Fact]
@@ -64,11 +71,14 @@ public class RecommendationTests
 
         Assert.Equal("right", r.Use);
         Assert.Equal(["lossy", "fast-but-wrong"], r.Avoid.Select(a => a.Variant));
-        Assert.Equal("1 of 2 trials failed: 3 of 40 items completed", r.Avoid[0].Reason);
-        Assert.Equal("wrong results: misclassified 42 (should be 0)", r.Avoid[1].Reason);
+        var failed = Assert.IsType<TrialsFailed>(r.Avoid[0]);
+        Assert.Equal((1, 2, false, "3 of 40 items completed."), (failed.Failed, failed.Trials, failed.TimedOut, failed.FirstError));
+        Assert.Equal(42, Assert.IsType<WrongResults>(r.Avoid[1]).Metrics["misclassified"]);
+        Assert.Equal("wrong results: misclassified 42 (should be 0)", Reason(r.Avoid[1], r));
 
         var none = Recommend(V("wrong", 6000, misclassified: 1));
         Assert.Null(none.Use);
+        Assert.Equal(UseBecause.NoneSound, none.Because);
     }
 
     [Fact]
@@ -76,24 +86,29 @@ public class RecommendationTests
     {
         var r = Recommend(V("whenall", 100), V("task-run-waitall", 150, starved: 12), V("parallel-for@4", 150));
 
-        var avoid = Assert.Single(r.Avoid);
-        Assert.Equal("task-run-waitall", avoid.Variant);
-        Assert.StartsWith("blocks pool threads: the runtime added 12 because queued work waited with no thread free", avoid.Reason, StringComparison.Ordinal);
+        var avoid = Assert.IsType<BlocksPoolThreads>(Assert.Single(r.Avoid));
+        Assert.Equal(("task-run-waitall", 12.0, 0.0, null), (avoid.Variant, avoid.Starvation, avoid.Blocking, avoid.Service));
+        Assert.StartsWith("blocks pool threads: the runtime added 12 because queued work waited with no thread free", Reason(avoid, r), StringComparison.Ordinal);
     }
 
     [Fact]
     public void CpuThatRanOnOneCore_IsNamed_OnAMachineOfTwoOrMore_WhenTheFastestUsedMore()
     {
-        Assert.Contains("its CPU work ran one item at a time: 1.0 of 2 cores busy, where parallel used 1.9", Recommend(V("parallel", 440, cores: 1.9), V("whenall", 830, cores: 1.0)).Avoid.Single().Reason.Replace("kept", "used", StringComparison.Ordinal), StringComparison.Ordinal);
+        var r = Recommend(V("parallel", 440, cores: 1.9), V("whenall", 830, cores: 1.0));
+        var one = Assert.IsType<OneCoreBusy>(r.Avoid.Single());
+        Assert.Equal(("whenall", 1.0, 1.9, 2), (one.Variant, one.Cores, one.FastestCores, one.ProcessorCount));
+        Assert.Equal("its CPU work ran one item at a time: 1.0 of 2 cores busy, where parallel kept 1.9 busy", Reason(one, r));
         Assert.Empty(Recommend(V("parallel", 440, cores: 1.2), V("whenall", 830, cores: 1.0)).Avoid);
-        Assert.Empty(Recommendation.For(Scenario(V("parallel", 440, cores: 1.9), V("whenall", 830, cores: 1.0)), processorCount: 1)!.Avoid);
+        Assert.Empty(Recommender.For(Scenario(V("parallel", 440, cores: 1.9), V("whenall", 830, cores: 1.0)), processorCount: 1)!.Avoid);
     }
 
     [Fact]
     public void ManyMoreThreadsForTheSameTime_IsACost_AFewMoreIsNot()
     {
         var r = Recommend(V("whenall", 50, threads: 15, ciHalf: 2), V("threads", 51, threads: 115, ciHalf: 2));
-        Assert.Equal("as fast, but on 115 threads against 15 for whenall", r.Avoid.Single().Reason);
+        var many = Assert.IsType<ManyMoreThreads>(r.Avoid.Single());
+        Assert.Equal((115.0, 15.0, true), (many.Threads, many.UseThreads, many.AsFast));
+        Assert.Equal("as fast, but on 115 threads against 15 for whenall", Reason(many, r));
 
         Assert.Empty(Recommend(V("whenall", 50, threads: 15, ciHalf: 2), V("threads", 51, threads: 20, ciHalf: 2)).Avoid);
     }
@@ -101,21 +116,26 @@ public class RecommendationTests
     [Fact]
     public void MuchSlowerBlockingWithTheCoresIdle_SaysItsThreadsSatBlocked_ButNotWhenTheyWorkedOrAwaited()
     {
-        var idle = Recommend(V("whenall", 104, cores: 0.08), V("task-run-whenall", 6415, cores: 0.03) with { Form = WorkForm.Sync }).Avoid.Single();
-        Assert.Equal("it blocks its threads in the waits: 0.03 of 2 cores busy over 6415 ms, 62 times the time of whenall", idle.Reason);
+        var r = Recommend(V("whenall", 104, cores: 0.08), V("task-run-whenall", 6415, cores: 0.03) with { Form = WorkForm.Sync });
+        var idle = Assert.IsType<BlockedWithCoresIdle>(r.Avoid.Single());
+        Assert.Equal((0.03, 6415.0, null), (idle.Cores, idle.MedianMs, idle.Degree));
+        Assert.Equal(6415 / 104.0, idle.Ratio, precision: 9);
+        Assert.Equal("it blocks its threads in the waits: 0.03 of 2 cores busy over 6415 ms, 62 times the time of whenall", Reason(idle, r));
 
-        Assert.True(Recommend(V("whenall", 104, cores: 0.08), V("sequential", 5711, cores: 0.9) with { Form = WorkForm.Sync }).Avoid.Single().OnlySlower);
-        Assert.True(Recommend(V("whenall", 104, cores: 0.08), V("foreach-async", 5711, cores: 0.03) with { Form = WorkForm.Tap }).Avoid.Single().OnlySlower);
+        Assert.IsType<MuchSlower>(Recommend(V("whenall", 104, cores: 0.08), V("sequential", 5711, cores: 0.9) with { Form = WorkForm.Sync }).Avoid.Single());
+        Assert.IsType<MuchSlower>(Recommend(V("whenall", 104, cores: 0.08), V("foreach-async", 5711, cores: 0.03) with { Form = WorkForm.Tap }).Avoid.Single());
     }
 
     [Fact]
     public void MuchSlowerAtASetDegree_SaysHowFewRanAtOnce()
     {
         var limited = V("foreach-async@4", 690) with { Parameters = new Dictionary<string, string> { ["degree"] = "4" } };
-        Assert.Equal("it ran at most 4 items at once: 14 times the time of whenall", Recommend(V("whenall", 50), limited).Avoid.Single().Reason);
+        var r = Recommend(V("whenall", 50), limited);
+        Assert.Equal(4, Assert.IsType<HeldToItsDegree>(r.Avoid.Single()).Degree);
+        Assert.Equal("it ran at most 4 items at once: 14 times the time of whenall", Reason(r.Avoid.Single(), r));
 
         var unlimited = V("parallel-for@default", 1010) with { Parameters = new Dictionary<string, string> { ["degree"] = "default" } };
-        Assert.True(Recommend(V("whenall", 50), unlimited).Avoid.Single().OnlySlower);
+        Assert.IsType<MuchSlower>(Recommend(V("whenall", 50), unlimited).Avoid.Single());
     }
 
     [Fact]
@@ -124,7 +144,8 @@ public class RecommendationTests
         var r = Recommend(V("whenall", 100), V("semaphore@4", 250), V("sequential", 2000), V("parallel-for@40", 150));
 
         Assert.Equal(["semaphore@4", "sequential"], r.Avoid.Select(a => a.Variant).Order());
-        Assert.Equal(["Use: whenall is the fastest, at 100 ms.", "Avoid, as 2 or more times slower than whenall: semaphore@4, sequential."], r.Lines());
+        Assert.All(r.Avoid, a => Assert.IsType<MuchSlower>(a));
+        Assert.Equal(["Use: whenall is the fastest, at 100 ms.", "Avoid, as 2 or more times slower than whenall: semaphore@4, sequential."], RecommendationText.Lines(r, Scenario()));
     }
 
     [Fact]
@@ -132,11 +153,52 @@ public class RecommendationTests
     {
         var scenario = Scenario(V("whenall-async@5", 200, requests: "5"), V("waitall@5", 1000, requests: "5"), V("whenall-async@15", 230, requests: "15")) with { WorkParameters = ["requests"] };
 
-        var all = Recommendation.AllFor(scenario, processorCount: 2);
+        var all = Recommender.AllFor(scenario, processorCount: 2);
 
         Assert.Equal(["requests=5", "requests=15"], all.Select(r => r.Group));
         Assert.Equal("waitall@5", all[0].Avoid.Single().Variant);
         Assert.Empty(all[1].Avoid);
-        Assert.StartsWith("At requests=15: Use: whenall-async@15", all[1].Lines()[0], StringComparison.Ordinal);
+        Assert.StartsWith("At requests=15: Use: whenall-async@15", RecommendationText.Lines(all[1], scenario)[0], StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void TheAnswer_IsStoredInResultsJson_AndReadBackAsTheSameTypes()
+    {
+        var scenario = Scenario(V("whenall", 100), V("task-run-waitall", 150, starved: 12), V("lossy", 7000, failed: true), V("wrong", 90, misclassified: 3), V("sequential", 2000));
+        var stored = scenario with { Recommendations = Recommender.AllFor(scenario, processorCount: 2) };
+        var run = ExporterTests.SampleRun() with { Scenarios = [stored] };
+        var folder = Directory.CreateTempSubdirectory("conclab-recommendation-");
+        try
+        {
+            var path = Path.Combine(folder.FullName, "results.json");
+            File.WriteAllText(path, System.Text.Json.JsonSerializer.Serialize(run, ConcurrencyLab.Serialization.LabJson.Options));
+            Assert.Contains("\"kind\": \"blocksPoolThreads\"", File.ReadAllText(path), StringComparison.Ordinal);
+
+            var back = Assert.Single(Assert.Single(ResultsFile.Read(path).Scenarios).Recommendations!);
+            var written = Assert.Single(stored.Recommendations);
+            Assert.Equal(written with { Avoid = [] }, back with { Avoid = [] });
+            Assert.Equal(written.Avoid.Select(a => a.GetType()), back.Avoid.Select(a => a.GetType()));
+            Assert.Equal(["lossy", "wrong", "task-run-waitall", "sequential"], back.Avoid.Select(a => a.Variant));
+            Assert.Equal(3, Assert.IsType<WrongResults>(back.Avoid[1]).Metrics["misclassified"]);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public void AFileWrittenBeforeAnswersWereStored_GetsItsAnswerComputed_AndAStoredOneIsTakenAsWritten()
+    {
+        var scenario = Scenario(V("whenall", 100), V("sequential", 2000));
+        Assert.Null(scenario.Recommendations);
+        Assert.Equal("whenall", Assert.Single(Recommender.Of(scenario, processorCount: 2)).Use);
+
+        // Stored: what the run concluded, even where the figures would now say otherwise; an empty list stays empty.
+        var stored = scenario with { Recommendations = [new Recommendation { Fastest = "sequential", FastestMs = 2000, Use = "sequential", Because = UseBecause.Fastest }] };
+        Assert.Equal("sequential", Assert.Single(Recommender.Of(stored, processorCount: 2)).Use);
+        Assert.Empty(Recommender.Of(scenario with { Recommendations = [] }, processorCount: 2));
+    }
+
+    private static string Reason(AvoidReason reason, Recommendation r) => RecommendationText.Reason(reason, r, Scenario());
 }

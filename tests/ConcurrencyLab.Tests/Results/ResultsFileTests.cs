@@ -14,12 +14,38 @@ public sealed class ResultsFileTests
     [InlineData("\"schemaVersion\": 3", "\"schemaVersion\": 4")]
     public void AFileThisBuildCannotRead_IsRefusedInOneLine_NeverWithAStackTrace(string good, string bad)
     {
+        var run = ExporterTests.SampleRun();
+        AssertRefusedInOneLine(run with { Scenarios = [run.Scenarios[0] with { Metrics = [ConcurrencyLab.Scenarios.Poll.PollScenario.MessagesPerSec] }] }, good, bad);
+    }
+
+    [Theory]
+    [InlineData("\"kind\": \"muchSlower\"", "\"kind\": \"tooClever\"")]
+    [InlineData("\"kind\": \"muchSlower\",", "")]
+    [InlineData("\"ratio\": 3,", "")]
+    [InlineData("\"because\": \"fastest\"", "\"because\": \"trustMe\"")]
+    [InlineData("\"ratio\": 3,", "\"ratio\": null,")]
+    public void AnAnswerThisBuildCannotRead_IsRefusedInOneLine(string good, string bad)
+    {
+        var run = ExporterTests.SampleRun();
+        var answer = new Recommendation
+        {
+            Fastest = "a",
+            FastestMs = 10,
+            Use = "a",
+            Because = UseBecause.Fastest,
+            Avoid = [new MuchSlower { Variant = "b", Ratio = 3, MedianMs = 30 }],
+        };
+        AssertRefusedInOneLine(run with { Scenarios = [run.Scenarios[0] with { Recommendations = [answer] }] }, good, bad);
+    }
+
+    // Written, read back whole, then with good made bad: refused with one line that names the file.
+    private static void AssertRefusedInOneLine(RunResult run, string good, string bad)
+    {
         var path = Path.Combine(Path.GetTempPath(), $"conclab-results-test-{Guid.NewGuid():N}.json");
         try
         {
-            var run = ExporterTests.SampleRun();
-            run = run with { Scenarios = [run.Scenarios[0] with { Metrics = [ConcurrencyLab.Scenarios.Poll.PollScenario.MessagesPerSec] }] };
             Exporters.WriteFile(run, JsonExporter.Default, path);
+            Assert.Equal(run.Scenarios.Count, ResultsFile.Read(path).Scenarios.Count);
             var text = File.ReadAllText(path);
             Assert.Contains(good, text, StringComparison.Ordinal);
             File.WriteAllText(path, text.Replace(good, bad, StringComparison.Ordinal));

@@ -4,7 +4,7 @@ namespace ConcurrencyLab.Tests.Scenarios.Hash;
 
 public sealed class PageCacheTests
 {
-    [Fact]
+    [SkippableFact]
     public void Evict_DropsAFileJustWrittenFromTheCache_OrSaysWhyNot()
     {
         var path = Path.Combine(Path.GetTempPath(), "conclab-cache-test-" + Guid.NewGuid().ToString("N"));
@@ -14,8 +14,10 @@ public sealed class PageCacheTests
             _ = File.ReadAllBytes(path);
             if (!PageCache.IsSupported || PageCache.InMemory(path) is not null)
             {
-                Assert.NotNull(PageCache.Evict(path));
-                return;
+                // Where the cache cannot be controlled, eviction must say why; the eviction itself is then untested here.
+                var why = PageCache.Evict(path);
+                Assert.NotNull(why);
+                Skip.If(true, $"no page-cache control for the temporary folder on this machine: {why}");
             }
 
             Assert.True(PageCache.ResidentFraction(path) > 0.9, $"a file just read was {PageCache.ResidentFraction(path)} resident");
@@ -30,7 +32,7 @@ public sealed class PageCacheTests
         }
     }
 
-    [Fact]
+    [SkippableFact]
     public void EvictAll_OnAFileSet_LeavesItCold_AndSaysSo()
     {
         using var set = FileSet.Prepare(new FileSetSpec(4, 1024 * 1024, 3), folder: null, keep: false);
@@ -51,6 +53,7 @@ public sealed class PageCacheTests
         {
             Assert.False(state.Cold);
             Assert.NotNull(state.Problem);
+            Skip.If(true, $"no page-cache control for the temporary folder on this machine: {state.Problem}");
         }
     }
 

@@ -1,0 +1,191 @@
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Analysis;
+
+/// <summary>
+/// Computes a scenario's <see cref="Recommendation"/>s from its results alone, so the same results always give the
+/// same answer: once when a run is summarised (and stored in <c>results.json</c>), and again only for a file written
+/// before answers were stored.
+/// </summary>
+internal static class Recommender
+{
+    /// <summary>A variant this many times slower than the fastest, with no other reason, is listed as slow.</summary>
+    public const double SlowRatio = 2;
+
+    /// <summary>As fast, but this many times the threads of the one to use (and at least <see cref="ExtraThreads"/> more) is a cost to avoid.</summary>
+    public const double ThreadsRatio = 2;
+
+    /// <summary>See <see cref="ThreadsRatio"/>.</summary>
+    public const int ExtraThreads = 8;
+
+    /// <summary>Fewer cores busy than this, on average, while much slower than the fastest: the threads were blocked, not working.</summary>
+    public const double IdleCores = 0.25;
+
+    /// <summary>
+    /// The recommendations <paramref name="scenario"/> holds, or, for a file written before they were stored, the
+    /// ones its results give on a machine of <paramref name="processorCount"/> cores.
+    /// </summary>
+    public static IReadOnlyList<Recommendation> Of(ScenarioResult scenario, int processorCount)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        return scenario.Recommendations ?? AllFor(scenario, processorCount);
+    }
+
+    /// <summary>
+    /// A recommendation for each set of values of the scenario's work parameters (one when it has none), in the
+    /// order of the values: variants that run different work are not weighed against each other.
+    /// </summary>
+    public static IReadOnlyList<Recommendation> AllFor(ScenarioResult scenario, int processorCount)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        if (scenario.WorkParameters.Count == 0)
+        {
+            return For(scenario, processorCount) is { } only ? [only] : [];
+        }
+
+        return
+        [
+            .. scenario.Variants
+                .GroupBy(v => string.Join(" ", scenario.WorkParameters.Select(p => $"{p}={v.Parameters.GetValueOrDefault(p, "-")}")))
+                .OrderBy(g => g.Max(v => scenario.WorkParameters.Select(p => v.WholeNumber(p) ?? 0).DefaultIfEmpty().Sum()))
+                .ThenBy(g => g.Key, StringComparer.Ordinal)
+                .Select(g => For(scenario with { Variants = [.. g] }, processorCount) is { } r ? r with { Group = g.Key } : null)
+                .OfType<Recommendation>(),
+        ];
+    }
+
+    /// <summary>The recommendation for <paramref name="scenario"/>, or null when no variant had an ok trial.</summary>
+    public static Recommendation? For(ScenarioResult scenario, int processorCount)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var ok = scenario.Variants.Where(v => v.Summary is not null).OrderBy(v => v.Summary!.MedianWallMs).ToList();
+        if (ok.Count == 0)
+        {
+            return null;
+        }
+
+        // Only a variant whose every trial was ok and whose results were right can be recommended.
+        var sound = ok.Where(v => v.Trials.All(t => t.Status == TrialStatus.Ok) && WrongMetrics(scenario, v).Count == 0).ToList();
+        var fastest = sound.Count > 0 ? sound[0] : ok[0];
+        var best = fastest.Summary!;
+        if (sound.Count == 0)
+        {
+            return new Recommendation
+            {
+                Fastest = fastest.Name,
+                FastestMs = best.MedianWallMs,
+                Because = UseBecause.NoneSound,
+                FastestInterval = new Interval(best.CiLowMs, best.CiHighMs),
+                FastestThreads = Threads(fastest),
+                FastestCpuMs = Cpu(fastest),
+                Avoid = Ranked(scenario.Variants.Select(v => ReasonToAvoid(scenario, v, fastest, fastest, false, processorCount))),
+            };
+        }
+
+        // Indistinguishable from the fastest: the intervals of the two medians overlap.
+        var tied = sound.Where(v => v.Summary!.CiLowMs <= best.CiHighMs).ToList();
+        var use = tied.OrderBy(v => Threads(v) ?? double.MaxValue).ThenBy(v => Cpu(v) ?? double.MaxValue).ThenBy(v => v.Summary!.MedianWallMs).First();
+        return new Recommendation
+        {
+            Fastest = fastest.Name,
+            FastestMs = best.MedianWallMs,
+            Use = use.Name,
+            Because = use == fastest ? UseBecause.Fastest : UseBecause.AsFastAndCheaper,
+            AsFast = tied.Count,
+            UseInterval = new Interval(use.Summary!.CiLowMs, use.Summary.CiHighMs),
+            FastestInterval = new Interval(best.CiLowMs, best.CiHighMs),
+            UseThreads = Threads(use),
+            FastestThreads = Threads(fastest),
+            UseCpuMs = Cpu(use),
+            FastestCpuMs = Cpu(fastest),
+            Avoid = Ranked(scenario.Variants.Where(v => v.Name != use.Name).Select(v => ReasonToAvoid(scenario, v, use, fastest, tied.Contains(v), processorCount))),
+        };
+    }
+
+    private static AvoidReason[] Ranked(IEnumerable<AvoidReason?> reasons) =>
+        [.. reasons.OfType<AvoidReason>().OrderBy(a => a.Rank).ThenBy(a => a.Variant, StringComparer.Ordinal)];
+
+    // The first rule that fires, by how much it should worry a reader: wrong answers, then waste, then slowness.
+    private static AvoidReason? ReasonToAvoid(ScenarioResult scenario, VariantResult variant, VariantResult use, VariantResult fastest, bool asFast, int processorCount)
+    {
+        var failed = variant.Trials.Where(t => t.Status != TrialStatus.Ok).ToList();
+        if (failed.Count > 0)
+        {
+            return new TrialsFailed
+            {
+                Variant = variant.Name,
+                Failed = failed.Count,
+                Trials = variant.Trials.Count,
+                TimedOut = failed.All(t => t.Status == TrialStatus.Timeout),
+                FirstError = failed[0].Error ?? failed[0].Status.ToText(),
+            };
+        }
+
+        if (variant.Summary is not { } summary)
+        {
+            return new NoOkTrial { Variant = variant.Name };
+        }
+
+        var wrong = WrongMetrics(scenario, variant);
+        if (wrong.Count > 0)
+        {
+            return new WrongResults { Variant = variant.Name, Metrics = wrong.ToDictionary(m => m.Id, m => summary.Median(m)!.Value, StringComparer.Ordinal) };
+        }
+
+        // The pool's injections, in the trial's process or in the service it drove (fanout's product service).
+        foreach (var (service, starved, blocking) in new[]
+        {
+            ((string?)null, summary.Median(StandardMetrics.StarvationInjections) ?? 0, summary.Median(StandardMetrics.BlockingInjections) ?? 0),
+            (variant.Trials.Select(t => t.Service?.Name).FirstOrDefault(n => n is not null), ServiceMedian(variant, StandardMetrics.StarvationInjections), ServiceMedian(variant, StandardMetrics.BlockingInjections)),
+        })
+        {
+            if (starved + blocking >= 1)
+            {
+                return new BlocksPoolThreads { Variant = variant.Name, Service = service, Starvation = starved, Blocking = blocking, MedianMs = summary.MedianWallMs };
+            }
+        }
+
+        var cores = summary.Median(StandardMetrics.CoresUsed);
+        var fastestCores = fastest.Summary!.Median(StandardMetrics.CoresUsed);
+        if (processorCount >= 2 && cores is >= 0.8 and <= 1.2 && fastestCores >= 1.5 && !asFast)
+        {
+            return new OneCoreBusy { Variant = variant.Name, Cores = cores.Value, FastestCores = fastestCores.Value, ProcessorCount = processorCount };
+        }
+
+        var ratio = summary.MedianWallMs / fastest.Summary.MedianWallMs;
+        if (Threads(variant) is { } threads && Threads(use) is { } fewest && threads >= ThreadsRatio * fewest && threads >= fewest + ExtraThreads)
+        {
+            return new ManyMoreThreads { Variant = variant.Name, Threads = threads, UseThreads = fewest, AsFast = asFast, Ratio = ratio };
+        }
+
+        // Much slower, calling blocking code, with the cores idle, and never given the threads its degree asked
+        // for (the calling thread counts as one, as Parallel.For uses it): its threads sat blocked in the waits.
+        // Given them, the degree is what held it back.
+        var degree = variant.WholeNumber(Scenarios.BatchVariant.DegreeName);
+        var poolThreads = summary.Median(StandardMetrics.PeakPoolThreads);
+        if (ratio >= SlowRatio && variant.Form == Workloads.WorkForm.Sync && cores is { } idle && idle < IdleCores && (degree is null || poolThreads + 1 < degree))
+        {
+            return new BlockedWithCoresIdle { Variant = variant.Name, Cores = idle, ProcessorCount = processorCount, MedianMs = summary.MedianWallMs, Ratio = ratio, Degree = degree, PoolThreads = poolThreads };
+        }
+
+        if (ratio >= SlowRatio && degree is { } limit)
+        {
+            return new HeldToItsDegree { Variant = variant.Name, Degree = limit, Ratio = ratio };
+        }
+
+        return ratio >= SlowRatio ? new MuchSlower { Variant = variant.Name, Ratio = ratio, MedianMs = summary.MedianWallMs } : null;
+    }
+
+    // The median over the ok trials of a metric of the service the trial drove; 0 where none recorded it.
+    private static double ServiceMedian(VariantResult variant, Metric metric) =>
+        Statistics.MedianEstimate.MedianOf(variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Service?.Value(metric)).OfType<double>());
+
+    /// <summary>The metrics that should be 0 and are not in <paramref name="variant"/>'s medians (the lab's own first, then the scenario's).</summary>
+    internal static List<Metric> WrongMetrics(ScenarioResult scenario, VariantResult variant) =>
+        [.. StandardMetrics.All.Concat(scenario.Metrics.Where(m => !StandardMetrics.All.Any(s => s.Id == m.Id))).Where(m => m.FlagsWhenNotZero && variant.Summary?.Median(m) is not (null or 0))];
+
+    private static double? Threads(VariantResult variant) => variant.Summary?.Median(StandardMetrics.PeakThreads) is >= 0 and var threads ? threads : null;
+
+    private static double? Cpu(VariantResult variant) => variant.Summary?.Median(StandardMetrics.Cpu);
+}
