@@ -11,6 +11,10 @@ public sealed class InterruptionTests
     public async Task ASignalWhileTheHashSetIsWritten_DeletesWhatWasWritten_WritesTheResults_AndExits130(int signal)
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them");
+
+        // A shell starts a background job with SIGINT ignored, and every process it starts inherits that: conclab
+        // then ignores Ctrl+C, as a program started so should. Such a test run cannot test it.
+        Skip.If(Ignored(signal), $"signal {signal} is ignored in this test run's process (a background job's), so conclab inherits that");
         using var folder = new TempFolder();
         var set = Path.Combine(folder.Path, "set");
         Skip.If(new DriveInfo(folder.Path).AvailableFreeSpace < 10L << 30, "the run checks for room for its 8 GiB set first");
@@ -22,10 +26,8 @@ public sealed class InterruptionTests
         var first = Path.Combine(set, "file-00000.bin");
         Assert.True(await RunningProgram.UntilAsync(() => File.Exists(first) && new FileInfo(first).Length >= 64L << 20, TimeSpan.FromSeconds(60)), $"the set was never written\n{run}");
 
-        // Time to end that a healthy exit never needs (about a second alone): with the other tests running beside it
-        // on 2 cores, it once had not ended after 20 s. What this test holds is what is kept and left, not how fast.
         run.Signal(signal);
-        var exitCode = await run.WaitAsync(TimeSpan.FromSeconds(120));
+        var exitCode = await run.WaitAsync(TimeSpan.FromSeconds(20));
 
         Assert.True(exitCode == 130, $"exit {exitCode}\n{run}");
         Assert.False(Directory.Exists(set) && Directory.EnumerateFiles(set).Any(), $"the half-written set was left: {(Directory.Exists(set) ? Directory.EnumerateFiles(set).Count() : 0)} files");
@@ -35,5 +37,14 @@ public sealed class InterruptionTests
         Assert.Equal("hash", scenario.GetProperty("name").GetString());
         Assert.All(scenario.GetProperty("variants").EnumerateArray(), v => Assert.Equal(0, v.GetProperty("trials").GetArrayLength()));
         Assert.Contains(scenario.GetProperty("notes").EnumerateArray(), n => n.GetString()!.Contains("cancelled", StringComparison.Ordinal));
+    }
+
+    // Whether this process ignores the signal, from the kernel's mask of ignored signals (bit n - 1 for signal n).
+    private static bool Ignored(int signal)
+    {
+        var line = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("SigIgn:", StringComparison.Ordinal));
+        return line is not null
+            && ulong.TryParse(line["SigIgn:".Length..].Trim(), System.Globalization.NumberStyles.HexNumber, System.Globalization.CultureInfo.InvariantCulture, out var mask)
+            && (mask & (1UL << (signal - 1))) != 0;
     }
 }
