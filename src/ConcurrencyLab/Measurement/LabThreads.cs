@@ -1,7 +1,7 @@
 using System.Collections.Concurrent;
 using System.Runtime.InteropServices;
 
-namespace ConcurrencyLab.Diagnostics;
+namespace ConcurrencyLab.Measurement;
 
 /// <summary>
 /// The OS ids of the threads the lab itself runs in a trial's process (the sampler, the watchdog, the precise

@@ -88,7 +88,7 @@ internal sealed class Sampler : IDisposable
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private void Loop()
     {
-        Diagnostics.LabThreads.EnlistCurrent();
+        LabThreads.EnlistCurrent();
         do
         {
             TakeSample();

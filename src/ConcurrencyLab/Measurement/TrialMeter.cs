@@ -115,7 +115,7 @@ public sealed class TrialMeter : IDisposable
         {
             var start = Volatile.Read(ref _regionStart);
             var end = Volatile.Read(ref _regionEnd);
-            return start == 0 ? null : new RegionClock(start, end == 0 ? null : end, Diagnostics.LabThreads.All);
+            return start == 0 ? null : new RegionClock(start, end == 0 ? null : end, LabThreads.All);
         }
     }
 
@@ -163,7 +163,7 @@ public sealed class TrialMeter : IDisposable
 
         Result = new Measurements
         {
-            LabThreads = Diagnostics.LabThreads.All,
+            LabThreads = Measurement.LabThreads.All,
             WallMs = wall.TotalMilliseconds,
             UserCpuMs = (cpu.UserMs - _cpuAtStart.UserMs),
             SystemCpuMs = (cpu.SystemMs - _cpuAtStart.SystemMs),

@@ -75,7 +75,7 @@ internal static class TrialHost
         var parent = ParentProcess.Id;
         var watchdog = new Thread(() =>
         {
-            Diagnostics.LabThreads.EnlistCurrent();
+            Measurement.LabThreads.EnlistCurrent();
             while (true)
             {
                 Thread.Sleep(watch.PollInterval);

@@ -53,7 +53,7 @@ internal sealed partial class PreciseTimer
 
     private void Loop()
     {
-        Diagnostics.LabThreads.EnlistCurrent();
+        Measurement.LabThreads.EnlistCurrent();
         while (true)
         {
             lock (_gate)

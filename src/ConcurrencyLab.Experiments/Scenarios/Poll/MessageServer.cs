@@ -83,7 +83,7 @@ internal sealed class MessageServer : IDisposable
 
     private void SendLoop()
     {
-        Diagnostics.LabThreads.EnlistCurrent();
+        Measurement.LabThreads.EnlistCurrent();
         var frame = new byte[Frame.Size];
         try
         {

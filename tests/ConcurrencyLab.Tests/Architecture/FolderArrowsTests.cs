@@ -1,0 +1,288 @@
+using System.Reflection;
+using System.Reflection.Emit;
+
+namespace ConcurrencyLab.Tests.Architecture;
+
+/// <summary>
+/// Which folder of the core uses which, read from the compiled assembly itself (signatures and method bodies, so a
+/// partly qualified name or a lambda counts as much as a <c>using</c>): the data flows Running -> Results -> Analysis
+/// -> Reporting, and no new arrow may close a cycle between folders. The cycles the house still has are listed
+/// below as debt, each arrow by name; the list can only shrink, since an arrow that is gone fails here until it is
+/// struck off.
+/// </summary>
+public sealed class FolderArrowsTests
+{
+    // Arrows that close a cycle today, each with the reason it is still there. Strike one off when it is mended.
+    private static readonly (string From, string To, string Why)[] Debt =
+    [
+        ("Measurement", "Results", "StandardMetrics reads the figures of a trial's RuntimeAccount, which Results defines"),
+        ("Results", "Running", "RunSettings and RuntimeAccount record the run's RuntimeEvents, an option of the runner's"),
+        ("Diagnostics", "Running", "the event session is told which RuntimeEvents to read in the runner's own type"),
+        ("Results", "Workloads", "a VariantResult records the WorkForm its items were called in"),
+        ("Workloads", "Scenarios", "a user's WorkloadScenario is a Scenario, and its sweeps are scenario parameters"),
+        ("Workloads", "Strategies", "a user's WorkloadScenario offers the strategies as its variants"),
+        ("Scenarios", "Reproduction", "a Scenario declares its post's claims (PublishedClaims)"),
+        ("Analysis", "Reproduction", "the Summarizer judges each claim with the evidence Reproduction defines"),
+    ];
+
+    [Fact]
+    public void TheMainLine_PointsOneWay_RunningToResultsToAnalysisToReporting()
+    {
+        var arrows = Arrows();
+
+        foreach (var (from, to) in new[] { ("Results", "Analysis"), ("Results", "Reporting"), ("Analysis", "Reporting"), ("Statistics", "Results"), ("Serialization", "Results") })
+        {
+            Assert.False(arrows.Contains((from, to)), $"{from} uses {to}: {string.Join(", ", Uses(from, to).Take(5))}");
+        }
+    }
+
+    [Fact]
+    public void NoNewArrow_ClosesACycleBetweenFolders_AndTheDebtListIsTrue()
+    {
+        var arrows = Arrows();
+        var debt = Debt.Select(d => (d.From, d.To)).ToHashSet();
+
+        // Every listed arrow must still exist; one that is gone is struck off the list.
+        var gone = debt.Where(d => !arrows.Contains(d)).ToList();
+        Assert.True(gone.Count == 0, $"no longer there, strike off the debt list: {string.Join(", ", gone.Select(g => $"{g.Item1} -> {g.Item2}"))}");
+
+        // Without the debt, the folders form no cycle.
+        var rest = arrows.Where(a => !debt.Contains(a)).ToList();
+        var cycle = FindCycle(rest);
+        Assert.True(cycle is null, $"a cycle between folders: {string.Join(" -> ", cycle ?? [])}; arrows: {string.Join("; ", (cycle ?? []).Zip((cycle ?? []).Skip(1)).Select(p => $"{p.First} -> {p.Second} ({string.Join(", ", Uses(p.First, p.Second).Take(3))})"))}");
+    }
+
+    private static readonly Assembly Core = typeof(ConcurrencyLab.Results.RunResult).Assembly;
+
+    private static Lazy<Dictionary<(string From, string To), HashSet<string>>>? _graph;
+
+    private static HashSet<(string From, string To)> Arrows() => [.. Graph().Keys];
+
+    private static IEnumerable<string> Uses(string from, string to) => Graph().TryGetValue((from, to), out var where) ? where.Order(StringComparer.Ordinal) : [];
+
+    private static Dictionary<(string From, string To), HashSet<string>> Graph()
+    {
+        _graph ??= new(() => Build(Core));
+        return _graph.Value;
+    }
+
+    private static string? Folder(Type? type)
+    {
+        while (type is { IsNested: true })
+        {
+            type = type.DeclaringType;
+        }
+
+        if (type?.Assembly != Core || type.Namespace is not { } ns || !ns.StartsWith("ConcurrencyLab.", StringComparison.Ordinal))
+        {
+            return null;
+        }
+
+        return ns["ConcurrencyLab.".Length..].Split('.')[0];
+    }
+
+    private static Dictionary<(string, string), HashSet<string>> Build(Assembly assembly)
+    {
+        var graph = new Dictionary<(string, string), HashSet<string>>();
+        void Add(Type from, Type? to)
+        {
+            if (to is null)
+            {
+                return;
+            }
+
+            if (to.HasElementType)
+            {
+                Add(from, to.GetElementType());
+                return;
+            }
+
+            if (to.IsGenericType && !to.IsGenericTypeDefinition)
+            {
+                foreach (var argument in to.GetGenericArguments())
+                {
+                    Add(from, argument);
+                }
+
+                to = to.GetGenericTypeDefinition();
+            }
+
+            if (Folder(from) is { } a && Folder(to) is { } b && a != b)
+            {
+                if (!graph.TryGetValue((a, b), out var where))
+                {
+                    graph[(a, b)] = where = [];
+                }
+
+                where.Add($"{Outer(from).Name} uses {Outer(to).Name}");
+            }
+        }
+
+        const BindingFlags all = BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Instance | BindingFlags.Static | BindingFlags.DeclaredOnly;
+        foreach (var type in assembly.GetTypes())
+        {
+            Add(type, type.BaseType);
+            foreach (var contract in type.GetInterfaces())
+            {
+                Add(type, contract);
+            }
+
+            foreach (var field in type.GetFields(all))
+            {
+                Add(type, field.FieldType);
+            }
+
+            foreach (var property in type.GetProperties(all))
+            {
+                Add(type, property.PropertyType);
+            }
+
+            foreach (var method in type.GetMethods(all).Cast<MethodBase>().Concat(type.GetConstructors(all)))
+            {
+                if (method is MethodInfo info)
+                {
+                    Add(type, info.ReturnType);
+                }
+
+                foreach (var parameter in method.GetParameters())
+                {
+                    Add(type, parameter.ParameterType);
+                }
+
+                foreach (var used in BodyTypes(method))
+                {
+                    Add(type, used);
+                }
+            }
+        }
+
+        return graph;
+    }
+
+    private static Type Outer(Type type)
+    {
+        while (type.IsNested)
+        {
+            type = type.DeclaringType!;
+        }
+
+        return type;
+    }
+
+    // Operand sizes of every IL op code, by its value, read from the runtime's own list.
+    private static readonly Dictionary<short, OpCode> OpCodesByValue = typeof(OpCodes)
+        .GetFields(BindingFlags.Public | BindingFlags.Static)
+        .Select(f => (OpCode)f.GetValue(null)!)
+        .ToDictionary(o => o.Value);
+
+    // The types a method's body names: every token of a call, a new object, a field, a cast, a box, a ldtoken.
+    private static IEnumerable<Type> BodyTypes(MethodBase method)
+    {
+        byte[]? il;
+        try
+        {
+            il = method.GetMethodBody()?.GetILAsByteArray();
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or BadImageFormatException)
+        {
+            yield break;
+        }
+
+        if (il is null)
+        {
+            yield break;
+        }
+
+        var module = method.Module;
+        Type[]? typeArguments = method.DeclaringType is { IsGenericType: true } d ? d.GetGenericArguments() : null;
+        Type[]? methodArguments = method.IsGenericMethod ? method.GetGenericArguments() : null;
+        var at = 0;
+        while (at < il.Length)
+        {
+            OpCode code;
+            if (il[at] == 0xFE && at + 1 < il.Length)
+            {
+                code = OpCodesByValue[unchecked((short)(0xFE00 | il[at + 1]))];
+                at += 2;
+            }
+            else
+            {
+                code = OpCodesByValue[il[at]];
+                at += 1;
+            }
+
+            var size = code.OperandType switch
+            {
+                OperandType.InlineNone => 0,
+                OperandType.ShortInlineBrTarget or OperandType.ShortInlineI or OperandType.ShortInlineVar => 1,
+                OperandType.InlineVar => 2,
+                OperandType.InlineI8 or OperandType.InlineR => 8,
+                OperandType.InlineSwitch => 4 + (4 * BitConverter.ToInt32(il, at)),
+                _ => 4,
+            };
+            if (code.OperandType is OperandType.InlineMethod or OperandType.InlineField or OperandType.InlineType or OperandType.InlineTok)
+            {
+                var token = BitConverter.ToInt32(il, at);
+                Type? found = null;
+                try
+                {
+                    var member = module.ResolveMember(token, typeArguments, methodArguments);
+                    found = member as Type ?? member?.DeclaringType;
+                    if (member is FieldInfo field)
+                    {
+                        found = field.DeclaringType;
+                    }
+                }
+                catch (Exception ex) when (ex is ArgumentException or BadImageFormatException or TypeLoadException or MissingMemberException)
+                {
+                }
+
+                if (found is not null)
+                {
+                    yield return found;
+                }
+            }
+
+            at += size;
+        }
+    }
+
+    // A cycle in the graph, as the folders along it (the first repeated at the end), or null.
+    private static List<string>? FindCycle(IReadOnlyList<(string From, string To)> arrows)
+    {
+        var next = arrows.GroupBy(a => a.From).ToDictionary(g => g.Key, g => g.Select(a => a.To).Order(StringComparer.Ordinal).ToList());
+        var state = new Dictionary<string, int>();
+        var path = new List<string>();
+        List<string>? Visit(string node)
+        {
+            state[node] = 1;
+            path.Add(node);
+            foreach (var to in next.GetValueOrDefault(node, []))
+            {
+                if (state.GetValueOrDefault(to) == 1)
+                {
+                    return [.. path.Skip(path.IndexOf(to)), to];
+                }
+
+                if (state.GetValueOrDefault(to) == 0 && Visit(to) is { } found)
+                {
+                    return found;
+                }
+            }
+
+            state[node] = 2;
+            path.RemoveAt(path.Count - 1);
+            return null;
+        }
+
+        foreach (var node in next.Keys.Order(StringComparer.Ordinal))
+        {
+            if (state.GetValueOrDefault(node) == 0 && Visit(node) is { } cycle)
+            {
+                return cycle;
+            }
+        }
+
+        return null;
+    }
+}
