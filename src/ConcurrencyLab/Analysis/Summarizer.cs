@@ -97,16 +97,28 @@ internal static class Summarizer
                     Status = v.Trials.Count == 0 ? TrialStatus.Failed : VariantStatus(v.Trials),
                     Trials = v.Trials,
                     Summary = Summarise(v.Trials, scenario.Ideal.Ms, baselineMedian, plan.Scenario.Metrics),
-                }).Select(v => v with { Account = Accounts.For(v) }),
+                }),
             ],
             Notes = notes,
         };
-        return result with
+        return Answer(result, processorCount) with
         {
             Notes = [.. result.Notes, .. Conclude(plan.Scenario, result)],
             Claims = Judge(plan.Scenario, result),
-            Recommendations = Recommender.AllFor(result, processorCount),
         };
+    }
+
+    /// <summary>
+    /// The answer of a scenario's results, as data: each variant's runtime account added up, and the
+    /// recommendations on a machine of <paramref name="processorCount"/> cores, made again from these variants
+    /// (whatever an earlier result they were put together from held). Every way a scenario's results are made ends here.
+    /// </summary>
+    internal static ScenarioResult Answer(ScenarioResult result, int processorCount)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var variants = result.Variants.Select(v => v with { Account = Accounts.For(v) }).ToList();
+        var answered = result with { Variants = variants };
+        return answered with { Recommendations = Recommender.AllFor(answered, processorCount) };
     }
 
     /// <summary>

@@ -122,7 +122,7 @@ internal sealed class ProbeBuilds
         }
 
         var ideal = scenario.Ideal(parameters, RunOptions.DefaultSeed);
-        var result = new ScenarioResult
+        var result = Summarizer.Answer(new ScenarioResult
         {
             Name = scenario.Name,
             Parameters = parameters.Values,
@@ -146,7 +146,7 @@ internal sealed class ProbeBuilds
                 $"builds: each trial a fresh process of the probe (src/ConcurrencyLab.BuildProbe) built {string.Join(", ", builds.Select(b => Name(b.Build)))}, unprimed, the order rotated each round.",
                 .. builds.Where(b => b.Problem is not null).Select(b => $"the {Name(b.Build)} build could not be made: {b.Problem}"),
             ],
-        };
+        }, System.Environment.ProcessorCount);
         return new RunResult
         {
             StartedAt = started.ToString("O", CultureInfo.InvariantCulture),

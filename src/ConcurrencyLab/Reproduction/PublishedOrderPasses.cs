@@ -121,7 +121,8 @@ internal sealed class PublishedOrderPasses
             }
         }
 
-        return template with { Variants = variants };
+        // Answered again from the merged variants: the template's answer was its first pass's alone.
+        return Summarizer.Answer(template with { Variants = variants }, System.Environment.ProcessorCount);
     }
 
     // One pass: the program again, in one process, in the published order; its results file, or why there is none.

@@ -77,6 +77,12 @@ public class ReproducerTests
         Assert.Equal(6, channel8.Summary!.Trials);
         Assert.InRange(channel8.Summary.MedianWallMs, 68, 72);
 
+        // Answered from the merged variants, not from the template's first pass: the names are the merged ones.
+        var stale = template with { Recommendations = [new ConcurrencyLab.Results.Recommendation { Fastest = "channel", FastestMs = 50, Use = "channel", Because = ConcurrencyLab.Results.UseBecause.Fastest }] };
+        var answered = PublishedOrderPasses.Merge(stale, ["channel", "parallel-for@4"], [(2, Passes(50)), (8, Passes(70))]);
+        Assert.Equal("channel:cores=2", Assert.Single(answered.Recommendations!).Use);
+        Assert.Contains(answered.Recommendations![0].Avoid, a => a.Variant == "parallel-for@4:cores=8");
+
         // The same evidence a sweep gives: a rule judges it at each count.
         var judged = new ClaimEvidence(merged, [2, 8]).At(8).Wall("channel");
         Assert.InRange(judged.Value, 68, 72);
