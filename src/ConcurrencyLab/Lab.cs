@@ -27,7 +27,19 @@ public static class Lab
             throw new ArgumentException(string.Join(Environment.NewLine, errors), nameof(options));
         }
 
-        var executor = TrialExecutors.For(options);
-        return Summarizer.Summarise(await new Runner(executor).RunAsync(plan, cancellationToken).ConfigureAwait(false));
+        return await MeasureAsync(plan, options, observer: null, logger: null, cancellationToken).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// The one pipeline every way in takes once a plan is made (this class, <c>conclab run</c>, each run of
+    /// <c>conclab reproduce</c>): the plan's trials executed as <paramref name="options"/> say (in child processes
+    /// unless in-process), then summarised, the answers and the claims' verdicts with them.
+    /// </summary>
+    internal static async Task<RunResult> MeasureAsync(RunPlan plan, RunOptions options, IRunObserver? observer, Microsoft.Extensions.Logging.ILogger? logger, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(options);
+        var record = await new Runner(TrialExecutors.For(options), observer, logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);
+        return Summarizer.Summarise(record);
     }
 }

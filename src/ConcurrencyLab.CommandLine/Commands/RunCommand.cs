@@ -115,8 +115,7 @@ internal static class RunCommand
             Prime = !parse.GetValue(switches.NoPrime) && defaults.Prime,
             Events = Events(parse, switches.Events, errors) ?? defaults.Events,
         };
-        var (runtimeEnvironment, runtimeSweeps) = RuntimeSettingsOf(parse, switches, errors, defaults);
-        options = options with { RuntimeEnvironment = runtimeEnvironment, RuntimeSweeps = runtimeSweeps };
+        options = RuntimeSettingsOf(parse, switches, errors, options);
 
         // An empty list is not "every variant": it names none, which is a mistake, not a request for the defaults.
         if (parse.GetValue(switches.Variants) is { } named && options.Variants.Count == 0)
@@ -178,14 +177,12 @@ internal static class RunCommand
 
         // Made only now the input is known to be good: a refused command line leaves nothing behind.
         var folder = outFolder ?? Exporters.DefaultFolder();
-        var executor = TrialExecutors.For(options);
         var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
 
         var logger = new ConsoleErrorLogger();
-        var record = live
-            ? await RunLiveAsync(console, executor, logger, plan, cancellationToken).ConfigureAwait(false)
-            : await new Runner(executor, new PlainProgress(console, printTables: true, columns), logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);
-        var result = Summarizer.Summarise(record);
+        var result = live
+            ? await RunLiveAsync(console, options, logger, plan, cancellationToken).ConfigureAwait(false)
+            : await Lab.MeasureAsync(plan, options, new PlainProgress(console, printTables: true, columns), logger, cancellationToken).ConfigureAwait(false);
         if (live)
         {
             // The live view cleared itself: the tables come once the run is over.
@@ -241,16 +238,16 @@ internal static class RunCommand
         return breaches.Count > 0 ? ExitCode.ThresholdFailed : allOk && failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
     }
 
-    private static async Task<RunRecord> RunLiveAsync(IAnsiConsole console, ITrialExecutor executor, ConsoleErrorLogger logger, RunPlan plan, CancellationToken cancellationToken)
+    private static async Task<RunResult> RunLiveAsync(IAnsiConsole console, RunOptions options, ConsoleErrorLogger logger, RunPlan plan, CancellationToken cancellationToken)
     {
-        RunRecord? record = null;
+        RunResult? record = null;
         await console.Progress()
             .AutoClear(true)
             .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new RemainingTimeColumn())
             .StartAsync(async context =>
             {
                 using var observer = new LiveProgress(context, plan);
-                record = await new Runner(executor, observer, logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);
+                record = await Lab.MeasureAsync(plan, options, observer, logger, cancellationToken).ConfigureAwait(false);
             }).ConfigureAwait(false);
         return record!;
     }
@@ -300,15 +297,16 @@ internal static class RunCommand
     // The runtime's settings for every trial: each named option with one value becomes the runtime's own variable
     // for the whole run, with several values (--cores 2,8) a sweep that multiplies the variants; then any
     // DOTNET_ variable given as NAME=VALUE (which the planner checks).
-    private static (Dictionary<string, string> Environment, Dictionary<string, IReadOnlyList<int>> Sweeps) RuntimeSettingsOf(ParseResult parse, Switches switches, List<string> errors, RunOptions defaults)
+    // The runtime's settings the command line gives, each by RuntimeSetting.Apply's rule (one value a variable,
+    // several a sweep), then the variables given as they are.
+    private static RunOptions RuntimeSettingsOf(ParseResult parse, Switches switches, List<string> errors, RunOptions options)
     {
-        var environment = new Dictionary<string, string>(defaults.RuntimeEnvironment, StringComparer.Ordinal);
-        var sweeps = new Dictionary<string, IReadOnlyList<int>>(defaults.RuntimeSweeps, StringComparer.Ordinal);
         Setting(switches.Cores, RuntimeSettings.Cores, WholeNumberOf, $"a whole number from {RuntimeSettings.Cores.Parameter.Minimum} to {RuntimeSettings.Cores.Parameter.Maximum}");
         Setting(switches.MinThreads, RuntimeSettings.PoolMinimum, WholeNumberOf, $"a whole number from {RuntimeSettings.PoolMinimum.Parameter.Minimum} to {RuntimeSettings.PoolMinimum.Parameter.Maximum}");
         Setting(switches.HillClimbing, RuntimeSettings.HillClimbing, text => text.ToLowerInvariant() switch { "on" => 1, "off" => 0, _ => null }, "on or off");
         Setting(switches.Gc, RuntimeSettings.ServerGc, text => text.ToLowerInvariant() switch { "server" => 1, "workstation" => 0, _ => null }, "server or workstation");
 
+        var environment = new Dictionary<string, string>(options.RuntimeEnvironment, StringComparer.Ordinal);
         foreach (var pair in parse.GetValue(switches.RuntimeEnv) ?? [])
         {
             var equals = pair.IndexOf('=', StringComparison.Ordinal);
@@ -321,7 +319,7 @@ internal static class RunCommand
             environment[pair[..equals].Trim()] = pair[(equals + 1)..];
         }
 
-        return (environment, sweeps);
+        return options with { RuntimeEnvironment = environment };
 
         static int? WholeNumberOf(string text) => int.TryParse(text, NumberStyles.None, CultureInfo.InvariantCulture, out var n) ? n : null;
 
@@ -349,15 +347,7 @@ internal static class RunCommand
                 }
             }
 
-            if (values.Count == 1)
-            {
-                var (name, variable) = setting.For(values[0]);
-                environment[name] = variable;
-            }
-            else
-            {
-                sweeps[setting.Parameter.Name] = values;
-            }
+            options = setting.Apply(options, values);
         }
     }
 

@@ -202,7 +202,7 @@ internal sealed class Reproducer
     }
 
     /// <summary>The options of an isolated run of <paramref name="run"/>: its variants and parameters, each processor count a sweep.</summary>
-    internal static RunOptions OptionsOf(Scenario scenario, ClaimRun run, bool quick) => new()
+    internal static RunOptions OptionsOf(Scenario scenario, ClaimRun run, bool quick) => RuntimeSettings.Cores.Apply(new RunOptions
     {
         Scenarios = [scenario.Name],
         Variants = run.VariantsAt(quick),
@@ -211,9 +211,7 @@ internal sealed class Reproducer
         Repeat = quick ? run.QuickRepeat : run.Repeat,
         Warmup = run.Warmup,
         TrialTimeout = run.TrialTimeoutAt(quick),
-        RuntimeSweeps = run.Cores.Count > 1 ? new Dictionary<string, IReadOnlyList<int>> { [RuntimeSettings.Cores.Parameter.Name] = run.Cores } : new Dictionary<string, IReadOnlyList<int>>(),
-        RuntimeEnvironment = run.Cores.Count == 1 ? new Dictionary<string, string> { [RuntimeSettings.Cores.Variable] = RuntimeSettings.Cores.Write(run.Cores[0]) } : new Dictionary<string, string>(),
-    };
+    }, run.Cores);
 
     private async Task<RunResult> RunIsolatedAsync(Scenario scenario, ClaimRun run, bool quick, string folder, CancellationToken cancellationToken)
     {
@@ -223,8 +221,7 @@ internal sealed class Reproducer
             throw new ReproductionException($"{run.Key} could not be planned: {string.Join("; ", errors)}");
         }
 
-        var record = await new Runner(TrialExecutors.For(options), _observer(options), _logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);
-        return Write(Summarizer.Summarise(record), folder);
+        return Write(await Lab.MeasureAsync(plan, options, _observer(options), _logger, cancellationToken).ConfigureAwait(false), folder);
     }
 
     /// <summary>Writes a run's own results (JSON, Markdown, CSV, HTML, charts) into <paramref name="folder"/>; a failure is a note, not the end.</summary>

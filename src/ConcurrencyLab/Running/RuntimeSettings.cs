@@ -14,6 +14,37 @@ internal sealed record RuntimeSetting(VariantParameter Parameter, string Variabl
 {
     /// <summary>The variable and its value for <paramref name="value"/>.</summary>
     public (string Name, string Value) For(int value) => (Variable, Write(value));
+
+    /// <summary>
+    /// <paramref name="options"/> with this setting at <paramref name="values"/>, by the one rule every way in
+    /// follows: one value is a variable every trial's process starts with; several are a sweep, each value a variant
+    /// of its own (<c>whenall:cores=2</c>, <c>whenall:cores=8</c>). No value leaves the options as they are.
+    /// </summary>
+    public RunOptions Apply(RunOptions options, IReadOnlyList<int> values)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(values);
+        var distinct = values.Distinct().ToList();
+        if (distinct.Count == 0)
+        {
+            return options;
+        }
+
+        var environment = new Dictionary<string, string>(options.RuntimeEnvironment, StringComparer.Ordinal);
+        var sweeps = new Dictionary<string, IReadOnlyList<int>>(options.RuntimeSweeps, StringComparer.Ordinal);
+        if (distinct.Count == 1)
+        {
+            environment[Variable] = Write(distinct[0]);
+            sweeps.Remove(Parameter.Name);
+        }
+        else
+        {
+            sweeps[Parameter.Name] = distinct;
+            environment.Remove(Variable);
+        }
+
+        return options with { RuntimeEnvironment = environment, RuntimeSweeps = sweeps };
+    }
 }
 
 /// <summary>
