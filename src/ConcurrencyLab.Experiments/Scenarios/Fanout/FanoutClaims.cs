@@ -193,13 +193,13 @@ internal static class FanoutClaims
     /// <summary>Every request of the three at N = 1000 answered in at least 3 trials each: holds; a request failed in any trial: does not.</summary>
     internal static Judgement EveryRequestAnswered(ClaimEvidence evidence)
     {
-        var rows = Published.Select(p => $"{p}@1000").Select(v => (Variant: v, Trials: evidence.Trials(v))).ToList();
+        var rows = Published.Select(p => (Family: p, Variant: $"{p}@1000", Trials: evidence.Trials($"{p}@1000"))).ToList();
         static double Errors(TrialResult trial) => trial.Metrics.TryGetValue(FanoutScenario.Errors.Id, out var e) ? e : 0;
-        string Describe((string Variant, IReadOnlyList<TrialResult> Trials) row)
+        string Describe((string Family, string Variant, IReadOnlyList<TrialResult> Trials) row)
         {
             var errors = row.Trials.Select(Errors).DefaultIfEmpty(0).Max();
             var failed = row.Trials.Count(t => t.Status != TrialStatus.Ok);
-            return $"{row.Variant.Split('@')[0]}: {row.Trials.Count} trials, {(errors > 0 ? $"{ClaimEvidence.Count(errors)} failed requests" : "no failed request")}{(failed > 0 ? $", {failed} not ok ({row.Trials.First(t => t.Status != TrialStatus.Ok).Status.ToText()})" : string.Empty)}";
+            return $"{row.Family}: {row.Trials.Count} trials, {(errors > 0 ? $"{ClaimEvidence.Count(errors)} failed requests" : "no failed request")}{(failed > 0 ? $", {failed} not ok ({row.Trials.First(t => t.Status != TrialStatus.Ok).Status.ToText()})" : string.Empty)}";
         }
 
         var figure = string.Join("; ", rows.Select(Describe));

@@ -59,23 +59,23 @@ internal static class MixScenario
 
         // Work that cannot overlap itself (all cores' CPU, the lock's turns), with the wait it cannot overlap.
         double Serial(double totalMs, double itemMs) => shape.Place == CpuPlace.Split ? (totalMs / 2) + shortestWait + (itemMs / 2) : totalMs + shortestWait;
-        List<(double Ms, string Limit)> limits =
+        List<(double Ms, string Name, string Detail)> limits =
         [
-            (perItem + longestWait, $"the longest item ({Ms(perItem)} ms of CPU and a {Ms(longestWait)} ms wait)"),
-            (Serial(shape.Items * perItem / cores, perItem), $"CPU over the cores and a wait ({shape.Items} x {Ms(perItem)} ms over {cores}, and the shortest wait, {Ms(shortestWait)} ms)"),
+            (perItem + longestWait, "the longest item", $"{Ms(perItem)} ms of CPU and a {Ms(longestWait)} ms wait"),
+            (Serial(shape.Items * perItem / cores, perItem), "CPU over the cores and a wait", $"{shape.Items} x {Ms(perItem)} ms over {cores}, and the shortest wait, {Ms(shortestWait)} ms"),
         ];
         if (shape.LockMs > 0)
         {
-            limits.Add((Serial(shape.Items * shape.LockMs, shape.LockMs), $"the lock held in series ({shape.Items} x {Ms(shape.LockMs)} ms, and the shortest wait)"));
+            limits.Add((Serial(shape.Items * shape.LockMs, shape.LockMs), "the lock held in series", $"{shape.Items} x {Ms(shape.LockMs)} ms, and the shortest wait"));
         }
 
         if (shape.Downstream > 0)
         {
-            limits.Add((workload.WaitsMs.Sum() / shape.Downstream, $"the waits through {shape.Downstream} downstream slots ({Ms(workload.WaitsMs.Sum())} ms of waiting over {shape.Downstream})"));
+            limits.Add((workload.WaitsMs.Sum() / shape.Downstream, $"the waits through {shape.Downstream} downstream slots", $"{Ms(workload.WaitsMs.Sum())} ms of waiting over {shape.Downstream}"));
         }
 
         var binding = limits.MaxBy(l => l.Ms);
-        return new IdealBound(binding.Ms, $"{binding.Limit} binds; the others: {string.Join(", ", limits.Where(l => l != binding).Select(l => $"{l.Limit.Split(" (")[0]} {Ms(l.Ms)} ms"))}");
+        return new IdealBound(binding.Ms, $"{binding.Name} ({binding.Detail}) binds; the others: {string.Join(", ", limits.Where(l => l != binding).Select(l => $"{l.Name} {Ms(l.Ms)} ms"))}");
 
         static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.#" : "0.##", Invariant);
     }
