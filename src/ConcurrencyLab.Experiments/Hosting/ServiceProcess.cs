@@ -43,18 +43,19 @@ internal sealed class ServiceProcess : IAsyncDisposable
     /// Starts <paramref name="service"/> with <paramref name="settings"/> through <paramref name="launcher"/>
     /// and returns once it has answered a health check; throws with the service's own error output when it
     /// does not come up within <paramref name="timeout"/>. The program <paramref name="launcher"/> starts must
-    /// know the service (its scenario lists it in <see cref="Scenarios.Scenario.Services"/>). An
-    /// <paramref name="observed"/> service's runtime reports its events to the runner, as the trial's own does.
+    /// know the service (its scenario lists it in <see cref="Scenarios.Scenario.Services"/>). Given the runner's
+    /// <paramref name="eventPort"/> (<see cref="Scenarios.TrialContext.TakeServiceEventPort"/>), the service's runtime
+    /// reports its events to the runner, as the trial's own does.
     /// </summary>
-    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings, TimeSpan timeout, bool observed = false, CancellationToken cancellationToken = default)
+    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings, TimeSpan timeout, string? eventPort = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(launcher);
         ArgumentNullException.ThrowIfNull(service);
         var name = service.Name;
         var info = launcher.CreateStartInfo([ServiceHost.ServiceArgument, name, ServiceDefinition<TSettings>.Serialize(settings)], redirectInput: true);
-        if (observed && ServiceEvents.Take() is { } port)
+        if (eventPort is not null)
         {
-            info.Environment[RuntimeEventSession.PortVariable] = port;
+            info.Environment[RuntimeEventSession.PortVariable] = eventPort;
         }
 
         var process = Process.Start(info) ?? throw new InvalidOperationException($"The {name} service process could not be started.");

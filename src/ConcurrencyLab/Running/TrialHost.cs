@@ -50,7 +50,6 @@ internal static class TrialHost
             return BadRequestExitCode;
         }
 
-        Diagnostics.ServiceEvents.Offer(request.ServiceEventPort);
         var watch = new TrialWatch(request.TimeoutMs > 0 ? TimeSpan.FromMilliseconds(request.TimeoutMs) : RunOptions.MaxTrialTimeout, RunOptions.TrialStartUpAllowance);
         var resultFile = new ResultFile(args[3]);
         StartWatchdog(watch, resultFile, request.Repeat);
@@ -136,7 +135,7 @@ internal static class TrialHost
             ProcessStartedUtc = isolated ? ProcessStartTime() : null,
         };
         watch?.Watch(meter);
-        var context = new TrialContext(request.Variant, parameters, request.Seed, meter, request.Prime);
+        var context = new TrialContext(request.Variant, parameters, request.Seed, meter, request.Prime) { ServiceEventPort = request.ServiceEventPort };
         try
         {
             var outcome = await scenario.RunTrialAsync(context, cancellationToken).ConfigureAwait(false);

@@ -32,4 +32,21 @@ public sealed class TrialContext
 
     /// <summary>Started right before the variant runs and stopped right after.</summary>
     public TrialMeter Meter { get; }
+
+    private string? _serviceEventPort;
+
+    /// <summary>
+    /// The runner's diagnostic port for the one service the trial observes (fanout's product service), as the
+    /// trial's request brought it; null when the runner reads no service's events.
+    /// </summary>
+    internal string? ServiceEventPort
+    {
+        init => _serviceEventPort = value;
+    }
+
+    /// <summary>
+    /// The port, once: later calls get null. It goes to one service's process only, since a runtime that connects
+    /// to a port nobody reads waits there for ever.
+    /// </summary>
+    internal string? TakeServiceEventPort() => Interlocked.Exchange(ref _serviceEventPort, null);
 }

@@ -230,7 +230,7 @@ public sealed class FanoutScenario : Scenario
                 MaxConnections: 3 * requests,
                 parameters.Get(CallTimeout)),
             ServiceStartTimeout,
-            observed: true,
+            context.TakeServiceEventPort(),
             cancellationToken).ConfigureAwait(false);
 
         // Every request in flight at once: one connection each, none queued in the client.
