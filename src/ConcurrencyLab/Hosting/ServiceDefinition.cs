@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Hosting;
 /// in <see cref="Scenarios.Scenario.Services"/>; a service process, started with <see cref="Argument"/>, the
 /// service's name and its settings as JSON, finds it there, so the hosting code knows no service by name.
 /// </summary>
-public abstract class ServiceDefinition
+internal abstract class ServiceDefinition
 {
     /// <summary>The first argument of a service process, followed by the service's name and its settings as JSON.</summary>
     public const string Argument = "--conclab-service";

@@ -127,7 +127,7 @@ public sealed class TrialMeter : IDisposable
     /// timestamp already past) when the scenario knows the exact moment its work finished, so the time the
     /// stopping thread took to wake is not charged. Counters are read now. Later calls do nothing.
     /// </summary>
-    public Measurements Stop(long? endTimestamp)
+    internal Measurements Stop(long? endTimestamp)
     {
         if (Result is not null)
         {

@@ -33,7 +33,7 @@ public sealed record ServiceMeasurements
     }
 
     /// <summary>Turns a service's own measurements into the part a trial keeps.</summary>
-    public static ServiceMeasurements From(string name, Measurements measurements)
+    internal static ServiceMeasurements From(string name, Measurements measurements)
     {
         ArgumentNullException.ThrowIfNull(measurements);
         return new ServiceMeasurements

@@ -99,7 +99,7 @@ public abstract class Scenario
     /// The services the scenario's trials start in processes of their own (the fanout experiment's HTTP
     /// services); none by default. The program's service processes look them up here.
     /// </summary>
-    public virtual IReadOnlyList<ServiceDefinition> Services => [];
+    internal virtual IReadOnlyList<ServiceDefinition> Services => [];
 
     /// <summary>
     /// Makes what all of the run's trials share (see <see cref="RunFixture"/>); null, the default, when they

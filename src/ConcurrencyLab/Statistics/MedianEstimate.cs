@@ -39,7 +39,7 @@ public readonly record struct MedianEstimate(double Median, double Low, double H
     }
 
     /// <summary>The median of already sorted values.</summary>
-    public static double MedianOfSorted(IReadOnlyList<double> sorted)
+    internal static double MedianOfSorted(IReadOnlyList<double> sorted)
     {
         ArgumentNullException.ThrowIfNull(sorted);
         var middle = sorted.Count / 2;

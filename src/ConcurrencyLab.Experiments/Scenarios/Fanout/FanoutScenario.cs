@@ -115,7 +115,7 @@ public sealed class FanoutScenario : Scenario
     }
 
     /// <inheritdoc/>
-    public override IReadOnlyList<ServiceDefinition> Services { get; } = [ExternalService.Definition, ProductService.Definition];
+    internal override IReadOnlyList<ServiceDefinition> Services { get; } = [ExternalService.Definition, ProductService.Definition];
 
     internal static readonly Metric ServerPeakThreads = Metric.Count("serverPeakThreads", "Server threads") with
     {
