@@ -84,5 +84,5 @@ internal static class AccountTable
 
     private static string Count(int n) => n == 0 ? string.Empty : n.ToString(Invariant);
 
-    private static string Ms(double value) => Measurement.StandardMetrics.WallTime.Write(value);
+    private static string Ms(double value) => Measurement.Figures.Ms(value);
 }

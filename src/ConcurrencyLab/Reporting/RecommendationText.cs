@@ -81,9 +81,9 @@ internal static class RecommendationText
 
     private static string Range(Interval? interval) => interval is { } i ? $"{Ms(i.Low)}-{Ms(i.High)}" : "?";
 
-    private static string Times(double ratio) => $"{ratio.ToString(ratio >= 10 ? "0" : "0.0", Invariant)} times";
+    private static string Times(double ratio) => $"{Figures.Multiple(ratio)} times";
 
-    private static string Count(double? value) => value is { } v ? v.ToString("0.#", Invariant) : "?";
+    private static string Count(double? value) => value is { } v ? Figures.Count(v) : "?";
 
-    private static string Ms(double value) => StandardMetrics.WallTime.Write(value);
+    private static string Ms(double value) => Figures.Ms(value);
 }

@@ -75,5 +75,5 @@ internal static class RuntimeAccountText
 
     private static string Count(int n, string what) => $"{n} {what}{(n == 1 ? string.Empty : "s")}";
 
-    private static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.0" : "0.##", Invariant);
+    private static string Ms(double value) => Measurement.Figures.Ms(value);
 }

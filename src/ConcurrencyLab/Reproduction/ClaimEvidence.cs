@@ -267,15 +267,13 @@ internal sealed class ClaimEvidence
     }
 
     /// <summary>A wall time as a reader likes it: 49.6 ms, 1055 ms, 10.3 s.</summary>
-    public static string Time(double ms) => ms >= 10_000
-        ? (ms / 1000).ToString("0.0", CultureInfo.InvariantCulture) + " s"
-        : ms >= 100 ? ms.ToString("0", CultureInfo.InvariantCulture) + " ms" : ms.ToString("0.0", CultureInfo.InvariantCulture) + " ms";
+    public static string Time(double ms) => Figures.Time(ms);
 
     /// <summary>A median wall time with its interval: "10.3 s (10.1-10.5)".</summary>
-    public static string Time(Estimate wall) => $"{Time(wall.Value)} ({Bare(wall.Low, wall.Value)}-{Bare(wall.High, wall.Value)})";
+    public static string Time(Estimate wall) => $"{Time(wall.Value)} ({Figures.TimeLike(wall.Low, wall.Value)}-{Figures.TimeLike(wall.High, wall.Value)})";
 
     /// <summary>A count, without decimals when whole.</summary>
-    public static string Count(double value) => value.ToString(Math.Abs(value) >= 100 ? "0" : "0.#", CultureInfo.InvariantCulture);
+    public static string Count(double value) => Figures.Count(value);
 
     /// <summary>A count's median with its interval: "61 (58-63)".</summary>
     public static string Count(Estimate value) => value.Low == value.High ? Count(value.Value) : $"{Count(value.Value)} ({Count(value.Low)}-{Count(value.High)})";
@@ -284,15 +282,10 @@ internal sealed class ClaimEvidence
     public static string Times(Estimate ratio) => $"{Multiple(ratio.Value)}x ({Multiple(ratio.Low)}-{Multiple(ratio.High)})";
 
     /// <summary>A multiple as ratios are written: two decimals below 1, one below 10, none above.</summary>
-    public static string Multiple(double value) => value.ToString(value >= 10 ? "0" : value >= 1 ? "0.0" : "0.00", CultureInfo.InvariantCulture);
+    public static string Multiple(double value) => Figures.Multiple(value);
 
     /// <summary>A rate per second with thousands apart: "9,529".</summary>
-    public static string Rate(double perSecond) => perSecond.ToString("#,0", CultureInfo.InvariantCulture);
-
-    // An interval's end in the unit its median is written in.
-    private static string Bare(double ms, double median) => median >= 10_000
-        ? (ms / 1000).ToString("0.0", CultureInfo.InvariantCulture)
-        : median >= 100 ? ms.ToString("0", CultureInfo.InvariantCulture) : ms.ToString("0.0", CultureInfo.InvariantCulture);
+    public static string Rate(double perSecond) => Figures.Rate(perSecond);
 
     private List<TrialResult> Ok(string variant) => [.. Variant(variant).Trials.Where(t => t.Status == TrialStatus.Ok)];
 

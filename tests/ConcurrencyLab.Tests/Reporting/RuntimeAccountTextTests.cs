@@ -52,7 +52,7 @@ public class RuntimeAccountTextTests
 
         Assert.Equal(
             "task-run-waitall (29000 ms): the pool's thread target went from 3 to 61: 58 starvation injections, about 2 a second, 0 for blocking on tasks, 1 hill-climbing move; "
-            + "threads blocked 1000 ms in all (2 lock contentions for 30.0 ms, 10 waits for 970 ms, the longest 400 ms); 1 garbage collection, 1.5 ms paused.",
+            + "threads blocked 1000 ms in all (2 lock contentions for 30.0 ms, 10 waits for 970 ms, the longest 400 ms); 1 garbage collection, 1.50 ms paused.",
             sentence);
         Assert.True(RuntimeAccountText.Notable(variant));
     }

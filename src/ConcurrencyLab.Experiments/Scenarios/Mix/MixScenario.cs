@@ -77,6 +77,6 @@ internal static class MixScenario
         var binding = limits.MaxBy(l => l.Ms);
         return new IdealBound(binding.Ms, $"{binding.Name} ({binding.Detail}) binds; the others: {string.Join(", ", limits.Where(l => l != binding).Select(l => $"{l.Name} {Ms(l.Ms)} ms"))}");
 
-        static string Ms(double value) => value.ToString(value >= 100 ? "0" : value >= 10 ? "0.#" : "0.##", Invariant);
+        static string Ms(double value) => Measurement.Figures.Ms(value);
     }
 }
