@@ -39,32 +39,29 @@ internal static class ResultTableRenderer
             table.AddRow(shown.Select(c => (IRenderable)new Text(TableColumns.Cell(c, scenario, variant), c.Id == "flags" ? new Style(Color.Yellow) : style)));
         }
 
-        var invariant = CultureInfo.InvariantCulture;
+        var story = ScenarioStory.Of(scenario, processorCount ?? Environment.ProcessorCount);
         var lines = new List<IRenderable>();
         if (leftOut.Count > 0)
         {
             lines.Add(new Text($"Left out to fit {width} columns: {string.Join(", ", leftOut.Select(c => c.Header))}; --columns all shows every column, and results.md has them all.", new Style(Color.Grey)));
         }
 
-        lines.Add(new Text($"Ideal {scenario.IdealMs.ToString("0.##", invariant)} ms: {scenario.IdealReason}. Ratio is to {scenario.Baseline}."));
-        if (best?.Summary is { } summary)
+        lines.Add(new Text(story.Ideal.Before + story.Ideal.Baseline + story.Ideal.After));
+        if (story.Fastest is { } fastest)
         {
-            var efficiency = summary.Efficiency is { } e ? $", efficiency {e.ToString("0.00", invariant)} against the ideal" : string.Empty;
-            lines.Add(new Markup($"Fastest: [green bold]{Markup.Escape(best.Name)}[/], median {summary.MedianWallMs.ToString("0.0", invariant)} ms{efficiency}."));
+            lines.Add(new Markup($"Fastest: [green bold]{Markup.Escape(fastest.Variant)}[/]{Markup.Escape(fastest.Rest)}"));
         }
 
-        foreach (var recommendation in Recommender.Of(scenario, processorCount ?? Environment.ProcessorCount))
+        // The first line of each recommendation says what to use (after its group, where there is one); the rest what to avoid.
+        lines.AddRange(story.Recommendations.SelectMany(r => r.Select((line, i) => new Text(line, new Style(i == 0 ? Color.Green : Color.Yellow)))));
+
+        // The tested claims one by one; the others, which need another run, in one line.
+        foreach (var claim in story.Claims.Where(c => c.Claim.Verdict != Verdict.NotTested))
         {
-            // The first line says what to use (after its group, where there is one); the rest what to avoid.
-            lines.AddRange(RecommendationText.Lines(recommendation, scenario).Select((line, i) => new Text(line, new Style(i == 0 ? Color.Green : Color.Yellow))));
+            lines.Add(new Text(claim.Text, new Style(claim.Claim.Holds ? Color.Aqua : claim.Claim.Judged ? Color.Fuchsia : Color.Grey)));
         }
 
-        foreach (var claim in scenario.Claims.Where(c => c.Verdict != Verdict.NotTested))
-        {
-            lines.Add(new Text("Published claim: " + claim.Sentence, new Style(claim.Holds ? Color.Aqua : claim.Judged ? Color.Fuchsia : Color.Grey)));
-        }
-
-        if (RunSummary.NotTestedLine(scenario.Name, scenario.Claims) is { } untested)
+        if (story.NotTested is { } untested)
         {
             lines.Add(new Text(untested, new Style(Color.Grey)));
         }
@@ -76,18 +73,8 @@ internal static class ResultTableRenderer
             lines.Add(accounts);
         }
 
-        foreach (var note in scenario.Notes)
-        {
-            lines.Add(new Text("Note: " + note, new Style(Color.Yellow)));
-        }
-
-        foreach (var variant in scenario.Variants)
-        {
-            foreach (var trial in variant.Trials.Where(t => t.Error is not null))
-            {
-                lines.Add(new Text($"{variant.Name} trial {trial.Repeat + 1}: {trial.Status.ToText()}, {trial.Error}", new Style(Color.Red)));
-            }
-        }
+        lines.AddRange(story.Notes.Select(note => new Text("Note: " + note, new Style(Color.Yellow))));
+        lines.AddRange(story.Failures.Select(f => new Text($"{f.Variant} {f.Trial}: {f.What}", new Style(Color.Red))));
 
         return new Rows([table, .. lines, Text.Empty]);
     }

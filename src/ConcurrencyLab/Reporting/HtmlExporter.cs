@@ -58,23 +58,29 @@ public sealed class HtmlExporter : IExporter
     {
         writer.WriteLine($"<section class=\"scenario\" id=\"{Anchor(scenario)}\"><h2>{Encode(scenario.Name)}</h2>");
         writer.WriteLine($"<p>Parameters: {string.Join(", ", scenario.Parameters.Select(p => $"<code>{Encode(p.Key)}={Encode(p.Value)}</code>"))}.<br>");
-        writer.WriteLine($"Ideal: {Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)} ms, {Encode(scenario.IdealReason)}. Ratio is to <code>{Encode(scenario.Baseline)}</code>.");
+        var story = ScenarioStory.Of(scenario, processorCount);
+        writer.WriteLine($"{Encode(story.Ideal.Before)}<code>{Encode(story.Ideal.Baseline)}</code>{Encode(story.Ideal.After)}");
         if (scenario.Bounds.Count > 0)
         {
             writer.WriteLine($"<br>Bounds measured by the run: {string.Join(", ", scenario.Bounds.Select(b => $"<code>{Encode(b.Key)}</code> {b.Value.ToString("0.##", Invariant)}"))}.");
         }
 
         writer.WriteLine("</p>");
-        foreach (var recommendation in Analysis.Recommender.Of(scenario, processorCount))
+        if (story.Fastest is { } fastest)
         {
-            writer.WriteLine("<ul class=\"recommendation\">" + string.Concat(RecommendationText.Lines(recommendation, scenario).Select(l => $"<li>{Encode(l)}</li>")) + "</ul>");
+            writer.WriteLine($"<p>Fastest: <strong>{Encode(fastest.Variant)}</strong>{Encode(fastest.Rest)}</p>");
         }
 
-        if (scenario.Claims.Count > 0)
+        foreach (var lines in story.Recommendations)
         {
-            writer.WriteLine("<ul class=\"claims\">" + string.Concat(scenario.Claims.Select(c => c.Verdict == Verdict.NotTested
-                ? $"<li class=\"untested\">Not tested by this run: {Encode(c.Claim)} ({Encode(c.Reason)})</li>"
-                : $"<li>Published claim: {Encode(c.Sentence)}</li>")) + "</ul>");
+            writer.WriteLine("<ul class=\"recommendation\">" + string.Concat(lines.Select(l => $"<li>{Encode(l)}</li>")) + "</ul>");
+        }
+
+        if (story.Claims.Count > 0)
+        {
+            writer.WriteLine("<ul class=\"claims\">" + string.Concat(story.Claims.Select(c => c.Claim.Verdict == Verdict.NotTested
+                ? $"<li class=\"untested\">{Encode(c.Text)}</li>"
+                : $"<li>{Encode(c.Text)}</li>")) + "</ul>");
         }
 
         foreach (var chart in Chart.For(scenario))
@@ -90,10 +96,10 @@ public sealed class HtmlExporter : IExporter
         }
 
         writer.WriteLine("</tbody></table></div>");
-        if (RuntimeAccountText.Describe(scenario) is { Count: > 0 } accounts)
+        if (story.Accounts.Count > 0)
         {
             writer.WriteLine("<p>What the runtime reported (each variant's median trial):</p><ul class=\"runtime\">");
-            foreach (var account in accounts)
+            foreach (var account in story.Accounts)
             {
                 writer.WriteLine($"<li>{Encode(account)}</li>");
             }
@@ -101,18 +107,17 @@ public sealed class HtmlExporter : IExporter
             writer.WriteLine("</ul>");
         }
 
-        var failures = scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null).Select(t => (v.Name, Trial: t))).ToList();
-        if (scenario.Notes.Count > 0 || failures.Count > 0)
+        if (story.Notes.Count > 0 || story.Failures.Count > 0)
         {
             writer.WriteLine("<ul class=\"notes\">");
-            foreach (var note in scenario.Notes)
+            foreach (var note in story.Notes)
             {
                 writer.WriteLine($"<li>{Encode(note)}</li>");
             }
 
-            foreach (var (name, trial) in failures)
+            foreach (var failure in story.Failures)
             {
-                writer.WriteLine($"<li><code>{Encode(name)}</code> trial {trial.Repeat + 1}: {Encode(trial.Status.ToText())}, {Encode(trial.Error!)}</li>");
+                writer.WriteLine($"<li><code>{Encode(failure.Variant)}</code> {Encode(failure.Trial)}: {Encode(failure.What)}</li>");
             }
 
             writer.WriteLine("</ul>");

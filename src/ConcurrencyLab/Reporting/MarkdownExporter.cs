@@ -39,31 +39,29 @@ public sealed class MarkdownExporter : IExporter
             writer.WriteLine($"## {scenario.Name}");
             writer.WriteLine();
             writer.WriteLine($"Parameters: {string.Join(", ", scenario.Parameters.Select(p => $"`{p.Key}={p.Value}`"))}.  ");
-            writer.WriteLine($"Ideal: {scenario.IdealMs.ToString("0.##", invariant)} ms, {scenario.IdealReason}. Ratio is to `{scenario.Baseline}`.");
-            if (ResultColumn.Best(scenario) is { Summary: { } best } bestVariant)
+            var story = ScenarioStory.Of(scenario, run.Environment.ProcessorCount);
+            writer.WriteLine($"{Escape(story.Ideal.Before)}`{story.Ideal.Baseline}`{story.Ideal.After}");
+            if (story.Fastest is { } fastest)
             {
                 writer.WriteLine();
-                var efficiency = best.Efficiency is { } e ? $", efficiency {e.ToString("0.00", invariant)} against the ideal" : string.Empty;
-                writer.WriteLine($"Fastest: **{bestVariant.Name}**, median {best.MedianWallMs.ToString("0.0", invariant)} ms{efficiency}.");
+                writer.WriteLine($"Fastest: **{fastest.Variant}**{Escape(fastest.Rest)}");
             }
 
-            foreach (var recommendation in Analysis.Recommender.Of(scenario, run.Environment.ProcessorCount))
+            foreach (var lines in story.Recommendations)
             {
                 writer.WriteLine();
-                foreach (var line in RecommendationText.Lines(recommendation, scenario))
+                foreach (var line in lines)
                 {
                     writer.WriteLine($"- {Escape(line)}");
                 }
             }
 
-            if (scenario.Claims.Count > 0)
+            if (story.Claims.Count > 0)
             {
                 writer.WriteLine();
-                foreach (var claim in scenario.Claims)
+                foreach (var claim in story.Claims)
                 {
-                    writer.WriteLine(claim.Verdict == Verdict.NotTested
-                        ? $"- Not tested by this run: {Escape(claim.Claim)} ({Escape(claim.Reason)})"
-                        : $"- Published claim: {Escape(claim.Sentence)}");
+                    writer.WriteLine($"- {Escape(claim.Text)}");
                 }
             }
 
@@ -76,29 +74,28 @@ public sealed class MarkdownExporter : IExporter
                 writer.WriteLine("| " + string.Join(" | ", columns.Select(c => Escape(c.Format(scenario, variant)))) + " |");
             }
 
-            if (RuntimeAccountText.Describe(scenario) is { Count: > 0 } accounts)
+            if (story.Accounts.Count > 0)
             {
                 writer.WriteLine();
                 writer.WriteLine("What the runtime reported (each variant's median trial):");
                 writer.WriteLine();
-                foreach (var account in accounts)
+                foreach (var account in story.Accounts)
                 {
                     writer.WriteLine($"- {Escape(account)}");
                 }
             }
 
-            var failures = scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null).Select(t => (v.Name, t))).ToList();
-            if (failures.Count > 0 || scenario.Notes.Count > 0)
+            if (story.Failures.Count > 0 || story.Notes.Count > 0)
             {
                 writer.WriteLine();
-                foreach (var note in scenario.Notes)
+                foreach (var note in story.Notes)
                 {
                     writer.WriteLine($"- Note: {Escape(note)}");
                 }
 
-                foreach (var (name, trial) in failures)
+                foreach (var failure in story.Failures)
                 {
-                    writer.WriteLine($"- `{name}` trial {trial.Repeat + 1}: {trial.Status.ToText()}, {Escape(trial.Error!)}");
+                    writer.WriteLine($"- `{failure.Variant}` {failure.Trial}: {Escape(failure.What)}");
                 }
             }
         }
