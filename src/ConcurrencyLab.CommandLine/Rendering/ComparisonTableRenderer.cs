@@ -4,7 +4,10 @@ using Spectre.Console.Rendering;
 
 namespace ConcurrencyLab.Cli.Rendering;
 
-/// <summary>A comparison of two runs as a console table: slower rows in red, faster in green.</summary>
+/// <summary>
+/// A comparison of two runs as a console table: slower rows in red, faster in green. The variant's name is never
+/// broken, and the medians' headers are short, so the verdict has room in 100 columns.
+/// </summary>
 internal static class ComparisonTableRenderer
 {
     public static IRenderable Render(RunComparison comparison)
@@ -12,9 +15,9 @@ internal static class ComparisonTableRenderer
         ArgumentNullException.ThrowIfNull(comparison);
         var table = new Table().RoundedBorder()
             .AddColumn("Scenario")
-            .AddColumn("Variant")
-            .AddColumn(new TableColumn("Old median (ms)").RightAligned())
-            .AddColumn(new TableColumn("New median (ms)").RightAligned())
+            .AddColumn(new TableColumn("Variant").NoWrap())
+            .AddColumn(new TableColumn("Old (ms)").RightAligned())
+            .AddColumn(new TableColumn("New (ms)").RightAligned())
             .AddColumn(new TableColumn("Ratio").RightAligned())
             .AddColumn(new TableColumn("p").RightAligned())
             .AddColumn(new TableColumn("Trials").RightAligned())
