@@ -1,5 +1,4 @@
 using System.Reflection;
-using System.Reflection.Emit;
 
 namespace ConcurrencyLab.Tests.Architecture;
 
@@ -149,7 +148,7 @@ public sealed class FolderArrowsTests
                     Add(type, parameter.ParameterType);
                 }
 
-                foreach (var used in BodyTypes(method))
+                foreach (var used in CompiledReferences.BodyTypes(method))
                 {
                     Add(type, used);
                 }
@@ -167,84 +166,6 @@ public sealed class FolderArrowsTests
         }
 
         return type;
-    }
-
-    // Operand sizes of every IL op code, by its value, read from the runtime's own list.
-    private static readonly Dictionary<short, OpCode> OpCodesByValue = typeof(OpCodes)
-        .GetFields(BindingFlags.Public | BindingFlags.Static)
-        .Select(f => (OpCode)f.GetValue(null)!)
-        .ToDictionary(o => o.Value);
-
-    // The types a method's body names: every token of a call, a new object, a field, a cast, a box, a ldtoken.
-    private static IEnumerable<Type> BodyTypes(MethodBase method)
-    {
-        byte[]? il;
-        try
-        {
-            il = method.GetMethodBody()?.GetILAsByteArray();
-        }
-        catch (Exception ex) when (ex is InvalidOperationException or BadImageFormatException)
-        {
-            yield break;
-        }
-
-        if (il is null)
-        {
-            yield break;
-        }
-
-        var module = method.Module;
-        Type[]? typeArguments = method.DeclaringType is { IsGenericType: true } d ? d.GetGenericArguments() : null;
-        Type[]? methodArguments = method.IsGenericMethod ? method.GetGenericArguments() : null;
-        var at = 0;
-        while (at < il.Length)
-        {
-            OpCode code;
-            if (il[at] == 0xFE && at + 1 < il.Length)
-            {
-                code = OpCodesByValue[unchecked((short)(0xFE00 | il[at + 1]))];
-                at += 2;
-            }
-            else
-            {
-                code = OpCodesByValue[il[at]];
-                at += 1;
-            }
-
-            var size = code.OperandType switch
-            {
-                OperandType.InlineNone => 0,
-                OperandType.ShortInlineBrTarget or OperandType.ShortInlineI or OperandType.ShortInlineVar => 1,
-                OperandType.InlineVar => 2,
-                OperandType.InlineI8 or OperandType.InlineR => 8,
-                OperandType.InlineSwitch => 4 + (4 * BitConverter.ToInt32(il, at)),
-                _ => 4,
-            };
-            if (code.OperandType is OperandType.InlineMethod or OperandType.InlineField or OperandType.InlineType or OperandType.InlineTok)
-            {
-                var token = BitConverter.ToInt32(il, at);
-                Type? found = null;
-                try
-                {
-                    var member = module.ResolveMember(token, typeArguments, methodArguments);
-                    found = member as Type ?? member?.DeclaringType;
-                    if (member is FieldInfo field)
-                    {
-                        found = field.DeclaringType;
-                    }
-                }
-                catch (Exception ex) when (ex is ArgumentException or BadImageFormatException or TypeLoadException or MissingMemberException)
-                {
-                }
-
-                if (found is not null)
-                {
-                    yield return found;
-                }
-            }
-
-            at += size;
-        }
     }
 
     // A cycle in the graph, as the folders along it (the first repeated at the end), or null.
