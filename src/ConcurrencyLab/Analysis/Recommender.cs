@@ -153,7 +153,8 @@ internal static class Recommender
             return new OneCoreBusy { Variant = variant.Name, Cores = cores.Value, FastestCores = fastestCores.Value, ProcessorCount = processorCount };
         }
 
-        var ratio = summary.MedianWallMs / fastest.Summary.MedianWallMs;
+        // A median of 0 (no measurable time) gives no ratio a file could hold: then no rule of slowness fires.
+        var ratio = fastest.Summary.MedianWallMs > 0 ? summary.MedianWallMs / fastest.Summary.MedianWallMs : 1;
         if (Threads(variant) is { } threads && Threads(use) is { } fewest && threads >= ThreadsRatio * fewest && threads >= fewest + ExtraThreads)
         {
             return new ManyMoreThreads { Variant = variant.Name, Threads = threads, UseThreads = fewest, AsFast = asFast, Ratio = ratio };

@@ -36,7 +36,7 @@ internal sealed record ScenarioStory(
         return new ScenarioStory(
             new IdealPart($"Ideal {scenario.IdealMs.ToString("0.##", Invariant)} ms: {scenario.IdealReason}. Ratio is to ", scenario.Baseline, "."),
             best?.Summary is { } summary
-                ? new FastestPart(best.Name, $", median {summary.MedianWallMs.ToString("0.0", Invariant)} ms{(summary.Efficiency is { } e ? $", efficiency {e.ToString("0.00", Invariant)} against the ideal" : string.Empty)}.")
+                ? new FastestPart(best.Name, $", median {Measurement.Figures.Ms(summary.MedianWallMs)} ms{(summary.Efficiency is { } e ? $", efficiency {e.ToString("0.00", Invariant)} against the ideal" : string.Empty)}.")
                 : null,
             [.. Analysis.Recommender.Of(scenario, processorCount).Select(r => RecommendationText.Lines(r, scenario))],
             [

@@ -92,6 +92,11 @@ public static class ResultsFile
             throw new ResultsFileException(Newer(path, run.SchemaVersion));
         }
 
+        if (NullEntry(run) is { } where)
+        {
+            throw new ResultsFileException($"{path} is not a conclab results file: {where} holds a null where an entry belongs");
+        }
+
         writtenAs = upgraded ? 1 : fromTwo ? 2 : run.SchemaVersion;
         if (upgraded)
         {
@@ -99,6 +104,57 @@ public static class ResultsFile
         }
 
         return run;
+    }
+
+    // The binder refuses a null property the model does not allow, but not a null inside a list ("variants": [null]);
+    // every list a report walks is looked through here, so such a file is refused in one line, not met as a crash.
+    private static string? NullEntry(RunResult run)
+    {
+        for (var s = 0; s < run.Scenarios.Count; s++)
+        {
+            var scenario = run.Scenarios[s];
+            var at = $"scenarios[{s}]";
+            if (scenario is null)
+            {
+                return at;
+            }
+
+            if ((Null(scenario.Variants, $"{at}.variants") ?? Null(scenario.Claims, $"{at}.claims") ?? Null(scenario.Metrics, $"{at}.metrics") ?? Null(scenario.Notes, $"{at}.notes") ?? Null(scenario.Recommendations ?? [], $"{at}.recommendations")) is { } found)
+            {
+                return found;
+            }
+
+            for (var r = 0; r < (scenario.Recommendations?.Count ?? 0); r++)
+            {
+                if (Null(scenario.Recommendations![r].Avoid, $"{at}.recommendations[{r}].avoid") is { } avoid)
+                {
+                    return avoid;
+                }
+            }
+
+            for (var v = 0; v < scenario.Variants.Count; v++)
+            {
+                if (Null(scenario.Variants[v].Trials, $"{at}.variants[{v}].trials") is { } trial)
+                {
+                    return trial;
+                }
+            }
+        }
+
+        return Null(run.Scenarios, "scenarios") ?? Null(run.Notes, "notes");
+
+        static string? Null<T>(IReadOnlyList<T> list, string where)
+        {
+            for (var i = 0; i < list.Count; i++)
+            {
+                if (list[i] is null)
+                {
+                    return $"{where}[{i}]";
+                }
+            }
+
+            return null;
+        }
     }
 
     /// <summary>The largest results file read: more than any run writes (a full fanout run at N = 1000 writes about 300 MiB).</summary>

@@ -12,8 +12,17 @@ internal static class CompiledReferences
         .Select(f => (OpCode)f.GetValue(null)!)
         .ToDictionary(o => o.Value);
 
-    // The types a method's body names: every token of a call, a new object, a field, a cast, a box, a ldtoken.
-    public static IEnumerable<Type> BodyTypes(MethodBase method)
+    // The types a method's body names: every type a member it calls, makes, reads or casts to belongs to, and the
+    // type arguments of a generic method it calls.
+    public static IEnumerable<Type> BodyTypes(MethodBase method) => BodyMembers(method).SelectMany(member => member switch
+    {
+        Type type => [type],
+        MethodInfo { IsGenericMethod: true } generic => [generic.DeclaringType!, .. generic.GetGenericArguments()],
+        _ => member.DeclaringType is { } declaring ? new[] { declaring } : [],
+    });
+
+    // Every member a method's body names by token: a call, a new object, a field, a cast, a box, a ldtoken.
+    public static IEnumerable<MemberInfo> BodyMembers(MethodBase method)
     {
         byte[]? il;
         try
@@ -59,31 +68,24 @@ internal static class CompiledReferences
             };
             if (code.OperandType is OperandType.InlineMethod or OperandType.InlineField or OperandType.InlineType or OperandType.InlineTok)
             {
-                var token = BitConverter.ToInt32(il, at);
-                Type? found = null;
+                MemberInfo? member = null;
                 try
                 {
-                    var member = module.ResolveMember(token, typeArguments, methodArguments);
-                    found = member as Type ?? member?.DeclaringType;
-                    if (member is FieldInfo field)
-                    {
-                        found = field.DeclaringType;
-                    }
+                    member = module.ResolveMember(BitConverter.ToInt32(il, at), typeArguments, methodArguments);
                 }
                 catch (Exception ex) when (ex is ArgumentException or BadImageFormatException or TypeLoadException or MissingMemberException)
                 {
                 }
 
-                if (found is not null)
+                if (member is not null)
                 {
-                    yield return found;
+                    yield return member;
                 }
             }
 
             at += size;
         }
     }
-
 
     /// <summary>Every type <paramref name="type"/> names in its signatures and its methods' bodies (generic arguments and element types unwrapped).</summary>
     public static IEnumerable<Type> Of(Type type)

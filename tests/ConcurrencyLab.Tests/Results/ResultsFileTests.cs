@@ -24,6 +24,9 @@ public sealed class ResultsFileTests
     [InlineData("\"ratio\": 3,", "")]
     [InlineData("\"because\": \"fastest\"", "\"because\": \"trustMe\"")]
     [InlineData("\"ratio\": 3,", "\"ratio\": null,")]
+    [InlineData("\"recommendations\": [", "\"recommendations\": [null, ")]
+    [InlineData("\"avoid\": [", "\"avoid\": [null, ")]
+    [InlineData("\"variants\": [", "\"variants\": [null, ")]
     public void AnAnswerThisBuildCannotRead_IsRefusedInOneLine(string good, string bad)
     {
         var run = ExporterTests.SampleRun();
