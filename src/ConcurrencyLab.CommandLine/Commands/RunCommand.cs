@@ -66,6 +66,8 @@ internal static class RunCommand
         return run;
     }
 
+    // The command's action: the command line read into a typed request, the request checked and planned, then run.
+    // Every refusal comes before anything runs, in one go, exit code 2.
     private static async Task<int> ExecuteAsync(
         IAnsiConsole console,
         IReadOnlyList<Scenario> scenarios,
@@ -78,6 +80,29 @@ internal static class RunCommand
         bool everyDefault = false)
     {
         var errors = new List<string>();
+        var request = Read(console, scenarios, settings, switches, parse, scenario, parameterOptions, everyDefault, errors);
+        var plan = errors.Count == 0 ? Validate(request, scenarios, errors) : null;
+        if (errors.Count > 0 || plan is null)
+        {
+            await ErrorLine.WriteAsync(errors).ConfigureAwait(false);
+            return ExitCode.BadInput;
+        }
+
+        return await RunAsync(console, settings, request, plan, cancellationToken).ConfigureAwait(false);
+    }
+
+    // The command line as a typed request; what does not parse is added to errors, with the flag it came from.
+    private static RunRequest Read(
+        IAnsiConsole console,
+        IReadOnlyList<Scenario> scenarios,
+        LabProgramOptions settings,
+        Switches switches,
+        ParseResult parse,
+        Scenario? scenario,
+        IReadOnlyList<(Parameter Descriptor, Option Option)> parameterOptions,
+        bool everyDefault,
+        List<string> errors)
+    {
         var parameters = new Dictionary<string, string>();
         foreach (var (descriptor, option) in parameterOptions)
         {
@@ -155,29 +180,32 @@ internal static class RunCommand
             }
         }
 
-        RunPlan? plan = null;
-        if (errors.Count == 0 && !RunPlanner.TryCreate(options, scenarios, out plan, out var planErrors))
+        var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
+        return new RunRequest(options, outFolder, jsonPath, columns, thresholds, live);
+    }
+
+    // The request planned; what the plan refuses, and a threshold on a variant the run will not measure, are errors.
+    private static RunPlan? Validate(RunRequest request, IReadOnlyList<Scenario> scenarios, List<string> errors)
+    {
+        if (!RunPlanner.TryCreate(request.Options, scenarios, out var plan, out var planErrors))
         {
             errors.AddRange(planErrors);
+            return null;
         }
 
         // A threshold on a variant the run will not measure could never fail: a typo, said before anything runs.
-        var planned = plan?.Scenarios.SelectMany(s => s.Variants.Select(v => (s.Scenario.Name, v.Name))).ToList() ?? [];
-        if (plan is not null)
-        {
-            errors.AddRange(thresholds.Where(t => !t.Names(planned)).Select(t => $"--assert '{t.Text}': this run measures no such variant{(t.Scenario is null ? string.Empty : " in " + t.Scenario)}."));
-        }
+        var planned = plan.Scenarios.SelectMany(s => s.Variants.Select(v => (s.Scenario.Name, v.Name))).ToList();
+        errors.AddRange(request.Thresholds.Where(t => !t.Names(planned)).Select(t => $"--assert '{t.Text}': this run measures no such variant{(t.Scenario is null ? string.Empty : " in " + t.Scenario)}."));
+        return errors.Count == 0 ? plan : null;
+    }
 
-        if (errors.Count > 0 || plan is null)
-        {
-            await ErrorLine.WriteAsync(errors).ConfigureAwait(false);
-
-            return ExitCode.BadInput;
-        }
+    // The planned run: measured through the one pipeline, shown, written, and held to its thresholds last.
+    private static async Task<int> RunAsync(IAnsiConsole console, LabProgramOptions settings, RunRequest request, RunPlan plan, CancellationToken cancellationToken)
+    {
+        var (options, columns, thresholds, live, jsonPath) = (request.Options, request.Columns, request.Thresholds, request.Live, request.JsonPath);
 
         // Made only now the input is known to be good: a refused command line leaves nothing behind.
-        var folder = outFolder ?? Exporters.DefaultFolder();
-        var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
+        var folder = request.OutFolder ?? Exporters.DefaultFolder();
 
         var logger = new ConsoleErrorLogger();
         var result = live
@@ -294,11 +322,9 @@ internal static class RunCommand
     private static TimeSpan Span(double units, long ticksPerUnit) =>
         TimeSpan.FromTicks((long)Math.Ceiling(Math.Clamp(units * ticksPerUnit, TimeSpan.MinValue.Ticks / 2.0, TimeSpan.MaxValue.Ticks / 2.0)));
 
-    // The runtime's settings for every trial: each named option with one value becomes the runtime's own variable
-    // for the whole run, with several values (--cores 2,8) a sweep that multiplies the variants; then any
-    // DOTNET_ variable given as NAME=VALUE (which the planner checks).
-    // The runtime's settings the command line gives, each by RuntimeSetting.Apply's rule (one value a variable,
-    // several a sweep), then the variables given as they are.
+    // The runtime's settings for every trial, each by RuntimeSetting.Apply's rule: one value (--cores 2) the runtime's
+    // own variable for the whole run, several (--cores 2,8) a sweep that multiplies the variants; then any DOTNET_
+    // variable given as NAME=VALUE (which the planner checks).
     private static RunOptions RuntimeSettingsOf(ParseResult parse, Switches switches, List<string> errors, RunOptions options)
     {
         Setting(switches.Cores, RuntimeSettings.Cores, WholeNumberOf, $"a whole number from {RuntimeSettings.Cores.Parameter.Minimum} to {RuntimeSettings.Cores.Parameter.Maximum}");
@@ -416,3 +442,12 @@ internal static class RunCommand
         public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Columns, Plain];
     }
 }
+
+/// <summary>A <c>run</c> as its command line asked for it, typed.</summary>
+/// <param name="Options">What to run and how.</param>
+/// <param name="OutFolder">Where the reports go; null for a new folder under <c>conclab-results/</c>.</param>
+/// <param name="JsonPath">A further copy of <c>results.json</c>, or null.</param>
+/// <param name="Columns">The console table's columns.</param>
+/// <param name="Thresholds">What <c>--assert</c> holds the results to.</param>
+/// <param name="Live">Whether the live view shows the run (a terminal that can draw it, and no <c>--plain</c>).</param>
+internal sealed record RunRequest(RunOptions Options, string? OutFolder, string? JsonPath, TableColumns Columns, IReadOnlyList<Threshold> Thresholds, bool Live);
