@@ -187,7 +187,7 @@ internal static class RunCommand
     // The request planned; what the plan refuses, and a threshold on a variant the run will not measure, are errors.
     private static RunPlan? Validate(RunRequest request, IReadOnlyList<Scenario> scenarios, List<string> errors)
     {
-        if (!RunPlanner.TryCreate(request.Options, scenarios, out var plan, out var planErrors))
+        if (!RunPlanner.TryCreate(request.Options, scenarios, Flag, out var plan, out var planErrors))
         {
             errors.AddRange(planErrors);
             return null;
@@ -198,6 +198,21 @@ internal static class RunCommand
         errors.AddRange(request.Thresholds.Where(t => !t.Names(planned)).Select(t => $"--assert '{t.Text}': this run measures no such variant{(t.Scenario is null ? string.Empty : " in " + t.Scenario)}."));
         return errors.Count == 0 ? plan : null;
     }
+
+    // The flag that sets a RunOptions member, for the planner's errors: a user of the command line reads its flags,
+    // a user of the library its members.
+    private static string Flag(string member) => member switch
+    {
+        nameof(RunOptions.Repeat) => "--repeat",
+        nameof(RunOptions.Warmup) => "--warmup",
+        nameof(RunOptions.TrialTimeout) => "--trial-timeout",
+        nameof(RunOptions.SampleInterval) => "--sample-interval",
+        nameof(RunOptions.Baseline) => "--baseline",
+        nameof(RunOptions.InProcess) => "--in-process",
+        nameof(RunOptions.RuntimeEnvironment) => "--runtime-env",
+        RunPlanner.RuntimeSettingsKey => "the runtime's settings (--cores, --pool-min-threads, --hill-climbing, --gc, --runtime-env)",
+        _ => member,
+    };
 
     // The planned run: measured through the one pipeline, shown, written, and held to its thresholds last.
     private static async Task<int> RunAsync(IAnsiConsole console, LabProgramOptions settings, RunRequest request, RunPlan plan, CancellationToken cancellationToken)

@@ -11,11 +11,20 @@ namespace ConcurrencyLab.Running;
 /// </summary>
 internal static class RunPlanner
 {
-    /// <summary>Builds the plan, or returns false with one line per problem.</summary>
-    public static bool TryCreate(RunOptions options, IReadOnlyList<Scenario> catalog, out RunPlan plan, out IReadOnlyList<string> errors)
+    /// <summary>Builds the plan, or returns false with one line per problem, each naming the <see cref="RunOptions"/> member it is about.</summary>
+    public static bool TryCreate(RunOptions options, IReadOnlyList<Scenario> catalog, out RunPlan plan, out IReadOnlyList<string> errors) =>
+        TryCreate(options, catalog, CodeNames, out plan, out errors);
+
+    /// <summary>
+    /// As <see cref="TryCreate(RunOptions, IReadOnlyList{Scenario}, out RunPlan, out IReadOnlyList{string})"/>, with
+    /// each setting named by <paramref name="naming"/> (from a <see cref="RunOptions"/> member's name, or
+    /// <c>RuntimeSettings</c> for the runtime's settings together): the command line names its flags, code its members.
+    /// </summary>
+    public static bool TryCreate(RunOptions options, IReadOnlyList<Scenario> catalog, Func<string, string> naming, out RunPlan plan, out IReadOnlyList<string> errors)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(catalog);
+        ArgumentNullException.ThrowIfNull(naming);
         var problems = new List<string>();
         plan = null!;
 
@@ -23,25 +32,25 @@ internal static class RunPlanner
         var warmup = options.Warmup ?? (options.Quick ? RunOptions.QuickWarmup : RunOptions.DefaultWarmup);
         if (repeat is < 1 or > 1000)
         {
-            problems.Add($"--repeat must be a whole number from 1 to 1000, not {repeat}.");
+            problems.Add($"{naming(nameof(RunOptions.Repeat))} must be a whole number from 1 to 1000, not {repeat}.");
         }
 
         if (warmup is < 0 or > 100)
         {
-            problems.Add($"--warmup must be a whole number from 0 to 100, not {warmup}.");
+            problems.Add($"{naming(nameof(RunOptions.Warmup))} must be a whole number from 0 to 100, not {warmup}.");
         }
 
         if (options.TrialTimeout < RunOptions.MinTrialTimeout || options.TrialTimeout > RunOptions.MaxTrialTimeout)
         {
-            problems.Add($"--trial-timeout must be a positive number of seconds, at most {Text(RunOptions.MaxTrialTimeout.TotalSeconds)} (and at least {Text(RunOptions.MinTrialTimeout.TotalSeconds)}).");
+            problems.Add($"{naming(nameof(RunOptions.TrialTimeout))} must be a positive number of seconds, at most {Text(RunOptions.MaxTrialTimeout.TotalSeconds)} (and at least {Text(RunOptions.MinTrialTimeout.TotalSeconds)}).");
         }
 
         if (options.SampleInterval != TimeSpan.Zero && (options.SampleInterval < RunOptions.MinSampleInterval || options.SampleInterval > RunOptions.MaxSampleInterval))
         {
-            problems.Add($"--sample-interval must be 0 (off) or a positive number of milliseconds, at most {Text(RunOptions.MaxSampleInterval.TotalMilliseconds)} (and at least {Text(RunOptions.MinSampleInterval.TotalMilliseconds)}).");
+            problems.Add($"{naming(nameof(RunOptions.SampleInterval))} must be 0 (off) or a positive number of milliseconds, at most {Text(RunOptions.MaxSampleInterval.TotalMilliseconds)} (and at least {Text(RunOptions.MinSampleInterval.TotalMilliseconds)}).");
         }
 
-        problems.AddRange(RuntimeEnvironmentProblems(options));
+        problems.AddRange(RuntimeEnvironmentProblems(options, naming));
 
         var chosen = new List<Scenario>();
         if (options.Scenarios.Count == 0)
@@ -95,7 +104,7 @@ internal static class RunPlanner
 
             try
             {
-                if (PlanScenario(scenario, parameters, options, problems) is { } scenarioPlan)
+                if (PlanScenario(scenario, parameters, options, problems, naming) is { } scenarioPlan)
                 {
                     plans.Add(scenarioPlan);
                 }
@@ -134,28 +143,34 @@ internal static class RunPlanner
 
     private static string Text(double value) => value.ToString(CultureInfo.InvariantCulture);
 
+    /// <summary>The key <see cref="TryCreate(RunOptions, IReadOnlyList{Scenario}, Func{string, string}, out RunPlan, out IReadOnlyList{string})"/> names the runtime's settings by, together.</summary>
+    public const string RuntimeSettingsKey = "RuntimeSettings";
+
+    // How code names a setting: by the RunOptions member that holds it.
+    private static string CodeNames(string member) => member == RuntimeSettingsKey ? "RuntimeEnvironment and RuntimeSweeps" : member;
+
     // The runtime's settings reach a trial only through a fresh process, and only DOTNET_ ones; the lab's own
     // diagnostic port is its to set.
-    private static IEnumerable<string> RuntimeEnvironmentProblems(RunOptions options)
+    private static IEnumerable<string> RuntimeEnvironmentProblems(RunOptions options, Func<string, string> naming)
     {
         if ((options.RuntimeEnvironment.Count > 0 || options.RuntimeSweeps.Count > 0) && options.InProcess)
         {
-            yield return "the runtime's settings (--cores, --pool-min-threads, --hill-climbing, --gc, --runtime-env) reach only trials in processes of their own, not --in-process.";
+            yield return $"{naming(RuntimeSettingsKey)} reach only trials in processes of their own, not {naming(nameof(RunOptions.InProcess))}.";
         }
 
-        foreach (var (name, value) in options.RuntimeEnvironment)
+        foreach (var (variable, value) in options.RuntimeEnvironment)
         {
-            if (!name.StartsWith("DOTNET_", StringComparison.Ordinal) || name.Length == "DOTNET_".Length || name.Any(c => !(char.IsAsciiLetterOrDigit(c) || c == '_')))
+            if (!variable.StartsWith("DOTNET_", StringComparison.Ordinal) || variable.Length == "DOTNET_".Length || variable.Any(c => !(char.IsAsciiLetterOrDigit(c) || c == '_')))
             {
-                yield return $"--runtime-env takes DOTNET_NAME=VALUE, not '{name}={value}'.";
+                yield return $"{naming(nameof(RunOptions.RuntimeEnvironment))} takes DOTNET_NAME=VALUE, not '{variable}={value}'.";
             }
-            else if (name.StartsWith(Diagnostics.RuntimeEventSession.PortVariable, StringComparison.OrdinalIgnoreCase))
+            else if (variable.StartsWith(Diagnostics.RuntimeEventSession.PortVariable, StringComparison.OrdinalIgnoreCase))
             {
-                yield return $"--runtime-env cannot set {name}: the lab sets it to read each trial's events.";
+                yield return $"{naming(nameof(RunOptions.RuntimeEnvironment))} cannot set {variable}: the lab sets it to read each trial's events.";
             }
             else if (value.Any(char.IsControl))
             {
-                yield return $"--runtime-env {name}: its value has a control character.";
+                yield return $"{naming(nameof(RunOptions.RuntimeEnvironment))} {variable}: its value has a control character.";
             }
         }
     }
@@ -165,7 +180,7 @@ internal static class RunPlanner
 
     // The variants, baseline, notes and ideal of one scenario whose parameters are valid; null, with the problems
     // added, when a variant or the baseline named cannot run.
-    private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems)
+    private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems, Func<string, string> naming)
     {
         // The runtime's settings at several values multiply every variant, as a sweep does.
         var runtimeSweeps = RuntimeSettings.All.Where(s => options.RuntimeSweeps.ContainsKey(s.Parameter.Name)).Select(s => (s.Parameter, options.RuntimeSweeps[s.Parameter.Name])).ToList();
@@ -237,7 +252,7 @@ internal static class RunPlanner
         {
             if (options.Baseline is not null)
             {
-                problems.Add($"--baseline '{options.Baseline}' is not among the variants run in {scenario.Name}.");
+                problems.Add($"{naming(nameof(RunOptions.Baseline))} '{options.Baseline}' is not among the variants run in {scenario.Name}.");
                 refused = true;
             }
             else if (variants.Count > 0)

@@ -71,7 +71,11 @@ public sealed class RunPlannerTests
         };
 
         Assert.False(RunPlanner.TryCreate(options, Catalog, out _, out var errors));
-        Assert.Contains(errors, e => e.Contains("--repeat", StringComparison.Ordinal));
+        // Code is told the member it set; the command line, the flag (RunCommand names them).
+        Assert.Contains(errors, e => e.StartsWith("Repeat must be a whole number from 1 to 1000", StringComparison.Ordinal));
+        Assert.DoesNotContain(errors, e => e.Contains("--repeat", StringComparison.Ordinal));
+        Assert.False(RunPlanner.TryCreate(options, Catalog, m => m == nameof(RunOptions.Repeat) ? "--repeat" : m, out _, out var flagged));
+        Assert.Contains(flagged, e => e.StartsWith("--repeat must be", StringComparison.Ordinal));
         Assert.Contains(errors, e => e == "--items must be from 1 to 100000, not -3.");
         Assert.Contains(errors, e => e.Contains("--dop", StringComparison.Ordinal));
         Assert.All(errors, e => Assert.DoesNotContain('\n', e));
