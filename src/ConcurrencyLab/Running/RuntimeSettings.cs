@@ -4,16 +4,33 @@ using ConcurrencyLab.Scenarios;
 namespace ConcurrencyLab.Running;
 
 /// <summary>
-/// One of the runtime's settings a run can vary: the number a variant carries (<c>whenall:cores=8</c>) and the
-/// variable, with its value written as the runtime reads it, that the trial's process starts with.
+/// One of the runtime's settings a run can vary (<see cref="RuntimeSettings"/> has them all): the number a variant
+/// carries (<c>whenall:cores=8</c>) and the variable, with its value written as the runtime reads it, that the
+/// trial's process starts with. <see cref="Apply"/> sets it on a run's options from code as the command line's
+/// <c>--cores 2,8</c> does.
 /// </summary>
-/// <param name="Parameter">The number as a variant carries it.</param>
-/// <param name="Variable">The runtime's own variable.</param>
-/// <param name="Write">The variable's value for a number.</param>
-internal sealed record RuntimeSetting(VariantParameter Parameter, string Variable, Func<int, string> Write)
+public sealed class RuntimeSetting
 {
+    private readonly Func<int, string> _write;
+
+    internal RuntimeSetting(VariantParameter parameter, string variable, Func<int, string> write)
+    {
+        Parameter = parameter;
+        Variable = variable;
+        _write = write;
+    }
+
+    /// <summary>The number as a variant carries it: its name (<c>cores</c>) and range.</summary>
+    public VariantParameter Parameter { get; }
+
+    /// <summary>The runtime's own variable (<c>DOTNET_PROCESSOR_COUNT</c>).</summary>
+    public string Variable { get; }
+
+    /// <summary>The variable's value for <paramref name="value"/>, as the runtime reads it (hexadecimal for the pool's minimum).</summary>
+    public string Write(int value) => _write(value);
+
     /// <summary>The variable and its value for <paramref name="value"/>.</summary>
-    public (string Name, string Value) For(int value) => (Variable, Write(value));
+    internal (string Name, string Value) For(int value) => (Variable, Write(value));
 
     /// <summary>
     /// <paramref name="options"/> with this setting at <paramref name="values"/>, by the one rule every way in
@@ -51,7 +68,7 @@ internal sealed record RuntimeSetting(VariantParameter Parameter, string Variabl
 /// The runtime's settings a run can vary. Given several values, a setting multiplies every variant, so a sweep
 /// over it draws as a line like a degree's.
 /// </summary>
-internal static class RuntimeSettings
+public static class RuntimeSettings
 {
     private static string Decimal(int value) => value.ToString(CultureInfo.InvariantCulture);
 
@@ -83,7 +100,7 @@ internal static class RuntimeSettings
     public static IReadOnlyList<RuntimeSetting> All { get; } = [Cores, PoolMinimum, HillClimbing, ServerGc];
 
     /// <summary>The variables a variant's settings set in its trial's process (none when it carries no setting).</summary>
-    public static IEnumerable<(string Name, string Value)> Environment(IReadOnlyDictionary<string, string> variantParameters)
+    internal static IEnumerable<(string Name, string Value)> Environment(IReadOnlyDictionary<string, string> variantParameters)
     {
         ArgumentNullException.ThrowIfNull(variantParameters);
         foreach (var setting in All)
