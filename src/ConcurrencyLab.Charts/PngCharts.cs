@@ -1,8 +1,9 @@
 using System.Globalization;
 using ScottPlot;
+using ConcurrencyLab.Reporting;
 using SkiaSharp;
 
-namespace ConcurrencyLab.Reporting;
+namespace ConcurrencyLab.Charts;
 
 /// <summary>
 /// The charts as PNG images for a blog post or a slide, drawn with ScottPlot from the same <see cref="Chart"/>

@@ -1,4 +1,5 @@
 using ConcurrencyLab;
+using ConcurrencyLab.Charts;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Scenarios;
 

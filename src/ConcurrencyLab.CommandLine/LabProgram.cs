@@ -1,4 +1,4 @@
-using ConcurrencyLab.Cli.Commands;
+using ConcurrencyLab.CommandLine.Commands;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
@@ -41,7 +41,7 @@ public static class LabProgram
 
         if (scenarios.Count == 0 || scenarios.Select(s => s.Name).Distinct(StringComparer.Ordinal).Count() != scenarios.Count)
         {
-            await Cli.Rendering.ErrorLine.WriteAsync("the program gives no scenarios, or two with the same name; LabProgram.RunAsync needs each scenario once.").ConfigureAwait(false);
+            await CommandLine.Rendering.ErrorLine.WriteAsync("the program gives no scenarios, or two with the same name; LabProgram.RunAsync needs each scenario once.").ConfigureAwait(false);
             return ExitCode.BadInput;
         }
 
@@ -54,7 +54,7 @@ public static class LabProgram
             }
             catch (InvalidOperationException ex)
             {
-                await Cli.Rendering.ErrorLine.WriteAsync(ex.Message).ConfigureAwait(false);
+                await CommandLine.Rendering.ErrorLine.WriteAsync(ex.Message).ConfigureAwait(false);
                 return ExitCode.BadInput;
             }
         }
@@ -65,7 +65,7 @@ public static class LabProgram
             AnsiConsole.Console.Profile.Width = 100;
         }
 
-        return await CommandLine.InvokeAsync(ImplicitRun(args, scenarios, options), AnsiConsole.Console, scenarios, options).ConfigureAwait(false);
+        return await CommandLineRoot.InvokeAsync(ImplicitRun(args, scenarios, options), AnsiConsole.Console, scenarios, options).ConfigureAwait(false);
     }
 
     /// <summary>

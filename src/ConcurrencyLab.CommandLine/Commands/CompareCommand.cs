@@ -1,12 +1,12 @@
 using System.CommandLine;
 using System.Globalization;
-using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Comparing;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using Spectre.Console;
 
-namespace ConcurrencyLab.Cli.Commands;
+namespace ConcurrencyLab.CommandLine.Commands;
 
 /// <summary>
 /// <c>conclab compare OLD.json NEW.json</c>: per scenario and variant, the ratio of median wall times and

@@ -2,7 +2,7 @@ using System.CommandLine;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
-namespace ConcurrencyLab.Cli.Commands;
+namespace ConcurrencyLab.CommandLine.Commands;
 
 /// <summary><c>conclab list</c>: the scenarios, their variants and their parameters with defaults.</summary>
 internal static class ListCommand

@@ -1,12 +1,12 @@
 using System.CommandLine;
 using ConcurrencyLab.Analysis;
-using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
-namespace ConcurrencyLab.Cli.Commands;
+namespace ConcurrencyLab.CommandLine.Commands;
 
 /// <summary>
 /// <c>conclab report results.json</c>: prints a run's tables again and writes every report from its

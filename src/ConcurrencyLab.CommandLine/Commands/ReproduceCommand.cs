@@ -1,12 +1,12 @@
 using System.CommandLine;
-using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
-namespace ConcurrencyLab.Cli.Commands;
+namespace ConcurrencyLab.CommandLine.Commands;
 
 /// <summary>
 /// <c>conclab reproduce [post] [--quick]</c>: re-runs every claim of the published posts (or of one) in the runs

@@ -1,14 +1,14 @@
 using System.CommandLine;
 using System.Globalization;
 using ConcurrencyLab.Analysis;
-using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
-namespace ConcurrencyLab.Cli.Commands;
+namespace ConcurrencyLab.CommandLine.Commands;
 
 /// <summary>
 /// <c>conclab run [scenario] [options]</c>: plans the run, refuses bad input with exit code 2 before any

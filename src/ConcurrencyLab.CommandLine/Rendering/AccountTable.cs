@@ -4,7 +4,7 @@ using ConcurrencyLab.Results;
 using Spectre.Console;
 using Spectre.Console.Rendering;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>
 /// The runtime's account of the variants where the pool added threads because work waited, as a compact table for

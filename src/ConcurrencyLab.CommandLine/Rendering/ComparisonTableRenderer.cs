@@ -2,7 +2,7 @@ using ConcurrencyLab.Comparing;
 using Spectre.Console;
 using Spectre.Console.Rendering;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>
 /// A comparison of two runs as a console table: slower rows in red, faster in green. The variant's name is never

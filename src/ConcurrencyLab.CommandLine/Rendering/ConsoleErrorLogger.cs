@@ -1,6 +1,6 @@
 using Microsoft.Extensions.Logging;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>
 /// The library's log, for a person at the command line: warnings and worse, one line each on standard error,

@@ -1,7 +1,7 @@
 using System.Globalization;
 using System.Text;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>
 /// conclab's own messages on standard error: one line each, prefixed <c>conclab: </c>, whatever they quote. A

@@ -4,7 +4,7 @@ using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using Spectre.Console;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>
 /// On a terminal: a progress bar for the whole run (elapsed and remaining time) and a line naming the trial

@@ -5,7 +5,7 @@ using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using Spectre.Console;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>One line per trial, for output that is not a terminal (CI logs, files, pipes).</summary>
 internal sealed class PlainProgress : IRunObserver

@@ -2,7 +2,7 @@ using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
 using Spectre.Console;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>
 /// A reproduction on the console: per post, each claim on each run as a short block (verdict and claim, then

@@ -6,7 +6,7 @@ using ConcurrencyLab.Results;
 using Spectre.Console;
 using Spectre.Console.Rendering;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>Builds the console table of one scenario; writes nothing itself.</summary>
 internal static class ResultTableRenderer

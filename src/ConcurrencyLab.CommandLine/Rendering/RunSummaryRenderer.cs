@@ -3,7 +3,7 @@ using ConcurrencyLab.Results;
 using Spectre.Console;
 using Spectre.Console.Rendering;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>The table that ends a run of several scenarios: one row each, the answer and the published claims' fate.</summary>
 internal static class RunSummaryRenderer

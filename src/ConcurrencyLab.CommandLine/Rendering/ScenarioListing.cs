@@ -3,7 +3,7 @@ using ConcurrencyLab.Workloads;
 using Spectre.Console;
 using Spectre.Console.Rendering;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>What <c>conclab list</c> shows for one scenario.</summary>
 internal static class ScenarioListing

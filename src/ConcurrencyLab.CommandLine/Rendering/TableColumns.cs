@@ -2,7 +2,7 @@ using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 
-namespace ConcurrencyLab.Cli.Rendering;
+namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>
 /// Which columns a scenario's console table shows. By default the ones that decide: the variant, its median and

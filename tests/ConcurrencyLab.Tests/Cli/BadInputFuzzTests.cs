@@ -1,7 +1,7 @@
 using System.CommandLine;
 using System.Diagnostics;
 using System.Globalization;
-using ConcurrencyLab.Cli.Commands;
+using ConcurrencyLab.CommandLine.Commands;
 using ConcurrencyLab.Scenarios;
 
 namespace ConcurrencyLab.Tests.Cli;
@@ -135,7 +135,7 @@ public sealed class BadInputFuzzTests : IDisposable
         {
             _random = random;
             _inputs = inputs;
-            _root = CommandLine.Build(TestConsole.Create(new StringWriter()), ScenarioCatalog.BuiltIn);
+            _root = CommandLineRoot.Build(TestConsole.Create(new StringWriter()), ScenarioCatalog.BuiltIn);
             _scenarioCommands = [.. _root.Subcommands.Single(c => c.Name == "run").Subcommands.Where(c => c.Name != RunCommand.AllScenarios)];
             Assert.Equal(ScenarioCatalog.BuiltIn.Count, _scenarioCommands.Count);
         }

@@ -1,4 +1,4 @@
-using ConcurrencyLab.Cli.Commands;
+using ConcurrencyLab.CommandLine.Commands;
 using ConcurrencyLab.Scenarios;
 
 namespace ConcurrencyLab.Tests.Cli;

@@ -1,4 +1,4 @@
-using ConcurrencyLab.Cli.Commands;
+using ConcurrencyLab.CommandLine.Commands;
 using ConcurrencyLab.Scenarios;
 
 namespace ConcurrencyLab.Tests.Cli;
@@ -15,7 +15,7 @@ internal static class Conclab
         Console.SetError(error);
         try
         {
-            var exitCode = await CommandLine.InvokeAsync(args, console, ScenarioCatalog.BuiltIn);
+            var exitCode = await CommandLineRoot.InvokeAsync(args, console, ScenarioCatalog.BuiltIn);
             return (exitCode, error.ToString().Replace("\r", string.Empty, StringComparison.Ordinal), output.ToString());
         }
         finally

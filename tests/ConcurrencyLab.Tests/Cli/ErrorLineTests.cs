@@ -1,4 +1,4 @@
-using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.CommandLine.Rendering;
 
 namespace ConcurrencyLab.Tests.Cli;
 

@@ -1,4 +1,4 @@
-using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;

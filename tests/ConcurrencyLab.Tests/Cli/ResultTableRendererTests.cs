@@ -1,5 +1,5 @@
 using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;

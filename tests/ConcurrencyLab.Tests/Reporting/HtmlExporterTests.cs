@@ -1,5 +1,6 @@
 using System.Text.RegularExpressions;
 using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Charts;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 

@@ -1,4 +1,5 @@
 using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Charts;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using SkiaSharp;

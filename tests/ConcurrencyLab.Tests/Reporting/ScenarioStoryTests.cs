@@ -1,5 +1,5 @@
 using System.Net;
-using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Tests.Cli;

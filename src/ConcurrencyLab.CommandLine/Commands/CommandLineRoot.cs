@@ -1,17 +1,17 @@
 using System.CommandLine;
 using System.CommandLine.Help;
 using System.Runtime.InteropServices;
-using ConcurrencyLab.Cli.Rendering;
+using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
-namespace ConcurrencyLab.Cli.Commands;
+namespace ConcurrencyLab.CommandLine.Commands;
 
 /// <summary>
 /// Builds conclab's commands and runs one. Parse errors become a single line and exit code 2; the
 /// library's own error output (typo suggestions followed by the whole help) is never shown.
 /// </summary>
-internal static class CommandLine
+internal static class CommandLineRoot
 {
     public static Task<int> InvokeAsync(string[] args, IAnsiConsole console, IReadOnlyList<Scenario> scenarios) =>
         InvokeAsync(args, console, scenarios, new LabProgramOptions());
