@@ -1,5 +1,6 @@
 using System.Globalization;
 using System.Text.Json;
+using ConcurrencyLab.Experiments;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 

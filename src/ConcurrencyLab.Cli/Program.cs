@@ -2,6 +2,7 @@ using ConcurrencyLab;
 using ConcurrencyLab.Charts;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments;
 
 // The conclab tool: the published experiments through the lab's own command line, with PNG charts besides the
 // SVG ones. A bare `conclab` shows its help.

@@ -1,6 +1,6 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Scenarios.Poll;
+using ConcurrencyLab.Experiments.Poll;
 
 namespace ConcurrencyLab.IntegrationTests;
 

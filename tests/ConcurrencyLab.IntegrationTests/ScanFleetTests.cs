@@ -1,6 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
-using ConcurrencyLab.Scenarios.Scan;
+using ConcurrencyLab.Experiments.Scan;
 
 namespace ConcurrencyLab.IntegrationTests;
 

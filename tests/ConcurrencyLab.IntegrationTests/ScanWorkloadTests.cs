@@ -1,5 +1,5 @@
 using System.Net;
-using ConcurrencyLab.Scenarios.Scan;
+using ConcurrencyLab.Experiments.Scan;
 using ConcurrencyLab.Strategies;
 
 namespace ConcurrencyLab.IntegrationTests;
@@ -26,7 +26,7 @@ public sealed class ScanWorkloadTests
     [MemberData(nameof(ScanVariants))]
     public async Task Scan_SmallFleet_ClassifiesEveryHost(string variantName)
     {
-        var scan = new ConcurrencyLab.Scenarios.Scan.ScanScenario();
+        var scan = new ConcurrencyLab.Experiments.Scan.ScanScenario();
         Assert.True(scan.Variants(ConcurrencyLab.Scenarios.ParameterValues.Create(scan.Parameters, null, quick: true, out _)).TryParse(variantName, out var named, out var error), error);
         var variant = ConcurrencyLab.Scenarios.BatchVariant.Of(named);
         var layout = FleetLayout.Generate(8, 2, 1, 1, seed: 11);

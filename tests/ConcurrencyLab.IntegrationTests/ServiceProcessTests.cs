@@ -2,7 +2,8 @@ using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
 using ConcurrencyLab.Hosting;
-using ConcurrencyLab.Scenarios.Fanout;
+using ConcurrencyLab.Experiments.Fanout;
+using ConcurrencyLab.Experiments.Hosting;
 
 namespace ConcurrencyLab.IntegrationTests;
 

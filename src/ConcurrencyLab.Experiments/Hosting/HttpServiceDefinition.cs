@@ -1,8 +1,10 @@
 using System.Text.Json;
 using ConcurrencyLab.Serialization;
 using Microsoft.AspNetCore.Builder;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Hosting;
 
 /// <summary>
 /// An HTTP service on Kestrel whose settings are a <typeparamref name="TSettings"/>, sent to its process as JSON

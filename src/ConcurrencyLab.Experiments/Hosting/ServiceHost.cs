@@ -6,8 +6,10 @@ using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Hosting;
 
 /// <summary>
 /// The child side of a service process: a scenario's HTTP service on Kestrel, in a process of its own so

@@ -3,8 +3,10 @@ using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
 using ConcurrencyLab.Serialization;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Hosting;
 
 /// <summary>
 /// The parent side of a <see cref="ServiceHost"/> process: starts it, waits until it answers on loopback,

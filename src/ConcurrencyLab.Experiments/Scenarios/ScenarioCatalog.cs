@@ -1,10 +1,12 @@
-using ConcurrencyLab.Scenarios.Delay;
-using ConcurrencyLab.Scenarios.Fanout;
-using ConcurrencyLab.Scenarios.Hash;
-using ConcurrencyLab.Scenarios.Poll;
-using ConcurrencyLab.Scenarios.Scan;
+using ConcurrencyLab.Experiments.Delay;
+using ConcurrencyLab.Experiments.Fanout;
+using ConcurrencyLab.Experiments.Hash;
+using ConcurrencyLab.Experiments.Poll;
+using ConcurrencyLab.Experiments.Scan;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios;
+namespace ConcurrencyLab.Experiments;
 
 /// <summary>The scenarios that come with the lab.</summary>
 public static class ScenarioCatalog
@@ -16,7 +18,7 @@ public static class ScenarioCatalog
     /// <c>mix</c>: a workload described on the command line (items of CPU work and a wait, a lock, a downstream
     /// limit), every strategy in every form; it runs only when named.
     /// </summary>
-    public static Scenario Mix { get; } = Scenarios.Mix.MixScenario.Create();
+    public static Scenario Mix { get; } = Experiments.Mix.MixScenario.Create();
 
     /// <summary>What the conclab tool offers: the built-in experiments, then <see cref="Mix"/>.</summary>
     public static IReadOnlyList<Scenario> Tool { get; } = [.. BuiltIn, Mix];

@@ -1,6 +1,7 @@
 using System.Reflection;
 using System.Text.RegularExpressions;
 using ConcurrencyLab.Tests.Docs;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Architecture;
 
@@ -15,7 +16,7 @@ public sealed partial class ExperimentsInternalsTests
     public void TheInternalTypesTheExperimentsUse_AreTheOnesTheDocsList()
     {
         var core = typeof(ConcurrencyLab.Results.RunResult).Assembly;
-        var experiments = typeof(ConcurrencyLab.Scenarios.ScenarioCatalog).Assembly;
+        var experiments = typeof(ConcurrencyLab.Experiments.ScenarioCatalog).Assembly;
         var used = experiments.GetTypes()
             .SelectMany(CompiledReferences.Of)
             .Select(Outer)

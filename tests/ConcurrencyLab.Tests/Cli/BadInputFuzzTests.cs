@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.CommandLine.Commands;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Cli;
 

@@ -1,5 +1,6 @@
 using ConcurrencyLab.CommandLine.Commands;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Cli;
 
@@ -123,7 +124,7 @@ public sealed class CommandLineTests
         {
             // A run as this build writes it: its post's claims judged (report judges them again, the same way).
             var sample = Reporting.ExporterTests.SampleRun();
-            var delay = ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
+            var delay = ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
             sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, s) })] };
             var results = Write(folder, "results.json", sample);
             var broken = Path.Combine(folder, "broken.json");
@@ -170,7 +171,7 @@ public sealed class CommandLineTests
         {
             // A run as this build writes it: its post's claims judged (report judges them again, the same way).
             var sample = Reporting.ExporterTests.SampleRun();
-            var delay = ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
+            var delay = ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
             sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, s) })] };
             var results = Write(folder, "results.json", sample);
 
@@ -265,7 +266,7 @@ public sealed class CommandLineTests
         {
             // A run as this build writes it: its post's claims judged (report judges them again, the same way).
             var sample = Reporting.ExporterTests.SampleRun();
-            var delay = ConcurrencyLab.Scenarios.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
+            var delay = ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
             sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, s) })] };
             var results = Write(folder, "results.json", sample);
             var before = await File.ReadAllTextAsync(results);

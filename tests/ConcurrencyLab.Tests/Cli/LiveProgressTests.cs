@@ -3,6 +3,7 @@ using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Cli;
 

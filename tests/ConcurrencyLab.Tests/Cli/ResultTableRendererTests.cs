@@ -5,6 +5,7 @@ using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Tests.Reporting;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Cli;
 

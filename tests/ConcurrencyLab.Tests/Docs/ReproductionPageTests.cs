@@ -1,6 +1,7 @@
 using System.Text;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Docs;
 

@@ -5,6 +5,8 @@ using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Serialization;
 using ConcurrencyLab.Tests.Cli;
+using ConcurrencyLab.Experiments;
+using ConcurrencyLab.Experiments.Hosting;
 
 namespace ConcurrencyLab.Tests.Hosting;
 

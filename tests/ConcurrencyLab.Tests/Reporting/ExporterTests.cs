@@ -210,7 +210,7 @@ public sealed class ExporterTests
     [InlineData(new[] { 0.0, 0, -1 }, "0")]
     public void NeverColumn_CountsNeverAboveEveryValue(double[] values, string expected)
     {
-        var steady = ConcurrencyLab.Scenarios.Poll.PollScenario.SteadyStateMs;
+        var steady = ConcurrencyLab.Experiments.Poll.PollScenario.SteadyStateMs;
         TrialResult[] trials = [.. values.Select(v => new TrialResult { Metrics = Measured.Metrics(10, (steady, v)) })];
         var variant = new VariantResult
         {

@@ -1,11 +1,11 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Scenarios.Delay;
-using ConcurrencyLab.Scenarios.Fanout;
-using ConcurrencyLab.Scenarios.Hash;
-using ConcurrencyLab.Scenarios.Poll;
-using ConcurrencyLab.Scenarios.Scan;
+using ConcurrencyLab.Experiments.Delay;
+using ConcurrencyLab.Experiments.Fanout;
+using ConcurrencyLab.Experiments.Hash;
+using ConcurrencyLab.Experiments.Poll;
+using ConcurrencyLab.Experiments.Scan;
 using Xunit;
 using static ConcurrencyLab.Tests.Reproduction.Made;
 

@@ -6,6 +6,7 @@ using ConcurrencyLab.Tests.Cli;
 using ConcurrencyLab.Tests.Reporting;
 using Xunit;
 using static ConcurrencyLab.Tests.Reproduction.Made;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Reproduction;
 

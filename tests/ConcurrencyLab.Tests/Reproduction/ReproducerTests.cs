@@ -4,6 +4,7 @@ using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using Xunit;
 using static ConcurrencyLab.Tests.Reproduction.Made;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Reproduction;
 

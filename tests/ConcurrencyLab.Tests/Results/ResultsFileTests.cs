@@ -15,7 +15,7 @@ public sealed class ResultsFileTests
     public void AFileThisBuildCannotRead_IsRefusedInOneLine_NeverWithAStackTrace(string good, string bad)
     {
         var run = ExporterTests.SampleRun();
-        AssertRefusedInOneLine(run with { Scenarios = [run.Scenarios[0] with { Metrics = [ConcurrencyLab.Scenarios.Poll.PollScenario.MessagesPerSec] }] }, good, bad);
+        AssertRefusedInOneLine(run with { Scenarios = [run.Scenarios[0] with { Metrics = [ConcurrencyLab.Experiments.Poll.PollScenario.MessagesPerSec] }] }, good, bad);
     }
 
     [Theory]

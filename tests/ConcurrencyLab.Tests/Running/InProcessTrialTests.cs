@@ -3,6 +3,7 @@ using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Running;
 

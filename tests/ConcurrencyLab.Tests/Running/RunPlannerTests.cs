@@ -1,5 +1,6 @@
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Running;
 

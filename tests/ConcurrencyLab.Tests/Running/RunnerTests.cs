@@ -4,6 +4,7 @@ using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Tests.Scenarios;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Running;
 

@@ -1,5 +1,5 @@
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Scenarios.Delay;
+using ConcurrencyLab.Experiments.Delay;
 using ConcurrencyLab.Strategies;
 using ConcurrencyLab.Workloads;
 

@@ -1,4 +1,5 @@
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Scenarios;
 

@@ -1,8 +1,10 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Delay;
+namespace ConcurrencyLab.Experiments.Delay;
 
 /// <summary>
 /// What the delayed-items post (seeds/001) claims, and how each claim is decided. It ran 100 items of 10-50 ms with

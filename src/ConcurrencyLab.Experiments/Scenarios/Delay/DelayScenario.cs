@@ -1,7 +1,9 @@
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Workloads;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Delay;
+namespace ConcurrencyLab.Experiments.Delay;
 
 /// <summary>
 /// N items that each wait 10-50 ms, scheduled every way the lab knows. Reproduces the published

@@ -1,8 +1,10 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
 using ConcurrencyLab.Workloads;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Delay;
+namespace ConcurrencyLab.Experiments.Delay;
 
 /// <summary>What times the asynchronous waits of a <see cref="DelayWorkload"/>.</summary>
 internal enum DelayTimer

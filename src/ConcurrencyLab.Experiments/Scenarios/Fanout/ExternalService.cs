@@ -3,8 +3,10 @@ using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Workloads;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Fanout;
+namespace ConcurrencyLab.Experiments.Fanout;
 
 /// <summary>
 /// The slow external service of the fanout experiment: name, price and category of a product, each answered

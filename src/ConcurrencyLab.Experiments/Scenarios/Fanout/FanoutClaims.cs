@@ -1,8 +1,10 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Fanout;
+namespace ConcurrencyLab.Experiments.Fanout;
 
 /// <summary>
 /// What the fan-out post (seeds/003) claims, and how each claim is decided. Its service made three calls to a slow

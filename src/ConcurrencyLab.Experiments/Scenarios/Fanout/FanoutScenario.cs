@@ -6,8 +6,10 @@ using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Serialization;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Fanout;
+namespace ConcurrencyLab.Experiments.Fanout;
 
 /// <summary>
 /// A product service that fans every request out to three calls on a slow external service, each service

@@ -5,8 +5,10 @@ using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Serialization;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Experiments.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Fanout;
+namespace ConcurrencyLab.Experiments.Fanout;
 
 /// <summary>
 /// The product service of the fanout experiment: one endpoint per variant, each building a product from

@@ -1,6 +1,8 @@
 using System.Globalization;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Hash;
+namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>Sizes as people type them: <c>16MiB</c>, <c>4M</c>, <c>512KiB</c>, <c>1G</c> or plain bytes; units are binary (1 MiB = 1,048,576 bytes).</summary>
 internal static class ByteSize

@@ -1,7 +1,9 @@
 using System.Runtime.InteropServices;
 using Microsoft.Win32.SafeHandles;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Hash;
+namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>
 /// Reading a file past the page cache, with O_DIRECT on Linux: each read goes from the device straight into

@@ -1,8 +1,10 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
 using System.Threading.Channels;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Hash;
+namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>How the hash experiment's workers read and hash a file.</summary>
 internal enum HashMode

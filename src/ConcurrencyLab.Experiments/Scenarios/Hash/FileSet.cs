@@ -4,8 +4,9 @@ using System.Text.Json;
 using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Serialization;
+using ConcurrencyLab.Scenarios;
 
-namespace ConcurrencyLab.Scenarios.Hash;
+namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>What a file set holds: how many files, how big each is, and the seed of their content.</summary>
 internal sealed record FileSetSpec(int Files, long FileSize, int Seed)

@@ -1,8 +1,10 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Hash;
+namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>
 /// The limits no way of hashing a file set can beat on this machine, measured on the set itself at the start

@@ -2,8 +2,10 @@ using System.Globalization;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Hash;
+namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>
 /// What the file-hashing post (seeds/004) claims, and how each claim is decided: 512 files of 16 MiB from a cold

@@ -3,8 +3,10 @@ using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Hash;
+namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>
 /// A set of files hashed with MD5 by N workers fed from a Channel, sync vs async, as published in

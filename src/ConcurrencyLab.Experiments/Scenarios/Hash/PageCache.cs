@@ -1,7 +1,9 @@
 using System.Runtime.InteropServices;
 using Microsoft.Win32.SafeHandles;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Hash;
+namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>
 /// The operating system's page cache for one file: how much of it is in memory, and how to push it out, so

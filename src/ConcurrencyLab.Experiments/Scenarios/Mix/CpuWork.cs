@@ -1,7 +1,9 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Mix;
+namespace ConcurrencyLab.Experiments.Mix;
 
 /// <summary>
 /// Real CPU work by count, not by time: a xorshift loop whose rounds per millisecond are measured once, in the

@@ -1,7 +1,9 @@
 using System.Globalization;
 using ConcurrencyLab.Workloads;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Mix;
+namespace ConcurrencyLab.Experiments.Mix;
 
 /// <summary>
 /// <c>conclab run mix</c>: a workload described on the command line, for the common question without writing

@@ -1,6 +1,8 @@
 using ConcurrencyLab.Workloads;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Mix;
+namespace ConcurrencyLab.Experiments.Mix;
 
 /// <summary>Where an item's CPU work sits around its wait.</summary>
 internal enum CpuPlace

@@ -1,6 +1,8 @@
 using System.Globalization;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Mix;
+namespace ConcurrencyLab.Experiments.Mix;
 
 /// <summary>
 /// How long each item waits: a fixed time (<c>30</c>), uniform between two times (<c>10-50</c>), or long-tailed

@@ -1,6 +1,8 @@
 using System.Diagnostics;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// What the receiving side did with every message the schedule sends: how often each was processed, when

@@ -1,6 +1,8 @@
 using System.Buffers.Binary;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// One message on the wire: its number, the connection it was sent on and the sender's Stopwatch timestamp,

@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// Cuts a byte stream into <see cref="Frame"/>s, keeping a partial frame until the rest arrives. Not thread

@@ -2,8 +2,10 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using System.Net;
 using System.Net.Sockets;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// The sending side of the poll experiment: a listener on 127.0.0.1 and one accepted socket per connection,

@@ -1,8 +1,10 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// What the polled-connections post (seeds/002) claims, and how each claim is decided. It polled 500 objects every

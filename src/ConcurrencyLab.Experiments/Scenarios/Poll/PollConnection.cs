@@ -1,6 +1,8 @@
 using System.Net.Sockets;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// The receiving end of one connection: its socket, the frames read from it and not yet processed, and a

@@ -1,6 +1,8 @@
 using System.Net.Sockets;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// The real connections of one trial: the <see cref="MessageServer"/> and the client end of each connection,

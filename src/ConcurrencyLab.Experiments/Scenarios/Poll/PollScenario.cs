@@ -3,9 +3,11 @@ using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Scenarios.Poll.Receivers;
+using ConcurrencyLab.Experiments.Poll.Receivers;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// A server holding many real connections on loopback, each carrying a message now and then; the variants

@@ -1,6 +1,8 @@
 using ConcurrencyLab.Workloads;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// What a receiver works with during one run: the connections, the ledger it reports to, the poll interval

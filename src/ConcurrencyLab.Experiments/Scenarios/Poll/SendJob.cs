@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>One schedule being sent: what went out, when, and whether the server got through it.</summary>
 internal sealed class SendJob

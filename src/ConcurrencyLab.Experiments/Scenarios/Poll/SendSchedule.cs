@@ -1,6 +1,8 @@
 using System.Security.Cryptography;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// When the server sends each message, from the seed: every connection, in every poll interval, carries a

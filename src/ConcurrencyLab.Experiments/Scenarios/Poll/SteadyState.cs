@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
 /// How long receiving takes to keep up with sending: when the receive rate (processing starts per window)

@@ -1,7 +1,9 @@
 using System.Net;
 using System.Net.Sockets;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Scan;
+namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>
 /// A fleet of TCP hosts on loopback addresses, one port, made of real sockets:

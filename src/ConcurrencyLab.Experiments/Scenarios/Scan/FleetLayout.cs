@@ -1,6 +1,8 @@
 using System.Net;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Scan;
+namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>
 /// Which host of the fleet is which: consecutive addresses of 127.0.0.0/8 starting at <see cref="FirstAddress"/>,

@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Scan;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>How a host of the fleet answers a TCP connect.</summary>
 internal enum HostKind

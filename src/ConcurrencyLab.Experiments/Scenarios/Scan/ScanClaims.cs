@@ -1,7 +1,9 @@
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Scan;
+namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>
 /// What the port-scan post (seeds/000) claims, and how each claim is decided. It scanned 255 addresses with a 500 ms

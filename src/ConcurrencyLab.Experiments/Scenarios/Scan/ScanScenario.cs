@@ -3,8 +3,10 @@ using System.Globalization;
 using System.Net;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Workloads;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Scan;
+namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>
 /// A TCP connect sweep of a fleet of hosts on loopback, mostly silent like a LAN sweep, with a per-connect

@@ -1,8 +1,10 @@
 using System.Net;
 using System.Net.Sockets;
 using ConcurrencyLab.Workloads;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Scan;
+namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>
 /// Item i connects to target i with a timeout and records what it found: open (connected), closed

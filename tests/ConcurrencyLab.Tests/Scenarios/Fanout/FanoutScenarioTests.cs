@@ -1,5 +1,5 @@
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Scenarios.Fanout;
+using ConcurrencyLab.Experiments.Fanout;
 
 namespace ConcurrencyLab.Tests.Scenarios.Fanout;
 
@@ -69,6 +69,6 @@ public sealed class FanoutScenarioTests
         Assert.Contains("three delays", Assert.Single(problems), StringComparison.Ordinal);
 
         // A list of values, not a sweep: the same delay three times stays three calls.
-        Assert.Equal(new ConcurrencyLab.Scenarios.Fanout.ExternalServiceSettings(1000, 1000, 1000), FanoutScenario.Delays(Values(("delays", "1000,1000,1000"))));
+        Assert.Equal(new ConcurrencyLab.Experiments.Fanout.ExternalServiceSettings(1000, 1000, 1000), FanoutScenario.Delays(Values(("delays", "1000,1000,1000"))));
     }
 }

@@ -1,4 +1,4 @@
-using ConcurrencyLab.Scenarios.Fanout;
+using ConcurrencyLab.Experiments.Fanout;
 
 namespace ConcurrencyLab.Tests.Scenarios.Fanout;
 

@@ -1,5 +1,5 @@
 using System.Security.Cryptography;
-using ConcurrencyLab.Scenarios.Hash;
+using ConcurrencyLab.Experiments.Hash;
 
 namespace ConcurrencyLab.Tests.Scenarios.Hash;
 

@@ -1,6 +1,6 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Scenarios.Hash;
+using ConcurrencyLab.Experiments.Hash;
 
 namespace ConcurrencyLab.Tests.Scenarios.Hash;
 

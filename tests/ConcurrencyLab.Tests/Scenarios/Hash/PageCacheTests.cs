@@ -1,4 +1,4 @@
-using ConcurrencyLab.Scenarios.Hash;
+using ConcurrencyLab.Experiments.Hash;
 
 namespace ConcurrencyLab.Tests.Scenarios.Hash;
 

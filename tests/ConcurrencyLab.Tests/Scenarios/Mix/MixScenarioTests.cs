@@ -1,7 +1,8 @@
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Scenarios.Mix;
+using ConcurrencyLab.Experiments.Mix;
 using Xunit;
+using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Scenarios.Mix;
 

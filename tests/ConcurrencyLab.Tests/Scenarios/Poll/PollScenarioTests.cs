@@ -1,5 +1,5 @@
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Scenarios.Poll;
+using ConcurrencyLab.Experiments.Poll;
 
 namespace ConcurrencyLab.Tests.Scenarios.Poll;
 

@@ -1,4 +1,4 @@
-using ConcurrencyLab.Scenarios.Poll;
+using ConcurrencyLab.Experiments.Poll;
 
 namespace ConcurrencyLab.Tests.Scenarios.Poll;
 

@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>The driver starts one async poll method per connection per interval, without waiting for it.</summary>
 internal sealed class AwaitReceiver : PollingReceiver

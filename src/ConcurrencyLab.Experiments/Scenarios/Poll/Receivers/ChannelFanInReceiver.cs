@@ -1,6 +1,8 @@
 using System.Threading.Channels;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>
 /// Receiving and processing apart: a pending ReceiveAsync per connection posts each message to one Channel,

@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>Each interval, the driver polls every connection with Parallel.For and waits for the round.</summary>
 internal sealed class ParallelReceiver : PollingReceiver

@@ -1,6 +1,8 @@
 using System.Diagnostics;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
 
-namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>
 /// The published polling shape: one driver thread wakes every interval and hands each connection to a poll.

@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>
 /// No polling: one pending ReceiveAsync per connection. The runtime's socket engine waits on all of them at

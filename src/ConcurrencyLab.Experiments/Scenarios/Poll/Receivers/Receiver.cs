@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>One way of receiving from every connection: a variant of the poll experiment.</summary>
 internal abstract class Receiver

@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>The driver starts one Task.Run per connection per interval.</summary>
 internal sealed class TaskReceiver : PollingReceiver

@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>The driver queues one ThreadPool work item per connection per interval.</summary>
 internal sealed class ThreadPoolReceiver : PollingReceiver

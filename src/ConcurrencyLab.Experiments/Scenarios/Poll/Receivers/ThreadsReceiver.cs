@@ -1,4 +1,6 @@
-namespace ConcurrencyLab.Scenarios.Poll.Receivers;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Hosting;
+namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>A dedicated thread per connection, polling it and then sleeping an interval, as the published server did.</summary>
 internal sealed class ThreadsReceiver : Receiver
