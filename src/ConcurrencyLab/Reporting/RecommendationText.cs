@@ -60,8 +60,8 @@ internal static class RecommendationText
             TrialsFailed f => $"{f.Failed} of {f.Trials} trials {(f.TimedOut ? "timed out" : "failed")}: {f.FirstError.TrimEnd('.')}",
             NoOkTrial => "no trial was ok",
             WrongResults w => "wrong results" + (w.Metrics.Count == 0 ? string.Empty : ": " + string.Join(", ", w.Metrics.Select(m => Wrong(scenario, m.Key, m.Value)))),
-            BlocksPoolThreads b => $"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}: the runtime added "
-                + string.Join(" and ", new[] { b.Starvation >= 1 ? $"{Count(b.Starvation)} because queued work waited with no thread free" : null, b.Blocking >= 1 ? $"{Count(b.Blocking)} because its threads blocked on tasks" : null }.OfType<string>())
+            BlocksPoolThreads b => $"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}: the pool raised its thread target "
+                + string.Join(" and ", new[] { b.Starvation >= 1 ? $"{Count(b.Starvation)} times because queued work waited with no thread free" : null, b.Blocking >= 1 ? $"{Count(b.Blocking)} times because its threads blocked on tasks" : null }.OfType<string>())
                 + $"; {Ms(b.MedianMs)} ms against {Ms(recommendation.FastestMs)} ms for {fastest}",
             OneCoreBusy c => $"its CPU work ran one item at a time: {c.Cores.ToString("0.0", Invariant)} of {c.ProcessorCount} cores busy, where {fastest} kept {c.FastestCores.ToString("0.0", Invariant)} busy",
             ManyMoreThreads t => $"{(t.AsFast ? "as fast, but" : $"{Times(t.Ratio)} slower than {fastest}, and")} on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {recommendation.Use}",

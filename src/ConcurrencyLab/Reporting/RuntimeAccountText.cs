@@ -51,11 +51,34 @@ internal static class RuntimeAccountText
             ({ } from, _, { } to) when from != to => $"the pool's thread target went from {from} to {to}",
             _ => $"the pool's thread target stayed at {end?.ToString(Invariant) ?? "its start"}",
         };
+        // Raises of the target, by reason, and hill climbing's moves: only those there were, so a calm pool's
+        // sentence is its target alone.
         var rate = starvation > 0 && seconds > 0 ? $", about {(starvation / seconds).ToString(starvation / seconds >= 10 ? "0" : "0.#", Invariant)} a second" : string.Empty;
-        parts.Add($"{pool}: {Count(starvation, "starvation injection")}{rate}, {account.BlockingRaises} for blocking on tasks, {Count(account.HillClimbingMoves, "hill-climbing move")}");
-        if (account.LockContentions is { } locks && account.Waits is { } waits)
+        var moves = new List<string>();
+        if (starvation > 0)
         {
-            parts.Add($"threads blocked {Ms(locks.TotalMs + waits.TotalMs)} ms in all ({Count(locks.Count, "lock contention")} for {Ms(locks.TotalMs)} ms, {Count(waits.Count, "wait")} for {Ms(waits.TotalMs)} ms, the longest {Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)");
+            moves.Add($"raised {Times(starvation)} for starvation{rate}");
+        }
+
+        if (account.BlockingRaises > 0)
+        {
+            moves.Add($"{(moves.Count == 0 ? "raised " : string.Empty)}{Times(account.BlockingRaises)} for blocking on tasks");
+        }
+
+        if (account.HillClimbingMoves > 0)
+        {
+            moves.Add(Count(account.HillClimbingMoves, "hill-climbing move"));
+        }
+
+        parts.Add(moves.Count == 0 ? pool : $"{pool}: {string.Join(", ", moves)}");
+        if (account.LockContentions is { } locks && account.Waits is { } waits && locks.Count + waits.Count > 0)
+        {
+            var kinds = string.Join(", ", new[]
+            {
+                locks.Count > 0 ? $"{Count(locks.Count, "lock contention")} for {Ms(locks.TotalMs)} ms" : null,
+                waits.Count > 0 ? $"{Count(waits.Count, "wait")} for {Ms(waits.TotalMs)} ms" : null,
+            }.OfType<string>());
+            parts.Add($"threads blocked {Ms(locks.TotalMs + waits.TotalMs)} ms in all ({kinds}, the longest {Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)");
         }
 
         if (account.GcPauses is { } gc)
@@ -74,6 +97,8 @@ internal static class RuntimeAccountText
     }
 
     private static string Count(int n, string what) => $"{n} {what}{(n == 1 ? string.Empty : "s")}";
+
+    private static string Times(int n) => n == 1 ? "once" : $"{n} times";
 
     private static string Ms(double value) => Measurement.Figures.Ms(value);
 }

@@ -88,7 +88,7 @@ public class RecommendationTests
 
         var avoid = Assert.IsType<BlocksPoolThreads>(Assert.Single(r.Avoid));
         Assert.Equal(("task-run-waitall", 12.0, 0.0, null), (avoid.Variant, avoid.Starvation, avoid.Blocking, avoid.Service));
-        Assert.StartsWith("blocks pool threads: the runtime added 12 because queued work waited with no thread free", Reason(avoid, r), StringComparison.Ordinal);
+        Assert.StartsWith("blocks pool threads: the pool raised its thread target 12 times because queued work waited with no thread free", Reason(avoid, r), StringComparison.Ordinal);
     }
 
     [Fact]
