@@ -1,4 +1,5 @@
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Running;
 

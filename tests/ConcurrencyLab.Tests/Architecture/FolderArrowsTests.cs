@@ -1,4 +1,5 @@
 using System.Reflection;
+using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Tests.Architecture;
 
@@ -15,8 +16,6 @@ public sealed class FolderArrowsTests
     private static readonly (string From, string To, string Why)[] Debt =
     [
         ("Measurement", "Results", "StandardMetrics reads the figures of a trial's RuntimeAccount, which Results defines"),
-        ("Results", "Running", "RunSettings and RuntimeAccount record the run's RuntimeEvents, an option of the runner's"),
-        ("Diagnostics", "Running", "the event session is told which RuntimeEvents to read in the runner's own type"),
         ("Results", "Workloads", "a VariantResult records the WorkForm its items were called in"),
         ("Workloads", "Scenarios", "a user's WorkloadScenario is a Scenario, and its sweeps are scenario parameters"),
         ("Workloads", "Strategies", "a user's WorkloadScenario offers the strategies as its variants"),

@@ -1,4 +1,4 @@
-namespace ConcurrencyLab.Running;
+namespace ConcurrencyLab.Results;
 
 /// <summary>
 /// Which of the runtime's own events (EventPipe, provider <c>Microsoft-Windows-DotNETRuntime</c>) the runner
