@@ -7,6 +7,7 @@ using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
+using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.CommandLine.Commands;
 

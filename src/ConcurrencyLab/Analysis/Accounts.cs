@@ -1,4 +1,5 @@
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Analysis;
 

@@ -1,5 +1,6 @@
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
+using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Diagnostics;
 

@@ -7,6 +7,7 @@ using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
+using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Diagnostics;
 

@@ -102,7 +102,7 @@ public sealed record Metric
 
     /// <summary>How a standard metric is read from the runtime's account of the trial (the runner's, after the trial); null for the others.</summary>
     [JsonIgnore]
-    internal Func<Results.RuntimeAccount, double?>? Account { get; init; }
+    internal Func<Measurement.RuntimeAccount, double?>? Account { get; init; }
 
     /// <summary>The header with its unit: <c>CPU (ms)</c>.</summary>
     [JsonIgnore]

@@ -181,7 +181,7 @@ public static class StandardMetrics
     {
         Visibility = MetricVisibility.Everywhere,
         Description = "times the thread pool raised its thread target because work waited in its queue and no thread was free (the runtime's starvation reason), in the region",
-        Account = a => a.Injections(Results.PoolAdjustmentReason.Starvation),
+        Account = a => a.Injections(Measurement.PoolAdjustmentReason.Starvation),
     };
 
     /// <summary>Threads the pool added because one of its threads blocked on a task, by the runtime's own account.</summary>
@@ -189,7 +189,7 @@ public static class StandardMetrics
     {
         Visibility = MetricVisibility.Reports,
         Description = "times the thread pool raised its thread target because a pool thread blocked on a task (the runtime's cooperative-blocking reason), in the region",
-        Account = a => a.Injections(Results.PoolAdjustmentReason.CooperativeBlocking),
+        Account = a => a.Injections(Measurement.PoolAdjustmentReason.CooperativeBlocking),
     };
 
     /// <summary>The pool's hill-climbing moves, by the runtime's own account.</summary>
@@ -234,7 +234,7 @@ public static class StandardMetrics
     }
 
     /// <summary>Every standard metric the runtime's account of a trial gives.</summary>
-    internal static MetricValues Read(Results.RuntimeAccount account)
+    internal static MetricValues Read(Measurement.RuntimeAccount account)
     {
         ArgumentNullException.ThrowIfNull(account);
         return ReadEach(metric => metric.Account?.Invoke(account));

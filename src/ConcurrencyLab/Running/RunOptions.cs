@@ -1,5 +1,6 @@
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Running;
 

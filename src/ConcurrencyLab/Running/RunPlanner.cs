@@ -1,6 +1,7 @@
 using System.Globalization;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Running;
 

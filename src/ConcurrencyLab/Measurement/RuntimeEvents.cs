@@ -1,8 +1,9 @@
-namespace ConcurrencyLab.Results;
+using ConcurrencyLab.Measurement;
+namespace ConcurrencyLab.Measurement;
 
 /// <summary>
 /// Which of the runtime's own events (EventPipe, provider <c>Microsoft-Windows-DotNETRuntime</c>) the runner
-/// reads from each trial's process, from outside it, for the trial's <see cref="Results.RuntimeAccount"/>.
+/// reads from each trial's process, from outside it, for the trial's <see cref="Measurement.RuntimeAccount"/>.
 /// </summary>
 public enum RuntimeEvents
 {

@@ -1,7 +1,6 @@
 using System.Text.Json.Serialization;
-using ConcurrencyLab.Running;
 
-namespace ConcurrencyLab.Results;
+namespace ConcurrencyLab.Measurement;
 
 /// <summary>
 /// The runtime's own account of a trial's measured region, read from its events by the runner, outside the
@@ -135,61 +134,4 @@ internal static class PoolAdjustmentReasons
         PoolAdjustmentReason.ThreadTimedOut => "thread timed out",
         _ => "hill climbing",
     };
-}
-
-/// <summary>
-/// What a variant's runtime account comes to, as data: the figures of its median trial (the ok trial with a complete
-/// account whose wall time is the median's, the lower middle of an even count), for its own process and for the
-/// service it drove. Computed once (<c>ConcurrencyLab.Analysis.Accounts</c>) and stored in <c>results.json</c>.
-/// </summary>
-public sealed record AccountSummary
-{
-    /// <summary>Which measured trial it is, by its place in <see cref="VariantResult.Trials"/>.</summary>
-    public required int Trial { get; init; }
-
-    /// <summary>That trial's wall time, in milliseconds.</summary>
-    public required double WallMs { get; init; }
-
-    /// <summary>The trial's own process.</summary>
-    public required ProcessAccount Process { get; init; }
-
-    /// <summary>The service the trial drove (fanout's product service), where its account is complete; null otherwise.</summary>
-    public ProcessAccount? Service { get; init; }
-
-    /// <summary>The service's name, where there is one.</summary>
-    public string? ServiceName { get; init; }
-}
-
-/// <summary>One process's account, added up: the pool's target and why it moved, time blocked, the GC.</summary>
-public sealed record ProcessAccount
-{
-    /// <summary>The pool's target for worker threads as the region began; null when it had made no decision before.</summary>
-    public int? PoolTargetStart { get; init; }
-
-    /// <summary>The highest target in the region (the start included); null with no start and no adjustment.</summary>
-    public int? PoolTargetPeak { get; init; }
-
-    /// <summary>The target as the region ended.</summary>
-    public int? PoolTargetEnd { get; init; }
-
-    /// <summary>Raises of the target because queued work waited with no thread free.</summary>
-    public int StarvationRaises { get; init; }
-
-    /// <summary>Raises of the target because pool threads blocked on tasks.</summary>
-    public int BlockingRaises { get; init; }
-
-    /// <summary>Hill climbing's adjustments, whichever way they went.</summary>
-    public int HillClimbingMoves { get; init; }
-
-    /// <summary>Lock contentions that ended in the region; null when not collected.</summary>
-    public BlockedTime? LockContentions { get; init; }
-
-    /// <summary>Waits that ended in the region; null when not collected.</summary>
-    public BlockedTime? Waits { get; init; }
-
-    /// <summary>The GC's pauses; null when not collected.</summary>
-    public BlockedTime? GcPauses { get; init; }
-
-    /// <summary>Collections that began in the region.</summary>
-    public int GcCollections { get; init; }
 }
