@@ -29,7 +29,7 @@ public abstract class BatchScenario : Scenario
         PrepareAsync(context.Parameters, context.Seed, cancellationToken);
 
     /// <summary>
-    /// Numbers that multiply the variants (a user's <see cref="Workloads.Sweep"/>): each variant runs once at each
+    /// Numbers that multiply the variants (a user's <see cref="Scenarios.Sweep"/>): each variant runs once at each
     /// value, named <c>whenall:wait-ms=10</c>. None by default.
     /// </summary>
     private protected virtual IReadOnlyList<(VariantParameter Parameter, IReadOnlyList<int> Values)> SweepsOf(ParameterValues parameters) => [];

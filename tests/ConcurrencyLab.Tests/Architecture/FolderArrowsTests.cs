@@ -1,6 +1,4 @@
 using System.Reflection;
-using ConcurrencyLab.Results;
-using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Tests.Architecture;
 
@@ -16,9 +14,6 @@ public sealed class FolderArrowsTests
     // Arrows that close a cycle today, each with the reason it is still there. Strike one off when it is mended.
     private static readonly (string From, string To, string Why)[] Debt =
     [
-        ("Results", "Workloads", "a VariantResult records the WorkForm its items were called in"),
-        ("Workloads", "Scenarios", "a user's WorkloadScenario is a Scenario, and its sweeps are scenario parameters"),
-        ("Workloads", "Strategies", "a user's WorkloadScenario offers the strategies as its variants"),
         ("Scenarios", "Reproduction", "a Scenario declares its post's claims (PublishedClaims)"),
         ("Analysis", "Reproduction", "the Summarizer judges each claim with the evidence Reproduction defines"),
     ];

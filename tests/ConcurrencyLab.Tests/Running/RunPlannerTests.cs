@@ -102,7 +102,7 @@ public sealed class RunPlannerTests
     [Fact]
     public void AUsersWorkloadThatCannotBeBuilt_IsRefusedInOneLine_NotACrash()
     {
-        var broken = new ConcurrencyLab.Workloads.WorkloadScenario("broken", _ => throw new InvalidOperationException("the data file is missing"));
+        var broken = new ConcurrencyLab.Scenarios.WorkloadScenario("broken", _ => throw new InvalidOperationException("the data file is missing"));
 
         Assert.False(RunPlanner.TryCreate(new RunOptions(), [broken], out _, out var errors));
         Assert.Equal("broken: building the workload failed: InvalidOperationException: the data file is missing", Assert.Single(errors));

@@ -97,7 +97,7 @@ public sealed class VariantSpaceTests
     [Fact]
     public void AUsersWorkloadWithOnlyATaskForm_HasASequentialBaselineItCanRun()
     {
-        var scenario = new ConcurrencyLab.Workloads.WorkloadScenario("mine", _ => new TaskOnly());
+        var scenario = new ConcurrencyLab.Scenarios.WorkloadScenario("mine", _ => new TaskOnly());
         var parameters = ParameterValues.Create(scenario.Parameters, null, quick: false, out _);
 
         Assert.Equal("sequential-tap", scenario.DefaultBaseline(parameters).Name);

@@ -2,8 +2,9 @@ using System.Text.Json;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Strategies;
+using ConcurrencyLab.Workloads;
 
-namespace ConcurrencyLab.Workloads;
+namespace ConcurrencyLab.Scenarios;
 
 /// <summary>
 /// Your own workload as a scenario: its items run through every strategy the lab knows (threads, the pool,

@@ -2,8 +2,9 @@ using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text.Json;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Workloads;
 
-namespace ConcurrencyLab.Workloads;
+namespace ConcurrencyLab.Scenarios;
 
 /// <summary>
 /// What a <see cref="WorkloadScenario"/>'s factory builds a workload from: the run's parameters, the trial's

@@ -1,7 +1,8 @@
 using System.Globalization;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Workloads;
 
-namespace ConcurrencyLab.Workloads;
+namespace ConcurrencyLab.Scenarios;
 
 /// <summary>
 /// A number of your workload that multiplies the variants, as BenchmarkDotNet's <c>[Params]</c> does: every
