@@ -30,13 +30,13 @@ internal static class RunCommand
             run.Options.Add(option);
         }
 
-        run.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, settings, switches, parse, null, [], cancellationToken));
+        run.SetAction((parse, cancellationToken) => ExecuteAsync(console, new RunInvocation(scenarios, settings, switches, parse, null, [], EveryDefault: false), cancellationToken));
 
         // The bare run is a first look; the whole quick suite keeps a name of its own.
         if (scenarios.Any(s => s.FirstLook.Count > 0))
         {
             var all = new Command(AllScenarios, "Every scenario at its quick scale with all its default variants: the full quick suite, where a bare run takes a first look.");
-            all.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, settings, switches, parse, null, [], cancellationToken, everyDefault: true));
+            all.SetAction((parse, cancellationToken) => ExecuteAsync(console, new RunInvocation(scenarios, settings, switches, parse, null, [], EveryDefault: true), cancellationToken));
             run.Subcommands.Add(all);
         }
 
@@ -60,7 +60,7 @@ internal static class RunCommand
                 parameterOptions.Add((parameter, option));
             }
 
-            command.SetAction((parse, cancellationToken) => ExecuteAsync(console, scenarios, settings, switches, parse, scenario, parameterOptions, cancellationToken));
+            command.SetAction((parse, cancellationToken) => ExecuteAsync(console, new RunInvocation(scenarios, settings, switches, parse, scenario, parameterOptions, EveryDefault: false), cancellationToken));
             run.Subcommands.Add(command);
         }
 
@@ -69,41 +69,24 @@ internal static class RunCommand
 
     // The command's action: the command line read into a typed request, the request checked and planned, then run.
     // Every refusal comes before anything runs, in one go, exit code 2.
-    private static async Task<int> ExecuteAsync(
-        IAnsiConsole console,
-        IReadOnlyList<Scenario> scenarios,
-        LabProgramOptions settings,
-        Switches switches,
-        ParseResult parse,
-        Scenario? scenario,
-        IReadOnlyList<(Parameter Descriptor, Option Option)> parameterOptions,
-        CancellationToken cancellationToken,
-        bool everyDefault = false)
+    private static async Task<int> ExecuteAsync(IAnsiConsole console, RunInvocation invocation, CancellationToken cancellationToken)
     {
         var errors = new List<string>();
-        var request = Read(console, scenarios, settings, switches, parse, scenario, parameterOptions, everyDefault, errors);
-        var plan = errors.Count == 0 ? Validate(request, scenarios, errors) : null;
+        var request = Read(console, invocation, errors);
+        var plan = errors.Count == 0 ? Validate(request, invocation.Scenarios, errors) : null;
         if (errors.Count > 0 || plan is null)
         {
             await ErrorLine.WriteAsync(errors).ConfigureAwait(false);
             return ExitCode.BadInput;
         }
 
-        return await RunAsync(console, settings, request, plan, cancellationToken).ConfigureAwait(false);
+        return await RunAsync(console, invocation.Settings, request, plan, cancellationToken).ConfigureAwait(false);
     }
 
     // The command line as a typed request; what does not parse is added to errors, with the flag it came from.
-    private static RunRequest Read(
-        IAnsiConsole console,
-        IReadOnlyList<Scenario> scenarios,
-        LabProgramOptions settings,
-        Switches switches,
-        ParseResult parse,
-        Scenario? scenario,
-        IReadOnlyList<(Parameter Descriptor, Option Option)> parameterOptions,
-        bool everyDefault,
-        List<string> errors)
+    private static RunRequest Read(IAnsiConsole console, RunInvocation invocation, List<string> errors)
     {
+        var (scenarios, settings, switches, parse, scenario, parameterOptions, everyDefault) = invocation;
         var parameters = new Dictionary<string, string>();
         foreach (var (descriptor, option) in parameterOptions)
         {
@@ -412,6 +395,23 @@ internal static class RunCommand
         errors.Add($"{option.Name} must be off, pool or full, not '{text}'.");
         return null;
     }
+
+    /// <summary>What one of <c>run</c>'s commands was invoked with: the program's scenarios and settings, the parsed line, and which command.</summary>
+    /// <param name="Scenarios">The program's scenarios.</param>
+    /// <param name="Settings">The program's settings (defaults, chart formats).</param>
+    /// <param name="Switches">The options every <c>run</c> command shares.</param>
+    /// <param name="Parse">The parsed command line.</param>
+    /// <param name="Scenario">The scenario named, or null for a run of them all.</param>
+    /// <param name="ParameterOptions">That scenario's own options, each with the parameter it sets.</param>
+    /// <param name="EveryDefault">Whether it is <c>run all</c>: every default variant, not the first look.</param>
+    private sealed record RunInvocation(
+        IReadOnlyList<Scenario> Scenarios,
+        LabProgramOptions Settings,
+        Switches Switches,
+        ParseResult Parse,
+        Scenario? Scenario,
+        IReadOnlyList<(Parameter Descriptor, Option Option)> ParameterOptions,
+        bool EveryDefault);
 
     /// <summary>The options every run takes, before or after the scenario name; one set per command tree.</summary>
     private sealed class Switches
