@@ -21,9 +21,10 @@ internal static class AccountTable
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(ordered);
         var rows = new List<string[]>();
-        foreach (var variant in ordered.Where(Reporting.RuntimeAccountText.Notable))
+        foreach (var variant in ordered)
         {
-            if (Accounts.Of(variant) is not { } account)
+            // Each account read once: stored, or added up from the trials of a file written before it was stored.
+            if (Accounts.Of(variant) is not { } account || !Reporting.RuntimeAccountText.Notable(account))
             {
                 continue;
             }
@@ -64,7 +65,7 @@ internal static class AccountTable
     {
         var target = (a.PoolTargetStart, a.PoolTargetPeak, a.PoolTargetEnd) switch
         {
-            ({ } from, { } top, { } to) when top > to && top > from => $"{from} -> {top} -> {to}",
+            ({ } from, { } top, { } to) when a.PeakStandsOut => $"{from} -> {top} -> {to}",
             ({ } from, _, { } to) when from != to => $"{from} -> {to}",
             (_, _, { } to) => to.ToString(Invariant),
             _ => string.Empty,

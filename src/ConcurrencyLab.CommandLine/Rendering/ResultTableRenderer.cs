@@ -1,6 +1,5 @@
 using System.Globalization;
 using ConcurrencyLab.Analysis;
-using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using Spectre.Console;

@@ -66,7 +66,7 @@ internal static class Recommender
         }
 
         // Only a variant whose every trial was ok and whose results were right can be recommended.
-        var sound = ok.Where(v => v.Trials.All(t => t.Status == TrialStatus.Ok) && WrongMetrics(scenario, v).Count == 0).ToList();
+        var sound = ok.Where(v => v.Trials.All(t => t.Status == TrialStatus.Ok) && scenario.WrongMetrics(v).Count == 0).ToList();
         var fastest = sound.Count > 0 ? sound[0] : ok[0];
         var best = fastest.Summary!;
         if (sound.Count == 0)
@@ -127,7 +127,7 @@ internal static class Recommender
             return new NoOkTrial { Variant = variant.Name };
         }
 
-        var wrong = WrongMetrics(scenario, variant);
+        var wrong = scenario.WrongMetrics(variant);
         if (wrong.Count > 0)
         {
             return new WrongResults { Variant = variant.Name, Metrics = wrong.ToDictionary(m => m.Id, m => summary.Median(m)!.Value, StringComparer.Ordinal) };
@@ -181,10 +181,6 @@ internal static class Recommender
     // The median over the ok trials of a metric of the service the trial drove; 0 where none recorded it.
     private static double ServiceMedian(VariantResult variant, Metric metric) =>
         Statistics.MedianEstimate.MedianOf(variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Service?.Value(metric)).OfType<double>());
-
-    /// <summary>The metrics that should be 0 and are not in <paramref name="variant"/>'s medians (the lab's own first, then the scenario's).</summary>
-    internal static List<Metric> WrongMetrics(ScenarioResult scenario, VariantResult variant) =>
-        [.. StandardMetrics.All.Concat(scenario.Metrics.Where(m => !StandardMetrics.All.Any(s => s.Id == m.Id))).Where(m => m.FlagsWhenNotZero && variant.Summary?.Median(m) is not (null or 0))];
 
     private static double? Threads(VariantResult variant) => variant.Summary?.Median(StandardMetrics.PeakThreads) is >= 0 and var threads ? threads : null;
 

@@ -75,7 +75,7 @@ internal static class RecommendationText
 
     // A metric that should be 0, named and written as the scenario describes it; by its id where it does not.
     private static string Wrong(ScenarioResult scenario, string id, double value) =>
-        StandardMetrics.All.Concat(scenario.Metrics).FirstOrDefault(m => m.Id == id) is { } metric
+        scenario.AllMetrics().FirstOrDefault(m => m.Id == id) is { } metric
             ? $"{metric.DisplayName.ToLowerInvariant()} {metric.Write(value)} (should be 0)"
             : $"{id} {value.ToString("0.#", Invariant)} (should be 0)";
 

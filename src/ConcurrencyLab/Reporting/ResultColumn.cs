@@ -54,7 +54,7 @@ internal sealed record ResultColumn(string Id, string Header, string Unit, Metri
     public static IEnumerable<Metric> MetricsOf(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        return StandardMetrics.All.Concat(scenario.Metrics.Where(m => !StandardMetrics.All.Any(s => s.Id == m.Id)));
+        return scenario.AllMetrics();
     }
 
     /// <summary>A column showing a metric's median over a variant's ok trials (<c>never</c> where the metric says so).</summary>
@@ -86,8 +86,7 @@ internal sealed record ResultColumn(string Id, string Header, string Unit, Metri
     /// The metrics that should be 0 (such as hosts misclassified) and are not, in this variant's medians:
     /// <c>misclassified 7</c>.
     /// </summary>
-    private static string Flags(ScenarioResult scenario, VariantResult variant) => string.Join(", ", MetricsOf(scenario)
-        .Where(m => m.FlagsWhenNotZero && variant.Summary?.Median(m) is not (null or 0))
+    private static string Flags(ScenarioResult scenario, VariantResult variant) => string.Join(", ", scenario.WrongMetrics(variant)
         .Select(m => $"{m.Id} {variant.Summary!.Median(m)!.Value.ToString("0.#", Invariant)}"));
 
     private static string Ms(double? value) => value is { } ms ? StandardMetrics.WallTime.Write(ms) : string.Empty;

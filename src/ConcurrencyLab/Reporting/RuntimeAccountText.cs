@@ -16,8 +16,11 @@ internal static class RuntimeAccountText
     /// Whether the pool added threads because work waited, in the variant's median trial or in the service it
     /// drove: the accounts a console shows, since they explain the thread columns.
     /// </summary>
-    public static bool Notable(VariantResult variant) =>
-        Accounts.Of(variant) is { } account && new[] { account.Process, account.Service }.Any(a => a is { } p && (p.StarvationRaises > 0 || p.BlockingRaises > 0));
+    public static bool Notable(VariantResult variant) => Accounts.Of(variant) is { } account && Notable(account);
+
+    /// <summary>Whether <paramref name="account"/> shows the pool raising its target because work waited, in the trial or its service.</summary>
+    public static bool Notable(AccountSummary account) =>
+        new[] { account.Process, account.Service }.Any(a => a is { } p && (p.StarvationRaises > 0 || p.BlockingRaises > 0));
 
     /// <summary>The sentence for <paramref name="variant"/>, or null when none of its ok trials has an account.</summary>
     public static string? Describe(VariantResult variant)
@@ -47,7 +50,7 @@ internal static class RuntimeAccountText
         var parts = new List<string>();
         var pool = (start, peak, end) switch
         {
-            ({ } from, { } top, { } to) when top > to && top > from => $"the pool's thread target rose from {from} to {top} ({to} at the end)",
+            ({ } from, { } top, { } to) when account.PeakStandsOut => $"the pool's thread target rose from {from} to {top} ({to} at the end)",
             ({ } from, _, { } to) when from != to => $"the pool's thread target went from {from} to {to}",
             _ => $"the pool's thread target stayed at {end?.ToString(Invariant) ?? "its start"}",
         };

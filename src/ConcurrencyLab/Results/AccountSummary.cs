@@ -37,6 +37,9 @@ public sealed record ProcessAccount
     /// <summary>The target as the region ended.</summary>
     public int? PoolTargetEnd { get; init; }
 
+    /// <summary>Whether the target rose above both its start and its end, so a report names the peak too.</summary>
+    internal bool PeakStandsOut => PoolTargetStart is { } start && PoolTargetPeak is { } peak && PoolTargetEnd is { } end && peak > start && peak > end;
+
     /// <summary>Raises of the target because queued work waited with no thread free.</summary>
     public int StarvationRaises { get; init; }
 

@@ -134,6 +134,13 @@ public sealed record ScenarioResult
     /// </summary>
     public IReadOnlyList<Recommendation>? Recommendations { get; init; }
 
+    /// <summary>Every metric the scenario's trials may hold: the lab's own, then the scenario's (one described as the lab's is the lab's).</summary>
+    internal IEnumerable<Metric> AllMetrics() => StandardMetrics.All.Concat(Metrics.Where(m => !StandardMetrics.All.Any(s => s.Id == m.Id)));
+
+    /// <summary>The metrics that should be 0 (hosts misclassified, messages lost) and are not in <paramref name="variant"/>'s medians.</summary>
+    internal IReadOnlyList<Metric> WrongMetrics(VariantResult variant) =>
+        [.. AllMetrics().Where(m => m.FlagsWhenNotZero && variant.Summary?.Median(m) is not (null or 0))];
+
     /// <summary>Anything the reader should know: scale changes, digests that differ, a hung in-process trial.</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
 }

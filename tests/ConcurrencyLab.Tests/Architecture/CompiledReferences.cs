@@ -104,6 +104,17 @@ internal static class CompiledReferences
         return direct.OfType<Type>().SelectMany(Unwrap);
     }
 
+    /// <summary>The outermost type <paramref name="type"/> is nested in (itself when it is not nested).</summary>
+    public static Type Outer(Type type)
+    {
+        while (type.IsNested)
+        {
+            type = type.DeclaringType!;
+        }
+
+        return type;
+    }
+
     private static IEnumerable<Type> Unwrap(Type type)
     {
         if (type.HasElementType)

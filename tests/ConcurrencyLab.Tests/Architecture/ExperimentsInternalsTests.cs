@@ -19,7 +19,7 @@ public sealed partial class ExperimentsInternalsTests
         var experiments = typeof(ConcurrencyLab.Experiments.ScenarioCatalog).Assembly;
         var used = experiments.GetTypes()
             .SelectMany(CompiledReferences.Of)
-            .Select(Outer)
+            .Select(CompiledReferences.Outer)
             .Where(t => t.Assembly == core && !t.IsPublic && !t.Name.StartsWith('<'))
             .Select(t => t.FullName!["ConcurrencyLab.".Length..])
             .ToHashSet(StringComparer.Ordinal);
@@ -32,7 +32,7 @@ public sealed partial class ExperimentsInternalsTests
             .. methods.SelectMany(CompiledReferences.BodyMembers),
             .. methods.OfType<MethodInfo>().Select(m => m.GetBaseDefinition()).Where(b => b.DeclaringType?.Assembly == core),
         ];
-        foreach (var member in members.Where(m => m.DeclaringType is { } d && d.Assembly == core && Outer(d).IsPublic && Hidden(m)))
+        foreach (var member in members.Where(m => m.DeclaringType is { } d && d.Assembly == core && CompiledReferences.Outer(d).IsPublic && Hidden(m)))
         {
             var name = member.Name.StartsWith("get_", StringComparison.Ordinal) || member.Name.StartsWith("set_", StringComparison.Ordinal) ? member.Name[4..] : member.Name;
             used.Add($"{member.DeclaringType!.FullName!["ConcurrencyLab.".Length..]}.{name}");
@@ -58,15 +58,6 @@ public sealed partial class ExperimentsInternalsTests
         _ => false,
     };
 
-    private static Type Outer(Type type)
-    {
-        while (type.IsNested)
-        {
-            type = type.DeclaringType!;
-        }
-
-        return type;
-    }
 
     [GeneratedRegex("^\\s*`([A-Za-z.]+)`|, `([A-Za-z.]+)`")]
     private static partial Regex Name();

@@ -61,11 +61,7 @@ public sealed class FolderArrowsTests
 
     private static string? Folder(Type? type)
     {
-        while (type is { IsNested: true })
-        {
-            type = type.DeclaringType;
-        }
-
+        type = type is null ? null : CompiledReferences.Outer(type);
         if (type?.Assembly != Core || type.Namespace is not { } ns || !ns.StartsWith("ConcurrencyLab.", StringComparison.Ordinal))
         {
             return null;
@@ -107,7 +103,7 @@ public sealed class FolderArrowsTests
                     graph[(a, b)] = where = [];
                 }
 
-                where.Add($"{Outer(from).Name} uses {Outer(to).Name}");
+                where.Add($"{CompiledReferences.Outer(from).Name} uses {CompiledReferences.Outer(to).Name}");
             }
         }
 
@@ -152,15 +148,6 @@ public sealed class FolderArrowsTests
         return graph;
     }
 
-    private static Type Outer(Type type)
-    {
-        while (type.IsNested)
-        {
-            type = type.DeclaringType!;
-        }
-
-        return type;
-    }
 
     // A cycle in the graph, as the folders along it (the first repeated at the end), or null.
     private static List<string>? FindCycle(IReadOnlyList<(string From, string To)> arrows)
