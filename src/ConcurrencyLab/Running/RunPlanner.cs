@@ -10,7 +10,7 @@ namespace ConcurrencyLab.Running;
 /// scenario, bad parameter, unknown variant, a strategy paired with a form it cannot use) before any
 /// trial starts, rather than stopping at the first.
 /// </summary>
-internal static class RunPlanner
+internal static partial class RunPlanner
 {
     /// <summary>Builds the plan, or returns false with one line per problem, each naming the <see cref="RunOptions"/> member it is about.</summary>
     public static bool TryCreate(RunOptions options, IReadOnlyList<Scenario> catalog, out RunPlan plan, out IReadOnlyList<string> errors) =>
@@ -118,7 +118,9 @@ internal static class RunPlanner
             }
         }
 
-        errors = problems;
+        // Parameters and scenarios write a parameter as its flag, --name; the caller's naming says it its way.
+        var declared = chosen.SelectMany(c => c.Parameters).Select(p => p.Name).Concat(options.Parameters.Keys).ToHashSet(StringComparer.Ordinal);
+        errors = [.. problems.Select(p => NameParameters(p, declared, naming))];
         if (problems.Count > 0)
         {
             return false;
@@ -147,8 +149,21 @@ internal static class RunPlanner
     /// <summary>The key <see cref="TryCreate(RunOptions, IReadOnlyList{Scenario}, Func{string, string}, out RunPlan, out IReadOnlyList{string})"/> names the runtime's settings by, together.</summary>
     public const string RuntimeSettingsKey = "RuntimeSettings";
 
-    // How code names a setting: by the RunOptions member that holds it.
-    private static string CodeNames(string member) => member == RuntimeSettingsKey ? "RuntimeEnvironment and RuntimeSweeps" : member;
+    // How code names a setting: by the RunOptions member that holds it; a scenario's parameter (--items) by its key
+    // in RunOptions.Parameters.
+    private static string CodeNames(string member) => member switch
+    {
+        RuntimeSettingsKey => "RuntimeEnvironment and RuntimeSweeps",
+        _ when member.StartsWith("--", StringComparison.Ordinal) => $"Parameters[\"{member[2..]}\"]",
+        _ => member,
+    };
+
+    // Each --name in a problem that names a declared parameter, as the caller names it (the command line keeps it).
+    internal static string NameParameters(string problem, IReadOnlySet<string> declared, Func<string, string> naming) =>
+        ParameterFlag().Replace(problem, m => declared.Contains(m.Groups[1].Value) ? naming(m.Value) : m.Value);
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"(?<![\w-])--([a-z0-9][a-z0-9-]*)")]
+    private static partial System.Text.RegularExpressions.Regex ParameterFlag();
 
     // The runtime's settings reach a trial only through a fresh process, and only DOTNET_ ones; the lab's own
     // diagnostic port is its to set.

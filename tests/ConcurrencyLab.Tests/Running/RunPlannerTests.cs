@@ -77,8 +77,10 @@ public sealed class RunPlannerTests
         Assert.DoesNotContain(errors, e => e.Contains("--repeat", StringComparison.Ordinal));
         Assert.False(RunPlanner.TryCreate(options, Catalog, m => m == nameof(RunOptions.Repeat) ? "--repeat" : m, out _, out var flagged));
         Assert.Contains(flagged, e => e.StartsWith("--repeat must be", StringComparison.Ordinal));
-        Assert.Contains(errors, e => e == "--items must be from 1 to 100000, not -3.");
-        Assert.Contains(errors, e => e.Contains("--dop", StringComparison.Ordinal));
+        Assert.Contains(errors, e => e == "Parameters[\"items\"] must be from 1 to 100000, not -3.");
+        Assert.Contains(errors, e => e.Contains("Parameters[\"dop\"]", StringComparison.Ordinal));
+        Assert.All(errors, e => Assert.DoesNotContain("--", e, StringComparison.Ordinal));
+        Assert.Contains(flagged, e => e == "--items must be from 1 to 100000, not -3.");
         Assert.All(errors, e => Assert.DoesNotContain('\n', e));
     }
 
@@ -96,7 +98,13 @@ public sealed class RunPlannerTests
     {
         var options = new RunOptions { Scenarios = ["delay"], Parameters = new Dictionary<string, string> { ["min-delay"] = "60", ["max-delay"] = "50" } };
         Assert.False(RunPlanner.TryCreate(options, Catalog, out _, out var errors));
-        Assert.Contains("--min-delay (60) must not exceed --max-delay (50).", errors);
+        Assert.Contains("Parameters[\"min-delay\"] (60) must not exceed Parameters[\"max-delay\"] (50).", errors);
+
+        // The command line keeps the flags, and leaves a flag that is not a parameter as it is.
+        Assert.False(RunPlanner.TryCreate(options with { Parameters = new Dictionary<string, string> { ["min-delay"] = "60", ["max-delay"] = "50", ["nosuch"] = "1" } }, Catalog, m => m, out _, out var flagged));
+        Assert.Contains("--min-delay (60) must not exceed --max-delay (50).", flagged);
+        Assert.Contains(flagged, e => e.StartsWith("--nosuch is not a parameter of delay", StringComparison.Ordinal));
+        Assert.Equal("use --quick with Parameters[\"items\"]", RunPlanner.NameParameters("use --quick with --items", new HashSet<string> { "items" }, m => m.StartsWith("--", StringComparison.Ordinal) ? $"Parameters[\"{m[2..]}\"]" : m));
     }
 
     [Fact]
@@ -148,7 +156,7 @@ public sealed class RunPlannerTests
     {
         var parameters = new Dictionary<string, string> { ["targets"] = targets, ["port"] = "80" };
         Assert.False(RunPlanner.TryCreate(new RunOptions { Scenarios = ["scan"], Parameters = parameters }, Catalog, out _, out var errors));
-        Assert.Contains(errors, e => e.Contains("--targets", StringComparison.Ordinal));
+        Assert.Contains(errors, e => e.Contains("Parameters[\"targets\"]", StringComparison.Ordinal));
 
         // Planning only: no test ever runs a scan outside loopback.
         if (targets != "127.0.0.0/7")
@@ -171,7 +179,7 @@ public sealed class RunPlannerTests
         var parameters = new Dictionary<string, string> { ["hosts"] = "12", ["port"] = port.ToString(System.Globalization.CultureInfo.InvariantCulture) };
 
         Assert.False(RunPlanner.TryCreate(new RunOptions { Scenarios = ["scan"], Parameters = parameters }, Catalog, out _, out var errors));
-        Assert.Equal($"--port {port} is taken on 127.0.1.4 (another run's fleet, or another program, listens there); choose another, or leave --port out for a free one.", Assert.Single(errors));
+        Assert.Equal($"Parameters[\"port\"] {port} is taken on 127.0.1.4 (another run's fleet, or another program, listens there); choose another, or leave Parameters[\"port\"] out for a free one.", Assert.Single(errors));
 
         // Three hosts stop short of it.
         parameters["hosts"] = "3";
