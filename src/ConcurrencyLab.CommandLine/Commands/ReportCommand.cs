@@ -1,5 +1,6 @@
 using System.CommandLine;
 using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
@@ -35,7 +36,7 @@ internal static class ReportCommand
                 // conditions: a verdict an older build gave on a run that did not test its claim is not repeated.
                 run = run with
                 {
-                    Scenarios = [.. run.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { Claims: not null } known ? s with { Claims = Summarizer.Judge(known, s, machine: run.Environment, settings: run.Settings) } : s)],
+                    Scenarios = [.. run.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { } known && PostClaims.Of(known) is not null ? s with { Claims = Summarizer.Judge(known, s, machine: run.Environment, settings: run.Settings) } : s)],
                 };
             }
             catch (ResultsFileException ex)

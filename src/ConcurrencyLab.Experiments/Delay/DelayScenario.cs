@@ -1,3 +1,4 @@
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Workloads;
 using ConcurrencyLab.Scenarios;
@@ -9,7 +10,7 @@ namespace ConcurrencyLab.Experiments.Delay;
 /// N items that each wait 10-50 ms, scheduled every way the lab knows. Reproduces the published
 /// comparison of a Channel with Parallel.For@4 and Parallel.ForEachAsync @4, @40 and default.
 /// </summary>
-public sealed class DelayScenario : BatchScenario
+public sealed class DelayScenario : BatchScenario, IReproducesPost
 {
     /// <inheritdoc/>
     public override string Name => "delay";
@@ -21,7 +22,7 @@ public sealed class DelayScenario : BatchScenario
     public override string Reproduces => "Channels vs Parallel.ForEachAsync on 100 delayed items (seeds/001)";
 
     /// <inheritdoc/>
-    internal override PublishedClaims? Claims => DelayClaims.All;
+    PublishedClaims IReproducesPost.Claims => DelayClaims.All;
 
     /// <inheritdoc/>
     /// <remarks>the published Channel against Parallel.For@4, and WhenAll done right.</remarks>

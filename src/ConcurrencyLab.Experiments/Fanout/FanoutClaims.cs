@@ -1,3 +1,4 @@
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;

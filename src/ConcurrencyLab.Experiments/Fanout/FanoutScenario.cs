@@ -1,3 +1,4 @@
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reproduction;
 using System.Diagnostics;
 using System.Globalization;
@@ -16,7 +17,7 @@ namespace ConcurrencyLab.Experiments.Fanout;
 /// on Kestrel in a process of its own, driven by a client sending N requests at once. Reproduces seeds/003:
 /// Task.WaitAll vs await Task.WhenAll vs an async client, and the threads each makes the service create.
 /// </summary>
-public sealed class FanoutScenario : Scenario
+public sealed class FanoutScenario : Scenario, IReproducesPost
 {
     private static readonly TimeSpan ServiceStartTimeout = TimeSpan.FromSeconds(60);
 
@@ -30,7 +31,7 @@ public sealed class FanoutScenario : Scenario
     public override string Reproduces => "Task.WaitAll vs await Task.WhenAll vs async client in a service calling a slow web service (seeds/003)";
 
     /// <inheritdoc/>
-    internal override PublishedClaims? Claims => FanoutClaims.All;
+    PublishedClaims IReproducesPost.Claims => FanoutClaims.All;
 
     /// <inheritdoc/>
     /// <remarks>the three published services, at 5 requests: the blocking ones already wait for the pool to add threads.</remarks>

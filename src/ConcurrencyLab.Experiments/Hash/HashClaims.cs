@@ -1,4 +1,5 @@
 using System.Globalization;
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;

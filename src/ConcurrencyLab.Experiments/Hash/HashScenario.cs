@@ -1,3 +1,4 @@
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reproduction;
 using System.Diagnostics;
 using System.Globalization;
@@ -13,7 +14,7 @@ namespace ConcurrencyLab.Experiments.Hash;
 /// seeds/004; with the page cache emptied before every trial (or filled, for the CPU-bound case), every hash
 /// checked against the set's manifest, and the two rates no variant can beat measured on the same files.
 /// </summary>
-public sealed class HashScenario : Scenario
+public sealed class HashScenario : Scenario, IReproducesPost
 {
     private static readonly (string Kind, HashMode Mode, string Description)[] Kinds =
     [
@@ -172,7 +173,7 @@ public sealed class HashScenario : Scenario
     }
 
     /// <inheritdoc/>
-    internal override PublishedClaims? Claims => HashClaims.All;
+    PublishedClaims IReproducesPost.Claims => HashClaims.All;
 
     /// <inheritdoc/>
     /// <remarks>sync and async at the fewest and the most workers: the published claims.</remarks>

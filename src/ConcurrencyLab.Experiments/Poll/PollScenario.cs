@@ -1,3 +1,4 @@
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reproduction;
 using System.Diagnostics;
 using System.Globalization;
@@ -15,7 +16,7 @@ namespace ConcurrencyLab.Experiments.Poll;
 /// or by leaving the waiting to the runtime's socket engine. Reproduces seeds/002, where 500 in-memory
 /// objects were polled every 50 ms.
 /// </summary>
-public sealed class PollScenario : Scenario
+public sealed class PollScenario : Scenario, IReproducesPost
 {
     private const int PrimerMessages = 4;
 
@@ -29,7 +30,7 @@ public sealed class PollScenario : Scenario
     public override string Reproduces => "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (seeds/002)";
 
     /// <inheritdoc/>
-    internal override PublishedClaims? Claims => PollClaims.All;
+    PublishedClaims IReproducesPost.Claims => PollClaims.All;
 
     /// <inheritdoc/>
     /// <remarks>a thread per connection, polling through the pool and with await, and a pending receive per connection.</remarks>

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reproduction;
 using System.Globalization;
 using System.Net;
@@ -13,7 +14,7 @@ namespace ConcurrencyLab.Experiments.Scan;
 /// timeout. Reproduces the published comparison of APM, TAP, task loops and Parallel.For (seeds/000), then
 /// the ways that wait for every host at once.
 /// </summary>
-public sealed class ScanScenario : BatchScenario
+public sealed class ScanScenario : BatchScenario, IReproducesPost
 {
     private const string FleetTargets = "fleet";
 
@@ -35,7 +36,7 @@ public sealed class ScanScenario : BatchScenario
     public override string Reproduces => "TPL vs TAP vs APM port scan of 255 addresses (seeds/000)";
 
     /// <inheritdoc/>
-    internal override PublishedClaims? Claims => ScanClaims.All;
+    PublishedClaims IReproducesPost.Claims => ScanClaims.All;
 
     /// <inheritdoc/>
     /// <remarks>the published control and its fastest case, and every connect awaited at once.</remarks>

@@ -1,3 +1,4 @@
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
@@ -132,15 +133,15 @@ internal static class Summarizer
     /// <param name="runs">The post's other runs by key, for a claim that compares two (a reproduction has them; a plain run does not).</param>
     /// <param name="machine">The machine that measured the run; null for this one.</param>
     /// <param name="settings">How the run was made; null where it is not known.</param>
-    internal static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result, IReadOnlyDictionary<string, Reproduction.ClaimEvidence>? runs = null, EnvironmentInfo? machine = null, RunSettings? settings = null)
+    internal static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result, IReadOnlyDictionary<string, ClaimEvidence>? runs = null, EnvironmentInfo? machine = null, RunSettings? settings = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(result);
 
         // A run that swept the processor count is judged at each count, as a reproduction's is.
         var cores = result.Variants.Select(v => v.WholeNumber(RuntimeSettings.Cores.Parameter.Name)).OfType<int>().Distinct().Order().ToList();
-        var evidence = new Reproduction.ClaimEvidence(result, cores, runs: runs, machine: machine, settings: settings);
-        return [.. (scenario.Claims?.Claims ?? []).Select(claim => claim.ToResult(claim.Evaluate(evidence)))];
+        var evidence = new ClaimEvidence(result, cores, runs: runs, machine: machine, settings: settings);
+        return [.. (PostClaims.Of(scenario)?.Claims ?? []).Select(claim => claim.ToResult(claim.Evaluate(evidence)))];
     }
 
     /// <summary>The scenario's reading of its results; a failure there costs a note, never the results.</summary>

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;

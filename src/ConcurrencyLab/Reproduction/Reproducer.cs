@@ -1,5 +1,6 @@
 using System.Globalization;
 using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
@@ -40,7 +41,7 @@ internal sealed class Reproducer
     }
 
     /// <summary>Every scenario of <paramref name="catalog"/> that reproduces a post, in order.</summary>
-    public static IReadOnlyList<Scenario> Posts(IReadOnlyList<Scenario> catalog) => [.. catalog.Where(s => s.Claims is not null)];
+    public static IReadOnlyList<Scenario> Posts(IReadOnlyList<Scenario> catalog) => [.. catalog.Where(s => PostClaims.Of(s) is not null)];
 
     /// <summary>Runs and judges the claims of <paramref name="scenarios"/>, writing everything under <paramref name="folder"/>.</summary>
     public async Task<ReproductionResult> RunAsync(IReadOnlyList<Scenario> scenarios, bool quick, string folder, CancellationToken cancellationToken)
@@ -52,7 +53,7 @@ internal sealed class Reproducer
         var cancelled = false;
         foreach (var scenario in scenarios)
         {
-            var claims = scenario.Claims!;
+            var claims = PostClaims.Of(scenario)!;
             var results = new Dictionary<string, RunOutcome>(StringComparer.Ordinal);
             foreach (var run in claims.Runs.Where(r => r.MadeAt(quick)))
             {
@@ -119,10 +120,10 @@ internal sealed class Reproducer
         EnvironmentInfo? machine = null;
 
         // The posts the earlier reproduction ran: those with a run's folder in it.
-        foreach (var scenario in scenarios.Where(s => s.Claims!.Runs.Any(r => r.MadeAt(quick) && Directory.Exists(Path.Combine(from, r.Key)))))
+        foreach (var scenario in scenarios.Where(s => PostClaims.Of(s)!.Runs.Any(r => r.MadeAt(quick) && Directory.Exists(Path.Combine(from, r.Key)))))
         {
             var results = new Dictionary<string, RunOutcome>(StringComparer.Ordinal);
-            foreach (var run in scenario.Claims!.Runs.Where(r => r.MadeAt(quick)))
+            foreach (var run in PostClaims.Of(scenario)!.Runs.Where(r => r.MadeAt(quick)))
             {
                 // The path is made of this build's own run keys, never of anything the earlier files say.
                 var folder = Path.Combine(from, run.Key);
@@ -167,7 +168,7 @@ internal sealed class Reproducer
     // scale says so, and how to test it.
     private static List<ClaimVerdict> Judge(Scenario scenario, bool quick, Dictionary<string, RunOutcome> results)
     {
-        var claims = scenario.Claims!;
+        var claims = PostClaims.Of(scenario)!;
 
         // Each run's evidence knows the post's other runs (the same dictionary, read once it is full), for a rule
         // that compares two. A run at one processor count is not a sweep: its variants carry no count in their names.

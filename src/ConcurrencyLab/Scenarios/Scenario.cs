@@ -90,12 +90,6 @@ public abstract class Scenario
     internal virtual IReadOnlyList<string> FirstLook => [];
 
     /// <summary>
-    /// The claims of the post the scenario reproduces, with the runs that test them (<c>conclab reproduce</c>);
-    /// null when it reproduces none.
-    /// </summary>
-    internal virtual Reproduction.PublishedClaims? Claims => null;
-
-    /// <summary>
     /// The services the scenario's trials start in processes of their own (the fanout experiment's HTTP
     /// services); none by default. The program's service processes look them up here.
     /// </summary>

@@ -1,4 +1,5 @@
 using System.Text;
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Experiments;
@@ -27,7 +28,7 @@ public sealed class ReproductionPageTests
         text.Append("| --- | --- | --- | --- | --- |\n");
         foreach (var scenario in ConcurrencyLab.Reproduction.Reproducer.Posts(ScenarioCatalog.BuiltIn))
         {
-            foreach (var claim in scenario.Claims!.Claims)
+            foreach (var claim in PostClaims.Of(scenario)!.Claims)
             {
                 var from = claim.Source switch
                 {

@@ -1,5 +1,6 @@
 using System.Globalization;
 using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;

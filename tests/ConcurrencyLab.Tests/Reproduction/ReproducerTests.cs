@@ -1,3 +1,4 @@
+using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Running;
@@ -17,8 +18,8 @@ public class ReproducerTests
     public void AnIsolatedRun_NamesItsVariantsAtTheScaleAsked_SweepsItsCores_AndGivesLongTrialsTheirTime()
     {
         var fanout = Named("fanout");
-        var oneRequest = Reproducer.OptionsOf(fanout, fanout.Claims!.Runs.Single(r => r.Key == "fanout-one-request"), quick: true);
-        var full = Reproducer.OptionsOf(fanout, fanout.Claims.Runs.Single(r => r.Key == "fanout"), quick: false);
+        var oneRequest = Reproducer.OptionsOf(fanout, PostClaims.Of(fanout)!.Runs.Single(r => r.Key == "fanout-one-request"), quick: true);
+        var full = Reproducer.OptionsOf(fanout, PostClaims.Of(fanout)!.Runs.Single(r => r.Key == "fanout"), quick: false);
 
         // The published delays at every scale: the quick scale's 0.1 would test no claim.
         Assert.Equal(["sequential@1", "waitall@1"], oneRequest.Variants);
@@ -30,7 +31,7 @@ public class ReproducerTests
         Assert.True(RunPlanner.TryCreate(full, ScenarioCatalog.BuiltIn, out _, out errors), string.Join("; ", errors));
 
         var scan = Named("scan");
-        var isolated = Reproducer.OptionsOf(scan, scan.Claims!.Runs.Single(r => r.Key == "scan"), quick: false);
+        var isolated = Reproducer.OptionsOf(scan, PostClaims.Of(scan)!.Runs.Single(r => r.Key == "scan"), quick: false);
         Assert.Equal([2, 8], isolated.RuntimeSweeps["cores"]);
         Assert.Equal(0, isolated.Warmup);
         Assert.True(RunPlanner.TryCreate(isolated, ScenarioCatalog.BuiltIn, out var plan, out errors), string.Join("; ", errors));
@@ -40,11 +41,11 @@ public class ReproducerTests
     [Fact]
     public void ARunIsMadeOnlyAtTheScalesItsClaimsCanBeTestedAt()
     {
-        var runs = Named("scan").Claims!.Runs;
+        var runs = PostClaims.Of(Named("scan"))!.Runs;
 
         Assert.Equal(["scan-sequential"], runs.Where(r => r.MadeAt(quick: true)).Select(r => r.Key));
         Assert.Equal(["scan", "scan-as-published"], runs.Where(r => r.MadeAt(quick: false)).Select(r => r.Key));
-        Assert.All(Named("delay").Claims!.Runs, r => Assert.True(r.MadeAt(quick: true) && r.MadeAt(quick: false)));
+        Assert.All(PostClaims.Of(Named("delay"))!.Runs, r => Assert.True(r.MadeAt(quick: true) && r.MadeAt(quick: false)));
     }
 
     [Fact]
@@ -52,7 +53,7 @@ public class ReproducerTests
     {
         foreach (var scenario in Reproducer.Posts(ScenarioCatalog.BuiltIn))
         {
-            foreach (var run in scenario.Claims!.Runs.Where(r => !r.AsPublished))
+            foreach (var run in PostClaims.Of(scenario)!.Runs.Where(r => !r.AsPublished))
             {
                 foreach (var quick in new[] { true, false }.Where(run.MadeAt))
                 {

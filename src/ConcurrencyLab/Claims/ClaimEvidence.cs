@@ -4,7 +4,7 @@ using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Statistics;
 
-namespace ConcurrencyLab.Reproduction;
+namespace ConcurrencyLab.Claims;
 
 /// <summary>
 /// What a rule reads: one run's results, seen at one processor count when the run swept several, and through one

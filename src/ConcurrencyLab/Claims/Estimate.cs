@@ -1,6 +1,6 @@
 using ConcurrencyLab.Statistics;
 
-namespace ConcurrencyLab.Reproduction;
+namespace ConcurrencyLab.Claims;
 
 /// <summary>
 /// A figure a rule decides on: a median, or a ratio of two medians, with its 95% interval and the number of ok

@@ -1,4 +1,4 @@
-namespace ConcurrencyLab.Reproduction;
+namespace ConcurrencyLab.Claims;
 
 /// <summary>
 /// A run that tests one or more claims of a post: its scenario's variants and parameters, the processor counts
@@ -63,7 +63,7 @@ internal sealed record ClaimRun
     public TimeSpan TrialTimeoutAt(bool quick) => !quick && TrialTimeout is { } timeout ? timeout : Running.RunOptions.DefaultTrialTimeout;
 
     /// <summary>
-    /// The builds of the trial probe the run times its cases in (<see cref="ProbeBuilds"/>), each case in each build a
+    /// The builds of the trial probe the run times its cases in (<c>Reproduction.ProbeBuilds</c>), each case in each build a
     /// variant of its own; empty for a run of the lab's own build.
     /// </summary>
     public IReadOnlyList<ProbeBuild> Builds { get; init; } = [];

@@ -1,7 +1,7 @@
 using System.Globalization;
 using ConcurrencyLab.Results;
 
-namespace ConcurrencyLab.Reproduction;
+namespace ConcurrencyLab.Claims;
 
 /// <summary>
 /// One condition a published claim holds under, as data: a scenario parameter at an exact value, in a range or at
