@@ -1,5 +1,4 @@
 using System.Globalization;
-using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using Spectre.Console;
@@ -38,43 +37,66 @@ internal static class ResultTableRenderer
             table.AddRow(shown.Select(c => (IRenderable)new Text(TableColumns.Cell(c, scenario, variant), c.Id == "flags" ? new Style(Color.Yellow) : style)));
         }
 
-        var story = ScenarioStory.Of(scenario, processorCount ?? Environment.ProcessorCount);
+        // The table leads on the console (it carries the scenario's name); the rest follows in the report's order.
         var lines = new List<IRenderable>();
         if (leftOut.Count > 0)
         {
             lines.Add(new Text($"Left out to fit {width} columns: {string.Join(", ", leftOut.Select(c => c.Header))}; --columns all shows every column, and results.md has them all.", new Style(Color.Grey)));
         }
 
-        lines.Add(new Text(story.Ideal.Before + story.Ideal.Baseline + story.Ideal.After));
-        if (story.Fastest is { } fastest)
+        foreach (var block in ScenarioReport.Of(scenario, processorCount ?? Environment.ProcessorCount).Where(b => b.Room != Room.Full))
         {
-            lines.Add(new Markup($"Fastest: [green bold]{Markup.Escape(fastest.Variant)}[/]{Markup.Escape(fastest.Rest)}"));
+            switch (block)
+            {
+                case Passage paragraph:
+                    lines.AddRange(paragraph.Lines.Select(Line));
+                    break;
+                case BulletList list:
+                    lines.AddRange(list.Lead is { } lead ? [Line(lead), .. list.Items.Select(Line)] : list.Items.Select(Line));
+                    break;
+                case RuntimeTable:
+                    // The runtime's own reasons, where the pool added threads because work waited: the why of the
+                    // table's thread columns. The other variants' accounts are in results.md and report.html.
+                    if (AccountTable.For(scenario, ResultColumn.Order(scenario)) is { } accounts)
+                    {
+                        lines.Add(accounts);
+                    }
+
+                    break;
+            }
         }
-
-        // The first line of each recommendation says what to use (after its group, where there is one); the rest what to avoid.
-        lines.AddRange(story.Recommendations.SelectMany(r => r.Select((line, i) => new Text(line, new Style(i == 0 ? Color.Green : Color.Yellow)))));
-
-        // The tested claims one by one; the others, which need another run, in one line.
-        foreach (var claim in story.Claims.Where(c => c.Claim.Verdict != Verdict.NotTested))
-        {
-            lines.Add(new Text(claim.Text, new Style(claim.Claim.Holds ? Color.Aqua : claim.Claim.Judged ? Color.Fuchsia : Color.Grey)));
-        }
-
-        if (story.NotTested is { } untested)
-        {
-            lines.Add(new Text(untested, new Style(Color.Grey)));
-        }
-
-        // The runtime's own reasons, where the pool added threads because work waited: the why of the table's
-        // thread columns, as a table of their own. The other variants' accounts are in results.md and report.html.
-        if (AccountTable.For(scenario, ResultColumn.Order(scenario)) is { } accounts)
-        {
-            lines.Add(accounts);
-        }
-
-        lines.AddRange(story.Notes.Select(note => new Text("Note: " + note, new Style(Color.Yellow))));
-        lines.AddRange(story.Failures.Select(f => new Text($"{f.Variant} {f.Trial}: {f.What}", new Style(Color.Red))));
 
         return new Rows([table, .. lines, Text.Empty]);
+    }
+
+    /// <summary>
+    /// A statement as one console line: coloured by its tone, a variant's name in bold (the fastest's in green), the
+    /// rest as it is.
+    /// </summary>
+    internal static IRenderable Line(Statement statement)
+    {
+        var tone = statement.Tone switch
+        {
+            Tone.Use => new Style(Color.Green),
+            Tone.Avoid or Tone.Note => new Style(Color.Yellow),
+            Tone.Holds => new Style(Color.Aqua),
+            Tone.DoesNotHold => new Style(Color.Fuchsia),
+            Tone.Unjudged or Tone.NotTested => new Style(Color.Grey),
+            Tone.Failure => new Style(Color.Red),
+            _ => Style.Plain,
+        };
+        var paragraph = new Paragraph();
+        foreach (var inline in statement.Inlines)
+        {
+            var style = inline switch
+            {
+                VariantName when statement.Tone == Tone.Fastest => new Style(Color.Green, decoration: Decoration.Bold),
+                VariantName => tone.Combine(new Style(decoration: Decoration.Bold)),
+                _ => tone,
+            };
+            paragraph.Append(inline.Text, style);
+        }
+
+        return paragraph;
     }
 }

@@ -57,84 +57,80 @@ public sealed class HtmlExporter : IExporter
     private static void WriteScenario(ScenarioResult scenario, int processorCount, TextWriter writer)
     {
         writer.WriteLine($"<section class=\"scenario\" id=\"{Anchor(scenario)}\"><h2>{Encode(scenario.Name)}</h2>");
-        writer.WriteLine($"<p>Parameters: {string.Join(", ", scenario.Parameters.Select(p => $"<code>{Encode(p.Key)}={Encode(p.Value)}</code>"))}.<br>");
-        var story = ScenarioStory.Of(scenario, processorCount);
-        writer.WriteLine($"{Encode(story.Ideal.Before)}<code>{Encode(story.Ideal.Baseline)}</code>{Encode(story.Ideal.After)}");
-        if (scenario.Bounds.Count > 0)
+        foreach (var block in ScenarioReport.Of(scenario, processorCount).Where(b => b.Room != Room.Brief))
         {
-            writer.WriteLine($"<br>Bounds measured by the run: {string.Join(", ", scenario.Bounds.Select(b => $"<code>{Encode(b.Key)}</code> {b.Value.ToString("0.##", Invariant)}"))}.");
-        }
-
-        writer.WriteLine("</p>");
-        if (story.Fastest is { } fastest)
-        {
-            writer.WriteLine($"<p>Fastest: <strong>{Encode(fastest.Variant)}</strong>{Encode(fastest.Rest)}</p>");
-        }
-
-        foreach (var lines in story.Recommendations)
-        {
-            writer.WriteLine("<ul class=\"recommendation\">" + string.Concat(lines.Select(l => $"<li>{Encode(l)}</li>")) + "</ul>");
-        }
-
-        if (story.Claims.Count > 0)
-        {
-            writer.WriteLine("<ul class=\"claims\">" + string.Concat(story.Claims.Select(c => c.Claim.Verdict == Verdict.NotTested
-                ? $"<li class=\"untested\">{Encode(c.Text)}</li>"
-                : $"<li>{Encode(c.Text)}</li>")) + "</ul>");
-        }
-
-        foreach (var chart in Chart.For(scenario))
-        {
-            writer.WriteLine($"<figure>{SvgCharts.Draw(chart)}</figure>");
-        }
-
-        var columns = ResultColumn.For(scenario);
-        writer.WriteLine("<div class=\"table\"><table class=\"results\"><thead><tr>" + string.Concat(columns.Select(c => $"<th>{Encode(c.HeaderWithUnit)}</th>")) + "</tr></thead><tbody>");
-        foreach (var variant in ResultColumn.Order(scenario))
-        {
-            writer.WriteLine("<tr>" + string.Concat(columns.Select((c, i) => $"<td{(i == 0 || c.Id == "status" ? string.Empty : " class=\"n\"")}>{Encode(c.Format(scenario, variant))}</td>")) + "</tr>");
-        }
-
-        writer.WriteLine("</tbody></table></div>");
-        if (story.Accounts.Count > 0)
-        {
-            writer.WriteLine("<p>What the runtime reported (each variant's median trial):</p><ul class=\"runtime\">");
-            foreach (var account in story.Accounts)
+            switch (block)
             {
-                writer.WriteLine($"<li>{Encode(account)}</li>");
+                case Passage paragraph:
+                    writer.WriteLine("<p>" + string.Join("<br>" + writer.NewLine, paragraph.Lines.Select(Line)) + "</p>");
+                    break;
+                case BulletList list:
+                    if (list.Lead is { } lead)
+                    {
+                        writer.WriteLine($"<p>{Write(lead)}</p>");
+                    }
+
+                    writer.WriteLine($"<ul class=\"{Encode(list.Kind)}\">");
+                    foreach (var item in list.Items)
+                    {
+                        writer.WriteLine($"<li{ToneClass(item.Tone)}>{Write(item)}</li>");
+                    }
+
+                    writer.WriteLine("</ul>");
+                    break;
+                case ChartSet charts:
+                    foreach (var chart in charts.Charts)
+                    {
+                        writer.WriteLine($"<figure>{SvgCharts.Draw(chart)}</figure>");
+                    }
+
+                    break;
+                case VariantTable table:
+                    var columns = ResultColumn.For(scenario);
+                    writer.WriteLine("<div class=\"table\"><table class=\"results\"><thead><tr>" + string.Concat(columns.Select(c => $"<th>{Encode(c.HeaderWithUnit)}</th>")) + "</tr></thead><tbody>");
+                    foreach (var variant in ResultColumn.Order(table.Scenario))
+                    {
+                        writer.WriteLine("<tr>" + string.Concat(columns.Select((c, i) => $"<td{(i == 0 || c.Id == "status" ? string.Empty : " class=\"n\"")}>{Encode(c.Format(scenario, variant))}</td>")) + "</tr>");
+                    }
+
+                    writer.WriteLine("</tbody></table></div>");
+                    break;
             }
-
-            writer.WriteLine("</ul>");
-        }
-
-        if (story.Notes.Count > 0 || story.Failures.Count > 0)
-        {
-            writer.WriteLine("<ul class=\"notes\">");
-            foreach (var note in story.Notes)
-            {
-                writer.WriteLine($"<li>{Encode(note)}</li>");
-            }
-
-            foreach (var failure in story.Failures)
-            {
-                writer.WriteLine($"<li><code>{Encode(failure.Variant)}</code> {Encode(failure.Trial)}: {Encode(failure.What)}</li>");
-            }
-
-            writer.WriteLine("</ul>");
         }
 
         writer.WriteLine("</section>");
     }
 
+    // A line of a paragraph: the fastest's name stands out.
+    private static string Line(Statement statement) => statement.Tone == Tone.Fastest
+        ? string.Concat(statement.Inlines.Select(i => i is VariantName name ? $"<strong>{Write(name)}</strong>" : Write(i)))
+        : Write(statement);
+
+    /// <summary>A statement in HTML: names and code as code, figures marked as numbers, every piece encoded.</summary>
+    internal static string Write(Statement statement) => string.Concat(statement.Inlines.Select(Write));
+
+    private static string Write(Inline inline) => inline switch
+    {
+        VariantName or Code => $"<code>{Encode(inline.Text)}</code>",
+        Number => $"<span class=\"num\">{Encode(inline.Text)}</span>",
+        _ => Encode(inline.Text),
+    };
+
+    private static string ToneClass(Tone tone) => tone switch
+    {
+        Tone.Use => " class=\"use\"",
+        Tone.Avoid => " class=\"avoid\"",
+        Tone.Holds => " class=\"holds\"",
+        Tone.DoesNotHold => " class=\"not\"",
+        Tone.Unjudged => " class=\"unjudged\"",
+        Tone.NotTested => " class=\"untested\"",
+        Tone.Failure => " class=\"failure\"",
+        _ => string.Empty,
+    };
+
     private static string Anchor(ScenarioResult scenario) => "scenario-" + Encode(scenario.Name);
 
-    private static string Ms(double? value) => value switch
-    {
-        null => "-",
-        >= 100 => value.Value.ToString("N0", Invariant),
-        >= 10 => value.Value.ToString("0.0", Invariant),
-        _ => value.Value.ToString("0.00", Invariant),
-    };
+    private static string Ms(double? value) => value is { } ms ? Measurement.Figures.Ms(ms) : "-";
 
     private static string Efficiency(double? value) => value is { } v ? v.ToString("0.00", Invariant) : "-";
 
@@ -145,7 +141,7 @@ public sealed class HtmlExporter : IExporter
         $":root{{--fg:{ChartPalette.Foreground.Light};--muted:{ChartPalette.Muted.Light};--bg:{ChartPalette.LightBackground};--line:#d0d7de;--link:{ChartPalette.Bar.Light}}}"
         + "body{font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:2rem auto;max-width:1100px;padding:0 1rem}"
         + "table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-        + "a{color:var(--link)}.table{overflow-x:auto}.environment,.notes{color:var(--muted)}figure{margin:1rem 0}"
+        + "a{color:var(--link)}.table{overflow-x:auto}.environment,.notes,li.untested,li.unjudged{color:var(--muted)}.num{font-variant-numeric:tabular-nums}figure{margin:1rem 0}"
         + "svg.chart{max-width:100%;height:auto;font:12px system-ui,sans-serif}"
         + ChartPalette.Css(t => t.Light, "svg ")
         + $"@media (prefers-color-scheme:dark){{:root{{--fg:{ChartPalette.Foreground.Dark};--muted:{ChartPalette.Muted.Dark};--bg:{ChartPalette.DarkBackground};--line:#30363d;--link:{ChartPalette.Bar.Dark}}}{ChartPalette.Css(t => t.Dark, "svg ")}}}";

@@ -17,11 +17,10 @@ public sealed class MarkdownExporter : IExporter
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(writer);
-        var invariant = CultureInfo.InvariantCulture;
         writer.WriteLine("# ConcurrencyLab results");
         writer.WriteLine();
-        writer.WriteLine(RunDescription.Machine(run) + "  ");
-        writer.WriteLine(RunDescription.Method(run));
+        writer.WriteLine(Escape(RunDescription.Machine(run)) + "  ");
+        writer.WriteLine(Escape(RunDescription.Method(run)));
         if (run.Scenarios.Count > 1)
         {
             writer.WriteLine();
@@ -29,78 +28,112 @@ public sealed class MarkdownExporter : IExporter
             writer.WriteLine("| --- | --- | --- | ---: | --- |");
             foreach (var row in RunSummary.Of(run))
             {
-                writer.WriteLine($"| {Escape(row.Scenario)} | {Escape(row.Fastest)} | {Escape(row.Use)} | {row.Efficiency} | {Escape(row.Claims)} |");
+                writer.WriteLine($"| {Escape(row.Scenario)} | {Escape(row.Fastest)} | {Escape(row.Use)} | {Escape(row.Efficiency)} | {Escape(row.Claims)} |");
             }
         }
 
         foreach (var scenario in run.Scenarios)
         {
             writer.WriteLine();
-            writer.WriteLine($"## {scenario.Name}");
-            writer.WriteLine();
-            writer.WriteLine($"Parameters: {string.Join(", ", scenario.Parameters.Select(p => $"`{p.Key}={p.Value}`"))}.  ");
-            var story = ScenarioStory.Of(scenario, run.Environment.ProcessorCount);
-            writer.WriteLine($"{Escape(story.Ideal.Before)}`{story.Ideal.Baseline}`{story.Ideal.After}");
-            if (story.Fastest is { } fastest)
+            writer.WriteLine($"## {Escape(scenario.Name)}");
+            foreach (var block in ScenarioReport.Of(scenario, run.Environment.ProcessorCount).Where(b => b.Room != Room.Brief))
             {
                 writer.WriteLine();
-                writer.WriteLine($"Fastest: **{fastest.Variant}**{Escape(fastest.Rest)}");
-            }
-
-            foreach (var lines in story.Recommendations)
-            {
-                writer.WriteLine();
-                foreach (var line in lines)
-                {
-                    writer.WriteLine($"- {Escape(line)}");
-                }
-            }
-
-            if (story.Claims.Count > 0)
-            {
-                writer.WriteLine();
-                foreach (var claim in story.Claims)
-                {
-                    writer.WriteLine($"- {Escape(claim.Text)}");
-                }
-            }
-
-            writer.WriteLine();
-            var columns = ResultColumn.For(scenario);
-            writer.WriteLine("| " + string.Join(" | ", columns.Select(c => c.HeaderWithUnit)) + " |");
-            writer.WriteLine("|" + string.Join("|", columns.Select((c, i) => i == 0 || c.Id == "status" ? " --- " : " ---: ")) + "|");
-            foreach (var variant in ResultColumn.Order(scenario))
-            {
-                writer.WriteLine("| " + string.Join(" | ", columns.Select(c => Escape(c.Format(scenario, variant)))) + " |");
-            }
-
-            if (story.Accounts.Count > 0)
-            {
-                writer.WriteLine();
-                writer.WriteLine("What the runtime reported (each variant's median trial):");
-                writer.WriteLine();
-                foreach (var account in story.Accounts)
-                {
-                    writer.WriteLine($"- {Escape(account)}");
-                }
-            }
-
-            if (story.Failures.Count > 0 || story.Notes.Count > 0)
-            {
-                writer.WriteLine();
-                foreach (var note in story.Notes)
-                {
-                    writer.WriteLine($"- Note: {Escape(note)}");
-                }
-
-                foreach (var failure in story.Failures)
-                {
-                    writer.WriteLine($"- `{failure.Variant}` {failure.Trial}: {Escape(failure.What)}");
-                }
+                Write(block, writer);
             }
         }
     }
 
-    /// <summary>Text as a table cell holds it: a bar escaped, a line break a space.</summary>
-    internal static string Escape(string text) => text.Replace("|", "\\|", StringComparison.Ordinal).ReplaceLineEndings(" ");
+    private static void Write(Block block, TextWriter writer)
+    {
+        switch (block)
+        {
+            case Passage paragraph:
+                // Lines of one paragraph end in two spaces: a line break, not a new paragraph.
+                writer.WriteLine(string.Join("  " + writer.NewLine, paragraph.Lines.Select(Line)));
+                break;
+            case BulletList list:
+                if (list.Lead is { } lead)
+                {
+                    writer.WriteLine(Write(lead));
+                    writer.WriteLine();
+                }
+
+                foreach (var item in list.Items)
+                {
+                    writer.WriteLine($"- {Write(item)}");
+                }
+
+                break;
+            case VariantTable table:
+                var scenario = table.Scenario;
+                var columns = ResultColumn.For(scenario);
+                writer.WriteLine("| " + string.Join(" | ", columns.Select(c => Escape(c.HeaderWithUnit))) + " |");
+                writer.WriteLine("|" + string.Join("|", columns.Select((c, i) => i == 0 || c.Id == "status" ? " --- " : " ---: ")) + "|");
+                foreach (var variant in ResultColumn.Order(scenario))
+                {
+                    writer.WriteLine("| " + string.Join(" | ", columns.Select(c => Escape(c.Format(scenario, variant)))) + " |");
+                }
+
+                break;
+        }
+    }
+
+    // A line of a paragraph: the fastest's name stands out.
+    private static string Line(Statement statement) => statement.Tone == Tone.Fastest
+        ? string.Concat(statement.Inlines.Select(i => i is VariantName ? $"**{Write(new Statement([i]))}**" : Write(new Statement([i]))))
+        : Write(statement);
+
+    /// <summary>A statement in Markdown: names and code as code spans, the rest as text that cannot become markup.</summary>
+    internal static string Write(Statement statement) => string.Concat(statement.Inlines.Select(i => i switch
+    {
+        VariantName or Code => CodeSpan(i.Text),
+        _ => Escape(i.Text),
+    }));
+
+    // A code span holds anything but a line break or a bar (which would end a table's cell); a name holding one is
+    // written as text.
+    private static string CodeSpan(string text)
+    {
+        if (text.Length == 0 || text.Contains('|', StringComparison.Ordinal) || text.Contains('\n', StringComparison.Ordinal) || text.Contains('\r', StringComparison.Ordinal))
+        {
+            return Escape(text);
+        }
+
+        var fence = new string('`', LongestRun(text, '`') + 1);
+        var pad = text.StartsWith('`') || text.EndsWith('`') ? " " : string.Empty;
+        return fence + pad + text + pad + fence;
+    }
+
+    private static int LongestRun(string text, char c)
+    {
+        int longest = 0, run = 0;
+        foreach (var ch in text)
+        {
+            run = ch == c ? run + 1 : 0;
+            longest = Math.Max(longest, run);
+        }
+
+        return longest;
+    }
+
+    /// <summary>
+    /// Text that stays text in Markdown and in a table's cell: a backslash before each character that could start
+    /// markup (emphasis, code, a link, an HTML tag, a cell's end), a line break a space.
+    /// </summary>
+    internal static string Escape(string text)
+    {
+        var escaped = new System.Text.StringBuilder(text.Length);
+        foreach (var c in text.ReplaceLineEndings(" "))
+        {
+            if (c is '\\' or '`' or '*' or '[' or ']' or '<' or '>' or '|')
+            {
+                escaped.Append('\\');
+            }
+
+            escaped.Append(c);
+        }
+
+        return escaped.ToString();
+    }
 }

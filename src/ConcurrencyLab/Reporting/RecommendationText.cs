@@ -1,4 +1,3 @@
-using System.Globalization;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 
@@ -11,79 +10,95 @@ namespace ConcurrencyLab.Reporting;
 /// </summary>
 internal static class RecommendationText
 {
-    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
-
     /// <summary>The most variants named on the line of those that are only slower.</summary>
     public const int SlowerNamed = 6;
 
     /// <summary>The lines of <paramref name="recommendation"/>, a recommendation of <paramref name="scenario"/>.</summary>
-    public static IReadOnlyList<string> Lines(Recommendation recommendation, ScenarioResult scenario)
+    public static IReadOnlyList<Statement> Lines(Recommendation recommendation, ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(recommendation);
         ArgumentNullException.ThrowIfNull(scenario);
-        var lines = new List<string> { (recommendation.Group is null ? string.Empty : $"At {recommendation.Group}: ") + "Use: " + UseReason(recommendation) };
-        lines.AddRange(recommendation.Avoid.Where(a => a is not MuchSlower).Select(a => $"Avoid {a.Variant}: {Reason(a, recommendation, scenario)}."));
+        var group = recommendation.Group is null ? string.Empty : $"At {recommendation.Group}: ";
+        var lines = new List<Statement> { Statement.Of(Tone.Use, $"{group}Use: {UseReason(recommendation)}") };
+        lines.AddRange(recommendation.Avoid.Where(a => a is not MuchSlower).Select(a => Statement.Of(Tone.Avoid, $"Avoid {V(a.Variant)}: {Reason(a, recommendation, scenario)}.")));
         var slower = recommendation.Avoid.OfType<MuchSlower>().ToList();
         if (slower.Count > 0)
         {
-            var named = string.Join(", ", slower.Take(SlowerNamed).Select(a => a.Variant)) + (slower.Count > SlowerNamed ? $" and {slower.Count - SlowerNamed} more" : string.Empty);
+            var named = Statement.Join(", ", slower.Take(SlowerNamed).Select(a => Statement.Of($"{V(a.Variant)}")));
+            var more = slower.Count > SlowerNamed ? $" and {slower.Count - SlowerNamed} more" : string.Empty;
             lines.Add(slower.Count == 1
-                ? $"Avoid {slower[0].Variant}: {Reason(slower[0], recommendation, scenario)}."
-                : $"Avoid, as {Analysis.Recommender.SlowRatio.ToString(Invariant)} or more times slower than {recommendation.Fastest}: {named}.");
+                ? Statement.Of(Tone.Avoid, $"Avoid {V(slower[0].Variant)}: {Reason(slower[0], recommendation, scenario)}.")
+                : Statement.Of(Tone.Avoid, $"Avoid, as {Piece.Fixed(Analysis.Recommender.SlowRatio, "0.##")} or more times slower than {V(recommendation.Fastest)}: {named}{more}."));
         }
 
         return lines;
     }
 
     /// <summary>Why the recommendation names the variant it does, in a sentence.</summary>
-    public static string UseReason(Recommendation r)
+    public static Statement UseReason(Recommendation r)
     {
         ArgumentNullException.ThrowIfNull(r);
         return r.Because switch
         {
-            _ when r.Use is null || r.Because == UseBecause.NoneSound => "none: every variant run failed a trial or gave wrong results.",
-            UseBecause.Fastest => $"{r.Use} is the fastest, at {Ms(r.FastestMs)} ms" + (r.AsFast > 1 ? $", and no variant as fast uses fewer threads ({Count(r.UseThreads)})." : "."),
-            _ => $"{r.Use} is as fast as {r.Fastest} within the statistics ({Range(r.UseInterval)} ms against {Range(r.FastestInterval)} ms) on {Count(r.UseThreads)} threads against {Count(r.FastestThreads)}"
-                + (r.UseCpuMs is { } cpu && r.FastestCpuMs is { } fastestCpu ? $", and {Ms(cpu)} ms of CPU against {Ms(fastestCpu)}." : "."),
+            _ when r.Use is null || r.Because == UseBecause.NoneSound => Statement.Plain("none: every variant run failed a trial or gave wrong results."),
+            UseBecause.Fastest => r.AsFast > 1
+                ? Statement.Of($"{V(r.Use)} is the fastest, at {Piece.Ms(r.FastestMs)} ms, and no variant as fast uses fewer threads ({Count(r.UseThreads)}).")
+                : Statement.Of($"{V(r.Use)} is the fastest, at {Piece.Ms(r.FastestMs)} ms."),
+            _ => Statement.Of($"{V(r.Use)} is as fast as {V(r.Fastest)} within the statistics ({Range(r.UseInterval)} ms against {Range(r.FastestInterval)} ms) on {Count(r.UseThreads)} threads against {Count(r.FastestThreads)}{(r.UseCpuMs is { } cpu && r.FastestCpuMs is { } fastestCpu ? Statement.Of($", and {Piece.Ms(cpu)} ms of CPU against {Piece.Ms(fastestCpu)}.") : Statement.Plain("."))}"),
         };
     }
 
     /// <summary>Why <paramref name="reason"/>'s variant is one to avoid, in a clause.</summary>
-    public static string Reason(AvoidReason reason, Recommendation recommendation, ScenarioResult scenario)
+    public static Statement Reason(AvoidReason reason, Recommendation recommendation, ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(reason);
         ArgumentNullException.ThrowIfNull(recommendation);
         ArgumentNullException.ThrowIfNull(scenario);
-        var fastest = recommendation.Fastest;
+        var fastest = V(recommendation.Fastest);
         return reason switch
         {
-            TrialsFailed f => $"{f.Failed} of {f.Trials} trials {(f.TimedOut ? "timed out" : "failed")}: {f.FirstError.TrimEnd('.')}",
-            NoOkTrial => "no trial was ok",
-            WrongResults w => "wrong results" + (w.Metrics.Count == 0 ? string.Empty : ": " + string.Join(", ", w.Metrics.Select(m => Wrong(scenario, m.Key, m.Value)))),
-            BlocksPoolThreads b => $"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}: the pool raised its thread target "
-                + string.Join(" and ", new[] { b.Starvation >= 1 ? $"{Count(b.Starvation)} times because queued work waited with no thread free" : null, b.Blocking >= 1 ? $"{Count(b.Blocking)} times because its threads blocked on tasks" : null }.OfType<string>())
-                + $"; {Ms(b.MedianMs)} ms against {Ms(recommendation.FastestMs)} ms for {fastest}",
-            OneCoreBusy c => $"its CPU work ran one item at a time: {c.Cores.ToString("0.0", Invariant)} of {c.ProcessorCount} cores busy, where {fastest} kept {c.FastestCores.ToString("0.0", Invariant)} busy",
-            ManyMoreThreads t => $"{(t.AsFast ? "as fast, but" : $"{Times(t.Ratio)} slower than {fastest}, and")} on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {recommendation.Use}",
-            BlockedWithCoresIdle i => $"it blocks its threads in the waits: {i.Cores.ToString("0.00", Invariant)} of {i.ProcessorCount} cores busy over {Ms(i.MedianMs)} ms, {Times(i.Ratio)} the time of {fastest}"
-                + (i.Degree is { } d && i.PoolThreads is { } p ? $"; it asked for {d} at once and the pool had at most {Count(p)} threads" : string.Empty),
-            HeldToItsDegree h => $"it ran at most {h.Degree} items at once: {Times(h.Ratio)} the time of {fastest}",
-            MuchSlower s => $"{Times(s.Ratio)} slower than {fastest} ({Ms(s.MedianMs)} ms against {Ms(recommendation.FastestMs)} ms)",
-            _ => reason.GetType().Name,
+            TrialsFailed f => Statement.Of($"{Piece.Count(f.Failed)} of {Piece.Count(f.Trials)} trials {(f.TimedOut ? "timed out" : "failed")}: {f.FirstError.TrimEnd('.')}"),
+            NoOkTrial => Statement.Plain("no trial was ok"),
+            WrongResults w => w.Metrics.Count == 0
+                ? Statement.Plain("wrong results")
+                : Statement.Of($"wrong results: {Statement.Join(", ", w.Metrics.Select(m => Wrong(scenario, m.Key, m.Value)))}"),
+            BlocksPoolThreads b => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
+            OneCoreBusy c => Statement.Of($"its CPU work ran one item at a time: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy"),
+            ManyMoreThreads t => t.AsFast
+                ? Statement.Of($"as fast, but on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}")
+                : Statement.Of($"{Times(t.Ratio)} slower than {fastest}, and on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}"),
+            BlockedWithCoresIdle i => Statement.Of($"it blocks its threads in the waits: {Piece.Fixed(i.Cores, "0.00")} of {Piece.Count(i.ProcessorCount)} cores busy over {Piece.Ms(i.MedianMs)} ms, {Times(i.Ratio)} the time of {fastest}{(i.Degree is { } d && i.PoolThreads is { } p ? Statement.Of($"; it asked for {Piece.Fixed(d, "0")} at once and the pool had at most {Piece.Count(p)} threads") : Statement.Plain(string.Empty))}"),
+            HeldToItsDegree h => Statement.Of($"it ran at most {Piece.Fixed(h.Degree, "0")} items at once: {Times(h.Ratio)} the time of {fastest}"),
+            MuchSlower s => Statement.Of($"{Times(s.Ratio)} slower than {fastest} ({Piece.Ms(s.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms)"),
+            _ => Statement.Plain(reason.GetType().Name),
         };
     }
 
+    // The pool's raises of its target, by reason: only those there were.
+    private static IEnumerable<Statement> Raises(BlocksPoolThreads b)
+    {
+        if (b.Starvation >= 1)
+        {
+            yield return Statement.Of($"{Count(b.Starvation)} times because queued work waited with no thread free");
+        }
+
+        if (b.Blocking >= 1)
+        {
+            yield return Statement.Of($"{Count(b.Blocking)} times because its threads blocked on tasks");
+        }
+    }
+
     // A metric that should be 0, named and written as the scenario describes it; by its id where it does not.
-    private static string Wrong(ScenarioResult scenario, string id, double value) =>
+    private static Statement Wrong(ScenarioResult scenario, string id, double value) =>
         scenario.AllMetrics().FirstOrDefault(m => m.Id == id) is { } metric
-            ? $"{metric.DisplayName.ToLowerInvariant()} {metric.Write(value)} (should be 0)"
-            : $"{id} {value.ToString("0.#", Invariant)} (should be 0)";
+            ? Statement.Of($"{metric.DisplayName.ToLowerInvariant()} {new Number(metric.Write(value), value)} (should be 0)")
+            : Statement.Of($"{Piece.Code(id)} {Piece.Fixed(value, "0.#")} (should be 0)");
 
-    private static string Range(Interval? interval) => interval is { } i ? $"{Ms(i.Low)}-{Ms(i.High)}" : "?";
+    private static Statement Range(Interval? interval) => interval is { } i ? Statement.Of($"{Piece.Ms(i.Low)}-{Piece.Ms(i.High)}") : Statement.Plain("?");
 
-    private static string Times(double ratio) => $"{Figures.Multiple(ratio)} times";
+    private static Statement Times(double ratio) => Statement.Of($"{Piece.Multiple(ratio)} times");
 
-    private static string Count(double? value) => value is { } v ? Figures.Count(v) : "?";
+    private static Inline Count(double? value) => value is { } v ? Piece.Count(v) : new Words("?");
 
-    private static string Ms(double value) => Figures.Ms(value);
+    private static Inline V(string? variant) => variant is null ? new Words("?") : Piece.Variant(variant);
 }

@@ -1,4 +1,3 @@
-using System.Globalization;
 using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Results;
 
@@ -10,8 +9,6 @@ namespace ConcurrencyLab.Reporting;
 /// </summary>
 internal static class RuntimeAccountText
 {
-    private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
-
     /// <summary>
     /// Whether the pool added threads because work waited, in the variant's median trial or in the service it
     /// drove: the accounts a console shows, since they explain the thread columns.
@@ -23,7 +20,7 @@ internal static class RuntimeAccountText
         new[] { account.Process, account.Service }.Any(a => a is { } p && (p.StarvationRaises > 0 || p.BlockingRaises > 0));
 
     /// <summary>The sentence for <paramref name="variant"/>, or null when none of its ok trials has an account.</summary>
-    public static string? Describe(VariantResult variant)
+    public static Statement? Describe(VariantResult variant)
     {
         ArgumentNullException.ThrowIfNull(variant);
         if (Accounts.Of(variant) is not { } account)
@@ -31,41 +28,38 @@ internal static class RuntimeAccountText
             return null;
         }
 
-        var sentence = $"{variant.Name} ({Ms(account.WallMs)} ms): {Parts(account.Process, account.WallMs)}";
-        if (account.Service is { } service)
-        {
-            sentence += $"; in the {account.ServiceName} service, {Parts(service, account.WallMs)}";
-        }
-
-        return sentence + ".";
+        var service = account.Service is { } s ? Statement.Of($"; in the {account.ServiceName} service, {Parts(s, account.WallMs)}") : Statement.Plain(string.Empty);
+        return Statement.Of($"{Piece.Variant(variant.Name)} ({Piece.Ms(account.WallMs)} ms): {Parts(account.Process, account.WallMs)}{service}.");
     }
 
     /// <summary>What one process's account says: the pool's decisions, time blocked, and the GC.</summary>
-    internal static string Parts(ProcessAccount account, double wallMs)
+    internal static Statement Parts(ProcessAccount account, double wallMs)
     {
         ArgumentNullException.ThrowIfNull(account);
         var seconds = wallMs / 1000;
         var starvation = account.StarvationRaises;
         var (start, peak, end) = (account.PoolTargetStart, account.PoolTargetPeak, account.PoolTargetEnd);
-        var parts = new List<string>();
+        var parts = new List<Statement>();
         var pool = (start, peak, end) switch
         {
-            ({ } from, { } top, { } to) when account.PeakStandsOut => $"the pool's thread target rose from {from} to {top} ({to} at the end)",
-            ({ } from, _, { } to) when from != to => $"the pool's thread target went from {from} to {to}",
-            _ => $"the pool's thread target stayed at {end?.ToString(Invariant) ?? "its start"}",
+            ({ } from, { } top, { } to) when account.PeakStandsOut => Statement.Of($"the pool's thread target rose from {Piece.Count(from)} to {Piece.Count(top)} ({Piece.Count(to)} at the end)"),
+            ({ } from, _, { } to) when from != to => Statement.Of($"the pool's thread target went from {Piece.Count(from)} to {Piece.Count(to)}"),
+            _ => end is { } stayed ? Statement.Of($"the pool's thread target stayed at {Piece.Count(stayed)}") : Statement.Plain("the pool's thread target stayed at its start"),
         };
+
         // Raises of the target, by reason, and hill climbing's moves: only those there were, so a calm pool's
         // sentence is its target alone.
-        var rate = starvation > 0 && seconds > 0 ? $", about {(starvation / seconds).ToString(starvation / seconds >= 10 ? "0" : "0.#", Invariant)} a second" : string.Empty;
-        var moves = new List<string>();
+        var perSecond = seconds > 0 ? starvation / seconds : 0;
+        var rate = starvation > 0 && seconds > 0 ? Statement.Of($", about {Piece.Fixed(perSecond, perSecond >= 10 ? "0" : "0.#")} a second") : Statement.Plain(string.Empty);
+        var moves = new List<Statement>();
         if (starvation > 0)
         {
-            moves.Add($"raised {Times(starvation)} for starvation{rate}");
+            moves.Add(Statement.Of($"raised {Times(starvation)} for starvation{rate}"));
         }
 
         if (account.BlockingRaises > 0)
         {
-            moves.Add($"{(moves.Count == 0 ? "raised " : string.Empty)}{Times(account.BlockingRaises)} for blocking on tasks");
+            moves.Add(Statement.Of($"{(moves.Count == 0 ? "raised " : string.Empty)}{Times(account.BlockingRaises)} for blocking on tasks"));
         }
 
         if (account.HillClimbingMoves > 0)
@@ -73,35 +67,41 @@ internal static class RuntimeAccountText
             moves.Add(Count(account.HillClimbingMoves, "hill-climbing move"));
         }
 
-        parts.Add(moves.Count == 0 ? pool : $"{pool}: {string.Join(", ", moves)}");
+        parts.Add(moves.Count == 0 ? pool : Statement.Of($"{pool}: {Statement.Join(", ", moves)}"));
         if (account.LockContentions is { } locks && account.Waits is { } waits && locks.Count + waits.Count > 0)
         {
-            var kinds = string.Join(", ", new[]
+            var kinds = new List<Statement>();
+            if (locks.Count > 0)
             {
-                locks.Count > 0 ? $"{Count(locks.Count, "lock contention")} for {Ms(locks.TotalMs)} ms" : null,
-                waits.Count > 0 ? $"{Count(waits.Count, "wait")} for {Ms(waits.TotalMs)} ms" : null,
-            }.OfType<string>());
-            parts.Add($"threads blocked {Ms(locks.TotalMs + waits.TotalMs)} ms in all ({kinds}, the longest {Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)");
+                kinds.Add(Statement.Of($"{Count(locks.Count, "lock contention")} for {Piece.Ms(locks.TotalMs)} ms"));
+            }
+
+            if (waits.Count > 0)
+            {
+                kinds.Add(Statement.Of($"{Count(waits.Count, "wait")} for {Piece.Ms(waits.TotalMs)} ms"));
+            }
+
+            parts.Add(Statement.Of($"threads blocked {Piece.Ms(locks.TotalMs + waits.TotalMs)} ms in all ({Statement.Join(", ", kinds)}, the longest {Piece.Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)"));
         }
 
         if (account.GcPauses is { } gc)
         {
-            parts.Add(account.GcCollections == 0 ? "no garbage collection" : $"{Count(account.GcCollections, "garbage collection")}, {Ms(gc.TotalMs)} ms paused");
+            parts.Add(account.GcCollections == 0
+                ? Statement.Plain("no garbage collection")
+                : Statement.Of($"{Count(account.GcCollections, "garbage collection")}, {Piece.Ms(gc.TotalMs)} ms paused"));
         }
 
-        return string.Join("; ", parts);
+        return Statement.Join("; ", parts);
     }
 
     /// <summary>Every variant's sentence, in the tables' order; empty when no variant has an account.</summary>
-    public static IReadOnlyList<string> Describe(ScenarioResult scenario)
+    public static IReadOnlyList<Statement> Describe(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        return [.. ResultColumn.Order(scenario).Select(Describe).OfType<string>()];
+        return [.. ResultColumn.Order(scenario).Select(Describe).OfType<Statement>()];
     }
 
-    private static string Count(int n, string what) => $"{n} {what}{(n == 1 ? string.Empty : "s")}";
+    private static Statement Count(int n, string what) => Statement.Of($"{Piece.Count(n)} {what}{(n == 1 ? string.Empty : "s")}");
 
-    private static string Times(int n) => n == 1 ? "once" : $"{n} times";
-
-    private static string Ms(double value) => Measurement.Figures.Ms(value);
+    private static Statement Times(int n) => n == 1 ? Statement.Plain("once") : Statement.Of($"{Piece.Count(n)} times");
 }

@@ -158,7 +158,7 @@ public sealed class ExporterTests
         Assert.True(header > 0);
         Assert.StartsWith("| whenall | ok | 51.5 |", lines[header + 2], StringComparison.Ordinal);
         Assert.StartsWith("| broken | failed |", lines[header + 3], StringComparison.Ordinal);
-        Assert.Contains("Fastest: **whenall**, median 51.5 ms, efficiency 0.95", text, StringComparison.Ordinal);
+        Assert.Contains("Fastest: **`whenall`**, median 51.5 ms, efficiency 0.95", text, StringComparison.Ordinal);
         Assert.Contains("boom, \"quoted\" \\| piped", text, StringComparison.Ordinal);
     }
 

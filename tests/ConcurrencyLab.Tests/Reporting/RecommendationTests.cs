@@ -56,7 +56,7 @@ public class RecommendationTests
         Assert.Equal("channel", tied.Use);
         Assert.Equal(UseBecause.AsFastAndCheaper, tied.Because);
         Assert.Equal((new Interval(49, 55), new Interval(47, 53), 15.0, 40.0), (tied.UseInterval, tied.FastestInterval, tied.UseThreads, tied.FastestThreads));
-        Assert.StartsWith("channel is as fast as whenall within the statistics (49.0-55.0 ms against 47.0-53.0 ms) on 15 threads against 40", RecommendationText.UseReason(tied), StringComparison.Ordinal);
+        Assert.StartsWith("channel is as fast as whenall within the statistics (49.0-55.0 ms against 47.0-53.0 ms) on 15 threads against 40", RecommendationText.UseReason(tied).Text, StringComparison.Ordinal);
 
         // Apart: the fastest, whatever it costs.
         var apart = Recommend(V("whenall", 50, threads: 40), V("channel", 70, threads: 15));
@@ -145,7 +145,7 @@ public class RecommendationTests
 
         Assert.Equal(["semaphore@4", "sequential"], r.Avoid.Select(a => a.Variant).Order());
         Assert.All(r.Avoid, a => Assert.IsType<MuchSlower>(a));
-        Assert.Equal(["Use: whenall is the fastest, at 100 ms.", "Avoid, as 2 or more times slower than whenall: semaphore@4, sequential."], RecommendationText.Lines(r, Scenario()));
+        Assert.Equal(["Use: whenall is the fastest, at 100 ms.", "Avoid, as 2 or more times slower than whenall: semaphore@4, sequential."], RecommendationText.Lines(r, Scenario()).Select(l => l.Text));
     }
 
     [Fact]
@@ -158,7 +158,7 @@ public class RecommendationTests
         Assert.Equal(["requests=5", "requests=15"], all.Select(r => r.Group));
         Assert.Equal("waitall@5", all[0].Avoid.Single().Variant);
         Assert.Empty(all[1].Avoid);
-        Assert.StartsWith("At requests=15: Use: whenall-async@15", RecommendationText.Lines(all[1], scenario)[0], StringComparison.Ordinal);
+        Assert.StartsWith("At requests=15: Use: whenall-async@15", RecommendationText.Lines(all[1], scenario)[0].Text, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -200,5 +200,5 @@ public class RecommendationTests
         Assert.Empty(Recommender.Of(scenario with { Recommendations = [] }, processorCount: 2));
     }
 
-    private static string Reason(AvoidReason reason, Recommendation r) => RecommendationText.Reason(reason, r, Scenario());
+    private static string Reason(AvoidReason reason, Recommendation r) => RecommendationText.Reason(reason, r, Scenario()).Text;
 }

@@ -48,7 +48,7 @@ public class RuntimeAccountTextTests
     {
         var variant = Variant((20_000, Starved(10, 500)), (29_000, Starved(58, 500)), (40_000, Starved(70, 500)));
 
-        var sentence = RuntimeAccountText.Describe(variant);
+        var sentence = RuntimeAccountText.Describe(variant)?.Text;
 
         Assert.Equal(
             "task-run-waitall (29000 ms): the pool's thread target went from 3 to 61: raised 58 times for starvation, about 2 a second, 1 hill-climbing move; "
@@ -81,7 +81,7 @@ public class RuntimeAccountTextTests
         Assert.Equal(2, StandardMetrics.Read(account)[StandardMetrics.BlockingInjections]);
         Assert.StartsWith(
             "task-run-waitall (1000 ms): the pool's thread target rose from 3 to 5 (4 at the end): raised once for starvation, about 1 a second, 2 times for blocking on tasks.",
-            RuntimeAccountText.Describe(Variant((1000, account))),
+            RuntimeAccountText.Describe(Variant((1000, account)))?.Text,
             StringComparison.Ordinal);
     }
 
@@ -95,17 +95,17 @@ public class RuntimeAccountTextTests
             PoolAdjustments = [new PoolAdjustment(500, 2, PoolAdjustmentReason.ThreadTimedOut, 0)],
         };
 
-        Assert.Equal("task-run-waitall (1000 ms): the pool's thread target went from 8 to 2.", RuntimeAccountText.Describe(Variant((1000, account))));
+        Assert.Equal("task-run-waitall (1000 ms): the pool's thread target went from 8 to 2.", RuntimeAccountText.Describe(Variant((1000, account)))?.Text);
     }
 
     [Fact]
     public void NoSentence_WithoutACompleteAccount_AndNotNotable_WithoutInjections()
     {
-        Assert.Null(RuntimeAccountText.Describe(Variant((100, null))));
+        Assert.Null(RuntimeAccountText.Describe(Variant((100, null)))?.Text);
         Assert.Null(RuntimeAccountText.Describe(Variant((100, new RuntimeAccount { Events = RuntimeEvents.Full, Complete = false, Note = "never connected" }))));
 
         var calm = Variant((100, new RuntimeAccount { Events = RuntimeEvents.Pool, PoolTargetAtStart = 2, GcPauses = new BlockedTime(0, 0, 0) }));
-        Assert.Equal("task-run-waitall (100 ms): the pool's thread target stayed at 2; no garbage collection.", RuntimeAccountText.Describe(calm));
+        Assert.Equal("task-run-waitall (100 ms): the pool's thread target stayed at 2; no garbage collection.", RuntimeAccountText.Describe(calm)?.Text);
         Assert.False(RuntimeAccountText.Notable(calm));
     }
 
