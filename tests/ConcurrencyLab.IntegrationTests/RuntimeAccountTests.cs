@@ -34,6 +34,12 @@ public sealed class RuntimeAccountTests
         // of the variant's (its main thread waits across the region's end, so that wait is not the region's).
         Assert.True(Metric(blocked, "blockedMs") >= 0.9 * Metric(blocked, "wallMs"), blocked.ToString());
 
+        // That wait is the join, the caller's, told apart from the work's: the items slept, which is no wait.
+        var join = account.GetProperty("join").GetProperty("totalMs").GetDouble();
+        Assert.True(join >= 0.9 * Metric(blocked, "wallMs"), account.ToString());
+        Assert.True(3 * account.GetProperty("workWaits").GetProperty("totalMs").GetDouble() <= join, account.ToString());
+        Assert.Equal(join, Metric(blocked, "joinMs"), 3);
+
         // The account never reaches the region's clock into the file, and no port is left behind.
         Assert.False(blocked.TryGetProperty("regionClock", out _));
         Assert.Empty(Directory.GetFiles(temporary, "conclab-events-*"));

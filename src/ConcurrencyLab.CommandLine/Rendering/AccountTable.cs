@@ -43,7 +43,7 @@ internal static class AccountTable
 
         var table = new Table().Border(TableBorder.Simple).Title("[grey]Why the threads: the runtime's account of the median trial[/]");
         table.AddColumn(new TableColumn("Variant").NoWrap());
-        foreach (var header in new[] { "Pool target", "+starved", "+blocking", "Climbing", "Blocked (ms)", "GC (ms)" })
+        foreach (var header in new[] { "Pool target", "+starved", "+blocking", "Climbing", "Blocked ms", "Join ms", "GC ms" })
         {
             table.AddColumn(new TableColumn(header).RightAligned());
         }
@@ -56,7 +56,7 @@ internal static class AccountTable
         // The legend under the table, as a line of its own: a caption would widen the table to its length.
         return new Rows(
             table,
-            new Text("+starved, +blocking: raises of the pool's target because queued work waited with no thread free, or because pool threads blocked on tasks; blocked: lock contentions and waits, summed over threads.", new Style(Color.Grey)));
+            new Text("+starved, +blocking: raises of the pool's target because queued work waited with no thread free, or because pool threads blocked on tasks; blocked: the work's lock contentions and waits, summed over threads; join: the caller's wait for its batch.", new Style(Color.Grey)));
     }
 
     // Pool target as start -> peak -> end (the peak only where it rose above both), raises of the target by reason
@@ -70,7 +70,7 @@ internal static class AccountTable
             (_, _, { } to) => to.ToString(Invariant),
             _ => string.Empty,
         };
-        var blocked = a.LockContentions is { } locks && a.Waits is { } waits ? locks.TotalMs + waits.TotalMs : 0;
+        var blocked = a.WorkBlockedMs ?? 0;
         return
         [
             name,
@@ -79,6 +79,7 @@ internal static class AccountTable
             Count(a.BlockingRaises),
             Count(a.HillClimbingMoves),
             blocked > 0 ? Ms(blocked) : string.Empty,
+            a.Join is { TotalMs: > 0 } join ? Ms(join.TotalMs) : string.Empty,
             a.GcCollections > 0 && a.GcPauses is { } gc ? $"{Ms(gc.TotalMs)} ({a.GcCollections})" : string.Empty,
         ];
     }

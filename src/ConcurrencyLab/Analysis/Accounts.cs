@@ -57,6 +57,8 @@ internal static class Accounts
             HillClimbingMoves = account.HillClimbingMoves,
             LockContentions = account.LockContentions,
             Waits = account.Waits,
+            Join = account.Join,
+            WorkWaits = account.WorkWaits,
             GcPauses = account.GcPauses,
             GcCollections = account.GcCollections,
         };

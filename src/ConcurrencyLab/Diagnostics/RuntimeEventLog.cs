@@ -67,8 +67,9 @@ internal sealed class RuntimeEventLog
     /// <summary>
     /// The account of the region from <paramref name="start"/> to <paramref name="regionEnd"/> (null: to the
     /// last event, for a region that never ended; a null start: from the first), in ticks of <paramref name="ticksPerSecond"/>.
+    /// The waits of <paramref name="caller"/>, the thread that began the region, are the join, apart from the work's.
     /// </summary>
-    public RuntimeAccount Account(RuntimeEvents level, long? start, long? regionEnd, long ticksPerSecond, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null)
+    public RuntimeAccount Account(RuntimeEvents level, long? start, long? regionEnd, long ticksPerSecond, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null, int? caller = null)
     {
         // The lab's own threads (the sampler's timed waits, the watchdog) are not the variant's doing.
         var excluded = labThreads ?? [];
@@ -83,6 +84,8 @@ internal sealed class RuntimeEventLog
         int started = 0, stopped = 0, collections = 0;
         var contentions = new Durations();
         var waits = new Durations();
+        var join = new Durations();
+        var work = new Durations();
         var pauses = new Durations();
         var contentionStarts = new Dictionary<int, long>();
         var waitStarts = new Dictionary<int, long>();
@@ -139,7 +142,9 @@ internal sealed class RuntimeEventLog
                 case RuntimeEventKind.WaitStop:
                     if (waitStarts.Remove(e.Thread, out var waited) && In(e.Ticks))
                     {
-                        waits.Add(Ms(e.Ticks - Math.Max(waited, regionStart)));
+                        var ms = Ms(e.Ticks - Math.Max(waited, regionStart));
+                        waits.Add(ms);
+                        (e.Thread == caller ? join : work).Add(ms);
                     }
 
                     break;
@@ -181,6 +186,8 @@ internal sealed class RuntimeEventLog
             GcPauses = pauses.Total(),
             LockContentions = level == RuntimeEvents.Full ? contentions.Total() : null,
             Waits = level == RuntimeEvents.Full ? waits.Total() : null,
+            Join = level == RuntimeEvents.Full && caller is not null ? join.Total() : null,
+            WorkWaits = level == RuntimeEvents.Full && caller is not null ? work.Total() : null,
         };
     }
 

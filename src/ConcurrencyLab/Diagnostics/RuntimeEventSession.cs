@@ -99,7 +99,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// between <paramref name="regionStart"/> and <paramref name="regionEnd"/> (Stopwatch ticks; a null end for a
     /// region that never ended). Null start: no region is known, the account covers the process's whole life.
     /// </summary>
-    public async Task<RuntimeAccount> AccountAsync(long? regionStart, long? regionEnd, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null)
+    public async Task<RuntimeAccount> AccountAsync(long? regionStart, long? regionEnd, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null, int? caller = null)
     {
         var attachNote = await WaitForEventsAsync().ConfigureAwait(false);
         if (attachNote is not null && _sessions.Count == 0)
@@ -108,7 +108,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
 
         var notes = string.Join("; ", new[] { note, attachNote }.Where(n => n is not null));
-        return _log.Account(Level, regionStart, regionEnd, Stopwatch.Frequency, complete && attachNote is null, notes.Length == 0 ? null : notes, labThreads);
+        return _log.Account(Level, regionStart, regionEnd, Stopwatch.Frequency, complete && attachNote is null, notes.Length == 0 ? null : notes, labThreads, caller);
     }
 
     private async Task<string?> WaitForEventsAsync()

@@ -8,4 +8,8 @@ namespace ConcurrencyLab.Measurement;
 /// <param name="Start">When the region began.</param>
 /// <param name="End">When it ended.</param>
 /// <param name="LabThreads">The lab's own threads' OS ids.</param>
-internal sealed record RegionClock(long Start, long? End, IReadOnlyList<int>? LabThreads = null);
+/// <param name="Caller">
+/// The OS id of the thread that began the region and handed the work to the variant: its waits are the variant
+/// waiting for its own batch (the join), told apart from the work's; null where it cannot be read.
+/// </param>
+internal sealed record RegionClock(long Start, long? End, IReadOnlyList<int>? LabThreads = null, int? Caller = null);

@@ -36,8 +36,22 @@ public sealed record RuntimeAccount
     /// <summary>Lock contentions that ended in the region, with how long threads waited; null when not collected (<see cref="RuntimeEvents.Full"/> only).</summary>
     public BlockedTime? LockContentions { get; init; }
 
-    /// <summary>Waits on handles, tasks, semaphores and Monitor.Wait that ended in the region (.NET 9 and later); null when not collected.</summary>
+    /// <summary>
+    /// Waits on handles, tasks, semaphores and Monitor.Wait that ended in the region (.NET 9 and later), on every
+    /// thread: <see cref="Join"/> and <see cref="WorkWaits"/> together; null when not collected.
+    /// </summary>
     public BlockedTime? Waits { get; init; }
+
+    /// <summary>
+    /// Of <see cref="Waits"/>, those on the thread that began the region and handed the work to the variant: the
+    /// variant waiting for its own batch (WaitAll, a CountdownEvent, a task's Result), and for a strategy that also
+    /// runs items on that thread (Parallel.For), those items' waits. Null when not collected, or when the thread
+    /// could not be told (another OS, or a file written before it was recorded).
+    /// </summary>
+    public BlockedTime? Join { get; init; }
+
+    /// <summary>Of <see cref="Waits"/>, those on every other thread: the work's own; null where <see cref="Join"/> is.</summary>
+    public BlockedTime? WorkWaits { get; init; }
 
     /// <summary>The GC's pauses (runtime suspensions for a collection) that ended in the region.</summary>
     public BlockedTime? GcPauses { get; init; }

@@ -204,8 +204,16 @@ public static class StandardMetrics
     public static Metric Blocked { get; } = Metric.Milliseconds("blockedMs", "Blocked") with
     {
         Visibility = MetricVisibility.Reports,
-        Description = "time threads spent waiting for a contended lock or on a handle, task or semaphore (Monitor.Wait included) in the region, added up over threads (so it can exceed the wall time); with --events full",
+        Description = "time threads spent waiting for a contended lock or on a handle, task or semaphore (Monitor.Wait included) in the region, added up over threads (so it can exceed the wall time), the join included; with --events full",
         Account = a => a.LockContentions is null && a.Waits is null ? null : (a.LockContentions?.TotalMs ?? 0) + (a.Waits?.TotalMs ?? 0),
+    };
+
+    /// <summary>Of <see cref="Blocked"/>, the time the thread that began the region waited: the variant's wait for its own batch.</summary>
+    public static Metric Join { get; } = Metric.Milliseconds("joinMs", "Join") with
+    {
+        Visibility = MetricVisibility.Reports,
+        Description = "of the blocked time, the waits of the thread that began the region and handed the work to the variant: its wait for the batch (and, for Parallel.For, the waits of the items it ran itself); with --events full, on Linux",
+        Account = a => a.Join?.TotalMs,
     };
 
     /// <summary>Time the GC held the runtime suspended, by the runtime's own account.</summary>
@@ -222,7 +230,7 @@ public static class StandardMetrics
         WallTime, PeakThreads, PeakPoolThreads, PeakQueueLength, Cpu, CoresUsed, P99, Allocated,
         UserCpu, SystemCpu, ThreadsAtStart, FinalThreads, CompletedWorkItems, LockContentions,
         Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, StartUp, P50, P95, MaxLatency,
-        LongestItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, GcPause,
+        LongestItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, Join, GcPause,
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>

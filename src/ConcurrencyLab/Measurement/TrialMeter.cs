@@ -18,6 +18,7 @@ public sealed class TrialMeter : IDisposable
 
     // The region's bounds for a watchdog on another thread: 0 until set.
     private long _regionStart;
+    private int? _caller;
     private long _regionEnd;
     private ProcessCpu _cpuAtStart;
     private long _allocatedAtStart;
@@ -60,6 +61,7 @@ public sealed class TrialMeter : IDisposable
         }
 
         Started = true;
+        _caller = LabThreads.CurrentOsId();
 
         // The sampler thread starts first so it is already among the threads counted at the start,
         // and its creation is not charged to the variant. It has its own counters (their buffer is not
@@ -115,7 +117,7 @@ public sealed class TrialMeter : IDisposable
         {
             var start = Volatile.Read(ref _regionStart);
             var end = Volatile.Read(ref _regionEnd);
-            return start == 0 ? null : new RegionClock(start, end == 0 ? null : end, LabThreads.All);
+            return start == 0 ? null : new RegionClock(start, end == 0 ? null : end, LabThreads.All, _caller);
         }
     }
 

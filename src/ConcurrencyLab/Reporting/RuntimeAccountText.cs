@@ -68,7 +68,9 @@ internal static class RuntimeAccountText
         }
 
         parts.Add(moves.Count == 0 ? pool : Statement.Of($"{pool}: {Statement.Join(", ", moves)}"));
-        if (account.LockContentions is { } locks && account.Waits is { } waits && locks.Count + waits.Count > 0)
+        // The work's blocking, and apart from it the caller's wait for its batch (the join), where the two were told
+        // apart; an account that could not tell them apart says its total includes the join.
+        if (account.LockContentions is { } locks && (account.WorkWaits ?? account.Waits) is { } waits && locks.Count + waits.Count > 0)
         {
             var kinds = new List<Statement>();
             if (locks.Count > 0)
@@ -81,7 +83,14 @@ internal static class RuntimeAccountText
                 kinds.Add(Statement.Of($"{Count(waits.Count, "wait")} for {Piece.Ms(waits.TotalMs)} ms"));
             }
 
-            parts.Add(Statement.Of($"threads blocked {Piece.Ms(locks.TotalMs + waits.TotalMs)} ms in all ({Statement.Join(", ", kinds)}, the longest {Piece.Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)"));
+            var who = account.WorkWaits is null ? "threads" : "the work's threads";
+            var all = account.WorkWaits is null ? " in all, the caller's wait for the batch included" : string.Empty;
+            parts.Add(Statement.Of($"{who} blocked {Piece.Ms(locks.TotalMs + waits.TotalMs)} ms{all} ({Statement.Join(", ", kinds)}, the longest {Piece.Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)"));
+        }
+
+        if (account.Join is { Count: > 0 } join)
+        {
+            parts.Add(Statement.Of($"the caller waited {Piece.Ms(join.TotalMs)} ms for its batch{(join.Count > 1 ? Statement.Of($" in {Piece.Count(join.Count)} waits") : Statement.Plain(string.Empty))}"));
         }
 
         if (account.GcPauses is { } gc)

@@ -165,7 +165,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
 
             var region = result.Region;
             var complete = incomplete is null && region?.End is not null;
-            var account = await events.AccountAsync(region?.Start, region?.End, complete, incomplete, region?.LabThreads).ConfigureAwait(false);
+            var account = await events.AccountAsync(region?.Start, region?.End, complete, incomplete, region?.LabThreads, region?.Caller).ConfigureAwait(false);
 
             // A trial that timed out brought no service measurements, but the service's runtime still told its
             // side of the region, which is often the point: kept under a plain name.

@@ -115,6 +115,47 @@ public class RuntimeEventLogTests
     }
 
     [Fact]
+    public void TheCallersWaits_AreTheJoin_ApartFromTheWorks_AndWithoutACallerNeitherIsToldApart()
+    {
+        const int caller = 1, worker = 2, other = 3;
+        RuntimeEvent[] events =
+        [
+            new RuntimeEvent(At(-500), RuntimeEventKind.WorkerStart, worker),
+            new RuntimeEvent(At(-500), RuntimeEventKind.WorkerStart, other),
+
+            // The caller waits for its batch (WaitAll) from the start to the end, once, and briefly before it.
+            new RuntimeEvent(At(-50), RuntimeEventKind.WaitStart, caller, RuntimeEvent.MonitorWaitSource),
+            new RuntimeEvent(At(-40), RuntimeEventKind.WaitStop, caller),
+            new RuntimeEvent(At(0), RuntimeEventKind.WaitStart, caller, RuntimeEvent.MonitorWaitSource),
+            new RuntimeEvent(At(900), RuntimeEventKind.WaitStop, caller),
+
+            // Two items block in a task's Result.
+            new RuntimeEvent(At(100), RuntimeEventKind.WaitStart, worker, RuntimeEvent.MonitorWaitSource),
+            new RuntimeEvent(At(400), RuntimeEventKind.WaitStop, worker),
+            new RuntimeEvent(At(100), RuntimeEventKind.WaitStart, other, RuntimeEvent.MonitorWaitSource),
+            new RuntimeEvent(At(600), RuntimeEventKind.WaitStop, other),
+        ];
+
+        var told = Log(events).Account(RuntimeEvents.Full, Start, At(1000), PerSecond, complete: true, note: null, caller: caller);
+        Assert.Equal(new BlockedTime(3, 1700, 900), told.Waits);
+        Assert.Equal(new BlockedTime(1, 900, 900), told.Join);
+        Assert.Equal(new BlockedTime(2, 800, 500), told.WorkWaits);
+
+        // The work's blocked time leaves the join out; the metric that has always counted every wait still does.
+        var summary = ConcurrencyLab.Analysis.Accounts.Of(told);
+        Assert.Equal(800, summary.WorkBlockedMs);
+        Assert.Equal(1700, StandardMetrics.Read(told)[StandardMetrics.Blocked]);
+        Assert.Equal(900, StandardMetrics.Read(told)[StandardMetrics.Join]);
+
+        var untold = Log(events).Account(RuntimeEvents.Full, Start, At(1000), PerSecond, complete: true, note: null);
+        Assert.Equal(told.Waits, untold.Waits);
+        Assert.Null(untold.Join);
+        Assert.Null(untold.WorkWaits);
+        Assert.Equal(1700, ConcurrencyLab.Analysis.Accounts.Of(untold).WorkBlockedMs);
+        Assert.False(StandardMetrics.Read(untold).ContainsKey(StandardMetrics.Join.Id));
+    }
+
+    [Fact]
     public void GcPauses_RunFromTheSuspensionToTheRestart()
     {
         var log = Log(

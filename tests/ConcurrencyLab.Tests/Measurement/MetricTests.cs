@@ -51,6 +51,8 @@ public sealed class MetricTests
             PoolAdjustments = [new PoolAdjustment(10, 3, PoolAdjustmentReason.Starvation, 0)],
             LockContentions = new BlockedTime(1, 5, 5),
             Waits = new BlockedTime(1, 7, 7),
+            Join = new BlockedTime(1, 7, 7),
+            WorkWaits = new BlockedTime(0, 0, 0),
             GcPauses = new BlockedTime(1, 2, 2),
         };
         var fromAccount = StandardMetrics.Read(account);
@@ -58,6 +60,7 @@ public sealed class MetricTests
         Assert.Equal(StandardMetrics.All.Select(m => m.Id).Order(), values.Keys.Concat(fromAccount.Keys).Order());
         Assert.Equal(1, fromAccount[StandardMetrics.StarvationInjections]);
         Assert.Equal(12, fromAccount[StandardMetrics.Blocked]);
+        Assert.Equal(7, fromAccount[StandardMetrics.Join]);
     }
 
     [Theory]

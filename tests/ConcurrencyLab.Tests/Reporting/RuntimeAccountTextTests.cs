@@ -52,9 +52,23 @@ public class RuntimeAccountTextTests
 
         Assert.Equal(
             "task-run-waitall (29000 ms): the pool's thread target went from 3 to 61: raised 58 times for starvation, about 2 a second, 1 hill-climbing move; "
-            + "threads blocked 1000 ms in all (2 lock contentions for 30.0 ms, 10 waits for 970 ms, the longest 400 ms); 1 garbage collection, 1.50 ms paused.",
+            + "threads blocked 1000 ms in all, the caller's wait for the batch included (2 lock contentions for 30.0 ms, 10 waits for 970 ms, the longest 400 ms); 1 garbage collection, 1.50 ms paused.",
             sentence);
         Assert.True(RuntimeAccountText.Notable(variant));
+    }
+
+    [Fact]
+    public void TheCallersWaitForItsBatch_IsSaidApart_FromTheWorksBlocking()
+    {
+        var account = Starved(58, 500) with { Join = new BlockedTime(1, 900, 900), WorkWaits = new BlockedTime(9, 70, 40) };
+
+        var sentence = RuntimeAccountText.Describe(Variant((29_000, account)))!;
+
+        Assert.EndsWith(
+            "the work's threads blocked 100 ms (2 lock contentions for 30.0 ms, 9 waits for 70.0 ms, the longest 40.0 ms); the caller waited 900 ms for its batch; 1 garbage collection, 1.50 ms paused.",
+            sentence.Text,
+            StringComparison.Ordinal);
+        Assert.Contains(sentence.Inlines.OfType<Number>(), n => n.Value == 900);
     }
 
     [Fact]
