@@ -42,21 +42,44 @@ internal static class AccountTable
         }
 
         var table = new Table().Border(TableBorder.Simple).Title("[grey]Why the threads: the runtime's account of the median trial[/]");
-        table.AddColumn(new TableColumn("Variant").NoWrap());
-        foreach (var header in new[] { "Pool target", "+starved", "+blocking", "Climbing", "Blocked ms", "Join ms", "GC ms" })
+
+        // A column blank in every row is left out, so the table stays narrow and says only what happened.
+        string[] headers = ["Variant", "Pool target", "+starved", "+blocking", "Climbing", "Blocked ms", "Join ms", "GC ms"];
+        var shown = Enumerable.Range(0, headers.Length).Where(i => i <= 1 || rows.Any(r => r[i].Length > 0)).ToList();
+        foreach (var i in shown)
         {
-            table.AddColumn(new TableColumn(header).RightAligned());
+            table.AddColumn(i == 0 ? new TableColumn(headers[i]).NoWrap() : new TableColumn(headers[i]).RightAligned());
         }
 
         foreach (var row in rows)
         {
-            table.AddRow(row.Select(cell => (IRenderable)new Text(cell)).ToArray());
+            table.AddRow(shown.Select(i => (IRenderable)new Text(row[i])).ToArray());
         }
 
-        // The legend under the table, as a line of its own: a caption would widen the table to its length.
-        return new Rows(
-            table,
-            new Text("+starved, +blocking: raises of the pool's target because queued work waited with no thread free, or because pool threads blocked on tasks; blocked: the work's lock contentions and waits, summed over threads; join: the caller's wait for its batch.", new Style(Color.Grey)));
+        // The legend under the table, as a line of its own (a caption would widen the table to its length), for
+        // the columns shown.
+        var legend = new List<string>();
+        if (shown.Contains(2))
+        {
+            legend.Add("+starved: raises of the pool's target because queued work waited with no thread free");
+        }
+
+        if (shown.Contains(3))
+        {
+            legend.Add("+blocking: raises because pool threads blocked on tasks");
+        }
+
+        if (shown.Contains(5))
+        {
+            legend.Add("blocked: the work's lock contentions and waits, summed over threads");
+        }
+
+        if (shown.Contains(6))
+        {
+            legend.Add("join: the caller's wait for its batch");
+        }
+
+        return legend.Count == 0 ? table : new Rows(table, new Text(string.Join("; ", legend) + ".", new Style(Color.Grey)));
     }
 
     // Pool target as start -> peak -> end (the peak only where it rose above both), raises of the target by reason

@@ -28,12 +28,15 @@ internal static class RuntimeAccountText
             return null;
         }
 
-        var service = account.Service is { } s ? Statement.Of($"; in the {account.ServiceName} service, {Parts(s, account.WallMs)}") : Statement.Plain(string.Empty);
+        var service = account.Service is { } s ? Statement.Of($"; in the {account.ServiceName} service, {Parts(s, account.WallMs, service: true)}") : Statement.Plain(string.Empty);
         return Statement.Of($"{Piece.Variant(variant.Name)} ({Piece.Ms(account.WallMs)} ms): {Parts(account.Process, account.WallMs)}{service}.");
     }
 
-    /// <summary>What one process's account says: the pool's decisions, time blocked, and the GC.</summary>
-    internal static Statement Parts(ProcessAccount account, double wallMs)
+    /// <summary>
+    /// What one process's account says: the pool's decisions, time blocked, and the GC. A <paramref name="service"/>
+    /// has no caller waiting for a batch, so its waits are all the work's.
+    /// </summary>
+    internal static Statement Parts(ProcessAccount account, double wallMs, bool service = false)
     {
         ArgumentNullException.ThrowIfNull(account);
         var seconds = wallMs / 1000;
@@ -84,7 +87,7 @@ internal static class RuntimeAccountText
             }
 
             var who = account.WorkWaits is null ? "threads" : "the work's threads";
-            var all = account.WorkWaits is null ? " in all, the caller's wait for the batch included" : string.Empty;
+            var all = account.WorkWaits is not null ? string.Empty : service ? " in all" : " in all, the caller's wait for the batch included";
             parts.Add(Statement.Of($"{who} blocked {Piece.Ms(locks.TotalMs + waits.TotalMs)} ms{all} ({Statement.Join(", ", kinds)}, the longest {Piece.Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)"));
         }
 

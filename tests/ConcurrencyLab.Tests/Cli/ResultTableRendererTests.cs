@@ -158,7 +158,7 @@ public sealed class ResultTableRendererTests
 
         // The calm variant added no thread: it has no row, and its zeros are nowhere.
         var header = lines.FindIndex(l => l.Contains("Pool target", StringComparison.Ordinal));
-        var legend = lines.FindIndex(l => l.StartsWith("+starved", StringComparison.Ordinal));
+        var legend = lines.FindIndex(l => l.StartsWith("+blocking:", StringComparison.Ordinal));
         Assert.True(header > 0 && legend > header, output.ToString());
         Assert.Equal([row], lines[(header + 1)..legend].Where(l => l.Length > 0 && !l.TrimStart().StartsWith('─') && !l.Contains("climbing", StringComparison.Ordinal)));
         Assert.DoesNotContain("0 starvation", output.ToString(), StringComparison.Ordinal);
