@@ -100,7 +100,35 @@ public sealed class RuntimeAccountTests
         var bad = await ProgramRunner.RunAsync(TestWorkloadsDll, folder.Path, ["run", "sleep", "--events", "some"]);
         Assert.Equal(2, bad.ExitCode);
         Assert.Single(bad.Error.Trim().Split('\n'));
-        Assert.EndsWith("--events must be off, pool or full, not 'some'.", bad.Error.Trim(), StringComparison.Ordinal);
+        Assert.EndsWith("--events must be off, pool, full or stacks, not 'some'.", bad.Error.Trim(), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task WithStacks_ItemsThatSleep_AndALocksWaiter_AreTimedByState_AtTheirOwnMethods_WithinTenPercent()
+    {
+        using var folder = new TempFolder();
+        var temporary = Directory.CreateDirectory(Path.Combine(folder.Path, "tmp")).FullName;
+        var environment = new Dictionary<string, string> { ["TMPDIR"] = temporary };
+
+        // 8 items that each sleep 500 ms: 4,000 ms asleep, which no wait event reports; the caller waits in WaitAll.
+        var slept = await Run(folder, environment, "run", "sleep", "--items", "8", "--wait-ms", "500", "--variants", "task-run-waitall", "--events", "stacks");
+        var trial = Trial(Variants(folder, slept)["task-run-waitall"]);
+        var threads = trial.GetProperty("runtime").GetProperty("threads");
+        Assert.InRange(threads.GetProperty("work").GetProperty("sleepingMs").GetDouble(), 3600, 4400);
+        var site = threads.GetProperty("sites")[0];
+        Assert.Equal(("sleeping", "ConcurrencyLab.TestWorkloads.SleepWorkload.Run", "System.Threading.Thread.Sleep"), (site.GetProperty("state").GetString(), site.GetProperty("site").GetString(), site.GetProperty("api").GetString()));
+        Assert.True(threads.GetProperty("caller").GetProperty("waitingMs").GetDouble() >= 0.8 * Metric(trial, "wallMs"), threads.ToString());
+        Assert.Contains("SleepWorkload.Run", File.ReadAllText(Path.Combine(folder.Path, "out", "results.md")), StringComparison.Ordinal);
+
+        // One item holds a lock 400 ms while sleeping; the other waits for it: 400 ms each, told apart.
+        Directory.Delete(Path.Combine(folder.Path, "out"), recursive: true);
+        var locked = await Run(folder, environment, "run", "lock", "--hold-ms", "400", "--variants", "threads", "--events", "stacks");
+        var work = Trial(Variants(folder, locked)["threads"]).GetProperty("runtime").GetProperty("threads").GetProperty("work");
+        Assert.InRange(work.GetProperty("waitingMs").GetDouble(), 360, 440);
+        Assert.InRange(work.GetProperty("sleepingMs").GetDouble(), 360, 440);
+
+        // The samples' files go with the run.
+        Assert.Empty(Directory.GetFiles(temporary, "conclab-events-*"));
     }
 
     private static async Task<ProgramRunner.Result> Run(TempFolder folder, IReadOnlyDictionary<string, string>? environment, params string[] args) =>

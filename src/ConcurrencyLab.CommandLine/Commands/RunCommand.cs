@@ -376,7 +376,7 @@ internal static class RunCommand
         }
     }
 
-    // off, pool or full, in any case; anything else is a one-line error.
+    // off, pool, full or stacks, in any case; anything else is a one-line error.
     private static RuntimeEvents? Events(ParseResult parse, Option<string> option, List<string> errors)
     {
         if (parse.GetValue(option) is not { } text)
@@ -392,7 +392,7 @@ internal static class RunCommand
             }
         }
 
-        errors.Add($"{option.Name} must be off, pool or full, not '{text}'.");
+        errors.Add($"{option.Name} must be off, pool, full or stacks, not '{text}'.");
         return null;
     }
 
@@ -440,7 +440,7 @@ internal static class RunCommand
         public readonly Option<bool> Plain = new("--plain") { Description = "Plain progress lines even on a terminal" };
         public readonly Option<string> Events = new("--events")
         {
-            Description = $"The runtime's own account of each trial, read from its events outside its process: off; pool (the thread pool's decisions and why, GC pauses); full (also lock contentions and waits: time blocked) [default: {RunOptions.DefaultEvents.ToString().ToLowerInvariant()}]",
+            Description = $"The runtime's own account of each trial, read from its events outside its process: off; pool (the thread pool's decisions and why, GC pauses); full (also lock contentions and waits: time blocked); stacks (also every thread's stack each millisecond: time by state, and the call sites that blocked) [default: {RunOptions.DefaultEvents.ToString().ToLowerInvariant()}]",
         };
 
         public readonly Option<string[]> Assert = new("--assert")

@@ -59,6 +59,7 @@ internal static class Accounts
             Waits = account.Waits,
             Join = account.Join,
             WorkWaits = account.WorkWaits,
+            Threads = account.Threads,
             GcPauses = account.GcPauses,
             GcCollections = account.GcCollections,
         };

@@ -32,6 +32,11 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     private const long ThreadingKeyword = 0x10000;
     private const long WaitHandleKeyword = 0x40000000000;
 
+    // For stacks: the profiler's samples, and the runtime's method events (JIT, loader) that name their frames.
+    private const string SampleProvider = "Microsoft-DotNETCore-SampleProfiler";
+    private const long JitKeyword = 0x10;
+    private const long LoaderKeyword = 0x8;
+
     private readonly CancellationTokenSource _stop = new();
     private readonly Task<string?> _attached;
     private readonly RuntimeEventLog _log = new();
@@ -45,8 +50,9 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         Level = level;
         Port = port;
 
-        // Written down first, so a next run removes the socket if this one is killed outright.
-        _claim = RunJournal.Current?.Claim("a runtime event port", Path.GetDirectoryName(port)!, [Path.GetFileName(port)], removeFolder: false);
+        // Written down first, so a next run removes the socket (and the samples' files) if this one is killed outright.
+        Samples = Path.ChangeExtension(port, ".nettrace");
+        _claim = RunJournal.Current?.Claim("a runtime event port", Path.GetDirectoryName(port)!, [Path.GetFileName(port), Path.GetFileName(Samples), Path.GetFileName(Path.ChangeExtension(port, ".etlx"))], removeFolder: false);
 
         // The listener is up before this returns: the connector binds its socket before its first await.
         _attached = AttachAsync(_stop.Token);
@@ -57,6 +63,9 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 
     /// <summary>The socket the process's runtime connects to.</summary>
     public string Port { get; }
+
+    /// <summary>The file the stack samples are recorded to, under <see cref="RuntimeEvents.Stacks"/>; deleted once read.</summary>
+    private string Samples { get; }
 
     /// <summary>Whether a runtime connected and its session was opened.</summary>
     public bool Attached => _attached.IsCompletedSuccessfully && _attached.Result is null;
@@ -108,7 +117,24 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
 
         var notes = string.Join("; ", new[] { note, attachNote }.Where(n => n is not null));
-        return _log.Account(Level, regionStart, regionEnd, Stopwatch.Frequency, complete && attachNote is null, notes.Length == 0 ? null : notes, labThreads, caller);
+        var account = _log.Account(Level, regionStart, regionEnd, Stopwatch.Frequency, complete && attachNote is null, notes.Length == 0 ? null : notes, labThreads, caller);
+        if (Level < RuntimeEvents.Stacks || !File.Exists(Samples))
+        {
+            return account;
+        }
+
+        try
+        {
+            return account with { Threads = ThreadSamples.Read(Samples, regionStart, regionEnd, [.. (labThreads ?? []).Where(t => t != caller)], caller) };
+        }
+#pragma warning disable CA1031 // Samples that cannot be read cost their part of the account, never the trial.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            QuietFile.TryDelete(Samples);
+            var why = $"the stack samples could not be read: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" ");
+            return account with { Note = account.Note is null ? why : account.Note + "; " + why };
+        }
     }
 
     private async Task<string?> WaitForEventsAsync()
@@ -155,14 +181,28 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         {
             // The pool's decisions and the GC at the informational level; waits are verbose events, asked for
             // in a session of their own so the threading keyword does not bring every work item's queueing.
-            var keywords = GcKeyword | ThreadingKeyword | (Level == RuntimeEvents.Full ? ContentionKeyword : 0);
+            var keywords = GcKeyword | ThreadingKeyword | (Level >= RuntimeEvents.Full ? ContentionKeyword : 0);
             _sessions = [client.StartEventPipeSession([new EventPipeProvider(RuntimeProvider, EventLevel.Informational, keywords)], requestRundown: false, circularBufferMB: 64)];
-            if (Level == RuntimeEvents.Full)
+            if (Level >= RuntimeEvents.Full)
             {
                 _sessions.Add(client.StartEventPipeSession([new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, WaitHandleKeyword)], requestRundown: false, circularBufferMB: 64));
             }
 
-            _reading = Task.WhenAll(_sessions.Select(s => Task.Factory.StartNew(() => Read(s.EventStream), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)));
+            var readers = _sessions.Select(s => Task.Factory.StartNew(() => Read(s.EventStream), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)).ToList();
+
+            // Stacks go to a file as they come, for TraceEvent to name their frames once the process has ended (the
+            // rundown at its end names what was compiled before the session, the framework's ready-made code).
+            if (Level >= RuntimeEvents.Stacks)
+            {
+                var samples = client.StartEventPipeSession(
+                    [new EventPipeProvider(SampleProvider, EventLevel.Informational), new EventPipeProvider(RuntimeProvider, EventLevel.Informational, JitKeyword | LoaderKeyword)],
+                    requestRundown: true,
+                    circularBufferMB: 256);
+                _sessions.Add(samples);
+                readers.Add(Task.Factory.StartNew(() => Record(samples.EventStream, Samples), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default));
+            }
+
+            _reading = Task.WhenAll(readers);
             return null;
         }
         catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException)
@@ -220,6 +260,19 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
     }
 
+    private static void Record(Stream stream, string path)
+    {
+        try
+        {
+            using var file = new FileStream(path, FileMode.CreateNew, FileAccess.Write, FileShare.None);
+            stream.CopyTo(file);
+        }
+        catch (IOException)
+        {
+            // A process killed mid-write cuts its stream: what arrived is kept, and read as far as it goes.
+        }
+    }
+
     /// <inheritdoc/>
     public async ValueTask DisposeAsync()
     {
@@ -244,6 +297,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 
         _stop.Dispose();
         QuietFile.TryDelete(Port);
+        QuietFile.TryDelete(Samples);
+        QuietFile.TryDelete(Path.ChangeExtension(Samples, ".etlx"));
         _claim?.Dispose();
     }
 }

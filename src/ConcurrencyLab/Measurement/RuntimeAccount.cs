@@ -53,6 +53,9 @@ public sealed record RuntimeAccount
     /// <summary>Of <see cref="Waits"/>, those on every other thread: the work's own; null where <see cref="Join"/> is.</summary>
     public BlockedTime? WorkWaits { get; init; }
 
+    /// <summary>Thread time by state and the call sites that blocked, from stack samples; null unless <see cref="RuntimeEvents.Stacks"/>.</summary>
+    public ThreadTime? Threads { get; init; }
+
     /// <summary>The GC's pauses (runtime suspensions for a collection) that ended in the region.</summary>
     public BlockedTime? GcPauses { get; init; }
 

@@ -15,4 +15,11 @@ public enum RuntimeEvents
 
     /// <summary>Also every lock contention and every wait on a handle, task or semaphore, with its duration: the time spent blocked.</summary>
     Full,
+
+    /// <summary>
+    /// Also the runtime's sample profiler: every managed thread's stack about each millisecond, running or not, read
+    /// into thread time by state (running, waiting, sleeping, in I/O calls) and the call sites that blocked. It
+    /// costs the trial's process stack walks, and the runner a conversion of the samples after each trial.
+    /// </summary>
+    Stacks,
 }

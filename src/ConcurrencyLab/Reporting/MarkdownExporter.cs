@@ -126,7 +126,7 @@ public sealed class MarkdownExporter : IExporter
         var escaped = new System.Text.StringBuilder(text.Length);
         foreach (var c in text.ReplaceLineEndings(" "))
         {
-            if (c is '\\' or '`' or '*' or '[' or ']' or '<' or '>' or '|')
+            if (c is '\\' or '`' or '*' or '[' or ']' or '<' or '|')
             {
                 escaped.Append('\\');
             }

@@ -96,6 +96,11 @@ internal static class RuntimeAccountText
             parts.Add(Statement.Of($"the caller waited {Piece.Ms(join.TotalMs)} ms for its batch{(join.Count > 1 ? Statement.Of($" in {Piece.Count(join.Count)} waits") : Statement.Plain(string.Empty))}"));
         }
 
+        if (account.Threads is { } threads)
+        {
+            parts.Add(ThreadTimeText(threads));
+        }
+
         if (account.GcPauses is { } gc)
         {
             parts.Add(account.GcCollections == 0
@@ -104,6 +109,58 @@ internal static class RuntimeAccountText
         }
 
         return Statement.Join("; ", parts);
+    }
+
+    /// <summary>
+    /// Thread time by state, from the stack samples, and where the work's threads were when not running: "from stack
+    /// samples (1 ms apart), the work's threads ran 40 ms, slept 7,990 ms; 99% of it at Worker.Nap -> Thread.Sleep".
+    /// </summary>
+    internal static Statement ThreadTimeText(Measurement.ThreadTime threads)
+    {
+        ArgumentNullException.ThrowIfNull(threads);
+        var states = new List<Statement>();
+        void State(double ms, string verb)
+        {
+            if (ms > 0)
+            {
+                states.Add(Statement.Of($"{verb} {Piece.Ms(ms)} ms"));
+            }
+        }
+
+        State(threads.Work.RunningMs, "ran");
+        State(threads.Work.WaitingMs, "waited");
+        State(threads.Work.SleepingMs, "slept");
+        State(threads.Work.IoMs, "spent in I/O calls");
+        var said = Statement.Of($"from stack samples ({Piece.Fixed(threads.IntervalMs, "0.#")} ms apart), the work's threads {(states.Count == 0 ? Statement.Plain("were not sampled") : Statement.Join(", ", states))}");
+        if (threads.Sites.Count > 0 && threads.Work.BlockedMs > 0)
+        {
+            var top = threads.Sites[0];
+            var share = top.Ms / threads.Work.BlockedMs;
+            var where = top.Site.Length == 0 ? Statement.Of($"{Piece.Code(Short(top.Api))}") : Statement.Of($"{Piece.Code(Short(top.Site))} -> {Piece.Code(Short(top.Api))}");
+            said = Statement.Of($"{said}; {Piece.Fixed(100 * share, "0")}% of the time not running was at {where} ({top.State})");
+        }
+
+        return said;
+    }
+
+    // A method as a reader knows it: its type's last name and the method, generic arguments left out (Worker.Nap,
+    // TaskAwaiter`1.GetResult).
+    internal static string Short(string method)
+    {
+        ArgumentNullException.ThrowIfNull(method);
+        var plain = new System.Text.StringBuilder(method.Length);
+        var depth = 0;
+        foreach (var c in method)
+        {
+            depth += c == '[' ? 1 : c == ']' && depth > 0 ? -1 : 0;
+            if (depth == 0 && c != ']')
+            {
+                plain.Append(c);
+            }
+        }
+
+        var parts = plain.ToString().Split('.');
+        return parts.Length >= 2 ? $"{parts[^2]}.{parts[^1]}" : plain.ToString();
     }
 
     /// <summary>Every variant's sentence, in the tables' order; empty when no variant has an account.</summary>

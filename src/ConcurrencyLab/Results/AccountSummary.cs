@@ -61,6 +61,9 @@ public sealed record ProcessAccount
     /// <summary>Of <see cref="Waits"/>, those of every other thread: the work's own; null where <see cref="Join"/> is.</summary>
     public BlockedTime? WorkWaits { get; init; }
 
+    /// <summary>Thread time by state and the call sites that blocked, from stack samples; null unless collected (<c>--events stacks</c>).</summary>
+    public ThreadTime? Threads { get; init; }
+
     /// <summary>The work's time blocked: lock contentions and the waits of threads other than the caller (all waits where they were not told apart); null when not collected.</summary>
     internal double? WorkBlockedMs => LockContentions is null && Waits is null ? null : (LockContentions?.TotalMs ?? 0) + ((WorkWaits ?? Waits)?.TotalMs ?? 0);
 

@@ -134,14 +134,34 @@ public static class ResultsFile
 
             for (var v = 0; v < scenario.Variants.Count; v++)
             {
-                if (Null(scenario.Variants[v].Trials, $"{at}.variants[{v}].trials") is { } trial)
+                var variant = scenario.Variants[v];
+                if (Null(variant.Trials, $"{at}.variants[{v}].trials") is { } trial)
                 {
                     return trial;
+                }
+
+                // The runtime's accounts, each trial's and its service's, and the variant's added up.
+                for (var t = 0; t < variant.Trials.Count; t++)
+                {
+                    var where = $"{at}.variants[{v}].trials[{t}]";
+                    if ((InAccount(variant.Trials[t].Runtime, $"{where}.runtime") ?? InAccount(variant.Trials[t].Service?.Runtime, $"{where}.service.runtime")) is { } inTrial)
+                    {
+                        return inTrial;
+                    }
+                }
+
+                if ((Null(variant.Account?.Process.Threads?.Sites ?? [], $"{at}.variants[{v}].account.process.threads.sites")
+                    ?? Null(variant.Account?.Service?.Threads?.Sites ?? [], $"{at}.variants[{v}].account.service.threads.sites")) is { } inSummary)
+                {
+                    return inSummary;
                 }
             }
         }
 
         return Null(run.Scenarios, "scenarios") ?? Null(run.Notes, "notes");
+
+        static string? InAccount(Measurement.RuntimeAccount? account, string where) =>
+            account is null ? null : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites");
 
         static string? Null<T>(IReadOnlyList<T> list, string where)
         {

@@ -36,6 +36,10 @@ internal static class TrialHost
     public static async Task<int> RunChildAsync(IReadOnlyList<string> args, IEnumerable<Scenario> scenarios)
     {
         ArgumentNullException.ThrowIfNull(args);
+
+        // The thread the program entered on waits here for the trial to end: the host's wait, not the variant's,
+        // unless the variant's region begins on it (then it is the caller, and the account counts it as such).
+        Measurement.LabThreads.EnlistCurrent();
         if (args.Count != 4 || args[0] != RequestArgument || args[2] != ResultArgument)
         {
             await Console.Error.WriteLineAsync($"usage: {RequestArgument} <request-json> {ResultArgument} <path>").ConfigureAwait(false);

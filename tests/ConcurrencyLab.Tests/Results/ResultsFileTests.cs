@@ -41,6 +41,23 @@ public sealed class ResultsFileTests
         AssertRefusedInOneLine(run with { Scenarios = [run.Scenarios[0] with { Recommendations = [answer] }] }, good, bad);
     }
 
+    [Theory]
+    [InlineData("\"sites\": [", "\"sites\": [null, ")]
+    [InlineData("\"poolAdjustments\": [", "\"poolAdjustments\": [null, ")]
+    [InlineData("\"work\": {", "\"work\": null, \"was\": {")]
+    public void ARuntimeAccountThisBuildCannotRead_IsRefusedInOneLine(string good, string bad)
+    {
+        var run = ExporterTests.SampleRun();
+        var account = new ConcurrencyLab.Measurement.RuntimeAccount
+        {
+            Events = ConcurrencyLab.Measurement.RuntimeEvents.Stacks,
+            Threads = new ConcurrencyLab.Measurement.ThreadTime { Work = new(1, 2, 3, 4), Sites = [new("sleeping", "Shop.Nap", "System.Threading.Thread.Sleep", 3, 3)] },
+        };
+        var scenario = run.Scenarios[0];
+        var variants = scenario.Variants.Select(v => v with { Trials = [.. v.Trials.Select(t => t with { Runtime = account })] }).ToList();
+        AssertRefusedInOneLine(run with { Scenarios = [scenario with { Variants = variants }] }, good, bad);
+    }
+
     // Written, read back whole, then with good made bad: refused with one line that names the file.
     private static void AssertRefusedInOneLine(RunResult run, string good, string bad)
     {

@@ -1,0 +1,106 @@
+namespace ConcurrencyLab.Diagnostics;
+
+/// <summary>What a sampled stack says its thread was doing.</summary>
+internal enum StackState
+{
+    /// <summary>Running code, or ready to.</summary>
+    Running,
+
+    /// <summary>Blocked in a managed wait.</summary>
+    Waiting,
+
+    /// <summary>In <c>Thread.Sleep</c>.</summary>
+    Sleeping,
+
+    /// <summary>In a synchronous I/O call.</summary>
+    Io,
+
+    /// <summary>A pool thread with no work, waiting for some: not the work's.</summary>
+    Idle,
+
+    /// <summary>One of the runtime's own threads (the pool's gate and wait threads, the timer, the finalizer): not the work's.</summary>
+    Runtime,
+}
+
+/// <summary>
+/// Reads a sampled stack (method names, the innermost frame first, as TraceEvent writes them) into the state its
+/// thread was in and where: the framework's blocking method and the first frame of other code above it. The rules
+/// are by name, from what the runtime's own libraries block in on .NET 8 to 10; a frame they do not know reads as
+/// running, so a state is never claimed it was not seen in.
+/// </summary>
+internal static class StackStates
+{
+    // The framework's methods a thread blocks in, by the state they mean, matched on the name before its arguments.
+    private static readonly string[] Sleeps = ["System.Threading.Thread.Sleep"];
+
+    private static readonly string[] Waits =
+    [
+        "System.Threading.Monitor.Wait", "System.Threading.Monitor.Enter", "System.Threading.Monitor.ReliableEnter",
+        "System.Threading.Monitor.TryEnter", "System.Threading.Lock.Enter", "System.Threading.Lock.EnterAndGetCurrentThreadId",
+        "System.Threading.Lock.TryEnterSlow", "System.Threading.WaitHandle.Wait", "System.Threading.LowLevelLifoSemaphore.Wait",
+        "System.Threading.LowLevelMonitor.Wait", "System.Threading.ManualResetEventSlim.Wait", "System.Threading.SemaphoreSlim.Wait",
+        "System.Threading.Thread.Join", "System.Threading.Tasks.Task.Wait", "System.Threading.Tasks.Task.InternalWait",
+        "System.Threading.Tasks.Task.SpinThenBlockingWait",
+    ];
+
+    // System calls that move data or wait on a descriptor; a thread whose innermost frame is one is in the kernel.
+    private static readonly HashSet<string> IoCalls = new(StringComparer.Ordinal)
+    {
+        "Read", "PRead", "PReadV", "Write", "PWrite", "PWriteV", "Receive", "ReceiveMessage", "Send", "SendMessage", "SendFile",
+        "Connect", "Accept", "Poll", "PollEvents", "Select", "FSync", "FLock", "Open", "Stat", "LStat", "FStat",
+    };
+
+    /// <summary>The state <paramref name="frames"/> show, the framework's method the thread blocked in (or null), and the first other frame above it (or null).</summary>
+    public static (StackState State, string? Api, string? Site) Read(IReadOnlyList<string> frames)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        var names = frames.Select(Name).ToList();
+        if (names.Any(n => n.Contains("PortableThreadPool+GateThread", StringComparison.Ordinal) || n.Contains("PortableThreadPool+WaitThread", StringComparison.Ordinal)
+            || n.StartsWith("System.Threading.TimerQueue.TimerThread", StringComparison.Ordinal) || n.Contains("FinalizerThread", StringComparison.Ordinal)))
+        {
+            return (StackState.Runtime, null, null);
+        }
+
+        // A pool worker between work items waits on the pool's semaphore, outside any item.
+        if (names.Any(n => n.Contains("PortableThreadPool+WorkerThread.WorkerThreadStart", StringComparison.Ordinal))
+            && !names.Any(n => n.StartsWith("System.Threading.ThreadPoolWorkQueue.Dispatch", StringComparison.Ordinal)))
+        {
+            return (StackState.Idle, null, null);
+        }
+
+        // The first frame of code outside the framework: the caller of the blocking API.
+        var site = names.FindIndex(n => !Framework(n));
+        var framework = site < 0 ? names : names[..site];
+        var api = framework.Count > 0 ? framework[^1] : null;
+        var siteName = site < 0 ? null : names[site];
+
+        if (framework.Any(n => Sleeps.Any(s => n.StartsWith(s, StringComparison.Ordinal))))
+        {
+            return (StackState.Sleeping, api, siteName);
+        }
+
+        // In a system call that moves data, or a socket's own wait for one: I/O.
+        var top = names.Count > 0 ? names[0] : string.Empty;
+        var inIoCall = top.StartsWith("Interop+Sys.", StringComparison.Ordinal) && IoCalls.Contains(top["Interop+Sys.".Length..]);
+        var waiting = framework.Any(n => Waits.Any(w => n.StartsWith(w, StringComparison.Ordinal)));
+        if (inIoCall || (waiting && framework.Any(n => n.StartsWith("System.Net.Sockets.", StringComparison.Ordinal))))
+        {
+            return (StackState.Io, api, siteName);
+        }
+
+        return waiting ? (StackState.Waiting, api, siteName) : (StackState.Running, null, null);
+    }
+
+    /// <summary>A frame's method without its arguments.</summary>
+    public static string Name(string frame)
+    {
+        ArgumentNullException.ThrowIfNull(frame);
+        var open = frame.IndexOf('(', StringComparison.Ordinal);
+        return open < 0 ? frame : frame[..open];
+    }
+
+    // The runtime's libraries, interop stubs, and frames the profiler could not name.
+    private static bool Framework(string name) =>
+        name.Length == 0 || name.StartsWith('?') || name.StartsWith("System.", StringComparison.Ordinal) || name.StartsWith("Microsoft.", StringComparison.Ordinal)
+        || name.StartsWith("Interop", StringComparison.Ordinal) || name.StartsWith("Internal.", StringComparison.Ordinal);
+}

@@ -1,0 +1,134 @@
+using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Etlx;
+using ConcurrencyLab.FileSystem;
+using ConcurrencyLab.Measurement;
+
+namespace ConcurrencyLab.Diagnostics;
+
+/// <summary>
+/// Reads the runtime's sample profiler's stacks, recorded to a file while the trial ran, into thread time by state
+/// and the call sites that blocked, for the trial's region. TraceEvent names each frame from the runtime's own
+/// method events (and its rundown at the end), so no symbol file is needed.
+/// </summary>
+internal static class ThreadSamples
+{
+    private const string Provider = "Microsoft-DotNETCore-SampleProfiler";
+
+    /// <summary>The most frames read of a stack: deeper ones cannot hold the blocking call or its caller.</summary>
+    private const int Depth = 64;
+
+    /// <summary>
+    /// Thread time in the region from <paramref name="start"/> to <paramref name="end"/> (Stopwatch ticks) of the
+    /// samples in <paramref name="nettrace"/>, leaving out <paramref name="excluded"/> threads and telling
+    /// <paramref name="caller"/> apart; null when the file holds no sample of the region. The file and its
+    /// converted copy are deleted.
+    /// </summary>
+    public static ThreadTime? Read(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, int? caller)
+    {
+        var etlx = Path.ChangeExtension(nettrace, ".etlx");
+        try
+        {
+            TraceLog.CreateFromEventPipeDataFile(nettrace, etlx);
+            using var log = new TraceLog(etlx);
+            var samples = new List<(int Thread, long Ticks, StackState State, string? Api, string? Site)>();
+            foreach (var e in log.Events)
+            {
+                if (e.ProviderName != Provider || excluded.Contains(e.ThreadID))
+                {
+                    continue;
+                }
+
+#pragma warning disable CS0618 // The raw timestamp: the trial's region is timed on the same clock, in another process.
+                var ticks = e.TimeStampQPC;
+#pragma warning restore CS0618
+                if ((start is { } s && ticks < s) || (end is { } t && ticks > t))
+                {
+                    continue;
+                }
+
+                var frames = new List<string>();
+                for (var frame = e.CallStack(); frame is not null && frames.Count < Depth; frame = frame.Caller)
+                {
+                    var name = frame.CodeAddress.FullMethodName;
+                    frames.Add(string.IsNullOrEmpty(name) ? "?" + frame.CodeAddress.ModuleName : name);
+                }
+
+                var (state, api, site) = StackStates.Read(frames);
+                if (state is not (StackState.Idle or StackState.Runtime))
+                {
+                    samples.Add((e.ThreadID, ticks, state, api, site));
+                }
+            }
+
+            return Tally(samples, System.Diagnostics.Stopwatch.Frequency, caller);
+        }
+        finally
+        {
+            QuietFile.TryDelete(nettrace);
+            QuietFile.TryDelete(etlx);
+        }
+    }
+
+    /// <summary>
+    /// The samples added up: each stands for the time until its thread's next sample, at most four times the
+    /// profiler's median interval (a thread that stopped being sampled, or the region's last sample, gets one interval).
+    /// </summary>
+    internal static ThreadTime? Tally(IReadOnlyList<(int Thread, long Ticks, StackState State, string? Api, string? Site)> samples, long ticksPerSecond, int? caller)
+    {
+        if (samples.Count == 0)
+        {
+            return null;
+        }
+
+        double Ms(long ticks) => ticks * 1000.0 / ticksPerSecond;
+        var gaps = samples.GroupBy(s => s.Thread)
+            .SelectMany(g => g.OrderBy(s => s.Ticks).Zip(g.OrderBy(s => s.Ticks).Skip(1), (a, b) => Ms(b.Ticks - a.Ticks)))
+            .Where(g => g > 0)
+            .Order()
+            .ToList();
+        var interval = gaps.Count > 0 ? gaps[gaps.Count / 2] : 1.0;
+
+        var work = new double[4];
+        var callers = new double[4];
+        var sites = new Dictionary<(StackState, string, string), (double Ms, int Samples)>();
+        foreach (var thread in samples.GroupBy(s => s.Thread))
+        {
+            var ordered = thread.OrderBy(s => s.Ticks).ToList();
+            for (var i = 0; i < ordered.Count; i++)
+            {
+                var sample = ordered[i];
+                var weight = i + 1 < ordered.Count ? Math.Min(Ms(ordered[i + 1].Ticks - sample.Ticks), 4 * interval) : interval;
+                var slot = sample.State switch { StackState.Waiting => 1, StackState.Sleeping => 2, StackState.Io => 3, _ => 0 };
+                (thread.Key == caller ? callers : work)[slot] += weight;
+                if (slot > 0 && thread.Key != caller)
+                {
+                    var key = (sample.State, sample.Site ?? string.Empty, sample.Api ?? string.Empty);
+                    var (ms, count) = sites.GetValueOrDefault(key);
+                    sites[key] = (ms + weight, count + 1);
+                }
+            }
+        }
+
+        static ThreadStates States(double[] t) => new(Math.Round(t[0], 1), Math.Round(t[1], 1), Math.Round(t[2], 1), Math.Round(t[3], 1));
+        return new ThreadTime
+        {
+            Samples = samples.Count,
+            IntervalMs = Math.Round(interval, 3),
+            Work = States(work),
+            Caller = caller is null ? null : States(callers),
+            Sites =
+            [
+                .. sites.OrderByDescending(s => s.Value.Ms).Take(ThreadTime.MaxSites)
+                    .Select(s => new BlockingSite(StateName(s.Key.Item1), s.Key.Item2, s.Key.Item3, Math.Round(s.Value.Ms, 1), s.Value.Samples)),
+            ],
+        };
+    }
+
+    private static string StateName(StackState state) => state switch
+    {
+        StackState.Waiting => "waiting",
+        StackState.Sleeping => "sleeping",
+        StackState.Io => "io",
+        _ => "running",
+    };
+}

@@ -1,0 +1,48 @@
+namespace ConcurrencyLab.Measurement;
+
+/// <summary>
+/// Thread time by state in a trial's region, from the runtime's sample profiler (<see cref="RuntimeEvents.Stacks"/>):
+/// each sample of a thread's stack stands for the time until that thread's next one. The work's threads (the pool's
+/// busy threads and any the variant started) apart from the caller, the thread that began the region; idle pool
+/// threads, the runtime's own threads and the lab's are left out.
+/// </summary>
+public sealed record ThreadTime
+{
+    /// <summary>Samples taken in the region on the threads counted.</summary>
+    public int Samples { get; init; }
+
+    /// <summary>The median time between two samples of a thread, in milliseconds: the profiler's rate as it ran.</summary>
+    public double IntervalMs { get; init; }
+
+    /// <summary>The work's threads, by state.</summary>
+    public required ThreadStates Work { get; init; }
+
+    /// <summary>The caller, by state; null when the caller could not be told.</summary>
+    public ThreadStates? Caller { get; init; }
+
+    /// <summary>Where the work's threads were not running, by call site, the most time first (at most <see cref="MaxSites"/>).</summary>
+    public IReadOnlyList<BlockingSite> Sites { get; init; } = [];
+
+    /// <summary>The most call sites kept.</summary>
+    public const int MaxSites = 8;
+}
+
+/// <summary>Time in each state, in milliseconds, added up over threads.</summary>
+/// <param name="RunningMs">Running managed or native code, or ready to (the profiler cannot tell a thread on a core from one waiting for a core).</param>
+/// <param name="WaitingMs">Blocked in a managed wait: a lock, <c>Monitor.Wait</c> (tasks, <c>ManualResetEventSlim</c>, <c>SemaphoreSlim</c>), a wait handle, a join.</param>
+/// <param name="SleepingMs">In <c>Thread.Sleep</c>.</param>
+/// <param name="IoMs">In a synchronous I/O call (a file or socket read or write, a connect, a poll): the kernel's work included.</param>
+public sealed record ThreadStates(double RunningMs, double WaitingMs, double SleepingMs, double IoMs)
+{
+    /// <summary>Time not running: waiting, sleeping and in I/O.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public double BlockedMs => WaitingMs + SleepingMs + IoMs;
+}
+
+/// <summary>A call site where the work's threads were not running.</summary>
+/// <param name="State">waiting, sleeping or io.</param>
+/// <param name="Site">The first frame of code outside the framework above the blocking call (<c>Worker.Fetch</c>); empty when every frame was the framework's.</param>
+/// <param name="Api">The framework's method that code called (<c>System.Threading.Tasks.Task`1.get_Result</c>).</param>
+/// <param name="Ms">Time there, added up over threads.</param>
+/// <param name="Samples">Samples there.</param>
+public sealed record BlockingSite(string State, string Site, string Api, double Ms, int Samples);

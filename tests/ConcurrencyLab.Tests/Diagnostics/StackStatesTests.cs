@@ -1,0 +1,115 @@
+using ConcurrencyLab.Diagnostics;
+using ConcurrencyLab.Reporting;
+
+namespace ConcurrencyLab.Tests.Diagnostics;
+
+/// <summary>Sampled stacks, as TraceEvent names their frames (innermost first), read into a state and a call site.</summary>
+public sealed class StackStatesTests
+{
+    private const string Dispatch = "System.Threading.ThreadPoolWorkQueue.Dispatch()";
+    private const string WorkerStart = "System.Threading.PortableThreadPool+WorkerThread.WorkerThreadStart()";
+
+    [Fact]
+    public void ASleepingItem_IsSleeping_AtItsOwnMethod_ThroughThreadSleep()
+    {
+        var (state, api, site) = StackStates.Read(["System.Threading.Thread.Sleep(int32)", "Shop.Worker.Nap(int32)", "Shop.Worker.Run()", Dispatch, WorkerStart]);
+
+        Assert.Equal(StackState.Sleeping, state);
+        Assert.Equal("System.Threading.Thread.Sleep", api);
+        Assert.Equal("Shop.Worker.Nap", site);
+    }
+
+    [Fact]
+    public void AResultAwaited_IsWaiting_AtTheFrameworksPublicMethod_TheCodeCalled()
+    {
+        var (state, api, site) = StackStates.Read(
+        [
+            "System.Threading.Monitor.Wait(class System.Object,int32)",
+            "System.Threading.ManualResetEventSlim.Wait(int32,value class System.Threading.CancellationToken)",
+            "System.Threading.Tasks.Task.SpinThenBlockingWait(int32,value class System.Threading.CancellationToken)",
+            "System.Threading.Tasks.Task.InternalWaitCore(int32,value class System.Threading.CancellationToken)",
+            "System.Threading.Tasks.Task`1[System.__Canon].GetResultCore(bool)",
+            "System.Threading.Tasks.Task`1[System.__Canon].get_Result()",
+            "ProductService.GetProduct(int32)",
+            Dispatch,
+            WorkerStart,
+        ]);
+
+        Assert.Equal(StackState.Waiting, state);
+        Assert.Equal("System.Threading.Tasks.Task`1[System.__Canon].get_Result", api);
+        Assert.Equal("ProductService.GetProduct", site);
+        Assert.Equal("Task`1.get_Result", RuntimeAccountText.Short(api!));
+    }
+
+    [Fact]
+    public void ASystemCallThatMovesData_IsIo_AndASocketsOwnWaitToo_ButManagedCopyingIsRunning()
+    {
+        Assert.Equal(StackState.Io, StackStates.Read(["Interop+Sys.PRead(class System.Runtime.InteropServices.SafeHandle,unsigned int8*,int32,int64)", "System.IO.RandomAccess.ReadAtOffset(...)", "System.IO.FileStream.Read(...)", "Hasher.Hash(class System.String)"]).State);
+        Assert.Equal(StackState.Io, StackStates.Read(["System.Threading.Monitor.Wait(class System.Object,int32)", "System.Threading.ManualResetEventSlim.Wait(int32,value class System.Threading.CancellationToken)", "System.Net.Sockets.SocketAsyncContext.Receive(...)", "System.Net.Sockets.Socket.Receive(...)", "Poller.Poll()"]).State);
+        Assert.Equal(StackState.Running, StackStates.Read(["System.IO.Strategies.OSFileStreamStrategy.Read(value class System.Span`1<unsigned int8>)", "Hasher.Hash(class System.String)"]).State);
+        Assert.Equal(StackState.Running, StackStates.Read(["Interop+Sys.GetTimestamp()", "Hasher.Hash(class System.String)"]).State);
+    }
+
+    [Fact]
+    public void AContendedLock_IsWaiting()
+    {
+        var (state, api, site) = StackStates.Read(["System.Threading.Lock.EnterAndGetCurrentThreadId()", "System.Threading.Lock.EnterScope()", "Cache.Add(int32)", "System.Threading.Thread.StartCallback()"]);
+
+        Assert.Equal(StackState.Waiting, state);
+        Assert.Equal("System.Threading.Lock.EnterScope", api);
+        Assert.Equal("Cache.Add", site);
+    }
+
+    [Fact]
+    public void AnIdlePoolThread_AndTheRuntimesOwnThreads_AreNotTheWorks()
+    {
+        Assert.Equal(StackState.Idle, StackStates.Read(["System.Threading.LowLevelLifoSemaphore.WaitNative(...)", "System.Threading.LowLevelLifoSemaphore.WaitForSignal(int32)", "System.Threading.LowLevelLifoSemaphore.Wait(int32,bool)", WorkerStart]).State);
+        Assert.Equal(StackState.Runtime, StackStates.Read(["System.Threading.WaitHandle.WaitOneNoCheck(...)", "System.Threading.PortableThreadPool+GateThread.GateThreadStart()", "System.Threading.Thread.StartCallback()"]).State);
+
+        // A pool thread inside a work item that waits is the work's, whatever it waits on.
+        Assert.Equal(StackState.Waiting, StackStates.Read(["System.Threading.LowLevelLifoSemaphore.Wait(int32,bool)", "System.Threading.SemaphoreSlim.Wait(int32)", "Gate.Pass()", Dispatch, WorkerStart]).State);
+    }
+
+    [Fact]
+    public void AStackAllFramework_HasNoSite_AndAnUnknownBlockReadsAsRunning()
+    {
+        var (state, api, site) = StackStates.Read(["System.Threading.Thread.Sleep(int32)", "System.Threading.Thread.StartCallback()"]);
+        Assert.Equal(StackState.Sleeping, state);
+        Assert.Null(site);
+        Assert.Equal("System.Threading.Thread.StartCallback", api);
+
+        Assert.Equal((StackState.Running, null, null), StackStates.Read(["Shop.Spin()", Dispatch, WorkerStart]));
+        Assert.Equal(StackState.Running, StackStates.Read([]).State);
+    }
+
+    [Fact]
+    public void Samples_AreWeightedByTheGapToTheirThreadsNext_TheCallerApart_AndSitesRankedByTime()
+    {
+        const long PerMs = 1000;
+        var samples = new List<(int, long, StackState, string?, string?)>();
+        for (var i = 0; i < 100; i++)
+        {
+            samples.Add((1, i * PerMs, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap"));
+            samples.Add((2, i * PerMs, i < 30 ? StackState.Running : StackState.Io, i < 30 ? null : "System.IO.FileStream.Read", i < 30 ? null : "Shop.Load"));
+            samples.Add((3, i * PerMs, StackState.Waiting, "System.Threading.Tasks.Task.WaitAll", "Shop.Main"));
+        }
+
+        // Thread 1 went unsampled for 50 ms once: its sample there stands for at most four intervals.
+        samples.Add((1, 150 * PerMs, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap"));
+
+        var time = ThreadSamples.Tally(samples, ticksPerSecond: 1000 * PerMs, caller: 3)!;
+
+        Assert.Equal(1, time.IntervalMs);
+        Assert.Equal(new ThreadStatesOf(30, 0, 104, 70), ThreadStatesOf.From(time.Work));
+        Assert.Equal(new ThreadStatesOf(0, 100, 0, 0), ThreadStatesOf.From(time.Caller!));
+        Assert.Equal(["sleeping", "io"], time.Sites.Select(s => s.State));
+        Assert.Equal(("Shop.Nap", 104.0, 101), (time.Sites[0].Site, time.Sites[0].Ms, time.Sites[0].Samples));
+        Assert.DoesNotContain(time.Sites, s => s.Site == "Shop.Main");
+        Assert.Null(ThreadSamples.Tally([], 1000, caller: null));
+    }
+
+    private sealed record ThreadStatesOf(double Running, double Waiting, double Sleeping, double Io)
+    {
+        public static ThreadStatesOf From(ConcurrencyLab.Measurement.ThreadStates s) => new(s.RunningMs, s.WaitingMs, s.SleepingMs, s.IoMs);
+    }
+}
