@@ -56,6 +56,8 @@ internal static class ServiceHost
     /// </summary>
     internal static void ServeCommands(TextReader input, TextWriter output)
     {
+        // The lab's own thread in the service: its wait for the next command is not the service's doing.
+        Measurement.LabThreads.EnlistCurrent();
         Measurement.TrialMeter? meter = null;
         try
         {
@@ -95,6 +97,8 @@ internal static class ServiceHost
     /// <summary>Runs <paramref name="service"/> with its settings, <paramref name="settingsJson"/>, until standard input closes; returns the exit code.</summary>
     internal static async Task<int> ServeAsync<TSettings>(ServiceDefinition<TSettings> service, string settingsJson)
     {
+        // The thread the program entered on waits for the service to end: the host's, not the service's work.
+        Measurement.LabThreads.EnlistCurrent();
         var builder = WebApplication.CreateSlimBuilder();
         builder.Logging.ClearProviders();
         // Two listeners: HTTP/1.1, and HTTP/2 alone, because Kestrel speaks HTTP/2 without TLS only on an

@@ -68,10 +68,12 @@ internal static class StackStates
             return (StackState.Idle, null, null);
         }
 
-        // The first frame of code outside the framework: the caller of the blocking API.
+        // The first frame of code outside the framework: the caller of the blocking API, which is the framework frame
+        // below it. A stack of the framework's alone (a thread the runtime started for the work) names the innermost
+        // frame, the call it is in.
         var site = names.FindIndex(n => !Framework(n));
         var framework = site < 0 ? names : names[..site];
-        var api = framework.Count > 0 ? framework[^1] : null;
+        var api = site > 0 ? framework[^1] : names.Count > 0 ? names[0] : null;
         var siteName = site < 0 ? null : names[site];
 
         if (framework.Any(n => Sleeps.Any(s => n.StartsWith(s, StringComparison.Ordinal))))

@@ -76,7 +76,7 @@ public sealed class StackStatesTests
         var (state, api, site) = StackStates.Read(["System.Threading.Thread.Sleep(int32)", "System.Threading.Thread.StartCallback()"]);
         Assert.Equal(StackState.Sleeping, state);
         Assert.Null(site);
-        Assert.Equal("System.Threading.Thread.StartCallback", api);
+        Assert.Equal("System.Threading.Thread.Sleep", api);
 
         Assert.Equal((StackState.Running, null, null), StackStates.Read(["Shop.Spin()", Dispatch, WorkerStart]));
         Assert.Equal(StackState.Running, StackStates.Read([]).State);
