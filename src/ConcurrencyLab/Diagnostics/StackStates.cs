@@ -69,9 +69,16 @@ internal static class StackStates
         }
 
         // The first frame of code outside the framework: the caller of the blocking API, which is the framework frame
-        // below it. A stack of the framework's alone (a thread the runtime started for the work) names the innermost
-        // frame, the call it is in.
+        // below it. A stack of the framework's alone in a work item names the innermost frame, the call it is in;
+        // outside any work item it is a thread the libraries keep for themselves (the sockets' event loop, a
+        // server's heartbeat), not the work's.
         var site = names.FindIndex(n => !Framework(n));
+        var inItem = names.Any(n => n.StartsWith("System.Threading.ThreadPoolWorkQueue.Dispatch", StringComparison.Ordinal));
+        if (site < 0 && !inItem && names.Count > 0)
+        {
+            return (StackState.Runtime, null, null);
+        }
+
         var framework = site < 0 ? names : names[..site];
         var api = site > 0 ? framework[^1] : names.Count > 0 ? names[0] : null;
         var siteName = site < 0 ? null : names[site];

@@ -53,11 +53,10 @@ internal static class ThreadSamples
                     frames.Add(string.IsNullOrEmpty(name) ? "?" + frame.CodeAddress.ModuleName : name);
                 }
 
+                // Every sample is kept for the timing, an idle thread's too: a thread's next sample may come after it
+                // has gone idle, and the profiler's interval is measured over all of them.
                 var (state, api, site) = StackStates.Read(frames);
-                if (state is not (StackState.Idle or StackState.Runtime))
-                {
-                    samples.Add((e.ThreadID, ticks, state, api, site));
-                }
+                samples.Add((e.ThreadID, ticks, state, api, site));
             }
 
             return Tally(samples, System.Diagnostics.Stopwatch.Frequency, caller);
@@ -70,12 +69,13 @@ internal static class ThreadSamples
     }
 
     /// <summary>
-    /// The samples added up: each stands for the time until its thread's next sample, at most four times the
-    /// profiler's median interval (a thread that stopped being sampled, or the region's last sample, gets one interval).
+    /// The samples added up: each stands for the time until its thread's next sample (of whatever state), at most
+    /// four times the profiler's median interval (a thread that stopped being sampled, or the region's last sample,
+    /// gets one interval). Samples of idle pool threads and the runtime's own time nothing but the intervals.
     /// </summary>
     internal static ThreadTime? Tally(IReadOnlyList<(int Thread, long Ticks, StackState State, string? Api, string? Site)> samples, long ticksPerSecond, int? caller)
     {
-        if (samples.Count == 0)
+        if (!samples.Any(s => s.State is not (StackState.Idle or StackState.Runtime)))
         {
             return null;
         }
@@ -97,6 +97,11 @@ internal static class ThreadSamples
             for (var i = 0; i < ordered.Count; i++)
             {
                 var sample = ordered[i];
+                if (sample.State is StackState.Idle or StackState.Runtime)
+                {
+                    continue;
+                }
+
                 var weight = i + 1 < ordered.Count ? Math.Min(Ms(ordered[i + 1].Ticks - sample.Ticks), 4 * interval) : interval;
                 var slot = sample.State switch { StackState.Waiting => 1, StackState.Sleeping => 2, StackState.Io => 3, _ => 0 };
                 (thread.Key == caller ? callers : work)[slot] += weight;
@@ -112,7 +117,7 @@ internal static class ThreadSamples
         static ThreadStates States(double[] t) => new(Math.Round(t[0], 1), Math.Round(t[1], 1), Math.Round(t[2], 1), Math.Round(t[3], 1));
         return new ThreadTime
         {
-            Samples = samples.Count,
+            Samples = samples.Count(s => s.State is not (StackState.Idle or StackState.Runtime)),
             IntervalMs = Math.Round(interval, 3),
             Work = States(work),
             Caller = caller is null ? null : States(callers),

@@ -73,10 +73,14 @@ public sealed class StackStatesTests
     [Fact]
     public void AStackAllFramework_HasNoSite_AndAnUnknownBlockReadsAsRunning()
     {
-        var (state, api, site) = StackStates.Read(["System.Threading.Thread.Sleep(int32)", "System.Threading.Thread.StartCallback()"]);
+        var (state, api, site) = StackStates.Read(["System.Threading.Thread.Sleep(int32)", "System.Threading.Tasks.Task.InnerInvoke()", Dispatch, WorkerStart]);
         Assert.Equal(StackState.Sleeping, state);
         Assert.Null(site);
         Assert.Equal("System.Threading.Thread.Sleep", api);
+
+        // Outside any work item, a stack of the framework's alone is a thread the libraries keep for themselves.
+        Assert.Equal(StackState.Runtime, StackStates.Read(["Interop+Sys.WaitForSocketEvents(...)", "System.Net.Sockets.SocketAsyncEngine.EventLoop()", "System.Threading.Thread.StartCallback()"]).State);
+        Assert.Equal(StackState.Runtime, StackStates.Read(["Interop+Sys.Read(...)", "System.Threading.Thread.StartCallback()"]).State);
 
         Assert.Equal((StackState.Running, null, null), StackStates.Read(["Shop.Spin()", Dispatch, WorkerStart]));
         Assert.Equal(StackState.Running, StackStates.Read([]).State);
@@ -97,10 +101,18 @@ public sealed class StackStatesTests
         // Thread 1 went unsampled for 50 ms once: its sample there stands for at most four intervals.
         samples.Add((1, 150 * PerMs, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap"));
 
+        // Thread 4 ran one item among idle waits: its one sample stands for the gap to its next, idle, sample, and the
+        // idle ones for nothing.
+        samples.Add((4, 0, StackState.Idle, null, null));
+        samples.Add((4, 50 * PerMs, StackState.Running, null, null));
+        samples.Add((4, 51 * PerMs, StackState.Idle, null, null));
+        samples.Add((4, 300 * PerMs, StackState.Idle, null, null));
+
         var time = ThreadSamples.Tally(samples, ticksPerSecond: 1000 * PerMs, caller: 3)!;
 
         Assert.Equal(1, time.IntervalMs);
-        Assert.Equal(new ThreadStatesOf(30, 0, 104, 70), ThreadStatesOf.From(time.Work));
+        Assert.Equal(new ThreadStatesOf(31, 0, 104, 70), ThreadStatesOf.From(time.Work));
+        Assert.Equal(302, time.Samples);
         Assert.Equal(new ThreadStatesOf(0, 100, 0, 0), ThreadStatesOf.From(time.Caller!));
         Assert.Equal(["sleeping", "io"], time.Sites.Select(s => s.State));
         Assert.Equal(("Shop.Nap", 104.0, 101), (time.Sites[0].Site, time.Sites[0].Ms, time.Sites[0].Samples));
