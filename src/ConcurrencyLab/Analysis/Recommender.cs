@@ -142,7 +142,15 @@ internal static class Recommender
         {
             if (starved + blocking >= 1)
             {
-                return new BlocksPoolThreads { Variant = variant.Name, Service = service, Starvation = starved, Blocking = blocking, MedianMs = summary.MedianWallMs };
+                // Where, when the stacks were sampled: the top call site of the process the pool was pushed in.
+                var account = Accounts.Of(variant);
+                var sampled = service is null ? account?.Process.Threads : account?.Service?.Threads;
+                var top = sampled is { Sites.Count: > 0 } ? sampled.Sites[0] : null;
+                return new BlocksPoolThreads
+                {
+                    Variant = variant.Name, Service = service, Starvation = starved, Blocking = blocking, MedianMs = summary.MedianWallMs,
+                    At = top, AtShare = top is not null && sampled!.Work.BlockedMs > 0 ? Math.Round(top.Ms / sampled.Work.BlockedMs, 3) : null,
+                };
             }
         }
 

@@ -62,7 +62,7 @@ internal static class RecommendationText
             WrongResults w => w.Metrics.Count == 0
                 ? Statement.Plain("wrong results")
                 : Statement.Of($"wrong results: {Statement.Join(", ", w.Metrics.Select(m => Wrong(scenario, m.Key, m.Value)))}"),
-            BlocksPoolThreads b => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
+            BlocksPoolThreads b => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}{At(b)}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
             OneCoreBusy c => Statement.Of($"its CPU work ran one item at a time: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy"),
             ManyMoreThreads t => t.AsFast
                 ? Statement.Of($"as fast, but on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}")
@@ -72,6 +72,22 @@ internal static class RecommendationText
             MuchSlower s => Statement.Of($"{Times(s.Ratio)} slower than {fastest} ({Piece.Ms(s.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms)"),
             _ => Statement.Plain(reason.GetType().Name),
         };
+    }
+
+    // Where the threads blocked most, when the stacks were sampled: " at Worker.Fetch -> Task`1.get_Result (77% of the
+    // time not running)".
+    private static Statement At(BlocksPoolThreads b)
+    {
+        if (b.At is not { } top)
+        {
+            return Statement.Plain(string.Empty);
+        }
+
+        var where = top.Site.Length == 0
+            ? Statement.Of($"{Piece.Code(RuntimeAccountText.Short(top.Api))}")
+            : Statement.Of($"{Piece.Code(RuntimeAccountText.Short(top.Site))} -> {Piece.Code(RuntimeAccountText.Short(top.Api))}");
+        var share = b.AtShare is { } s ? Statement.Of($" ({Piece.Fixed(100 * s, "0")}% of the time not running)") : Statement.Plain(string.Empty);
+        return Statement.Of($" at {where}{share}");
     }
 
     // The pool's raises of its target, by reason: only those there were.

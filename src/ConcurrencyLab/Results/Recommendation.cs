@@ -143,6 +143,15 @@ public sealed record BlocksPoolThreads : AvoidReason
     /// <summary>Its median wall time, in milliseconds.</summary>
     public required double MedianMs { get; init; }
 
+    /// <summary>
+    /// Where the threads of that process spent the most time not running, in the median trial's stack samples; null
+    /// unless they were taken (<c>--events stacks</c>).
+    /// </summary>
+    public Measurement.BlockingSite? At { get; init; }
+
+    /// <summary>That site's share of the time those threads were not running, from 0 to 1; null with <see cref="At"/>.</summary>
+    public double? AtShare { get; init; }
+
     /// <inheritdoc/>
     public override int Rank => 2;
 }

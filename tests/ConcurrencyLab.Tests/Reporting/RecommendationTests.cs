@@ -92,6 +92,27 @@ public class RecommendationTests
     }
 
     [Fact]
+    public void WhereStacksWereSampled_TheReasonNamesTheCallSite_ThatBlockedMost()
+    {
+        var site = new ConcurrencyLab.Measurement.BlockingSite("waiting", "Shop.ProductService.GetProduct", "System.Threading.Tasks.Task`1[System.__Canon].get_Result", 770, 700);
+        var blocked = V("task-run-waitall", 150, starved: 12) with
+        {
+            Account = new AccountSummary
+            {
+                Trial = 0,
+                WallMs = 150,
+                Process = new ProcessAccount { Threads = new ConcurrencyLab.Measurement.ThreadTime { Work = new(10, 770, 230, 0), Sites = [site] } },
+            },
+        };
+
+        var r = Recommend(V("whenall", 100), blocked);
+
+        var avoid = Assert.IsType<BlocksPoolThreads>(Assert.Single(r.Avoid));
+        Assert.Equal((site, 0.77), (avoid.At, avoid.AtShare));
+        Assert.StartsWith("blocks pool threads at ProductService.GetProduct -> Task`1.get_Result (77% of the time not running): the pool raised", Reason(avoid, r), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void CpuThatRanOnOneCore_IsNamed_OnAMachineOfTwoOrMore_WhenTheFastestUsedMore()
     {
         var r = Recommend(V("parallel", 440, cores: 1.9), V("whenall", 830, cores: 1.0));
