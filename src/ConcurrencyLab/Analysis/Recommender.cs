@@ -55,6 +55,9 @@ internal static class Recommender
         ];
     }
 
+    /// <summary>How far above the fastest's median another's may be and still count as as fast (with the intervals overlapping).</summary>
+    public const double AsFastRatio = 1.1;
+
     /// <summary>The recommendation for <paramref name="scenario"/>, or null when no variant had an ok trial.</summary>
     public static Recommendation? For(ScenarioResult scenario, int processorCount)
     {
@@ -83,8 +86,10 @@ internal static class Recommender
             };
         }
 
-        // Indistinguishable from the fastest: the intervals of the two medians overlap.
-        var tied = sound.Where(v => v.Summary!.CiLowMs <= best.CiHighMs).ToList();
+        // As fast as the fastest: the intervals of the two medians overlap, and its median is within 10% of the
+        // fastest's. Overlap alone is only a failure to tell them apart: a variant of three trials, one of them fast,
+        // has an interval wide enough to overlap anything, and its median may be twice the fastest's.
+        var tied = sound.Where(v => v.Summary!.CiLowMs <= best.CiHighMs && v.Summary.MedianWallMs <= AsFastRatio * best.MedianWallMs).ToList();
         var use = tied.OrderBy(v => Threads(v) ?? double.MaxValue).ThenBy(v => Cpu(v) ?? double.MaxValue).ThenBy(v => v.Summary!.MedianWallMs).First();
         return new Recommendation
         {

@@ -65,6 +65,27 @@ public class RecommendationTests
     }
 
     [Fact]
+    public void AWideIntervalThatOverlaps_IsNotAsFast_WhenItsMedianIsFarSlower()
+    {
+        // Fanout's waitall@5 in a bare run: three trials, one fast, so its interval (229-1307 ms) overlapped the
+        // fastest's (220-230 ms) while its median was 2.2 times slower; it was recommended for fewer CPU ms.
+        var fastest = V("whenall-async@5", 228, threads: 18, ciHalf: 5);
+        var wide = V("waitall@5", 511, threads: 18, ciHalf: 5);
+        wide = wide with { Summary = wide.Summary! with { CiLowMs = 229, CiHighMs = 1307 } };
+
+        var r = Recommend(fastest, wide);
+
+        Assert.Equal("whenall-async@5", r.Use);
+        Assert.Equal(UseBecause.Fastest, r.Because);
+        Assert.Equal(1, r.AsFast);
+        Assert.Contains(r.Avoid, a => a.Variant == "waitall@5" && a is MuchSlower);
+
+        // Within 10% of the fastest's median, and overlapping: as fast.
+        var close = V("waitall@5", 245, threads: 10, ciHalf: 20);
+        Assert.Equal("waitall@5", Recommend(fastest, close).Use);
+    }
+
+    [Fact]
     public void AVariantWithWrongResultsOrAFailedTrial_IsNeverTheOneToUse_AndIsAvoidedFirst()
     {
         var r = Recommend(V("fast-but-wrong", 6000, misclassified: 42), V("lossy", 7000, failed: true), V("right", 9000));
