@@ -127,6 +127,15 @@ public sealed class RuntimeAccountTests
         Assert.InRange(work.GetProperty("waitingMs").GetDouble(), 360, 440);
         Assert.InRange(work.GetProperty("sleepingMs").GetDouble(), 360, 440);
 
+        // Four items each blocked 500 ms on a task's Result: 2,000 ms waiting, at the item's own method.
+        Directory.Delete(Path.Combine(folder.Path, "out"), recursive: true);
+        var resulted = await Run(folder, environment, "run", "result", "--items", "4", "--wait-ms", "500", "--variants", "threads", "--events", "stacks");
+        var blocked = Trial(Variants(folder, resulted)["threads"]).GetProperty("runtime").GetProperty("threads");
+        Assert.InRange(blocked.GetProperty("work").GetProperty("waitingMs").GetDouble(), 1800, 2200);
+        var top = blocked.GetProperty("sites")[0];
+        Assert.Equal(("waiting", "ConcurrencyLab.TestWorkloads.ResultWorkload.Run"), (top.GetProperty("state").GetString(), top.GetProperty("site").GetString()));
+        Assert.StartsWith("System.Threading.Tasks.Task`1", top.GetProperty("api").GetString(), StringComparison.Ordinal);
+
         // The samples' files go with the run.
         Assert.Empty(Directory.GetFiles(temporary, "conclab-events-*"));
     }

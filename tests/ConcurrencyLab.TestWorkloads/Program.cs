@@ -2,6 +2,7 @@
 //   lock   two items on two threads; the first holds a lock for --hold-ms while the second waits for it
 //   sleep  items that each wait --wait-ms: by blocking a thread in the sync form, by a timer in the task form;
 //          with --collect, each first runs a full garbage collection
+//   result items that each block on a task's Result for --wait-ms (sync over async), in the sync form
 using ConcurrencyLab;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.TestWorkloads;
@@ -24,4 +25,10 @@ var sleepScenario = new WorkloadScenario("sleep", context => new SleepWorkload(c
     Parameters = [items, waitMs, collect],
 };
 
-return await LabProgram.RunAsync(args, lockScenario, sleepScenario);
+var resultScenario = new WorkloadScenario("result", context => new ResultWorkload(context.Get(items), context.Get(waitMs)))
+{
+    Summary = "items that each block on a task's Result until a timer completes it",
+    Parameters = [items, waitMs],
+};
+
+return await LabProgram.RunAsync(args, lockScenario, sleepScenario, resultScenario);

@@ -63,3 +63,22 @@ internal sealed class SleepWorkload(int count, int waitMs, bool collect) : Workl
         }
     }
 }
+
+/// <summary>
+/// Items that each wait the given time on a task a timer completes: the sync form blocks its thread on the task's
+/// <c>Result</c> (sync over async), the task form awaits it.
+/// </summary>
+internal sealed class ResultWorkload(int count, int waitMs) : Workload
+{
+    public override int Count => count;
+
+    public override void Run(int index, CancellationToken cancellationToken) => GC.KeepAlive(Delayed(waitMs).Result);
+
+    public override async ValueTask RunAsync(int index, CancellationToken cancellationToken) => await Delayed(waitMs).ConfigureAwait(false);
+
+    private static async Task<int> Delayed(int ms)
+    {
+        await Task.Delay(ms).ConfigureAwait(false);
+        return ms;
+    }
+}
