@@ -104,7 +104,7 @@ public sealed class RuntimeAccountTests
     }
 
     [Fact]
-    public async Task WithStacks_ItemsThatSleep_AndALocksWaiter_AreTimedByState_AtTheirOwnMethods_WithinTenPercent()
+    public async Task WithStacks_Sleeps_ALocksWaiter_AResultAndASocketRead_AreTimedByState_AtTheirOwnMethods_WithinTenPercent()
     {
         using var folder = new TempFolder();
         var temporary = Directory.CreateDirectory(Path.Combine(folder.Path, "tmp")).FullName;
@@ -135,6 +135,14 @@ public sealed class RuntimeAccountTests
         var top = blocked.GetProperty("sites")[0];
         Assert.Equal(("waiting", "ConcurrencyLab.TestWorkloads.ResultWorkload.Run"), (top.GetProperty("state").GetString(), top.GetProperty("site").GetString()));
         Assert.StartsWith("System.Threading.Tasks.Task`1", top.GetProperty("api").GetString(), StringComparison.Ordinal);
+
+        // Four items each blocked 500 ms in a synchronous socket read, which no wait event reports: 2,000 ms in I/O.
+        Directory.Delete(Path.Combine(folder.Path, "out"), recursive: true);
+        var read = await Run(folder, environment, "run", "socket", "--items", "4", "--wait-ms", "500", "--variants", "threads", "--events", "stacks");
+        var reading = Trial(Variants(folder, read)["threads"]).GetProperty("runtime").GetProperty("threads");
+        Assert.InRange(reading.GetProperty("work").GetProperty("ioMs").GetDouble(), 1800, 2200);
+        var socket = reading.GetProperty("sites")[0];
+        Assert.Equal(("io", "ConcurrencyLab.TestWorkloads.SocketReadWorkload.Run", "System.Net.Sockets.Socket.Receive"), (socket.GetProperty("state").GetString(), socket.GetProperty("site").GetString(), socket.GetProperty("api").GetString()));
 
         // The samples' files go with the run.
         Assert.Empty(Directory.GetFiles(temporary, "conclab-events-*"));

@@ -3,6 +3,7 @@
 //   sleep  items that each wait --wait-ms: by blocking a thread in the sync form, by a timer in the task form;
 //          with --collect, each first runs a full garbage collection
 //   result items that each block on a task's Result for --wait-ms (sync over async), in the sync form
+//   socket items that each block in a synchronous read from a loopback server that answers after --wait-ms
 using ConcurrencyLab;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.TestWorkloads;
@@ -31,4 +32,10 @@ var resultScenario = new WorkloadScenario("result", context => new ResultWorkloa
     Parameters = [items, waitMs],
 };
 
-return await LabProgram.RunAsync(args, lockScenario, sleepScenario, resultScenario);
+var socketScenario = new WorkloadScenario("socket", context => new SocketReadWorkload(context.Get(items), context.Get(waitMs)))
+{
+    Summary = "items that each block in a synchronous socket read until a loopback server answers",
+    Parameters = [items, waitMs],
+};
+
+return await LabProgram.RunAsync(args, lockScenario, sleepScenario, resultScenario, socketScenario);

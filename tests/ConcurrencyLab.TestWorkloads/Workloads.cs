@@ -1,3 +1,5 @@
+using System.Net;
+using System.Net.Sockets;
 using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.TestWorkloads;
@@ -80,5 +82,73 @@ internal sealed class ResultWorkload(int count, int waitMs) : Workload
     {
         await Task.Delay(ms).ConfigureAwait(false);
         return ms;
+    }
+}
+
+/// <summary>
+/// Items that each connect to a loopback server of the workload's and block in a synchronous read until it answers,
+/// the given time later. The server blocks no thread of its own: it accepts and answers on timers, so the only
+/// blocked threads are the items'.
+/// </summary>
+#pragma warning disable CA1001 // TearDownAsync disposes them: the lab calls it after the trial, as it calls SetUpAsync before.
+internal sealed class SocketReadWorkload(int count, int waitMs) : Workload
+#pragma warning restore CA1001
+{
+    private readonly CancellationTokenSource _stop = new();
+    private TcpListener? _listener;
+    private Task _serving = Task.CompletedTask;
+
+    public override int Count => count;
+
+    public override ValueTask SetUpAsync(CancellationToken cancellationToken)
+    {
+        _listener = new TcpListener(IPAddress.Loopback, 0);
+        _listener.Start(count);
+        _serving = ServeAsync(_listener, _stop.Token);
+        return ValueTask.CompletedTask;
+    }
+
+    public override void Run(int index, CancellationToken cancellationToken)
+    {
+        using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        socket.Connect((IPEndPoint)_listener!.LocalEndpoint);
+        var buffer = new byte[1];
+        if (socket.Receive(buffer) != 1)
+        {
+            throw new InvalidOperationException("the server closed before it answered");
+        }
+    }
+
+    public override async ValueTask TearDownAsync()
+    {
+        await _stop.CancelAsync().ConfigureAwait(false);
+        _listener?.Stop();
+        try
+        {
+            await _serving.ConfigureAwait(false);
+        }
+        catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
+        {
+        }
+
+        _stop.Dispose();
+    }
+
+    private async Task ServeAsync(TcpListener listener, CancellationToken cancellationToken)
+    {
+        while (!cancellationToken.IsCancellationRequested)
+        {
+            var accepted = await listener.AcceptSocketAsync(cancellationToken).ConfigureAwait(false);
+            _ = AnswerAsync(accepted, cancellationToken);
+        }
+    }
+
+    private async Task AnswerAsync(Socket accepted, CancellationToken cancellationToken)
+    {
+        using (accepted)
+        {
+            await Task.Delay(waitMs, cancellationToken).ConfigureAwait(false);
+            await accepted.SendAsync(new byte[] { 1 }, SocketFlags.None, cancellationToken).ConfigureAwait(false);
+        }
     }
 }
