@@ -72,8 +72,7 @@ internal sealed class RuntimeEventLog
     public RuntimeAccount Account(RuntimeEvents level, long? start, long? regionEnd, long ticksPerSecond, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null, int? caller = null)
     {
         // The lab's own threads (the sampler's timed waits, the watchdog) are not the variant's doing.
-        // The caller is the variant's even where it is the thread the host entered on.
-        var excluded = (labThreads ?? []).Where(t => t != caller).ToHashSet();
+        var excluded = labThreads ?? [];
         var events = Snapshot().Where(e => !excluded.Contains(e.Thread)).OrderBy(e => e.Ticks).ToList();
         var regionStart = start ?? (events.Count > 0 ? events[0].Ticks : 0);
         var end = regionEnd ?? (events.Count > 0 ? Math.Max(events[^1].Ticks, regionStart) : regionStart);

@@ -52,7 +52,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 
         // Written down first, so a next run removes the socket (and the samples' files) if this one is killed outright.
         Samples = Path.ChangeExtension(port, ".nettrace");
-        _claim = RunJournal.Current?.Claim("a runtime event port", Path.GetDirectoryName(port)!, [Path.GetFileName(port), Path.GetFileName(Samples), Path.GetFileName(Path.ChangeExtension(port, ".etlx"))], removeFolder: false);
+        _claim = RunJournal.Current?.Claim("a runtime event port", Path.GetDirectoryName(port)!, [Path.GetFileName(port), Path.GetFileName(Samples), Path.GetFileName(ThreadSamples.ConvertedPath(Samples))], removeFolder: false);
 
         // The listener is up before this returns: the connector binds its socket before its first await.
         _attached = AttachAsync(_stop.Token);
@@ -125,7 +125,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 
         try
         {
-            return account with { Threads = ThreadSamples.Read(Samples, regionStart, regionEnd, [.. (labThreads ?? []).Where(t => t != caller)], caller) };
+            return account with { Threads = ThreadSamples.Read(Samples, regionStart, regionEnd, labThreads ?? [], caller) };
         }
 #pragma warning disable CA1031 // Samples that cannot be read cost their part of the account, never the trial.
         catch (Exception ex)
@@ -298,7 +298,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         _stop.Dispose();
         QuietFile.TryDelete(Port);
         QuietFile.TryDelete(Samples);
-        QuietFile.TryDelete(Path.ChangeExtension(Samples, ".etlx"));
+        QuietFile.TryDelete(ThreadSamples.ConvertedPath(Samples));
         _claim?.Dispose();
     }
 }

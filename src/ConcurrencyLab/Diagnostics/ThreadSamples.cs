@@ -17,6 +17,9 @@ internal static class ThreadSamples
     /// <summary>The most frames read of a stack: deeper ones cannot hold the blocking call or its caller.</summary>
     private const int Depth = 64;
 
+    /// <summary>Where the samples in <paramref name="nettrace"/> are converted to while they are read, deleted with it.</summary>
+    public static string ConvertedPath(string nettrace) => Path.ChangeExtension(nettrace, ".etlx");
+
     /// <summary>
     /// Thread time in the region from <paramref name="start"/> to <paramref name="end"/> (Stopwatch ticks) of the
     /// samples in <paramref name="nettrace"/>, leaving out <paramref name="excluded"/> threads and telling
@@ -25,7 +28,7 @@ internal static class ThreadSamples
     /// </summary>
     public static ThreadTime? Read(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, int? caller)
     {
-        var etlx = Path.ChangeExtension(nettrace, ".etlx");
+        var etlx = ConvertedPath(nettrace);
         try
         {
             TraceLog.CreateFromEventPipeDataFile(nettrace, etlx);
@@ -81,8 +84,9 @@ internal static class ThreadSamples
         }
 
         double Ms(long ticks) => ticks * 1000.0 / ticksPerSecond;
-        var gaps = samples.GroupBy(s => s.Thread)
-            .SelectMany(g => g.OrderBy(s => s.Ticks).Zip(g.OrderBy(s => s.Ticks).Skip(1), (a, b) => Ms(b.Ticks - a.Ticks)))
+        var threads = samples.GroupBy(s => s.Thread).Select(g => (Thread: g.Key, Samples: g.OrderBy(s => s.Ticks).ToList())).ToList();
+        var gaps = threads
+            .SelectMany(t => t.Samples.Zip(t.Samples.Skip(1), (a, b) => Ms(b.Ticks - a.Ticks)))
             .Where(g => g > 0)
             .Order()
             .ToList();
@@ -91,9 +95,8 @@ internal static class ThreadSamples
         var work = new double[4];
         var callers = new double[4];
         var sites = new Dictionary<(StackState, string, string), (double Ms, int Samples)>();
-        foreach (var thread in samples.GroupBy(s => s.Thread))
+        foreach (var (thread, ordered) in threads)
         {
-            var ordered = thread.OrderBy(s => s.Ticks).ToList();
             for (var i = 0; i < ordered.Count; i++)
             {
                 var sample = ordered[i];
@@ -104,8 +107,8 @@ internal static class ThreadSamples
 
                 var weight = i + 1 < ordered.Count ? Math.Min(Ms(ordered[i + 1].Ticks - sample.Ticks), 4 * interval) : interval;
                 var slot = sample.State switch { StackState.Waiting => 1, StackState.Sleeping => 2, StackState.Io => 3, _ => 0 };
-                (thread.Key == caller ? callers : work)[slot] += weight;
-                if (slot > 0 && thread.Key != caller)
+                (thread == caller ? callers : work)[slot] += weight;
+                if (slot > 0 && thread != caller)
                 {
                     var key = (sample.State, sample.Site ?? string.Empty, sample.Api ?? string.Empty);
                     var (ms, count) = sites.GetValueOrDefault(key);

@@ -117,7 +117,7 @@ public sealed class TrialMeter : IDisposable
         {
             var start = Volatile.Read(ref _regionStart);
             var end = Volatile.Read(ref _regionEnd);
-            return start == 0 ? null : new RegionClock(start, end == 0 ? null : end, LabThreads.All, _caller);
+            return start == 0 ? null : new RegionClock(start, end == 0 ? null : end, [.. LabThreads.All.Where(t => t != _caller)], _caller);
         }
     }
 

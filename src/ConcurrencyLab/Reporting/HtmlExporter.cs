@@ -79,7 +79,7 @@ public sealed class HtmlExporter : IExporter
                     writer.WriteLine("</ul>");
                     break;
                 case ChartSet charts:
-                    foreach (var chart in charts.Charts)
+                    foreach (var chart in Chart.For(charts.Scenario))
                     {
                         writer.WriteLine($"<figure>{SvgCharts.Draw(chart)}</figure>");
                     }

@@ -81,15 +81,13 @@ public sealed class MarkdownExporter : IExporter
 
     // A line of a paragraph: the fastest's name stands out.
     private static string Line(Statement statement) => statement.Tone == Tone.Fastest
-        ? string.Concat(statement.Inlines.Select(i => i is VariantName ? $"**{Write(new Statement([i]))}**" : Write(new Statement([i]))))
+        ? string.Concat(statement.Inlines.Select(i => i is VariantName ? $"**{Write(i)}**" : Write(i)))
         : Write(statement);
 
     /// <summary>A statement in Markdown: names and code as code spans, the rest as text that cannot become markup.</summary>
-    internal static string Write(Statement statement) => string.Concat(statement.Inlines.Select(i => i switch
-    {
-        VariantName or Code => CodeSpan(i.Text),
-        _ => Escape(i.Text),
-    }));
+    internal static string Write(Statement statement) => string.Concat(statement.Inlines.Select(Write));
+
+    private static string Write(Inline inline) => inline is VariantName or Code ? CodeSpan(inline.Text) : Escape(inline.Text);
 
     // A code span holds anything but a line break or a bar (which would end a table's cell); a name holding one is
     // written as text.

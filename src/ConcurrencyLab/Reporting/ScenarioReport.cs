@@ -35,9 +35,9 @@ internal sealed record BulletList(string Kind, Statement? Lead, IReadOnlyList<St
 /// <param name="Scenario">The scenario.</param>
 internal sealed record VariantTable(ScenarioResult Scenario) : Block(Room.All);
 
-/// <summary>The scenario's charts (<see cref="Chart.For"/>), for a report that draws.</summary>
-/// <param name="Charts">The charts.</param>
-internal sealed record ChartSet(IReadOnlyList<Chart> Charts) : Block(Room.Full);
+/// <summary>The scenario's charts, for a report that draws: made by the renderer (<see cref="Chart.For"/>), so one that does not draw never makes them.</summary>
+/// <param name="Scenario">The scenario.</param>
+internal sealed record ChartSet(ScenarioResult Scenario) : Block(Room.Full);
 
 /// <summary>
 /// The runtime's account of the variants whose pool raised its target because work waited, as a compact table: the
@@ -105,11 +105,7 @@ internal static class ScenarioReport
             blocks.Add(new Passage([Statement.Plain(untested, Tone.NotTested)], Room.Brief));
         }
 
-        var charts = Chart.For(scenario);
-        if (charts.Count > 0)
-        {
-            blocks.Add(new ChartSet(charts));
-        }
+        blocks.Add(new ChartSet(scenario));
 
         blocks.Add(new VariantTable(scenario));
 
