@@ -86,7 +86,7 @@ internal static class RecommendationText
         var where = top.Site.Length == 0
             ? Statement.Of($"{Piece.Code(RuntimeAccountText.Short(top.Api))}")
             : Statement.Of($"{Piece.Code(RuntimeAccountText.Short(top.Site))} -> {Piece.Code(RuntimeAccountText.Short(top.Api))}");
-        var share = b.AtShare is { } s ? Statement.Of($" ({Piece.Fixed(100 * s, "0")}% of the time not running)") : Statement.Plain(string.Empty);
+        var share = b.AtShare is { } s and >= 0 and <= 1 ? Statement.Of($" ({Piece.Fixed(100 * s, "0")}% of the time not running)") : Statement.Plain(string.Empty);
         return Statement.Of($" at {where}{share}");
     }
 

@@ -58,6 +58,18 @@ public class RuntimeAccountTextTests
     }
 
     [Fact]
+    public void ASiteOfMoreTimeThanTheThreadsWereBlocked_GetsNoShare_AsAHostileFileWouldHaveIt()
+    {
+        var site = new BlockingSite("io", "Shop.Read", "System.Net.Sockets.Socket.Receive", 1e308, 1);
+        var said = RuntimeAccountText.ThreadTimeText(new ThreadTime { IntervalMs = 1, Work = new ThreadStates(1, 0, 0, 7), Sites = [site] }).Text;
+        Assert.DoesNotContain("%", said, StringComparison.Ordinal);
+        Assert.DoesNotContain("Infinity", said, StringComparison.Ordinal);
+
+        var honest = RuntimeAccountText.ThreadTimeText(new ThreadTime { IntervalMs = 1, Work = new ThreadStates(1, 0, 0, 8), Sites = [site with { Ms = 6 }] }).Text;
+        Assert.EndsWith("75% of the time not running was at Shop.Read -> Socket.Receive (io)", honest, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void TheCallersWaitForItsBatch_IsSaidApart_FromTheWorksBlocking()
     {
         var account = Starved(58, 500) with { Join = new BlockedTime(1, 900, 900), WorkWaits = new BlockedTime(9, 70, 40) };
