@@ -104,7 +104,7 @@ public sealed class RuntimeAccountTests
     }
 
     [Fact]
-    public async Task WithStacks_Sleeps_ALocksWaiter_AResultAndASocketRead_AreTimedByState_AtTheirOwnMethods_WithinTenPercent()
+    public async Task WithStacks_Sleeps_ALocksWaiter_AResultAndASocketRead_AreTimedByState_AtTheirOwnLines_WithinTenPercent()
     {
         using var folder = new TempFolder();
         var temporary = Directory.CreateDirectory(Path.Combine(folder.Path, "tmp")).FullName;
@@ -117,15 +117,19 @@ public sealed class RuntimeAccountTests
         Assert.InRange(threads.GetProperty("work").GetProperty("sleepingMs").GetDouble(), 3600, 4400);
         var site = threads.GetProperty("sites")[0];
         Assert.Equal(("sleeping", "ConcurrencyLab.TestWorkloads.SleepWorkload.Run", "System.Threading.Thread.Sleep"), (site.GetProperty("state").GetString(), site.GetProperty("site").GetString(), site.GetProperty("api").GetString()));
+        Assert.Equal(Source("sleep"), Where(site));
         Assert.True(threads.GetProperty("caller").GetProperty("waitingMs").GetDouble() >= 0.8 * Metric(trial, "wallMs"), threads.ToString());
         Assert.Contains("SleepWorkload.Run", File.ReadAllText(Path.Combine(folder.Path, "out", "results.md")), StringComparison.Ordinal);
 
         // One item holds a lock 400 ms while sleeping; the other waits for it: 400 ms each, told apart.
         Directory.Delete(Path.Combine(folder.Path, "out"), recursive: true);
         var locked = await Run(folder, environment, "run", "lock", "--hold-ms", "400", "--variants", "threads", "--events", "stacks");
-        var work = Trial(Variants(folder, locked)["threads"]).GetProperty("runtime").GetProperty("threads").GetProperty("work");
+        var lockThreads = Trial(Variants(folder, locked)["threads"]).GetProperty("runtime").GetProperty("threads");
+        var work = lockThreads.GetProperty("work");
         Assert.InRange(work.GetProperty("waitingMs").GetDouble(), 360, 440);
         Assert.InRange(work.GetProperty("sleepingMs").GetDouble(), 360, 440);
+        var waiter = lockThreads.GetProperty("sites").EnumerateArray().Single(s => s.GetProperty("state").GetString() == "waiting");
+        Assert.Equal(("ConcurrencyLab.TestWorkloads.HeldLockWorkload.Run", Source("lock")), (waiter.GetProperty("site").GetString(), Where(waiter)));
 
         // Four items each blocked 500 ms on a task's Result: 2,000 ms waiting, at the item's own method.
         Directory.Delete(Path.Combine(folder.Path, "out"), recursive: true);
@@ -135,6 +139,7 @@ public sealed class RuntimeAccountTests
         var top = blocked.GetProperty("sites")[0];
         Assert.Equal(("waiting", "ConcurrencyLab.TestWorkloads.ResultWorkload.Run"), (top.GetProperty("state").GetString(), top.GetProperty("site").GetString()));
         Assert.StartsWith("System.Threading.Tasks.Task`1", top.GetProperty("api").GetString(), StringComparison.Ordinal);
+        Assert.Equal(Source("result"), Where(top));
 
         // Four items each blocked 500 ms in a synchronous socket read, which no wait event reports: 2,000 ms in I/O.
         Directory.Delete(Path.Combine(folder.Path, "out"), recursive: true);
@@ -143,10 +148,42 @@ public sealed class RuntimeAccountTests
         Assert.InRange(reading.GetProperty("work").GetProperty("ioMs").GetDouble(), 1800, 2200);
         var socket = reading.GetProperty("sites")[0];
         Assert.Equal(("io", "ConcurrencyLab.TestWorkloads.SocketReadWorkload.Run", "System.Net.Sockets.Socket.Receive"), (socket.GetProperty("state").GetString(), socket.GetProperty("site").GetString(), socket.GetProperty("api").GetString()));
+        Assert.Equal(Source("socket"), Where(socket));
 
         // The samples' files go with the run.
         Assert.Empty(Directory.GetFiles(temporary, "conclab-events-*"));
     }
+
+    [Fact]
+    public async Task WithStacks_DelaysPoolThreadsSleep_IsTheSumOfTheDelaysTheWorkloadDrew_WithinTenPercent_AtItsOwnLine()
+    {
+        using var folder = new TempFolder();
+
+        // 100 items of 10 to 50 ms, drawn from the run's seed, each slept on a pool thread: the work's threads slept
+        // the delays' sum, no more (the caller's wait is its own) and no less (nothing missed).
+        var result = await ProgramRunner.ConclabAsync(folder.Path, "run", "delay", "--items", "100", "--variants", "threadpool", "--events", "stacks", "--repeat", "1", "--warmup", "0", "--seed", "7", "--out", "out", "--plain");
+        var trial = Trial(Variants(folder, result)["threadpool"]);
+        var threads = trial.GetProperty("runtime").GetProperty("threads");
+        var work = threads.GetProperty("work");
+        var blocked = work.GetProperty("waitingMs").GetDouble() + work.GetProperty("sleepingMs").GetDouble() + work.GetProperty("ioMs").GetDouble();
+        var drawn = ConcurrencyLab.Experiments.Delay.DelayWorkload.DrawDelays(100, 10, 50, seed: 7).Sum();
+        Assert.InRange(blocked, 0.9 * drawn, 1.1 * drawn);
+
+        // One site, the workload's own: the lab calls items so that the JIT cannot inline them into its loop.
+        var site = threads.GetProperty("sites")[0];
+        Assert.Equal("ConcurrencyLab.Experiments.Delay.DelayWorkload.Run", site.GetProperty("site").GetString());
+        Assert.True(site.GetProperty("ms").GetDouble() >= 0.95 * blocked, threads.ToString());
+    }
+
+    /// <summary>The file and line of the test workloads' line marked <c>// blocks: <paramref name="marker"/></c>, as the lab says a site's.</summary>
+    private static string Source(string marker)
+    {
+        var lines = File.ReadAllLines(Path.Combine(ProgramRunner.RepositoryRoot, "tests", "ConcurrencyLab.TestWorkloads", "Workloads.cs"));
+        return "Workloads.cs:" + (Array.FindIndex(lines, l => l.EndsWith("// blocks: " + marker, StringComparison.Ordinal)) + 1);
+    }
+
+    private static string Where(JsonElement site) =>
+        site.TryGetProperty("file", out var file) && site.TryGetProperty("line", out var line) ? file.GetString() + ":" + line.GetInt32() : "no line in " + site;
 
     private static async Task<ProgramRunner.Result> Run(TempFolder folder, IReadOnlyDictionary<string, string>? environment, params string[] args) =>
         await ProgramRunner.RunProgramAsync("dotnet", folder.Path, [TestWorkloadsDll, .. args, .. args.Contains("--repeat") ? Array.Empty<string>() : ["--repeat", "1"], "--warmup", "0", "--out", "out", "--plain"], environment: environment);

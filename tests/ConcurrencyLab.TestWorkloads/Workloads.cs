@@ -10,7 +10,9 @@ namespace ConcurrencyLab.TestWorkloads;
 /// </summary>
 internal sealed class HeldLockWorkload(int holdMs) : Workload
 {
-    private readonly Lock _gate = new();
+    // A plain object, as most code's locks are: C# emits no sequence point for a lock on a System.Threading.Lock
+    // (SDK 10), so its wait would be placed on the line before.
+    private readonly object _gate = new();
     private volatile bool _held;
 
     public override int Count => 2;
@@ -33,8 +35,9 @@ internal sealed class HeldLockWorkload(int holdMs) : Workload
                 Thread.SpinWait(100);
             }
 
-            lock (_gate)
+            lock (_gate) // blocks: lock
             {
+                _held = false;
             }
         }
     }
@@ -48,7 +51,7 @@ internal sealed class SleepWorkload(int count, int waitMs, bool collect) : Workl
     public override void Run(int index, CancellationToken cancellationToken)
     {
         Collect();
-        Thread.Sleep(waitMs);
+        Thread.Sleep(waitMs); // blocks: sleep
     }
 
     public override async ValueTask RunAsync(int index, CancellationToken cancellationToken)
@@ -74,7 +77,7 @@ internal sealed class ResultWorkload(int count, int waitMs) : Workload
 {
     public override int Count => count;
 
-    public override void Run(int index, CancellationToken cancellationToken) => GC.KeepAlive(Delayed(waitMs).Result);
+    public override void Run(int index, CancellationToken cancellationToken) => GC.KeepAlive(Delayed(waitMs).Result); // blocks: result
 
     public override async ValueTask RunAsync(int index, CancellationToken cancellationToken) => await Delayed(waitMs).ConfigureAwait(false);
 
@@ -113,7 +116,7 @@ internal sealed class SocketReadWorkload(int count, int waitMs) : Workload
         using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
         socket.Connect((IPEndPoint)_listener!.LocalEndpoint);
         var buffer = new byte[1];
-        if (socket.Receive(buffer) != 1)
+        if (socket.Receive(buffer) != 1) // blocks: socket
         {
             throw new InvalidOperationException("the server closed before it answered");
         }

@@ -36,6 +36,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     private const string SampleProvider = "Microsoft-DotNETCore-SampleProfiler";
     private const long JitKeyword = 0x10;
     private const long LoaderKeyword = 0x8;
+    private const long IlMapKeyword = 0x20000;
 
     private readonly CancellationTokenSource _stop = new();
     private readonly Task<string?> _attached;
@@ -191,11 +192,12 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             var readers = _sessions.Select(s => Task.Factory.StartNew(() => Read(s.EventStream), CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default)).ToList();
 
             // Stacks go to a file as they come, for TraceEvent to name their frames once the process has ended (the
-            // rundown at its end names what was compiled before the session, the framework's ready-made code).
+            // rundown at its end names what was compiled before the session, the framework's ready-made code); the
+            // maps from native code to IL let a frame be placed on a line of its source where the PDB is at hand.
             if (Level >= RuntimeEvents.Stacks)
             {
                 var samples = client.StartEventPipeSession(
-                    [new EventPipeProvider(SampleProvider, EventLevel.Informational), new EventPipeProvider(RuntimeProvider, EventLevel.Informational, JitKeyword | LoaderKeyword)],
+                    [new EventPipeProvider(SampleProvider, EventLevel.Informational), new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, JitKeyword | LoaderKeyword | IlMapKeyword)],
                     requestRundown: true,
                     circularBufferMB: 256);
                 _sessions.Add(samples);

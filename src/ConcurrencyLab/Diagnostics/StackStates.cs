@@ -72,7 +72,7 @@ internal static class StackStates
         // below it. A stack of the framework's alone in a work item names the innermost frame, the call it is in;
         // outside any work item it is a thread the libraries keep for themselves (the sockets' event loop, a
         // server's heartbeat), not the work's.
-        var site = names.FindIndex(n => !Framework(n));
+        var site = SiteFrame(names);
         var inItem = names.Any(n => n.StartsWith("System.Threading.ThreadPoolWorkQueue.Dispatch", StringComparison.Ordinal));
         if (site < 0 && !inItem && names.Count > 0)
         {
@@ -98,6 +98,21 @@ internal static class StackStates
         }
 
         return waiting ? (StackState.Waiting, api, siteName) : (StackState.Running, null, null);
+    }
+
+    /// <summary>The index in <paramref name="frames"/> of the first frame of code outside the framework, or -1.</summary>
+    public static int SiteFrame(IReadOnlyList<string> frames)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        for (var i = 0; i < frames.Count; i++)
+        {
+            if (!Framework(Name(frames[i])))
+            {
+                return i;
+            }
+        }
+
+        return -1;
     }
 
     /// <summary>A frame's method without its arguments.</summary>

@@ -1,3 +1,4 @@
+using Microsoft.Diagnostics.Symbols;
 using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using ConcurrencyLab.FileSystem;
@@ -8,7 +9,8 @@ namespace ConcurrencyLab.Diagnostics;
 /// <summary>
 /// Reads the runtime's sample profiler's stacks, recorded to a file while the trial ran, into thread time by state
 /// and the call sites that blocked, for the trial's region. TraceEvent names each frame from the runtime's own
-/// method events (and its rundown at the end), so no symbol file is needed.
+/// method events (and its rundown at the end), so no symbol file is needed for names; a call site's file and line
+/// come from the program's own portable PDB beside it, where there is one (local files only, nothing downloaded).
 /// </summary>
 internal static class ThreadSamples
 {
@@ -33,7 +35,8 @@ internal static class ThreadSamples
         {
             TraceLog.CreateFromEventPipeDataFile(nettrace, etlx);
             using var log = new TraceLog(etlx);
-            var samples = new List<(int Thread, long Ticks, StackState State, string? Api, string? Site)>();
+            var samples = new List<StackSample>();
+            var sites = new List<(int Sample, TraceCodeAddress Address)>();
             foreach (var e in log.Events)
             {
                 if (e.ProviderName != Provider || excluded.Contains(e.ThreadID))
@@ -50,16 +53,29 @@ internal static class ThreadSamples
                 }
 
                 var frames = new List<string>();
+                var addresses = new List<TraceCodeAddress>();
                 for (var frame = e.CallStack(); frame is not null && frames.Count < Depth; frame = frame.Caller)
                 {
                     var name = frame.CodeAddress.FullMethodName;
                     frames.Add(string.IsNullOrEmpty(name) ? "?" + frame.CodeAddress.ModuleName : name);
+                    addresses.Add(frame.CodeAddress);
                 }
 
                 // Every sample is kept for the timing, an idle thread's too: a thread's next sample may come after it
                 // has gone idle, and the profiler's interval is measured over all of them.
                 var (state, api, site) = StackStates.Read(frames);
-                samples.Add((e.ThreadID, ticks, state, api, site));
+                if (site is not null && StackStates.SiteFrame(frames) is var at and >= 0)
+                {
+                    sites.Add((samples.Count, addresses[at]));
+                }
+
+                samples.Add(new StackSample(e.ThreadID, ticks, state, api, site));
+            }
+
+            // A site's line, where its module's PDB is at hand: two blocking lines in one method are two sites.
+            foreach (var (index, line) in Lines(sites))
+            {
+                samples[index] = samples[index] with { Line = line };
             }
 
             return Tally(samples, System.Diagnostics.Stopwatch.Frequency, caller);
@@ -72,11 +88,61 @@ internal static class ThreadSamples
     }
 
     /// <summary>
+    /// The source file and line (<c>Worker.cs:42</c>) of each sample's site, for the samples whose site's module has
+    /// a portable PDB beside it. The symbol reader looks in those modules' own folders only, and downloads nothing.
+    /// </summary>
+    private static IEnumerable<(int Sample, SourceLine Line)> Lines(List<(int Sample, TraceCodeAddress Address)> sites)
+    {
+        var folders = sites
+            .Select(s => s.Address.ModuleFile?.FilePath)
+            .Where(p => !string.IsNullOrEmpty(p) && Path.IsPathRooted(p))
+            .Select(p => Path.GetDirectoryName(p)!)
+            .Distinct(StringComparer.Ordinal)
+            .Where(Directory.Exists)
+            .ToList();
+        if (folders.Count == 0)
+        {
+            yield break;
+        }
+
+        using var reader = new SymbolReader(TextWriter.Null, string.Join(';', folders)) { SecurityCheck = _ => true };
+        var found = new Dictionary<CodeAddressIndex, SourceLine?>();
+        foreach (var (sample, address) in sites)
+        {
+            if (!found.TryGetValue(address.CodeAddressIndex, out var line))
+            {
+                line = Line(address, reader);
+                found[address.CodeAddressIndex] = line;
+            }
+
+            if (line is { } known)
+            {
+                yield return (sample, known);
+            }
+        }
+    }
+
+    private static SourceLine? Line(TraceCodeAddress address, SymbolReader reader)
+    {
+        try
+        {
+            return address.GetSourceLine(reader) is { LineNumber: > 0 } source && source.SourceFile?.BuildTimeFilePath is { Length: > 0 } file
+                ? new SourceLine(Path.GetFileName(file.Replace('\\', '/')), source.LineNumber)
+                : null;
+        }
+        catch (Exception ex) when (ex is IOException or BadImageFormatException or InvalidOperationException or UnauthorizedAccessException or ArgumentException)
+        {
+            // A PDB that cannot be read leaves the site without its line.
+            return null;
+        }
+    }
+
+    /// <summary>
     /// The samples added up: each stands for the time until its thread's next sample (of whatever state), at most
     /// four times the profiler's median interval (a thread that stopped being sampled, or the region's last sample,
     /// gets one interval). Samples of idle pool threads and the runtime's own time nothing but the intervals.
     /// </summary>
-    internal static ThreadTime? Tally(IReadOnlyList<(int Thread, long Ticks, StackState State, string? Api, string? Site)> samples, long ticksPerSecond, int? caller)
+    internal static ThreadTime? Tally(IReadOnlyList<StackSample> samples, long ticksPerSecond, int? caller)
     {
         if (!samples.Any(s => s.State is not (StackState.Idle or StackState.Runtime)))
         {
@@ -94,7 +160,7 @@ internal static class ThreadSamples
 
         var work = new double[4];
         var callers = new double[4];
-        var sites = new Dictionary<(StackState, string, string), (double Ms, int Samples)>();
+        var sites = new Dictionary<(StackState, string, string, SourceLine?), (double Ms, int Samples)>();
         foreach (var (thread, ordered) in threads)
         {
             for (var i = 0; i < ordered.Count; i++)
@@ -110,7 +176,7 @@ internal static class ThreadSamples
                 (thread == caller ? callers : work)[slot] += weight;
                 if (slot > 0 && thread != caller)
                 {
-                    var key = (sample.State, sample.Site ?? string.Empty, sample.Api ?? string.Empty);
+                    var key = (sample.State, sample.Site ?? string.Empty, sample.Api ?? string.Empty, sample.Line);
                     var (ms, count) = sites.GetValueOrDefault(key);
                     sites[key] = (ms + weight, count + 1);
                 }
@@ -127,7 +193,11 @@ internal static class ThreadSamples
             Sites =
             [
                 .. sites.OrderByDescending(s => s.Value.Ms).Take(ThreadTime.MaxSites)
-                    .Select(s => new BlockingSite(StateName(s.Key.Item1), s.Key.Item2, s.Key.Item3, Math.Round(s.Value.Ms, 1), s.Value.Samples)),
+                    .Select(s => new BlockingSite(StateName(s.Key.Item1), s.Key.Item2, s.Key.Item3, Math.Round(s.Value.Ms, 1), s.Value.Samples)
+                    {
+                        File = s.Key.Item4?.File,
+                        Line = s.Key.Item4?.Line,
+                    }),
             ],
         };
     }
@@ -140,3 +210,9 @@ internal static class ThreadSamples
         _ => "running",
     };
 }
+
+/// <summary>One sampled stack read: its thread, time (Stopwatch ticks), state, blocking method, call site and the site's line.</summary>
+internal readonly record struct StackSample(int Thread, long Ticks, StackState State, string? Api, string? Site, SourceLine? Line = null);
+
+/// <summary>A source file's name and a line in it.</summary>
+internal readonly record struct SourceLine(string File, int Line);

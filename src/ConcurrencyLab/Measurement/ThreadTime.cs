@@ -45,4 +45,11 @@ public sealed record ThreadStates(double RunningMs, double WaitingMs, double Sle
 /// <param name="Api">The framework's method that code called (<c>System.Threading.Tasks.Task`1.get_Result</c>).</param>
 /// <param name="Ms">Time there, added up over threads.</param>
 /// <param name="Samples">Samples there.</param>
-public sealed record BlockingSite(string State, string Site, string Api, double Ms, int Samples);
+public sealed record BlockingSite(string State, string Site, string Api, double Ms, int Samples)
+{
+    /// <summary>The site's source file (its name only, <c>Worker.cs</c>), where the program's PDB was beside it; else null.</summary>
+    public string? File { get; init; }
+
+    /// <summary>The site's line in <see cref="File"/>: the line of the call that blocked; null with no PDB.</summary>
+    public int? Line { get; init; }
+}

@@ -74,8 +74,8 @@ internal static class RecommendationText
         };
     }
 
-    // Where the threads blocked most, when the stacks were sampled: " at Worker.Fetch -> Task`1.get_Result (77% of the
-    // time not running)".
+    // Where the threads blocked most, when the stacks were sampled: " at Worker.Fetch (Worker.cs:42) -> Task`1.get_Result
+    // (77% of the time not running)".
     private static Statement At(BlocksPoolThreads b)
     {
         if (b.At is not { } top)
@@ -83,11 +83,8 @@ internal static class RecommendationText
             return Statement.Plain(string.Empty);
         }
 
-        var where = top.Site.Length == 0
-            ? Statement.Of($"{Piece.Code(RuntimeAccountText.Short(top.Api))}")
-            : Statement.Of($"{Piece.Code(RuntimeAccountText.Short(top.Site))} -> {Piece.Code(RuntimeAccountText.Short(top.Api))}");
         var share = b.AtShare is { } s and >= 0 and <= 1 ? Statement.Of($" ({Piece.Fixed(100 * s, "0")}% of the time not running)") : Statement.Plain(string.Empty);
-        return Statement.Of($" at {where}{share}");
+        return Statement.Of($" at {RuntimeAccountText.Where(top)}{share}");
     }
 
     // The pool's raises of its target, by reason: only those there were.

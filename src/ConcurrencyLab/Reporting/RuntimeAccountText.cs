@@ -138,11 +138,28 @@ internal static class RuntimeAccountText
         {
             var top = threads.Sites[0];
             var share = top.Ms / threads.Work.BlockedMs;
-            var where = top.Site.Length == 0 ? Statement.Of($"{Piece.Code(Short(top.Api))}") : Statement.Of($"{Piece.Code(Short(top.Site))} -> {Piece.Code(Short(top.Api))}");
-            said = Statement.Of($"{said}; {Piece.Fixed(100 * share, "0")}% of the time not running was at {where} ({top.State})");
+            said = Statement.Of($"{said}; {Piece.Fixed(100 * share, "0")}% of the time not running was at {Where(top)} ({top.State})");
         }
 
         return said;
+    }
+
+    /// <summary>
+    /// Where a site blocked, as a reader looks for it: the code's method, its file and line where the PDB gave them,
+    /// and the framework's method it called (<c>Worker.Fetch (Worker.cs:42) -> Task`1.get_Result</c>).
+    /// </summary>
+    internal static Statement Where(Measurement.BlockingSite site)
+    {
+        ArgumentNullException.ThrowIfNull(site);
+        if (site.Site.Length == 0)
+        {
+            return Statement.Of($"{Piece.Code(Short(site.Api))}");
+        }
+
+        var line = site.File is { Length: > 0 } file && site.Line is > 0 and var number
+            ? Statement.Of($" ({Piece.Code(file + ":" + number.ToString(System.Globalization.CultureInfo.InvariantCulture))})")
+            : Statement.Plain(string.Empty);
+        return Statement.Of($"{Piece.Code(Short(site.Site))}{line} -> {Piece.Code(Short(site.Api))}");
     }
 
     // A method as a reader knows it: its type's last name and the method, generic arguments left out (Worker.Nap,

@@ -90,23 +90,23 @@ public sealed class StackStatesTests
     public void Samples_AreWeightedByTheGapToTheirThreadsNext_TheCallerApart_AndSitesRankedByTime()
     {
         const long PerMs = 1000;
-        var samples = new List<(int, long, StackState, string?, string?)>();
+        var samples = new List<StackSample>();
         for (var i = 0; i < 100; i++)
         {
-            samples.Add((1, i * PerMs, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap"));
-            samples.Add((2, i * PerMs, i < 30 ? StackState.Running : StackState.Io, i < 30 ? null : "System.IO.FileStream.Read", i < 30 ? null : "Shop.Load"));
-            samples.Add((3, i * PerMs, StackState.Waiting, "System.Threading.Tasks.Task.WaitAll", "Shop.Main"));
+            samples.Add(new StackSample(1, i * PerMs, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap"));
+            samples.Add(new StackSample(2, i * PerMs, i < 30 ? StackState.Running : StackState.Io, i < 30 ? null : "System.IO.FileStream.Read", i < 30 ? null : "Shop.Load"));
+            samples.Add(new StackSample(3, i * PerMs, StackState.Waiting, "System.Threading.Tasks.Task.WaitAll", "Shop.Main"));
         }
 
         // Thread 1 went unsampled for 50 ms once: its sample there stands for at most four intervals.
-        samples.Add((1, 150 * PerMs, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap"));
+        samples.Add(new StackSample(1, 150 * PerMs, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap"));
 
         // Thread 4 ran one item among idle waits: its one sample stands for the gap to its next, idle, sample, and the
         // idle ones for nothing.
-        samples.Add((4, 0, StackState.Idle, null, null));
-        samples.Add((4, 50 * PerMs, StackState.Running, null, null));
-        samples.Add((4, 51 * PerMs, StackState.Idle, null, null));
-        samples.Add((4, 300 * PerMs, StackState.Idle, null, null));
+        samples.Add(new StackSample(4, 0, StackState.Idle, null, null));
+        samples.Add(new StackSample(4, 50 * PerMs, StackState.Running, null, null));
+        samples.Add(new StackSample(4, 51 * PerMs, StackState.Idle, null, null));
+        samples.Add(new StackSample(4, 300 * PerMs, StackState.Idle, null, null));
 
         var time = ThreadSamples.Tally(samples, ticksPerSecond: 1000 * PerMs, caller: 3)!;
 
@@ -118,6 +118,21 @@ public sealed class StackStatesTests
         Assert.Equal(("Shop.Nap", 104.0, 101), (time.Sites[0].Site, time.Sites[0].Ms, time.Sites[0].Samples));
         Assert.DoesNotContain(time.Sites, s => s.Site == "Shop.Main");
         Assert.Null(ThreadSamples.Tally([], 1000, caller: null));
+    }
+
+    [Fact]
+    public void TwoBlockingLines_InOneMethod_AreTwoSites_AndAMethodWithoutItsLine_IsAThird()
+    {
+        var samples = new List<StackSample>();
+        for (var i = 0; i < 10; i++)
+        {
+            samples.Add(new StackSample(1, i, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap", new SourceLine("Shop.cs", 12)));
+            samples.Add(new StackSample(2, i, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap", i < 7 ? new SourceLine("Shop.cs", 15) : null));
+        }
+
+        var sites = ThreadSamples.Tally(samples, ticksPerSecond: 1000, caller: null)!.Sites;
+
+        Assert.Equal([("Shop.cs", 12, 10), ("Shop.cs", 15, 7), (null, null, 3)], sites.Select(s => (s.File, s.Line, s.Samples)));
     }
 
     private sealed record ThreadStatesOf(double Running, double Waiting, double Sleeping, double Io)

@@ -70,6 +70,21 @@ public class RuntimeAccountTextTests
     }
 
     [Fact]
+    public void ASitesFileAndLine_AreSaidBesideItsMethod_WhereTheyAreWhole()
+    {
+        var site = new BlockingSite("waiting", "Shop.ProductService.GetProduct", "System.Threading.Tasks.Task`1[System.__Canon].get_Result", 6, 5) { File = "ProductService.cs", Line = 88 };
+        ThreadTime Time(BlockingSite s) => new() { IntervalMs = 1, Work = new ThreadStates(1, 8, 0, 0), Sites = [s] };
+
+        var said = RuntimeAccountText.ThreadTimeText(Time(site));
+        Assert.EndsWith("75% of the time not running was at ProductService.GetProduct (ProductService.cs:88) -> Task`1.get_Result (waiting)", said.Text, StringComparison.Ordinal);
+        Assert.Contains(said.Inlines, p => p is Code { Text: "ProductService.cs:88" });
+
+        // A line that is no line, or a file without a name, as a hostile file might have it: the method alone.
+        Assert.EndsWith("was at ProductService.GetProduct -> Task`1.get_Result (waiting)", RuntimeAccountText.ThreadTimeText(Time(site with { Line = -3 })).Text, StringComparison.Ordinal);
+        Assert.EndsWith("was at ProductService.GetProduct -> Task`1.get_Result (waiting)", RuntimeAccountText.ThreadTimeText(Time(site with { File = "" })).Text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void TheCallersWaitForItsBatch_IsSaidApart_FromTheWorksBlocking()
     {
         var account = Starved(58, 500) with { Join = new BlockedTime(1, 900, 900), WorkWaits = new BlockedTime(9, 70, 40) };
