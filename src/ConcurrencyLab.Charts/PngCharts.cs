@@ -42,6 +42,7 @@ internal static class PngCharts
                 BarChart bars => (Draw(plot, bars), (IReadOnlyList<LegendEntry>)[]),
                 SweepChart sweep => (LineChartPlotHeight, Draw(plot, sweep)),
                 OverTimeChart lines => (LineChartPlotHeight, Draw(plot, lines)),
+                ThreadStateChart states => (60 + (states.Rows.Count * 84), Draw(plot, states)),
                 _ => throw new ArgumentException($"no drawing for a {chart.GetType().Name} chart", nameof(chart)),
             };
             // The legend is laid out here, below the plot, rather than by ScottPlot: its bottom-edge legend is
@@ -215,10 +216,82 @@ internal static class PngCharts
             legend.Add(Series(line, name, i));
         }
 
+        // The pool's own reasons for its steps, as dots in their line's colour, as the SVG has them.
+        foreach (var group in chart.Marks.GroupBy(m => m.Series))
+        {
+            var (colour, _) = ChartPalette.StyleOf(group.Key);
+            plot.Add.Markers(group.Select(m => m.TimeMs).ToArray(), group.Select(m => m.Value).ToArray(), MarkerShape.FilledCircle, 7, File(ChartPalette.Series[colour]));
+        }
+
+        if (chart.Marks.Count > 0)
+        {
+            legend.Add(new LegendEntry("the pool added a thread", ChartPalette.Foreground.File, null, Marker: true));
+        }
+
         plot.Axes.SetLimits(0, chart.MaxTimeMs, 0, chart.MaxValue);
         plot.XLabel(OverTimeChart.TimeAxis);
         plot.YLabel(chart.Quantity);
         return legend;
+    }
+
+    // The most characters of a strip's label that fit the image's width at the legend's size.
+    private const int LongestStripLabel = 112;
+
+    // A strip per variant, each on its own scale: a strip's band i spans [base, base + 1] of the vertical axis.
+    private static List<LegendEntry> Draw(Plot plot, ThreadStateChart chart)
+    {
+        const double Gap = 0.55;
+        var rows = chart.Rows;
+        var ink = File(ChartPalette.Foreground);
+        for (var r = 0; r < rows.Count; r++)
+        {
+            var row = rows[r];
+            var floor = (rows.Count - 1 - r) * (1 + Gap);
+            double Y(double threads) => floor + (threads / row.Peak);
+            var below = new double[row.Timeline.Count];
+            for (var state = 0; state < ThreadStateChart.States.Count; state++)
+            {
+                var upper = row.Timeline.Select((b, i) => below[i] + (state switch { 0 => b.Running, 1 => b.Waiting, 2 => b.Sleeping, _ => b.Io })).ToArray();
+                if (!upper.SequenceEqual(below))
+                {
+                    var outline = new List<Coordinates>();
+                    for (var i = 0; i < upper.Length; i++)
+                    {
+                        outline.Add(new Coordinates(i * row.BinMs, Y(upper[i])));
+                        outline.Add(new Coordinates((i + 1) * row.BinMs, Y(upper[i])));
+                    }
+
+                    for (var i = upper.Length - 1; i >= 0; i--)
+                    {
+                        outline.Add(new Coordinates((i + 1) * row.BinMs, Y(below[i])));
+                        outline.Add(new Coordinates(i * row.BinMs, Y(below[i])));
+                    }
+
+                    var band = plot.Add.Polygon([.. outline]);
+                    band.FillColor = File(ChartPalette.Series[ThreadStateChart.States[state].Colour]);
+                    band.LineWidth = 0;
+                    below = upper;
+                }
+            }
+
+            if (row.Marks.Count > 0)
+            {
+                plot.Add.Markers(row.Marks.Select(m => m.TimeMs).ToArray(), row.Marks.Select(m => Y(m.Value)).ToArray(), MarkerShape.FilledCircle, 6, ink);
+            }
+
+            var text = row.Site is null ? $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)})" : $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}): {row.Site}";
+            Label(plot, text.Length <= LongestStripLabel ? text : string.Concat(text.AsSpan(0, LongestStripLabel - 1), "\u2026"), 0, floor + 1 + (Gap / 2), Alignment.MiddleLeft, ink);
+        }
+
+        plot.Axes.Left.TickGenerator = new ScottPlot.TickGenerators.NumericManual();
+        plot.Axes.SetLimits(0, chart.MaxTimeMs, -0.05, (rows.Count * (1 + Gap)) - 0.1);
+        plot.XLabel(OverTimeChart.TimeAxis);
+        plot.YLabel("threads, each strip to its own peak");
+        return
+        [
+            .. ThreadStateChart.States.Select(s => new LegendEntry(s.Name, ChartPalette.Series[s.Colour].File, null, Marker: false)),
+            new LegendEntry("the pool added a thread", ChartPalette.Foreground.File, null, Marker: true),
+        ];
     }
 
     private static LegendEntry Series(ScottPlot.Plottables.Scatter line, string name, int index)

@@ -78,7 +78,7 @@ internal static class ThreadSamples
                 samples[index] = samples[index] with { Line = line };
             }
 
-            return Tally(samples, System.Diagnostics.Stopwatch.Frequency, caller);
+            return Tally(samples, System.Diagnostics.Stopwatch.Frequency, caller, start, end);
         }
         finally
         {
@@ -141,8 +141,10 @@ internal static class ThreadSamples
     /// The samples added up: each stands for the time until its thread's next sample (of whatever state), at most
     /// four times the profiler's median interval (a thread that stopped being sampled, or the region's last sample,
     /// gets one interval). Samples of idle pool threads and the runtime's own time nothing but the intervals.
+    /// The work's time is also spread over <see cref="ThreadTime.Bins"/> bins from <paramref name="start"/> (the
+    /// first sample's time when unknown) to <paramref name="end"/> (the last sample's end when unknown).
     /// </summary>
-    internal static ThreadTime? Tally(IReadOnlyList<StackSample> samples, long ticksPerSecond, int? caller)
+    internal static ThreadTime? Tally(IReadOnlyList<StackSample> samples, long ticksPerSecond, int? caller, long? start = null, long? end = null)
     {
         if (!samples.Any(s => s.State is not (StackState.Idle or StackState.Runtime)))
         {
@@ -160,6 +162,10 @@ internal static class ThreadSamples
 
         var work = new double[4];
         var callers = new double[4];
+        var origin = start ?? samples.Min(s => s.Ticks);
+        var spanMs = Math.Max(interval, end is { } last ? Ms(last - origin) : Ms(samples.Max(s => s.Ticks) - origin) + interval);
+        var binMs = spanMs / ThreadTime.Bins;
+        var bins = new double[ThreadTime.Bins, 4];
         var sites = new Dictionary<(StackState, string, string, SourceLine?), (double Ms, int Samples)>();
         foreach (var (thread, ordered) in threads)
         {
@@ -174,6 +180,11 @@ internal static class ThreadSamples
                 var weight = i + 1 < ordered.Count ? Math.Min(Ms(ordered[i + 1].Ticks - sample.Ticks), 4 * interval) : interval;
                 var slot = sample.State switch { StackState.Waiting => 1, StackState.Sleeping => 2, StackState.Io => 3, _ => 0 };
                 (thread == caller ? callers : work)[slot] += weight;
+                if (thread != caller)
+                {
+                    Spread(bins, binMs, slot, Ms(sample.Ticks - origin), weight);
+                }
+
                 if (slot > 0 && thread != caller)
                 {
                     var key = (sample.State, sample.Site ?? string.Empty, sample.Api ?? string.Empty, sample.Line);
@@ -190,6 +201,12 @@ internal static class ThreadSamples
             IntervalMs = Math.Round(interval, 3),
             Work = States(work),
             Caller = caller is null ? null : States(callers),
+            BinMs = Math.Round(binMs, 3),
+            Timeline =
+            [
+                .. Enumerable.Range(0, ThreadTime.Bins).Select(b => new ThreadCounts(
+                    Math.Round(bins[b, 0] / binMs, 2), Math.Round(bins[b, 1] / binMs, 2), Math.Round(bins[b, 2] / binMs, 2), Math.Round(bins[b, 3] / binMs, 2))),
+            ],
             Sites =
             [
                 .. sites.OrderByDescending(s => s.Value.Ms).Take(ThreadTime.MaxSites)
@@ -200,6 +217,22 @@ internal static class ThreadSamples
                     }),
             ],
         };
+    }
+
+    // Adds a sample's time, from fromMs for weightMs, to the bins it overlaps, in the given state's column; time
+    // outside the span is left out.
+    private static void Spread(double[,] bins, double binMs, int slot, double fromMs, double weightMs)
+    {
+        var count = bins.GetLength(0);
+        var toMs = fromMs + weightMs;
+        for (var b = Math.Max(0, (int)Math.Floor(fromMs / binMs)); b < count && b * binMs < toMs; b++)
+        {
+            var overlap = Math.Min(toMs, (b + 1) * binMs) - Math.Max(fromMs, b * binMs);
+            if (overlap > 0)
+            {
+                bins[b, slot] += overlap;
+            }
+        }
     }
 
     private static string StateName(StackState state) => state switch

@@ -25,6 +25,19 @@ public sealed record ThreadTime
 
     /// <summary>The most call sites kept.</summary>
     public const int MaxSites = 8;
+
+    /// <summary>
+    /// The work's threads over the region, by state: <see cref="Bins"/> equal spans of <see cref="BinMs"/> from the
+    /// region's start, each the mean number of the work's threads in each state over its span. Empty in files
+    /// from before it was kept.
+    /// </summary>
+    public IReadOnlyList<ThreadCounts> Timeline { get; init; } = [];
+
+    /// <summary>The length of each of <see cref="Timeline"/>'s spans, in milliseconds.</summary>
+    public double BinMs { get; init; }
+
+    /// <summary>How many spans <see cref="Timeline"/> has.</summary>
+    public const int Bins = 60;
 }
 
 /// <summary>Time in each state, in milliseconds, added up over threads.</summary>
@@ -37,6 +50,18 @@ public sealed record ThreadStates(double RunningMs, double WaitingMs, double Sle
     /// <summary>Time not running: waiting, sleeping and in I/O.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
     public double BlockedMs => WaitingMs + SleepingMs + IoMs;
+}
+
+/// <summary>How many threads were in each state, on average over a span of time (see <see cref="ThreadStates"/> for the states).</summary>
+/// <param name="Running">Threads running, or ready to.</param>
+/// <param name="Waiting">Threads blocked in a managed wait.</param>
+/// <param name="Sleeping">Threads in <c>Thread.Sleep</c>.</param>
+/// <param name="Io">Threads in a synchronous I/O call.</param>
+public sealed record ThreadCounts(double Running, double Waiting, double Sleeping, double Io)
+{
+    /// <summary>All the work's threads counted in the span.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public double Total => Running + Waiting + Sleeping + Io;
 }
 
 /// <summary>A call site where the work's threads were not running.</summary>

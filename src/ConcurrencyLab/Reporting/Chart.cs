@@ -69,6 +69,7 @@ internal abstract record Chart
             .. SweepChart.All(scenario),
             .. MetricChart.All(scenario),
             .. OverTime(scenario),
+            ThreadStateChart.From(scenario),
         ];
         return [.. charts.OfType<Chart>()];
     }
@@ -373,3 +374,81 @@ internal sealed record OverTimeChart : Chart
 /// <param name="Value">Where, on the chart's vertical axis.</param>
 /// <param name="Label">What it marks, for a tooltip.</param>
 internal readonly record struct ChartMark(int Series, double TimeMs, double Value, string Label);
+
+/// <summary>
+/// The work's threads by state over each variant's median trial, from the runtime's stack samples (<c>--events
+/// stacks</c>): a strip per variant, running, waiting, sleeping and in I/O stacked, a dot where the pool raised its
+/// thread target for starvation or blocking (at the new target), and where the threads were most often not running.
+/// Of the service's process where the variants drive one, as the other over-time charts.
+/// </summary>
+internal sealed record ThreadStateChart : Chart
+{
+    private ThreadStateChart(ScenarioResult scenario, string? service, IReadOnlyList<ThreadStateRow> rows)
+        : base(scenario) => (Service, Rows) = (service, rows);
+
+    /// <summary>The states, bottom to top, with the series colour each is drawn in.</summary>
+    public static IReadOnlyList<(string Name, int Colour)> States { get; } = [("running", 2), ("waiting", 3), ("sleeping", 5), ("in I/O", 0)];
+
+    /// <summary>The service whose threads are drawn; null for the trial's own process.</summary>
+    public string? Service { get; }
+
+    /// <summary>A strip per variant whose median trial has a timeline, in the tables' order.</summary>
+    public IReadOnlyList<ThreadStateRow> Rows { get; }
+
+    /// <summary>The end of the time axis: the longest timeline's end.</summary>
+    public double MaxTimeMs => Math.Max(1, Rows.Max(r => r.BinMs * r.Timeline.Count));
+
+    public override string Kind => Service is null ? "thread-states" : "service-thread-states";
+
+    private string Whose => Service is null ? "the work's threads" : $"the {Service} service's threads";
+
+    public override string Description =>
+        $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state over each {Scenario.Name} variant's median trial, from the runtime's stack samples: running, waiting, sleeping and in I/O calls stacked, a dot where the pool raised its thread target for starvation or blocking, and the call site where they were most often not running";
+
+    public override string Title => $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state, each {Scenario.Name} variant (a dot: the pool added a thread)";
+
+    /// <summary>Null when no variant's median trial has a timeline of thread states (the run was not made with stacks).</summary>
+    public static ThreadStateChart? From(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var ofService = scenario.Variants.SelectMany(v => v.Trials).Any(t => t.Service?.Runtime?.Threads is { Timeline.Count: > 0 });
+        string? service = null;
+        var rows = new List<ThreadStateRow>();
+        foreach (var variant in ResultColumn.Order(scenario))
+        {
+            if (Analysis.Accounts.Of(variant) is not { } summary || summary.Trial < 0 || summary.Trial >= variant.Trials.Count)
+            {
+                continue;
+            }
+
+            var trial = variant.Trials[summary.Trial];
+            var account = ofService ? trial.Service?.Runtime : trial.Runtime;
+            service ??= ofService ? trial.Service?.Name : null;
+            if (account?.Threads is not { Timeline.Count: > 0, BinMs: > 0 and < 1e9 } threads
+                || threads.Timeline.Any(b => !(b.Total is >= 0 and < 1e6)))
+            {
+                continue;
+            }
+
+            var marks = account.Raises()
+                .Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking && a.TimeMs >= 0 && a.TimeMs <= threads.BinMs * threads.Timeline.Count)
+                .Select(a => new ChartMark(rows.Count, a.TimeMs, a.Threads, $"{variant.Name}: at {Ms(a.TimeMs)} ms the pool added a thread ({a.Reason.ToText()}), target {a.Threads}"))
+                .ToList();
+            var top = threads.Sites.Count > 0 && threads.Work.BlockedMs > 0 && threads.Sites[0].Ms / threads.Work.BlockedMs is >= 0 and <= 1 ? threads.Sites[0] : null;
+            var site = top is null ? null : $"{Math.Round(100 * top.Ms / threads.Work.BlockedMs)}% of the time not running at {RuntimeAccountText.Where(top).Text} ({top.State})";
+            var peak = Math.Max(threads.Timeline.Max(b => b.Total), marks.Count == 0 ? 0 : marks.Max(m => m.Value));
+            rows.Add(new ThreadStateRow(variant.Name, threads.BinMs, threads.Timeline, Math.Max(1, Math.Ceiling(peak)), marks, site));
+        }
+
+        return rows.Count == 0 ? null : new ThreadStateChart(scenario, service, rows);
+    }
+}
+
+/// <summary>A variant's strip on the thread-state chart.</summary>
+/// <param name="Name">The variant.</param>
+/// <param name="BinMs">Each span's length.</param>
+/// <param name="Timeline">The mean threads in each state over each span.</param>
+/// <param name="Peak">The top of the strip's scale: the most threads in a span, or the highest target a dot marks.</param>
+/// <param name="Marks">The pool's raises, at their time and new target.</param>
+/// <param name="Site">Where the threads were most often not running, as a sentence; null with no site.</param>
+internal sealed record ThreadStateRow(string Name, double BinMs, IReadOnlyList<ThreadCounts> Timeline, double Peak, IReadOnlyList<ChartMark> Marks, string? Site);

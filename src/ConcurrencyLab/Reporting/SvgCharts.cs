@@ -24,6 +24,7 @@ internal static class SvgCharts
         BarChart bars => Draw(bars),
         SweepChart sweep => Draw(sweep),
         OverTimeChart lines => Draw(lines),
+        ThreadStateChart states => Draw(states),
         _ => throw new ArgumentException($"no drawing for a {chart?.GetType().Name ?? "null"} chart", nameof(chart)),
     };
 
@@ -135,6 +136,89 @@ internal static class SvgCharts
         Legend(svg, series.Select(s => s.Name), left, plotWidth, top + plotHeight);
 
         return svg.Append("</svg>").ToString();
+    }
+
+    /// <summary>A strip per variant: its threads by state stacked over time, the pool's raises as dots, its top site above it.</summary>
+    private static string Draw(ThreadStateChart chart)
+    {
+        const int left = 56;
+        const int stripTop = 20;
+        const int strip = 46;
+        const int rowHeight = stripTop + strip + 12;
+        var plotWidth = Width - left - 20;
+        var rows = chart.Rows;
+        var bottom = 8 + (rows.Count * rowHeight);
+        var height = bottom + 50 + 18;
+        var maxTime = chart.MaxTimeMs;
+        double X(double ms) => left + (Math.Min(ms, maxTime) / maxTime * plotWidth);
+
+        var svg = Open("thread-states", chart, height);
+        for (var r = 0; r < rows.Count; r++)
+        {
+            var row = rows[r];
+            var y0 = 8 + (r * rowHeight);
+            var floor = y0 + stripTop + strip;
+            double Y(double threads) => floor - (threads / row.Peak * strip);
+            svg.Append(Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{y0 + 12}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan>");
+            if (row.Site is { } site)
+            {
+                // Cut to the strip's width; the whole sentence is the strip's tooltip.
+                var room = Math.Max(20, 104 - Chart.Label(row.Name).Length);
+                var said = site.Length <= room ? site : string.Concat(site.AsSpan(0, room - 1), "\u2026");
+                svg.Append(Invariant, $"<tspan class=\"tick\" dx=\"8\">{Encode(said)}<title>{Encode(site)}</title></tspan>");
+            }
+
+            svg.Append("</text>");
+            svg.Append(Invariant, $"<line class=\"axis\" x1=\"{left}\" y1=\"{floor}\" x2=\"{left + plotWidth}\" y2=\"{floor}\"/>");
+            svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(row.Peak) + 4)}\" text-anchor=\"end\">{Number(row.Peak)}</text><text class=\"tick\" x=\"{left - 6}\" y=\"{floor + 4}\" text-anchor=\"end\">0</text>");
+
+            // Each state's band between the states below it and itself, as a stepped outline over the spans.
+            var below = new double[row.Timeline.Count];
+            for (var state = 0; state < ThreadStateChart.States.Count; state++)
+            {
+                var upper = row.Timeline.Select((b, i) => below[i] + Count(b, state)).ToArray();
+                if (upper.SequenceEqual(below))
+                {
+                    continue;
+                }
+
+                var path = new StringBuilder();
+                for (var i = 0; i < upper.Length; i++)
+                {
+                    path.Append(Invariant, $"{(i == 0 ? "M" : "L")}{Fmt(X(i * row.BinMs))} {Fmt(Y(upper[i]))}L{Fmt(X((i + 1) * row.BinMs))} {Fmt(Y(upper[i]))}");
+                }
+
+                for (var i = upper.Length - 1; i >= 0; i--)
+                {
+                    path.Append(Invariant, $"L{Fmt(X((i + 1) * row.BinMs))} {Fmt(Y(below[i]))}L{Fmt(X(i * row.BinMs))} {Fmt(Y(below[i]))}");
+                }
+
+                var (name, colour) = ThreadStateChart.States[state];
+                var total = row.Timeline.Sum(b => Count(b, state)) * row.BinMs;
+                svg.Append(Invariant, $"<path class=\"band series-{colour}\" data-variant=\"{Encode(row.Name)}\" data-state=\"{Encode(name)}\" d=\"{path}Z\"><title>{Encode(row.Name)}: {Encode(name)}, {Number(Math.Round(total))} thread-ms</title></path>");
+                below = upper;
+            }
+
+            foreach (var mark in row.Marks)
+            {
+                svg.Append(Invariant, $"<circle class=\"raise\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3\"><title>{Encode(mark.Label)}</title></circle>");
+            }
+        }
+
+        Axis(svg, bottom, left, left + plotWidth, maxTime, OverTimeChart.TimeAxis, X);
+        var legendY = bottom + 56;
+        for (var state = 0; state < ThreadStateChart.States.Count; state++)
+        {
+            var (name, colour) = ThreadStateChart.States[state];
+            var x = left + (state * 120);
+            svg.Append(Invariant, $"<rect class=\"band series-{colour}\" x=\"{x}\" y=\"{legendY - 10}\" width=\"14\" height=\"10\"/><text class=\"label\" x=\"{x + 18}\" y=\"{legendY}\">{Encode(name)}</text>");
+        }
+
+        var dotX = left + (ThreadStateChart.States.Count * 120);
+        svg.Append(Invariant, $"<circle class=\"raise\" cx=\"{dotX + 5}\" cy=\"{legendY - 4}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY}\">the pool added a thread</text>");
+        return svg.Append("</svg>").ToString();
+
+        static double Count(Measurement.ThreadCounts b, int state) => state switch { 0 => b.Running, 1 => b.Waiting, 2 => b.Sleeping, _ => b.Io };
     }
 
     /// <summary>A line per family against the swept number, on a log-2 axis, with the ideal as a dashed line.</summary>

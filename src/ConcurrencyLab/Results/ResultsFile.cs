@@ -151,7 +151,9 @@ public static class ResultsFile
                 }
 
                 if ((Null(variant.Account?.Process.Threads?.Sites ?? [], $"{at}.variants[{v}].account.process.threads.sites")
-                    ?? Null(variant.Account?.Service?.Threads?.Sites ?? [], $"{at}.variants[{v}].account.service.threads.sites")) is { } inSummary)
+                    ?? Null(variant.Account?.Process.Threads?.Timeline ?? [], $"{at}.variants[{v}].account.process.threads.timeline")
+                    ?? Null(variant.Account?.Service?.Threads?.Sites ?? [], $"{at}.variants[{v}].account.service.threads.sites")
+                    ?? Null(variant.Account?.Service?.Threads?.Timeline ?? [], $"{at}.variants[{v}].account.service.threads.timeline")) is { } inSummary)
                 {
                     return inSummary;
                 }
@@ -161,7 +163,8 @@ public static class ResultsFile
         return Null(run.Scenarios, "scenarios") ?? Null(run.Notes, "notes");
 
         static string? InAccount(Measurement.RuntimeAccount? account, string where) =>
-            account is null ? null : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites");
+            account is null ? null : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites")
+                ?? Null(account.Threads?.Timeline ?? [], $"{where}.threads.timeline");
 
         static string? Null<T>(IReadOnlyList<T> list, string where)
         {

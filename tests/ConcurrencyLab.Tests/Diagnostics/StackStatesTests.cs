@@ -1,4 +1,5 @@
 using ConcurrencyLab.Diagnostics;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 
 namespace ConcurrencyLab.Tests.Diagnostics;
@@ -133,6 +134,28 @@ public sealed class StackStatesTests
         var sites = ThreadSamples.Tally(samples, ticksPerSecond: 1000, caller: null)!.Sites;
 
         Assert.Equal([("Shop.cs", 12, 10), ("Shop.cs", 15, 7), (null, null, 3)], sites.Select(s => (s.File, s.Line, s.Samples)));
+    }
+
+    [Fact]
+    public void TheTimeline_SpreadsTheWorksTime_OverTheRegionsSpans_AsThreadsInEachState()
+    {
+        // Thread 1 sleeps the whole 120 ms region; thread 2 runs its first half and is in I/O the second; the
+        // caller (3) waits throughout, which the timeline, the work's, leaves out.
+        var samples = new List<StackSample>();
+        for (var i = 0; i < 120; i++)
+        {
+            samples.Add(new StackSample(1, i, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap"));
+            samples.Add(new StackSample(2, i, i < 60 ? StackState.Running : StackState.Io, null, i < 60 ? null : "Shop.Load"));
+            samples.Add(new StackSample(3, i, StackState.Waiting, "System.Threading.Tasks.Task.WaitAll", "Shop.Main"));
+        }
+
+        var time = ThreadSamples.Tally(samples, ticksPerSecond: 1000, caller: 3, start: 0, end: 120)!;
+
+        Assert.Equal((ThreadTime.Bins, 2.0), (time.Timeline.Count, time.BinMs));
+        Assert.All(time.Timeline, b => Assert.Equal((1.0, 0.0), (b.Sleeping, b.Waiting)));
+        Assert.All(time.Timeline.Take(30), b => Assert.Equal((1.0, 0.0), (b.Running, b.Io)));
+        Assert.All(time.Timeline.Skip(30), b => Assert.Equal((0.0, 1.0), (b.Running, b.Io)));
+        Assert.Equal(time.Work.SleepingMs + time.Work.RunningMs + time.Work.IoMs, time.Timeline.Sum(b => b.Total) * time.BinMs, precision: 6);
     }
 
     private sealed record ThreadStatesOf(double Running, double Waiting, double Sleeping, double Io)

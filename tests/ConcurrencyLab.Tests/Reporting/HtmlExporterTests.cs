@@ -252,6 +252,56 @@ public sealed partial class HtmlExporterTests
         Assert.StartsWith("The product service's pool threads over time", charts["pool-threads"].Description, StringComparison.Ordinal);
     }
 
+    /// <summary>A sample run whose second variant's trial has thread states from stack samples and two raises for starvation.</summary>
+    internal static ScenarioResult WithThreadStates(double binMs = 10)
+    {
+        var scenario = ExporterTests.SampleRun().Scenarios[0];
+        var variant = scenario.Variants[1];
+        var threads = new ThreadTime
+        {
+            IntervalMs = 1,
+            Work = new ThreadStates(60, 0, 1140, 0),
+            BinMs = binMs,
+            Timeline = [.. Enumerable.Range(0, ThreadTime.Bins).Select(b => new ThreadCounts(0.1, 0, b < 30 ? 2 : 4, 0))],
+            Sites = [new BlockingSite("sleeping", "Shop.Worker.Nap", "System.Threading.Thread.Sleep", 1140, 900) { File = "Worker.cs", Line = 42 }],
+        };
+        var runtime = new RuntimeAccount
+        {
+            PoolTargetAtStart = 2,
+            PoolAdjustments = [new PoolAdjustment(100, 3, PoolAdjustmentReason.Starvation, 0), new PoolAdjustment(300, 4, PoolAdjustmentReason.Starvation, 0)],
+            Threads = threads,
+        };
+        var trial = variant.Trials[0] with { Runtime = runtime };
+        return scenario with { Variants = [scenario.Variants[0], variant with { Trials = [trial], Account = null }] };
+    }
+
+    [Fact]
+    public void ThreadStates_AreDrawnAsAStripPerVariant_WithTheRaisesAsDots_AndWhereTheyBlocked()
+    {
+        var scenario = WithThreadStates();
+
+        var chart = Assert.Single(Chart.For(scenario).OfType<ThreadStateChart>());
+        var row = Assert.Single(chart.Rows);
+        Assert.Equal((scenario.Variants[1].Name, 5.0, 2), (row.Name, row.Peak, row.Marks.Count));
+        Assert.Equal(600, chart.MaxTimeMs);
+
+        var svg = SvgCharts.Draw(chart);
+        Assert.Contains("data-state=\"sleeping\"", svg, StringComparison.Ordinal);
+        Assert.Contains("data-state=\"running\"", svg, StringComparison.Ordinal);
+        Assert.DoesNotContain("data-state=\"waiting\"", svg, StringComparison.Ordinal);
+        Assert.Equal(3, Regex.Count(svg, "<circle class=\"raise\"")); // two raises, and the legend's dot
+        Assert.Contains("100% of the time not running at Worker.Nap (Worker.cs:42) -&gt; Thread.Sleep (sleeping)", svg, StringComparison.Ordinal);
+        Assert.Contains(svg, Html(ExporterTests.SampleRun() with { Scenarios = [scenario] }), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData(double.NaN)]
+    [InlineData(-10)]
+    [InlineData(0)]
+    [InlineData(1e300)]
+    public void ThreadStates_FromAFileWithSpansThatAreNoSpans_AreNotDrawn(double binMs) =>
+        Assert.Empty(Chart.For(WithThreadStates(binMs)).OfType<ThreadStateChart>());
+
     /// <summary>The chart files of the sample run, as pasted in a post: with a title above and the scenario, machine and date below.</summary>
     [Theory]
     [InlineData("wall-time")]

@@ -89,6 +89,19 @@ public class PngChartsTests
     }
 
     [Fact]
+    public void ThreadStateChart_DrawsEachStateInItsColour_AndTheRaisesAsDots()
+    {
+        var chart = Chart.For(HtmlExporterTests.WithThreadStates()).OfType<ThreadStateChart>().Single();
+
+        using var image = Decode(PngCharts.Draw(chart));
+
+        var sleeping = ChartPalette.Series[ThreadStateChart.States[2].Colour].File;
+        Assert.True(Count(image, sleeping) > 10_000, $"sleeping ({sleeping}): {Count(image, sleeping)} pixels");
+        var waiting = Count(image, ChartPalette.Series[ThreadStateChart.States[1].Colour].File);
+        Assert.True(waiting < 500, $"no thread waited, so no band of waiting, only its legend swatch: {waiting} pixels");
+    }
+
+    [Fact]
     public void SweepChart_DrawsALinePerFamily()
     {
         var run = ExporterTests.SampleRun();
