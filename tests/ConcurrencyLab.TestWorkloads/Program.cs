@@ -38,4 +38,10 @@ var socketScenario = new WorkloadScenario("socket", context => new SocketReadWor
     Parameters = [items, waitMs],
 };
 
-return await LabProgram.RunAsync(args, lockScenario, sleepScenario, resultScenario, socketScenario);
+var unevenScenario = new WorkloadScenario("uneven", context => new UnevenFormsWorkload(context.Get(items), context.Get(waitMs)))
+{
+    Summary = "items whose blocking form sleeps three times as long as their task form waits",
+    Parameters = [items, waitMs],
+};
+
+return await LabProgram.RunAsync(args, lockScenario, sleepScenario, resultScenario, socketScenario, unevenScenario);

@@ -155,3 +155,17 @@ internal sealed class SocketReadWorkload(int count, int waitMs) : Workload
         }
     }
 }
+
+/// <summary>
+/// Items whose blocking form sleeps three times as long as their task form waits on a timer: a bound taken from
+/// the blocking form alone would be beaten by every variant that awaits.
+/// </summary>
+internal sealed class UnevenFormsWorkload(int count, int waitMs) : Workload
+{
+    public override int Count => count;
+
+    public override void Run(int index, CancellationToken cancellationToken) => Thread.Sleep(3 * waitMs);
+
+    public override async ValueTask RunAsync(int index, CancellationToken cancellationToken) =>
+        await Task.Delay(waitMs, cancellationToken).ConfigureAwait(false);
+}

@@ -104,7 +104,7 @@ internal static class Summarizer
         };
         return Answer(result, processorCount) with
         {
-            Notes = [.. result.Notes, .. Conclude(plan.Scenario, result)],
+            Notes = [.. result.Notes, .. BeatenIdeal(result), .. Conclude(plan.Scenario, result)],
             Claims = Judge(plan.Scenario, result),
         };
     }
@@ -144,6 +144,26 @@ internal static class Summarizer
         return [.. (PostClaims.Of(scenario)?.Claims ?? []).Select(claim => claim.ToResult(claim.Evaluate(evidence)))];
     }
 
+    /// <summary>
+    /// A note for each variant whose median is below the ideal: the bound was wrong, by how much, and the variant's
+    /// efficiency is left out rather than said above 1.
+    /// </summary>
+    internal static IEnumerable<string> BeatenIdeal(ScenarioResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        if (result.IdealMs <= 0)
+        {
+            yield break;
+        }
+
+        foreach (var variant in result.Variants.Where(v => v.Summary is { } s && s.MedianWallMs < result.IdealMs))
+        {
+            var summary = variant.Summary!;
+            var within = summary.CiHighMs >= result.IdealMs ? ", within its interval" : string.Empty;
+            yield return $"the ideal is not a lower bound here: {variant.Name}'s median, {Figures.Ms(summary.MedianWallMs)} ms ({Figures.Ms(summary.CiLowMs)}-{Figures.Ms(summary.CiHighMs)} ms), is below it ({Figures.Ms(result.IdealMs)} ms: {result.IdealReason}) by {Figures.Ms(result.IdealMs - summary.MedianWallMs)} ms{within}, so the bound is in error and {variant.Name} has no efficiency.";
+        }
+    }
+
     /// <summary>The scenario's reading of its results; a failure there costs a note, never the results.</summary>
     private static IReadOnlyList<string> Conclude(Scenario scenario, ScenarioResult result)
     {
@@ -158,37 +178,51 @@ internal static class Summarizer
     }
 
     /// <summary>
-    /// A lower bound measured from the results, for a scenario that gives none: the longest any item took alone
-    /// (recorded by the sequential variant, the gap between one item's end and the next's) or all
-    /// cores busy with the least CPU any variant used, whichever is longer. Null when the trials recorded
-    /// neither. A bound the scenario gives always wins over this one.
+    /// A lower bound measured from the results, for a scenario that gives none: the longest item at its fastest
+    /// (each item's least time in any trial of any variant and form, the longest of those), or all cores busy
+    /// with the least CPU any trial used, whichever is longer. Each holds for every trial: a run lasts at least as
+    /// long as each of its items took in it, and at least its CPU time spread over every core. Without item
+    /// times (a record from before they were kept), the sequential variants' longest gap stands in, as before.
+    /// Null when the trials recorded neither. A bound the scenario gives always wins over this one.
     /// </summary>
     internal static IdealBound? MeasuredIdeal(ScenarioRecord scenario, int processorCount)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        var summaries = scenario.Variants
-            .Select(v => (v.Variant.Name, Summary: Summarise(v.Trials, 0, null, scenario.Plan.Scenario.Metrics)))
-            .Where(v => v.Summary is not null)
+        var ok = scenario.Variants
+            .SelectMany(v => v.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => (v.Variant.Name, Trial: t)))
             .ToList();
-        var item = Least(StandardMetrics.LongestItem);
-        var cpu = Least(StandardMetrics.Cpu);
         var cores = Math.Max(1, processorCount);
+        var cpu = Least(StandardMetrics.Cpu);
         var cpuBound = cpu.Ms / cores;
-        if (item.Ms is not { } longest && cpuBound is not { } _)
+        string? itemText;
+        double? itemMs;
+        if (scenario.LongestItem is { } longest)
+        {
+            itemMs = longest.Ms;
+            itemText = $"the longest item at its fastest (item {longest.Index + 1} of {longest.Items}: {Ms(longest.Ms)} ms, the least of its {longest.Timings} timings in {longest.Variants} variant{(longest.Variants == 1 ? string.Empty : "s")})";
+        }
+        else
+        {
+            var gap = Least(StandardMetrics.LongestItem);
+            itemMs = gap.Ms;
+            itemText = gap.Ms is { } g ? $"the longest item alone ({Ms(g)} ms, in {gap.Name})" : null;
+        }
+
+        if (itemMs is null && cpuBound is null)
         {
             return null;
         }
 
-        var itemText = item.Ms is { } i ? $"the longest item alone ({Ms(i)} ms, in {item.Name})" : null;
-        var cpuText = cpu.Ms is { } c ? $"all {cores} cores busy with the least CPU any variant used ({Ms(c)} ms, {cpu.Name}: {Ms(c / cores)} ms)" : null;
-        var binds = (item.Ms ?? 0) >= (cpuBound ?? 0) ? "the longest item binds" : "the CPU binds";
+        var cpuText = cpu.Ms is { } c ? $"all {cores} cores busy with the least CPU any trial used ({Ms(c)} ms, {cpu.Name}: {Ms(c / cores)} ms)" : null;
+        var binds = (itemMs ?? 0) >= (cpuBound ?? 0) ? "the longest item binds" : "the CPU binds";
         var reason = itemText is not null && cpuText is not null ? $"measured: {itemText} or {cpuText}, whichever is longer; {binds}" : $"measured: {itemText ?? cpuText}";
-        return new IdealBound(Math.Max(item.Ms ?? 0, cpuBound ?? 0), reason);
+        return new IdealBound(Math.Max(itemMs ?? 0, cpuBound ?? 0), reason);
 
-        // The variant with the least of a metric's median, and that median; no name and no value when none has it.
+        // The trial with the least of a metric, its variant and that value: the least, not a median, since the
+        // bound must hold for every trial. No name and no value when none has it.
         (string? Name, double? Ms) Least(Metric metric)
         {
-            var values = summaries.Select(v => (v.Name, Ms: v.Summary!.Median(metric))).Where(v => v.Ms > 0).ToList();
+            var values = ok.Select(t => (t.Name, Ms: t.Trial.Value(metric))).Where(v => v.Ms > 0 && double.IsFinite(v.Ms.Value)).ToList();
             return values.Count == 0 ? (null, null) : values.MinBy(v => v.Ms);
         }
 
@@ -221,7 +255,9 @@ internal static class Summarizer
             MaxWallMs = max,
             CiLowMs = wall.Low,
             CiHighMs = wall.High,
-            Efficiency = idealMs > 0 && wall.Median > 0 ? idealMs / wall.Median : null,
+            // A variant faster than the ideal shows the ideal is no bound: that is said in the scenario's notes
+            // (BeatenIdeal), never as an efficiency above 1.
+            Efficiency = idealMs > 0 && wall.Median >= idealMs ? idealMs / wall.Median : null,
             RatioToBaseline = baselineMedianMs is > 0 ? wall.Median / baselineMedianMs.Value : null,
             Spread = min > 0 ? max / min : 0,
             Medians = VariantSummary.MediansOf(ok, scenarioMetrics),

@@ -41,7 +41,7 @@ public sealed class HtmlExporter : IExporter
             var best = ResultColumn.Best(scenario);
             var ok = scenario.Variants.Count(v => v.Status == TrialStatus.Ok);
             var summary = RunSummary.Of(scenario, run.Environment.ProcessorCount);
-            writer.WriteLine($"<tr><td><a href=\"#{Anchor(scenario)}\">{Encode(scenario.Name)}</a></td><td>{Encode(best?.Name ?? "none succeeded")}</td><td class=\"n\">{Ms(best?.Summary?.MedianWallMs)}</td><td class=\"n\">{Efficiency(best?.Summary?.Efficiency)}</td><td class=\"n\">{Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)}</td><td>{Encode(summary.Use)}</td><td class=\"n\">{ok}/{scenario.Variants.Count}</td><td>{Encode(summary.Claims)}</td></tr>");
+            writer.WriteLine($"<tr><td><a href=\"#{Anchor(scenario)}\">{Encode(scenario.Name)}</a></td><td>{Encode(best?.Name ?? "none succeeded")}</td><td class=\"n\">{Ms(best?.Summary?.MedianWallMs)}</td><td class=\"n\">{Efficiency(best?.Summary?.ShownEfficiency)}</td><td class=\"n\">{Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)}</td><td>{Encode(summary.Use)}</td><td class=\"n\">{ok}/{scenario.Variants.Count}</td><td>{Encode(summary.Claims)}</td></tr>");
         }
 
         writer.WriteLine("</tbody></table></section>");

@@ -22,7 +22,7 @@ internal sealed record ResultColumn(string Id, string Header, string Unit, Metri
         new("status", "Status", string.Empty, MetricDirection.Neither, MetricVisibility.Reports, (_, v) => v.Status.ToText()),
         new("medianWallMs", "Median", StandardMetrics.WallTime.Unit, StandardMetrics.WallTime.Direction, MetricVisibility.Everywhere, (_, v) => Ms(v.Summary?.MedianWallMs)),
         new("ci95Ms", "95% CI", StandardMetrics.WallTime.Unit, MetricDirection.Neither, MetricVisibility.Everywhere, (_, v) => v.Summary is { } s ? $"{Ms(s.CiLowMs)}-{Ms(s.CiHighMs)}" : string.Empty),
-        new("efficiency", "Efficiency", string.Empty, MetricDirection.HigherIsBetter, MetricVisibility.Everywhere, (_, v) => v.Summary?.Efficiency is { } e ? e.ToString("0.00", Invariant) : string.Empty),
+        new("efficiency", "Efficiency", string.Empty, MetricDirection.HigherIsBetter, MetricVisibility.Everywhere, (_, v) => v.Summary?.ShownEfficiency is { } e ? e.ToString("0.00", Invariant) : string.Empty),
         new("ratioToBaseline", "Ratio", string.Empty, MetricDirection.LowerIsBetter, MetricVisibility.Everywhere, (_, v) => v.Summary?.RatioToBaseline is { } r ? r.ToString("0.00", Invariant) : string.Empty),
         new("spread", "Max/min", string.Empty, MetricDirection.LowerIsBetter, MetricVisibility.Reports, (_, v) => v.Summary is { } s ? s.Spread.ToString("0.00", Invariant) : string.Empty),
     ];

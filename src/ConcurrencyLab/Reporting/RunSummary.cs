@@ -28,7 +28,7 @@ internal sealed record RunSummary(string Scenario, string Fastest, string Use, s
         var recommendations = Analysis.Recommender.Of(scenario, processorCount);
         var use = recommendations.Select(r => r.Use).OfType<string>().ToList();
         var efficiency = use
-            .Select(name => scenario.Variants.FirstOrDefault(v => v.Name == name)?.Summary?.Efficiency)
+            .Select(name => scenario.Variants.FirstOrDefault(v => v.Name == name)?.Summary?.ShownEfficiency)
             .OfType<double>()
             .Select(e => e.ToString("0.00", CultureInfo.InvariantCulture))
             .ToList();

@@ -78,7 +78,7 @@ internal static class ScenarioReport
         };
         if (ResultColumn.Best(scenario) is { Summary: { } summary } best)
         {
-            var efficiency = summary.Efficiency is { } e ? Statement.Of($", efficiency {Piece.Fixed(e, "0.00")} against the ideal") : Statement.Plain(string.Empty);
+            var efficiency = summary.ShownEfficiency is { } e ? Statement.Of($", efficiency {Piece.Fixed(e, "0.00")} against the ideal") : Statement.Plain(string.Empty);
             lines.Add(Statement.Of(Tone.Fastest, $"Fastest: {Piece.Variant(best.Name)}, median {Piece.Ms(summary.MedianWallMs)} ms{efficiency}."));
         }
 

@@ -206,6 +206,13 @@ public sealed record VariantSummary
     /// <summary>Ideal over median wall time: 1 means the variant reached the lower bound.</summary>
     public double? Efficiency { get; init; }
 
+    /// <summary>
+    /// <see cref="Efficiency"/> where it is one (above 0, at most 1), as every report says it: a file that says a
+    /// variant beat its ideal (sent, edited, or written before the lab said so as a note) gets no efficiency.
+    /// </summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    internal double? ShownEfficiency => Efficiency is > 0 and <= 1 ? Efficiency : null;
+
     /// <summary>Median wall time over the baseline's; null when the baseline has no successful trial.</summary>
     public double? RatioToBaseline { get; init; }
 

@@ -20,6 +20,13 @@ public sealed record TrialOutcome
     /// <summary>The longest any item took alone, in milliseconds, where items ran one after another (the sequential variant); null elsewhere.</summary>
     public double? LongestItemMs { get; init; }
 
+    /// <summary>
+    /// Each item's time in this trial, from the strategy calling it to its end, by index; null where the scenario
+    /// does not time its items. The runner folds them into the scenario's <see cref="Measurement.ItemFloor"/> and keeps
+    /// them out of results files.
+    /// </summary>
+    internal IReadOnlyList<double>? ItemTimesMs { get; init; }
+
     /// <summary>The workload's fingerprint (<see cref="Workloads.Workload.Digest"/>), so a report can show every variant ran the same work.</summary>
     public string? WorkloadDigest { get; init; }
 

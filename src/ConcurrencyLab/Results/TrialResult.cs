@@ -57,8 +57,20 @@ public sealed record TrialResult
     internal RegionClock? Region { get; init; }
 
     /// <summary>
+    /// Each item's time in the trial, by index, where the scenario timed its items: travels from the trial's
+    /// process to the runner, which folds it into the scenario's <see cref="Measurement.ItemFloor"/> and drops it
+    /// (<see cref="WithoutItemTimes"/>): never in a results file.
+    /// </summary>
+    [JsonInclude]
+    [JsonPropertyName("itemTimesMs")]
+    internal IReadOnlyList<double>? ItemTimesMs { get; init; }
+
+    /// <summary>The trial without its items' times, once the runner has folded them.</summary>
+    internal TrialResult WithoutItemTimes() => ItemTimesMs is null ? this : this with { ItemTimesMs = null };
+
+    /// <summary>
     /// The trial as a results file holds it: without what travels only between the trial's process and the
-    /// runner (the region's clock, the lab's own thread ids).
+    /// runner (the region's clock, the lab's own thread ids; the items' times go at the runner).
     /// </summary>
     internal TrialResult WithoutPlumbing() =>
         this with { Region = null, Service = Service is null ? null : Service with { LabThreads = null } };
@@ -108,6 +120,7 @@ public sealed record TrialResult
             Metrics = metrics,
             Samples = m.Samples,
             Service = outcome.Service,
+            ItemTimesMs = outcome.ItemTimesMs,
         };
     }
 

@@ -39,7 +39,11 @@ internal sealed record ScenarioRecord(
     IReadOnlyList<VariantTrials> Variants,
     IReadOnlyList<string> Notes,
     IdealBound Ideal,
-    IReadOnlyDictionary<string, double> Bounds);
+    IReadOnlyDictionary<string, double> Bounds)
+{
+    /// <summary>The item whose least time in any measured trial was the longest; null when no trial timed its items.</summary>
+    public Measurement.LongestItem? LongestItem { get; init; }
+}
 
 /// <summary>A variant and its measured trials.</summary>
 internal sealed record VariantTrials(Variant Variant, IReadOnlyList<TrialResult> Trials);

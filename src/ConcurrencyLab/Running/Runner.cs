@@ -1,5 +1,6 @@
 using System.Globalization;
 using ConcurrencyLab.Hosting;
+using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 using Microsoft.Extensions.Logging;
@@ -58,6 +59,7 @@ internal sealed partial class Runner
         {
             var trials = scenarioPlan.Variants.ToDictionary(v => v.Name, _ => new List<TrialResult>());
             var notes = new List<string>(scenarioPlan.Notes);
+            var floor = new ItemFloor();
             var rounds = plan.Settings.Warmup + plan.Settings.Repeat;
             RunFixture? fixture = null;
             try
@@ -103,6 +105,14 @@ internal sealed partial class Runner
                             plan.TrialTimeout,
                             processId => Notify(o => o.TrialProcessStarted(progress, processId), notes),
                             cancellationToken).ConfigureAwait(false);
+
+                        // Each item's time is folded into the scenario's floor here, and goes no further.
+                        if (!warmup && result is { Status: TrialStatus.Ok, ItemTimesMs: { } times })
+                        {
+                            floor.Add(result.WorkloadDigest ?? string.Empty, variant.Name, times);
+                        }
+
+                        result = result.WithoutItemTimes();
                         Notify(o => o.TrialFinished(progress, result), notes);
 
                         // A trial in this process that outlived its timeout could only be abandoned, still running.
@@ -154,7 +164,10 @@ internal sealed partial class Runner
 
                 // A bound the set-up measured on this machine replaces the one planned from the parameters alone.
                 fixture?.Ideal ?? scenarioPlan.Ideal,
-                fixture?.Bounds ?? new Dictionary<string, double>());
+                fixture?.Bounds ?? new Dictionary<string, double>())
+            {
+                LongestItem = floor.Longest(),
+            };
             scenarios.Add(record);
             Notify(o => o.ScenarioFinished(record), runNotes);
             if (cancelled)

@@ -225,6 +225,7 @@ public abstract class BatchScenario : Scenario
             LatenciesMs = batch.CompletionLatenciesMs(),
             // One item after another, each item's time is the gap between two ends: what it costs alone.
             LongestItemMs = variant.Strategy is SequentialStrategy ? batch.LongestItemInSeriesMs() : null,
+            ItemTimesMs = batch.ItemTimesMs(),
             WorkloadDigest = workload.Digest,
             Metrics = metrics,
             Error = failure ?? checkError ?? workloadError,

@@ -13,6 +13,7 @@ internal sealed class WorkBatch
 {
     private readonly Workload _workload;
     private readonly long[] _finishedAt;
+    private readonly long[] _begunAt;
     private readonly int[] _runs;
     private long _startedAt;
     private int _completed;
@@ -29,6 +30,7 @@ internal sealed class WorkBatch
         _workload = workload;
         Form = form;
         _finishedAt = new long[workload.Count];
+        _begunAt = new long[workload.Count];
         _runs = new int[workload.Count];
     }
 
@@ -63,6 +65,7 @@ internal sealed class WorkBatch
     /// <remarks>For the task form this is sync-over-async, as a blocking strategy given a task-returning call does it.</remarks>
     public void Invoke(int index, CancellationToken cancellationToken = default)
     {
+        Begin(index);
         switch (Form)
         {
             case WorkForm.Sync:
@@ -82,6 +85,7 @@ internal sealed class WorkBatch
     /// <summary>Runs item <paramref name="index"/> asynchronously; a synchronous workload runs inline on the caller.</summary>
     public ValueTask InvokeAsync(int index, CancellationToken cancellationToken = default)
     {
+        Begin(index);
         switch (Form)
         {
             case WorkForm.Sync:
@@ -106,6 +110,7 @@ internal sealed class WorkBatch
     public IAsyncResult BeginInvoke(int index, AsyncCallback? callback, object? state)
     {
         Debug.Assert(Form == WorkForm.Apm, "Begin/End is only offered in the APM form.");
+        Begin(index);
         return CallBeginRun(index, callback, state);
     }
 
@@ -151,6 +156,26 @@ internal sealed class WorkBatch
     }
 
     /// <summary>
+    /// How long each item took, from the strategy calling it to its end, in milliseconds by index: what the item
+    /// cost in this trial, whatever ran beside it; null unless every item finished exactly once.
+    /// </summary>
+    public double[]? ItemTimesMs()
+    {
+        if (Completed != Count || Duplicated > 0)
+        {
+            return null;
+        }
+
+        var times = new double[Count];
+        for (var i = 0; i < times.Length; i++)
+        {
+            times[i] = Math.Round(Stopwatch.GetElapsedTime(_begunAt[i], _finishedAt[i]).TotalMilliseconds, 3);
+        }
+
+        return times;
+    }
+
+    /// <summary>
     /// For items run one after another: the longest any took, the gap between one item's end and the next's (the
     /// first's from the batch's start), in milliseconds; null when none finished. Read from the end times the
     /// batch records anyway, so timing it costs the items nothing.
@@ -177,6 +202,8 @@ internal sealed class WorkBatch
         await pending.ConfigureAwait(false);
         Finish(index);
     }
+
+    private void Begin(int index) => _begunAt[index] = Stopwatch.GetTimestamp();
 
     private void Finish(int index)
     {
