@@ -131,6 +131,11 @@ public sealed class RuntimeAccountTests
         var waiter = lockThreads.GetProperty("sites").EnumerateArray().Single(s => s.GetProperty("state").GetString() == "waiting");
         Assert.Equal(("ConcurrencyLab.TestWorkloads.HeldLockWorkload.Run", Source("lock")), (waiter.GetProperty("site").GetString(), Where(waiter)));
 
+        // The runtime named the lock's owner as the wait began; its own samples say where it held the lock.
+        var owner = waiter.GetProperty("owner");
+        Assert.Equal(Source("lock", "holds"), Where(owner));
+        Assert.InRange(owner.GetProperty("ms").GetDouble(), 360, 440);
+
         // Four items each blocked 500 ms on a task's Result: 2,000 ms waiting, at the item's own method.
         Directory.Delete(Path.Combine(folder.Path, "out"), recursive: true);
         var resulted = await Run(folder, environment, "run", "result", "--items", "4", "--wait-ms", "500", "--variants", "threads", "--events", "stacks");
@@ -175,11 +180,11 @@ public sealed class RuntimeAccountTests
         Assert.True(site.GetProperty("ms").GetDouble() >= 0.95 * blocked, threads.ToString());
     }
 
-    /// <summary>The file and line of the test workloads' line marked <c>// blocks: <paramref name="marker"/></c>, as the lab says a site's.</summary>
-    private static string Source(string marker)
+    /// <summary>The file and line of the test workloads' line marked <c>// blocks: <paramref name="marker"/></c> (or another verb), as the lab says a site's.</summary>
+    private static string Source(string marker, string verb = "blocks")
     {
         var lines = File.ReadAllLines(Path.Combine(ProgramRunner.RepositoryRoot, "tests", "ConcurrencyLab.TestWorkloads", "Workloads.cs"));
-        return "Workloads.cs:" + (Array.FindIndex(lines, l => l.EndsWith("// blocks: " + marker, StringComparison.Ordinal)) + 1);
+        return "Workloads.cs:" + (Array.FindIndex(lines, l => l.EndsWith($"// {verb}: {marker}", StringComparison.Ordinal)) + 1);
     }
 
     private static string Where(JsonElement site) =>

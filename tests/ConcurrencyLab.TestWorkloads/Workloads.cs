@@ -24,7 +24,7 @@ internal sealed class HeldLockWorkload(int holdMs) : Workload
             lock (_gate)
             {
                 _held = true;
-                Thread.Sleep(holdMs);
+                Thread.Sleep(holdMs); // holds: lock
             }
         }
         else

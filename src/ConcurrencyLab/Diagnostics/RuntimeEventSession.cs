@@ -126,7 +126,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 
         try
         {
-            return account with { Threads = ThreadSamples.Read(Samples, regionStart, regionEnd, labThreads ?? [], caller) };
+            var owners = _log.Snapshot().Where(e => e.Kind == RuntimeEventKind.ContentionStart && e.Value > 0).Select(e => new LockWait(e.Ticks, e.Thread, e.Value)).ToList();
+            return account with { Threads = ThreadSamples.Read(Samples, regionStart, regionEnd, labThreads ?? [], caller, owners) };
         }
 #pragma warning disable CA1031 // Samples that cannot be read cost their part of the account, never the trial.
         catch (Exception ex)
@@ -249,7 +250,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
                 }
             };
             clr.GCRestartEEStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.GcRestart, e.ThreadID));
-            clr.ContentionStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.ContentionStart, e.ThreadID));
+            // Since .NET 8 a contention names the lock's owner by its OS thread id, which the stack samples know.
+            clr.ContentionStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.ContentionStart, e.ThreadID, e.Version >= 2 && e.LockOwnerThreadID is > 0 and <= int.MaxValue ? (int)e.LockOwnerThreadID : 0));
             clr.ContentionStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.ContentionStop, e.ThreadID, Number: e.Version >= 1 ? e.DurationNs : 0));
             clr.WaitHandleWaitStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WaitStart, e.ThreadID, (int)e.WaitSource));
             clr.WaitHandleWaitStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WaitStop, e.ThreadID));

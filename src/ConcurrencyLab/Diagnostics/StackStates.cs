@@ -100,6 +100,11 @@ internal static class StackStates
         return waiting ? (StackState.Waiting, api, siteName) : (StackState.Running, null, null);
     }
 
+    /// <summary>Whether <paramref name="api"/> is a way into a lock (<c>lock</c> on an object or a <c>Lock</c>), whose contention the runtime reports with its owner.</summary>
+    public static bool EntersLock(string? api) =>
+        api is not null && (api.StartsWith("System.Threading.Monitor.", StringComparison.Ordinal) && !api.StartsWith("System.Threading.Monitor.Wait", StringComparison.Ordinal)
+            || api.StartsWith("System.Threading.Lock.", StringComparison.Ordinal));
+
     /// <summary>The index in <paramref name="frames"/> of the first frame of code outside the framework, or -1.</summary>
     public static int SiteFrame(IReadOnlyList<string> frames)
     {

@@ -28,7 +28,7 @@ internal static class ThreadSamples
     /// <paramref name="caller"/> apart; null when the file holds no sample of the region. The file and its
     /// converted copy are deleted.
     /// </summary>
-    public static ThreadTime? Read(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, int? caller)
+    public static ThreadTime? Read(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, int? caller, IReadOnlyList<LockWait>? lockWaits = null)
     {
         var etlx = ConvertedPath(nettrace);
         try
@@ -78,12 +78,48 @@ internal static class ThreadSamples
                 samples[index] = samples[index] with { Line = line };
             }
 
+            Owners(samples, lockWaits ?? []);
+
             return Tally(samples, System.Diagnostics.Stopwatch.Frequency, caller, start, end);
         }
         finally
         {
             QuietFile.TryDelete(nettrace);
             QuietFile.TryDelete(etlx);
+        }
+    }
+
+    /// <summary>
+    /// For each sample of a thread waiting to enter a lock, where the lock's owner was: the runtime names the owner
+    /// of each contended lock (its OS thread id) as the wait begins, and the owner's own sample nearest in time
+    /// says where it was while it held the lock.
+    /// </summary>
+    internal static void Owners(List<StackSample> samples, IReadOnlyList<LockWait> lockWaits)
+    {
+        if (lockWaits.Count == 0)
+        {
+            return;
+        }
+
+        var waits = lockWaits.GroupBy(w => w.Waiter).ToDictionary(g => g.Key, g => g.OrderBy(w => w.Ticks).ToList());
+        var byThread = samples.Where(s => s.Site is not null).GroupBy(s => s.Thread).ToDictionary(g => g.Key, g => g.OrderBy(s => s.Ticks).ToList());
+        for (var i = 0; i < samples.Count; i++)
+        {
+            var sample = samples[i];
+            if (sample.State != StackState.Waiting || !StackStates.EntersLock(sample.Api) || !waits.TryGetValue(sample.Thread, out var mine))
+            {
+                continue;
+            }
+
+            // The wait this sample is in: the thread's last contention that began at or before it.
+            var wait = mine.LastOrDefault(w => w.Ticks <= sample.Ticks);
+            if (wait.Owner == 0 || !byThread.TryGetValue(wait.Owner, out var owner) || owner.Count == 0)
+            {
+                continue;
+            }
+
+            var nearest = owner.MinBy(o => Math.Abs(o.Ticks - sample.Ticks));
+            samples[i] = sample with { Owner = new OwnerSite(nearest.Site!, nearest.Line) };
         }
     }
 
@@ -167,6 +203,7 @@ internal static class ThreadSamples
         var binMs = spanMs / ThreadTime.Bins;
         var bins = new double[ThreadTime.Bins, 4];
         var sites = new Dictionary<(StackState, string, string, SourceLine?), (double Ms, int Samples)>();
+        var owners = new Dictionary<(StackState, string, string, SourceLine?), Dictionary<OwnerSite, double>>();
         foreach (var (thread, ordered) in threads)
         {
             for (var i = 0; i < ordered.Count; i++)
@@ -190,6 +227,11 @@ internal static class ThreadSamples
                     var key = (sample.State, sample.Site ?? string.Empty, sample.Api ?? string.Empty, sample.Line);
                     var (ms, count) = sites.GetValueOrDefault(key);
                     sites[key] = (ms + weight, count + 1);
+                    if (sample.Owner is { } owner)
+                    {
+                        var held = owners.TryGetValue(key, out var known) ? known : owners[key] = [];
+                        held[owner] = held.GetValueOrDefault(owner) + weight;
+                    }
                 }
             }
         }
@@ -214,9 +256,17 @@ internal static class ThreadSamples
                     {
                         File = s.Key.Item4?.File,
                         Line = s.Key.Item4?.Line,
+                        Owner = owners.TryGetValue(s.Key, out var held) ? Owner(held) : null,
                     }),
             ],
         };
+    }
+
+    // The owner's site where the waiters spent the most time waiting for it.
+    private static LockOwner Owner(Dictionary<OwnerSite, double> held)
+    {
+        var (site, ms) = held.MaxBy(h => h.Value);
+        return new LockOwner(site.Site, site.Line?.File, site.Line?.Line, Math.Round(ms, 1));
     }
 
     // Adds a sample's time, from fromMs for weightMs, to the bins it overlaps, in the given state's column; time
@@ -245,7 +295,17 @@ internal static class ThreadSamples
 }
 
 /// <summary>One sampled stack read: its thread, time (Stopwatch ticks), state, blocking method, call site and the site's line.</summary>
-internal readonly record struct StackSample(int Thread, long Ticks, StackState State, string? Api, string? Site, SourceLine? Line = null);
+internal readonly record struct StackSample(int Thread, long Ticks, StackState State, string? Api, string? Site, SourceLine? Line = null)
+{
+    /// <summary>For a wait to enter a lock, where the lock's owner was; else null.</summary>
+    public OwnerSite? Owner { get; init; }
+}
+
+/// <summary>Where a lock's owner was: its site and the site's line.</summary>
+internal readonly record struct OwnerSite(string Site, SourceLine? Line);
+
+/// <summary>A contended lock's wait as the runtime began it: when, the waiting thread and the owner's (OS thread ids).</summary>
+internal readonly record struct LockWait(long Ticks, int Waiter, int Owner);
 
 /// <summary>A source file's name and a line in it.</summary>
 internal readonly record struct SourceLine(string File, int Line);

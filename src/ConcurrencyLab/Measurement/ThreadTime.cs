@@ -77,4 +77,14 @@ public sealed record BlockingSite(string State, string Site, string Api, double 
 
     /// <summary>The site's line in <see cref="File"/>: the line of the call that blocked; null with no PDB.</summary>
     public int? Line { get; init; }
+
+    /// <summary>For a wait to enter a lock: where the lock's owner was while the waiters waited, the most of their time; null elsewhere, or where the runtime did not name the owner.</summary>
+    public LockOwner? Owner { get; init; }
 }
+
+/// <summary>Where a contended lock's owner was, from its own stack samples while others waited for it.</summary>
+/// <param name="Site">The owner's first frame of code outside the framework.</param>
+/// <param name="File">That frame's source file, where its PDB was at hand.</param>
+/// <param name="Line">That frame's line.</param>
+/// <param name="Ms">The waiters' time spent while the owner was there.</param>
+public sealed record LockOwner(string Site, string? File, int? Line, double Ms);

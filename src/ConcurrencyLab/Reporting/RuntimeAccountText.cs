@@ -146,7 +146,8 @@ internal static class RuntimeAccountText
 
     /// <summary>
     /// Where a site blocked, as a reader looks for it: the code's method, its file and line where the PDB gave them,
-    /// and the framework's method it called (<c>Worker.Fetch (Worker.cs:42) -> Task`1.get_Result</c>).
+    /// and the framework's method it called (<c>Worker.Fetch (Worker.cs:42) -> Task`1.get_Result</c>); for a wait to
+    /// enter a lock, where the lock's owner was (<c>, the lock held by Cache.Fill (Cache.cs:31)</c>).
     /// </summary>
     internal static Statement Where(Measurement.BlockingSite site)
     {
@@ -156,10 +157,14 @@ internal static class RuntimeAccountText
             return Statement.Of($"{Piece.Code(Short(site.Api))}");
         }
 
-        var line = site.File is { Length: > 0 } file && site.Line is > 0 and var number
+        var owner = site.Owner is { Site.Length: > 0 } held
+            ? Statement.Of($", the lock held by {Piece.Code(Short(held.Site))}{Line(held.File, held.Line)}")
+            : Statement.Plain(string.Empty);
+        return Statement.Of($"{Piece.Code(Short(site.Site))}{Line(site.File, site.Line)} -> {Piece.Code(Short(site.Api))}{owner}");
+
+        static Statement Line(string? file, int? line) => file is { Length: > 0 } && line is > 0 and var number
             ? Statement.Of($" ({Piece.Code(file + ":" + number.ToString(System.Globalization.CultureInfo.InvariantCulture))})")
             : Statement.Plain(string.Empty);
-        return Statement.Of($"{Piece.Code(Short(site.Site))}{line} -> {Piece.Code(Short(site.Api))}");
     }
 
     // A method as a reader knows it: its type's last name and the method, generic arguments left out (Worker.Nap,

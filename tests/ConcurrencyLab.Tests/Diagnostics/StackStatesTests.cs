@@ -158,6 +158,28 @@ public sealed class StackStatesTests
         Assert.Equal(time.Work.SleepingMs + time.Work.RunningMs + time.Work.IoMs, time.Timeline.Sum(b => b.Total) * time.BinMs, precision: 6);
     }
 
+    [Fact]
+    public void AWaitToEnterALock_IsPutWhereItsOwnerWas_ByTheOwnersOwnSampleNearestInTime()
+    {
+        // Thread 2 waits for a lock from 10 ms; the runtime named thread 1 its owner. Thread 1 was at Shop.Fill
+        // line 31 until 30 ms, then at line 35; thread 3 waits on a task, which no owner explains.
+        var samples = new List<StackSample>();
+        for (var t = 0; t < 60; t++)
+        {
+            samples.Add(new StackSample(1, t, StackState.Running, null, "Shop.Fill", new SourceLine("Shop.cs", t < 30 ? 31 : 35)));
+            samples.Add(new StackSample(2, t, t < 10 ? StackState.Running : StackState.Waiting, t < 10 ? null : "System.Threading.Monitor.Enter", t < 10 ? null : "Shop.Read"));
+            samples.Add(new StackSample(3, t, StackState.Waiting, "System.Threading.Tasks.Task.Wait", "Shop.Join"));
+        }
+
+        ThreadSamples.Owners(samples, [new LockWait(10, Waiter: 2, Owner: 1), new LockWait(5, Waiter: 3, Owner: 1)]);
+        var sites = ThreadSamples.Tally(samples, ticksPerSecond: 1000, caller: null)!.Sites;
+
+        var read = sites.Single(s => s.Site == "Shop.Read");
+        Assert.Equal(new LockOwner("Shop.Fill", "Shop.cs", 35, 30), read.Owner);
+        Assert.Null(sites.Single(s => s.Site == "Shop.Join").Owner);
+        Assert.Equal(20, samples.Count(s => s.Owner is { Line.Line: 31 }));
+    }
+
     private sealed record ThreadStatesOf(double Running, double Waiting, double Sleeping, double Io)
     {
         public static ThreadStatesOf From(ConcurrencyLab.Measurement.ThreadStates s) => new(s.RunningMs, s.WaitingMs, s.SleepingMs, s.IoMs);

@@ -79,6 +79,11 @@ public class RuntimeAccountTextTests
         Assert.EndsWith("75% of the time not running was at ProductService.GetProduct (ProductService.cs:88) -> Task`1.get_Result (waiting)", said.Text, StringComparison.Ordinal);
         Assert.Contains(said.Inlines, p => p is Code { Text: "ProductService.cs:88" });
 
+        // A wait to enter a lock says where the lock's owner was; an owner with no site says nothing.
+        var locked = site with { Api = "System.Threading.Monitor.Enter", Owner = new LockOwner("Shop.Cache.Fill", "Cache.cs", 31, 6) };
+        Assert.EndsWith("was at ProductService.GetProduct (ProductService.cs:88) -> Monitor.Enter, the lock held by Cache.Fill (Cache.cs:31) (waiting)", RuntimeAccountText.ThreadTimeText(Time(locked)).Text, StringComparison.Ordinal);
+        Assert.EndsWith("-> Monitor.Enter (waiting)", RuntimeAccountText.ThreadTimeText(Time(locked with { Owner = new LockOwner("", null, null, 6) })).Text, StringComparison.Ordinal);
+
         // A line that is no line, or a file without a name, as a hostile file might have it: the method alone.
         Assert.EndsWith("was at ProductService.GetProduct -> Task`1.get_Result (waiting)", RuntimeAccountText.ThreadTimeText(Time(site with { Line = -3 })).Text, StringComparison.Ordinal);
         Assert.EndsWith("was at ProductService.GetProduct -> Task`1.get_Result (waiting)", RuntimeAccountText.ThreadTimeText(Time(site with { File = "" })).Text, StringComparison.Ordinal);

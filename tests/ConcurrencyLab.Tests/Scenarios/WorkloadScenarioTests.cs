@@ -11,7 +11,8 @@ namespace ConcurrencyLab.Tests.Scenarios;
 public sealed class WorkloadScenarioTests
 {
     private static readonly Parameter<int> Items = Parameter.WholeNumber("items", 6, "items in a batch", minimum: 1, maximum: 1000);
-    private static readonly Sweep WaitMs = new("wait-ms", [1, 3], "how long each item waits, ms", maximum: 1000);
+    // Long enough that a batch of six is all started before its first item ends, even on a busy machine.
+    private static readonly Sweep WaitMs = new("wait-ms", [20, 30], "how long each item waits, ms", maximum: 1000);
     private static readonly Metric Peak = Metric.Count("peak", "Peak in flight");
     private static readonly Metric Seen = Metric.Count("seen-set-up", "Seen");
 
@@ -26,15 +27,15 @@ public sealed class WorkloadScenarioTests
     public void ASweep_MultipliesTheDefaultVariants_AndANameThatLeavesItOut_StandsForEachValue()
     {
         var scenario = Scenario();
-        Assert.True(RunPlanner.TryCreate(new RunOptions { Variants = ["whenall", "sequential:wait-ms=3"] }, [scenario], out var plan, out var errors), string.Join("; ", errors));
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Variants = ["whenall", "sequential:wait-ms=30"] }, [scenario], out var plan, out var errors), string.Join("; ", errors));
 
-        Assert.Equal(["whenall:wait-ms=1", "whenall:wait-ms=3", "sequential:wait-ms=3"], plan.Scenarios[0].Variants.Select(v => v.Name));
-        Assert.Equal("1", plan.Scenarios[0].Variants[0].Parameters["wait-ms"]);
+        Assert.Equal(["whenall:wait-ms=20", "whenall:wait-ms=30", "sequential:wait-ms=30"], plan.Scenarios[0].Variants.Select(v => v.Name));
+        Assert.Equal("20", plan.Scenarios[0].Variants[0].Parameters["wait-ms"]);
 
         var parameters = plan.Scenarios[0].Parameters;
         var defaults = scenario.DefaultVariants(parameters);
-        Assert.Equal(2 * defaults.Count(v => v.Parameters["wait-ms"] == "1"), defaults.Count);
-        Assert.Equal("sequential:wait-ms=1", scenario.DefaultBaseline(parameters).Name);
+        Assert.Equal(2 * defaults.Count(v => v.Parameters["wait-ms"] == "20"), defaults.Count);
+        Assert.Equal("sequential:wait-ms=20", scenario.DefaultBaseline(parameters).Name);
     }
 
     [Fact]
