@@ -208,7 +208,7 @@ internal static class Summarizer
             itemText = gap.Ms is { } g ? $"the longest item alone ({Ms(g)} ms, in {gap.Name})" : null;
         }
 
-        if (itemMs is null && cpuBound is null)
+        if (Math.Max(itemMs ?? 0, cpuBound ?? 0) <= 0)
         {
             return null;
         }
@@ -219,10 +219,11 @@ internal static class Summarizer
         return new IdealBound(Math.Max(itemMs ?? 0, cpuBound ?? 0), reason);
 
         // The trial with the least of a metric, its variant and that value: the least, not a median, since the
-        // bound must hold for every trial. No name and no value when none has it.
+        // bound must hold for every trial; a trial that read 0 makes the bound 0, rather than be passed over. No
+        // name and no value when none has it.
         (string? Name, double? Ms) Least(Metric metric)
         {
-            var values = ok.Select(t => (t.Name, Ms: t.Trial.Value(metric))).Where(v => v.Ms > 0 && double.IsFinite(v.Ms.Value)).ToList();
+            var values = ok.Select(t => (t.Name, Ms: t.Trial.Value(metric))).Where(v => v.Ms >= 0 && double.IsFinite(v.Ms.Value)).ToList();
             return values.Count == 0 ? (null, null) : values.MinBy(v => v.Ms);
         }
 
