@@ -47,6 +47,15 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
 
     public void RunStarting(RunPlan plan)
     {
+        // A degree search may have changed the plan's variants since the display was made.
+        ArgumentNullException.ThrowIfNull(plan);
+        _overall.MaxValue = Math.Max(1, plan.TotalTrials);
+    }
+
+    public void DegreeProbed(string scenario, string variant, int trials, double? medianMs)
+    {
+        var said = medianMs is { } m ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"median {m:0.0} ms") : "no trial succeeded";
+        _current.Description = Markup.Escape($"searching degrees: {scenario} {variant}, {said}");
     }
 
     public void TrialStarting(TrialProgress progress)

@@ -41,6 +41,9 @@ internal sealed class PlainProgress : IRunObserver
         _console.WriteLine($"[{progress.Index + 1}/{progress.Total}] {progress.Scenario} {progress.Variant} {progress.Kind}: {detail}");
     }
 
+    public void DegreeProbed(string scenario, string variant, int trials, double? medianMs) =>
+        _console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[degree search] {scenario} {variant}: {(medianMs is { } m ? $"median {m:0.0} ms of {trials} trials" : "no trial succeeded")}"));
+
     public void ScenarioFinished(ScenarioRecord scenario)
     {
         if (_printTables)

@@ -80,6 +80,7 @@ internal static class Summarizer
             IdealMs = scenario.Ideal.Ms,
             IdealReason = scenario.Ideal.Reason,
             Bounds = scenario.Bounds,
+            DegreeSearches = scenario.DegreeSearches,
             Baseline = plan.Baseline,
             Metrics = plan.Scenario.Metrics,
             WorkParameters =

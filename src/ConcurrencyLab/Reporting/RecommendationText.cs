@@ -20,6 +20,11 @@ internal static class RecommendationText
         ArgumentNullException.ThrowIfNull(scenario);
         var group = recommendation.Group is null ? string.Empty : $"At {recommendation.Group}: ";
         var lines = new List<Statement> { Statement.Of(Tone.Use, $"{group}Use: {UseReason(recommendation)}") };
+        if (scenario.DegreeSearches.FirstOrDefault(d => d.Variant == recommendation.Use) is { Tried.Count: > 0 } search)
+        {
+            lines.Add(Statement.Of(Tone.Use, $"{Searched(search)}"));
+        }
+
         lines.AddRange(recommendation.Avoid.Where(a => a is not MuchSlower).Select(a => Statement.Of(Tone.Avoid, $"Avoid {V(a.Variant)}: {Reason(a, recommendation, scenario)}.")));
         var slower = recommendation.Avoid.OfType<MuchSlower>().ToList();
         if (slower.Count > 0)
@@ -32,6 +37,20 @@ internal static class RecommendationText
         }
 
         return lines;
+    }
+
+    /// <summary>
+    /// How the degree of a variant to use was found: "foreach-async@48's degree was searched: 2 to 128 tried in 27
+    /// trials; 32 to 96 are as fast (within 5%)".
+    /// </summary>
+    public static Statement Searched(DegreeSearchResult search)
+    {
+        ArgumentNullException.ThrowIfNull(search);
+        var (low, high) = (search.Tried.Min(t => t.Degree), search.Tried.Max(t => t.Degree));
+        var fast = search.AsFastFrom < search.AsFastTo
+            ? Statement.Of($"{Piece.Count(search.AsFastFrom)} to {Piece.Count(search.AsFastTo)} are as fast (within {Piece.Fixed(100 * search.Noise, "0")}%)")
+            : Statement.Plain("no other degree tried was as fast");
+        return Statement.Of($"{V(search.Variant)}'s degree was searched: {Piece.Count(low)} to {Piece.Count(high)} tried ({Piece.Count(search.Tried.Count)} degrees, {Piece.Count(search.Trials)} trials); {fast}.");
     }
 
     /// <summary>Why the recommendation names the variant it does, in a sentence.</summary>

@@ -127,6 +127,9 @@ public sealed record ScenarioResult
     /// </summary>
     public IReadOnlyList<ClaimResult> Claims { get; init; } = [];
 
+    /// <summary>The degrees searched before the run (<c>--dop auto</c>), one per strategy that takes a degree; empty when none was searched, and in older files.</summary>
+    public IReadOnlyList<DegreeSearchResult> DegreeSearches { get; init; } = [];
+
     /// <summary>
     /// The answer after the table, one per set of values of <see cref="WorkParameters"/> (one when there are none):
     /// which variant to use and which to avoid, and why, with the figures. Empty when no variant had an ok trial; null

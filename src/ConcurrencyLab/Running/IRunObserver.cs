@@ -25,6 +25,11 @@ internal interface IRunObserver
     /// <summary>A trial has ended, however it ended.</summary>
     void TrialFinished(TrialProgress progress, TrialResult result);
 
+    /// <summary>A degree was probed before the run (<c>--dop auto</c>): its variant, its successful trials and their median (null when none succeeded).</summary>
+    void DegreeProbed(string scenario, string variant, int trials, double? medianMs)
+    {
+    }
+
     /// <summary>A scenario's trials have all run (or the run was cancelled during them): what they measured, before statistics.</summary>
     void ScenarioFinished(ScenarioRecord scenario);
 }

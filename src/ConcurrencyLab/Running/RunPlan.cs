@@ -17,4 +17,11 @@ internal sealed record ScenarioPlan(
     IReadOnlyList<Variant> Variants,
     string Baseline,
     IdealBound Ideal,
-    IReadOnlyList<string> Notes);
+    IReadOnlyList<string> Notes)
+{
+    /// <summary>Whether the degrees of its strategies that take one are searched before the run (<c>--dop auto</c>).</summary>
+    public bool SearchDegrees { get; init; }
+
+    /// <summary>The searches made for it before the run, which the run's record carries on; empty until then.</summary>
+    public IReadOnlyList<DegreeSearchResult> DegreeSearches { get; init; } = [];
+}

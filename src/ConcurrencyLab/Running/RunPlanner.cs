@@ -12,6 +12,9 @@ namespace ConcurrencyLab.Running;
 /// </summary>
 internal static partial class RunPlanner
 {
+    /// <summary>The parameter a scenario's strategies take their degrees from; <c>auto</c> searches them.</summary>
+    private const string DegreesName = "dop";
+
     /// <summary>Builds the plan, or returns false with one line per problem, each naming the <see cref="RunOptions"/> member it is about.</summary>
     public static bool TryCreate(RunOptions options, IReadOnlyList<Scenario> catalog, out RunPlan plan, out IReadOnlyList<string> errors) =>
         TryCreate(options, catalog, CodeNames, out plan, out errors);
@@ -89,6 +92,28 @@ internal static partial class RunPlanner
             var given = options.Parameters
                 .Where(p => scenario.Parameters.Any(d => d.Name == p.Key))
                 .ToDictionary(p => p.Key, p => p.Value);
+
+            // --dop auto searches the degrees before the run: the plan is made at the default degrees, which the
+            // degrees found replace.
+            var search = false;
+            if (given.TryGetValue(DegreesName, out var dop) && dop.Contains("auto", StringComparison.OrdinalIgnoreCase))
+            {
+                if (!string.Equals(dop.Trim(), "auto", StringComparison.OrdinalIgnoreCase))
+                {
+                    problems.Add($"--{DegreesName} '{dop}': auto searches the degree, so it cannot be given with degrees; give auto, or a list of degrees.");
+                    continue;
+                }
+
+                if (scenario is not BatchScenario)
+                {
+                    problems.Add($"--{DegreesName} auto: {scenario.Name} has no strategies whose degree the lab can search.");
+                    continue;
+                }
+
+                search = true;
+                given.Remove(DegreesName);
+            }
+
             var parameters = ParameterValues.Create(scenario.Parameters, given, options.Quick, out var parameterErrors);
             problems.AddRange(parameterErrors);
             if (parameterErrors.Count > 0)
@@ -107,7 +132,7 @@ internal static partial class RunPlanner
             {
                 if (PlanScenario(scenario, parameters, options, problems, naming) is { } scenarioPlan)
                 {
-                    plans.Add(scenarioPlan);
+                    plans.Add(scenarioPlan with { SearchDegrees = search });
                 }
             }
             catch (Exception ex) when (ex is not OutOfMemoryException)

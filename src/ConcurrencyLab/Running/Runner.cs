@@ -167,6 +167,7 @@ internal sealed partial class Runner
                 fixture?.Bounds ?? new Dictionary<string, double>())
             {
                 LongestItem = floor.Longest(),
+                DegreeSearches = scenarioPlan.DegreeSearches,
             };
             scenarios.Add(record);
             Notify(o => o.ScenarioFinished(record), runNotes);

@@ -85,6 +85,22 @@ public sealed class RunPlannerTests
     }
 
     [Fact]
+    public void DopAuto_PlansTheDefaultDegrees_ForASearch_AndIsRefusedWithDegrees()
+    {
+        var auto = new RunOptions { Scenarios = ["delay"], Parameters = new Dictionary<string, string> { ["dop"] = "Auto" } };
+        Assert.True(RunPlanner.TryCreate(auto, Catalog, out var plan, out var errors), string.Join("; ", errors));
+        Assert.True(plan.Scenarios[0].SearchDegrees);
+        Assert.Contains(plan.Scenarios[0].Variants, v => v.Name == "foreach-async@4");
+
+        Assert.False(RunPlanner.TryCreate(auto with { Parameters = new Dictionary<string, string> { ["dop"] = "4,auto" } }, Catalog, m => m, out _, out var mixed));
+        Assert.Equal(["--dop '4,auto': auto searches the degree, so it cannot be given with degrees; give auto, or a list of degrees."], mixed);
+
+        var given = new RunOptions { Scenarios = ["delay"], Parameters = new Dictionary<string, string> { ["dop"] = "4,16" } };
+        Assert.True(RunPlanner.TryCreate(given, Catalog, out var exact, out _));
+        Assert.False(exact.Scenarios[0].SearchDegrees);
+    }
+
+    [Fact]
     public void StrategyPairedWithAFormItCannotUse_IsRefusedAtValidation()
     {
         var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall-sync", "semaphore@4-sync"] };

@@ -1,0 +1,153 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Strategies;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// <c>--dop auto</c>: before the run, each strategy that takes a degree has its degree searched by probes of a few
+/// trials (<see cref="DegreeProbe"/>); the plan then runs the degree found, with the full repeat count, in place of
+/// the degrees it was given. A scenario that was not asked to search is left as it is.
+/// </summary>
+internal static class DegreeSearch
+{
+    /// <summary>Trials in each probe.</summary>
+    public const int ProbeTrials = 3;
+
+    /// <summary>The most degrees probed for one strategy.</summary>
+    public const int Budget = 10;
+
+    /// <summary>The highest degree searched: past it, a batch's items are better served by a strategy without a degree.</summary>
+    public const int MaxDegree = 1024;
+
+    /// <summary>
+    /// Runs the searches <paramref name="plan"/> asks for, each probe through a runner <paramref name="runner"/>
+    /// makes, and gives the plan with the degrees found and, in each scenario's plan, its searches.
+    /// </summary>
+    public static async Task<RunPlan> RunAsync(RunPlan plan, Func<Runner> runner, int processorCount, IRunObserver? observer, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(plan);
+        ArgumentNullException.ThrowIfNull(runner);
+        var scenarios = new List<ScenarioPlan>();
+        foreach (var scenarioPlan in plan.Scenarios)
+        {
+            if (!scenarioPlan.SearchDegrees)
+            {
+                scenarios.Add(scenarioPlan);
+                continue;
+            }
+
+            var space = scenarioPlan.Scenario.Variants(scenarioPlan.Parameters);
+            // Every strategy that takes a degree, named at a degree or at the API's default (`--variants
+            // foreach-async` with --dop auto asks for its degree to be searched).
+            var groups = scenarioPlan.Variants
+                .Where(v => v.Parameters.ContainsKey(BatchVariant.DegreeName) && StrategyCatalog.Find(v.Family)?.HasDegree == true)
+                .GroupBy(Group.Of)
+                .ToList();
+            var members = groups.ToDictionary(g => g.Key);
+            var probes = groups.ToDictionary(
+                g => g.Key,
+                g => new DegreeProbe(processorCount, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
+
+            // Rounds: each strategy's next degrees at once, so a probe round is one small run.
+            while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d))).ToList() is { Count: > 0 } round)
+            {
+                var variants = round.Select(r => (r.Group, r.Degree, Variant: At(space, members[r.Group], r.Degree))).ToList();
+                var probePlan = plan with
+                {
+                    Scenarios = [scenarioPlan with { Variants = [.. variants.Select(v => v.Variant)] }],
+                    Settings = plan.Settings with { Repeat = ProbeTrials, Warmup = 0 },
+                };
+                var record = await runner().RunAsync(probePlan, cancellationToken).ConfigureAwait(false);
+                cancellationToken.ThrowIfCancellationRequested();
+                var measured = record.Scenarios.SingleOrDefault()?.Variants.ToDictionary(v => v.Variant.Name, v => v.Trials) ?? [];
+                foreach (var (group, degree, variant) in variants)
+                {
+                    // No degree above the batch's items: past it, every item already runs at once.
+                    if (measured.GetValueOrDefault(variant.Name)?.FirstOrDefault(t => t.ItemsPlanned > 0) is { } planned)
+                    {
+                        probes[group].LimitTo(planned.ItemsPlanned);
+                    }
+
+                    var walls = measured.GetValueOrDefault(variant.Name)?.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
+                    probes[group].Record(degree, walls);
+                    try
+                    {
+                        observer?.DegreeProbed(scenarioPlan.Scenario.Name, variant.Name, walls.Count, walls.Count == 0 ? null : Statistics.MedianEstimate.MedianOf(walls));
+                    }
+                    catch (Exception ex) when (ex is not OutOfMemoryException)
+                    {
+                        // A display that fails costs the display, never the search.
+                    }
+                }
+            }
+
+            var found = groups.Select(g => (Group: g.Key, Probe: probes[g.Key])).Where(g => g.Probe.Best is not null).ToList();
+            var results = found.Select(f => Result(f.Group, f.Probe, At(space, members[f.Group], f.Probe.Best!.Value))).ToList();
+
+            // The degree found takes the place of the group's degrees, where the group's first variant was; the API's
+            // default degree is a variant of its own and stays, as does the baseline, whatever its degree.
+            var chosen = found.ToDictionary(f => f.Group, f => At(space, members[f.Group], f.Probe.Best!.Value));
+            var kept = new List<Variant>();
+            foreach (var variant in scenarioPlan.Variants)
+            {
+                var group = variant.Parameters.ContainsKey(BatchVariant.DegreeName) ? Group.Of(variant) : null;
+                var searched = group is not null && chosen.TryGetValue(group, out var at) ? at : null;
+                var numbered = variant.WholeNumber(BatchVariant.DegreeName) is not null;
+                if (searched is not null && !kept.Any(k => k.Name == searched.Name))
+                {
+                    kept.Add(searched);
+                }
+
+                if ((searched is null || !numbered || variant.Name == scenarioPlan.Baseline) && !kept.Any(k => k.Name == variant.Name))
+                {
+                    kept.Add(variant);
+                }
+            }
+
+            var said = $"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in {results.Sum(r => r.Trials)} probe trials before the run ({ProbeTrials} a degree, at most {Budget} degrees each); the run measured the degree found";
+            scenarios.Add(scenarioPlan with { Variants = kept, Notes = [.. scenarioPlan.Notes, said], DegreeSearches = results });
+        }
+
+        return plan with { Scenarios = scenarios };
+    }
+
+    private static DegreeSearchResult Result(Group group, DegreeProbe probe, Variant variant)
+    {
+        var (from, to) = probe.AsFast!.Value;
+        return new DegreeSearchResult
+        {
+            Family = group.Family,
+            Form = group.Form,
+            Variant = variant.Name,
+            Chosen = probe.Best!.Value,
+            AsFastFrom = from,
+            AsFastTo = to,
+            Noise = Math.Round(probe.Noise, 3),
+            Tried =
+            [
+                .. probe.Tried.Select(t =>
+                {
+                    var ok = t.WallMs.Where(w => w < double.MaxValue).ToList();
+                    return new DegreeProbeResult(t.Degree, ok.Count, ok.Count == 0 ? null : Math.Round(Statistics.MedianEstimate.MedianOf(ok), 3));
+                }),
+            ],
+        };
+    }
+
+    // The variants one search covers: a strategy in one form, at one set of the other parameters' values.
+    // Compared by value: the other parameters are kept as one string of name=value pairs, in order.
+    private sealed record Group(string Family, Workloads.WorkForm? Form, string Others)
+    {
+        public static Group Of(Variant variant) =>
+            new(variant.Family, variant.Form, string.Join(' ', OthersOf(variant).Select(o => $"{o.Key}={o.Value}")));
+
+        public static Dictionary<string, string> OthersOf(Variant variant) =>
+            variant.Parameters.Where(p => p.Key != BatchVariant.DegreeName).OrderBy(p => p.Key, StringComparer.Ordinal).ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal);
+    }
+
+    // The variant of a group at a degree: the group's first variant with its degree changed.
+    private static Variant At(VariantSpace space, IGrouping<Group, Variant> group, int degree) =>
+        space.Create(group.Key.Family, group.Key.Form, degree.ToString(CultureInfo.InvariantCulture), Group.OthersOf(group.First()));
+}
