@@ -47,8 +47,9 @@ internal static class RecommendationText
     {
         ArgumentNullException.ThrowIfNull(search);
         var (low, high) = (search.Tried.Min(t => t.Degree), search.Tried.Max(t => t.Degree));
+        var within = search.Noise is > 0 and < 1 ? Statement.Of($" (within {Piece.Fixed(100 * search.Noise, "0")}%)") : Statement.Plain(string.Empty);
         var fast = search.AsFastFrom < search.AsFastTo
-            ? Statement.Of($"{Piece.Count(search.AsFastFrom)} to {Piece.Count(search.AsFastTo)} are as fast (within {Piece.Fixed(100 * search.Noise, "0")}%)")
+            ? Statement.Of($"{Piece.Count(search.AsFastFrom)} to {Piece.Count(search.AsFastTo)} are as fast{within}")
             : Statement.Plain("no other degree tried was as fast");
         return Statement.Of($"{V(search.Variant)}'s degree was searched: {Piece.Count(low)} to {Piece.Count(high)} tried ({Piece.Count(search.Tried.Count)} degrees, {Piece.Count(search.Trials)} trials); {fast}.");
     }

@@ -160,7 +160,29 @@ public static class ResultsFile
             }
         }
 
-        return Null(run.Scenarios, "scenarios") ?? Null(run.Notes, "notes");
+        return Null(run.Scenarios, "scenarios") ?? Null(run.Notes, "notes") ?? InSearches();
+
+        string? InSearches()
+        {
+            for (var s = 0; s < run.Scenarios.Count; s++)
+            {
+                var searches = run.Scenarios[s].DegreeSearches ?? [];
+                if (Null(searches, $"scenarios[{s}].degreeSearches") is { } search)
+                {
+                    return search;
+                }
+
+                for (var d = 0; d < searches.Count; d++)
+                {
+                    if (Null(searches[d].Tried ?? [], $"scenarios[{s}].degreeSearches[{d}].tried") is { } tried)
+                    {
+                        return tried;
+                    }
+                }
+            }
+
+            return null;
+        }
 
         static string? InAccount(Measurement.RuntimeAccount? account, string where) =>
             account is null ? null : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites")

@@ -42,6 +42,24 @@ public sealed class ResultsFileTests
     }
 
     [Theory]
+    [InlineData("\"degreeSearches\": [", "\"degreeSearches\": [null, ")]
+    [InlineData("\"tried\": [", "\"tried\": [null, ")]
+    [InlineData("\"timeline\": [", "\"timeline\": [null, ")]
+    public void ASearchOrATimelineWithANullEntry_IsRefusedInOneLine(string good, string bad)
+    {
+        var run = ExporterTests.SampleRun();
+        var account = new ConcurrencyLab.Measurement.RuntimeAccount
+        {
+            Events = ConcurrencyLab.Measurement.RuntimeEvents.Stacks,
+            Threads = new ConcurrencyLab.Measurement.ThreadTime { Work = new(1, 2, 3, 4), BinMs = 1, Timeline = [new(1, 0, 0, 0)] },
+        };
+        var search = new DegreeSearchResult { Family = "foreach-async", Variant = "foreach-async@8", Chosen = 8, AsFastFrom = 8, AsFastTo = 8, Noise = 0.05, Tried = [new DegreeProbeResult(8, 3, 40)] };
+        var scenario = run.Scenarios[0];
+        var variants = scenario.Variants.Select(v => v with { Trials = [.. v.Trials.Select(t => t with { Runtime = account })] }).ToList();
+        AssertRefusedInOneLine(run with { Scenarios = [scenario with { Variants = variants, DegreeSearches = [search] }] }, good, bad);
+    }
+
+    [Theory]
     [InlineData("\"sites\": [", "\"sites\": [null, ")]
     [InlineData("\"poolAdjustments\": [", "\"poolAdjustments\": [null, ")]
     [InlineData("\"work\": {", "\"work\": null, \"was\": {")]
