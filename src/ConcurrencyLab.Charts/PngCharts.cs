@@ -185,6 +185,12 @@ internal static class PngCharts
             line.MarkerSize = 7;
         }
 
+        if (chart.Chosen.Count > 0)
+        {
+            plot.Add.Markers(chart.Chosen.Select(p => Math.Log2(p.N)).ToArray(), chart.Chosen.Select(p => p.Ms).ToArray(), MarkerShape.OpenCircle, 16, File(ChartPalette.Foreground));
+            legend.Add(new LegendEntry("the degree chosen", ChartPalette.Foreground.File, null, Marker: true));
+        }
+
         if (chart.Scenario.IdealMs > 0)
         {
             plot.Add.HorizontalLine(chart.Scenario.IdealMs, 2, File(ChartPalette.Ideal), Pattern(ChartPalette.IdealDash));

@@ -67,6 +67,7 @@ internal abstract record Chart
         [
             WallTimeChart.From(scenario),
             .. SweepChart.All(scenario),
+            SweepChart.FromSearches(scenario),
             .. MetricChart.All(scenario),
             .. OverTime(scenario),
             ThreadStateChart.From(scenario),
@@ -244,7 +245,42 @@ internal sealed record SweepChart : Chart
     /// <summary><c>sweep</c>, or <c>sweep-</c> and the parameter's name where the scenario sweeps more than one.</summary>
     public override string Kind { get; }
 
-    public override string Description => $"Median wall time against {AxisTitle} in each {Scenario.Name} variant family";
+    public override string Description => Chosen.Count > 0
+        ? $"Median wall time of each degree probed before the {Scenario.Name} run (--dop auto), a line per strategy, the degree chosen ringed"
+        : $"Median wall time against {AxisTitle} in each {Scenario.Name} variant family";
+
+    /// <inheritdoc/>
+    public override string Title => Chosen.Count > 0 ? $"Degrees probed before the {Scenario.Name} run, each strategy (ringed: the one chosen)" : base.Title;
+
+    /// <summary>The points a search chose (<see cref="FromSearches"/>), ringed; empty on a sweep's chart.</summary>
+    public IReadOnlyList<SweepPoint> Chosen { get; private init; } = [];
+
+    /// <summary>
+    /// The scenario's degree searches (<c>--dop auto</c>) as a chart of their own, <c>degree-search</c>: each
+    /// strategy's probes, median against degree on a log-2 axis, the chosen degree ringed, the ideal as a line;
+    /// null when no degree was searched.
+    /// </summary>
+    public static SweepChart? FromSearches(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var searches = scenario.DegreeSearches
+            .Select(s => (Search: s, Points: (IReadOnlyList<SweepPoint>)[.. s.Tried
+                .Where(t => t.Degree >= 1 && t.MedianMs is > 0 and < 1e12)
+                .OrderBy(t => t.Degree)
+                .Select(t => new SweepPoint(t.Degree, t.MedianMs!.Value, $"{s.Family}@{t.Degree}"))]))
+            .Where(s => s.Points.Count > 0)
+            .ToList();
+        if (searches.Count == 0)
+        {
+            return null;
+        }
+
+        var forms = searches.Select(s => s.Search.Form).Distinct().Count();
+        var families = searches.Select(s => (Family: forms > 1 && s.Search.Form is { } form ? $"{s.Search.Family}-{form.ToSuffix()}" : s.Search.Family, s.Points)).ToList();
+        var chosen = searches.SelectMany(s => s.Points.Where(p => p.N == s.Search.Chosen)).ToList();
+        var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
+        return maxMs > 0 && double.IsFinite(maxMs) ? new SweepChart(scenario, "degree-search", families, "degree", maxMs) { Chosen = chosen } : null;
+    }
 
     /// <summary>The horizontal axis' title: the swept parameter, such as <c>degree</c> or <c>workers</c>.</summary>
     public string AxisTitle { get; }

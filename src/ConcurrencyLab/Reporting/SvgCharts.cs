@@ -252,6 +252,12 @@ internal static class SvgCharts
             }
         }
 
+        // A search's chosen degrees, ringed.
+        foreach (var (n, ms, variant) in chart.Chosen)
+        {
+            svg.Append(Invariant, $"<circle class=\"chosen\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"7\"><title>{Encode(variant)}: chosen, median {Chart.Ms(ms)} ms</title></circle>");
+        }
+
         var bottom = top + plotHeight;
         svg.Append(Invariant, $"<line class=\"axis\" x1=\"{left}\" y1=\"{bottom}\" x2=\"{left + plotWidth}\" y2=\"{bottom}\"/>");
         foreach (var n in ns)

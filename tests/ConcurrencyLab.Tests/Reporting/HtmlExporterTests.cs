@@ -252,6 +252,31 @@ public sealed partial class HtmlExporterTests
         Assert.StartsWith("The product service's pool threads over time", charts["pool-threads"].Description, StringComparison.Ordinal);
     }
 
+    /// <summary>The sample run's scenario with two strategies' degrees searched, foreach-async's probes one of them NaN, as a file might have it.</summary>
+    internal static ScenarioResult WithSearches(double? oddMedian = double.NaN) => ExporterTests.SampleRun().Scenarios[0] with
+    {
+        DegreeSearches =
+        [
+            new DegreeSearchResult { Family = "foreach-async", Variant = "foreach-async@32", Chosen = 32, AsFastFrom = 16, AsFastTo = 32, Noise = 0.05, Tried = [new(2, 3, 900), new(4, 3, 450), new(8, 3, 230), new(16, 3, 120), new(32, 3, 118), new(23, 3, oddMedian)] },
+            new DegreeSearchResult { Family = "parallel-for", Variant = "parallel-for@8", Chosen = 8, AsFastFrom = 8, AsFastTo = 8, Noise = 0.05, Tried = [new(2, 3, 2000), new(4, 3, 1500), new(8, 3, 1400), new(16, 0, null)] },
+        ],
+    };
+
+    [Fact]
+    public void DegreeSearches_AreDrawnAsALinePerStrategy_WithTheChosenDegreeRinged_AndNoPointForAProbeWithoutAMedian()
+    {
+        var chart = Assert.Single(Chart.For(WithSearches()).OfType<SweepChart>(), c => c.Kind == "degree-search");
+
+        Assert.Equal(["foreach-async", "parallel-for"], chart.Families.Select(f => f.Family));
+        Assert.Equal([2, 4, 8, 16, 32], chart.Families[0].Points.Select(p => p.N));
+        Assert.Equal([2, 4, 8], chart.Families[1].Points.Select(p => p.N));
+        Assert.Equal([("foreach-async@32", 118.0), ("parallel-for@8", 1400.0)], chart.Chosen.Select(p => (p.Variant, p.Ms)));
+        var svg = SvgCharts.Draw(chart);
+        Assert.Equal(2, Regex.Count(svg, "<circle class=\"chosen\""));
+        Assert.StartsWith("Median wall time of each degree probed before the", chart.Description, StringComparison.Ordinal);
+        Assert.DoesNotContain(Chart.For(ExporterTests.SampleRun().Scenarios[0]).OfType<SweepChart>(), c => c.Kind == "degree-search");
+    }
+
     /// <summary>A sample run whose second variant's trial has thread states from stack samples and two raises for starvation.</summary>
     internal static ScenarioResult WithThreadStates(double binMs = 10)
     {

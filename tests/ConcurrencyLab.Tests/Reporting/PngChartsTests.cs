@@ -102,6 +102,24 @@ public class PngChartsTests
     }
 
     [Fact]
+    public void DegreeSearchChart_DrawsAStrategysLine_AndRingsTheDegreeChosen()
+    {
+        var chart = Chart.For(HtmlExporterTests.WithSearches()).OfType<SweepChart>().Single(c => c.Kind == "degree-search");
+
+        using var image = Decode(PngCharts.Draw(chart));
+
+        Assert.True(Count(image, ChartPalette.Series[0].File) > 1000, "foreach-async's line");
+        Assert.True(Count(image, ChartPalette.Series[1].File) > 1000, "parallel-for's line");
+
+        // The same chart with no degree chosen among those drawn: no rings, no legend entry for them.
+        var unringed = HtmlExporterTests.WithSearches();
+        unringed = unringed with { DegreeSearches = [.. unringed.DegreeSearches.Select(d => d with { Chosen = 999 })] };
+        using var plain = Decode(PngCharts.Draw(Chart.For(unringed).OfType<SweepChart>().Single(c => c.Kind == "degree-search")));
+        var (ringed, bare) = (Count(image, ChartPalette.Foreground.File), Count(plain, ChartPalette.Foreground.File));
+        Assert.True(ringed > bare + 300, $"rings: {ringed} pixels of the text colour against {bare} without them");
+    }
+
+    [Fact]
     public void SweepChart_DrawsALinePerFamily()
     {
         var run = ExporterTests.SampleRun();
