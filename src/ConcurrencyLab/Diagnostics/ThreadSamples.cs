@@ -63,13 +63,16 @@ internal static class ThreadSamples
 
                 // Every sample is kept for the timing, an idle thread's too: a thread's next sample may come after it
                 // has gone idle, and the profiler's interval is measured over all of them.
+                // Where the thread was, whatever its state: a blocked sample's site, and for a running one the
+                // frame a lock's waiters are told their lock's owner was at.
                 var (state, api, site) = StackStates.Read(frames);
-                if (site is not null && StackStates.SiteFrame(frames) is var at and >= 0)
+                var at = state is StackState.Idle or StackState.Runtime ? -1 : StackStates.SiteFrame(frames);
+                if (at >= 0)
                 {
                     sites.Add((samples.Count, addresses[at]));
                 }
 
-                samples.Add(new StackSample(e.ThreadID, ticks, state, api, site));
+                samples.Add(new StackSample(e.ThreadID, ticks, state, api, site) { Here = at >= 0 ? StackStates.Name(frames[at]) : null });
             }
 
             // A site's line, where its module's PDB is at hand: two blocking lines in one method are two sites.
@@ -101,8 +104,10 @@ internal static class ThreadSamples
             return;
         }
 
-        var waits = lockWaits.GroupBy(w => w.Waiter).ToDictionary(g => g.Key, g => g.OrderBy(w => w.Ticks).ToList());
-        var byThread = samples.Where(s => s.Site is not null).GroupBy(s => s.Thread).ToDictionary(g => g.Key, g => g.OrderBy(s => s.Ticks).ToList());
+        var waits = lockWaits.GroupBy(w => w.Waiter).ToDictionary(g => g.Key, g => g.Select(w => w.Ticks).Order().ToArray());
+        var owners = lockWaits.GroupBy(w => w.Waiter).ToDictionary(g => g.Key, g => g.OrderBy(w => w.Ticks).Select(w => w.Owner).ToArray());
+        var byThread = samples.Where(s => (s.Here ?? s.Site) is not null).GroupBy(s => s.Thread).ToDictionary(g => g.Key, g => g.OrderBy(s => s.Ticks).ToList());
+        var ticksOf = byThread.ToDictionary(t => t.Key, t => t.Value.Select(s => s.Ticks).ToArray());
         for (var i = 0; i < samples.Count; i++)
         {
             var sample = samples[i];
@@ -112,14 +117,22 @@ internal static class ThreadSamples
             }
 
             // The wait this sample is in: the thread's last contention that began at or before it.
-            var wait = mine.LastOrDefault(w => w.Ticks <= sample.Ticks);
-            if (wait.Owner == 0 || !byThread.TryGetValue(wait.Owner, out var owner) || owner.Count == 0)
+            var w = Array.BinarySearch(mine, sample.Ticks);
+            w = w >= 0 ? w : ~w - 1;
+            if (w < 0 || owners[sample.Thread][w] is var ownerThread && !byThread.TryGetValue(ownerThread, out var owner))
             {
                 continue;
             }
 
-            var nearest = owner.MinBy(o => Math.Abs(o.Ticks - sample.Ticks));
-            samples[i] = sample with { Owner = new OwnerSite(nearest.Site!, nearest.Line) };
+            // The owner's last sample between the wait's start and this sample: where it held the lock then.
+            var o = Array.BinarySearch(ticksOf[ownerThread], sample.Ticks);
+            o = o >= 0 ? o : ~o - 1;
+            if (o < 0 || owner[o].Ticks < mine[w])
+            {
+                continue;
+            }
+
+            samples[i] = sample with { Owner = new OwnerSite((owner[o].Here ?? owner[o].Site)!, owner[o].Line) };
         }
     }
 
@@ -134,6 +147,9 @@ internal static class ThreadSamples
             .Where(p => !string.IsNullOrEmpty(p) && Path.IsPathRooted(p))
             .Select(p => Path.GetDirectoryName(p)!)
             .Distinct(StringComparer.Ordinal)
+
+            // A folder whose name the symbol path would read as its own syntax (a list, a server) is left out.
+            .Where(f => f.IndexOfAny([';', '*']) < 0)
             .Where(Directory.Exists)
             .ToList();
         if (folders.Count == 0)
@@ -166,9 +182,10 @@ internal static class ThreadSamples
                 ? new SourceLine(Path.GetFileName(file.Replace('\\', '/')), source.LineNumber)
                 : null;
         }
-        catch (Exception ex) when (ex is IOException or BadImageFormatException or InvalidOperationException or UnauthorizedAccessException or ArgumentException)
+#pragma warning disable CA1031 // A PDB that cannot be read, whatever the reader throws, leaves the site without its line and costs nothing else.
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+#pragma warning restore CA1031
         {
-            // A PDB that cannot be read leaves the site without its line.
             return null;
         }
     }
@@ -299,6 +316,9 @@ internal readonly record struct StackSample(int Thread, long Ticks, StackState S
 {
     /// <summary>For a wait to enter a lock, where the lock's owner was; else null.</summary>
     public OwnerSite? Owner { get; init; }
+
+    /// <summary>The first frame of code outside the framework, whatever the state (a running sample has no <see cref="Site"/>); null when there is none.</summary>
+    public string? Here { get; init; }
 }
 
 /// <summary>Where a lock's owner was: its site and the site's line.</summary>

@@ -20,11 +20,12 @@ internal sealed class ItemFloor
             return;
         }
 
-        if (!_floors.TryGetValue(digest, out var floor) || floor.Least.Length != itemTimesMs.Count)
+        // A workload is its digest and its length: a workload that gives no digest is told apart by its items.
+        var key = digest + "#" + itemTimesMs.Count.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        if (!_floors.TryGetValue(key, out var floor))
         {
-            // A workload of the same digest and another length is no workload seen before: start again.
             floor = new Floor([.. itemTimesMs], 0, new HashSet<string>(StringComparer.Ordinal));
-            _floors[digest] = floor;
+            _floors[key] = floor;
         }
 
         for (var i = 0; i < floor.Least.Length; i++)
@@ -33,7 +34,7 @@ internal sealed class ItemFloor
         }
 
         floor.Variants.Add(variant);
-        _floors[digest] = floor with { Timings = floor.Timings + 1 };
+        _floors[key] = floor with { Timings = floor.Timings + 1 };
     }
 
     /// <summary>

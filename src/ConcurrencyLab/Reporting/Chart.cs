@@ -461,7 +461,8 @@ internal sealed record ThreadStateChart : Chart
             var account = ofService ? trial.Service?.Runtime : trial.Runtime;
             service ??= ofService ? trial.Service?.Name : null;
             if (account?.Threads is not { Timeline.Count: > 0, BinMs: > 0 and < 1e9 } threads
-                || threads.Timeline.Any(b => !(b.Total is >= 0 and < 1e6)))
+                || threads.Timeline.Count > ThreadTime.Bins
+                || threads.Timeline.Any(b => new[] { b.Running, b.Waiting, b.Sleeping, b.Io }.Any(n => !(n is >= 0 and < 1e6))))
             {
                 continue;
             }

@@ -34,7 +34,7 @@ public sealed record DegreeSearchResult
 
     /// <summary>The trials the search ran, all probes together.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
-    public int Trials => Tried.Sum(t => t.Trials);
+    public int Trials => (int)Math.Min(int.MaxValue, Tried.Sum(t => (long)Math.Max(0, t.Trials)));
 }
 
 /// <summary>One degree's probe.</summary>

@@ -54,7 +54,10 @@ internal sealed class DegreeProbe
     public bool Done => Next().Count == 0;
 
     /// <summary>The degree with the least median so far, the lesser degree of two alike; null before any probe.</summary>
-    public int? Best => _tried.Count == 0 ? null : _tried.OrderBy(t => Median(t.Value)).ThenBy(t => t.Key).First().Key;
+    public int? Best => Candidates.Any() ? Candidates.OrderBy(t => Median(t.Value)).ThenBy(t => t.Key).First().Key : null;
+
+    // The degrees that can be chosen: probed with a trial that succeeded, and within the cap.
+    private IEnumerable<KeyValuePair<int, IReadOnlyList<double>>> Candidates => _tried.Where(t => t.Key <= _max && t.Value[0] < double.MaxValue);
 
     /// <summary>
     /// How far apart two probes of the same degree may be by chance: half the best probe's range over its median,
@@ -86,7 +89,7 @@ internal sealed class DegreeProbe
             }
 
             var limit = Median(_tried[best]) * (1 + Noise);
-            var fast = _tried.Where(t => Median(t.Value) <= limit).Select(t => t.Key).ToList();
+            var fast = Candidates.Where(t => Median(t.Value) <= limit).Select(t => t.Key).ToList();
             return (fast.Min(), fast.Max());
         }
     }
@@ -111,7 +114,12 @@ internal sealed class DegreeProbe
             return [.. _midpoints.Where(m => !_tried.ContainsKey(m)).Take(_budget - _tried.Count)];
         }
 
-        var best = Best!.Value;
+        if (Best is not { } best)
+        {
+            // No probe succeeded: nothing to narrow around.
+            return [];
+        }
+
         var below = _tried.Keys.Where(d => d < best).DefaultIfEmpty().Max();
         var above = _tried.Keys.Where(d => d > best).DefaultIfEmpty().Min();
         var mids = new[] { below, above }
@@ -142,6 +150,14 @@ internal sealed class DegreeProbe
         _tried[degree] = times;
         if (_narrowed)
         {
+            return;
+        }
+
+        // A degree above the cap (the core count, above a batch of fewer items): the cap is tried next.
+        if (degree > _max)
+        {
+            _next = _max;
+            _narrowed = _tried.ContainsKey(_max);
             return;
         }
 

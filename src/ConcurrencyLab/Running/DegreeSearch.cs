@@ -46,6 +46,7 @@ internal static class DegreeSearch
                 .GroupBy(Group.Of)
                 .ToList();
             var members = groups.ToDictionary(g => g.Key);
+            var probeNotes = new SortedSet<string>(StringComparer.Ordinal);
             var probes = groups.ToDictionary(
                 g => g.Key,
                 g => new DegreeProbe(processorCount, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
@@ -59,8 +60,23 @@ internal static class DegreeSearch
                     Scenarios = [scenarioPlan with { Variants = [.. variants.Select(v => v.Variant)] }],
                     Settings = plan.Settings with { Repeat = ProbeTrials, Warmup = 0 },
                 };
-                var record = await runner().RunAsync(probePlan, cancellationToken).ConfigureAwait(false);
-                cancellationToken.ThrowIfCancellationRequested();
+                RunRecord record;
+                try
+                {
+                    record = await runner().RunAsync(probePlan, cancellationToken).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+                {
+                    // Cancelled mid-search: the run that follows sees the cancellation and keeps what it can.
+                    return plan with { Scenarios = [.. scenarios, .. plan.Scenarios.Skip(scenarios.Count)] };
+                }
+
+                if (record.Cancelled)
+                {
+                    return plan with { Scenarios = [.. scenarios, .. plan.Scenarios.Skip(scenarios.Count)] };
+                }
+
+                probeNotes.UnionWith(record.Scenarios.SelectMany(s => s.Notes));
                 var measured = record.Scenarios.SingleOrDefault()?.Variants.ToDictionary(v => v.Variant.Name, v => v.Trials) ?? [];
                 foreach (var (group, degree, variant) in variants)
                 {
@@ -106,8 +122,20 @@ internal static class DegreeSearch
                 }
             }
 
-            var said = $"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in {results.Sum(r => r.Trials)} probe trials before the run ({ProbeTrials} a degree, at most {Budget} degrees each); the run measured the degree found";
-            scenarios.Add(scenarioPlan with { Variants = kept, Notes = [.. scenarioPlan.Notes, said], DegreeSearches = results });
+            var notes = new List<string>(scenarioPlan.Notes);
+            if (results.Count > 0)
+            {
+                notes.Add($"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in {results.Sum(r => r.Trials)} probe trials before the run ({ProbeTrials} a degree, at most {Budget} degrees each); the run measured the degree found");
+            }
+
+            var unfound = groups.Where(g => !chosen.ContainsKey(g.Key)).Select(g => g.Key.Family).Distinct().ToList();
+            if (unfound.Count > 0)
+            {
+                notes.Add($"--dop auto found no degree for {string.Join(", ", unfound)}: no probe trial succeeded, so the degrees given run as they were");
+                notes.AddRange(probeNotes.Select(n => "while searching: " + n));
+            }
+
+            scenarios.Add(scenarioPlan with { Variants = kept, Notes = notes, DegreeSearches = results });
         }
 
         return plan with { Scenarios = scenarios };

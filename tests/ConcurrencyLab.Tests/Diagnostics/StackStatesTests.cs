@@ -166,7 +166,8 @@ public sealed class StackStatesTests
         var samples = new List<StackSample>();
         for (var t = 0; t < 60; t++)
         {
-            samples.Add(new StackSample(1, t, StackState.Running, null, "Shop.Fill", new SourceLine("Shop.cs", t < 30 ? 31 : 35)));
+            // Running, so it has no blocked site: where it was is its first frame of code outside the framework.
+            samples.Add(new StackSample(1, t, StackState.Running, null, null, new SourceLine("Shop.cs", t < 30 ? 31 : 35)) { Here = "Shop.Fill" });
             samples.Add(new StackSample(2, t, t < 10 ? StackState.Running : StackState.Waiting, t < 10 ? null : "System.Threading.Monitor.Enter", t < 10 ? null : "Shop.Read"));
             samples.Add(new StackSample(3, t, StackState.Waiting, "System.Threading.Tasks.Task.Wait", "Shop.Join"));
         }

@@ -74,6 +74,25 @@ public sealed class DegreeProbeTests
     }
 
     [Fact]
+    public void AStartAboveTheItems_IsNeverChosen_TheItemsAreTriedInstead_AndAProbeWithNoSuccessIsNoCandidate()
+    {
+        // 16 cores, 10 items: 16 was probed before the count was known; 10 is tried, and only 10 can be chosen.
+        var probe = new DegreeProbe(start: 16, max: 1024, budget: 12);
+        probe.LimitTo(10);
+        probe.Record(16, [50, 50]);
+        Assert.Equal([10], probe.Next());
+        probe.Record(10, [52, 52]);
+        Assert.Equal(10, probe.Best);
+        Assert.Equal((10, 10), probe.AsFast);
+
+        var failed = new DegreeProbe(start: 2, max: 1024, budget: 12);
+        failed.Record(2, []);
+        Assert.Null(failed.Best);
+        Assert.Null(failed.AsFast);
+        Assert.Empty(failed.Next());
+    }
+
+    [Fact]
     public void AnImprovementWithinTheNoise_DoesNotKeepDoubling()
     {
         // 4 is 3% faster than 2: inside the 5% any two runs differ by, so doubling stops at 4.
