@@ -33,6 +33,21 @@ public sealed class DegreeSearchTests
         Assert.Contains($"foreach-async@{chosen}'s degree was searched", result.Output, StringComparison.Ordinal);
     }
 
+    [Fact]
+    public async Task DopAuto_StartsAtTheCoresTheTrialsSee_AndStopsAtTheItems()
+    {
+        using var folder = new TempFolder();
+
+        // --cores 4: the trials' runtime sees 4 cores, so the search starts there; 8 items cap it at 8.
+        var result = await Run(folder, "--items", "8", "--wait-ms", "20", "--variants", "foreach-async", "--dop", "auto", "--cores", "4", "--repeat", "1", "--warmup", "0");
+        Assert.True(result.ExitCode == 0, result.ToString());
+
+        using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out", "results.json")));
+        var tried = json.RootElement.GetProperty("scenarios")[0].GetProperty("degreeSearches")[0].GetProperty("tried").EnumerateArray().Select(t => t.GetProperty("degree").GetInt32()).ToList();
+        Assert.Equal(4, tried.Min());
+        Assert.Equal(8, tried.Max());
+    }
+
     [Theory]
     [InlineData("auto,8")]
     [InlineData("8,AUTO")]

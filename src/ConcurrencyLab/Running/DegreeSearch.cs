@@ -47,9 +47,13 @@ internal static class DegreeSearch
                 .ToList();
             var members = groups.ToDictionary(g => g.Key);
             var probeNotes = new SortedSet<string>(StringComparer.Ordinal);
+            // Each search starts at the cores its trials' runtime sees: the variant's own (a sweep of --cores), else
+            // the run's (--cores), else this machine's.
+            var runCores = plan.Settings.RuntimeEnvironment.TryGetValue(RuntimeSettings.Cores.Variable, out var set)
+                && int.TryParse(set, System.Globalization.NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n >= 1 ? n : processorCount;
             var probes = groups.ToDictionary(
                 g => g.Key,
-                g => new DegreeProbe(processorCount, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
+                g => new DegreeProbe(g.First().WholeNumber(RuntimeSettings.Cores.Parameter.Name) ?? runCores, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
 
             // Rounds: each strategy's next degrees at once, so a probe round is one small run.
             while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d))).ToList() is { Count: > 0 } round)
