@@ -154,7 +154,7 @@ internal static class Recommender
                 return new BlocksPoolThreads
                 {
                     Variant = variant.Name, Service = service, Starvation = starved, Blocking = blocking, MedianMs = summary.MedianWallMs,
-                    At = top, AtShare = top is not null && sampled!.Work.BlockedMs > 0 ? Math.Round(top.Ms / sampled.Work.BlockedMs, 3) : null,
+                    At = top, AtShare = sampled?.Top is var (_, share) ? Math.Round(share, 3) : null,
                 };
             }
         }

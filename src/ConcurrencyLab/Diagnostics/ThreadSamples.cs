@@ -104,8 +104,8 @@ internal static class ThreadSamples
             return;
         }
 
-        var waits = lockWaits.GroupBy(w => w.Waiter).ToDictionary(g => g.Key, g => g.Select(w => w.Ticks).Order().ToArray());
-        var owners = lockWaits.GroupBy(w => w.Waiter).ToDictionary(g => g.Key, g => g.OrderBy(w => w.Ticks).Select(w => w.Owner).ToArray());
+        var waits = lockWaits.GroupBy(w => w.Waiter).ToDictionary(g => g.Key, g => g.OrderBy(w => w.Ticks).ToArray());
+        var waitTicks = waits.ToDictionary(w => w.Key, w => Array.ConvertAll(w.Value, m => m.Ticks));
         var byThread = samples.Where(s => (s.Here ?? s.Site) is not null).GroupBy(s => s.Thread).ToDictionary(g => g.Key, g => g.OrderBy(s => s.Ticks).ToList());
         var ticksOf = byThread.ToDictionary(t => t.Key, t => t.Value.Select(s => s.Ticks).ToArray());
         for (var i = 0; i < samples.Count; i++)
@@ -117,9 +117,9 @@ internal static class ThreadSamples
             }
 
             // The wait this sample is in: the thread's last contention that began at or before it.
-            var w = Array.BinarySearch(mine, sample.Ticks);
+            var w = Array.BinarySearch(waitTicks[sample.Thread], sample.Ticks);
             w = w >= 0 ? w : ~w - 1;
-            if (w < 0 || owners[sample.Thread][w] is var ownerThread && !byThread.TryGetValue(ownerThread, out var owner))
+            if (w < 0 || mine[w].Owner is var ownerThread && !byThread.TryGetValue(ownerThread, out var owner))
             {
                 continue;
             }
@@ -127,7 +127,7 @@ internal static class ThreadSamples
             // The owner's last sample between the wait's start and this sample: where it held the lock then.
             var o = Array.BinarySearch(ticksOf[ownerThread], sample.Ticks);
             o = o >= 0 ? o : ~o - 1;
-            if (o < 0 || owner[o].Ticks < mine[w])
+            if (o < 0 || owner[o].Ticks < mine[w].Ticks)
             {
                 continue;
             }

@@ -23,6 +23,13 @@ public sealed record ThreadTime
     /// <summary>Where the work's threads were not running, by call site, the most time first (at most <see cref="MaxSites"/>).</summary>
     public IReadOnlyList<BlockingSite> Sites { get; init; } = [];
 
+    /// <summary>
+    /// The site with the most time, with its share of the work's time not running; null where there is no site, or
+    /// its time is no part of that time (a file that says otherwise, sent or edited, gets no share, never "Infinity%").
+    /// </summary>
+    internal (BlockingSite Site, double Share)? Top =>
+        Sites.Count > 0 && Work.BlockedMs > 0 && Sites[0].Ms / Work.BlockedMs is >= 0 and <= 1 and var share ? (Sites[0], share) : null;
+
     /// <summary>The most call sites kept.</summary>
     public const int MaxSites = 8;
 

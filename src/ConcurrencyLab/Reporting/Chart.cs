@@ -471,8 +471,7 @@ internal sealed record ThreadStateChart : Chart
                 .Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking && a.TimeMs >= 0 && a.TimeMs <= threads.BinMs * threads.Timeline.Count)
                 .Select(a => new ChartMark(rows.Count, a.TimeMs, a.Threads, $"{variant.Name}: at {Ms(a.TimeMs)} ms the pool added a thread ({a.Reason.ToText()}), target {a.Threads}"))
                 .ToList();
-            var top = threads.Sites.Count > 0 && threads.Work.BlockedMs > 0 && threads.Sites[0].Ms / threads.Work.BlockedMs is >= 0 and <= 1 ? threads.Sites[0] : null;
-            var site = top is null ? null : $"{Math.Round(100 * top.Ms / threads.Work.BlockedMs)}% of the time not running at {RuntimeAccountText.Where(top).Text} ({top.State})";
+            var site = threads.Top is var (top, share) ? $"{Math.Round(100 * share)}% of the time not running at {RuntimeAccountText.Where(top).Text} ({top.State})" : null;
             var peak = Math.Max(threads.Timeline.Max(b => b.Total), marks.Count == 0 ? 0 : marks.Max(m => m.Value));
             rows.Add(new ThreadStateRow(variant.Name, threads.BinMs, threads.Timeline, Math.Max(1, Math.Ceiling(peak)), marks, site));
         }

@@ -132,12 +132,8 @@ internal static class RuntimeAccountText
         State(threads.Work.SleepingMs, "slept");
         State(threads.Work.IoMs, "spent in I/O calls");
         var said = Statement.Of($"from stack samples ({Piece.Fixed(threads.IntervalMs, "0.#")} ms apart), the work's threads {(states.Count == 0 ? Statement.Plain("were not sampled") : Statement.Join(", ", states))}");
-        // A share is said only where the site's time is part of the time not running, as in every account the lab
-        // makes; a file that says otherwise (sent, or edited) gets no share rather than "Infinity%".
-        if (threads.Sites.Count > 0 && threads.Work.BlockedMs > 0 && threads.Sites[0].Ms / threads.Work.BlockedMs is >= 0 and <= 1)
+        if (threads.Top is var (top, share))
         {
-            var top = threads.Sites[0];
-            var share = top.Ms / threads.Work.BlockedMs;
             said = Statement.Of($"{said}; {Piece.Fixed(100 * share, "0")}% of the time not running was at {Where(top)} ({top.State})");
         }
 

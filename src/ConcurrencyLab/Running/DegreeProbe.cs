@@ -172,10 +172,5 @@ internal sealed class DegreeProbe
         }
     }
 
-    private static double Median(IReadOnlyList<double> values)
-    {
-        var sorted = values.Order().ToList();
-        var middle = sorted.Count / 2;
-        return sorted.Count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-    }
+    private static double Median(IReadOnlyList<double> values) => Statistics.MedianEstimate.MedianOf(values);
 }
