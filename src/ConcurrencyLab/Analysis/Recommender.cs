@@ -105,6 +105,86 @@ internal static class Recommender
             UseCpuMs = Cpu(use),
             FastestCpuMs = Cpu(fastest),
             Avoid = Ranked(scenario.Variants.Where(v => v.Name != use.Name).Select(v => ReasonToAvoid(scenario, v, use, fastest, tied.Contains(v), processorCount))),
+            Gap = GapOf(scenario, fastest),
+        };
+    }
+
+    /// <summary>
+    /// Why <paramref name="best"/> stayed far from the ideal: each limit its trials measured, as the milliseconds of
+    /// the gap it accounts for (each from 0 to the gap, never summed: they may overlap); null when its efficiency is
+    /// at least <see cref="GapAccount.Threshold"/> or unknown.
+    /// </summary>
+    internal static GapAccount? GapOf(ScenarioResult scenario, VariantResult best)
+    {
+        if (best.Summary is not { ShownEfficiency: { } efficiency and < GapAccount.Threshold } summary || scenario.IdealMs <= 0)
+        {
+            return null;
+        }
+
+        var gap = Math.Max(0, summary.MedianWallMs - scenario.IdealMs);
+        double Part(double ms) => Math.Clamp(ms, 0, gap);
+        var parts = new List<GapPart>();
+        var notJudged = new List<GapLimit>();
+
+        // Measured by the batch itself, in every trial of a workload scenario.
+        if (summary.Median(StandardMetrics.CallerTime) is { } caller)
+        {
+            parts.Add(new GapPart { Limit = GapLimit.CallerSideCpu, Ms = caller, ExplainedMs = Part(caller - scenario.IdealMs) });
+        }
+        else
+        {
+            notJudged.Add(GapLimit.CallerSideCpu);
+        }
+
+        if (summary.Median(StandardMetrics.FirstItem) is { } first)
+        {
+            parts.Add(new GapPart { Limit = GapLimit.StartUp, Ms = first, ExplainedMs = Part(first) });
+        }
+        else
+        {
+            notJudged.Add(GapLimit.StartUp);
+        }
+
+        // Told by the runtime, in the median trial's account.
+        var account = Accounts.Of(variant: best);
+        var runtime = account is null ? null : best.Trials.ElementAtOrDefault(account.Trial)?.Runtime;
+        if (account is null || runtime is null)
+        {
+            notJudged.AddRange([GapLimit.PoolThreadsBlocked, GapLimit.LockHeld, GapLimit.GcPause]);
+        }
+        else
+        {
+            var raises = runtime.PoolAdjustments.Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking).ToList();
+            if (raises.Count > 0)
+            {
+                var blocking = raises.Count(a => a.Reason == PoolAdjustmentReason.CooperativeBlocking);
+                var last = raises.Max(a => a.TimeMs);
+                parts.Add(new GapPart { Limit = 2 * blocking >= raises.Count ? GapLimit.PoolThreadsBlocked : GapLimit.SlowInjection, Ms = last, Count = raises.Count, ExplainedMs = Part(last) });
+            }
+
+            if (account.Process.LockContentions is { Count: > 0 } locks)
+            {
+                var threads = Math.Max(1, summary.Median(StandardMetrics.PeakPoolThreads) ?? 1);
+                parts.Add(new GapPart { Limit = GapLimit.LockHeld, Ms = locks.TotalMs, Count = locks.Count, ExplainedMs = Part(locks.TotalMs / threads) });
+            }
+
+            if (account.Process.GcPauses is { Count: > 0 } pauses)
+            {
+                parts.Add(new GapPart { Limit = GapLimit.GcPause, Ms = pauses.TotalMs, Count = account.Process.GcCollections, ExplainedMs = Part(pauses.TotalMs) });
+            }
+        }
+
+        var ranked = parts.OrderByDescending(p => p.ExplainedMs).ThenBy(p => p.Limit).ToList();
+        var most = ranked.FirstOrDefault();
+        return new GapAccount
+        {
+            Variant = best.Name,
+            MedianMs = summary.MedianWallMs,
+            IdealMs = scenario.IdealMs,
+            Efficiency = efficiency,
+            Limit = most is not null && gap > 0 && most.ExplainedMs >= GapAccount.ExplainsShare * gap ? most.Limit : GapLimit.Unexplained,
+            Parts = ranked,
+            NotJudged = notJudged,
         };
     }
 

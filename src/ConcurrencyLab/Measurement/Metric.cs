@@ -146,4 +146,6 @@ public sealed record Metric
 /// <param name="Process">The meter's readings of the process over the measured region.</param>
 /// <param name="Latency">Percentiles of the items' latencies; null when no item recorded one.</param>
 /// <param name="LongestItemMs">The longest any item took alone, where items ran one after another; null elsewhere.</param>
-internal sealed record MeasuredTrial(Measurements Process, LatencyPercentiles? Latency, double? LongestItemMs = null);
+/// <param name="CallerMs">The handing-over thread's time inside the items it started asynchronously; null where not timed.</param>
+/// <param name="FirstItemMs">From the handover to the first item's call; null where not timed.</param>
+internal sealed record MeasuredTrial(Measurements Process, LatencyPercentiles? Latency, double? LongestItemMs = null, double? CallerMs = null, double? FirstItemMs = null);

@@ -152,6 +152,20 @@ public static class StandardMetrics
         Measure = t => t.LongestItemMs,
     };
 
+    /// <summary>The time the handing-over thread spent inside the items it started asynchronously, one after another.</summary>
+    public static Metric CallerTime { get; } = Metric.Milliseconds("callerMs", "Caller's share") with
+    {
+        Description = "in a workload scenario, the time the thread that handed the batch over spent inside the items it started asynchronously before each call returned (an item's work before its first await, or a synchronous item run inline): one item after another, on one core, so a floor on the wall time no other thread can share",
+        Measure = t => t.CallerMs,
+    };
+
+    /// <summary>From the handover to the first item's call.</summary>
+    public static Metric FirstItem { get; } = Metric.Milliseconds("firstItemMs", "First item") with
+    {
+        Description = "in a workload scenario, the time from the batch's handover to the first item's call: what the strategy spends before any work starts (threads made, a pipeline built)",
+        Measure = t => t.FirstItemMs,
+    };
+
     /// <summary>The processor count the trial's runtime saw.</summary>
     public static Metric ProcessorCountSeen { get; } = Metric.Count("processorCount", "Cores seen") with
     {
@@ -230,14 +244,14 @@ public static class StandardMetrics
         WallTime, PeakThreads, PeakPoolThreads, PeakQueueLength, Cpu, CoresUsed, P99, Allocated,
         UserCpu, SystemCpu, ThreadsAtStart, FinalThreads, CompletedWorkItems, LockContentions,
         Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, StartUp, P50, P95, MaxLatency,
-        LongestItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, Join, GcPause,
+        LongestItem, CallerTime, FirstItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, Join, GcPause,
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>
-    internal static MetricValues Read(Measurements process, LatencyPercentiles? latency, double? longestItemMs = null)
+    internal static MetricValues Read(Measurements process, LatencyPercentiles? latency, double? longestItemMs = null, double? callerMs = null, double? firstItemMs = null)
     {
         ArgumentNullException.ThrowIfNull(process);
-        var trial = new MeasuredTrial(process, latency, longestItemMs);
+        var trial = new MeasuredTrial(process, latency, longestItemMs, callerMs, firstItemMs);
         return ReadEach(metric => metric.Measure?.Invoke(trial));
     }
 

@@ -25,6 +25,11 @@ internal static class RecommendationText
             lines.Add(Statement.Of(Tone.Use, $"{Searched(search)}"));
         }
 
+        if (recommendation.Gap is { } gap)
+        {
+            lines.Add(Statement.Of(Tone.Plain, $"{Gap(gap)}"));
+        }
+
         lines.AddRange(recommendation.Avoid.Where(a => a is not MuchSlower).Select(a => Statement.Of(Tone.Avoid, $"Avoid {V(a.Variant)}: {Reason(a, recommendation, scenario)}.")));
         var slower = recommendation.Avoid.OfType<MuchSlower>().ToList();
         if (slower.Count > 0)
@@ -53,6 +58,59 @@ internal static class RecommendationText
             : Statement.Plain("no other degree tried was as fast");
         return Statement.Of($"{V(search.Variant)}'s degree was searched: {Piece.Count(low)} to {Piece.Count(high)} tried ({Piece.Count(search.Tried.Count)} degrees, {Piece.Count(search.Trials)} trials); {fast}.");
     }
+
+    /// <summary>
+    /// Why the best variant stayed far from the ideal, in a sentence: "Gap to the ideal: whenall reached 0.48 of it
+    /// (831 ms against 400 ms); caller-side CPU explains 400 of the 431 ms: ...".
+    /// </summary>
+    public static Statement Gap(GapAccount gap)
+    {
+        ArgumentNullException.ThrowIfNull(gap);
+        var head = Statement.Of($"Gap to the ideal: {V(gap.Variant)} reached {Piece.Fixed(gap.Efficiency, "0.00")} of it ({Piece.Ms(gap.MedianMs)} ms against {Piece.Ms(gap.IdealMs)} ms)");
+        var most = gap.Parts.Count > 0 ? gap.Parts[0] : null;
+        var notJudged = gap.NotJudged.Count == 0
+            ? Statement.Plain(string.Empty)
+            : Statement.Of($" Not judged here: {string.Join(", ", gap.NotJudged.Select(LimitName))} ({NotJudgedWhy(gap.NotJudged)}).");
+        if (gap.Limit == GapLimit.Unexplained || most is null)
+        {
+            var closest = most is { ExplainedMs: > 0 }
+                ? Statement.Of($" The most any measured limit explains: {LimitName(most.Limit)}, {Piece.Ms(most.ExplainedMs)} ms ({What(most)}).")
+                : Statement.Plain(string.Empty);
+            return Statement.Of($"{head}; no measured limit explains half of the {Piece.Ms(gap.GapMs)} ms.{closest}{notJudged}");
+        }
+
+        var rest = gap.GapMs - most.ExplainedMs;
+        var unexplained = rest > 0.1 * gap.GapMs ? Statement.Of($"; {Piece.Ms(rest)} ms unexplained") : Statement.Plain(string.Empty);
+        return Statement.Of($"{head}; {LimitName(most.Limit)} explains {Piece.Ms(most.ExplainedMs)} of the {Piece.Ms(gap.GapMs)} ms: {What(most)}{unexplained}.{notJudged}");
+    }
+
+    private static string LimitName(GapLimit limit) => limit switch
+    {
+        GapLimit.CallerSideCpu => "caller-side CPU",
+        GapLimit.PoolThreadsBlocked => "pool threads blocked",
+        GapLimit.SlowInjection => "slow thread injection",
+        GapLimit.LockHeld => "a lock held",
+        GapLimit.StartUp => "start-up",
+        GapLimit.GcPause => "GC pauses",
+        _ => "nothing measured",
+    };
+
+    private static string NotJudgedWhy(IReadOnlyList<GapLimit> limits) =>
+        limits.Any(l => l is GapLimit.CallerSideCpu or GapLimit.StartUp)
+            ? limits.Any(l => l is GapLimit.LockHeld) ? "the scenario does not time its items' calls, and the runtime's events were not read" : "the scenario does not time its items' calls"
+            : "the runtime's events were not read";
+
+    // What was measured for one limit, in a clause.
+    private static Statement What(GapPart part) => part.Limit switch
+    {
+        GapLimit.CallerSideCpu => Statement.Of($"the calling thread spent {Piece.Ms(part.Ms)} ms inside the items it started, before each call returned (their work before the first await), one item after another on one core"),
+        GapLimit.StartUp => Statement.Of($"the first item was called {Piece.Ms(part.Ms)} ms after the handover"),
+        GapLimit.PoolThreadsBlocked => Statement.Of($"the pool raised its target {Count(part.Count)} times, mostly because its threads blocked on tasks, the last {Piece.Ms(part.Ms)} ms into the run"),
+        GapLimit.SlowInjection => Statement.Of($"the pool added threads at the starvation monitor's pace while work waited, {Count(part.Count)} times, the last {Piece.Ms(part.Ms)} ms into the run"),
+        GapLimit.LockHeld => Statement.Of($"threads waited {Piece.Ms(part.Ms)} ms for locks in {Count(part.Count)} contentions, summed over threads"),
+        GapLimit.GcPause => Statement.Of($"the runtime paused {Piece.Ms(part.Ms)} ms for {Count(part.Count)} collections"),
+        _ => Statement.Plain("nothing"),
+    };
 
     /// <summary>Why the recommendation names the variant it does, in a sentence.</summary>
     public static Statement UseReason(Recommendation r)

@@ -48,6 +48,9 @@ public sealed record Recommendation
 
     /// <summary>The variants to avoid, the most worrying reason first (<see cref="AvoidReason.Rank"/>), then by name.</summary>
     public IReadOnlyList<AvoidReason> Avoid { get; init; } = [];
+
+    /// <summary>Why the fastest sound variant stayed far from the ideal; null when its efficiency is at least <see cref="GapAccount.Threshold"/> or unknown.</summary>
+    public GapAccount? Gap { get; init; }
 }
 
 /// <summary>Why a recommendation names the variant it does.</summary>

@@ -27,6 +27,12 @@ public sealed record TrialOutcome
     /// </summary>
     internal IReadOnlyList<double>? ItemTimesMs { get; init; }
 
+    /// <summary>The handing-over thread's time inside the items it started asynchronously (see <see cref="StandardMetrics.CallerTime"/>); null where not timed.</summary>
+    internal double? CallerMs { get; init; }
+
+    /// <summary>From the handover to the first item's call (see <see cref="StandardMetrics.FirstItem"/>); null where not timed.</summary>
+    internal double? FirstItemMs { get; init; }
+
     /// <summary>The workload's fingerprint (<see cref="Workloads.Workload.Digest"/>), so a report can show every variant ran the same work.</summary>
     public string? WorkloadDigest { get; init; }
 

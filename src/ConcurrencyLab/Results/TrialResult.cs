@@ -102,7 +102,7 @@ public sealed record TrialResult
             error = $"{outcome.ItemsDuplicated} items ran more than once.";
         }
 
-        var metrics = StandardMetrics.Read(m, outcome.LatenciesMs.Count > 0 ? LatencyDistribution.Summarise(outcome.LatenciesMs) : null, outcome.LongestItemMs);
+        var metrics = StandardMetrics.Read(m, outcome.LatenciesMs.Count > 0 ? LatencyDistribution.Summarise(outcome.LatenciesMs) : null, outcome.LongestItemMs, outcome.CallerMs, outcome.FirstItemMs);
         if (outcome.Metrics is { } own)
         {
             metrics.AddRange(own);

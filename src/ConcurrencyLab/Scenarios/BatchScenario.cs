@@ -186,7 +186,11 @@ public abstract class BatchScenario : Scenario
         batch.MarkStart();
         try
         {
-            await variant.Strategy.ExecuteAsync(batch, variant.Degree, cancellationToken).ConfigureAwait(false);
+            // The strategy's first synchronous stretch is the handing-over thread's own: what it runs of the items
+            // there is the caller's share. Once the call returns, that thread may pick up anything.
+            var execution = variant.Strategy.ExecuteAsync(batch, variant.Degree, cancellationToken);
+            batch.MarkHandedBack();
+            await execution.ConfigureAwait(false);
         }
         catch (Exception ex)
         {
@@ -226,6 +230,8 @@ public abstract class BatchScenario : Scenario
             // One item after another, each item's time is the gap between two ends: what it costs alone.
             LongestItemMs = variant.Strategy is SequentialStrategy ? batch.LongestItemInSeriesMs() : null,
             ItemTimesMs = batch.ItemTimesMs(),
+            CallerMs = batch.CallerMs(),
+            FirstItemMs = batch.FirstItemMs(),
             WorkloadDigest = workload.Digest,
             Metrics = metrics,
             Error = failure ?? checkError ?? workloadError,

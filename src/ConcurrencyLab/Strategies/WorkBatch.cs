@@ -16,6 +16,8 @@ internal sealed class WorkBatch
     private readonly long[] _begunAt;
     private readonly int[] _runs;
     private long _startedAt;
+    private int _startedOn;
+    private long _callerTicks;
     private int _completed;
 
     /// <summary>Binds <paramref name="workload"/> to <paramref name="form"/>.</summary>
@@ -59,7 +61,17 @@ internal sealed class WorkBatch
     }
 
     /// <summary>Marks the instant the batch was handed to the strategy; latencies count from here.</summary>
-    public void MarkStart() => _startedAt = Stopwatch.GetTimestamp();
+    public void MarkStart()
+    {
+        _startedOn = Environment.CurrentManagedThreadId;
+        _startedAt = Stopwatch.GetTimestamp();
+    }
+
+    /// <summary>
+    /// Marks the instant the strategy's call returned to the handing-over thread (its first await, or its end): from
+    /// here that thread is the pool's again, and what it runs is no longer the caller's share (<see cref="CallerMs"/>).
+    /// </summary>
+    public void MarkHandedBack() => _startedOn = 0;
 
     /// <summary>Runs item <paramref name="index"/> and blocks until it is done, whatever the form.</summary>
     /// <remarks>For the task form this is sync-over-async, as a blocking strategy given a task-returning call does it.</remarks>
@@ -90,10 +102,12 @@ internal sealed class WorkBatch
         {
             case WorkForm.Sync:
                 CallRun(index, cancellationToken);
+                Returned(index);
                 Finish(index);
                 return ValueTask.CompletedTask;
             case WorkForm.Tap:
                 var pending = CallRunAsync(index, cancellationToken);
+                Returned(index);
                 if (pending.IsCompletedSuccessfully)
                 {
                     Finish(index);
@@ -102,7 +116,9 @@ internal sealed class WorkBatch
 
                 return AwaitThenFinish(pending, index);
             default:
-                return AwaitThenFinish(new ValueTask(Task.Factory.FromAsync(CallBeginRun, CallEndRun, index, null)), index);
+                var started = new ValueTask(Task.Factory.FromAsync(CallBeginRun, CallEndRun, index, null));
+                Returned(index);
+                return AwaitThenFinish(started, index);
         }
     }
 
@@ -111,7 +127,9 @@ internal sealed class WorkBatch
     {
         Debug.Assert(Form == WorkForm.Apm, "Begin/End is only offered in the APM form.");
         Begin(index);
-        return CallBeginRun(index, callback, state);
+        var started = CallBeginRun(index, callback, state);
+        Returned(index);
+        return started;
     }
 
     /// <summary>Completes an item started with <see cref="BeginInvoke"/>.</summary>
@@ -197,6 +215,30 @@ internal sealed class WorkBatch
         return Stopwatch.GetElapsedTime(0, longest).TotalMilliseconds;
     }
 
+    /// <summary>
+    /// Milliseconds the thread that handed the batch over (<see cref="MarkStart"/>) spent, before the strategy's
+    /// call returned to it (<see cref="MarkHandedBack"/>), inside the items it started asynchronously, before each
+    /// call returned: an asynchronous item's work before its first await, a
+    /// synchronous one run inline. That thread runs them one after another, so no other core can share this time.
+    /// Items the caller runs to their end by blocking (<see cref="Invoke"/>) are its share of the work, not counted.
+    /// </summary>
+    public double CallerMs() => Stopwatch.GetElapsedTime(0, Volatile.Read(ref _callerTicks)).TotalMilliseconds;
+
+    /// <summary>Milliseconds from <see cref="MarkStart"/> to the first item's call: the strategy's own start (threads made, a pipeline built); null when no item began.</summary>
+    public double? FirstItemMs()
+    {
+        long? first = null;
+        for (var i = 0; i < _begunAt.Length; i++)
+        {
+            if (_begunAt[i] != 0 && (first is null || _begunAt[i] < first))
+            {
+                first = _begunAt[i];
+            }
+        }
+
+        return first is { } at ? Math.Max(0, Stopwatch.GetElapsedTime(_startedAt, at).TotalMilliseconds) : null;
+    }
+
     private async ValueTask AwaitThenFinish(ValueTask pending, int index)
     {
         await pending.ConfigureAwait(false);
@@ -204,6 +246,16 @@ internal sealed class WorkBatch
     }
 
     private void Begin(int index) => _begunAt[index] = Stopwatch.GetTimestamp();
+
+    // An asynchronous call came back to its caller: on the thread that handed the batch over, the time inside it was
+    // that thread's alone. Only that one thread adds, so the sum needs no lock.
+    private void Returned(int index)
+    {
+        if (Environment.CurrentManagedThreadId == _startedOn)
+        {
+            Volatile.Write(ref _callerTicks, _callerTicks + (Stopwatch.GetTimestamp() - _begunAt[index]));
+        }
+    }
 
     private void Finish(int index)
     {

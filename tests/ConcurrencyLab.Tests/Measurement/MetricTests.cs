@@ -44,7 +44,7 @@ public sealed class MetricTests
         Assert.All(StandardMetrics.All, m => Assert.NotEmpty(m.Description));
 
         // Each is read from the trial's own readings, or from the runtime's account of it, and never from both.
-        var values = StandardMetrics.Read(Reading(200, 250, 50), new LatencyPercentiles(10, 20, 30, 40), longestItemMs: 12);
+        var values = StandardMetrics.Read(Reading(200, 250, 50), new LatencyPercentiles(10, 20, 30, 40), longestItemMs: 12, callerMs: 3, firstItemMs: 0.5);
         var account = new RuntimeAccount
         {
             Events = RuntimeEvents.Full,

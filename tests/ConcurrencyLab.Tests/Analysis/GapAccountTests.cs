@@ -1,0 +1,114 @@
+using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Tests.Reporting;
+using Xunit;
+
+namespace ConcurrencyLab.Tests.Analysis;
+
+/// <summary>
+/// The gap between the best variant and the ideal, explained by the measured limit that accounts for most of it
+/// (<see cref="Recommender.GapOf"/>): each limit held to a made-up result where it must be named and one where it must not.
+/// </summary>
+public sealed class GapAccountTests
+{
+    private const double Ideal = 430;
+
+    private static VariantResult V(string name, double ms, double? callerMs = null, double? firstItemMs = null, RuntimeAccount? runtime = null, double poolThreads = 4)
+    {
+        var metrics = new Dictionary<string, double> { [StandardMetrics.WallTime.Id] = ms, [StandardMetrics.PeakPoolThreads.Id] = poolThreads };
+        if (callerMs is { } caller)
+        {
+            metrics[StandardMetrics.CallerTime.Id] = caller;
+        }
+
+        if (firstItemMs is { } first)
+        {
+            metrics[StandardMetrics.FirstItem.Id] = first;
+        }
+
+        return new VariantResult
+        {
+            Name = name,
+            Description = name,
+            Status = TrialStatus.Ok,
+            Trials = [new TrialResult { Metrics = metrics, Runtime = runtime }],
+            Parameters = new Dictionary<string, string>(),
+            Summary = new VariantSummary { Trials = 1, MedianWallMs = ms, CiLowMs = ms - 5, CiHighMs = ms + 5, Medians = metrics, Efficiency = Ideal / ms },
+        };
+    }
+
+    private static ScenarioResult Scenario(params VariantResult[] variants) =>
+        ExporterTests.SampleRun().Scenarios[0] with { Variants = variants, IdealMs = Ideal, Recommendations = null };
+
+    private static Recommendation Recommend(params VariantResult[] variants) => Recommender.For(Scenario(variants), processorCount: 2)!;
+
+    [Fact]
+    public void WorkBeforeTheFirstAwait_OnTheCallingThread_IsNamedForWhenAll()
+    {
+        // The 4 ms-then-30 ms shape: 200 items' CPU before their first await all run on the caller, about 800 ms.
+        var r = Recommend(V("whenall", 858, callerMs: 825, firstItemMs: 0.002), V("sequential-tap", 6900, callerMs: 4));
+
+        var gap = r.Gap!;
+        Assert.Equal((GapLimit.CallerSideCpu, 395.0, 428.0), (gap.Limit, gap.Parts[0].ExplainedMs, gap.GapMs));
+        Assert.Equal([GapLimit.PoolThreadsBlocked, GapLimit.LockHeld, GapLimit.GcPause], gap.NotJudged);
+        var text = RecommendationText.Gap(gap).Text;
+        Assert.Contains("whenall reached 0.50 of it (858 ms against 430 ms); caller-side CPU explains 395 of the 428 ms: the calling thread spent 825 ms inside the items", text, StringComparison.Ordinal);
+        Assert.Contains("Not judged here: pool threads blocked, a lock held, GC pauses (the runtime's events were not read)", text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AtOrAboveTheThreshold_ThereIsNoGapToAccountFor()
+    {
+        Assert.Null(Recommend(V("whenall", Ideal / 0.85, callerMs: 500)).Gap);
+        Assert.NotNull(Recommend(V("whenall", Ideal / 0.75, callerMs: 500)).Gap);
+    }
+
+    [Fact]
+    public void ALimitThatAccountsForLessThanHalf_LeavesTheGapUnexplained_AndSaysTheMostOne()
+    {
+        var gap = Recommend(V("threads", 694, callerMs: 0, firstItemMs: 1.3)).Gap!;
+
+        Assert.Equal(GapLimit.Unexplained, gap.Limit);
+        Assert.Equal(GapLimit.StartUp, gap.Parts[0].Limit);
+        Assert.Contains("no measured limit explains half of the 264 ms. The most any measured limit explains: start-up, 1.30 ms", RecommendationText.Gap(gap).Text, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ThePoolStillRaisingItsTarget_ExplainsTheRampItTook_ByTheReasonMostRaisesHad()
+    {
+        PoolAdjustment Raise(double at, PoolAdjustmentReason why) => new(at, 5, why, 0);
+        var starved = new RuntimeAccount { PoolAdjustments = [Raise(100, PoolAdjustmentReason.Starvation), Raise(350, PoolAdjustmentReason.Starvation), Raise(900, PoolAdjustmentReason.Starvation)] };
+        var blocked = new RuntimeAccount { PoolAdjustments = [Raise(10, PoolAdjustmentReason.CooperativeBlocking), Raise(20, PoolAdjustmentReason.CooperativeBlocking), Raise(300, PoolAdjustmentReason.Starvation)] };
+
+        var slow = Recommend(V("parallel-for", 1000, runtime: starved)).Gap!;
+        var fast = Recommend(V("parallel-for", 1000, runtime: blocked)).Gap!;
+
+        // The ramp's 900 ms is more than the 570 ms gap: a limit never explains more than the gap.
+        Assert.Equal((GapLimit.SlowInjection, 570.0, 3), (slow.Limit, slow.Parts[0].ExplainedMs, slow.Parts[0].Count));
+        Assert.Equal((GapLimit.PoolThreadsBlocked, 300.0), (fast.Limit, fast.Parts[0].ExplainedMs));
+        Assert.DoesNotContain(slow.NotJudged, l => l is GapLimit.LockHeld or GapLimit.PoolThreadsBlocked);
+    }
+
+    [Fact]
+    public void LockWaits_CountOverThePoolsThreads_NotAsIfOneThreadWaitedThemAll()
+    {
+        var account = new RuntimeAccount { LockContentions = new BlockedTime(Count: 400, TotalMs: 2400, LongestMs: 9) };
+
+        var gap = Recommend(V("parallel-for", 1000, runtime: account, poolThreads: 4)).Gap!;
+
+        Assert.Equal((GapLimit.LockHeld, 570.0), (gap.Limit, gap.Parts[0].ExplainedMs));
+        var fewer = Recommend(V("parallel-for", 1000, runtime: account with { LockContentions = new BlockedTime(400, 800, 9) }, poolThreads: 4)).Gap!;
+        Assert.Equal((GapLimit.Unexplained, 200.0), (fewer.Limit, fewer.Parts[0].ExplainedMs));
+    }
+
+    [Fact]
+    public void ABeatenIdeal_HasNoEfficiency_AndSoNoGap()
+    {
+        var beaten = V("whenall", 400, callerMs: 900);
+        beaten = beaten with { Summary = beaten.Summary! with { Efficiency = null } };
+
+        Assert.Null(Recommend(beaten).Gap);
+    }
+}
