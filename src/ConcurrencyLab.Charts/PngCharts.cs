@@ -180,10 +180,13 @@ internal static class PngCharts
         for (var i = 0; i < chart.Families.Count; i++)
         {
             var (family, points) = chart.Families[i];
-            var line = plot.Add.Scatter(points.Select(p => Math.Log2(p.N)).ToArray(), points.Select(p => p.Ms).ToArray());
+            var line = plot.Add.Scatter(points.Select(p => Math.Log2(p.N)).ToArray(), points.Select(p => Time(p.Ms)).ToArray());
             legend.Add(Series(line, family, i) with { Marker = true });
             line.MarkerSize = 7;
         }
+
+        // On a growth's log-log chart, times are drawn as their logarithms, and ticked as times.
+        double Time(double ms) => chart.LogTime ? Math.Log10(Math.Max(ms, 1e-6)) : ms;
 
         if (chart.Chosen.Count > 0)
         {
@@ -191,7 +194,15 @@ internal static class PngCharts
             legend.Add(new LegendEntry("the degree chosen", ChartPalette.Foreground.File, null, Marker: true));
         }
 
-        if (chart.Scenario.IdealMs > 0)
+        if (chart.IdealPoints.Count > 0)
+        {
+            var ideal = plot.Add.ScatterLine(chart.IdealPoints.Select(p => Math.Log2(p.N)).ToArray(), chart.IdealPoints.Select(p => Time(p.Ms)).ToArray());
+            ideal.Color = File(ChartPalette.Ideal);
+            ideal.LineWidth = 2;
+            ideal.LinePattern = Pattern(ChartPalette.IdealDash);
+            legend.Add(new LegendEntry("the ideal at each size", ChartPalette.Ideal.File, ChartPalette.IdealDash, Marker: false));
+        }
+        else if (chart.Scenario.IdealMs > 0)
         {
             plot.Add.HorizontalLine(chart.Scenario.IdealMs, 2, File(ChartPalette.Ideal), Pattern(ChartPalette.IdealDash));
             legend.Add(new LegendEntry(Chart.IdealLabel(chart.Scenario.IdealMs), ChartPalette.Ideal.File, ChartPalette.IdealDash, Marker: false));
@@ -206,7 +217,21 @@ internal static class PngCharts
         plot.Axes.Bottom.TickGenerator = ticks;
         var (first, last) = (Math.Log2(chart.Ns[0]), Math.Log2(chart.Ns[^1]));
         var pad = Math.Max(0.25, (last - first) * 0.04);
-        plot.Axes.SetLimits(first - pad, last + pad, 0, chart.MaxMs);
+        if (chart.LogTime)
+        {
+            var timeTicks = new ScottPlot.TickGenerators.NumericManual();
+            foreach (var tick in SvgCharts.DecadeTicks(chart.MinMs, chart.MaxMs))
+            {
+                timeTicks.AddMajor(Math.Log10(tick), Chart.Ms(tick));
+            }
+
+            plot.Axes.Left.TickGenerator = timeTicks;
+            plot.Axes.SetLimits(first - pad, last + pad, Time(chart.MinMs), Time(chart.MaxMs));
+        }
+        else
+        {
+            plot.Axes.SetLimits(first - pad, last + pad, 0, chart.MaxMs);
+        }
         plot.XLabel(chart.AxisTitle);
         plot.YLabel(Chart.WallTimeAxis);
         return legend;

@@ -123,6 +123,7 @@ internal static class RunCommand
             Baseline = parse.GetValue(switches.Baseline) ?? defaults.Baseline,
             Prime = !parse.GetValue(switches.NoPrime) && defaults.Prime,
             Events = Events(parse, switches.Events, errors) ?? defaults.Events,
+            Grow = parse.GetValue(switches.Grow) ?? defaults.Grow,
         };
         options = RuntimeSettingsOf(parse, switches, errors, options);
 
@@ -455,7 +456,9 @@ internal static class RunCommand
         public readonly Option<string> Gc = new("--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer); both multiply the variants (:server-gc=1|0)" };
         public readonly Option<string[]> RuntimeEnv = new("--runtime-env") { Description = "Any DOTNET_NAME=VALUE set in every trial's process before its runtime starts; repeatable", AllowMultipleArgumentsPerToken = false };
 
-        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Columns, Plain];
+        public readonly Option<string> Grow = new("--grow") { Description = "How each variant's cost grows with the work: NAME=SIZE,SIZE,... (items=100,1000,10000) runs every variant at each size of a whole-number parameter of the scenario and reports the growth exponent of its median, with its interval, and the size at which it stops keeping up" };
+
+        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Grow, Columns, Plain];
     }
 }
 

@@ -116,12 +116,15 @@ internal static class Recommender
     /// </summary>
     internal static GapAccount? GapOf(ScenarioResult scenario, VariantResult best)
     {
-        if (best.Summary is not { ShownEfficiency: { } efficiency and < GapAccount.Threshold } summary || scenario.IdealMs <= 0)
+        if (best.Summary is not { ShownEfficiency: { } efficiency and < GapAccount.Threshold } summary || (summary.IdealMs ?? scenario.IdealMs) <= 0)
         {
             return null;
         }
 
-        var gap = Math.Max(0, summary.MedianWallMs - scenario.IdealMs);
+        // The variant's own ideal: the scenario's, or with --grow the one at its size.
+        var idealMs = summary.IdealMs ?? scenario.IdealMs;
+
+        var gap = Math.Max(0, summary.MedianWallMs - idealMs);
         double Part(double ms) => Math.Clamp(ms, 0, gap);
         var parts = new List<GapPart>();
         var notJudged = new List<GapLimit>();
@@ -129,7 +132,7 @@ internal static class Recommender
         // Measured by the batch itself, in every trial of a workload scenario.
         if (summary.Median(StandardMetrics.CallerTime) is { } caller)
         {
-            parts.Add(new GapPart { Limit = GapLimit.CallerSideCpu, Ms = caller, ExplainedMs = Part(caller - scenario.IdealMs) });
+            parts.Add(new GapPart { Limit = GapLimit.CallerSideCpu, Ms = caller, ExplainedMs = Part(caller - idealMs) });
         }
         else
         {
@@ -180,7 +183,7 @@ internal static class Recommender
         {
             Variant = best.Name,
             MedianMs = summary.MedianWallMs,
-            IdealMs = scenario.IdealMs,
+            IdealMs = idealMs,
             Efficiency = efficiency,
             Limit = most is not null && gap > 0 && most.ExplainedMs >= GapAccount.ExplainsShare * gap ? most.Limit : GapLimit.Unexplained,
             Parts = ranked,

@@ -57,12 +57,30 @@ internal static class Summarizer
 
         var plan = scenario.Plan;
         var notes = new List<string>(scenario.Notes);
-        var baselineOk = scenario.Variants.FirstOrDefault(v => v.Variant.Name == plan.Baseline)?.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
-        double? baselineMedian = baselineOk.Count > 0 ? MedianEstimate.MedianOf(baselineOk) : null;
+        var grow = plan.Grow;
+        var baseline = scenario.Variants.FirstOrDefault(v => v.Variant.Name == plan.Baseline);
+
+        // With --grow, each size has its own ideal and its own baseline: the baseline's variant at that size.
+        double IdealOf(Variant v) => grow?.SizeOf(v) is { } size && scenario.GrowIdeals.TryGetValue(size, out var bound) && bound.Ms > 0 ? bound.Ms : scenario.Ideal.Ms;
+        double? BaselineOf(Variant v)
+        {
+            var twin = baseline is null || grow?.SizeOf(v) is not { } size || grow.SizeOf(baseline.Variant) == size
+                ? baseline
+                : scenario.Variants.FirstOrDefault(o => grow.SizeOf(o.Variant) == size && Growth.LineOf(o.Variant.Name, grow.Name) == Growth.LineOf(baseline.Variant.Name, grow.Name));
+            var ok = twin?.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
+            return ok.Count > 0 ? MedianEstimate.MedianOf(ok) : null;
+        }
+
+        VariantSummary? SummaryOf(VariantTrials v)
+        {
+            var ideal = IdealOf(v.Variant);
+            var summary = Summarise(v.Trials, ideal, BaselineOf(v.Variant), plan.Scenario.Metrics);
+            return summary is not null && ideal != scenario.Ideal.Ms ? summary with { IdealMs = ideal } : summary;
+        }
 
         // Variants at different values of a sweep run different work on purpose; within one set of values, the
         // work must be the same.
-        var sweeps = plan.Scenario.Variants(plan.Parameters).Sweeps.Select(s => s.Parameter.Name).ToList();
+        var sweeps = plan.Scenario.Variants(plan.Parameters).Sweeps.Select(s => s.Parameter.Name).Concat(grow is { IsSweep: false } ? [grow.Name] : []).ToList();
         var mixed = scenario.Variants
             .GroupBy(v => string.Join(",", sweeps.Select(name => v.Variant.Parameters.GetValueOrDefault(name))))
             .Select(g => g.SelectMany(v => v.Trials).Select(t => t.WorkloadDigest).Where(d => !string.IsNullOrEmpty(d)).Distinct().Count())
@@ -98,11 +116,16 @@ internal static class Summarizer
                     Parameters = v.Variant.Parameters,
                     Status = v.Trials.Count == 0 ? TrialStatus.Failed : VariantStatus(v.Trials),
                     Trials = v.Trials,
-                    Summary = Summarise(v.Trials, scenario.Ideal.Ms, baselineMedian, plan.Scenario.Metrics),
+                    Summary = SummaryOf(v),
                 }),
             ],
             Notes = notes,
         };
+        if (grow is not null)
+        {
+            result = result with { Growth = Growth.Of(result, grow.Name, grow.Sizes, grow.Sizes.ToDictionary(size => size, size => scenario.GrowIdeals.TryGetValue(size, out var b) && b.Ms > 0 ? b.Ms : 0)) };
+        }
+
         return Answer(result, processorCount) with
         {
             Notes = [.. result.Notes, .. BeatenIdeal(result), .. Conclude(plan.Scenario, result)],
@@ -139,6 +162,12 @@ internal static class Summarizer
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(result);
 
+        // A post's claims are about one size of its work: a run of several sizes (--grow) puts none to the test.
+        if (result.Growth is { } growth)
+        {
+            return [.. (PostClaims.Of(scenario)?.Claims ?? []).Select(claim => claim.ToResult(Judgement.NotTested($"the run grew --{growth.Parameter} over {growth.Sizes.Count} sizes; the post's claims are judged on a run of one size")))];
+        }
+
         // A run that swept the processor count is judged at each count, as a reproduction's is.
         var cores = result.Variants.Select(v => v.WholeNumber(RuntimeSettings.Cores.Parameter.Name)).OfType<int>().Distinct().Order().ToList();
         var evidence = new ClaimEvidence(result, cores, runs: runs, machine: machine, settings: settings);
@@ -152,16 +181,15 @@ internal static class Summarizer
     internal static IEnumerable<string> BeatenIdeal(ScenarioResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        if (result.IdealMs <= 0)
-        {
-            yield break;
-        }
 
-        foreach (var variant in result.Variants.Where(v => v.Summary is { } s && s.MedianWallMs < result.IdealMs))
+        // Each variant against its own ideal: the scenario's, or with --grow the one at its size.
+        foreach (var variant in result.Variants.Where(v => v.Summary is { } s && (s.IdealMs ?? result.IdealMs) is > 0 and var ideal && s.MedianWallMs < ideal))
         {
             var summary = variant.Summary!;
-            var within = summary.CiHighMs >= result.IdealMs ? ", within its interval" : string.Empty;
-            yield return $"the ideal is not a lower bound here: {variant.Name}'s median, {Figures.Ms(summary.MedianWallMs)} ms ({Figures.Ms(summary.CiLowMs)}-{Figures.Ms(summary.CiHighMs)} ms), is below it ({Figures.Ms(result.IdealMs)} ms: {result.IdealReason}) by {Figures.Ms(result.IdealMs - summary.MedianWallMs)} ms{within}, so the bound is in error and {variant.Name} has no efficiency.";
+            var idealMs = summary.IdealMs ?? result.IdealMs;
+            var reason = summary.IdealMs is null ? result.IdealReason : "the ideal at its size";
+            var within = summary.CiHighMs >= idealMs ? ", within its interval" : string.Empty;
+            yield return $"the ideal is not a lower bound here: {variant.Name}'s median, {Figures.Ms(summary.MedianWallMs)} ms ({Figures.Ms(summary.CiLowMs)}-{Figures.Ms(summary.CiHighMs)} ms), is below it ({Figures.Ms(idealMs)} ms: {reason}) by {Figures.Ms(idealMs - summary.MedianWallMs)} ms{within}, so the bound is in error and {variant.Name} has no efficiency.";
         }
     }
 

@@ -247,7 +247,17 @@ internal sealed record SweepChart : Chart
 
     public override string Description => Chosen.Count > 0
         ? $"Median wall time of each degree probed before the {Scenario.Name} run (--dop auto), a line per strategy, the degree chosen ringed"
+        : LogTime ? $"Median wall time against {AxisTitle} in each {Scenario.Name} variant (--grow), log-log"
         : $"Median wall time against {AxisTitle} in each {Scenario.Name} variant family";
+
+    /// <summary>Whether the time axis is logarithmic too (a growth's chart, whose times span decades).</summary>
+    public bool LogTime { get; private init; }
+
+    /// <summary>The bottom of a logarithmic time axis: a little below the fastest median and the ideal.</summary>
+    public double MinMs { get; private init; }
+
+    /// <summary>The ideal at each size, for a growth's chart; empty elsewhere (the scenario's ideal is then a flat line).</summary>
+    public IReadOnlyList<SweepPoint> IdealPoints { get; private init; } = [];
 
     /// <inheritdoc/>
     public override string Title => Chosen.Count > 0 ? $"Degrees probed before the {Scenario.Name} run, each strategy (ringed: the one chosen)" : base.Title;
@@ -316,6 +326,22 @@ internal sealed record SweepChart : Chart
                 name += kin.Select(k => k.Others).Distinct().Count() > 1 && l.Key.Others.Length > 0 ? " " + l.Key.Others : string.Empty;
                 return (Family: name, l.Points);
             }).ToList();
+            if (scenario.Growth is { } growth && growth.Parameter == parameter)
+            {
+                // The growth's own chart: log-log, the ideal at each size as a line of its own.
+                var ideals = growth.Sizes.Select((size, i) => (size, Ms: i < growth.IdealsMs.Count ? growth.IdealsMs[i] : 0))
+                    .Where(p => p.Ms > 0 && double.IsFinite(p.Ms)).Select(p => new SweepPoint(p.size, p.Ms, "the ideal")).ToList();
+                var times = families.SelectMany(f => f.Points.Select(p => p.Ms)).Concat(ideals.Select(i => i.Ms)).Where(ms => ms > 0 && double.IsFinite(ms)).ToList();
+                if (times.Count > 0)
+                {
+                    // Each line named as the report's growth names it: the variant without its size.
+                    var named = families.Select(f => (Family: Analysis.Growth.LineOf(f.Points[0].Variant, parameter), f.Points)).ToList();
+                    charts.Add(new SweepChart(scenario, "growth", named, parameter, times.Max() * 1.25) { LogTime = true, MinMs = times.Min() / 1.25, IdealPoints = ideals });
+                }
+
+                continue;
+            }
+
             var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
             if (maxMs > 0 && double.IsFinite(maxMs))
             {

@@ -73,7 +73,7 @@ internal static class RecommendationText
             : Statement.Of($" Not judged here: {string.Join(", ", gap.NotJudged.Select(LimitName))} ({NotJudgedWhy(gap.NotJudged)}).");
         if (gap.Limit == GapLimit.Unexplained || most is null)
         {
-            var closest = most is { ExplainedMs: > 0 }
+            var closest = most is not null && most.ExplainedMs >= 0.01 * gap.GapMs
                 ? Statement.Of($" The most any measured limit explains: {LimitName(most.Limit)}, {Piece.Ms(most.ExplainedMs)} ms ({What(most)}).")
                 : Statement.Plain(string.Empty);
             return Statement.Of($"{head}; no measured limit explains half of the {Piece.Ms(gap.GapMs)} ms.{closest}{notJudged}");

@@ -232,12 +232,30 @@ internal static class SvgCharts
         var plotWidth = Width - left - 20;
         var (minLog, maxLog) = (Math.Log2(ns[0]), Math.Log2(ns[^1]));
         double X(double n) => maxLog == minLog ? left + (plotWidth / 2.0) : left + ((Math.Log2(n) - minLog) / (maxLog - minLog) * plotWidth);
-        double Y(double ms) => top + plotHeight - (ms / maxMs * plotHeight);
+        var (logLow, logHigh) = (Math.Log10(Math.Max(chart.MinMs, 1e-6)), Math.Log10(maxMs));
+        double Y(double ms) => chart.LogTime
+            ? top + plotHeight - ((Math.Log10(Math.Max(ms, 1e-6)) - logLow) / Math.Max(logHigh - logLow, 1e-9) * plotHeight)
+            : top + plotHeight - (ms / maxMs * plotHeight);
 
         var svg = Open("sweep", chart, height);
-        Grid(svg, left, plotWidth, maxMs, Y);
+        if (chart.LogTime)
+        {
+            foreach (var tick in DecadeTicks(chart.MinMs, maxMs))
+            {
+                svg.Append(Invariant, $"<line class=\"grid\" x1=\"{left}\" y1=\"{Fmt(Y(tick))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(tick))}\"/>");
+                svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(tick) + 4)}\" text-anchor=\"end\">{Number(tick)}</text>");
+            }
+        }
+        else
+        {
+            Grid(svg, left, plotWidth, maxMs, Y);
+        }
 
-        if (scenario.IdealMs > 0)
+        if (chart.IdealPoints.Count > 0)
+        {
+            svg.Append(Invariant, $"<polyline class=\"ideal\" fill=\"none\" points=\"{string.Join(' ', chart.IdealPoints.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"><title>the ideal at each size</title></polyline>");
+        }
+        else if (scenario.IdealMs > 0)
         {
             svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{left}\" y1=\"{Fmt(Y(scenario.IdealMs))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(scenario.IdealMs))}\"><title>{Chart.IdealLabel(scenario.IdealMs)}</title></line>");
         }
@@ -270,6 +288,29 @@ internal static class SvgCharts
         Legend(svg, families.Select(f => f.Family), left, plotWidth, bottom);
 
         return svg.Append("</svg>").ToString();
+    }
+
+    /// <summary>The ticks of a logarithmic axis from <paramref name="min"/> to <paramref name="max"/>: 1, 2 and 5 times each power of 10 within it (powers of 10 alone when that is too many).</summary>
+    internal static IEnumerable<double> DecadeTicks(double min, double max)
+    {
+        if (!(min > 0) || !(max > min) || !double.IsFinite(max))
+        {
+            yield break;
+        }
+
+        var decades = Math.Log10(max / min);
+        double[] steps = decades > 3 ? [1] : [1, 2, 5];
+        for (var power = Math.Floor(Math.Log10(min)); power <= Math.Ceiling(Math.Log10(max)); power++)
+        {
+            foreach (var step in steps)
+            {
+                var tick = step * Math.Pow(10, power);
+                if (tick >= min && tick <= max)
+                {
+                    yield return tick;
+                }
+            }
+        }
     }
 
     /// <summary>Room below a plot for its axis, its title and a legend of <paramref name="entries"/> in rows of three.</summary>

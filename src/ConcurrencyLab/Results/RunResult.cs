@@ -130,6 +130,9 @@ public sealed record ScenarioResult
     /// <summary>The degrees searched before the run (<c>--dop auto</c>), one per strategy that takes a degree; empty when none was searched, and in older files.</summary>
     public IReadOnlyList<DegreeSearchResult> DegreeSearches { get; init; } = [];
 
+    /// <summary>How each variant's cost grew with the parameter <c>--grow</c> grew; null when the run grew none.</summary>
+    public GrowthResult? Growth { get; init; }
+
     /// <summary>
     /// The answer after the table, one per set of values of <see cref="WorkParameters"/> (one when there are none):
     /// which variant to use and which to avoid, and why, with the figures. Empty when no variant had an ok trial; null
@@ -208,6 +211,12 @@ public sealed record VariantSummary
 
     /// <summary>Ideal over median wall time: 1 means the variant reached the lower bound.</summary>
     public double? Efficiency { get; init; }
+
+    /// <summary>
+    /// The ideal <see cref="Efficiency"/> is against, in milliseconds, where it is not the scenario's (with
+    /// <c>--grow</c>, the ideal at the variant's size); null where it is the scenario's.
+    /// </summary>
+    public double? IdealMs { get; init; }
 
     /// <summary>
     /// <see cref="Efficiency"/> where it is one (above 0, at most 1), as every report says it: a file that says a

@@ -38,7 +38,8 @@ internal static class DegreeSearch
                 continue;
             }
 
-            var space = scenarioPlan.Scenario.Variants(scenarioPlan.Parameters);
+            // The plan's own space: a variant made at a degree keeps the run's sweeps (--cores, --grow) in its name.
+            var space = scenarioPlan.Space ?? scenarioPlan.Scenario.Variants(scenarioPlan.Parameters);
             // Every strategy that takes a degree, named at a degree or at the API's default (`--variants
             // foreach-async` with --dop auto asks for its degree to be searched).
             var groups = scenarioPlan.Variants

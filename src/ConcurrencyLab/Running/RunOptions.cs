@@ -58,6 +58,14 @@ public sealed record RunOptions
     /// <summary>Scenario parameters by name (without dashes), as typed.</summary>
     public IReadOnlyDictionary<string, string> Parameters { get; init; } = new Dictionary<string, string>();
 
+    /// <summary>
+    /// How each variant's cost grows with the work: <c>NAME=SIZE,SIZE,...</c> (<c>items=100,1000,10000</c>), a
+    /// whole-number parameter of the scenario (its own or a sweep) and two or more sizes within its range. Every
+    /// variant runs at each size, named <c>whenall:items=1000</c>, and the results carry the growth exponent of
+    /// each variant's median (<see cref="Results.ScenarioResult.Growth"/>). Null for none.
+    /// </summary>
+    public string? Grow { get; init; }
+
     /// <summary>Measured trials per variant; null for the default at the chosen scale.</summary>
     public int? Repeat { get; init; }
 

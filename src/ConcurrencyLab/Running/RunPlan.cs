@@ -24,4 +24,39 @@ internal sealed record ScenarioPlan(
 
     /// <summary>The searches made for it before the run, which the run's record carries on; empty until then.</summary>
     public IReadOnlyList<DegreeSearchResult> DegreeSearches { get; init; } = [];
+
+    /// <summary>The variants it can run, with the run's sweeps (<c>--cores 2,8</c>, <c>--grow</c>); null where the plan was made without them.</summary>
+    public VariantSpace? Space { get; init; }
+
+    /// <summary>The sizes its variants run at (<c>--grow</c>); null for none.</summary>
+    public GrowPlan? Grow { get; init; }
+}
+
+/// <summary>
+/// A <c>--grow</c>: a whole-number parameter of the scenario and the sizes every variant runs at, in increasing
+/// order. The runner runs the sizes one after another, each with its own set-up and ideal.
+/// </summary>
+/// <param name="Name">The parameter, as its option is named without dashes: <c>items</c>.</param>
+/// <param name="Sizes">Two or more sizes, increasing.</param>
+internal sealed record GrowPlan(string Name, IReadOnlyList<int> Sizes)
+{
+    /// <summary>Whether the parameter is a sweep of the scenario's own, whose values multiply the variants already.</summary>
+    public bool IsSweep { get; init; }
+
+    /// <summary>The ideal planned at each size, from the parameters alone (a set-up that measures one replaces it).</summary>
+    public IReadOnlyDictionary<int, IdealBound> Ideals { get; init; } = new Dictionary<int, IdealBound>();
+
+    /// <summary>The size <paramref name="variant"/> runs at; null when it carries none.</summary>
+    public int? SizeOf(Variant variant)
+    {
+        ArgumentNullException.ThrowIfNull(variant);
+        return variant.WholeNumber(Name);
+    }
+
+    /// <summary>The scenario's parameters at <paramref name="size"/>.</summary>
+    public ParameterValues At(ParameterValues parameters, int size)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        return parameters.With(new Dictionary<string, string> { [Name] = size.ToString(System.Globalization.CultureInfo.InvariantCulture) });
+    }
 }

@@ -114,6 +114,19 @@ internal static partial class RunPlanner
                 given.Remove(DegreesName);
             }
 
+            // --grow runs every variant at each size: the plan is made at the smallest (a sweep's list at them all).
+            GrowPlan? grow = null;
+            if (options.Grow is { } growText)
+            {
+                grow = GrowOf(scenario, growText, given, problems);
+                if (grow is null)
+                {
+                    continue;
+                }
+
+                given[grow.Name] = grow.IsSweep ? string.Join(",", grow.Sizes) : Text(grow.Sizes[0]);
+            }
+
             var parameters = ParameterValues.Create(scenario.Parameters, given, options.Quick, out var parameterErrors);
             problems.AddRange(parameterErrors);
             if (parameterErrors.Count > 0)
@@ -130,9 +143,13 @@ internal static partial class RunPlanner
 
             try
             {
-                if (PlanScenario(scenario, parameters, options, problems, naming) is { } scenarioPlan)
+                if (PlanScenario(scenario, parameters, options, problems, naming, grow) is { } scenarioPlan)
                 {
-                    plans.Add(scenarioPlan with { SearchDegrees = search });
+                    plans.Add(scenarioPlan with
+                    {
+                        SearchDegrees = search,
+                        Grow = grow is null ? null : grow with { Ideals = grow.Sizes.ToDictionary(size => size, size => scenario.Ideal(grow.At(parameters, size), options.Seed)) },
+                    });
                 }
             }
             catch (Exception ex) when (ex is not OutOfMemoryException)
@@ -216,15 +233,87 @@ internal static partial class RunPlanner
         }
     }
 
+    /// <summary>The most sizes one <c>--grow</c> takes.</summary>
+    public const int MostGrowSizes = 12;
+
+    // --grow NAME=SIZE,...: a whole-number parameter of the scenario, two or more sizes it accepts; null, with the
+    // problem added, otherwise.
+    private static GrowPlan? GrowOf(Scenario scenario, string text, Dictionary<string, string> given, List<string> problems)
+    {
+        var at = text.IndexOf('=', StringComparison.Ordinal);
+        if (at <= 0)
+        {
+            problems.Add($"--grow takes NAME=SIZE,SIZE,... (such as items=100,1000,10000), not '{text}'.");
+            return null;
+        }
+
+        var name = text[..at].Trim().TrimStart('-');
+        var whole = scenario.Parameters.Where(p => p is Parameter<int> or Parameter<IReadOnlyList<int>> && p.Name != DegreesName).Select(p => p.Name).ToList();
+        var parameter = scenario.Parameters.FirstOrDefault(p => p.Name == name);
+        var growable = whole.Count == 0 ? "none of its parameters" : string.Join(", ", whole.Select(w => "--" + w));
+        if (name == DegreesName)
+        {
+            problems.Add($"--grow {DegreesName}: the degree is how the work is run, not the work; give --{DegreesName} a list of degrees, or auto. {scenario.Name} can grow {growable}.");
+            return null;
+        }
+
+        if (parameter is null || !whole.Contains(name))
+        {
+            problems.Add($"--grow {name}: {(parameter is null ? $"{scenario.Name} has no parameter --{name}" : $"--{name} is not a whole number")}; {scenario.Name} can grow {growable}.");
+            return null;
+        }
+
+        if (given.ContainsKey(name))
+        {
+            problems.Add($"--grow {name} and --{name} both set it: leave --{name} out.");
+            return null;
+        }
+
+        var sizes = new List<int>();
+        foreach (var part in text[(at + 1)..].Split(','))
+        {
+            var word = part.Trim();
+            if (parameter.Check(word) is { } problem)
+            {
+                problems.Add($"--grow {name}: {problem}");
+                return null;
+            }
+
+            if (!int.TryParse(word, NumberStyles.None, CultureInfo.InvariantCulture, out var size) || size < 1)
+            {
+                problems.Add($"--grow {name}: each size must be 1 or more, for a growth on a log scale, not '{word}'.");
+                return null;
+            }
+
+            sizes.Add(size);
+        }
+
+        var distinct = sizes.Distinct().Order().ToList();
+        if (distinct.Count < 2 || distinct.Count > MostGrowSizes)
+        {
+            problems.Add($"--grow {name}: a growth needs 2 to {MostGrowSizes} different sizes, not {distinct.Count} ('{text[(at + 1)..]}').");
+            return null;
+        }
+
+        return new GrowPlan(name, distinct) { IsSweep = parameter is Parameter<IReadOnlyList<int>> };
+    }
+
     /// <summary>The word <c>--variants</c> takes for every variant a scenario can run: every strategy in every form, at each degree.</summary>
     public const string AllVariants = "all";
 
     // The variants, baseline, notes and ideal of one scenario whose parameters are valid; null, with the problems
     // added, when a variant or the baseline named cannot run.
-    private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems, Func<string, string> naming)
+    private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems, Func<string, string> naming, GrowPlan? grow)
     {
-        // The runtime's settings at several values multiply every variant, as a sweep does.
+        // The runtime's settings at several values multiply every variant, as a sweep does; so do --grow's sizes
+        // of a parameter that is not already a sweep.
         var runtimeSweeps = RuntimeSettings.All.Where(s => options.RuntimeSweeps.ContainsKey(s.Parameter.Name)).Select(s => (s.Parameter, options.RuntimeSweeps[s.Parameter.Name])).ToList();
+        if (grow is { IsSweep: false })
+        {
+            var described = scenario.Parameters.First(p => p.Name == grow.Name).Description;
+            runtimeSweeps.Insert(0, (new VariantParameter(grow.Name, described, grow.Sizes[0], grow.Sizes[^1]) { ChangesWork = true, Example = grow.Sizes[0] }, grow.Sizes));
+        }
+
         var space = scenario.Variants(parameters).WithSweeps(runtimeSweeps);
         var variants = new List<Variant>();
         var refused = false;
@@ -304,6 +393,6 @@ internal static partial class RunPlanner
         }
 
         var ideal = scenario.Ideal(parameters, options.Seed);
-        return refused ? null : new ScenarioPlan(scenario, parameters, variants, baseline, ideal, notes);
+        return refused ? null : new ScenarioPlan(scenario, parameters, variants, baseline, ideal, notes) { Space = space };
     }
 }

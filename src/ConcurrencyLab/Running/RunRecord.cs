@@ -46,6 +46,9 @@ internal sealed record ScenarioRecord(
 
     /// <summary>The degrees searched before the run (<c>--dop auto</c>); empty when none was.</summary>
     public IReadOnlyList<DegreeSearchResult> DegreeSearches { get; init; } = [];
+
+    /// <summary>With <c>--grow</c>, the bound at each size (the set-up's where it measured one), by size; empty otherwise.</summary>
+    public IReadOnlyDictionary<int, IdealBound> GrowIdeals { get; init; } = new Dictionary<int, IdealBound>();
 }
 
 /// <summary>A variant and its measured trials.</summary>

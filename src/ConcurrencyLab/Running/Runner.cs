@@ -60,95 +60,121 @@ internal sealed partial class Runner
             var trials = scenarioPlan.Variants.ToDictionary(v => v.Name, _ => new List<TrialResult>());
             var notes = new List<string>(scenarioPlan.Notes);
             var floor = new ItemFloor();
-            var rounds = plan.Settings.Warmup + plan.Settings.Repeat;
-            RunFixture? fixture = null;
-            try
+            IdealBound? ideal = null;
+            IReadOnlyDictionary<string, double>? bounds = null;
+            var growIdeals = new Dictionary<int, IdealBound>();
+
+            // One phase, or with --grow one per size, one after another: each with its own set-up, torn down before
+            // the next, and its own ideal.
+            foreach (var (phaseParameters, phaseVariants, size) in Phases(scenarioPlan))
             {
+                var rounds = plan.Settings.Warmup + plan.Settings.Repeat;
+                var at = size is { } s ? $" at {scenarioPlan.Grow!.Name}={s}" : string.Empty;
+                RunFixture? fixture = null;
                 try
-                {
-                    fixture = await scenarioPlan.Scenario.PrepareRunAsync(scenarioPlan.Parameters, plan.Settings.Seed, cancellationToken).ConfigureAwait(false);
-                }
-                catch (Exception ex) when (ex is not OperationCanceledException)
-                {
-                    // Nothing to run the trials on: say why in one line, and go on to the next scenario.
-                    notes.Add("the scenario's set-up failed, so none of its trials ran: " + TrialFailure.Describe(ex));
-                    rounds = 0;
-                }
-
-                notes.AddRange(fixture?.Notes ?? []);
-                // The fixture's values win: it may settle one the user left open, such as a folder.
-                var parameters = fixture is null ? scenarioPlan.Parameters.Values : scenarioPlan.Parameters.Values.SetItems(fixture.TrialParameters);
-                for (var round = 0; round < rounds; round++)
-                {
-                    var warmup = round < plan.Settings.Warmup;
-                    var repeat = warmup ? round : round - plan.Settings.Warmup;
-                    foreach (var variant in plan.Settings.FixedOrder ? scenarioPlan.Variants : Rotate(scenarioPlan.Variants, round))
-                    {
-                        cancellationToken.ThrowIfCancellationRequested();
-                        var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, index++, plan.TotalTrials);
-                        Notify(o => o.TrialStarting(progress), notes);
-                        var request = new TrialRequest
-                        {
-                            Scenario = scenarioPlan.Scenario.Name,
-                            Variant = variant,
-                            Parameters = parameters,
-                            Seed = plan.Settings.Seed,
-                            SampleIntervalMs = plan.Settings.SampleIntervalMs,
-                            Repeat = repeat,
-                            Prime = plan.Settings.Prime,
-                            TimeoutMs = plan.TrialTimeout.TotalMilliseconds,
-                            ExpectedDurationMs = scenarioPlan.Scenario.ExpectedTrialDuration(scenarioPlan.Parameters).TotalMilliseconds,
-                        };
-                        var result = await _executor.RunAsync(
-                            scenarioPlan.Scenario,
-                            request,
-                            plan.TrialTimeout,
-                            processId => Notify(o => o.TrialProcessStarted(progress, processId), notes),
-                            cancellationToken).ConfigureAwait(false);
-
-                        // Each item's time is folded into the scenario's floor here, and goes no further.
-                        if (!warmup && result is { Status: TrialStatus.Ok, ItemTimesMs: { } times })
-                        {
-                            floor.Add(result.WorkloadDigest ?? string.Empty, variant.Name, times);
-                        }
-
-                        result = result.WithoutItemTimes();
-                        Notify(o => o.TrialFinished(progress, result), notes);
-
-                        // A trial in this process that outlived its timeout could only be abandoned, still running.
-                        abandoned |= result.Status == TrialStatus.Timeout && !result.Isolated;
-                        if (warmup)
-                        {
-                            if (result.Status != TrialStatus.Ok)
-                            {
-                                notes.Add($"warmup trial of {variant.Name} ended {result.Status.ToText()}: {result.Error}");
-                            }
-                        }
-                        else
-                        {
-                            trials[variant.Name].Add(result);
-                        }
-                    }
-                }
-            }
-            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-            {
-                cancelled = true;
-                notes.Add("the run was cancelled; trials measured before that are kept.");
-            }
-            finally
-            {
-                if (fixture is not null)
                 {
                     try
                     {
-                        await fixture.DisposeAsync().ConfigureAwait(false);
+                        fixture = await scenarioPlan.Scenario.PrepareRunAsync(phaseParameters, plan.Settings.Seed, cancellationToken).ConfigureAwait(false);
                     }
-                    catch (Exception ex) when (ex is not OutOfMemoryException)
+                    catch (Exception ex) when (ex is not OperationCanceledException)
                     {
-                        // What was measured stands; the user learns what was left behind.
-                        notes.Add("the scenario's set-up could not be torn down: " + TrialFailure.Describe(ex));
+                        // Nothing to run the trials on: say why in one line, and go on to the next scenario.
+                        notes.Add($"the scenario's set-up{at} failed, so none of its trials{at} ran: " + TrialFailure.Describe(ex));
+                        rounds = 0;
                     }
+
+                    notes.AddRange((fixture?.Notes ?? []).Where(n => !notes.Contains(n)));
+
+                    // A bound the set-up measured on this machine replaces the one planned from the parameters alone.
+                    var phaseIdeal = fixture?.Ideal ?? (size is { } planned && scenarioPlan.Grow!.Ideals.TryGetValue(planned, out var grown) ? grown : scenarioPlan.Ideal);
+                    ideal ??= phaseIdeal;
+                    bounds ??= fixture?.Bounds;
+                    if (size is { } measuredAt)
+                    {
+                        growIdeals[measuredAt] = phaseIdeal;
+                    }
+
+                    // The fixture's values win: it may settle one the user left open, such as a folder.
+                    var parameters = fixture is null ? phaseParameters.Values : phaseParameters.Values.SetItems(fixture.TrialParameters);
+                    var expectedMs = scenarioPlan.Scenario.ExpectedTrialDuration(phaseParameters).TotalMilliseconds;
+                    for (var round = 0; round < rounds; round++)
+                    {
+                        var warmup = round < plan.Settings.Warmup;
+                        var repeat = warmup ? round : round - plan.Settings.Warmup;
+                        foreach (var variant in plan.Settings.FixedOrder ? phaseVariants : Rotate(phaseVariants, round))
+                        {
+                            cancellationToken.ThrowIfCancellationRequested();
+                            var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, index++, plan.TotalTrials);
+                            Notify(o => o.TrialStarting(progress), notes);
+                            var request = new TrialRequest
+                            {
+                                Scenario = scenarioPlan.Scenario.Name,
+                                Variant = variant,
+                                Parameters = parameters,
+                                Seed = plan.Settings.Seed,
+                                SampleIntervalMs = plan.Settings.SampleIntervalMs,
+                                Repeat = repeat,
+                                Prime = plan.Settings.Prime,
+                                TimeoutMs = plan.TrialTimeout.TotalMilliseconds,
+                                ExpectedDurationMs = expectedMs,
+                            };
+                            var result = await _executor.RunAsync(
+                                scenarioPlan.Scenario,
+                                request,
+                                plan.TrialTimeout,
+                                processId => Notify(o => o.TrialProcessStarted(progress, processId), notes),
+                                cancellationToken).ConfigureAwait(false);
+
+                            // Each item's time is folded into the scenario's floor here, and goes no further.
+                            if (!warmup && result is { Status: TrialStatus.Ok, ItemTimesMs: { } times })
+                            {
+                                floor.Add(result.WorkloadDigest ?? string.Empty, variant.Name, times);
+                            }
+
+                            result = result.WithoutItemTimes();
+                            Notify(o => o.TrialFinished(progress, result), notes);
+
+                            // A trial in this process that outlived its timeout could only be abandoned, still running.
+                            abandoned |= result.Status == TrialStatus.Timeout && !result.Isolated;
+                            if (warmup)
+                            {
+                                if (result.Status != TrialStatus.Ok)
+                                {
+                                    notes.Add($"warmup trial of {variant.Name} ended {result.Status.ToText()}: {result.Error}");
+                                }
+                            }
+                            else
+                            {
+                                trials[variant.Name].Add(result);
+                            }
+                        }
+                    }
+                }
+                catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+                {
+                    cancelled = true;
+                    notes.Add("the run was cancelled; trials measured before that are kept.");
+                }
+                finally
+                {
+                    if (fixture is not null)
+                    {
+                        try
+                        {
+                            await fixture.DisposeAsync().ConfigureAwait(false);
+                        }
+                        catch (Exception ex) when (ex is not OutOfMemoryException)
+                        {
+                            // What was measured stands; the user learns what was left behind.
+                            notes.Add($"the scenario's set-up{at} could not be torn down: " + TrialFailure.Describe(ex));
+                        }
+                    }
+                }
+
+                if (cancelled)
+                {
+                    break;
                 }
             }
 
@@ -161,13 +187,12 @@ internal sealed partial class Runner
                 scenarioPlan,
                 [.. scenarioPlan.Variants.Select(v => new VariantTrials(v, trials[v.Name]))],
                 notes,
-
-                // A bound the set-up measured on this machine replaces the one planned from the parameters alone.
-                fixture?.Ideal ?? scenarioPlan.Ideal,
-                fixture?.Bounds ?? new Dictionary<string, double>())
+                ideal ?? scenarioPlan.Ideal,
+                bounds ?? new Dictionary<string, double>())
             {
                 LongestItem = floor.Longest(),
                 DegreeSearches = scenarioPlan.DegreeSearches,
+                GrowIdeals = growIdeals,
             };
             scenarios.Add(record);
             Notify(o => o.ScenarioFinished(record), runNotes);
@@ -186,6 +211,26 @@ internal sealed partial class Runner
             Cancelled = cancelled,
             Notes = runNotes,
         };
+    }
+
+    // The phases of a scenario's run: all its variants at its parameters, or with --grow each size's variants at
+    // the parameters of that size, smallest first.
+    private static IEnumerable<(ParameterValues Parameters, IReadOnlyList<Variant> Variants, int? Size)> Phases(ScenarioPlan plan)
+    {
+        if (plan.Grow is not { } grow)
+        {
+            yield return (plan.Parameters, plan.Variants, null);
+            yield break;
+        }
+
+        foreach (var size in grow.Sizes)
+        {
+            var variants = plan.Variants.Where(v => grow.SizeOf(v) == size).ToList();
+            if (variants.Count > 0)
+            {
+                yield return (grow.At(plan.Parameters, size), variants, size);
+            }
+        }
     }
 
     /// <summary>

@@ -101,6 +101,54 @@ public sealed class RunPlannerTests
     }
 
     [Fact]
+    public void Grow_RunsEveryVariantAtEachSize_WithTheIdealOfEach()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "parallel-for@4"], Grow = "items=100,10,1000,100" };
+        Assert.True(RunPlanner.TryCreate(options, Catalog, out var plan, out var errors), string.Join("; ", errors));
+
+        var delay = Assert.Single(plan.Scenarios);
+        Assert.Equal(new[] { 10, 100, 1000 }, delay.Grow!.Sizes);
+        Assert.Equal(
+            ["whenall:items=10", "whenall:items=100", "whenall:items=1000", "parallel-for@4:items=10", "parallel-for@4:items=100", "parallel-for@4:items=1000"],
+            delay.Variants.Select(v => v.Name).Order(StringComparer.Ordinal).OrderBy(n => n.StartsWith("parallel", StringComparison.Ordinal)).ToList());
+        Assert.Equal("10", delay.Parameters.Values["items"]);
+
+        // Delay's ideal is its longest delay: more items draw more delays, so it never falls as the work grows.
+        Assert.Equal(3, delay.Grow.Ideals.Count);
+        Assert.True(delay.Grow.Ideals[10].Ms <= delay.Grow.Ideals[1000].Ms);
+    }
+
+    [Theory]
+    [InlineData("items", "--grow takes NAME=SIZE,SIZE,... (such as items=100,1000,10000), not 'items'.")]
+    [InlineData("dop=1,2", "--grow dop: the degree is how the work is run, not the work; give --dop a list of degrees, or auto. delay can grow --items, --min-delay, --max-delay.")]
+    [InlineData("workers=1,2", "--grow workers: delay has no parameter --workers; delay can grow --items, --min-delay, --max-delay.")]
+    [InlineData("items=100", "--grow items: a growth needs 2 to 12 different sizes, not 1 ('100').")]
+    [InlineData("items=100,100", "--grow items: a growth needs 2 to 12 different sizes, not 1 ('100,100').")]
+    [InlineData("items=100,x", "--grow items: --items must be a whole number from 1 to 100000, not 'x'.")]
+    [InlineData("items=100,0", "--grow items: --items must be from 1 to 100000, not 0.")]
+    [InlineData("items=100,200000", "--grow items: --items must be from 1 to 100000, not 200000.")]
+    public void Grow_BadInput_IsOneLine_BeforeAnythingRuns(string grow, string error)
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Grow = grow };
+
+        Assert.False(RunPlanner.TryCreate(options, Catalog, m => m, out _, out var errors));
+
+        Assert.Equal([error], errors);
+    }
+
+    [Fact]
+    public void Grow_OfANumberThatIsNotWhole_OrGivenTwice_IsRefused()
+    {
+        var mix = new RunOptions { Scenarios = ["mix"], Grow = "cpu-ms=1,2" };
+        Assert.False(RunPlanner.TryCreate(mix, ScenarioCatalog.Tool, m => m, out _, out var notWhole));
+        Assert.StartsWith("--grow cpu-ms: --cpu-ms is not a whole number; mix can grow --items", Assert.Single(notWhole), StringComparison.Ordinal);
+
+        var twice = new RunOptions { Scenarios = ["delay"], Grow = "items=10,20", Parameters = new Dictionary<string, string> { ["items"] = "30" } };
+        Assert.False(RunPlanner.TryCreate(twice, Catalog, m => m, out _, out var both));
+        Assert.Equal(["--grow items and --items both set it: leave --items out."], both);
+    }
+
+    [Fact]
     public void StrategyPairedWithAFormItCannotUse_IsRefusedAtValidation()
     {
         var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall-sync", "semaphore@4-sync"] };
