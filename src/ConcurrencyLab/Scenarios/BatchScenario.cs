@@ -52,6 +52,30 @@ public abstract class BatchScenario : Scenario
     protected static Parameter<IReadOnlyList<int>> DegreesParameter(IReadOnlyList<int> defaults, string description, int maximum, IReadOnlyList<int>? quick = null) =>
         Parameter.WholeNumbers("dop", defaults, description, minimum: 1, maximum: maximum, quick: quick);
 
+    /// <summary>The word <c>--dop</c> takes for a search of each strategy's degree.</summary>
+    internal const string SearchWord = "auto";
+
+    /// <summary>
+    /// <c>--dop</c> whose default is <see cref="SearchWord"/>: a run that gives no degrees searches them, starting
+    /// its plan from <paramref name="defaults"/>, which <c>auto</c> reads as.
+    /// </summary>
+    protected static Parameter<IReadOnlyList<int>> SearchedDegreesParameter(IReadOnlyList<int> defaults, string description, int maximum)
+    {
+        var numbers = DegreesParameter(defaults, description, maximum);
+        return new Parameter<IReadOnlyList<int>>(
+            numbers.Name,
+            $"{description}, or {SearchWord} to search each one's degree (tried from the core count up; the default)",
+            SearchWord,
+            quickValue: null,
+            text => string.Equals(text.Trim(), SearchWord, StringComparison.OrdinalIgnoreCase) ? (defaults, null) : numbers.Parse(text));
+    }
+
+    /// <summary>Whether a run that gives no <c>--dop</c> searches the degrees (its default is <see cref="SearchWord"/>).</summary>
+    internal bool SearchesDegreesByDefault => Degrees.DefaultValue == SearchWord;
+
+    /// <summary>The degrees a plan starts from when <c>--dop</c> is <see cref="SearchWord"/>.</summary>
+    internal IReadOnlyList<int> StartingDegrees => Degrees.Parse(SearchWord) is ({ } degrees, null) ? degrees : [];
+
     /// <summary>The degrees from <c>--dop</c>.</summary>
     protected IReadOnlyList<int> DegreesOf(ParameterValues parameters)
     {

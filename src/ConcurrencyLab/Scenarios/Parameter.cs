@@ -179,6 +179,9 @@ public sealed class Parameter<T> : Parameter
     /// <inheritdoc/>
     public override bool IsSwitch => Flag;
 
+    /// <summary>Reads <paramref name="text"/>: the value, or a one-line reason it is not one.</summary>
+    internal (T Value, string? Problem) Parse(string text) => _parse(text);
+
     internal bool Flag { get; init; }
 
     /// <inheritdoc/>

@@ -66,8 +66,19 @@ public sealed class WorkloadScenario : BatchScenario
     /// </summary>
     public override IReadOnlyList<Parameter> Parameters => _parameters ??= AllParameters();
 
-    /// <summary>The degrees of parallelism the strategies that take one run at, unless <c>--dop</c> says otherwise; 4 by default.</summary>
+    /// <summary>
+    /// The degrees of parallelism the strategies that take one run at, unless <c>--dop</c> says otherwise; 4 by
+    /// default. With <see cref="SearchDegrees"/> (the default), a run that gives no <c>--dop</c> searches each
+    /// strategy's degree instead, and these are where its plan starts.
+    /// </summary>
     public IReadOnlyList<int> DefaultDegrees { get; init; } = [4];
+
+    /// <summary>
+    /// Whether a run that gives no <c>--dop</c> searches each strategy's degree (<c>--dop auto</c>, the default:
+    /// the best degree is what most users come to find); false to run <see cref="DefaultDegrees"/> as they are.
+    /// A run that names a variant at a degree (<c>parallel-for@8</c>) runs the degrees named.
+    /// </summary>
+    public bool SearchDegrees { get; init; } = true;
 
     /// <summary>Numbers that multiply the variants (see <see cref="Sweep"/>); none by default.</summary>
     public IReadOnlyList<Sweep> Sweeps { get; init; } = [];
@@ -102,7 +113,9 @@ public sealed class WorkloadScenario : BatchScenario
 
     /// <inheritdoc/>
     protected override Parameter<IReadOnlyList<int>> Degrees =>
-        _degrees ??= DegreesParameter(DefaultDegrees is { Count: > 0 } ? DefaultDegrees : [4], "degrees of parallelism for the strategies that take one", maximum: 10_000);
+        _degrees ??= SearchDegrees
+            ? SearchedDegreesParameter(DefaultDegrees is { Count: > 0 } ? DefaultDegrees : [4], "degrees of parallelism for the strategies that take one", maximum: 10_000)
+            : DegreesParameter(DefaultDegrees is { Count: > 0 } ? DefaultDegrees : [4], "degrees of parallelism for the strategies that take one", maximum: 10_000);
 
     /// <summary>One item after another, in the first form the workload offers that a loop can call.</summary>
     public override Variant DefaultBaseline(ParameterValues parameters)

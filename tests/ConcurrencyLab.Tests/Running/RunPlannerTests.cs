@@ -101,6 +101,36 @@ public sealed class RunPlannerTests
     }
 
     [Fact]
+    public void AWorkloadScenario_SearchesItsDegreesByDefault_UnlessADegreeIsGiven()
+    {
+        Scenario[] tool = [ScenarioCatalog.Mix, new WorkloadScenario("counted", _ => new CountingWorkload(10)) { SearchDegrees = false }];
+        RunPlan Plan(RunOptions options)
+        {
+            Assert.True(RunPlanner.TryCreate(options, tool, out var plan, out var errors), string.Join("; ", errors));
+            return plan;
+        }
+
+        var bare = Plan(new RunOptions { Scenarios = ["mix"] }).Scenarios[0];
+        Assert.True(bare.SearchDegrees);
+        Assert.Equal("auto", bare.Parameters.Values["dop"]);
+        Assert.Contains(bare.Variants, v => v.Name == "foreach-async@4");
+
+        // A degree the user chose, as --dop or in a name, is run as chosen.
+        Assert.False(Plan(new RunOptions { Scenarios = ["mix"], Parameters = new Dictionary<string, string> { ["dop"] = "8" } }).Scenarios[0].SearchDegrees);
+        var named = Plan(new RunOptions { Scenarios = ["mix"], Variants = ["parallel-for@8", "whenall"] }).Scenarios[0];
+        Assert.False(named.SearchDegrees);
+        Assert.Equal("4,64", named.Parameters.Values["dop"]);
+        Assert.True(Plan(new RunOptions { Scenarios = ["mix"], Variants = ["parallel-for", "whenall"] }).Scenarios[0].SearchDegrees);
+
+        // A scenario that asks for its degrees as given, and the built-in experiments, search only when told to.
+        var counted = Plan(new RunOptions { Scenarios = ["counted"] }).Scenarios[0];
+        Assert.False(counted.SearchDegrees);
+        Assert.Equal("4", counted.Parameters.Values["dop"]);
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["delay"] }, Catalog, out var delay, out _));
+        Assert.False(delay.Scenarios[0].SearchDegrees);
+    }
+
+    [Fact]
     public void Grow_RunsEveryVariantAtEachSize_WithTheIdealOfEach()
     {
         var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "parallel-for@4"], Grow = "items=100,10,1000,100" };
