@@ -15,7 +15,16 @@ public sealed record GrowthResult
     public required string Parameter { get; init; }
 
     /// <summary>The sizes, increasing.</summary>
-    public required IReadOnlyList<int> Sizes { get; init; }
+    /// <exception cref="ArgumentException">Set to no sizes, or to sizes that are not 1 or more and increasing (as a results file someone sent might).</exception>
+    public required IReadOnlyList<int> Sizes
+    {
+        get => _sizes;
+        init => _sizes = value is { Count: > 0 } && value.All(s => s >= 1) && value.Zip(value.Skip(1)).All(p => p.First < p.Second)
+            ? value
+            : throw new ArgumentException("a growth's sizes must be one or more whole numbers of 1 or more, increasing.", nameof(Sizes));
+    }
+
+    private readonly IReadOnlyList<int> _sizes = [];
 
     /// <summary>The ideal at each size, in milliseconds, in the order of <see cref="Sizes"/>; 0 where there is none.</summary>
     public IReadOnlyList<double> IdealsMs { get; init; } = [];

@@ -126,10 +126,18 @@ public static class ResultsFile
 
             for (var r = 0; r < (scenario.Recommendations?.Count ?? 0); r++)
             {
-                if (Null(scenario.Recommendations![r].Avoid, $"{at}.recommendations[{r}].avoid") is { } avoid)
+                var recommendation = scenario.Recommendations![r];
+                if ((Null(recommendation.Avoid, $"{at}.recommendations[{r}].avoid")
+                    ?? Null(recommendation.Gap?.Parts ?? [], $"{at}.recommendations[{r}].gap.parts")
+                    ?? Null(recommendation.Gap?.NotJudged ?? [], $"{at}.recommendations[{r}].gap.notJudged")) is { } avoid)
                 {
                     return avoid;
                 }
+            }
+
+            if (scenario.Growth is { } growth && Null(growth.Lines, $"{at}.growth.lines") is { } inGrowth)
+            {
+                return inGrowth;
             }
 
             for (var v = 0; v < scenario.Variants.Count; v++)

@@ -60,6 +60,22 @@ public sealed class ResultsFileTests
     }
 
     [Theory]
+    [InlineData("\"lines\": [", "\"lines\": [null, ")]
+    [InlineData("\"sizes\": [\n          10,", "\"sizes\": [\n          100,")]
+    [InlineData("\"sizes\": [\n          10,\n          100\n        ]", "\"sizes\": []")]
+    [InlineData("\"parts\": [", "\"parts\": [null, ")]
+    [InlineData("\"limit\": \"callerSideCpu\"", "\"limit\": \"gremlins\"")]
+    public void AGrowthOrAGapThisBuildCannotRead_IsRefusedInOneLine(string good, string bad)
+    {
+        var run = ExporterTests.SampleRun();
+        var scenario = run.Scenarios[0];
+        var growth = new GrowthResult { Parameter = "items", Sizes = [10, 100], IdealsMs = [20, 20], Lines = [new LineGrowth { Line = "whenall", MediansMs = [21, null], Exponent = 0.1 }] };
+        var gap = new GapAccount { Variant = "whenall", MedianMs = 50, IdealMs = 20, Efficiency = 0.4, Limit = GapLimit.CallerSideCpu, Parts = [new GapPart { Limit = GapLimit.CallerSideCpu, ExplainedMs = 25, Ms = 45 }] };
+        var recommendations = new[] { new Recommendation { Fastest = "whenall", FastestMs = 50, Because = UseBecause.Fastest, Use = "whenall", Gap = gap } };
+        AssertRefusedInOneLine(run with { Scenarios = [scenario with { Growth = growth, Recommendations = recommendations }] }, good, bad);
+    }
+
+    [Theory]
     [InlineData("\"sites\": [", "\"sites\": [null, ")]
     [InlineData("\"poolAdjustments\": [", "\"poolAdjustments\": [null, ")]
     [InlineData("\"work\": {", "\"work\": null, \"was\": {")]
