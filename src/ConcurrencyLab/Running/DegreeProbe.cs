@@ -3,15 +3,30 @@ namespace ConcurrencyLab.Running;
 /// <summary>
 /// The search for one strategy's degree of parallelism, as a sequence of probes: start at the core count, double
 /// while the median improves beyond the noise seen so far, then try the midpoints (on a log scale) between the
-/// best degree and its tried neighbours. Pure: the caller runs the probes and records what they measured, so the
-/// search is tested against made-up costs.
+/// best degree and its tried neighbours. A new degree is probed with one trial; it gets <see cref="Trials"/> only
+/// where that one does not settle it (neither <see cref="Clear"/> times faster than the best so far, nor as much
+/// slower), and the degrees that end up near the best get them before the search ends. Pure: the caller runs the
+/// probes and records what they measured, so the search is tested against made-up costs.
 /// </summary>
 internal sealed class DegreeProbe
 {
     /// <summary>The least share by which a degree must beat the best so far to count as better: timings on a shared machine differ by this much between runs of the same thing.</summary>
     public const double LeastNoise = 0.05;
 
+    /// <summary>The trials a degree gets where one does not settle it, and the best and those near it always.</summary>
+    public const int Trials = 3;
+
+    /// <summary>Steps that do not improve on the best that doubling goes on past, before it stops.</summary>
+    public const int Patience = 1;
+
+    /// <summary>A single trial this many times faster than the best so far is better beyond any noise; this many times slower, worse.</summary>
+    public const double Clear = 1.5;
+
     private readonly Dictionary<int, IReadOnlyList<double>> _tried = [];
+    private readonly SortedSet<int> _topUps = [];
+    private (int Degree, int Against)? _deciding;
+    private int _misses;
+    private bool _finalised;
     private int _max;
     private readonly int _budget;
     private bool _narrowed;
@@ -72,9 +87,7 @@ internal sealed class DegreeProbe
                 return LeastNoise;
             }
 
-            var walls = _tried[best];
-            var median = Median(walls);
-            return median > 0 ? Math.Max(LeastNoise, (walls.Max() - walls.Min()) / (2 * median)) : LeastNoise;
+            return NoiseOf(_tried[best]);
         }
     }
 
@@ -94,24 +107,29 @@ internal sealed class DegreeProbe
         }
     }
 
-    /// <summary>The degrees to probe next (each once); empty when the search is over.</summary>
+    /// <summary>The degrees to probe next, each with <see cref="TrialsFor"/> trials; empty when the search is over.</summary>
     public IReadOnlyList<int> Next()
     {
+        if (_topUps.Count > 0)
+        {
+            return [.. _topUps];
+        }
+
         if (_tried.Count >= _budget)
         {
-            return [];
+            return Final();
         }
 
         if (!_narrowed)
         {
-            return _tried.ContainsKey(_next) ? [] : [_next];
+            return _tried.ContainsKey(_next) ? Final() : [_next];
         }
 
         // Between the best and each tried neighbour, the midpoint on a log scale, where it is a degree not tried:
         // chosen once, when doubling stops, and probed once each.
         if (_midpoints is not null)
         {
-            return [.. _midpoints.Where(m => !_tried.ContainsKey(m)).Take(_budget - _tried.Count)];
+            return _midpoints.Where(m => !_tried.ContainsKey(m)).Take(_budget - _tried.Count).ToList() is { Count: > 0 } left ? left : Final();
         }
 
         if (Best is not { } best)
@@ -129,14 +147,52 @@ internal sealed class DegreeProbe
             .Distinct()
             .ToList();
         _midpoints = mids;
-        return [.. mids.Take(_budget - _tried.Count)];
+        return mids.Count > 0 ? [.. mids.Take(_budget - _tried.Count)] : Final();
     }
 
-    /// <summary>Records what a probe of <paramref name="degree"/> measured, and decides what comes next.</summary>
+    /// <summary>How many trials to run of <paramref name="degree"/> now: one for a degree not yet tried, else what it lacks of <see cref="Trials"/>.</summary>
+    public int TrialsFor(int degree) =>
+        _tried.TryGetValue(degree, out var times) && times[0] < double.MaxValue ? Math.Max(1, Trials - times.Count) : 1;
+
+    // Once nothing else is left: the best and every degree within Clear of it get their full trials, so that the
+    // choice and the range as fast are made on medians, not on single trials; then the search is over.
+    private IReadOnlyList<int> Final()
+    {
+        if (_finalised || Best is not { } best)
+        {
+            return [];
+        }
+
+        _finalised = true;
+        var limit = Median(_tried[best]) * Clear;
+        _topUps.UnionWith(Candidates.Where(c => c.Value.Count < Trials && Median(c.Value) <= limit).Select(c => c.Key));
+        return [.. _topUps];
+    }
+
+    /// <summary>Records what a probe of <paramref name="degree"/> measured (a degree probed again adds to its trials), and decides what comes next.</summary>
     public void Record(int degree, IReadOnlyList<double> wallMs)
     {
         ArgumentNullException.ThrowIfNull(wallMs);
         var times = wallMs.Where(w => double.IsFinite(w) && w > 0).ToList();
+
+        // More trials of a degree already tried: added to its own; the decision they were wanted for is made once
+        // all of them are in.
+        if (_topUps.Remove(degree))
+        {
+            if (_tried.TryGetValue(degree, out var had) && had[0] < double.MaxValue)
+            {
+                _tried[degree] = [.. had, .. times];
+            }
+
+            if (_topUps.Count == 0 && _deciding is { } deciding)
+            {
+                _deciding = null;
+                Decide(deciding.Degree, improved: Median(_tried[deciding.Degree]) < Median(_tried[deciding.Against]) * (1 - NoiseOf(_tried[deciding.Against])));
+            }
+
+            return;
+        }
+
         if (times.Count == 0)
         {
             // A probe with no successful trial is no candidate; doubling stops there.
@@ -161,8 +217,41 @@ internal sealed class DegreeProbe
             return;
         }
 
-        var improved = bestBefore is not { } b || Median(times) < Median(_tried[b]) * (1 - noiseBefore);
-        if (improved && degree < _max)
+        if (bestBefore is { } b && times.Count < Trials)
+        {
+            // One trial settles it only when it is far from the best; otherwise both get their full trials first.
+            var (median, best) = (Median(times), Median(_tried[b]));
+            if (median * Clear < best || median > best * Clear)
+            {
+                Decide(degree, improved: median < best);
+                return;
+            }
+
+            _topUps.Add(degree);
+            if (_tried[b].Count < Trials)
+            {
+                _topUps.Add(b);
+            }
+
+            _deciding = (degree, b);
+            return;
+        }
+
+        Decide(degree, improved: bestBefore is not { } before || Median(times) < Median(_tried[before]) * (1 - noiseBefore));
+    }
+
+    // Doubling goes on from a degree that improved on the best, and once more past one that did not: a time that
+    // falls slowly (a pool that grows as items block) can miss the noise at one step and clear it at the next.
+    // Two steps in a row that do not improve stop it.
+    private void Decide(int degree, bool improved)
+    {
+        var again = improved || _misses++ < Patience;
+        if (improved)
+        {
+            _misses = 0;
+        }
+
+        if (again && degree < _max)
         {
             _next = Math.Min(degree * 2, _max);
         }
@@ -170,6 +259,12 @@ internal sealed class DegreeProbe
         {
             _narrowed = true;
         }
+    }
+
+    private static double NoiseOf(IReadOnlyList<double> walls)
+    {
+        var median = Median(walls);
+        return median > 0 ? Math.Max(LeastNoise, (walls.Max() - walls.Min()) / (2 * median)) : LeastNoise;
     }
 
     private static double Median(IReadOnlyList<double> values) => Statistics.MedianEstimate.MedianOf(values);

@@ -12,9 +12,6 @@ namespace ConcurrencyLab.Running;
 /// </summary>
 internal static class DegreeSearch
 {
-    /// <summary>Trials in each probe.</summary>
-    public const int ProbeTrials = 3;
-
     /// <summary>The most degrees probed for one strategy.</summary>
     public const int Budget = 10;
 
@@ -57,13 +54,16 @@ internal static class DegreeSearch
                 g => new DegreeProbe(g.First().WholeNumber(RuntimeSettings.Cores.Parameter.Name) ?? runCores, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
 
             // Rounds: each strategy's next degrees at once, so a probe round is one small run.
-            while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d))).ToList() is { Count: > 0 } round)
+            // Each round by the trials its probes want (one for a new degree, more for one a single trial did not
+            // settle), each a small run of its own.
+            while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d)))).ToList() is { Count: > 0 } wanted)
+            foreach (var round in wanted.GroupBy(w => w.Trials))
             {
                 var variants = round.Select(r => (r.Group, r.Degree, Variant: At(space, members[r.Group], r.Degree))).ToList();
                 var probePlan = plan with
                 {
                     Scenarios = [scenarioPlan with { Variants = [.. variants.Select(v => v.Variant)] }],
-                    Settings = plan.Settings with { Repeat = ProbeTrials, Warmup = 0 },
+                    Settings = plan.Settings with { Repeat = round.Key, Warmup = 0 },
                 };
                 RunRecord record;
                 try
@@ -95,7 +95,9 @@ internal static class DegreeSearch
                     probes[group].Record(degree, walls);
                     try
                     {
-                        observer?.DegreeProbed(scenarioPlan.Scenario.Name, variant.Name, walls.Count, walls.Count == 0 ? null : Statistics.MedianEstimate.MedianOf(walls));
+                        // Said with every trial of the degree so far, the ones a probe added to included.
+                        var all = probes[group].Tried.FirstOrDefault(t => t.Degree == degree).WallMs?.Where(w => w < double.MaxValue).ToList() ?? walls;
+                        observer?.DegreeProbed(scenarioPlan.Scenario.Name, variant.Name, all.Count, all.Count == 0 ? null : Statistics.MedianEstimate.MedianOf(all));
                     }
                     catch (Exception ex) when (ex is not OutOfMemoryException)
                     {
@@ -130,7 +132,7 @@ internal static class DegreeSearch
             var notes = new List<string>(scenarioPlan.Notes);
             if (results.Count > 0)
             {
-                notes.Add($"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in {results.Sum(r => r.Trials)} probe trials before the run ({ProbeTrials} a degree, at most {Budget} degrees each); the run measured the degree found");
+                notes.Add($"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in {results.Sum(r => r.Trials)} probe trials before the run (one a degree, {DegreeProbe.Trials} where one did not settle it and for the degrees near the best, at most {Budget} degrees each); the run measured the degree found");
             }
 
             var unfound = groups.Where(g => !chosen.ContainsKey(g.Key)).Select(g => g.Key.Family).Distinct().ToList();

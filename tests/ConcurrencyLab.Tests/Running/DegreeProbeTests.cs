@@ -21,6 +21,77 @@ public sealed class DegreeProbeTests
         return probed;
     }
 
+    // Runs the search as the runner does, each probe with the trials it asks for, each trial drawn from the cost
+    // (with its noise); gives how many trials it took.
+    private static int SearchAsRun(DegreeProbe probe, Func<int, int, double> cost)
+    {
+        var trials = 0;
+        while (probe.Next() is { Count: > 0 } next)
+        {
+            foreach (var degree in next)
+            {
+                var count = probe.TrialsFor(degree);
+                probe.Record(degree, [.. Enumerable.Range(trials, count).Select(i => cost(degree, i))]);
+                trials += count;
+            }
+        }
+
+        return trials;
+    }
+
+    [Fact]
+    public void WhereEachDoublingHalvesTheTime_OneTrialADegreeSettlesIt_AndTheBestGetsItsFullTrials()
+    {
+        // 200 items that only wait 100 ms: the time halves with each doubling, up to the items (mix's wait shape).
+        var probe = new DegreeProbe(start: 2, max: 1024, budget: 10);
+        probe.LimitTo(200);
+
+        var trials = SearchAsRun(probe, (d, i) => (20_000.0 / Math.Min(d, 200)) + 10 + (i % 3));
+
+        Assert.Equal(200, probe.Best);
+        Assert.Equal(DegreeProbe.Trials, probe.Tried.Single(t => t.Degree == 200).WallMs.Count);
+        Assert.All(probe.Tried.Where(t => t.Degree < 128), t => Assert.Single(t.WallMs));
+
+        // An exhaustive sweep of 16 degrees at 3 trials each takes 48: the search, a third of that at most.
+        Assert.InRange(trials, 1, 16);
+    }
+
+    [Fact]
+    public void WhereOneTrialCannotTellTwoDegreesApart_BothGetTheirFullTrials_BeforeTheSearchGoesOn()
+    {
+        // CPU-bound on 2 cores: every degree from 2 up takes about as long; trials differ by a few percent.
+        var probe = new DegreeProbe(start: 2, max: 1024, budget: 10);
+
+        SearchAsRun(probe, (d, i) => 200 * (1 + (0.02 * (i % 3))) + (d > 8 ? d : 0));
+
+        Assert.All(probe.Tried.Where(t => t.Degree is 2 or 4), t => Assert.Equal(DegreeProbe.Trials, t.WallMs.Count));
+        Assert.DoesNotContain(probe.Tried, t => t.Degree > 8);
+        Assert.True(probe.AsFast!.Value.From <= 2 && probe.AsFast.Value.To >= 4, $"as fast: {probe.AsFast}");
+    }
+
+    [Fact]
+    public void ASingleTrialFarSlowerThanTheBest_StopsTheDoubling_WithoutMoreTrials()
+    {
+        var probe = new DegreeProbe(start: 2, max: 1024, budget: 10);
+        probe.Record(2, [100]);
+        probe.Record(4, [400]);
+
+        // Far slower: settled at one trial, and one more doubling (as far slower) ends it.
+        Assert.Equal([8], probe.Next());
+        Assert.Equal(1, probe.TrialsFor(8));
+        probe.Record(8, [800]);
+        Assert.Equal([3], probe.Next());
+        Assert.Equal(1, probe.TrialsFor(3));
+        probe.Record(3, [300]);
+
+        // Nothing near the best is left short of trials but the best itself.
+        Assert.Equal([2], probe.Next());
+        Assert.Equal(2, probe.TrialsFor(2));
+        probe.Record(2, [101, 99]);
+        Assert.Empty(probe.Next());
+        Assert.Equal(2, probe.Best);
+    }
+
     [Fact]
     public void ACostWithAMinimum_IsDoubledPast_ThenNarrowedOnALogScale()
     {
@@ -29,7 +100,8 @@ public sealed class DegreeProbeTests
 
         var probed = Search(probe, d => (1000.0 / d) + d);
 
-        Assert.Equal([2, 4, 8, 16, 32, 64, 23, 45], probed);
+        // 64 is no better than 32, nor is 128 (one step past a miss, in case the time only falls slowly): then narrowed.
+        Assert.Equal([2, 4, 8, 16, 32, 64, 128, 23, 45], probed);
         Assert.Equal(32, probe.Best);
         Assert.Equal((32, 32), probe.AsFast);
     }
@@ -41,9 +113,9 @@ public sealed class DegreeProbeTests
 
         var probed = Search(probe, d => Math.Max(100, 1600.0 / d));
 
-        Assert.Equal([2, 4, 8, 16, 32, 11, 23], probed);
+        Assert.Equal([2, 4, 8, 16, 32, 64, 11, 23], probed);
         Assert.Equal(16, probe.Best);
-        Assert.Equal((16, 32), probe.AsFast);
+        Assert.Equal((16, 64), probe.AsFast);
     }
 
     [Fact]
@@ -93,14 +165,31 @@ public sealed class DegreeProbeTests
     }
 
     [Fact]
-    public void AnImprovementWithinTheNoise_DoesNotKeepDoubling()
+    public void AnImprovementWithinTheNoise_TwiceInARow_StopsTheDoubling()
     {
-        // 4 is 3% faster than 2: inside the 5% any two runs differ by, so doubling stops at 4.
+        // 4 is 3% faster than 2: inside the 5% any two runs differ by. One more doubling is tried, in case the time
+        // falls slowly; 8 is no better either, so doubling stops there.
         var probe = new DegreeProbe(start: 2, max: 1024, budget: 12);
         probe.Record(2, [100, 100, 100]);
         probe.Record(4, [97, 97, 97]);
+        Assert.Equal([8], probe.Next());
+        probe.Record(8, [98, 98, 98]);
 
-        Assert.Equal([3], probe.Next());
-        Assert.Equal((2, 4), probe.AsFast);
+        Assert.Equal([3, 6], probe.Next());
+        Assert.Equal((2, 8), probe.AsFast);
+    }
+
+    [Fact]
+    public void ATimeThatFallsSlowly_KeepsTheDoublingGoingPastOneStepWithinTheNoise()
+    {
+        // A pool that grows as items block: 16 is 3% better than 8 (within the noise), 32 is 10% better than 8.
+        var probe = new DegreeProbe(start: 8, max: 1024, budget: 12);
+        probe.Record(8, [1000, 1000, 1000]);
+        probe.Record(16, [970, 970, 970]);
+        Assert.Equal([32], probe.Next());
+        probe.Record(32, [900, 900, 900]);
+
+        Assert.Equal([64], probe.Next());
+        Assert.Equal(32, probe.Best);
     }
 }
