@@ -287,6 +287,13 @@ internal sealed record SweepChart : Chart
 
         var forms = searches.Select(s => s.Search.Form).Distinct().Count();
         var families = searches.Select(s => (Family: forms > 1 && s.Search.Form is { } form ? $"{s.Search.Family}-{form.ToSuffix()}" : s.Search.Family, s.Points)).ToList();
+
+        // Searches of one strategy at several sweep values (--cores 2,8, --grow) are told apart by those values:
+        // the variant found, without its degree (foreach-async:cores=8).
+        if (families.Select(f => f.Family).Distinct(StringComparer.Ordinal).Count() < families.Count)
+        {
+            families = [.. searches.Select(s => (Family: s.Search.Variant.Replace($"@{s.Search.Chosen.ToString(CultureInfo.InvariantCulture)}", string.Empty, StringComparison.Ordinal), s.Points))];
+        }
         var chosen = searches.SelectMany(s => s.Points.Where(p => p.N == s.Search.Chosen)).ToList();
         var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
         return maxMs > 0 && double.IsFinite(maxMs) ? new SweepChart(scenario, "degree-search", families, "degree", maxMs) { Chosen = chosen } : null;

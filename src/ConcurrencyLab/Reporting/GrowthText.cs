@@ -35,8 +35,8 @@ internal static class GrowthText
             ? Statement.Of($"; {Piece.Ms(measured[0].Ms!.Value)} ms at {Piece.Count(measured[0].size)}, {Piece.Ms(measured[^1].Ms!.Value)} ms at {Piece.Count(measured[^1].size)}")
             : Statement.Plain(string.Empty);
         var keeps = line.StopsKeepingUpAt is { } at
-            ? Statement.Of($"; it stopped keeping up with the ideal at {Piece.Count(at)}")
-            : Statement.Plain("; it kept up with the ideal");
+            ? Statement.Of($"; from {Piece.Count(at)} on, its time grew faster than the ideal's")
+            : Statement.Plain("; its time grew no faster than the ideal's");
         return Statement.Of($"{Piece.Variant(line.Line)}: as {Power(growth.Parameter, exponent)}{interval}{span}{keeps}.");
     }
 

@@ -277,6 +277,23 @@ public sealed partial class HtmlExporterTests
         Assert.DoesNotContain(Chart.For(ExporterTests.SampleRun().Scenarios[0]).OfType<SweepChart>(), c => c.Kind == "degree-search");
     }
 
+    [Fact]
+    public void SearchesOfOneStrategyAtTwoSweepValues_AreLinesNamedByThoseValues_NotTwoLinesOfOneName()
+    {
+        var scenario = ExporterTests.SampleRun().Scenarios[0] with
+        {
+            DegreeSearches =
+            [
+                new DegreeSearchResult { Family = "foreach-async", Variant = "foreach-async@8:cores=2", Chosen = 8, AsFastFrom = 8, AsFastTo = 8, Noise = 0.05, Tried = [new(2, 3, 400), new(8, 3, 100)] },
+                new DegreeSearchResult { Family = "foreach-async", Variant = "foreach-async@32:cores=8", Chosen = 32, AsFastFrom = 32, AsFastTo = 32, Noise = 0.05, Tried = [new(8, 3, 400), new(32, 3, 100)] },
+            ],
+        };
+
+        var chart = Assert.Single(Chart.For(scenario).OfType<SweepChart>(), c => c.Kind == "degree-search");
+
+        Assert.Equal(["foreach-async:cores=2", "foreach-async:cores=8"], chart.Families.Select(f => f.Family));
+    }
+
     /// <summary>A sample run whose second variant's trial has thread states from stack samples and two raises for starvation.</summary>
     internal static ScenarioResult WithThreadStates(double binMs = 10)
     {
