@@ -1,0 +1,234 @@
+using System.Diagnostics;
+using HdrHistogram;
+
+namespace ConcurrencyLab.Experiments.Load;
+
+/// <summary>
+/// One step of open-loop load: requests sent at the times an <see cref="ArrivalSchedule"/> fixed in advance,
+/// whatever the service does, each timed twice: from the time it was meant to be sent (the latency a user waiting
+/// on that schedule sees, corrected for coordinated omission as wrk2 does) and from the time it was really sent
+/// (the service time). The schedule runs on a thread of its own, so a busy or starved thread pool cannot hold a
+/// send back from its time unseen: a send that starts late is counted, and its lag is in the first figure.
+/// </summary>
+internal static class OpenLoopStep
+{
+    /// <summary>A send this many milliseconds after its time is counted as late.</summary>
+    public const double LateMs = 5;
+
+    /// <summary>The longest latency the histograms hold; longer ones are recorded as this.</summary>
+    public static readonly TimeSpan LongestRecorded = TimeSpan.FromMinutes(10);
+
+    /// <summary>
+    /// Runs a step: <paramref name="send"/> once at each time of a schedule at <paramref name="ratePerSecond"/> over
+    /// <paramref name="duration"/>, each given <paramref name="timeout"/> to finish; then waits for the last.
+    /// </summary>
+    /// <param name="send">One request: done when its reply is; it throws for an error, and must honour the token for a timeout.</param>
+    /// <param name="ratePerSecond">The offered rate.</param>
+    /// <param name="duration">How long requests are sent for.</param>
+    /// <param name="arrivals">Evenly spaced, or a Poisson process.</param>
+    /// <param name="seed">The Poisson schedule's seed.</param>
+    /// <param name="timeout">How long one request may take before it is counted as timed out and abandoned.</param>
+    /// <param name="cancellationToken">Stops the schedule; the requests under way are then abandoned.</param>
+    public static async Task<LoadStepResult> RunAsync(Func<CancellationToken, Task> send, double ratePerSecond, TimeSpan duration, Arrivals arrivals, int seed, TimeSpan timeout, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(send);
+        ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
+        var offsets = ArrivalSchedule.OffsetsMs(ratePerSecond, duration, arrivals, seed);
+        var recording = new Recording();
+        var requests = new Task[offsets.Length];
+        var sent = 0;
+        var start = Stopwatch.GetTimestamp();
+
+        // Each request is started on the schedule's own thread, at its time; what it awaits runs wherever it runs.
+        var schedule = new Thread(() =>
+        {
+            for (var i = 0; i < offsets.Length && !cancellationToken.IsCancellationRequested; i++)
+            {
+                var intended = start + (long)(offsets[i] * Stopwatch.Frequency / 1000);
+                WaitUntil(intended, cancellationToken);
+                requests[i] = One(send, intended, timeout, recording, cancellationToken);
+                sent = i + 1;
+            }
+        })
+        {
+            IsBackground = true,
+            Name = "conclab open-loop schedule",
+        };
+        schedule.Start();
+        await Task.Run(schedule.Join, CancellationToken.None).ConfigureAwait(false);
+        await Task.WhenAll(requests.Take(sent)).ConfigureAwait(false);
+        cancellationToken.ThrowIfCancellationRequested();
+
+        var seconds = duration.TotalSeconds;
+        var span = Math.Max(seconds, Stopwatch.GetElapsedTime(start, recording.LastDone).TotalSeconds);
+        return recording.Result(ratePerSecond, offsets.Length, sent, seconds, span);
+    }
+
+    // Sleeps while the time is more than 2 ms away, then yields until it comes: a sleep alone can wake a
+    // millisecond or more late.
+    private static void WaitUntil(long timestamp, CancellationToken cancellationToken)
+    {
+        while (!cancellationToken.IsCancellationRequested)
+        {
+            var leftMs = (timestamp - Stopwatch.GetTimestamp()) * 1000.0 / Stopwatch.Frequency;
+            if (leftMs <= 0)
+            {
+                return;
+            }
+
+            if (leftMs > 2)
+            {
+                Thread.Sleep(TimeSpan.FromMilliseconds(leftMs - 1.5));
+            }
+            else
+            {
+                Thread.Yield();
+            }
+        }
+    }
+
+    private static async Task One(Func<CancellationToken, Task> send, long intended, TimeSpan timeout, Recording recording, CancellationToken cancellationToken)
+    {
+        var sentAt = Stopwatch.GetTimestamp();
+        using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        limit.CancelAfter(timeout);
+        string? failure = null;
+        var timedOut = false;
+        try
+        {
+            await send(limit.Token).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested && limit.IsCancellationRequested)
+        {
+            timedOut = true;
+        }
+        catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
+        {
+            failure = ex.GetType().Name;
+        }
+        catch (OperationCanceledException)
+        {
+            // The step was stopped: this request is abandoned, not counted.
+            return;
+        }
+
+        recording.Add(intended, sentAt, Stopwatch.GetTimestamp(), failure, timedOut);
+    }
+
+    // What the requests measured, added to from many threads under one lock: a few microseconds a request.
+    private sealed class Recording
+    {
+        private readonly Lock _lock = new();
+        private readonly LongHistogram _latency = Histogram();
+        private readonly LongHistogram _service = Histogram();
+        private readonly LongHistogram _lag = Histogram();
+        private readonly Dictionary<string, int> _failed = new(StringComparer.Ordinal);
+        private int _completed;
+        private int _timedOut;
+        private int _late;
+
+        public long LastDone { get; private set; }
+
+        public void Add(long intended, long sentAt, long doneAt, string? failure, bool timedOut)
+        {
+            lock (_lock)
+            {
+                LastDone = Math.Max(LastDone, doneAt);
+                var lagMs = Math.Max(0, Stopwatch.GetElapsedTime(intended, sentAt).TotalMilliseconds);
+                _lag.RecordValue(Micros(lagMs));
+                _late += lagMs > LateMs ? 1 : 0;
+                if (timedOut)
+                {
+                    _timedOut++;
+                    return;
+                }
+
+                if (failure is not null)
+                {
+                    _failed[failure] = _failed.GetValueOrDefault(failure) + 1;
+                    return;
+                }
+
+                _completed++;
+                _latency.RecordValue(Micros(Stopwatch.GetElapsedTime(intended, doneAt).TotalMilliseconds));
+                _service.RecordValue(Micros(Stopwatch.GetElapsedTime(sentAt, doneAt).TotalMilliseconds));
+            }
+        }
+
+        public LoadStepResult Result(double offered, int planned, int sent, double seconds, double span)
+        {
+            lock (_lock)
+            {
+                return new LoadStepResult
+                {
+                    OfferedPerSecond = offered,
+                    Planned = planned,
+                    Sent = sent,
+                    Completed = _completed,
+                    TimedOut = _timedOut,
+                    Failed = new Dictionary<string, int>(_failed, StringComparer.Ordinal),
+                    Late = _late,
+                    SentPerSecond = sent / seconds,
+                    CompletedPerSecond = _completed / span,
+                    Latency = Quantiles(_latency),
+                    Service = Quantiles(_service),
+                    Lag = Quantiles(_lag),
+                };
+            }
+        }
+
+        private static LongHistogram Histogram() => new(Micros(LongestRecorded.TotalMilliseconds), 3);
+
+        private static long Micros(double ms) => (long)Math.Clamp(Math.Round(ms * 1000), 0, LongestRecorded.TotalMilliseconds * 1000);
+
+        private static LatencyQuantiles? Quantiles(LongHistogram histogram) =>
+            histogram.TotalCount == 0
+                ? null
+                : new LatencyQuantiles(Ms(histogram.GetValueAtPercentile(50)), Ms(histogram.GetValueAtPercentile(90)), Ms(histogram.GetValueAtPercentile(99)), Ms(histogram.GetValueAtPercentile(99.9)), Ms(histogram.GetMaxValue()));
+
+        private static double Ms(long micros) => micros / 1000.0;
+    }
+}
+
+/// <summary>What one open-loop step measured.</summary>
+internal sealed record LoadStepResult
+{
+    /// <summary>The rate the schedule offered, per second.</summary>
+    public required double OfferedPerSecond { get; init; }
+
+    /// <summary>The requests the schedule planned.</summary>
+    public required int Planned { get; init; }
+
+    /// <summary>The requests sent (fewer than planned only when the step was stopped).</summary>
+    public required int Sent { get; init; }
+
+    /// <summary>The requests that completed without an error in their time.</summary>
+    public required int Completed { get; init; }
+
+    /// <summary>The requests that took longer than their timeout.</summary>
+    public int TimedOut { get; init; }
+
+    /// <summary>The requests that failed, by the kind of error (its exception's type name).</summary>
+    public IReadOnlyDictionary<string, int> Failed { get; init; } = new Dictionary<string, int>();
+
+    /// <summary>The sends that started more than <see cref="OpenLoopStep.LateMs"/> after their time.</summary>
+    public int Late { get; init; }
+
+    /// <summary>Requests sent per second of the step.</summary>
+    public double SentPerSecond { get; init; }
+
+    /// <summary>Requests completed per second, over the step or until the last reply, whichever is longer.</summary>
+    public double CompletedPerSecond { get; init; }
+
+    /// <summary>The completed requests' latency from the time each was meant to be sent (corrected for coordinated omission); null when none completed.</summary>
+    public LatencyQuantiles? Latency { get; init; }
+
+    /// <summary>The completed requests' latency from the time each was really sent (the service time); null when none completed.</summary>
+    public LatencyQuantiles? Service { get; init; }
+
+    /// <summary>How late the sends started, after their times; null when none was sent.</summary>
+    public LatencyQuantiles? Lag { get; init; }
+}
+
+/// <summary>Quantiles of a latency, in milliseconds (HdrHistogram, three significant digits).</summary>
+internal sealed record LatencyQuantiles(double P50Ms, double P90Ms, double P99Ms, double P999Ms, double MaxMs);
