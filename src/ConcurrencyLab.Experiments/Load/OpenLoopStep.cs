@@ -40,6 +40,8 @@ internal static class OpenLoopStep
         var start = Stopwatch.GetTimestamp();
 
         // Each request is started on the schedule's own thread, at its time; what it awaits runs wherever it runs.
+        // The thread says when it is done, so no pool thread waits on it.
+        var scheduled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         var schedule = new Thread(() =>
         {
             for (var i = 0; i < offsets.Length && !cancellationToken.IsCancellationRequested; i++)
@@ -49,13 +51,15 @@ internal static class OpenLoopStep
                 requests[i] = One(send, intended, timeout, recording, cancellationToken);
                 sent = i + 1;
             }
+
+            scheduled.SetResult();
         })
         {
             IsBackground = true,
             Name = "conclab open-loop schedule",
         };
         schedule.Start();
-        await Task.Run(schedule.Join, CancellationToken.None).ConfigureAwait(false);
+        await scheduled.Task.ConfigureAwait(false);
         await Task.WhenAll(requests.Take(sent)).ConfigureAwait(false);
         cancellationToken.ThrowIfCancellationRequested();
 

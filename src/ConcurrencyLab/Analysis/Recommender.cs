@@ -157,12 +157,13 @@ internal static class Recommender
         }
         else
         {
-            var raises = runtime.PoolAdjustments.Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking).ToList();
-            if (raises.Count > 0)
+            // Raises only (the pool also lowers its target for blocking when the blocking ends), counted as the
+            // account counts them.
+            var (starved, blocking) = (account.Process.StarvationRaises, account.Process.BlockingRaises);
+            if (starved + blocking > 0)
             {
-                var blocking = raises.Count(a => a.Reason == PoolAdjustmentReason.CooperativeBlocking);
-                var last = raises.Max(a => a.TimeMs);
-                parts.Add(new GapPart { Limit = 2 * blocking >= raises.Count ? GapLimit.PoolThreadsBlocked : GapLimit.SlowInjection, Ms = last, Count = raises.Count, ExplainedMs = Part(last) });
+                var last = runtime.Raises().Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking).Max(a => a.TimeMs);
+                parts.Add(new GapPart { Limit = blocking >= starved ? GapLimit.PoolThreadsBlocked : GapLimit.SlowInjection, Ms = last, Count = starved + blocking, ExplainedMs = Part(last) });
             }
 
             if (account.Process.LockContentions is { Count: > 0 } locks)

@@ -62,14 +62,17 @@ internal static class Summarizer
 
         // With --grow, each size has its own ideal and its own baseline: the baseline's variant at that size.
         double IdealOf(Variant v) => grow?.SizeOf(v) is { } size && scenario.GrowIdeals.TryGetValue(size, out var bound) && bound.Ms > 0 ? bound.Ms : scenario.Ideal.Ms;
-        double? BaselineOf(Variant v)
-        {
-            var twin = baseline is null || grow?.SizeOf(v) is not { } size || grow.SizeOf(baseline.Variant) == size
-                ? baseline
-                : scenario.Variants.FirstOrDefault(o => grow.SizeOf(o.Variant) == size && Growth.LineOf(o.Variant.Name, grow.Name) == Growth.LineOf(baseline.Variant.Name, grow.Name));
-            var ok = twin?.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
-            return ok.Count > 0 ? MedianEstimate.MedianOf(ok) : null;
-        }
+        var baselineLine = baseline is null || grow is null ? null : Growth.LineOf(baseline.Variant.Name, grow.Name);
+        var baselineBySize = grow is null || baselineLine is null
+            ? []
+            : scenario.Variants.Where(o => grow.SizeOf(o.Variant) is not null && Growth.LineOf(o.Variant.Name, grow.Name) == baselineLine)
+                .GroupBy(o => grow.SizeOf(o.Variant)!.Value)
+                .ToDictionary(g => g.Key, g => MedianWall(g.First()));
+        var baselineMedian = baseline is null ? null : MedianWall(baseline);
+        double? BaselineOf(Variant v) => grow?.SizeOf(v) is { } size ? baselineBySize.GetValueOrDefault(size) : baselineMedian;
+
+        static double? MedianWall(VariantTrials variant) =>
+            variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() is { Count: > 0 } ok ? MedianEstimate.MedianOf(ok) : null;
 
         VariantSummary? SummaryOf(VariantTrials v)
         {

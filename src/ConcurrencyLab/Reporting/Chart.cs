@@ -321,7 +321,14 @@ internal sealed record SweepChart : Chart
         var lines = groups.Where(l => l.Points.Count >= 2).ToList();
         var swept = lines.Select(l => l.Key.Swept).Distinct().ToList();
         var charts = new List<SweepChart>();
-        foreach (var parameter in swept)
+
+        // A grown parameter has the growth's own chart, drawn from its lines as the report says them.
+        if (scenario.Growth is { } growth && Grown(scenario, growth) is { } grown)
+        {
+            charts.Add(grown);
+        }
+
+        foreach (var parameter in swept.Where(p => p != scenario.Growth?.Parameter))
         {
             // A line is named by its family, and by what tells it from the family's other variants, if it has any
             // (drawn or not: parallel-for@4 alone has no line, but parallel-for@4-apm's line must not pass for it).
@@ -333,22 +340,6 @@ internal sealed record SweepChart : Chart
                 name += kin.Select(k => k.Others).Distinct().Count() > 1 && l.Key.Others.Length > 0 ? " " + l.Key.Others : string.Empty;
                 return (Family: name, l.Points);
             }).ToList();
-            if (scenario.Growth is { } growth && growth.Parameter == parameter)
-            {
-                // The growth's own chart: log-log, the ideal at each size as a line of its own.
-                var ideals = growth.Sizes.Select((size, i) => (size, Ms: i < growth.IdealsMs.Count ? growth.IdealsMs[i] : 0))
-                    .Where(p => p.Ms > 0 && double.IsFinite(p.Ms)).Select(p => new SweepPoint(p.size, p.Ms, "the ideal")).ToList();
-                var times = families.SelectMany(f => f.Points.Select(p => p.Ms)).Concat(ideals.Select(i => i.Ms)).Where(ms => ms > 0 && double.IsFinite(ms)).ToList();
-                if (times.Count > 0)
-                {
-                    // Each line named as the report's growth names it: the variant without its size.
-                    var named = families.Select(f => (Family: Analysis.Growth.LineOf(f.Points[0].Variant, parameter), f.Points)).ToList();
-                    charts.Add(new SweepChart(scenario, "growth", named, parameter, times.Max() * 1.25) { LogTime = true, MinMs = times.Min() / 1.25, IdealPoints = ideals });
-                }
-
-                continue;
-            }
-
             var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
             if (maxMs > 0 && double.IsFinite(maxMs))
             {
@@ -357,6 +348,18 @@ internal sealed record SweepChart : Chart
         }
 
         return charts;
+
+        // Log-log: each line's medians by size, and the ideal at each size as a line of its own; null with no line of two points.
+        static SweepChart? Grown(ScenarioResult scenario, GrowthResult growth)
+        {
+            var lines = growth.Lines
+                .Select(l => (Family: l.Line, Points: (IReadOnlyList<SweepPoint>)[.. growth.Sizes.Select((size, i) => (size, Ms: l.MediansMs.ElementAtOrDefault(i))).Where(p => p.Ms is > 0 && double.IsFinite(p.Ms.Value)).Select(p => new SweepPoint(p.size, p.Ms!.Value, l.Line))]))
+                .Where(l => l.Points.Count >= 2)
+                .ToList();
+            var ideals = growth.Sizes.Select((size, i) => new SweepPoint(size, growth.IdealsMs.ElementAtOrDefault(i), "the ideal")).Where(p => p.Ms > 0 && double.IsFinite(p.Ms)).ToList();
+            var times = lines.SelectMany(l => l.Points).Concat(ideals).Select(p => p.Ms).ToList();
+            return lines.Count == 0 ? null : new SweepChart(scenario, "growth", lines, growth.Parameter, times.Max() * 1.25) { LogTime = true, MinMs = times.Min() / 1.25, IdealPoints = ideals };
+        }
 
         static string Others(VariantResult variant, string swept) =>
             string.Join(' ', variant.Parameters.Where(p => p.Key != swept).OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));

@@ -238,18 +238,7 @@ internal static class SvgCharts
             : top + plotHeight - (ms / maxMs * plotHeight);
 
         var svg = Open("sweep", chart, height);
-        if (chart.LogTime)
-        {
-            foreach (var tick in DecadeTicks(chart.MinMs, maxMs))
-            {
-                svg.Append(Invariant, $"<line class=\"grid\" x1=\"{left}\" y1=\"{Fmt(Y(tick))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(tick))}\"/>");
-                svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(tick) + 4)}\" text-anchor=\"end\">{Number(tick)}</text>");
-            }
-        }
-        else
-        {
-            Grid(svg, left, plotWidth, maxMs, Y);
-        }
+        Grid(svg, left, plotWidth, chart.LogTime ? DecadeTicks(chart.MinMs, maxMs) : Ticks(maxMs), Y);
 
         if (chart.IdealPoints.Count > 0)
         {
@@ -317,9 +306,12 @@ internal static class SvgCharts
     private static int LegendHeight(int entries) => 50 + ((entries + 2) / 3 * 18);
 
     /// <summary>Horizontal grid lines with their values at the left, at round ticks up to <paramref name="max"/>.</summary>
-    private static void Grid(StringBuilder svg, int left, int plotWidth, double max, Func<double, double> y)
+    private static void Grid(StringBuilder svg, int left, int plotWidth, double max, Func<double, double> y) => Grid(svg, left, plotWidth, Ticks(max), y);
+
+    /// <summary>Horizontal grid lines with their values at the left, at <paramref name="ticks"/>.</summary>
+    private static void Grid(StringBuilder svg, int left, int plotWidth, IEnumerable<double> ticks, Func<double, double> y)
     {
-        foreach (var tick in Ticks(max))
+        foreach (var tick in ticks)
         {
             svg.Append(Invariant, $"<line class=\"grid\" x1=\"{left}\" y1=\"{Fmt(y(tick))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(y(tick))}\"/>");
             svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(y(tick) + 4)}\" text-anchor=\"end\">{Number(tick)}</text>");

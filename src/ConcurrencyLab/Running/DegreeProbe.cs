@@ -65,9 +65,6 @@ internal sealed class DegreeProbe
     /// <summary>Every degree probed, with its trials' wall times, in increasing degree.</summary>
     public IReadOnlyList<(int Degree, IReadOnlyList<double> WallMs)> Tried => [.. _tried.OrderBy(t => t.Key).Select(t => (t.Key, t.Value))];
 
-    /// <summary>Whether the search has nothing more to probe.</summary>
-    public bool Done => Next().Count == 0;
-
     /// <summary>The degree with the least median so far, the lesser degree of two alike; null before any probe.</summary>
     public int? Best => Candidates.Any() ? Candidates.OrderBy(t => Median(t.Value)).ThenBy(t => t.Key).First().Key : null;
 

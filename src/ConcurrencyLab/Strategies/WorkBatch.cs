@@ -102,15 +102,14 @@ internal sealed class WorkBatch
         {
             case WorkForm.Sync:
                 CallRun(index, cancellationToken);
-                Returned(index);
-                Finish(index);
+                Finish(index, Returned(index));
                 return ValueTask.CompletedTask;
             case WorkForm.Tap:
                 var pending = CallRunAsync(index, cancellationToken);
-                Returned(index);
+                var returned = Returned(index);
                 if (pending.IsCompletedSuccessfully)
                 {
-                    Finish(index);
+                    Finish(index, returned);
                     return ValueTask.CompletedTask;
                 }
 
@@ -222,7 +221,7 @@ internal sealed class WorkBatch
     /// synchronous one run inline. That thread runs them one after another, so no other core can share this time.
     /// Items the caller runs to their end by blocking (<see cref="Invoke"/>) are its share of the work, not counted.
     /// </summary>
-    public double CallerMs() => Stopwatch.GetElapsedTime(0, Volatile.Read(ref _callerTicks)).TotalMilliseconds;
+    public double CallerMs() => Stopwatch.GetElapsedTime(0, _callerTicks).TotalMilliseconds;
 
     /// <summary>Milliseconds from <see cref="MarkStart"/> to the first item's call: the strategy's own start (threads made, a pipeline built); null when no item began.</summary>
     public double? FirstItemMs()
@@ -248,18 +247,23 @@ internal sealed class WorkBatch
     private void Begin(int index) => _begunAt[index] = Stopwatch.GetTimestamp();
 
     // An asynchronous call came back to its caller: on the thread that handed the batch over, the time inside it was
-    // that thread's alone. Only that one thread adds, so the sum needs no lock.
-    private void Returned(int index)
+    // that thread's alone. Only that one thread adds, and the sum is read once the batch is done, so it needs no
+    // lock. Gives the clock it read, for an item that finished with the call; 0 when it read none.
+    private long Returned(int index)
     {
-        if (Environment.CurrentManagedThreadId == _startedOn)
+        if (Environment.CurrentManagedThreadId != _startedOn)
         {
-            Volatile.Write(ref _callerTicks, _callerTicks + (Stopwatch.GetTimestamp() - _begunAt[index]));
+            return 0;
         }
+
+        var now = Stopwatch.GetTimestamp();
+        _callerTicks += now - _begunAt[index];
+        return now;
     }
 
-    private void Finish(int index)
+    private void Finish(int index, long at = 0)
     {
-        _finishedAt[index] = Stopwatch.GetTimestamp();
+        _finishedAt[index] = at != 0 ? at : Stopwatch.GetTimestamp();
 
         // The increment publishes _finishedAt[index]: readers check _runs before reading the timestamp.
         if (Interlocked.Increment(ref _runs[index]) == 1)

@@ -78,9 +78,15 @@ public sealed class GapAccountTests
     [Fact]
     public void ThePoolStillRaisingItsTarget_ExplainsTheRampItTook_ByTheReasonMostRaisesHad()
     {
-        PoolAdjustment Raise(double at, PoolAdjustmentReason why) => new(at, 5, why, 0);
-        var starved = new RuntimeAccount { PoolAdjustments = [Raise(100, PoolAdjustmentReason.Starvation), Raise(350, PoolAdjustmentReason.Starvation), Raise(900, PoolAdjustmentReason.Starvation)] };
-        var blocked = new RuntimeAccount { PoolAdjustments = [Raise(10, PoolAdjustmentReason.CooperativeBlocking), Raise(20, PoolAdjustmentReason.CooperativeBlocking), Raise(300, PoolAdjustmentReason.Starvation)] };
+        PoolAdjustment To(int threads, double at, PoolAdjustmentReason why) => new(at, threads, why, 0);
+        var starved = new RuntimeAccount { PoolTargetAtStart = 2, PoolAdjustments = [To(3, 100, PoolAdjustmentReason.Starvation), To(4, 350, PoolAdjustmentReason.Starvation), To(5, 900, PoolAdjustmentReason.Starvation)] };
+
+        // The pool lowers its target for blocking too, when the blocking ends (at 250 ms): that is no raise.
+        var blocked = new RuntimeAccount
+        {
+            PoolTargetAtStart = 2,
+            PoolAdjustments = [To(3, 10, PoolAdjustmentReason.CooperativeBlocking), To(4, 20, PoolAdjustmentReason.CooperativeBlocking), To(3, 250, PoolAdjustmentReason.CooperativeBlocking), To(4, 300, PoolAdjustmentReason.Starvation)],
+        };
 
         var slow = Recommend(V("parallel-for", 1000, runtime: starved)).Gap!;
         var fast = Recommend(V("parallel-for", 1000, runtime: blocked)).Gap!;
@@ -88,6 +94,7 @@ public sealed class GapAccountTests
         // The ramp's 900 ms is more than the 570 ms gap: a limit never explains more than the gap.
         Assert.Equal((GapLimit.SlowInjection, 570.0, 3), (slow.Limit, slow.Parts[0].ExplainedMs, slow.Parts[0].Count));
         Assert.Equal((GapLimit.PoolThreadsBlocked, 300.0), (fast.Limit, fast.Parts[0].ExplainedMs));
+        Assert.Equal(3, fast.Parts[0].Count);
         Assert.DoesNotContain(slow.NotJudged, l => l is GapLimit.LockHeld or GapLimit.PoolThreadsBlocked);
     }
 
