@@ -200,7 +200,7 @@ internal static class PngCharts
             ideal.Color = File(ChartPalette.Ideal);
             ideal.LineWidth = 2;
             ideal.LinePattern = Pattern(ChartPalette.IdealDash);
-            legend.Add(new LegendEntry("the ideal at each size", ChartPalette.Ideal.File, ChartPalette.IdealDash, Marker: false));
+            legend.Add(new LegendEntry(chart.IdealPointsLabel, ChartPalette.Ideal.File, ChartPalette.IdealDash, Marker: false));
         }
         else if (chart.Scenario.IdealMs > 0)
         {
@@ -233,7 +233,7 @@ internal static class PngCharts
             plot.Axes.SetLimits(first - pad, last + pad, 0, chart.MaxMs);
         }
         plot.XLabel(chart.AxisTitle);
-        plot.YLabel(Chart.WallTimeAxis);
+        plot.YLabel(chart.ValueAxis);
         return legend;
     }
 
@@ -260,7 +260,7 @@ internal static class PngCharts
         }
 
         plot.Axes.SetLimits(0, chart.MaxTimeMs, 0, chart.MaxValue);
-        plot.XLabel(OverTimeChart.TimeAxis);
+        plot.XLabel(chart.TimeTitle);
         plot.YLabel(chart.Quantity);
         return legend;
     }

@@ -63,6 +63,7 @@ internal static class CommandLineRoot
         root.Subcommands.Add(ListCommand.Create(console, scenarios));
         root.Subcommands.Add(CompareCommand.Create(console));
         root.Subcommands.Add(ReportCommand.Create(console, scenarios, options));
+        root.Subcommands.Add(LoadCommand.Create(console, options));
 
         // Only a program whose scenarios reproduce posts has claims to re-run.
         if (Reproduction.Reproducer.Posts(scenarios).Count > 0)

@@ -17,6 +17,11 @@ internal static class ResultTableRenderer
     public static IRenderable Render(ScenarioResult scenario, int? processorCount = null, TableColumns? columns = null, int width = int.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(scenario);
+        if (scenario.Load is not null)
+        {
+            return RenderLoad(scenario, processorCount ?? Environment.ProcessorCount);
+        }
+
         var (shown, leftOut) = (columns ?? TableColumns.Default).For(scenario, width);
         var table = new Table().Border(TableBorder.Rounded).Title($"[bold]{Markup.Escape(scenario.Name)}[/]");
         foreach (var column in shown)
@@ -67,6 +72,42 @@ internal static class ResultTableRenderer
         }
 
         return new Rows([table, .. lines, Text.Empty]);
+    }
+
+    // A service under load: its brief steps table first, titled, then the report's lines in order.
+    private static Rows RenderLoad(ScenarioResult scenario, int processorCount)
+    {
+        var lines = new List<IRenderable>();
+        foreach (var block in ScenarioReport.Of(scenario, processorCount).Where(b => b.Room != Room.Full))
+        {
+            switch (block)
+            {
+                case Passage paragraph:
+                    lines.AddRange(paragraph.Lines.Select(Line));
+                    break;
+                case BulletList list:
+                    lines.AddRange(list.Lead is { } lead ? [Line(lead), .. list.Items.Select(Line)] : list.Items.Select(Line));
+                    break;
+                case TextTable grid:
+                    var table = new Table().Border(TableBorder.Rounded).Title($"[bold]{Markup.Escape(scenario.Name)}[/]");
+                    for (var i = 0; i < grid.Headers.Count; i++)
+                    {
+                        var header = new TableColumn(Markup.Escape(grid.Headers[i]));
+                        table.AddColumn(grid.Numeric[i] ? header.RightAligned() : header.NoWrap());
+                    }
+
+                    foreach (var row in grid.Rows)
+                    {
+                        var style = row[^1] == "kept up" ? Style.Plain : new Style(Color.Yellow);
+                        table.AddRow(row.Select(cell => (IRenderable)new Text(cell, style)));
+                    }
+
+                    lines.Insert(0, table);
+                    break;
+            }
+        }
+
+        return new Rows([.. lines, Text.Empty]);
     }
 
     /// <summary>

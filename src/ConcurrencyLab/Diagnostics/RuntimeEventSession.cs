@@ -139,6 +139,42 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
     }
 
+    /// <summary>
+    /// Once the process has exited: the account of each of <paramref name="regions"/> (Stopwatch ticks), such as the
+    /// steps of a load run against one service process, with its stack samples read once for them all.
+    /// </summary>
+    public async Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(IReadOnlyList<(long Start, long End)> regions, string? note)
+    {
+        ArgumentNullException.ThrowIfNull(regions);
+        var attachNote = await WaitForEventsAsync().ConfigureAwait(false);
+        if (attachNote is not null && _sessions.Count == 0)
+        {
+            return [.. regions.Select(_ => new RuntimeAccount { Events = Level, Complete = false, Note = attachNote })];
+        }
+
+        var notes = string.Join("; ", new[] { note, attachNote }.Where(n => n is not null));
+        var accounts = regions.Select(r => _log.Account(Level, r.Start, r.End, Stopwatch.Frequency, attachNote is null, notes.Length == 0 ? null : notes)).ToList();
+        if (Level < RuntimeEvents.Stacks || !File.Exists(Samples) || regions.Count == 0)
+        {
+            return accounts;
+        }
+
+        try
+        {
+            var owners = _log.Snapshot().Where(e => e.Kind == RuntimeEventKind.ContentionStart && e.Value > 0).Select(e => new LockWait(e.Ticks, e.Thread, e.Value)).ToList();
+            var threads = ThreadSamples.ReadEach(Samples, regions, [], owners);
+            return [.. accounts.Select((a, i) => a with { Threads = threads[i] })];
+        }
+#pragma warning disable CA1031 // Samples that cannot be read cost their part of the account, never the run.
+        catch (Exception ex)
+#pragma warning restore CA1031
+        {
+            QuietFile.TryDelete(Samples);
+            var why = $"the stack samples could not be read: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" ");
+            return [.. accounts.Select(a => a with { Note = a.Note is null ? why : a.Note + "; " + why })];
+        }
+    }
+
     private async Task<string?> WaitForEventsAsync()
     {
         // Called once the process has ended. Its runtime waits for the session before running anything, so a

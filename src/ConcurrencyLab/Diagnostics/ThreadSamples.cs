@@ -28,7 +28,28 @@ internal static class ThreadSamples
     /// <paramref name="caller"/> apart; null when the file holds no sample of the region. The file and its
     /// converted copy are deleted.
     /// </summary>
-    public static ThreadTime? Read(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, int? caller, IReadOnlyList<LockWait>? lockWaits = null)
+    public static ThreadTime? Read(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, int? caller, IReadOnlyList<LockWait>? lockWaits = null) =>
+        Tally(Load(nettrace, start, end, excluded, lockWaits), System.Diagnostics.Stopwatch.Frequency, caller, start, end);
+
+    /// <summary>
+    /// Thread time in each of <paramref name="regions"/> (Stopwatch ticks) of the samples in <paramref name="nettrace"/>,
+    /// read once: a load run's steps, one service process each. The file and its converted copy are deleted.
+    /// </summary>
+    public static IReadOnlyList<ThreadTime?> ReadEach(string nettrace, IReadOnlyList<(long Start, long End)> regions, IReadOnlyCollection<int> excluded, IReadOnlyList<LockWait>? lockWaits = null)
+    {
+        ArgumentNullException.ThrowIfNull(regions);
+        if (regions.Count == 0)
+        {
+            QuietFile.TryDelete(nettrace);
+            return [];
+        }
+
+        var samples = Load(nettrace, regions.Min(r => r.Start), regions.Max(r => r.End), excluded, lockWaits);
+        return [.. regions.Select(r => Tally([.. samples.Where(x => x.Ticks >= r.Start && x.Ticks <= r.End)], System.Diagnostics.Stopwatch.Frequency, caller: null, r.Start, r.End))];
+    }
+
+    // The samples between start and end, each with its state, site and line, and a lock's owner where known.
+    private static List<StackSample> Load(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, IReadOnlyList<LockWait>? lockWaits)
     {
         var etlx = ConvertedPath(nettrace);
         try
@@ -82,8 +103,7 @@ internal static class ThreadSamples
             }
 
             Owners(samples, lockWaits ?? []);
-
-            return Tally(samples, System.Diagnostics.Stopwatch.Frequency, caller, start, end);
+            return samples;
         }
         finally
         {

@@ -5,7 +5,7 @@ namespace ConcurrencyLab.Hosting;
 
 /// <summary>
 /// Tells one process from another under the same id, and removes what the .NET runtime leaves of a process that
-/// was killed outright: its diagnostics socket, <c>dotnet-diagnostic-PID-KEY-socket</c> in the temporary folder,
+/// was killed outright: its diagnostics socket, <c>dotnet-diagnostic-PID-KEY-socket</c> in the temporary folder (and the debugger's pipes, <c>clr-debug-pipe-PID-KEY-in</c> and <c>-out</c>),
 /// which the runtime deletes on a normal exit only. On Linux the key is the process's start time in clock ticks
 /// since boot, as <c>/proc/PID/stat</c> gives it, so a socket is removed by its exact name.
 /// </summary>
@@ -61,16 +61,22 @@ internal static class ProcessIdentity
             ? $"dotnet-diagnostic-{id}-{startTime}-socket"
             : $"dotnet-diagnostic-{id}-*-socket";
         var removed = false;
-        try
+
+        // The debugger's two pipes are named by the same key and left the same way.
+        string[] patterns = [pattern, pattern.Replace("dotnet-diagnostic-", "clr-debug-pipe-", StringComparison.Ordinal).Replace("-socket", "-in", StringComparison.Ordinal), pattern.Replace("dotnet-diagnostic-", "clr-debug-pipe-", StringComparison.Ordinal).Replace("-socket", "-out", StringComparison.Ordinal)];
+        foreach (var each in patterns)
         {
-            foreach (var socket in Directory.EnumerateFiles(folder, pattern))
+            try
             {
-                File.Delete(socket);
-                removed = true;
+                foreach (var left in Directory.EnumerateFiles(folder, each))
+                {
+                    File.Delete(left);
+                    removed = true;
+                }
             }
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+            }
         }
 
         return removed;

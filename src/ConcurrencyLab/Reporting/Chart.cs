@@ -71,6 +71,8 @@ internal abstract record Chart
             .. MetricChart.All(scenario),
             .. OverTime(scenario),
             ThreadStateChart.From(scenario),
+            .. SweepChart.FromLoad(scenario),
+            OverTimeChart.FromLoad(scenario),
         ];
         return [.. charts.OfType<Chart>()];
     }
@@ -245,10 +247,86 @@ internal sealed record SweepChart : Chart
     /// <summary><c>sweep</c>, or <c>sweep-</c> and the parameter's name where the scenario sweeps more than one.</summary>
     public override string Kind { get; }
 
-    public override string Description => Chosen.Count > 0
+    public override string Description => Said ?? (Chosen.Count > 0
         ? $"Median wall time of each degree probed before the {Scenario.Name} run (--dop auto), a line per strategy, the degree chosen ringed"
         : LogTime ? $"Median wall time against {AxisTitle} in each {Scenario.Name} variant (--grow), log-log"
-        : $"Median wall time against {AxisTitle} in each {Scenario.Name} variant family";
+        : $"Median wall time against {AxisTitle} in each {Scenario.Name} variant family");
+
+    // The description of a chart that says its own (a load run's), instead of a sweep's.
+    private string? Said { get; init; }
+
+    /// <summary>
+    /// A load run's two charts over offered rate, log-log: the corrected p99 and p50 of each variant (<c>load-latency</c>),
+    /// and its completions a second against the rate offered, with the offered rate as the line to reach (<c>load-throughput</c>).
+    /// At each rate, the median over the repeats that ran it; a variant needs two rates for a line.
+    /// </summary>
+    public static IReadOnlyList<SweepChart> FromLoad(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        if (scenario.Load is not { } load)
+        {
+            return [];
+        }
+
+        static double Median(IEnumerable<double> values)
+        {
+            var sorted = values.Order().ToList();
+            return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
+        }
+
+        IReadOnlyList<SweepPoint> Points(LoadVariant variant, Func<LoadStep, double?> value) =>
+        [
+            .. variant.Steps.Where(s => !s.Stopped && s.OfferedPerSecond >= 1 && value(s) is > 0 and < 1e12)
+                .GroupBy(s => (int)Math.Round(s.OfferedPerSecond))
+                .OrderBy(g => g.Key)
+                .Select(g => new SweepPoint(g.Key, Median(g.Select(s => value(s)!.Value)), variant.Name)),
+        ];
+        var charts = new List<SweepChart>();
+        var latency = load.Variants
+            .SelectMany(v => new[] { (Family: $"{v.Name} p99", Points: Points(v, s => s.Latency?.P99Ms)), (Family: $"{v.Name} p50", Points: Points(v, s => s.Latency?.P50Ms)) })
+            .Where(f => f.Points.Count >= 2)
+            .ToList();
+        if (latency.Count > 0)
+        {
+            var values = latency.SelectMany(f => f.Points).Select(p => p.Ms).ToList();
+            charts.Add(new SweepChart(scenario, "latency", latency, "offered rate (requests/s)", values.Max() * 1.25)
+            {
+                LogTime = true,
+                MinMs = values.Min() / 1.25,
+                ValueAxis = "latency from the intended send (ms)",
+                PointText = ("corrected", "ms"),
+                Said = $"Corrected p99 and p50 latency against the offered rate, each {scenario.Name} variant, log-log",
+            });
+        }
+
+        var done = load.Variants.Select(v => (Family: v.Name, Points: Points(v, s => s.CompletedPerSecond))).Where(f => f.Points.Count >= 2).ToList();
+        if (done.Count > 0)
+        {
+            var offered = done.SelectMany(f => f.Points.Select(p => p.N)).Distinct().Order().Select(n => new SweepPoint(n, n, "offered")).ToList();
+            var values = done.SelectMany(f => f.Points).Concat(offered).Select(p => p.Ms).ToList();
+            charts.Add(new SweepChart(scenario, "throughput", done, "offered rate (requests/s)", values.Max() * 1.25)
+            {
+                LogTime = true,
+                MinMs = values.Min() / 1.25,
+                IdealPoints = offered,
+                IdealPointsLabel = "the rate offered",
+                ValueAxis = "completed (requests/s)",
+                PointText = ("completed", "/s"),
+                Said = $"Requests completed a second against the rate offered, each {scenario.Name} variant, log-log: a variant that keeps up is on the dashed line",
+            });
+        }
+
+        return charts;
+    }
+
+    /// <summary>The vertical axis' title: median wall time unless said otherwise (a load run's p99, or completions a second).</summary>
+    public string ValueAxis { get; private init; } = WallTimeAxis;
+
+    /// <summary>What a point's tooltip calls its value, with its unit after the figure: <c>median</c> and <c>ms</c>.</summary>
+    public (string Word, string Unit) PointText { get; private init; } = ("median", "ms");
+
+    /// <summary>The legend's words for <see cref="IdealPoints"/>.</summary>
+    public string IdealPointsLabel { get; private init; } = "the ideal at each size";
 
     /// <summary>Whether the time axis is logarithmic too (a growth's chart, whose times span decades).</summary>
     public bool LogTime { get; private init; }
@@ -384,6 +462,61 @@ internal sealed record OverTimeChart : Chart
 
     /// <summary>The horizontal axis' title.</summary>
     public const string TimeAxis = "time in the trial (ms)";
+
+    /// <summary>This chart's horizontal axis' title: <see cref="TimeAxis"/> unless said otherwise.</summary>
+    public string TimeTitle { get; private init; } = TimeAxis;
+
+    /// <summary>
+    /// A load run's started service, its pool's thread target over each variant's first repeat (from the runtime's
+    /// account of each step, so only the measured parts of steps are drawn), a dot where it added a thread for
+    /// starvation or blocking; null without an account that moved the pool.
+    /// </summary>
+    public static OverTimeChart? FromLoad(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        if (scenario.Load is not { } load)
+        {
+            return null;
+        }
+
+        var series = new List<(string Name, IReadOnlyList<(double TimeMs, double Value)> Points)>();
+        var marks = new List<ChartMark>();
+        foreach (var variant in load.Variants)
+        {
+            var points = new List<(double TimeMs, double Value)>();
+            var steps = variant.Steps.Where(s => s.Repeat == 0 && s.Runtime is not null).OrderBy(s => s.StartMs).ToList();
+            foreach (var step in steps)
+            {
+                var runtime = step.Runtime!;
+                if (runtime.PoolTargetAtStart is { } start)
+                {
+                    points.Add((step.StartMs, start));
+                }
+
+                points.AddRange(runtime.PoolAdjustments.Where(a => a.TimeMs >= 0).Select(a => (step.StartMs + a.TimeMs, (double)a.Threads)));
+                marks.AddRange(runtime.Raises()
+                    .Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking && a.TimeMs >= 0)
+                    .Select(a => new ChartMark(series.Count, step.StartMs + a.TimeMs, a.Threads, $"{variant.Name} at {Figures.Count(step.OfferedPerSecond)}/s: the pool added a thread ({a.Reason.ToText()}), target {a.Threads}")));
+            }
+
+            if (points.Count >= 2 && points.All(p => double.IsFinite(p.TimeMs) && double.IsFinite(p.Value)))
+            {
+                series.Add((variant.Name, points));
+            }
+            else
+            {
+                marks.RemoveAll(m => m.Series == series.Count);
+            }
+        }
+
+        if (series.Count == 0)
+        {
+            return null;
+        }
+
+        var chart = new OverTimeChart(scenario, "pool-threads", "the service's pool thread target", series) { Marks = marks, TimeTitle = "time since the service started (ms)" };
+        return double.IsFinite(chart.MaxValue) && double.IsFinite(chart.MaxTimeMs) ? chart : null;
+    }
 
     /// <summary>What the vertical axis counts, for example "OS threads".</summary>
     public string Quantity { get; }

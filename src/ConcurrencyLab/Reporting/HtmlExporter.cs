@@ -35,16 +35,20 @@ public sealed class HtmlExporter : IExporter
         writer.WriteLine($"<p class=\"environment\">{Encode(RunDescription.Machine(run))}<br>");
         writer.WriteLine(Encode(RunDescription.Method(run)) + "</p>");
 
-        writer.WriteLine("<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Use</th><th>Variants ok</th><th>Published claims</th></tr></thead><tbody>");
-        foreach (var scenario in run.Scenarios)
+        // A summary of batches' best variants; a load run's report is its own section.
+        if (run.Scenarios.Any(s => s.Load is null))
         {
-            var best = ResultColumn.Best(scenario);
-            var ok = scenario.Variants.Count(v => v.Status == TrialStatus.Ok);
-            var summary = RunSummary.Of(scenario, run.Environment.ProcessorCount);
-            writer.WriteLine($"<tr><td><a href=\"#{Anchor(scenario)}\">{Encode(scenario.Name)}</a></td><td>{Encode(best?.Name ?? "none succeeded")}</td><td class=\"n\">{Ms(best?.Summary?.MedianWallMs)}</td><td class=\"n\">{Efficiency(best?.Summary?.ShownEfficiency)}</td><td class=\"n\">{Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)}</td><td>{Encode(summary.Use)}</td><td class=\"n\">{ok}/{scenario.Variants.Count}</td><td>{Encode(summary.Claims)}</td></tr>");
-        }
+            writer.WriteLine("<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Use</th><th>Variants ok</th><th>Published claims</th></tr></thead><tbody>");
+            foreach (var scenario in run.Scenarios.Where(s => s.Load is null))
+            {
+                var best = ResultColumn.Best(scenario);
+                var ok = scenario.Variants.Count(v => v.Status == TrialStatus.Ok);
+                var summary = RunSummary.Of(scenario, run.Environment.ProcessorCount);
+                writer.WriteLine($"<tr><td><a href=\"#{Anchor(scenario)}\">{Encode(scenario.Name)}</a></td><td>{Encode(best?.Name ?? "none succeeded")}</td><td class=\"n\">{Ms(best?.Summary?.MedianWallMs)}</td><td class=\"n\">{Efficiency(best?.Summary?.ShownEfficiency)}</td><td class=\"n\">{Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)}</td><td>{Encode(summary.Use)}</td><td class=\"n\">{ok}/{scenario.Variants.Count}</td><td>{Encode(summary.Claims)}</td></tr>");
+            }
 
-        writer.WriteLine("</tbody></table></section>");
+            writer.WriteLine("</tbody></table></section>");
+        }
 
         foreach (var scenario in run.Scenarios)
         {
@@ -84,6 +88,15 @@ public sealed class HtmlExporter : IExporter
                         writer.WriteLine($"<figure>{SvgCharts.Draw(chart)}</figure>");
                     }
 
+                    break;
+                case TextTable grid:
+                    writer.WriteLine($"<div class=\"table\"><table class=\"{Encode(grid.Kind)}\"><thead><tr>" + string.Concat(grid.Headers.Select(h => $"<th>{Encode(h)}</th>")) + "</tr></thead><tbody>");
+                    foreach (var row in grid.Rows)
+                    {
+                        writer.WriteLine("<tr>" + string.Concat(row.Select((cell, i) => $"<td{(i < grid.Numeric.Count && grid.Numeric[i] ? " class=\"n\"" : string.Empty)}>{Encode(cell)}</td>")) + "</tr>");
+                    }
+
+                    writer.WriteLine("</tbody></table></div>");
                     break;
                 case VariantTable table:
                     var columns = ResultColumn.For(scenario);

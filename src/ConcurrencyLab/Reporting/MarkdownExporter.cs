@@ -65,6 +65,15 @@ public sealed class MarkdownExporter : IExporter
                 }
 
                 break;
+            case TextTable grid:
+                writer.WriteLine("| " + string.Join(" | ", grid.Headers.Select(Escape)) + " |");
+                writer.WriteLine("|" + string.Join("|", grid.Numeric.Select(n => n ? " ---: " : " --- ")) + "|");
+                foreach (var row in grid.Rows)
+                {
+                    writer.WriteLine("| " + string.Join(" | ", row.Select(Escape)) + " |");
+                }
+
+                break;
             case VariantTable table:
                 var scenario = table.Scenario;
                 var columns = ResultColumn.For(scenario);

@@ -24,6 +24,11 @@ internal static class RunDescription
     {
         ArgumentNullException.ThrowIfNull(run);
         var s = run.Settings;
+        if (run.Scenarios.Count > 0 && run.Scenarios.All(x => x.Load is not null))
+        {
+            return $"Open-loop load from this process, {s.Repeat} repeat{(s.Repeat == 1 ? string.Empty : "s")} of each variant's steps{(s.Isolated ? ", each against a fresh service process" : string.Empty)}, variant order rotated each repeat, seed {s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.";
+        }
+
         return $"{s.Repeat} measured trials per variant after {s.Warmup} warmup, {(s.Isolated ? "each in a fresh process" : "all in one process")}, "
             + $"{(s.FixedOrder ? "variants in a fixed order" : "variant order rotated each round")}, seed {s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.";
     }

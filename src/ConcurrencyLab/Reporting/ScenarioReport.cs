@@ -57,6 +57,13 @@ internal static class ScenarioReport
     public static IReadOnlyList<Block> Of(ScenarioResult scenario, int processorCount)
     {
         ArgumentNullException.ThrowIfNull(scenario);
+
+        // A service under load has steps and saturation points, not trials and medians: a report of its own kind.
+        if (scenario.Load is { } load)
+        {
+            return LoadReport.Of(scenario, load, processorCount);
+        }
+
         var blocks = new List<Block>();
 
         // What was run, and against what: the parameters and bounds for the files; the ideal for all.

@@ -131,7 +131,7 @@ internal static class SvgCharts
             svg.Append(Invariant, $"<circle class=\"mark {ChartPalette.CssClasses(mark.Series)}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3.5\"><title>{Encode(mark.Label)}</title></circle>");
         }
 
-        Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, OverTimeChart.TimeAxis, X);
+        Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, chart.TimeTitle, X);
         VerticalTitle(svg, top + (plotHeight / 2), title);
         Legend(svg, series.Select(s => s.Name), left, plotWidth, top + plotHeight);
 
@@ -242,7 +242,7 @@ internal static class SvgCharts
 
         if (chart.IdealPoints.Count > 0)
         {
-            svg.Append(Invariant, $"<polyline class=\"ideal\" fill=\"none\" points=\"{string.Join(' ', chart.IdealPoints.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"><title>the ideal at each size</title></polyline>");
+            svg.Append(Invariant, $"<polyline class=\"ideal\" fill=\"none\" points=\"{string.Join(' ', chart.IdealPoints.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"><title>{Encode(chart.IdealPointsLabel)}</title></polyline>");
         }
         else if (scenario.IdealMs > 0)
         {
@@ -255,7 +255,7 @@ internal static class SvgCharts
             svg.Append(Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-family=\"{Encode(family)}\" points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
             foreach (var (n, ms, variant) in points)
             {
-                svg.Append(Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(variant)}: median {Chart.Ms(ms)} ms</title></circle>");
+                svg.Append(Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(variant)}: {chart.PointText.Word} {Chart.Ms(ms)} {chart.PointText.Unit}</title></circle>");
             }
         }
 
@@ -273,7 +273,7 @@ internal static class SvgCharts
         }
 
         svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">{Encode(chart.AxisTitle)}</text>");
-        VerticalTitle(svg, top + (plotHeight / 2), Chart.WallTimeAxis);
+        VerticalTitle(svg, top + (plotHeight / 2), chart.ValueAxis);
         Legend(svg, families.Select(f => f.Family), left, plotWidth, bottom);
 
         return svg.Append("</svg>").ToString();

@@ -94,7 +94,7 @@ public static class ResultsFile
 
         if (NullEntry(run) is { } where)
         {
-            throw new ResultsFileException($"{path} is not a conclab results file: {where} holds a null where an entry belongs");
+            throw new ResultsFileException($"{path} is not a conclab results file: {(where.Contains(" holds ", StringComparison.Ordinal) ? where : where + " holds a null where an entry belongs")}");
         }
 
         writtenAs = upgraded ? 1 : fromTwo ? 2 : run.SchemaVersion;
@@ -138,6 +138,11 @@ public static class ResultsFile
             if (scenario.Growth is { } growth && Null(growth.Lines, $"{at}.growth.lines") is { } inGrowth)
             {
                 return inGrowth;
+            }
+
+            if (scenario.Load is { } load && InLoad(load, $"{at}.load") is { } inLoad)
+            {
+                return inLoad;
             }
 
             for (var v = 0; v < scenario.Variants.Count; v++)
@@ -185,6 +190,43 @@ public static class ResultsFile
                     if (Null(searches[d].Tried ?? [], $"scenarios[{s}].degreeSearches[{d}].tried") is { } tried)
                     {
                         return tried;
+                    }
+                }
+            }
+
+            return null;
+        }
+
+        // A load run's variants, their steps and notes, each step's failures and account; and every rate and figure a
+        // report divides by or draws is a finite number at least 0 (a rate above 0).
+        static string? InLoad(LoadResult load, string where)
+        {
+            if (Null(load.Variants, $"{where}.variants") is { } variant)
+            {
+                return variant;
+            }
+
+            for (var v = 0; v < load.Variants.Count; v++)
+            {
+                var at = $"{where}.variants[{v}]";
+                var each = load.Variants[v];
+                if ((Null(each.Steps, $"{at}.steps") ?? Null(each.Notes, $"{at}.notes") ?? Null(each.Saturation?.PerRepeat ?? [], $"{at}.saturation.perRepeat")) is { } inVariant)
+                {
+                    return inVariant;
+                }
+
+                for (var i = 0; i < each.Steps.Count; i++)
+                {
+                    var step = each.Steps[i];
+                    var figures = new double?[] { step.StartMs, step.WallMs, step.SentPerSecond, step.CompletedPerSecond, step.GeneratorCpuMs, step.ServiceCpuMs, step.Planned, step.Sent, step.Completed, step.TimedOut, step.Late };
+                    if (step.Failed is null || InAccount(step.Runtime, $"{at}.steps[{i}].runtime") is { } inAccount)
+                    {
+                        return step.Failed is null ? $"{at}.steps[{i}].failed" : InAccount(step.Runtime, $"{at}.steps[{i}].runtime");
+                    }
+
+                    if (!(step.OfferedPerSecond is > 0 and < double.PositiveInfinity) || figures.Any(f => f is { } x && !(x >= 0 && double.IsFinite(x))))
+                    {
+                        return $"{at}.steps[{i}] holds a rate or count that is negative or not finite";
                     }
                 }
             }

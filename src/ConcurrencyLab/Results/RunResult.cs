@@ -133,6 +133,9 @@ public sealed record ScenarioResult
     /// <summary>How each variant's cost grew with the parameter <c>--grow</c> grew; null when the run grew none.</summary>
     public GrowthResult? Growth { get; init; }
 
+    /// <summary>A service under open-loop load (<c>conclab load</c>): its variants' steps and saturation points; null for a run of batches. A load scenario has no <see cref="Variants"/> of trials.</summary>
+    public LoadResult? Load { get; init; }
+
     /// <summary>
     /// The answer after the table, one per set of values of <see cref="WorkParameters"/> (one when there are none):
     /// which variant to use and which to avoid, and why, with the figures. Empty when no variant had an ok trial; null

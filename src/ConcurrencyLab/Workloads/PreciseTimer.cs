@@ -116,7 +116,7 @@ internal sealed partial class PreciseTimer
     /// so on Linux nanosleep covers it without burning the CPU that the trial's process is charged for;
     /// elsewhere the thread spins.
     /// </summary>
-    private static void SpinUntil(long due)
+    internal static void SpinUntil(long due)
     {
         var spinner = default(SpinWait);
         long remaining;

@@ -30,6 +30,15 @@ public sealed class CommandLineTests
     [InlineData("run scan --timeout-ms 0", "--timeout-ms must be")]
     [InlineData("run delay --sample-interval -5", "--sample-interval must be 0 (off)")]
     [InlineData("run delay --min-delay 60 --max-delay 50", "--min-delay (60) must not exceed --max-delay (50).")]
+    [InlineData("load --url http://10.0.0.1/ --endpoint a=/a", "--url http://10.0.0.1/ is not on loopback")]
+    [InlineData("load --endpoint a=/a", "load needs a service")]
+    [InlineData("load --url http://127.0.0.1:1/ --endpoint a=/a --rate 10,abc", "--rate takes rates per second")]
+    [InlineData("load --url http://127.0.0.1:1/ --endpoint a=/a --slo -3", "--slo must be from 0.1")]
+    [InlineData("load --url http://127.0.0.1:1/ --endpoint nope", "--endpoint takes NAME=/path")]
+    [InlineData("load --url http://127.0.0.1:1/ --endpoint a=/a --arrivals burst", "--arrivals must be constant or poisson")]
+    [InlineData("load --url http://127.0.0.1:1/ --endpoint a=/a --step 1e400", "--step must be from 0.5 to 600")]
+    [InlineData("load --url http://127.0.0.1:1/ --endpoint a=/a --rate 100,50", "--rate's rates must increase")]
+    [InlineData("load --start x --ready http://127.0.0.1:1/ --endpoint a=//evil.example/", "must start with a single '/'")]
     public async Task BadInput_ExitsTwo_WithOneLineNamingTheProblem(string commandLine, string expected)
     {
         var (exitCode, error, output) = await InvokeAsync(commandLine.Split(' '));

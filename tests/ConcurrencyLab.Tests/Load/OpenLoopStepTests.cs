@@ -1,5 +1,5 @@
 using CsCheck;
-using ConcurrencyLab.Experiments.Load;
+using ConcurrencyLab.Load;
 using Xunit;
 
 namespace ConcurrencyLab.Tests.Load;

@@ -1,4 +1,4 @@
-namespace ConcurrencyLab.Experiments.Load;
+namespace ConcurrencyLab.Load;
 
 /// <summary>How the requests of an open-loop step arrive.</summary>
 internal enum Arrivals

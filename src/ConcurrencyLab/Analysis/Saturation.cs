@@ -1,0 +1,136 @@
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Analysis;
+
+/// <summary>How one load step fared against its variant's bar.</summary>
+internal enum StepOutcome
+{
+    /// <summary>At least 99% of the offered requests completed and the corrected p99 stayed under the SLO.</summary>
+    KeptUp,
+
+    /// <summary>Fewer than 99% of the offered requests completed.</summary>
+    Completions,
+
+    /// <summary>Completions kept up but the corrected p99 went over the SLO.</summary>
+    Latency,
+
+    /// <summary>More than 1% of the sends started late: the generator, not the service, was measured.</summary>
+    Generator,
+
+    /// <summary>The step was stopped before its end, so it is not judged.</summary>
+    Stopped,
+}
+
+/// <summary>
+/// The saturation point of a service's variant under open-loop load, from its steps: the rules are here once, for
+/// the search (<c>--rate auto</c>) as it climbs and for the answer after.
+/// </summary>
+internal static class Saturation
+{
+    /// <summary>The default SLO is this many times the variant's lowest step's corrected p50.</summary>
+    public const double DefaultSloFactor = 10;
+
+    /// <summary>Ten times the corrected p50 of the lowest-rate step that completed a request; null when none did.</summary>
+    public static double? DefaultSloMs(IEnumerable<LoadStep> steps) =>
+        steps.Where(s => !s.Stopped && s.Latency is not null).OrderBy(s => s.OfferedPerSecond).FirstOrDefault() is { Latency: { } latency }
+            ? Math.Max(latency.P50Ms * DefaultSloFactor, 1)
+            : null;
+
+    /// <summary>How <paramref name="step"/> fared against an SLO of <paramref name="sloMs"/> (none when null).</summary>
+    public static StepOutcome Judge(LoadStep step, double? sloMs)
+    {
+        ArgumentNullException.ThrowIfNull(step);
+        if (step.Stopped)
+        {
+            return StepOutcome.Stopped;
+        }
+
+        // Requests that did not complete are the service's doing however late they were sent: a late send is still
+        // sent, and given its whole timeout.
+        if (step.CompletedShare < LoadSaturation.KeepUpShare)
+        {
+            return StepOutcome.Completions;
+        }
+
+        // A schedule that was not kept puts the generator's lag into every corrected latency: the latency measures
+        // the lab as much as the service, so the step is not judged on it.
+        if (step.LateShare > LoadSaturation.LateLimit)
+        {
+            return StepOutcome.Generator;
+        }
+
+        return sloMs is { } slo && step.Latency is { } latency && latency.P99Ms > slo ? StepOutcome.Latency : StepOutcome.KeptUp;
+    }
+
+    /// <summary>
+    /// The saturation point over <paramref name="steps"/>: per repeat, the highest rate that kept up below the lowest
+    /// rate that did not (so a lucky step above a failed one does not count); then the median and range over repeats.
+    /// <paramref name="processorCount"/> turns CPU times into shares of the machine for the cause.
+    /// </summary>
+    public static LoadSaturation Of(IReadOnlyList<LoadStep> steps, double? sloMs, int processorCount)
+    {
+        ArgumentNullException.ThrowIfNull(steps);
+        var repeats = steps.GroupBy(s => s.Repeat).OrderBy(g => g.Key).Select(g => Climb(g.ToList(), sloMs)).ToList();
+        var found = repeats.Where(r => r.Rate is not null).Select(r => r.Rate!.Value).Order().ToList();
+        double? median = found.Count == 0 ? null : found.Count % 2 == 1 ? found[found.Count / 2] : (found[(found.Count / 2) - 1] + found[found.Count / 2]) / 2;
+
+        // The repeat nearest the median speaks for the limit and the cause.
+        var typical = repeats.Count == 0 ? default : repeats.OrderBy(r => median is { } m && r.Rate is { } rate ? Math.Abs(rate - m) : double.MaxValue).First();
+        var limit = repeats.Count == 0 ? LoadLimit.BelowLowest : repeats.GroupBy(r => r.Limit).OrderByDescending(g => g.Count()).ThenBy(g => g.Key == typical.Limit ? 0 : 1).First().Key;
+        return new LoadSaturation
+        {
+            RatePerSecond = median,
+            LowPerSecond = found.Count >= 2 ? found[0] : null,
+            HighPerSecond = found.Count >= 2 ? found[^1] : null,
+            PerRepeat = [.. repeats.Select(r => r.Rate)],
+            Limit = limit,
+            FailedAtPerSecond = typical.Failed?.OfferedPerSecond,
+            Cause = typical.Failed is { } failed ? CauseOf(failed, processorCount) : null,
+        };
+    }
+
+    // One repeat's climb: its saturation rate, what stopped it, and the step that did.
+    private static (double? Rate, LoadLimit Limit, LoadStep? Failed) Climb(IReadOnlyList<LoadStep> steps, double? sloMs)
+    {
+        var judged = steps.Select(s => (Step: s, Outcome: Judge(s, sloMs))).Where(j => j.Outcome != StepOutcome.Stopped).ToList();
+        var failed = judged.Where(j => j.Outcome != StepOutcome.KeptUp).OrderBy(j => j.Step.OfferedPerSecond).FirstOrDefault();
+        var below = failed.Step is null ? judged : judged.Where(j => j.Step.OfferedPerSecond < failed.Step.OfferedPerSecond).ToList();
+        double? rate = below.Where(j => j.Outcome == StepOutcome.KeptUp).Select(j => (double?)j.Step.OfferedPerSecond).Max();
+        if (failed.Step is null)
+        {
+            return (rate, judged.Count == 0 ? LoadLimit.BelowLowest : LoadLimit.NotReached, null);
+        }
+
+        var limit = rate is null && failed.Outcome != StepOutcome.Generator
+            ? LoadLimit.BelowLowest
+            : failed.Outcome switch
+            {
+                StepOutcome.Generator => LoadLimit.Generator,
+                StepOutcome.Latency => LoadLimit.Latency,
+                _ => LoadLimit.Completions,
+            };
+        return (rate, limit, failed.Step);
+    }
+
+    /// <summary>The runtime's account of <paramref name="step"/> as the figures of a cause.</summary>
+    internal static LoadCause CauseOf(LoadStep step, int processorCount)
+    {
+        var seconds = Math.Max(step.WallMs, 1) / 1000;
+        var cores = Math.Max(processorCount, 1);
+        var runtime = step.Runtime;
+        return new LoadCause
+        {
+            RatePerSecond = step.OfferedPerSecond,
+            WallMs = step.WallMs,
+            StarvationRaises = runtime?.Injections(PoolAdjustmentReason.Starvation) ?? 0,
+            BlockingRaises = runtime?.Injections(PoolAdjustmentReason.CooperativeBlocking) ?? 0,
+            PoolThreadsAtEnd = runtime?.PoolAdjustments.Count > 0 ? runtime.PoolAdjustments[^1].Threads : runtime?.PoolTargetAtStart,
+            LockWaitMs = runtime?.LockContentions?.TotalMs,
+            TopSite = runtime?.Threads?.Top?.Site,
+            TopSiteShare = runtime?.Threads?.Top?.Share,
+            ServiceCpuShare = step.ServiceCpuMs is { } service ? service / 1000 / seconds / cores : null,
+            GeneratorCpuShare = step.GeneratorCpuMs / 1000 / seconds / cores,
+        };
+    }
+}

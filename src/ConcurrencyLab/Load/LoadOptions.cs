@@ -1,0 +1,247 @@
+using System.Net;
+using System.Text.RegularExpressions;
+using ConcurrencyLab.Measurement;
+
+namespace ConcurrencyLab.Load;
+
+/// <summary>One variant of a load run: a name and the path it requests.</summary>
+/// <param name="Name">The variant's name: letters, digits, <c>-</c> and <c>_</c>.</param>
+/// <param name="Path">The path, from <c>/</c>, with any query.</param>
+internal sealed record Endpoint(string Name, string Path);
+
+/// <summary>
+/// What <c>conclab load</c> was asked to do, typed and checked once (<see cref="Problems"/>) before anything starts:
+/// the service (a URL, or a command the lab starts), its endpoints, the rates, and each step's length.
+/// </summary>
+internal sealed partial record LoadOptions
+{
+    /// <summary>The text in a command or URL that the lab replaces with a free loopback port it chose.</summary>
+    public const string PortPlaceholder = "{port}";
+
+    /// <summary>The highest rate a step may offer, per second: the schedule kept time to 50,000 a second on 2 cores.</summary>
+    public const double MostRate = 50_000;
+
+    /// <summary>The service's base URL (with <see cref="PortPlaceholder"/> where the lab picks the port); derived from <see cref="Ready"/> when not given.</summary>
+    public string? Url { get; init; }
+
+    /// <summary>The command that starts the service, once per variant and repeat; null for a service already running at <see cref="Url"/>.</summary>
+    public string? Command { get; init; }
+
+    /// <summary>The URL that answers with success once the started service is ready.</summary>
+    public string? Ready { get; init; }
+
+    /// <summary>A host other than loopback the user allows, by name or address; null allows none.</summary>
+    public string? AllowHost { get; init; }
+
+    /// <summary>The variants.</summary>
+    public IReadOnlyList<Endpoint> Endpoints { get; init; } = [];
+
+    /// <summary>The rates to step through, per second, increasing; empty when they are searched.</summary>
+    public IReadOnlyList<double> Rates { get; init; } = [];
+
+    /// <summary>Whether the rates are searched: doubling from <see cref="StartRate"/> until a step does not keep up, then narrowing.</summary>
+    public bool Auto => Rates.Count == 0;
+
+    /// <summary>The first rate of a search, per second.</summary>
+    public double StartRate { get; init; } = 16;
+
+    /// <summary>How many steps a search spends narrowing between the last rate kept up with and the first one not.</summary>
+    public int Narrowing { get; init; } = 3;
+
+    /// <summary>Evenly spaced or Poisson arrivals.</summary>
+    public Arrivals Arrivals { get; init; } = Arrivals.Constant;
+
+    /// <summary>How long each step sends requests and is measured.</summary>
+    public TimeSpan Step { get; init; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>How long each step first sends, unmeasured, at its rate.</summary>
+    public TimeSpan Warmup { get; init; } = TimeSpan.FromSeconds(3);
+
+    /// <summary>How long a request may take before it is counted as timed out.</summary>
+    public TimeSpan Timeout { get; init; } = TimeSpan.FromSeconds(10);
+
+    /// <summary>How long a started service has to answer <see cref="Ready"/>.</summary>
+    public TimeSpan ReadyTimeout { get; init; } = TimeSpan.FromSeconds(30);
+
+    /// <summary>The corrected p99 a step must stay under, in milliseconds; null for ten times each variant's lowest step's p50.</summary>
+    public double? SloMs { get; init; }
+
+    /// <summary>How many times each variant's steps are run, each time against a fresh service when the lab starts it.</summary>
+    public int Repeat { get; init; } = 3;
+
+    /// <summary>The Poisson schedules' seed.</summary>
+    public int Seed { get; init; } = 42;
+
+    /// <summary>Which of the started service's runtime events are read for each step's account.</summary>
+    public RuntimeEvents Events { get; init; } = RuntimeEvents.Full;
+
+    /// <summary>Whether the quick scale was asked for (it set the defaults; recorded in the results).</summary>
+    public bool Quick { get; init; }
+
+    /// <summary>The defaults at the quick scale: 2 s steps after 0.5 s of warm-up, one repeat, a 3 s timeout, a search from 32 a second with two narrowing steps.</summary>
+    public static LoadOptions QuickDefaults { get; } = new()
+    {
+        Step = TimeSpan.FromSeconds(2),
+        Warmup = TimeSpan.FromSeconds(0.5),
+        Timeout = TimeSpan.FromSeconds(3),
+        Repeat = 1,
+        Narrowing = 2,
+        StartRate = 32,
+        Quick = true,
+    };
+
+    /// <summary>Every reason these options cannot run, each a line naming its flag; empty when they can.</summary>
+    public IReadOnlyList<string> Problems()
+    {
+        var problems = new List<string>();
+        if (Command is null && Url is null)
+        {
+            problems.Add("load needs a service: --url URL of one already running on loopback, or --start COMMAND with --ready URL.");
+        }
+
+        if (Command is not null && string.IsNullOrWhiteSpace(Command))
+        {
+            problems.Add("--start must name a command.");
+        }
+
+        if (Command is not null && Ready is null)
+        {
+            problems.Add("--start needs --ready URL: the address that answers once the service is ready.");
+        }
+
+        if (Command is null && Ready is not null)
+        {
+            problems.Add("--ready goes with --start: a service already running at --url is not waited for.");
+        }
+
+        if (Command is null && (Url?.Contains(PortPlaceholder, StringComparison.Ordinal) ?? false))
+        {
+            problems.Add($"--url may hold {PortPlaceholder} only with --start, whose service is given the port the lab picks.");
+        }
+
+        foreach (var (flag, text) in new[] { ("--url", Url), ("--ready", Ready) })
+        {
+            if (text is not null && CheckUrl(flag, text, AllowHost) is { } problem)
+            {
+                problems.Add(problem);
+            }
+        }
+
+        if (Endpoints.Count == 0)
+        {
+            problems.Add("load needs at least one --endpoint NAME=/path.");
+        }
+
+        foreach (var endpoint in Endpoints)
+        {
+            if (!NamePattern().IsMatch(endpoint.Name))
+            {
+                problems.Add($"--endpoint '{endpoint.Name}={endpoint.Path}': a name is 1 to 40 letters, digits, '-' or '_'.");
+            }
+
+            if (!endpoint.Path.StartsWith('/') || endpoint.Path.StartsWith("//", StringComparison.Ordinal) || endpoint.Path.Any(char.IsControl) || endpoint.Path.Contains(' ', StringComparison.Ordinal))
+            {
+                problems.Add($"--endpoint '{endpoint.Name}={endpoint.Path}': the path must start with a single '/' and hold no spaces: it is requested from the service's URL, never elsewhere.");
+            }
+        }
+
+        if (Endpoints.GroupBy(e => e.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1) is { } twice)
+        {
+            problems.Add($"--endpoint names '{twice.Key}' twice.");
+        }
+
+        if (Endpoints.Count > MostEndpoints)
+        {
+            problems.Add($"--endpoint is given {Endpoints.Count} times; at most {MostEndpoints} variants are compared.");
+        }
+
+        if (Rates.Any(r => !double.IsFinite(r) || r <= 0 || r > MostRate))
+        {
+            problems.Add($"--rate takes rates above 0 and at most {MostRate:0} per second, or auto.");
+        }
+
+        if (Rates.Zip(Rates.Skip(1)).Any(p => p.Second <= p.First))
+        {
+            problems.Add("--rate's rates must increase: 50,100,200.");
+        }
+
+        Range(problems, "--step", Step.TotalSeconds, 0.5, 600, "seconds");
+        Range(problems, "--warmup", Warmup.TotalSeconds, 0, 600, "seconds");
+        Range(problems, "--timeout", Timeout.TotalSeconds, 0.1, 600, "seconds");
+        Range(problems, "--ready-timeout", ReadyTimeout.TotalSeconds, 1, 600, "seconds");
+        Range(problems, "--repeat", Repeat, 1, 20, "repeats");
+        if (SloMs is { } slo)
+        {
+            Range(problems, "--slo", slo, 0.1, 600_000, "milliseconds");
+        }
+
+        if (Rates.Count > 0 && Rates[^1] * Step.TotalSeconds > ArrivalSchedule.MostRequests)
+        {
+            problems.Add($"--rate {Rates[^1]} for --step {Step.TotalSeconds} s plans more than {ArrivalSchedule.MostRequests} requests in one step.");
+        }
+
+        return problems;
+    }
+
+    private const int MostEndpoints = 16;
+
+    private static void Range(List<string> problems, string flag, double value, double least, double most, string unit)
+    {
+        if (!double.IsFinite(value) || value < least || value > most)
+        {
+            problems.Add($"{flag} must be from {least} to {most} {unit}, not {value}.");
+        }
+    }
+
+    /// <summary>The scheme, host and port of <paramref name="url"/> with a closing slash, any <see cref="PortPlaceholder"/> kept: the service's base URL when only its ready URL is given.</summary>
+    internal static string BaseOf(string url)
+    {
+        var scheme = url.IndexOf("://", StringComparison.Ordinal);
+        var path = scheme < 0 ? -1 : url.IndexOf('/', scheme + 3);
+        return (path < 0 ? url : url[..path]) + "/";
+    }
+
+    /// <summary>
+    /// Why <paramref name="text"/> cannot be a service's address: not an absolute http URL, or a host off loopback
+    /// (127.0.0.0/8, ::1, localhost) that <paramref name="allowHost"/> does not name; null when it can.
+    /// </summary>
+    internal static string? CheckUrl(string flag, string text, string? allowHost)
+    {
+        var concrete = text.Replace(PortPlaceholder, "1", StringComparison.Ordinal);
+        if (!Uri.TryCreate(concrete, UriKind.Absolute, out var uri) || uri.Scheme is not ("http" or "https") || uri.UserInfo.Length > 0)
+        {
+            return $"{flag} must be an http:// or https:// URL without credentials, not '{text}'.";
+        }
+
+        if (IsLoopback(uri.Host) || (allowHost is not null && string.Equals(uri.Host, allowHost, StringComparison.OrdinalIgnoreCase)))
+        {
+            return null;
+        }
+
+        return $"{flag} {text} is not on loopback (127.0.0.0/8, ::1, localhost); load is sent to a host of your own only with --allow-host {uri.Host}.";
+    }
+
+    /// <summary>Whether <paramref name="host"/> is loopback: <c>localhost</c>, an address in 127.0.0.0/8, or ::1.</summary>
+    internal static bool IsLoopback(string host)
+    {
+        if (string.Equals(host, "localhost", StringComparison.OrdinalIgnoreCase))
+        {
+            return true;
+        }
+
+        if (!IPAddress.TryParse(host.Trim('[', ']'), out var address))
+        {
+            return false;
+        }
+
+        if (address.IsIPv4MappedToIPv6)
+        {
+            address = address.MapToIPv4();
+        }
+
+        return IPAddress.IsLoopback(address);
+    }
+
+    [GeneratedRegex("^[A-Za-z0-9_-]{1,40}$")]
+    private static partial Regex NamePattern();
+}

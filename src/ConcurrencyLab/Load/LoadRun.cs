@@ -1,0 +1,422 @@
+using System.Diagnostics;
+using System.Globalization;
+using ConcurrencyLab.Analysis;
+using ConcurrencyLab.Diagnostics;
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Load;
+
+/// <summary>What a load run tells whoever shows it, as it goes.</summary>
+internal interface ILoadObserver
+{
+    /// <summary>A step was measured; <paramref name="outcome"/> is how it fared against the variant's SLO so far.</summary>
+    void StepDone(string variant, LoadStep step, StepOutcome outcome, double? sloMs);
+
+    /// <summary>Something the reader should know at once: a service that would not start, a step cut short.</summary>
+    void Note(string note);
+}
+
+/// <summary>
+/// A load run: for each repeat, each variant in turn (rotated, as a run's trials are), against a fresh service when
+/// the lab starts it, the rates stepped or searched, each step an unmeasured warm-up then a measured open-loop step;
+/// then each variant's saturation point. The load generator is this process; the service is another.
+/// </summary>
+internal static class LoadRun
+{
+    /// <summary>The name of the one scenario a load run's results hold.</summary>
+    public const string ScenarioName = "load";
+
+    /// <summary>Runs <paramref name="options"/> (checked already: <see cref="LoadOptions.Problems"/> is empty) and returns everything measured, also when stopped.</summary>
+    public static async Task<RunResult> RunAsync(LoadOptions options, ILoadObserver observer, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(options);
+        ArgumentNullException.ThrowIfNull(observer);
+        var started = DateTime.UtcNow.ToString("O", CultureInfo.InvariantCulture);
+        var steps = options.Endpoints.ToDictionary(e => e.Name, _ => new List<LoadStep>(), StringComparer.Ordinal);
+        var notes = options.Endpoints.ToDictionary(e => e.Name, _ => new List<string>(), StringComparer.Ordinal);
+        var slos = options.Endpoints.ToDictionary(e => e.Name, _ => options.SloMs, StringComparer.Ordinal);
+        var cancelled = false;
+        var gaveUp = false;
+        for (var repeat = 0; repeat < options.Repeat && !cancelled && !gaveUp; repeat++)
+        {
+            // Rotated each repeat, so no variant always runs first on a cold machine or last on a hot one.
+            var order = options.Endpoints.Skip(repeat % options.Endpoints.Count).Concat(options.Endpoints.Take(repeat % options.Endpoints.Count)).ToList();
+            foreach (var endpoint in order)
+            {
+                if (cancellationToken.IsCancellationRequested)
+                {
+                    cancelled = true;
+                    break;
+                }
+
+                var context = new VariantRun(options, endpoint, repeat, observer, slos);
+                try
+                {
+                    await context.RunAsync(cancellationToken).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+                {
+                    cancelled = true;
+                }
+
+                steps[endpoint.Name].AddRange(context.Steps);
+                notes[endpoint.Name].AddRange(context.Notes);
+                foreach (var note in context.Notes)
+                {
+                    observer.Note($"{endpoint.Name}: {note}");
+                }
+
+                // A service that would not start before anything was measured will not for the next variant either:
+                // stopped at once, rather than after a ready timeout for each.
+                if (context.Steps.Count == 0 && steps.Values.All(s => s.Count == 0) && !cancellationToken.IsCancellationRequested)
+                {
+                    gaveUp = true;
+                    break;
+                }
+            }
+        }
+
+        var variants = options.Endpoints.Select(e => new LoadVariant
+        {
+            Name = e.Name,
+            Path = e.Path,
+            SloMs = slos[e.Name] is { } slo ? Math.Round(slo, 3) : null,
+            Steps = steps[e.Name],
+            Saturation = steps[e.Name].Count > 0 ? Saturation.Of(steps[e.Name], slos[e.Name], Environment.ProcessorCount) : null,
+            Notes = notes[e.Name],
+        }).ToList();
+        var load = new LoadResult
+        {
+            Url = options.Url ?? LoadOptions.BaseOf(options.Ready!),
+            Command = options.Command,
+            Arrivals = options.Arrivals.ToString().ToLowerInvariant(),
+            Searched = options.Auto,
+            StepSeconds = options.Step.TotalSeconds,
+            WarmupSeconds = options.Warmup.TotalSeconds,
+            TimeoutSeconds = options.Timeout.TotalSeconds,
+            SloMs = options.SloMs,
+            Variants = variants,
+        };
+        var scenario = new ScenarioResult
+        {
+            Name = ScenarioName,
+            Parameters = Parameters(options),
+            IdealMs = 0,
+            IdealReason = "a service under load has no ideal here: each variant is measured against its own SLO",
+            Baseline = options.Endpoints[0].Name,
+            Variants = [],
+            Load = load,
+            Notes = cancelled ? ["stopped by Ctrl+C: the steps measured before are kept; the step under way was not"]
+                : gaveUp ? ["stopped: the service could not be started, so no variant was measured"]
+                : [],
+        };
+        return new RunResult
+        {
+            StartedAt = started,
+            Environment = EnvironmentInfo.Current(),
+            Settings = new RunSettings
+            {
+                Repeat = options.Repeat,
+                Warmup = 0,
+                Seed = options.Seed,
+                Quick = options.Quick,
+                Isolated = options.Command is not null,
+                Events = options.Command is null ? RuntimeEvents.Off : options.Events,
+            },
+            Scenarios = [scenario],
+            Cancelled = cancelled,
+        };
+    }
+
+    private static Dictionary<string, string> Parameters(LoadOptions options)
+    {
+        var parameters = new Dictionary<string, string>(StringComparer.Ordinal)
+        {
+            ["rate"] = options.Auto ? $"auto from {Num(options.StartRate)}" : string.Join(",", options.Rates.Select(Num)),
+            ["arrivals"] = options.Arrivals.ToString().ToLowerInvariant(),
+            ["step"] = $"{Num(options.Step.TotalSeconds)} s",
+            ["warmup"] = $"{Num(options.Warmup.TotalSeconds)} s",
+            ["timeout"] = $"{Num(options.Timeout.TotalSeconds)} s",
+            ["slo"] = options.SloMs is { } slo ? $"{Num(slo)} ms" : $"{Num(Saturation.DefaultSloFactor)}x the lowest step's p50",
+            ["endpoints"] = string.Join(",", options.Endpoints.Select(e => $"{e.Name}={e.Path}")),
+        };
+        return parameters;
+    }
+
+    private static string Num(double value) => value.ToString("0.###", CultureInfo.InvariantCulture);
+
+    // One variant's steps in one repeat. When the lab starts the service, a step that did not keep up leaves a backlog
+    // a service goes on working through after its client has given up on it (a sync endpoint ran its timed-out
+    // requests for seconds, and every step after it completed none): the next step gets a fresh service.
+    private sealed class VariantRun(LoadOptions options, Endpoint endpoint, int repeat, ILoadObserver observer, Dictionary<string, double?> slos)
+    {
+        private readonly List<(int Index, long Start, long End)> _measured = [];
+        private RuntimeEventSession? _session;
+        private StartedService? _service;
+        private Uri? _path;
+        private long _origin = Stopwatch.GetTimestamp();
+        private bool _originSet;
+
+        public List<LoadStep> Steps { get; } = [];
+
+        public List<string> Notes { get; } = [];
+
+        public async Task RunAsync(CancellationToken cancellationToken)
+        {
+            try
+            {
+                if (!await StartServiceAsync(cancellationToken).ConfigureAwait(false))
+                {
+                    return;
+                }
+
+                using var client = Client(options.Timeout);
+                async Task Send(CancellationToken token)
+                {
+                    using var response = await client.GetAsync(_path, HttpCompletionOption.ResponseContentRead, token).ConfigureAwait(false);
+                    if (!response.IsSuccessStatusCode)
+                    {
+                        throw new RequestFailedException($"HTTP {(int)response.StatusCode}");
+                    }
+                }
+
+                var seed = options.Seed + (repeat * 7919);
+                if (options.Auto)
+                {
+                    await SearchAsync(Send, seed, cancellationToken).ConfigureAwait(false);
+                }
+                else
+                {
+                    foreach (var rate in options.Rates)
+                    {
+                        if (await StepAsync(Send, rate, seed, cancellationToken).ConfigureAwait(false) is not { } outcome || outcome == StepOutcome.Stopped)
+                        {
+                            break;
+                        }
+                    }
+                }
+            }
+            finally
+            {
+                await EndServiceAsync().ConfigureAwait(false);
+            }
+        }
+
+        // A service for the next steps: the lab's own start of it (with a port of its own where asked, and the runtime's
+        // events read), or the one at --url. False when it could not be started; the note says why.
+        private async Task<bool> StartServiceAsync(CancellationToken cancellationToken)
+        {
+            var port = options.Command is not null && (options.Command + options.Ready + options.Url).Contains(LoadOptions.PortPlaceholder, StringComparison.Ordinal)
+                ? StartedService.FreePort().ToString(CultureInfo.InvariantCulture)
+                : null;
+            string Concrete(string text) => port is null ? text : text.Replace(LoadOptions.PortPlaceholder, port, StringComparison.Ordinal);
+            var baseUrl = new Uri(Concrete(options.Url ?? LoadOptions.BaseOf(options.Ready!)));
+            _path = new Uri(baseUrl, endpoint.Path.TrimStart('/'));
+            if (options.Command is not { } command)
+            {
+                return true;
+            }
+
+            _session = RuntimeEventSession.Listen(options.Events, out var eventsNote);
+            if (eventsNote is not null && !Notes.Contains(eventsNote))
+            {
+                Notes.Add(eventsNote);
+            }
+
+            try
+            {
+                _service = await StartedService.StartAsync(Concrete(command), new Uri(Concrete(options.Ready!)), options.ReadyTimeout, _session, cancellationToken).ConfigureAwait(false);
+            }
+            catch (InvalidOperationException ex)
+            {
+                Notes.Add($"repeat {repeat + 1}: not measured further: {ex.Message}");
+                await EndServiceAsync().ConfigureAwait(false);
+                return false;
+            }
+
+            if (!_originSet)
+            {
+                _origin = _service.StartedAt;
+                _originSet = true;
+            }
+
+            return true;
+        }
+
+        // Stops a started service, then reads the runtime's account of each step it served, once its events are all in.
+        private async Task EndServiceAsync()
+        {
+            if (_service is not null)
+            {
+                await _service.DisposeAsync().ConfigureAwait(false);
+                _service = null;
+            }
+
+            if (_session is not null)
+            {
+                if (_measured.Count > 0)
+                {
+                    var accounts = await _session.AccountsAsync([.. _measured.Select(m => (m.Start, m.End))], note: null).ConfigureAwait(false);
+                    for (var i = 0; i < _measured.Count; i++)
+                    {
+                        Steps[_measured[i].Index] = Steps[_measured[i].Index] with { Runtime = accounts[i] };
+                    }
+                }
+
+                await _session.DisposeAsync().ConfigureAwait(false);
+                _session = null;
+            }
+
+            _measured.Clear();
+        }
+
+        // Doubling from the start rate until a step fails, then halving the gap between the last rate kept up with and
+        // the first not; a first step that fails halves the rate down (to 1 a second at the least) to find one that keeps up.
+        private async Task SearchAsync(Func<CancellationToken, Task> send, int seed, CancellationToken cancellationToken)
+        {
+            double? kept = null, failed = null;
+            var rate = options.StartRate;
+            while (true)
+            {
+                var outcome = await StepAsync(send, rate, seed, cancellationToken).ConfigureAwait(false);
+                if (outcome is null or StepOutcome.Stopped or StepOutcome.Generator)
+                {
+                    return;
+                }
+
+                if (outcome == StepOutcome.KeptUp)
+                {
+                    kept = rate;
+                    if (failed is not null || rate * 2 > LoadOptions.MostRate)
+                    {
+                        break;
+                    }
+
+                    rate *= 2;
+                }
+                else
+                {
+                    failed = rate;
+                    if (kept is not null || rate / 2 < 1)
+                    {
+                        break;
+                    }
+
+                    rate = Math.Max(1, Math.Round(rate / 2));
+                }
+            }
+
+            if (kept is not { } low || failed is not { } high)
+            {
+                return;
+            }
+
+            for (var i = 0; i < options.Narrowing; i++)
+            {
+                var middle = Math.Round((low + high) / 2);
+                if (middle <= low || middle >= high)
+                {
+                    return;
+                }
+
+                var outcome = await StepAsync(send, middle, seed, cancellationToken).ConfigureAwait(false);
+                switch (outcome)
+                {
+                    case StepOutcome.KeptUp:
+                        low = middle;
+                        break;
+                    case StepOutcome.Completions or StepOutcome.Latency:
+                        high = middle;
+                        break;
+                    default:
+                        return;
+                }
+            }
+        }
+
+        // A fresh service first where the last step did not keep up; then a warm-up at the rate, and the measured step.
+        // Null when there is no service to load.
+        private async Task<StepOutcome?> StepAsync(Func<CancellationToken, Task> send, double rate, int seed, CancellationToken cancellationToken)
+        {
+            if (options.Command is not null && (_service is null || _service.HasExited || (Steps.Count > 0 && Saturation.Judge(Steps[^1], slos[endpoint.Name]) != StepOutcome.KeptUp)))
+            {
+                await EndServiceAsync().ConfigureAwait(false);
+                if (!await StartServiceAsync(cancellationToken).ConfigureAwait(false))
+                {
+                    return null;
+                }
+            }
+
+            var service = _service;
+            if (options.Warmup > TimeSpan.Zero)
+            {
+                await OpenLoopStep.RunAsync(send, rate, options.Warmup, options.Arrivals, seed - 1, options.Timeout, cancellationToken).ConfigureAwait(false);
+            }
+
+            using var self = Process.GetCurrentProcess();
+            var generatorBefore = self.TotalProcessorTime;
+            var serviceBefore = service?.CpuMs();
+            var start = Stopwatch.GetTimestamp();
+            var measured = await OpenLoopStep.RunAsync(send, rate, options.Step, options.Arrivals, seed, options.Timeout, cancellationToken).ConfigureAwait(false);
+            var end = Stopwatch.GetTimestamp();
+            self.Refresh();
+            var serviceAfter = service?.CpuMs();
+            var died = service is { HasExited: true };
+            var step = new LoadStep
+            {
+                Repeat = repeat,
+                OfferedPerSecond = rate,
+                StartMs = Math.Round(Stopwatch.GetElapsedTime(_origin, start).TotalMilliseconds, 1),
+                WallMs = Math.Round(Stopwatch.GetElapsedTime(start, end).TotalMilliseconds, 1),
+                Planned = measured.Planned,
+                Sent = measured.Sent,
+                Completed = measured.Completed,
+                TimedOut = measured.TimedOut,
+                Failed = measured.Failed,
+                Late = measured.Late,
+                SentPerSecond = Math.Round(measured.SentPerSecond, 2),
+                CompletedPerSecond = Math.Round(measured.CompletedPerSecond, 2),
+                Latency = measured.Latency,
+                Service = measured.Service,
+                Lag = measured.Lag,
+                GeneratorCpuMs = Math.Round((self.TotalProcessorTime - generatorBefore).TotalMilliseconds, 1),
+                ServiceCpuMs = serviceBefore is { } b && serviceAfter is { } a ? Math.Round(a - b, 1) : null,
+                Stopped = died,
+            };
+            if (died)
+            {
+                Notes.Add($"repeat {repeat + 1}: the service exited (code {service!.ExitCode}) during the step at {Num(rate)}/s; the steps before it are kept, this one is not judged; its last output: {service.LastLines()}");
+            }
+
+            Steps.Add(step);
+            if (service is not null)
+            {
+                _measured.Add((Steps.Count - 1, start, end));
+            }
+
+            // The SLO by default comes from this variant's first step that completed a request, in the first repeat.
+            if (slos[endpoint.Name] is null && repeat == 0 && Saturation.DefaultSloMs([step]) is { } slo)
+            {
+                slos[endpoint.Name] = slo;
+            }
+
+            var outcome = Saturation.Judge(step, slos[endpoint.Name]);
+            observer.StepDone(endpoint.Name, step, outcome, slos[endpoint.Name]);
+            return outcome;
+        }
+
+        private static HttpClient Client(TimeSpan timeout) => new(new SocketsHttpHandler
+        {
+            UseProxy = false,
+            UseCookies = false,
+            AllowAutoRedirect = false,
+            ConnectTimeout = timeout,
+            PooledConnectionIdleTimeout = TimeSpan.FromSeconds(30),
+            MaxConnectionsPerServer = int.MaxValue,
+        })
+        {
+            Timeout = Timeout.InfiniteTimeSpan,
+        };
+    }
+}

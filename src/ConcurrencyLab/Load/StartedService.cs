@@ -1,0 +1,317 @@
+using System.Diagnostics;
+using System.Net;
+using System.Net.Sockets;
+using System.Runtime.InteropServices;
+using System.Text;
+using ConcurrencyLab.Diagnostics;
+using ConcurrencyLab.Hosting;
+
+namespace ConcurrencyLab.Load;
+
+/// <summary>
+/// A user's service the lab started from a command for one variant and repeat: waited for until its ready URL
+/// answers, its output kept (the last lines, for an error), its CPU read, and stopped afterwards: SIGTERM first,
+/// as a service manager would, then killed with its children if it has not ended within 2 s, and the runtime's
+/// diagnostics socket it leaves when killed removed.
+/// </summary>
+internal sealed partial class StartedService : IAsyncDisposable
+{
+    private const int KeptLines = 20;
+    // A web app ends within a few hundred milliseconds of SIGTERM; one whose pool is starved does not end at all, and
+    // waiting 5 s for it cost 10 s of a 90 s run.
+    private static readonly TimeSpan StopGrace = TimeSpan.FromSeconds(2);
+
+    private readonly Process _process;
+    private readonly string? _startTime;
+    private readonly Queue<string> _lines = new();
+    private readonly Lock _linesLock = new();
+    private bool _stopped;
+
+    private StartedService(Process process, long startedAt)
+    {
+        _process = process;
+        StartedAt = startedAt;
+        _startTime = ProcessIdentity.StartTimeOf(process.Id);
+        process.OutputDataReceived += (_, e) => Keep(e.Data);
+        process.ErrorDataReceived += (_, e) => Keep(e.Data);
+        process.BeginOutputReadLine();
+        process.BeginErrorReadLine();
+    }
+
+    /// <summary>When it was started, in Stopwatch ticks.</summary>
+    public long StartedAt { get; }
+
+    /// <summary>Its process id.</summary>
+    public int ProcessId => _process.Id;
+
+    /// <summary>Whether it has ended.</summary>
+    public bool HasExited => _process.HasExited;
+
+    /// <summary>Its exit code, once it has ended.</summary>
+    public int? ExitCode => _process.HasExited ? _process.ExitCode : null;
+
+    /// <summary>The CPU it has used so far, in milliseconds; null once it has ended.</summary>
+    public double? CpuMs()
+    {
+        try
+        {
+            _process.Refresh();
+            return _process.HasExited ? null : _process.TotalProcessorTime.TotalMilliseconds;
+        }
+        catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>Its last lines of output and error, oldest first, joined by " | ".</summary>
+    public string LastLines()
+    {
+        lock (_linesLock)
+        {
+            return string.Join(" | ", _lines);
+        }
+    }
+
+    /// <summary>
+    /// Splits <paramref name="command"/> as a shell would for words and quotes (no variables, no globs, no pipes),
+    /// starts it with <paramref name="session"/>'s diagnostic port in its environment, and waits until
+    /// <paramref name="ready"/> answers with success; throws <see cref="InvalidOperationException"/> with its last
+    /// lines of output when it exits first or does not answer within <paramref name="timeout"/>.
+    /// </summary>
+    public static async Task<StartedService> StartAsync(string command, Uri ready, TimeSpan timeout, RuntimeEventSession? session, CancellationToken cancellationToken)
+    {
+        var words = Words(command);
+        if (words.Count == 0)
+        {
+            throw new InvalidOperationException("--start names no command.");
+        }
+
+        var info = new ProcessStartInfo(words[0])
+        {
+            UseShellExecute = false,
+            RedirectStandardOutput = true,
+            RedirectStandardError = true,
+            RedirectStandardInput = false,
+            StandardOutputEncoding = Encoding.UTF8,
+            StandardErrorEncoding = Encoding.UTF8,
+        };
+        foreach (var word in words.Skip(1))
+        {
+            info.ArgumentList.Add(word);
+        }
+
+        session?.Configure(info);
+        Process process;
+        try
+        {
+            process = Process.Start(info) ?? throw new InvalidOperationException($"'{words[0]}' could not be started.");
+        }
+        catch (System.ComponentModel.Win32Exception ex)
+        {
+            throw new InvalidOperationException($"--start '{command}' could not be started: {ex.Message}.", ex);
+        }
+
+        var service = new StartedService(process, Stopwatch.GetTimestamp());
+        try
+        {
+            await service.WaitReadyAsync(ready, timeout, cancellationToken).ConfigureAwait(false);
+            return service;
+        }
+        catch
+        {
+            await service.DisposeAsync().ConfigureAwait(false);
+            throw;
+        }
+    }
+
+    private async Task WaitReadyAsync(Uri ready, TimeSpan timeout, CancellationToken cancellationToken)
+    {
+        using var client = new HttpClient(new SocketsHttpHandler { UseProxy = false, ConnectTimeout = TimeSpan.FromSeconds(2) }) { Timeout = TimeSpan.FromSeconds(5) };
+        var deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
+        string? last = null;
+        while (true)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            if (_process.HasExited)
+            {
+                await _process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+                throw new InvalidOperationException($"the service exited with code {_process.ExitCode} before {ready} answered{Said()}");
+            }
+
+            try
+            {
+                using var response = await client.GetAsync(ready, cancellationToken).ConfigureAwait(false);
+                if (response.IsSuccessStatusCode)
+                {
+                    return;
+                }
+
+                last = $"HTTP {(int)response.StatusCode}";
+            }
+            catch (HttpRequestException ex)
+            {
+                last = ex.HttpRequestError.ToString();
+            }
+            catch (TaskCanceledException) when (!cancellationToken.IsCancellationRequested)
+            {
+                last = "no answer within 5 s";
+            }
+
+            if (Stopwatch.GetTimestamp() > deadline)
+            {
+                throw new InvalidOperationException($"the service did not answer {ready} with success within {timeout.TotalSeconds:0.#} s (last: {last}){Said()}");
+            }
+
+            await Task.Delay(50, cancellationToken).ConfigureAwait(false);
+        }
+    }
+
+    private string Said() => LastLines() is { Length: > 0 } lines ? $"; its last output: {lines}" : "; it wrote nothing.";
+
+    private void Keep(string? line)
+    {
+        if (string.IsNullOrWhiteSpace(line))
+        {
+            return;
+        }
+
+        lock (_linesLock)
+        {
+            _lines.Enqueue(line.Length > 300 ? line[..300] + "..." : line);
+            while (_lines.Count > KeptLines)
+            {
+                _lines.Dequeue();
+            }
+        }
+    }
+
+    /// <summary>Stops the service (SIGTERM, then a kill of its tree after 2 s) and removes what a killed runtime leaves.</summary>
+    public async ValueTask DisposeAsync()
+    {
+        if (_stopped)
+        {
+            return;
+        }
+
+        _stopped = true;
+        var killed = false;
+        try
+        {
+            if (!_process.HasExited)
+            {
+                if (OperatingSystem.IsWindows() || Terminate(_process.Id) != 0)
+                {
+                    _process.Kill(entireProcessTree: true);
+                    killed = true;
+                }
+
+                using var grace = new CancellationTokenSource(StopGrace);
+                try
+                {
+                    await _process.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException)
+                {
+                    _process.Kill(entireProcessTree: true);
+                    killed = true;
+                    await _process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+                }
+            }
+        }
+        catch (InvalidOperationException)
+        {
+            // It ended on its own in the meantime.
+        }
+        finally
+        {
+            // A runtime that ends normally removes its socket; one that was killed or crashed leaves it.
+            if (killed || (_process.HasExited && _process.ExitCode != 0))
+            {
+                ProcessIdentity.RemoveDiagnosticsSocket(_process.Id, _startTime);
+            }
+
+            _process.Dispose();
+        }
+    }
+
+    /// <summary>
+    /// The words of a command line: split at unquoted spaces, with single quotes taking everything literally and
+    /// double quotes everything but a backslash before a double quote or a backslash.
+    /// </summary>
+    internal static IReadOnlyList<string> Words(string command)
+    {
+        var words = new List<string>();
+        var word = new StringBuilder();
+        var inWord = false;
+        char? quote = null;
+        for (var i = 0; i < command.Length; i++)
+        {
+            var c = command[i];
+            if (quote is { } q)
+            {
+                if (c == q)
+                {
+                    quote = null;
+                }
+                else if (q == '"' && c == '\\' && i + 1 < command.Length && command[i + 1] is '"' or '\\')
+                {
+                    word.Append(command[++i]);
+                }
+                else
+                {
+                    word.Append(c);
+                }
+            }
+            else if (char.IsWhiteSpace(c))
+            {
+                if (inWord)
+                {
+                    words.Add(word.ToString());
+                    word.Clear();
+                    inWord = false;
+                }
+            }
+            else if (c is '"' or '\'')
+            {
+                quote = c;
+                inWord = true;
+            }
+            else if (c == '\\' && i + 1 < command.Length)
+            {
+                word.Append(command[++i]);
+                inWord = true;
+            }
+            else
+            {
+                word.Append(c);
+                inWord = true;
+            }
+        }
+
+        if (quote is not null)
+        {
+            throw new InvalidOperationException($"--start has an unclosed {quote} quote: {command}");
+        }
+
+        if (inWord)
+        {
+            words.Add(word.ToString());
+        }
+
+        return words;
+    }
+
+    /// <summary>A free TCP port on 127.0.0.1 now, for a service told its port by <see cref="LoadOptions.PortPlaceholder"/>.</summary>
+    public static int FreePort()
+    {
+        using var listener = new TcpListener(IPAddress.Loopback, 0);
+        listener.Start();
+        return ((IPEndPoint)listener.LocalEndpoint).Port;
+    }
+
+    private static int Terminate(int processId) => OperatingSystem.IsWindows() ? -1 : Kill(processId, 15);
+
+    [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
+    private static partial int Kill(int pid, int signal);
+}
