@@ -59,6 +59,12 @@ internal static class LoadRun
                 {
                     cancelled = true;
                 }
+#pragma warning disable CA1031 // A failure inside one variant's repeat is recorded, and the run goes on with what it has.
+                catch (Exception ex) when (ex is not OperationCanceledException)
+#pragma warning restore CA1031
+                {
+                    context.Notes.Add($"repeat {repeat + 1}: stopped by an error in the lab: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" "));
+                }
 
                 steps[endpoint.Name].AddRange(context.Steps);
                 notes[endpoint.Name].AddRange(context.Notes);
@@ -339,7 +345,14 @@ internal static class LoadRun
         // Null when there is no service to load.
         private async Task<StepOutcome?> StepAsync(Func<CancellationToken, Task> send, double rate, int seed, CancellationToken cancellationToken)
         {
-            if (options.Command is not null && (_service is null || _service.HasExited || (Steps.Count > 0 && Saturation.Judge(Steps[^1], slos[endpoint.Name]) != StepOutcome.KeptUp)))
+            // A service that ended by itself between steps is recorded, not started again: its death is a finding.
+            if (_service is { HasExited: true } gone)
+            {
+                Notes.Add($"repeat {repeat + 1}: the service exited (code {gone.ExitCode}) before the step at {Num(rate)}/s; the steps before it are kept; its last output: {gone.LastLines()}");
+                return null;
+            }
+
+            if (options.Command is not null && Steps.Count > 0 && Saturation.Judge(Steps[^1], slos[endpoint.Name]) != StepOutcome.KeptUp)
             {
                 await EndServiceAsync().ConfigureAwait(false);
                 if (!await StartServiceAsync(cancellationToken).ConfigureAwait(false))

@@ -26,6 +26,7 @@ internal sealed partial class StartedService : IAsyncDisposable
     private readonly Queue<string> _lines = new();
     private readonly Lock _linesLock = new();
     private bool _stopped;
+    private List<(int Id, string? Start)> _readyTree = [];
 
     private StartedService(Process process, long startedAt)
     {
@@ -116,6 +117,7 @@ internal sealed partial class StartedService : IAsyncDisposable
         try
         {
             await service.WaitReadyAsync(ready, timeout, cancellationToken).ConfigureAwait(false);
+            service._readyTree = [.. Tree(process.Id).Select(id => (id, ProcessIdentity.StartTimeOf(id)))];
             return service;
         }
         catch
@@ -135,7 +137,8 @@ internal sealed partial class StartedService : IAsyncDisposable
             cancellationToken.ThrowIfCancellationRequested();
             if (_process.HasExited)
             {
-                await _process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
+                // A moment for its last words; not longer, as a child it left may hold its output open.
+                await Task.WhenAny(_process.WaitForExitAsync(CancellationToken.None), Task.Delay(1000, CancellationToken.None)).ConfigureAwait(false);
                 throw new InvalidOperationException($"the service exited with code {_process.ExitCode} before {ready} answered{Said()}");
             }
 
@@ -195,31 +198,46 @@ internal sealed partial class StartedService : IAsyncDisposable
         }
 
         _stopped = true;
+
+        // The command may be a shell or a launcher whose child is the .NET service: each process of the tree is written
+        // down now (and when the service was ready, for a child that has died since), so every one is stopped, also one
+        // its parent leaves behind, and what a killed one leaves is removed once it is gone.
+        var tree = Tree(_process.Id).Select(id => (Id: id, Start: ProcessIdentity.StartTimeOf(id))).Concat(_readyTree).Where(t => t.Start is not null).Distinct().ToList();
+        bool Alive((int Id, string? Start) member) => ProcessIdentity.StartTimeOf(member.Id) == member.Start;
         var killed = false;
         try
         {
-            if (!_process.HasExited)
+            // SIGTERM to each, as a service manager stops a service; a shell does not pass it on to its children.
+            foreach (var member in tree.Where(Alive))
             {
-                if (OperatingSystem.IsWindows() || Terminate(_process.Id) != 0)
+                _ = Terminate(member.Id);
+            }
+
+            if (!_process.HasExited && Terminate(_process.Id) != 0)
+            {
+                _process.Kill(entireProcessTree: true);
+                killed = true;
+            }
+
+            // Polled, not awaited: waiting for the process's exit also waits for the end of its output, which a child
+            // that outlived it holds open for as long as it lives (such a wait once hung a run for good).
+            if (!await GoneAsync(() => _process.HasExited && !tree.Any(Alive), StopGrace).ConfigureAwait(false))
+            {
+                killed = true;
+                if (!_process.HasExited)
                 {
                     _process.Kill(entireProcessTree: true);
-                    killed = true;
                 }
 
-                using var grace = new CancellationTokenSource(StopGrace);
-                try
+                foreach (var member in tree.Where(Alive))
                 {
-                    await _process.WaitForExitAsync(grace.Token).ConfigureAwait(false);
+                    _ = Kill(member.Id, 9);
                 }
-                catch (OperationCanceledException)
-                {
-                    _process.Kill(entireProcessTree: true);
-                    killed = true;
-                    await _process.WaitForExitAsync(CancellationToken.None).ConfigureAwait(false);
-                }
+
+                _ = await GoneAsync(() => _process.HasExited && !tree.Any(Alive), StopGrace).ConfigureAwait(false);
             }
         }
-        catch (InvalidOperationException)
+        catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception)
         {
             // It ended on its own in the meantime.
         }
@@ -231,8 +249,71 @@ internal sealed partial class StartedService : IAsyncDisposable
                 ProcessIdentity.RemoveDiagnosticsSocket(_process.Id, _startTime);
             }
 
+            foreach (var (id, start) in tree.Where(t => !Alive(t)))
+            {
+                ProcessIdentity.RemoveDiagnosticsSocket(id, start);
+            }
+
             _process.Dispose();
         }
+    }
+
+    private static async Task<bool> GoneAsync(Func<bool> gone, TimeSpan limit)
+    {
+        var deadline = Stopwatch.GetTimestamp() + (long)(limit.TotalSeconds * Stopwatch.Frequency);
+        while (!gone())
+        {
+            if (Stopwatch.GetTimestamp() > deadline)
+            {
+                return false;
+            }
+
+            await Task.Delay(20, CancellationToken.None).ConfigureAwait(false);
+        }
+
+        return true;
+    }
+
+    // The live descendants of a process, from /proc (none elsewhere).
+    private static List<int> Tree(int root)
+    {
+        var found = new List<int>();
+        if (!OperatingSystem.IsLinux())
+        {
+            return found;
+        }
+
+        var parents = new Dictionary<int, int>();
+        foreach (var folder in Directory.EnumerateDirectories("/proc"))
+        {
+            if (!int.TryParse(Path.GetFileName(folder), out var id))
+            {
+                continue;
+            }
+
+            try
+            {
+                var stat = File.ReadAllText(Path.Combine(folder, "stat"));
+                var fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+                if (fields.Length > 1 && int.TryParse(fields[1], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var parent))
+                {
+                    parents[id] = parent;
+                }
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                // Gone in the meantime.
+            }
+        }
+
+        var frontier = new List<int> { root };
+        while (frontier.Count > 0)
+        {
+            frontier = [.. parents.Where(p => frontier.Contains(p.Value)).Select(p => p.Key)];
+            found.AddRange(frontier);
+        }
+
+        return found;
     }
 
     /// <summary>
@@ -311,6 +392,8 @@ internal sealed partial class StartedService : IAsyncDisposable
     }
 
     private static int Terminate(int processId) => OperatingSystem.IsWindows() ? -1 : Kill(processId, 15);
+
+    // (Kill with signal 9 below is SIGKILL, for a child its parent left behind.)
 
     [LibraryImport("libc", EntryPoint = "kill", SetLastError = true)]
     private static partial int Kill(int pid, int signal);

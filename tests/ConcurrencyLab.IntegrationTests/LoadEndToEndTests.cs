@@ -1,0 +1,174 @@
+using System.Text.Json;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>
+/// <c>conclab load</c> against samples/MyService, started by the lab as a user would start theirs: what it measures,
+/// what it keeps when the service fails, and what it leaves behind (nothing).
+/// </summary>
+public sealed class LoadEndToEndTests(SampleServiceBuild sample) : IClassFixture<SampleServiceBuild>
+{
+    private static string[] Start(string dll) =>
+        ["--start", $"dotnet {dll} --urls http://127.0.0.1:{{port}}", "--ready", "http://127.0.0.1:{port}/health"];
+
+    [SkippableFact]
+    public async Task TheSample_UnderSteppedLoad_TheLockSaturatesBelowTheAsyncEndpoint_WithTheRuntimesAccount()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "the service's CPU and leftovers are read from /proc and /tmp");
+        var dll = await sample.DllAsync();
+        using var folder = new TempFolder();
+        var before = Leftovers();
+
+        // The lock lets about 480 requests a second through (2 ms each, one at a time); the async endpoint keeps up with
+        // thousands on 2 cores. At 1,500 a second the gap is three times or more.
+        var result = await ProgramRunner.ConclabAsync(folder.Path, [
+            "load", .. Start(dll), "--endpoint", "async=/orders/async", "--endpoint", "locked=/orders/locked",
+            "--rate", "50,1500", "--step", "1", "--warmup", "0.3", "--timeout", "2", "--repeat", "1", "--out", "out"]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var load = json.RootElement.GetProperty("scenarios")[0].GetProperty("load");
+        var variants = load.GetProperty("variants").EnumerateArray().ToDictionary(v => v.GetProperty("name").GetString()!);
+        Assert.Equal(["async", "locked"], variants.Keys.Order());
+        foreach (var variant in variants.Values)
+        {
+            var steps = variant.GetProperty("steps").EnumerateArray().ToList();
+            Assert.Equal([50.0, 1500.0], steps.Select(s => s.GetProperty("offeredPerSecond").GetDouble()));
+            Assert.All(steps, s => Assert.Equal(JsonValueKind.Object, s.GetProperty("runtime").ValueKind));
+            Assert.All(steps, s => Assert.True(s.GetProperty("serviceCpuMs").GetDouble() > 0));
+            Assert.Equal(s50(steps).GetProperty("planned").GetInt32(), s50(steps).GetProperty("completed").GetInt32());
+        }
+
+        var locked = variants["locked"];
+        Assert.Equal(50, locked.GetProperty("saturation").GetProperty("ratePerSecond").GetDouble());
+        var lockedAt1500 = locked.GetProperty("steps")[1];
+        Assert.True(lockedAt1500.GetProperty("runtime").GetProperty("lockContentions").GetProperty("count").GetInt32() > 0, lockedAt1500.ToString());
+        Assert.Contains("locked keeps up to 50/s", result.Output, StringComparison.Ordinal);
+        Assert.True(File.Exists(Path.Combine(folder.Path, "out", "charts", "load-latency.svg")));
+        Assert.Contains("<table class=\"load-steps\">", await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "report.html")), StringComparison.Ordinal);
+
+        // Every service stopped, and nothing of theirs left in the temporary folder.
+        Assert.Empty(RunningProgram.ProcessesWith(dll));
+        Assert.Empty(Leftovers().Except(before));
+
+        static JsonElement s50(List<JsonElement> steps) => steps[0];
+    }
+
+    [SkippableFact]
+    public async Task AServiceThatNeverBecomesReady_FailsInOneLine_WithItsLastOutput()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "a shell command as the service");
+        using var folder = new TempFolder();
+
+        var result = await ProgramRunner.ConclabAsync(folder.Path, [
+            "load", "--start", "sh -c 'echo the database is down >&2; exit 3'", "--ready", "http://127.0.0.1:{port}/health",
+            "--endpoint", "a=/a", "--endpoint", "b=/b", "--rate", "10", "--step", "1", "--out", "out"]);
+
+        Assert.True(result.ExitCode == 1, result.ToString());
+        var said = result.Output.ReplaceLineEndings(string.Empty);
+        Assert.Contains("a: repeat 1: not measured further: the service exited with code 3 before http://127.0.0.1:", said, StringComparison.Ordinal);
+        Assert.Contains("its last output: the database is down", said, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", result.Output + result.Error, StringComparison.Ordinal);
+
+        // Stopped after the first variant: the second would have failed the same way.
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var b = json.RootElement.GetProperty("scenarios")[0].GetProperty("load").GetProperty("variants")[1];
+        Assert.Equal(0, b.GetProperty("steps").GetArrayLength());
+        Assert.Equal(0, b.GetProperty("notes").GetArrayLength());
+    }
+
+    [SkippableFact]
+    public async Task AServiceThatDiesMidRun_IsRecorded_AndTheStepsBeforeAreKept()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "a shell that kills the service");
+        var dll = await sample.DllAsync();
+        using var folder = new TempFolder();
+        var before = Leftovers();
+
+        // The shell is the service the lab started: it ends, killing the real one, about 4 s in.
+        var command = $"sh -c 'dotnet {dll} --urls http://127.0.0.1:$0 & child=$!; sleep 4; kill -9 $child; exit 9' {{port}}";
+        var result = await ProgramRunner.ConclabAsync(folder.Path, [
+            "load", "--start", command, "--ready", "http://127.0.0.1:{port}/health", "--endpoint", "async=/orders/async",
+            "--rate", "20,21,22,23,24,25,26,27,28,29", "--step", "1", "--warmup", "0", "--out", "out", "--repeat", "1"]);
+
+        Assert.True(result.ExitCode == 1, result.ToString());
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var variant = json.RootElement.GetProperty("scenarios")[0].GetProperty("load").GetProperty("variants")[0];
+        var steps = variant.GetProperty("steps").EnumerateArray().ToList();
+        Assert.True(steps.Count is > 0 and < 10, result.ToString());
+        Assert.Contains(steps, s => !s.GetProperty("stopped").GetBoolean());
+        Assert.Contains(variant.GetProperty("notes").EnumerateArray(), n => n.GetString()!.Contains("the service exited (code 9)", StringComparison.Ordinal));
+        Assert.Empty(RunningProgram.ProcessesWith(dll));
+        Assert.Empty(Leftovers().Except(before));
+    }
+
+    [SkippableFact]
+    public async Task CtrlC_KeepsTheFinishedSteps_AndStopsTheService()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them");
+        var dll = await sample.DllAsync();
+        using var folder = new TempFolder();
+        using var run = RunningProgram.StartConclab(folder.Path, ["load", .. Start(dll), "--endpoint", "async=/orders/async", "--rate", "20,40,80,160,320,640", "--step", "2", "--warmup", "0", "--out", "out"]);
+        Assert.True(await RunningProgram.UntilAsync(() => run.Output.Contains("async at 20/s", StringComparison.Ordinal), TimeSpan.FromSeconds(60)), run.ToString());
+
+        run.Signal(2);
+        var exitCode = await run.WaitAsync(TimeSpan.FromSeconds(30));
+
+        Assert.True(exitCode == 130, $"exit {exitCode}\n{run}");
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        Assert.True(json.RootElement.GetProperty("cancelled").GetBoolean());
+        var steps = json.RootElement.GetProperty("scenarios")[0].GetProperty("load").GetProperty("variants")[0].GetProperty("steps");
+        Assert.True(steps.GetArrayLength() >= 1);
+        Assert.Empty(RunningProgram.ProcessesWith(dll));
+    }
+
+    // What a killed .NET process leaves in the temporary folder (its diagnostics socket and debugger pipes), of processes
+    // no longer alive: other tests' live processes have theirs.
+    private static HashSet<string> Leftovers() =>
+    [
+        .. Directory.EnumerateFiles(Path.GetTempPath()).Select(Path.GetFileName).OfType<string>()
+            .Select(n => (Name: n, Pid: Pid(n)))
+            .Where(f => f.Pid is { } pid && !RunningProgram.IsAlive(pid))
+            .Select(f => f.Name),
+    ];
+
+    private static int? Pid(string name)
+    {
+        foreach (var prefix in new[] { "dotnet-diagnostic-", "clr-debug-pipe-", "conclab-events-" })
+        {
+            if (name.StartsWith(prefix, StringComparison.Ordinal) && int.TryParse(name[prefix.Length..].Split('-')[0], out var pid))
+            {
+                return pid;
+            }
+        }
+
+        return null;
+    }
+}
+
+/// <summary>samples/MyService built once for the tests that load it, as docs/load.md builds it, into a folder of its own that is deleted after.</summary>
+public sealed class SampleServiceBuild : IDisposable
+{
+    private readonly string _output = Path.Combine(Path.GetTempPath(), "conclab-it-myservice-" + Guid.NewGuid().ToString("N")[..12]);
+    private readonly Lazy<Task<string>> _dll;
+
+    public SampleServiceBuild() => _dll = new(BuildAsync);
+
+    /// <summary>The built service; the build happens at the first call.</summary>
+    public Task<string> DllAsync() => _dll.Value;
+
+    private async Task<string> BuildAsync()
+    {
+        var built = await ProgramRunner.RunProgramAsync("dotnet", ProgramRunner.RepositoryRoot, ["build", Path.Combine("samples", "MyService"), "-c", "Release", "-o", _output, "-nologo", "-v", "q"], TimeSpan.FromMinutes(3));
+        Assert.True(built.ExitCode == 0, built.ToString());
+        return Path.Combine(_output, "MyService.dll");
+    }
+
+    public void Dispose()
+    {
+        if (Directory.Exists(_output))
+        {
+            Directory.Delete(_output, recursive: true);
+        }
+    }
+}
