@@ -6,7 +6,8 @@ namespace ConcurrencyLab.IntegrationTests;
 /// <c>conclab load</c> against samples/MyService, started by the lab as a user would start theirs: what it measures,
 /// what it keeps when the service fails, and what it leaves behind (nothing).
 /// </summary>
-public sealed class LoadEndToEndTests(SampleServiceBuild sample) : IClassFixture<SampleServiceBuild>
+[Collection(LoadTests.Name)]
+public sealed class LoadEndToEndTests(SampleServiceBuild sample)
 {
     private static string[] Start(string dll) =>
         ["--start", $"dotnet {dll} --urls http://127.0.0.1:{{port}}", "--ready", "http://127.0.0.1:{port}/health"];
@@ -17,11 +18,12 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample) : IClassFixture
         Skip.IfNot(OperatingSystem.IsLinux(), "the service's CPU and leftovers are read from /proc and /tmp");
         var dll = await sample.DllAsync();
         using var folder = new TempFolder();
-        var before = Leftovers();
+        var temp = Directory.CreateDirectory(Path.Combine(folder.Path, "tmp")).FullName;
 
         // The lock lets about 480 requests a second through (2 ms each, one at a time); the async endpoint keeps up with
         // thousands on 2 cores. At 1,500 a second the gap is three times or more.
-        var result = await ProgramRunner.ConclabAsync(folder.Path, [
+        // The run and its services have a temporary folder of their own, so what is left there is theirs alone.
+        var result = await Conclab(folder.Path, temp, [
             "load", .. Start(dll), "--endpoint", "async=/orders/async", "--endpoint", "locked=/orders/locked",
             "--rate", "50,1500", "--step", "1", "--warmup", "0.3", "--timeout", "2", "--repeat", "1", "--out", "out"]);
 
@@ -49,7 +51,7 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample) : IClassFixture
 
         // Every service stopped, and nothing of theirs left in the temporary folder.
         Assert.Empty(RunningProgram.ProcessesWith(dll));
-        Assert.Empty(Leftovers().Except(before));
+        Assert.Empty(Directory.EnumerateFileSystemEntries(temp));
 
         static JsonElement s50(List<JsonElement> steps) => steps[0];
     }
@@ -83,11 +85,11 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample) : IClassFixture
         Skip.IfNot(OperatingSystem.IsLinux(), "a shell that kills the service");
         var dll = await sample.DllAsync();
         using var folder = new TempFolder();
-        var before = Leftovers();
+        var temp = Directory.CreateDirectory(Path.Combine(folder.Path, "tmp")).FullName;
 
         // The shell is the service the lab started: it ends, killing the real one, about 4 s in.
         var command = $"sh -c 'dotnet {dll} --urls http://127.0.0.1:$0 & child=$!; sleep 4; kill -9 $child; exit 9' {{port}}";
-        var result = await ProgramRunner.ConclabAsync(folder.Path, [
+        var result = await Conclab(folder.Path, temp, [
             "load", "--start", command, "--ready", "http://127.0.0.1:{port}/health", "--endpoint", "async=/orders/async",
             "--rate", "20,21,22,23,24,25,26,27,28,29", "--step", "1", "--warmup", "0", "--out", "out", "--repeat", "1"]);
 
@@ -99,7 +101,7 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample) : IClassFixture
         Assert.Contains(steps, s => !s.GetProperty("stopped").GetBoolean());
         Assert.Contains(variant.GetProperty("notes").EnumerateArray(), n => n.GetString()!.Contains("the service exited (code 9)", StringComparison.Ordinal));
         Assert.Empty(RunningProgram.ProcessesWith(dll));
-        Assert.Empty(Leftovers().Except(before));
+        Assert.Empty(Directory.EnumerateFileSystemEntries(temp));
     }
 
     [SkippableFact]
@@ -122,28 +124,15 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample) : IClassFixture
         Assert.Empty(RunningProgram.ProcessesWith(dll));
     }
 
-    // What a killed .NET process leaves in the temporary folder (its diagnostics socket and debugger pipes), of processes
-    // no longer alive: other tests' live processes have theirs.
-    private static HashSet<string> Leftovers() =>
-    [
-        .. Directory.EnumerateFiles(Path.GetTempPath()).Select(Path.GetFileName).OfType<string>()
-            .Select(n => (Name: n, Pid: Pid(n)))
-            .Where(f => f.Pid is { } pid && !RunningProgram.IsAlive(pid))
-            .Select(f => f.Name),
-    ];
+    private static Task<ProgramRunner.Result> Conclab(string folder, string temp, string[] args) =>
+        ProgramRunner.RunProgramAsync("dotnet", folder, args.Prepend(ProgramRunner.ConclabDll), environment: new Dictionary<string, string> { ["TMPDIR"] = temp });
+}
 
-    private static int? Pid(string name)
-    {
-        foreach (var prefix in new[] { "dotnet-diagnostic-", "clr-debug-pipe-", "conclab-events-" })
-        {
-            if (name.StartsWith(prefix, StringComparison.Ordinal) && int.TryParse(name[prefix.Length..].Split('-')[0], out var pid))
-            {
-                return pid;
-            }
-        }
-
-        return null;
-    }
+/// <summary>The tests that load a service: one at a time (each is CPU-bound on 2 cores, and one's killed process would be another's leftover), sharing one build of the sample.</summary>
+[CollectionDefinition(Name)]
+public sealed class LoadTests : ICollectionFixture<SampleServiceBuild>
+{
+    public const string Name = "conclab load";
 }
 
 /// <summary>samples/MyService built once for the tests that load it, as docs/load.md builds it, into a folder of its own that is deleted after.</summary>
@@ -170,5 +159,64 @@ public sealed class SampleServiceBuild : IDisposable
         {
             Directory.Delete(_output, recursive: true);
         }
+    }
+}
+
+/// <summary>The lab's closed loop against wrk's, a load tool nobody here wrote, on the same endpoint: the check that the lab's client counts right.</summary>
+[Collection(LoadTests.Name)]
+public sealed class LoadAgainstWrkTests(SampleServiceBuild sample)
+{
+    [SkippableFact]
+    public async Task AClosedLoop_AgreesWithWrk_WithinTenPercent()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "wrk as Debian packages it");
+        var wrk = new[] { "/usr/bin/wrk", "/usr/local/bin/wrk" }.FirstOrDefault(File.Exists);
+        Skip.If(wrk is null && Environment.GetEnvironmentVariable("CONCLAB_REQUIRE_WRK") != "1", "wrk is not installed (.ci/run installs it: apt-get install wrk)");
+        Assert.True(wrk is not null, "CONCLAB_REQUIRE_WRK=1 but wrk is not installed");
+        var dll = await sample.DllAsync();
+        using var folder = new TempFolder();
+
+        // 32 connections on an endpoint that answers after 20 ms: about 1,500 requests a second, well inside what
+        // either client sends on 2 cores, so a difference is a difference in counting.
+        var lab = await ProgramRunner.ConclabAsync(folder.Path, [
+            "load", "--start", $"dotnet {dll} --urls http://127.0.0.1:{{port}}", "--ready", "http://127.0.0.1:{port}/health",
+            "--endpoint", "async=/orders/async", "--connections", "32", "--step", "3", "--warmup", "1", "--repeat", "1", "--events", "off", "--out", "out"]);
+        Assert.True(lab.ExitCode == 0, lab.ToString());
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var labRate = json.RootElement.GetProperty("scenarios")[0].GetProperty("load").GetProperty("variants")[0].GetProperty("steps")[0].GetProperty("completedPerSecond").GetDouble();
+
+        var port = FreePort();
+        using var service = RunningProgram.Start("dotnet", folder.Path, [dll, "--urls", $"http://127.0.0.1:{port}"]);
+        using var client = new HttpClient();
+        Assert.True(await RunningProgram.UntilAsync(() => Healthy(client, port), TimeSpan.FromSeconds(30)), service.ToString());
+        var url = $"http://127.0.0.1:{port}/orders/async";
+        await ProgramRunner.RunProgramAsync(wrk!, folder.Path, ["-t1", "-c32", "-d1s", url]);
+        var measured = await ProgramRunner.RunProgramAsync(wrk!, folder.Path, ["-t1", "-c32", "-d3s", url]);
+        Assert.True(measured.ExitCode == 0, measured.ToString());
+        service.Signal(15);
+        Assert.NotNull(await service.WaitAsync(TimeSpan.FromSeconds(10)));
+        var line = measured.Output.Split('\n').Single(l => l.StartsWith("Requests/sec:", StringComparison.Ordinal));
+        var wrkRate = double.Parse(line["Requests/sec:".Length..].Trim(), System.Globalization.CultureInfo.InvariantCulture);
+
+        Assert.True(Math.Abs(labRate - wrkRate) / wrkRate <= 0.10, $"lab {labRate:0} requests/s, wrk {wrkRate:0}\n{lab}\n{measured}");
+    }
+
+    private static bool Healthy(HttpClient client, int port)
+    {
+        try
+        {
+            return client.GetAsync(new Uri($"http://127.0.0.1:{port}/health")).GetAwaiter().GetResult().IsSuccessStatusCode;
+        }
+        catch (HttpRequestException)
+        {
+            return false;
+        }
+    }
+
+    private static int FreePort()
+    {
+        using var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        listener.Start();
+        return ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
     }
 }

@@ -48,6 +48,18 @@ internal sealed class RunningProgram : IDisposable
         return new RunningProgram(Process.Start(info)!);
     }
 
+    /// <summary>Starts <paramref name="program"/> with <paramref name="args"/> in <paramref name="workingDirectory"/>: a service a test loads itself.</summary>
+    public static RunningProgram Start(string program, string workingDirectory, IEnumerable<string> args)
+    {
+        var info = new ProcessStartInfo(program) { WorkingDirectory = workingDirectory, RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        foreach (var arg in args)
+        {
+            info.ArgumentList.Add(arg);
+        }
+
+        return new RunningProgram(Process.Start(info)!);
+    }
+
     /// <summary>Sends <paramref name="signal"/> (2 SIGINT, 9 SIGKILL, 15 SIGTERM) to the program.</summary>
     public void Signal(int signal) => Assert.Equal(0, Kill(_process.Id, signal));
 

@@ -53,7 +53,7 @@ internal static class LoadCommand
         }
 
         var folder = outFolder ?? Exporters.DefaultFolder();
-        console.MarkupLineInterpolated($"[grey]{(options.Auto ? $"Searching each endpoint's saturation rate from {options.StartRate:0.##}/s" : $"Stepping each endpoint through {string.Join(", ", options.Rates.Select(r => r.ToString("0.##", CultureInfo.InvariantCulture)))}/s")}: {options.Step.TotalSeconds:0.##} s a step after {options.Warmup.TotalSeconds:0.##} s of warm-up, {options.Repeat} repeat(s).[/]");
+        console.MarkupLineInterpolated($"[grey]{(options.Connections is { } connections ? $"A closed loop of {connections} connections per endpoint" : options.Auto ? $"Searching each endpoint's saturation rate from {options.StartRate:0.##}/s" : $"Stepping each endpoint through {string.Join(", ", options.Rates.Select(r => r.ToString("0.##", CultureInfo.InvariantCulture)))}/s")}: {options.Step.TotalSeconds:0.##} s a step after {options.Warmup.TotalSeconds:0.##} s of warm-up, {options.Repeat} repeat(s).[/]");
         var result = await LoadRun.RunAsync(options, new ConsoleObserver(console), cancellationToken).ConfigureAwait(false);
         foreach (var scenario in result.Scenarios)
         {
@@ -111,8 +111,8 @@ internal static class LoadCommand
         }
 
         var rates = new List<double>();
-        var rateText = parse.GetValue(switches.Rate) ?? "auto";
-        if (!string.Equals(rateText.Trim(), "auto", StringComparison.OrdinalIgnoreCase))
+        var rateText = parse.GetValue(switches.Rate) ?? (parse.GetValue(switches.Connections) is null ? "auto" : null);
+        if (rateText is not null && !string.Equals(rateText.Trim(), "auto", StringComparison.OrdinalIgnoreCase))
         {
             foreach (var item in rateText.Split(',', StringSplitOptions.TrimEntries))
             {
@@ -170,6 +170,7 @@ internal static class LoadCommand
             ReadyTimeout = Seconds(Number(parse, switches.ReadyTimeout, errors)) ?? defaults.ReadyTimeout,
             SloMs = Number(parse, switches.Slo, errors) ?? defaults.SloMs,
             Repeat = (int?)Number(parse, switches.Repeat, errors, whole: true) ?? defaults.Repeat,
+            Connections = (int?)Number(parse, switches.Connections, errors, whole: true),
             Seed = (int?)Number(parse, switches.Seed, errors, whole: true) ?? defaults.Seed,
             Events = events ?? defaults.Events,
         };
@@ -220,6 +221,7 @@ internal static class LoadCommand
                 StepOutcome.Completions => "[yellow]fell behind[/]",
                 StepOutcome.Latency => "[yellow]over SLO[/]",
                 StepOutcome.Generator => "[red]generator late[/]",
+                StepOutcome.ClosedLoop => $"closed loop, {step.Connections} connections",
                 _ => "[red]stopped[/]",
             };
             console.MarkupLine($"{Markup.Escape(variant)} at {Figures.Count(step.OfferedPerSecond)}/s: {Figures.Count(step.CompletedPerSecond)}/s done ({(step.CompletedShare * 100).ToString("0.#", CultureInfo.InvariantCulture)}%), {latency}{slo}: {verdict}");
@@ -238,11 +240,12 @@ internal static class LoadCommand
         public readonly Option<string> AllowHost = new("--allow-host") { Description = "A host other than loopback that --url and --ready may name: only your own, on your own authority" };
         public readonly Option<string[]> Endpoint = new("--endpoint") { Description = "A variant: NAME=/path, requested with GET from the service's URL; repeatable (--endpoint sync=/orders/sync --endpoint async=/orders/async)", AllowMultipleArgumentsPerToken = false };
         public readonly Option<string> Rate = new("--rate") { Description = "Rates per second to step through, increasing (50,100,200), or auto: doubling from --rate-start until a step does not keep up, then narrowing [default: auto]" };
+        public readonly Option<string> Connections = new("--connections") { Description = "A closed loop instead of rates, as wrk runs: this many connections, each sending its next request when its last was answered, one step per repeat; measures the most the service answers at that concurrency" };
         public readonly Option<string> RateStart = new("--rate-start") { Description = "The first rate of --rate auto, per second [default: 16; 32 with --quick]" };
         public readonly Option<string> Arrivals = new("--arrivals") { Description = "constant (evenly spaced) or poisson (seeded exponential gaps) [default: constant]" };
         public readonly Option<string> Step = new("--step") { Description = "Seconds each step sends and is measured [default: 10; 2 with --quick]" };
         public readonly Option<string> Warmup = new("--warmup") { Description = "Seconds each step first sends, unmeasured, at its rate [default: 3; 0.5 with --quick]" };
-        public readonly Option<string> Timeout = new("--timeout") { Description = "Seconds a request may take before it counts as timed out [default: 10; 3 with --quick]" };
+        public readonly Option<string> Timeout = new("--timeout") { Description = "Seconds a request may take before it counts as timed out [default: 10; 1 with --quick]" };
         public readonly Option<string> Slo = new("--slo") { Description = "Milliseconds the corrected p99 must stay under for a step to keep up [default: 10x each variant's lowest step's p50]" };
         public readonly Option<string> Repeat = new("--repeat") { Description = "Times each variant's steps run, each against a fresh service when the lab starts it; the saturation point's range is over these [default: 3; 1 with --quick]" };
         public readonly Option<string> Seed = new("--seed") { Description = "Seed of the Poisson arrivals [default: 42]" };
@@ -251,6 +254,6 @@ internal static class LoadCommand
         public readonly Option<string> Out = new("--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts [default: conclab-results/<UTC timestamp>]" };
         public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
 
-        public Option[] All => [Url, Start, Ready, ReadyTimeout, AllowHost, Endpoint, Rate, RateStart, Arrivals, Step, Warmup, Timeout, Slo, Repeat, Seed, Quick, Events, Out, Json];
+        public Option[] All => [Url, Start, Ready, ReadyTimeout, AllowHost, Endpoint, Rate, Connections, RateStart, Arrivals, Step, Warmup, Timeout, Slo, Repeat, Seed, Quick, Events, Out, Json];
     }
 }

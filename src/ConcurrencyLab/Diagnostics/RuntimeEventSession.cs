@@ -140,10 +140,31 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     }
 
     /// <summary>
+    /// Ends the sessions while the process still runs, so its runtime names the methods it compiled (the rundown a
+    /// process killed outright never sends) and every event is in; waits at most 10 s for the streams to end.
+    /// </summary>
+    public async Task StopAsync()
+    {
+        foreach (var session in _sessions)
+        {
+            try
+            {
+                session.Stop();
+            }
+            catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or ObjectDisposedException or ServerNotAvailableException)
+            {
+                // Gone already: its stream has ended, or ends now.
+            }
+        }
+
+        await Task.WhenAny(_reading, Task.Delay(TimeSpan.FromSeconds(10))).ConfigureAwait(false);
+    }
+
+    /// <summary>
     /// Once the process has exited: the account of each of <paramref name="regions"/> (Stopwatch ticks), such as the
     /// steps of a load run against one service process, with its stack samples read once for them all.
     /// </summary>
-    public async Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(IReadOnlyList<(long Start, long End)> regions, string? note)
+    public async Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(IReadOnlyList<(long Start, long End)> regions, string? note, IReadOnlyCollection<int>? excluded = null)
     {
         ArgumentNullException.ThrowIfNull(regions);
         var attachNote = await WaitForEventsAsync().ConfigureAwait(false);
@@ -153,7 +174,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
 
         var notes = string.Join("; ", new[] { note, attachNote }.Where(n => n is not null));
-        var accounts = regions.Select(r => _log.Account(Level, r.Start, r.End, Stopwatch.Frequency, attachNote is null, notes.Length == 0 ? null : notes)).ToList();
+        var accounts = regions.Select(r => _log.Account(Level, r.Start, r.End, Stopwatch.Frequency, attachNote is null, notes.Length == 0 ? null : notes, excluded)).ToList();
         if (Level < RuntimeEvents.Stacks || !File.Exists(Samples) || regions.Count == 0)
         {
             return accounts;
@@ -162,7 +183,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         try
         {
             var owners = _log.Snapshot().Where(e => e.Kind == RuntimeEventKind.ContentionStart && e.Value > 0).Select(e => new LockWait(e.Ticks, e.Thread, e.Value)).ToList();
-            var threads = ThreadSamples.ReadEach(Samples, regions, [], owners);
+            var threads = ThreadSamples.ReadEach(Samples, regions, excluded ?? [], owners);
             return [.. accounts.Select((a, i) => a with { Threads = threads[i] })];
         }
 #pragma warning disable CA1031 // Samples that cannot be read cost their part of the account, never the run.

@@ -128,8 +128,10 @@ internal static class StackStates
         return open < 0 ? frame : frame[..open];
     }
 
-    // The runtime's libraries, interop stubs, and frames the profiler could not name.
+    // The runtime's libraries, interop stubs, frames the profiler could not name, and methods made at run time
+    // (dynamicClass: ASP.NET's request delegates, compiled from expression trees, into which the JIT may inline a
+    // small handler; a site named lambda_method3 told a reader nothing).
     private static bool Framework(string name) =>
         name.Length == 0 || name.StartsWith('?') || name.StartsWith("System.", StringComparison.Ordinal) || name.StartsWith("Microsoft.", StringComparison.Ordinal)
-        || name.StartsWith("Interop", StringComparison.Ordinal) || name.StartsWith("Internal.", StringComparison.Ordinal);
+        || name.StartsWith("Interop", StringComparison.Ordinal) || name.StartsWith("Internal.", StringComparison.Ordinal) || name.StartsWith("dynamicClass.", StringComparison.Ordinal);
 }

@@ -40,7 +40,10 @@ internal sealed partial record LoadOptions
     public IReadOnlyList<double> Rates { get; init; } = [];
 
     /// <summary>Whether the rates are searched: doubling from <see cref="StartRate"/> until a step does not keep up, then narrowing.</summary>
-    public bool Auto => Rates.Count == 0;
+    public bool Auto => Rates.Count == 0 && Connections is null;
+
+    /// <summary>A closed loop instead of rates: this many connections, each sending its next request when its last was answered (as wrk does).</summary>
+    public int? Connections { get; init; }
 
     /// <summary>The first rate of a search, per second.</summary>
     public double StartRate { get; init; } = 16;
@@ -78,12 +81,12 @@ internal sealed partial record LoadOptions
     /// <summary>Whether the quick scale was asked for (it set the defaults; recorded in the results).</summary>
     public bool Quick { get; init; }
 
-    /// <summary>The defaults at the quick scale: 2 s steps after 0.5 s of warm-up, one repeat, a 3 s timeout, a search from 32 a second with two narrowing steps.</summary>
+    /// <summary>The defaults at the quick scale: 2 s steps after 0.5 s of warm-up, one repeat, a 1 s timeout (so a step lasts at most 3 s after its warm-up), a search from 32 a second with two narrowing steps.</summary>
     public static LoadOptions QuickDefaults { get; } = new()
     {
         Step = TimeSpan.FromSeconds(2),
         Warmup = TimeSpan.FromSeconds(0.5),
-        Timeout = TimeSpan.FromSeconds(3),
+        Timeout = TimeSpan.FromSeconds(1),
         Repeat = 1,
         Narrowing = 2,
         StartRate = 32,
@@ -165,6 +168,15 @@ internal sealed partial record LoadOptions
             problems.Add("--rate's rates must increase: 50,100,200.");
         }
 
+        if (Connections is { } connections)
+        {
+            Range(problems, "--connections", connections, 1, MostConnections, "connections");
+            if (Rates.Count > 0)
+            {
+                problems.Add("--connections runs a closed loop, which offers no rate: give it or --rate, not both.");
+            }
+        }
+
         Range(problems, "--step", Step.TotalSeconds, 0.5, 600, "seconds");
         Range(problems, "--warmup", Warmup.TotalSeconds, 0, 600, "seconds");
         Range(problems, "--timeout", Timeout.TotalSeconds, 0.1, 600, "seconds");
@@ -184,6 +196,8 @@ internal sealed partial record LoadOptions
     }
 
     private const int MostEndpoints = 16;
+
+    private const int MostConnections = 10_000;
 
     private static void Range(List<string> problems, string flag, double value, double least, double most, string unit)
     {

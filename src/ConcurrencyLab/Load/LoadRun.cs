@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Diagnostics;
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 
@@ -33,6 +34,11 @@ internal static class LoadRun
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(observer);
         var started = DateTime.UtcNow.ToString("O", CultureInfo.InvariantCulture);
+
+        // As a run does: what killed runs left is removed first, and this one writes down what it makes (the event
+        // sessions' sockets and samples), so a next run removes them if this one is killed outright.
+        var runNotes = RunJournal.RemoveLeftovers().ToList();
+        using var journal = Journal(runNotes);
         var steps = options.Endpoints.ToDictionary(e => e.Name, _ => new List<LoadStep>(), StringComparer.Ordinal);
         var notes = options.Endpoints.ToDictionary(e => e.Name, _ => new List<string>(), StringComparer.Ordinal);
         var slos = options.Endpoints.ToDictionary(e => e.Name, _ => options.SloMs, StringComparer.Ordinal);
@@ -89,7 +95,7 @@ internal static class LoadRun
             Path = e.Path,
             SloMs = slos[e.Name] is { } slo ? Math.Round(slo, 3) : null,
             Steps = steps[e.Name],
-            Saturation = steps[e.Name].Count > 0 ? Saturation.Of(steps[e.Name], slos[e.Name], Environment.ProcessorCount) : null,
+            Saturation = steps[e.Name].Count > 0 && options.Connections is null ? Saturation.Of(steps[e.Name], slos[e.Name], Environment.ProcessorCount) : null,
             Notes = notes[e.Name],
         }).ToList();
         var load = new LoadResult
@@ -113,9 +119,9 @@ internal static class LoadRun
             Baseline = options.Endpoints[0].Name,
             Variants = [],
             Load = load,
-            Notes = cancelled ? ["stopped by Ctrl+C: the steps measured before are kept; the step under way was not"]
+            Notes = [.. runNotes, .. cancelled ? ["stopped by Ctrl+C: the steps measured before are kept; the step under way was not"]
                 : gaveUp ? ["stopped: the service could not be started, so no variant was measured"]
-                : [],
+                : Array.Empty<string>()],
         };
         return new RunResult
         {
@@ -135,11 +141,24 @@ internal static class LoadRun
         };
     }
 
+    private static RunJournal? Journal(List<string> notes)
+    {
+        try
+        {
+            return RunJournal.Begin();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            notes.Add($"the run could not write down what it makes in {Path.GetTempPath()} ({ex.Message}), so if it is killed, the next run cannot remove what it left.");
+            return null;
+        }
+    }
+
     private static Dictionary<string, string> Parameters(LoadOptions options)
     {
         var parameters = new Dictionary<string, string>(StringComparer.Ordinal)
         {
-            ["rate"] = options.Auto ? $"auto from {Num(options.StartRate)}" : string.Join(",", options.Rates.Select(Num)),
+            ["rate"] = options.Connections is { } connections ? $"closed loop, {connections} connections" : options.Auto ? $"auto from {Num(options.StartRate)}" : string.Join(",", options.Rates.Select(Num)),
             ["arrivals"] = options.Arrivals.ToString().ToLowerInvariant(),
             ["step"] = $"{Num(options.Step.TotalSeconds)} s",
             ["warmup"] = $"{Num(options.Warmup.TotalSeconds)} s",
@@ -188,7 +207,11 @@ internal static class LoadRun
                 }
 
                 var seed = options.Seed + (repeat * 7919);
-                if (options.Auto)
+                if (options.Connections is { } connections)
+                {
+                    await StepAsync(Send, 0, seed, cancellationToken, connections).ConfigureAwait(false);
+                }
+                else if (options.Auto)
                 {
                     await SearchAsync(Send, seed, cancellationToken).ConfigureAwait(false);
                 }
@@ -253,9 +276,16 @@ internal static class LoadRun
         // Stops a started service, then reads the runtime's account of each step it served, once its events are all in.
         private async Task EndServiceAsync()
         {
+            // The service's main threads (one per process of its tree: a thread's id is its process's for the first)
+            // wait in app.Run() for it to end, by design: no part of what the steps made it do.
+            var mains = _service?.ProcessIds ?? [];
             if (_service is not null)
             {
-                await _service.DisposeAsync().ConfigureAwait(false);
+                // A service that ends on SIGTERM ends its event sessions itself, with their rundown; one that does not
+                // (a starved pool cannot run its shutdown) has its sessions ended before it is killed, so its frames
+                // are named all the same.
+                var session = _session;
+                await _service.StopAsync(session is null ? null : session.StopAsync).ConfigureAwait(false);
                 _service = null;
             }
 
@@ -263,7 +293,7 @@ internal static class LoadRun
             {
                 if (_measured.Count > 0)
                 {
-                    var accounts = await _session.AccountsAsync([.. _measured.Select(m => (m.Start, m.End))], note: null).ConfigureAwait(false);
+                    var accounts = await _session.AccountsAsync([.. _measured.Select(m => (m.Start, m.End))], note: null, mains).ConfigureAwait(false);
                     for (var i = 0; i < _measured.Count; i++)
                     {
                         Steps[_measured[i].Index] = Steps[_measured[i].Index] with { Runtime = accounts[i] };
@@ -343,7 +373,7 @@ internal static class LoadRun
 
         // A fresh service first where the last step did not keep up; then a warm-up at the rate, and the measured step.
         // Null when there is no service to load.
-        private async Task<StepOutcome?> StepAsync(Func<CancellationToken, Task> send, double rate, int seed, CancellationToken cancellationToken)
+        private async Task<StepOutcome?> StepAsync(Func<CancellationToken, Task> send, double rate, int seed, CancellationToken cancellationToken, int? connections = null)
         {
             // A service that ended by itself between steps is recorded, not started again: its death is a finding.
             if (_service is { HasExited: true } gone)
@@ -362,16 +392,19 @@ internal static class LoadRun
             }
 
             var service = _service;
+            Task<LoadStepResult> Measure(TimeSpan duration, int stepSeed) => connections is { } n
+                ? ClosedLoopStep.RunAsync(send, n, duration, options.Timeout, cancellationToken)
+                : OpenLoopStep.RunAsync(send, rate, duration, options.Arrivals, stepSeed, options.Timeout, cancellationToken);
             if (options.Warmup > TimeSpan.Zero)
             {
-                await OpenLoopStep.RunAsync(send, rate, options.Warmup, options.Arrivals, seed - 1, options.Timeout, cancellationToken).ConfigureAwait(false);
+                await Measure(options.Warmup, seed - 1).ConfigureAwait(false);
             }
 
             using var self = Process.GetCurrentProcess();
             var generatorBefore = self.TotalProcessorTime;
             var serviceBefore = service?.CpuMs();
             var start = Stopwatch.GetTimestamp();
-            var measured = await OpenLoopStep.RunAsync(send, rate, options.Step, options.Arrivals, seed, options.Timeout, cancellationToken).ConfigureAwait(false);
+            var measured = await Measure(options.Step, seed).ConfigureAwait(false);
             var end = Stopwatch.GetTimestamp();
             self.Refresh();
             var serviceAfter = service?.CpuMs();
@@ -379,7 +412,8 @@ internal static class LoadRun
             var step = new LoadStep
             {
                 Repeat = repeat,
-                OfferedPerSecond = rate,
+                OfferedPerSecond = connections is null ? rate : Math.Round(measured.OfferedPerSecond, 2),
+                Connections = connections,
                 StartMs = Math.Round(Stopwatch.GetElapsedTime(_origin, start).TotalMilliseconds, 1),
                 WallMs = Math.Round(Stopwatch.GetElapsedTime(start, end).TotalMilliseconds, 1),
                 Planned = measured.Planned,
@@ -409,7 +443,7 @@ internal static class LoadRun
             }
 
             // The SLO by default comes from this variant's first step that completed a request, in the first repeat.
-            if (slos[endpoint.Name] is null && repeat == 0 && Saturation.DefaultSloMs([step]) is { } slo)
+            if (connections is null && slos[endpoint.Name] is null && repeat == 0 && Saturation.DefaultSloMs([step]) is { } slo)
             {
                 slos[endpoint.Name] = slo;
             }

@@ -93,7 +93,7 @@ internal static class OpenLoopStep
         }
     }
 
-    private static async Task One(Func<CancellationToken, Task> send, long intended, TimeSpan timeout, Recording recording, CancellationToken cancellationToken)
+    internal static async Task One(Func<CancellationToken, Task> send, long intended, TimeSpan timeout, Recording recording, CancellationToken cancellationToken)
     {
         var sentAt = Stopwatch.GetTimestamp();
         using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
@@ -130,7 +130,7 @@ internal static class OpenLoopStep
     };
 
     // What the requests measured, added to from many threads under one lock: a few microseconds a request.
-    private sealed class Recording
+    internal sealed class Recording
     {
         private readonly Lock _lock = new();
         private readonly LongHistogram _latency = Histogram();

@@ -45,6 +45,9 @@ internal sealed partial class StartedService : IAsyncDisposable
     /// <summary>Its process id.</summary>
     public int ProcessId => _process.Id;
 
+    /// <summary>Its process id and those of the processes it had started by the time it was ready.</summary>
+    public IReadOnlyCollection<int> ProcessIds => [_process.Id, .. _readyTree.Select(t => t.Id)];
+
     /// <summary>Whether it has ended.</summary>
     public bool HasExited => _process.HasExited;
 
@@ -190,7 +193,14 @@ internal sealed partial class StartedService : IAsyncDisposable
     }
 
     /// <summary>Stops the service (SIGTERM, then a kill of its tree after 2 s) and removes what a killed runtime leaves.</summary>
-    public async ValueTask DisposeAsync()
+    public ValueTask DisposeAsync() => StopAsync(beforeKill: null);
+
+    /// <summary>
+    /// Stops the service as <see cref="DisposeAsync"/> does, calling <paramref name="beforeKill"/> once SIGTERM has not
+    /// ended it within 2 s and before it is killed: the moment to end an event session, whose rundown (the names of
+    /// the methods compiled before it) a process killed outright never sends.
+    /// </summary>
+    public async ValueTask StopAsync(Func<Task>? beforeKill)
     {
         if (_stopped)
         {
@@ -223,6 +233,11 @@ internal sealed partial class StartedService : IAsyncDisposable
             // that outlived it holds open for as long as it lives (such a wait once hung a run for good).
             if (!await GoneAsync(() => _process.HasExited && !tree.Any(Alive), StopGrace).ConfigureAwait(false))
             {
+                if (beforeKill is not null)
+                {
+                    await beforeKill().ConfigureAwait(false);
+                }
+
                 killed = true;
                 if (!_process.HasExited)
                 {

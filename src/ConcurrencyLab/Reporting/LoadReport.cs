@@ -105,6 +105,15 @@ internal static class LoadReport
     /// <summary>A variant's saturation point, what stopped it, and the runtime's why.</summary>
     internal static Statement SaturationLine(LoadVariant variant, LoadResult load)
     {
+        if (variant.Steps.Where(s => s.Connections is not null && !s.Stopped).ToList() is { Count: > 0 } closed)
+        {
+            var rates = closed.Select(s => s.CompletedPerSecond).Order().ToList();
+            var p99 = closed.Where(s => s.Latency is not null).Select(s => s.Latency!.P99Ms).Order().ToList();
+            var spread = rates.Count > 1 ? Statement.Of($" ({Piece.Count(rates[0])} to {Piece.Count(rates[^1])} over {Piece.Count(rates.Count)} repeats)") : Statement.Plain(string.Empty);
+            var latency = p99.Count > 0 ? Statement.Of($", p99 {Piece.Ms(p99[p99.Count / 2])} ms") : Statement.Plain(string.Empty);
+            return Statement.Of($"{Piece.Variant(variant.Name)} answered {Piece.Count(rates[rates.Count / 2])} requests a second with {Piece.Count(closed[0].Connections!.Value)} connections in a closed loop{spread}{latency}: the most it answers at that concurrency, not a rate it keeps up with.");
+        }
+
         if (variant.Saturation is not { } saturation)
         {
             return Statement.Of(Tone.Failure, $"{Piece.Variant(variant.Name)}: no step was measured.");
@@ -266,6 +275,7 @@ internal static class LoadReport
         StepOutcome.Completions => "fell behind",
         StepOutcome.Latency => "over SLO",
         StepOutcome.Generator => "generator late",
+        StepOutcome.ClosedLoop => "closed loop",
         _ => "stopped",
     };
 }

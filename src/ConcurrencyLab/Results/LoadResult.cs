@@ -65,8 +65,11 @@ public sealed record LoadStep
     /// <summary>Which repeat of the variant, from 0.</summary>
     public int Repeat { get; init; }
 
-    /// <summary>The rate offered, requests per second.</summary>
+    /// <summary>The rate offered, requests per second; in a closed-loop step (<see cref="Connections"/>), the rate its connections achieved.</summary>
     public required double OfferedPerSecond { get; init; }
+
+    /// <summary>For a closed-loop step (<c>--connections</c>): how many connections each sent its next request when its last was answered; null for an open-loop step.</summary>
+    public int? Connections { get; init; }
 
     /// <summary>When the step's measured part began, in milliseconds after the service was started (or after the repeat began, for a service already running).</summary>
     public double StartMs { get; init; }
@@ -146,7 +149,7 @@ public sealed record LoadSaturation
     /// <summary>The least share of offered requests a step must complete to keep up.</summary>
     public const double KeepUpShare = 0.99;
 
-    /// <summary>The share of sends that may start late before a step measures the load generator rather than the service.</summary>
+    /// <summary>The share of sends that may start late before a step over its SLO is put down to the load generator rather than the service.</summary>
     public const double LateLimit = 0.01;
 
     /// <summary>The saturation rate, requests per second: the median over the repeats that found one; null when none did.</summary>
@@ -180,7 +183,7 @@ public enum LoadLimit
     /// <summary>The corrected p99 went over the SLO while completions kept up.</summary>
     Latency,
 
-    /// <summary>The load generator fell behind its own schedule: the step measured the lab, not the service, so the climb stopped there.</summary>
+    /// <summary>The corrected p99 went over the SLO while the load generator was behind its own schedule (more than 1% of sends late): the step measured the lab as much as the service, so the climb stopped there.</summary>
     Generator,
 
     /// <summary>Every step kept up: the saturation point is above the highest rate run.</summary>

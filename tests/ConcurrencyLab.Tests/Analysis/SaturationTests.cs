@@ -40,7 +40,8 @@ public sealed class SaturationTests
         Assert.Equal(StepOutcome.Completions, Saturation.Judge(Step(100, completed: 0.98), sloMs: 50));
         Assert.Equal(StepOutcome.Latency, Saturation.Judge(Step(100, p99: 60), sloMs: 50));
         Assert.Equal(StepOutcome.KeptUp, Saturation.Judge(Step(100, p99: 60), sloMs: null));
-        Assert.Equal(StepOutcome.Generator, Saturation.Judge(Step(100, late: 0.05), sloMs: 50));
+        Assert.Equal(StepOutcome.Generator, Saturation.Judge(Step(100, late: 0.05, p99: 60), sloMs: 50));
+        Assert.Equal(StepOutcome.KeptUp, Saturation.Judge(Step(100, late: 0.05), sloMs: 50));
         Assert.Equal(StepOutcome.Stopped, Saturation.Judge(Step(100, stopped: true), sloMs: 50));
     }
 
@@ -100,7 +101,7 @@ public sealed class SaturationTests
     [Fact]
     public void ALateGenerator_EndsTheClimb_AsAFloor()
     {
-        var result = Saturation.Of([Step(10), Step(20), Step(40, late: 0.2)], sloMs: 50, processorCount: 2);
+        var result = Saturation.Of([Step(10), Step(20), Step(40, late: 0.2, p99: 80)], sloMs: 50, processorCount: 2);
 
         Assert.Equal(20, result.RatePerSecond);
         Assert.Equal(LoadLimit.Generator, result.Limit);

@@ -52,6 +52,17 @@ public sealed class StackStatesTests
     }
 
     [Fact]
+    public void AHandlerInlinedIntoAGeneratedRequestDelegate_IsNoSite_AsAStackAllFramework()
+    {
+        var (state, api, site) = StackStates.Read(
+            ["System.Threading.Monitor.Wait(class System.Object,int32)", "System.Threading.Tasks.Task.SpinThenBlockingWait(int32,value class System.Threading.CancellationToken)", "System.Threading.Tasks.Task.Wait()", "dynamicClass.lambda_method3(class System.Runtime.CompilerServices.Closure,class System.Object,class Microsoft.AspNetCore.Http.HttpContext)", "Microsoft.AspNetCore.Routing.EndpointMiddleware.Invoke(class Microsoft.AspNetCore.Http.HttpContext)", Dispatch, WorkerStart]);
+
+        Assert.Equal(StackState.Waiting, state);
+        Assert.Null(site);
+        Assert.Equal("System.Threading.Monitor.Wait", api);
+    }
+
+    [Fact]
     public void AContendedLock_IsWaiting()
     {
         var (state, api, site) = StackStates.Read(["System.Threading.Lock.EnterAndGetCurrentThreadId()", "System.Threading.Lock.EnterScope()", "Cache.Add(int32)", "System.Threading.Thread.StartCallback()"]);

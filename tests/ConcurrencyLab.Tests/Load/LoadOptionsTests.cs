@@ -68,6 +68,10 @@ public sealed class LoadOptionsTests
         Assert.Contains((Good with { SloMs = -1 }).Problems(), p => p.StartsWith("--slo", StringComparison.Ordinal));
         Assert.Contains((Good with { SloMs = double.NaN }).Problems(), p => p.StartsWith("--slo", StringComparison.Ordinal));
         Assert.Contains((Good with { Repeat = 0 }).Problems(), p => p.StartsWith("--repeat", StringComparison.Ordinal));
+        Assert.Contains((Good with { Connections = 8 }).Problems(), p => p.Contains("--connections runs a closed loop", StringComparison.Ordinal));
+        Assert.Contains((Good with { Connections = 0, Rates = [] }).Problems(), p => p.StartsWith("--connections", StringComparison.Ordinal));
+        Assert.Empty((Good with { Connections = 8, Rates = [] }).Problems());
+        Assert.False((Good with { Connections = 8, Rates = [] }).Auto);
         Assert.Contains((Good with { Url = null }).Problems(), p => p.Contains("load needs a service", StringComparison.Ordinal));
         Assert.Contains((Good with { Command = "x" }).Problems(), p => p.Contains("--start needs --ready", StringComparison.Ordinal));
         Assert.Contains((Good with { Ready = "http://127.0.0.1/health" }).Problems(), p => p.Contains("--ready goes with --start", StringComparison.Ordinal));
