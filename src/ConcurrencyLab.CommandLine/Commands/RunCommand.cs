@@ -135,16 +135,8 @@ internal static class RunCommand
 
         // Found out now, not after the run, when the results would have nowhere to go.
         var outFolder = parse.GetValue(switches.Out);
-        if (outFolder is not null && OutputTargets.CheckFolder("--out", outFolder, mayHoldResults: false) is { } outProblem)
-        {
-            errors.Add(outProblem);
-        }
-
         var jsonPath = parse.GetValue(switches.Json);
-        if (jsonPath is not null && OutputTargets.CheckFile("--json", jsonPath) is { } jsonProblem)
-        {
-            errors.Add(jsonProblem);
-        }
+        errors.AddRange(ResultsOutput.Problems(outFolder, jsonPath));
 
         var columns = TableColumns.Default;
         if (parse.GetValue(switches.Columns) is { } columnsText && !TableColumns.TryParse(columnsText, scenarios.SelectMany(s => s.Metrics), out columns, out var columnsProblem))
@@ -225,26 +217,7 @@ internal static class RunCommand
             console.Write(RunSummaryRenderer.Render(result));
         }
 
-        var failures = Exporters.ExportAll(result, folder, Exporters.Default, settings.ChartFormats, out var written);
-        if (jsonPath is not null)
-        {
-            try
-            {
-                Exporters.WriteFile(result, JsonExporter.Default, jsonPath);
-                written = [.. written, jsonPath];
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
-            {
-                failures = [.. failures, $"{jsonPath}: {ex.Message}"];
-            }
-        }
-
-        foreach (var failure in failures)
-        {
-            console.MarkupLineInterpolated($"[red]could not write {failure}[/]");
-        }
-
-        console.MarkupLineInterpolated($"Results: {Exporters.Describe(written)}");
+        var failures = ResultsOutput.Write(console, result, folder, jsonPath, settings.ChartFormats);
         if (result.Cancelled)
         {
             return ExitCode.Cancelled;

@@ -53,11 +53,8 @@ internal static class ResultTableRenderer
         {
             switch (block)
             {
-                case Passage paragraph:
-                    lines.AddRange(paragraph.Lines.Select(Line));
-                    break;
-                case BulletList list:
-                    lines.AddRange(list.Lead is { } lead ? [Line(lead), .. list.Items.Select(Line)] : list.Items.Select(Line));
+                case Passage or BulletList:
+                    lines.AddRange(Lines(block));
                     break;
                 case RuntimeTable:
                     // The runtime's own reasons, where the pool added threads because work waited: the why of the
@@ -74,6 +71,15 @@ internal static class ResultTableRenderer
         return new Rows([table, .. lines, Text.Empty]);
     }
 
+    // A passage's or a list's statements, a console line each.
+    private static IEnumerable<IRenderable> Lines(Block block) => block switch
+    {
+        Passage paragraph => paragraph.Lines.Select(Line),
+        BulletList { Lead: { } lead } list => [Line(lead), .. list.Items.Select(Line)],
+        BulletList list => list.Items.Select(Line),
+        _ => [],
+    };
+
     // A service under load: its brief steps table first, titled, then the report's lines in order.
     private static Rows RenderLoad(ScenarioResult scenario, int processorCount)
     {
@@ -82,11 +88,8 @@ internal static class ResultTableRenderer
         {
             switch (block)
             {
-                case Passage paragraph:
-                    lines.AddRange(paragraph.Lines.Select(Line));
-                    break;
-                case BulletList list:
-                    lines.AddRange(list.Lead is { } lead ? [Line(lead), .. list.Items.Select(Line)] : list.Items.Select(Line));
+                case Passage or BulletList:
+                    lines.AddRange(Lines(block));
                     break;
                 case TextTable grid:
                     var table = new Table().Border(TableBorder.Rounded).Title($"[bold]{Markup.Escape(scenario.Name)}[/]");

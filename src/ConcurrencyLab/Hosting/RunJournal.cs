@@ -59,6 +59,24 @@ internal sealed class RunJournal : IDisposable
     }
 
     /// <summary>
+    /// <see cref="Begin"/>, or null where the temporary folder cannot be written: the run goes on without one, and
+    /// <paramref name="notes"/> gets a line saying what that costs.
+    /// </summary>
+    public static RunJournal? TryBegin(List<string> notes)
+    {
+        ArgumentNullException.ThrowIfNull(notes);
+        try
+        {
+            return Begin();
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            notes.Add($"the run could not write down what it makes in {Path.GetTempPath()} ({ex.Message}), so if it is killed, the next run cannot remove what it left.");
+            return null;
+        }
+    }
+
+    /// <summary>
     /// Called first thing in a child process of the lab: writes its id into the journal named by
     /// <see cref="Variable"/>, when there is one. Never fails the child: a journal that cannot be written
     /// only means its leftovers may stay.

@@ -38,7 +38,7 @@ internal static class LoadRun
         // As a run does: what killed runs left is removed first, and this one writes down what it makes (the event
         // sessions' sockets and samples), so a next run removes them if this one is killed outright.
         var runNotes = RunJournal.RemoveLeftovers().ToList();
-        using var journal = Journal(runNotes);
+        using var journal = RunJournal.TryBegin(runNotes);
         var steps = options.Endpoints.ToDictionary(e => e.Name, _ => new List<LoadStep>(), StringComparer.Ordinal);
         var notes = options.Endpoints.ToDictionary(e => e.Name, _ => new List<string>(), StringComparer.Ordinal);
         var slos = options.Endpoints.ToDictionary(e => e.Name, _ => options.SloMs, StringComparer.Ordinal);
@@ -139,19 +139,6 @@ internal static class LoadRun
             Scenarios = [scenario],
             Cancelled = cancelled,
         };
-    }
-
-    private static RunJournal? Journal(List<string> notes)
-    {
-        try
-        {
-            return RunJournal.Begin();
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            notes.Add($"the run could not write down what it makes in {Path.GetTempPath()} ({ex.Message}), so if it is killed, the next run cannot remove what it left.");
-            return null;
-        }
     }
 
     private static Dictionary<string, string> Parameters(LoadOptions options)
@@ -392,7 +379,7 @@ internal static class LoadRun
             }
 
             var service = _service;
-            Task<LoadStepResult> Measure(TimeSpan duration, int stepSeed) => connections is { } n
+            Task<LoadStep> Measure(TimeSpan duration, int stepSeed) => connections is { } n
                 ? ClosedLoopStep.RunAsync(send, n, duration, options.Timeout, cancellationToken)
                 : OpenLoopStep.RunAsync(send, rate, duration, options.Arrivals, stepSeed, options.Timeout, cancellationToken);
             if (options.Warmup > TimeSpan.Zero)
@@ -409,24 +396,15 @@ internal static class LoadRun
             self.Refresh();
             var serviceAfter = service?.CpuMs();
             var died = service is { HasExited: true };
-            var step = new LoadStep
+            var step = measured with
             {
                 Repeat = repeat,
                 OfferedPerSecond = connections is null ? rate : Math.Round(measured.OfferedPerSecond, 2),
                 Connections = connections,
                 StartMs = Math.Round(Stopwatch.GetElapsedTime(_origin, start).TotalMilliseconds, 1),
                 WallMs = Math.Round(Stopwatch.GetElapsedTime(start, end).TotalMilliseconds, 1),
-                Planned = measured.Planned,
-                Sent = measured.Sent,
-                Completed = measured.Completed,
-                TimedOut = measured.TimedOut,
-                Failed = measured.Failed,
-                Late = measured.Late,
                 SentPerSecond = Math.Round(measured.SentPerSecond, 2),
                 CompletedPerSecond = Math.Round(measured.CompletedPerSecond, 2),
-                Latency = measured.Latency,
-                Service = measured.Service,
-                Lag = measured.Lag,
                 GeneratorCpuMs = Math.Round((self.TotalProcessorTime - generatorBefore).TotalMilliseconds, 1),
                 ServiceCpuMs = serviceBefore is { } b && serviceAfter is { } a ? Math.Round(a - b, 1) : null,
                 Stopped = died,

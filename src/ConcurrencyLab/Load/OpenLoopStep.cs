@@ -13,7 +13,7 @@ namespace ConcurrencyLab.Load;
 /// </summary>
 internal static class OpenLoopStep
 {
-    /// <summary>A send this many milliseconds after its time is counted as late.</summary>
+    /// <summary>A send this many milliseconds after its time is counted as late (<see cref="LoadStep.Late"/>).</summary>
     public const double LateMs = 5;
 
     /// <summary>The longest latency the histograms hold; longer ones are recorded as this.</summary>
@@ -30,7 +30,7 @@ internal static class OpenLoopStep
     /// <param name="seed">The Poisson schedule's seed.</param>
     /// <param name="timeout">How long one request may take before it is counted as timed out and abandoned.</param>
     /// <param name="cancellationToken">Stops the schedule; the requests under way are then abandoned.</param>
-    public static async Task<LoadStepResult> RunAsync(Func<CancellationToken, Task> send, double ratePerSecond, TimeSpan duration, Arrivals arrivals, int seed, TimeSpan timeout, CancellationToken cancellationToken = default)
+    public static async Task<LoadStep> RunAsync(Func<CancellationToken, Task> send, double ratePerSecond, TimeSpan duration, Arrivals arrivals, int seed, TimeSpan timeout, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(send);
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
@@ -169,11 +169,11 @@ internal static class OpenLoopStep
             }
         }
 
-        public LoadStepResult Result(double offered, int planned, int sent, double seconds, double span)
+        public LoadStep Result(double offered, int planned, int sent, double seconds, double span)
         {
             lock (_lock)
             {
-                return new LoadStepResult
+                return new LoadStep
                 {
                     OfferedPerSecond = offered,
                     Planned = planned,
@@ -202,46 +202,6 @@ internal static class OpenLoopStep
 
         private static double Ms(long micros) => micros / 1000.0;
     }
-}
-
-/// <summary>What one open-loop step measured.</summary>
-internal sealed record LoadStepResult
-{
-    /// <summary>The rate the schedule offered, per second.</summary>
-    public required double OfferedPerSecond { get; init; }
-
-    /// <summary>The requests the schedule planned.</summary>
-    public required int Planned { get; init; }
-
-    /// <summary>The requests sent (fewer than planned only when the step was stopped).</summary>
-    public required int Sent { get; init; }
-
-    /// <summary>The requests that completed without an error in their time.</summary>
-    public required int Completed { get; init; }
-
-    /// <summary>The requests that took longer than their timeout.</summary>
-    public int TimedOut { get; init; }
-
-    /// <summary>The requests that failed, by the kind of error (its exception's type name).</summary>
-    public IReadOnlyDictionary<string, int> Failed { get; init; } = new Dictionary<string, int>();
-
-    /// <summary>The sends that started more than <see cref="OpenLoopStep.LateMs"/> after their time.</summary>
-    public int Late { get; init; }
-
-    /// <summary>Requests sent per second of the step.</summary>
-    public double SentPerSecond { get; init; }
-
-    /// <summary>Requests completed per second, over the step or until the last reply, whichever is longer.</summary>
-    public double CompletedPerSecond { get; init; }
-
-    /// <summary>The completed requests' latency from the time each was meant to be sent (corrected for coordinated omission); null when none completed.</summary>
-    public LatencyQuantiles? Latency { get; init; }
-
-    /// <summary>The completed requests' latency from the time each was really sent (the service time); null when none completed.</summary>
-    public LatencyQuantiles? Service { get; init; }
-
-    /// <summary>How late the sends started, after their times; null when none was sent.</summary>
-    public LatencyQuantiles? Lag { get; init; }
 }
 
 /// <summary>A request that was answered, but not with success: its kind is what the report counts it under (<c>HTTP 503</c>).</summary>

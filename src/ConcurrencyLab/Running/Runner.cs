@@ -48,7 +48,7 @@ internal sealed partial class Runner
             LeftoversRemoved(_logger, removed);
         }
 
-        using var journal = OpenJournal(runNotes);
+        using var journal = RunJournal.TryBegin(runNotes);
         Notify(o => o.RunStarting(plan), runNotes);
         var scenarios = new List<ScenarioRecord>();
         var index = 0;
@@ -266,20 +266,6 @@ internal sealed partial class Runner
 
     [LoggerMessage(Level = LogLevel.Warning, Message = "{Message}")]
     private static partial void LeftoversRemoved(ILogger logger, string message);
-
-    /// <summary>The run's journal of what it must remove; a run goes on without one when the temporary folder is not writable.</summary>
-    private static RunJournal? OpenJournal(List<string> notes)
-    {
-        try
-        {
-            return RunJournal.Begin();
-        }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-        {
-            notes.Add($"the run could not write down what it makes in {Path.GetTempPath()} ({ex.Message}), so if it is killed, the next run cannot remove what it left.");
-            return null;
-        }
-    }
 
     /// <summary>Round r starts at variant r mod n, so each variant runs first in turn.</summary>
     internal static IEnumerable<T> Rotate<T>(IReadOnlyList<T> items, int round)
