@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Reporting;
 
 /// <summary>
 /// <c>results.csv</c>: one row per trial, for spreadsheets and plotting scripts; a column per metric (the lab's
-/// own, then each scenario's), headed by its id, empty where a trial did not record it.
+/// own, then each scenario's), headed by its id, empty where a trial did not record it. A load run's has a row per step.
 /// </summary>
 public sealed class CsvExporter : IExporter
 {
@@ -21,6 +21,13 @@ public sealed class CsvExporter : IExporter
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(writer);
+
+        // A load run has steps, not trials: a row per step.
+        if (run.Scenarios.Count > 0 && run.Scenarios.All(s => s.Load is not null))
+        {
+            ExportSteps(run, writer);
+            return;
+        }
 
         // The scenarios' own metrics as described, then any a trial holds that no description names (an older file).
         var own = run.Scenarios.SelectMany(s => s.Metrics.Select(m => m.Id))
@@ -53,6 +60,51 @@ public sealed class CsvExporter : IExporter
                 foreach (var trial in variant.Trials)
                 {
                     writer.WriteLine(string.Join(',', columns.Select(c => Cell(c.Cell(scenario, variant, trial)))));
+                }
+            }
+        }
+    }
+
+    // One row per load step, each figure a column: the latencies' quantiles, the generator's and the service's CPU, and
+    // how the step fared against its variant's SLO.
+    private static void ExportSteps(RunResult run, TextWriter writer)
+    {
+        (string Header, Func<LoadVariant, LoadStep, object?> Cell)[] columns =
+        [
+            ("variant", (v, _) => v.Name),
+            ("repeat", (_, s) => s.Repeat),
+            ("offeredPerSecond", (_, s) => s.OfferedPerSecond),
+            ("connections", (_, s) => s.Connections),
+            ("sentPerSecond", (_, s) => s.SentPerSecond),
+            ("completedPerSecond", (_, s) => s.CompletedPerSecond),
+            ("planned", (_, s) => s.Planned),
+            ("sent", (_, s) => s.Sent),
+            ("completed", (_, s) => s.Completed),
+            ("timedOut", (_, s) => s.TimedOut),
+            ("failed", (_, s) => s.Failed.Sum(f => f.Value)),
+            ("late", (_, s) => s.Late),
+            ("p50Ms", (_, s) => s.Latency?.P50Ms),
+            ("p90Ms", (_, s) => s.Latency?.P90Ms),
+            ("p99Ms", (_, s) => s.Latency?.P99Ms),
+            ("p999Ms", (_, s) => s.Latency?.P999Ms),
+            ("maxMs", (_, s) => s.Latency?.MaxMs),
+            ("serviceP50Ms", (_, s) => s.Service?.P50Ms),
+            ("serviceP99Ms", (_, s) => s.Service?.P99Ms),
+            ("lagP99Ms", (_, s) => s.Lag?.P99Ms),
+            ("generatorCpuMs", (_, s) => s.GeneratorCpuMs),
+            ("serviceCpuMs", (_, s) => s.ServiceCpuMs),
+            ("stopped", (_, s) => s.Stopped),
+            ("sloMs", (v, _) => v.SloMs),
+            ("outcome", (v, s) => Analysis.Saturation.Judge(s, v.SloMs).ToString()),
+        ];
+        writer.WriteLine("scenario," + string.Join(',', columns.Select(c => c.Header)));
+        foreach (var scenario in run.Scenarios)
+        {
+            foreach (var variant in scenario.Load!.Variants)
+            {
+                foreach (var step in variant.Steps)
+                {
+                    writer.WriteLine(Cell(scenario.Name) + "," + string.Join(',', columns.Select(c => Cell(c.Cell(variant, step)))));
                 }
             }
         }

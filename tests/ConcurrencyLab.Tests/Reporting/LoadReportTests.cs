@@ -106,6 +106,20 @@ public sealed class LoadReportTests
     }
 
     [Fact]
+    public void TheCsv_HasARowPerStep()
+    {
+        var csv = new StringWriter();
+
+        CsvExporter.Default.Export(Run(Async, Sync(60)), csv);
+
+        var lines = csv.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries);
+        Assert.StartsWith("scenario,variant,repeat,offeredPerSecond,connections,", lines[0], StringComparison.Ordinal);
+        Assert.Equal(1 + 6 + 4, lines.Length);
+        Assert.StartsWith("load,async,1,440,,440,220,", lines[6], StringComparison.Ordinal);
+        Assert.EndsWith(",Completions", lines[6].TrimEnd('\r'), StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void TheCharts_AreDrawnFromTheSteps()
     {
         var charts = Chart.For(Run(Async, Sync(60)).Scenarios[0]);
