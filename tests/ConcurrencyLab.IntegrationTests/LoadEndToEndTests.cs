@@ -79,6 +79,25 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample)
         Assert.Equal(0, b.GetProperty("notes").GetArrayLength());
     }
 
+    [Fact]
+    public async Task AUrlWhereNothingListens_FailsInOneLine_WithoutAStepOfFailedRequests()
+    {
+        using var folder = new TempFolder();
+        int port;
+        using (var listener = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0))
+        {
+            listener.Start();
+            port = ((System.Net.IPEndPoint)listener.LocalEndpoint).Port;
+        }
+
+        var result = await ProgramRunner.ConclabAsync(folder.Path, ["load", "--url", $"http://127.0.0.1:{port}/", "--endpoint", "a=/a", "--rate", "10", "--step", "1", "--out", "out"]);
+
+        Assert.True(result.ExitCode == 1, result.ToString());
+        Assert.Contains($"a: repeat 1: not measured: nothing answered at http://127.0.0.1:{port}/ (ConnectionError)", result.Output.ReplaceLineEndings(string.Empty), StringComparison.Ordinal);
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        Assert.Equal(0, json.RootElement.GetProperty("scenarios")[0].GetProperty("load").GetProperty("variants")[0].GetProperty("steps").GetArrayLength());
+    }
+
     [SkippableFact]
     public async Task AServiceThatDiesMidRun_IsRecorded_AndTheStepsBeforeAreKept()
     {

@@ -231,7 +231,20 @@ internal static class LoadRun
             _path = new Uri(baseUrl, endpoint.Path.TrimStart('/'));
             if (options.Command is not { } command)
             {
-                return true;
+                // A service already running is asked once before it is loaded: any reply will do, but nothing at all
+                // (nothing listening) is no service to measure, not a step of failed requests.
+                using var probe = new HttpClient(new SocketsHttpHandler { UseProxy = false, AllowAutoRedirect = false, ConnectTimeout = TimeSpan.FromSeconds(5) }) { Timeout = TimeSpan.FromSeconds(10) };
+                try
+                {
+                    using var reply = await probe.GetAsync(baseUrl, cancellationToken).ConfigureAwait(false);
+                    return true;
+                }
+                catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
+                {
+                    var how = ex is HttpRequestException http ? http.HttpRequestError.ToString() : "no reply within 10 s";
+                    Notes.Add($"repeat {repeat + 1}: not measured: nothing answered at {baseUrl} ({how})");
+                    return false;
+                }
             }
 
             _session = RuntimeEventSession.Listen(options.Events, out var eventsNote);
