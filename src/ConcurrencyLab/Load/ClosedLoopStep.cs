@@ -31,7 +31,7 @@ internal static class ClosedLoopStep
             while (Stopwatch.GetTimestamp() < end && !cancellationToken.IsCancellationRequested)
             {
                 Interlocked.Increment(ref sent);
-                await OpenLoopStep.One(send, Stopwatch.GetTimestamp(), timeout, recording, cancellationToken).ConfigureAwait(false);
+                await OpenLoopStep.One(send, intendedAt: null, timeout, recording, cancellationToken).ConfigureAwait(false);
             }
         }
 

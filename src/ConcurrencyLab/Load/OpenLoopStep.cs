@@ -93,9 +93,12 @@ internal static class OpenLoopStep
         }
     }
 
-    internal static async Task One(Func<CancellationToken, Task> send, long intended, TimeSpan timeout, Recording recording, CancellationToken cancellationToken)
+    // One request, timed from its intended time (null: from its send, as in a closed loop, where a request is meant to
+    // go when it goes and cannot be late).
+    internal static async Task One(Func<CancellationToken, Task> send, long? intendedAt, TimeSpan timeout, Recording recording, CancellationToken cancellationToken)
     {
         var sentAt = Stopwatch.GetTimestamp();
+        var intended = intendedAt ?? sentAt;
         using var limit = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         limit.CancelAfter(timeout);
         string? failure = null;
