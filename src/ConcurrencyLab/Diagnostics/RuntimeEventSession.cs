@@ -109,35 +109,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// between <paramref name="regionStart"/> and <paramref name="regionEnd"/> (Stopwatch ticks; a null end for a
     /// region that never ended). Null start: no region is known, the account covers the process's whole life.
     /// </summary>
-    public async Task<RuntimeAccount> AccountAsync(long? regionStart, long? regionEnd, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null, int? caller = null)
-    {
-        var attachNote = await WaitForEventsAsync().ConfigureAwait(false);
-        if (attachNote is not null && _sessions.Count == 0)
-        {
-            return new RuntimeAccount { Events = Level, Complete = false, Note = attachNote };
-        }
-
-        var notes = string.Join("; ", new[] { note, attachNote }.Where(n => n is not null));
-        var account = _log.Account(Level, regionStart, regionEnd, Stopwatch.Frequency, complete && attachNote is null, notes.Length == 0 ? null : notes, labThreads, caller);
-        if (Level < RuntimeEvents.Stacks || !File.Exists(Samples))
-        {
-            return account;
-        }
-
-        try
-        {
-            var owners = _log.Snapshot().Where(e => e.Kind == RuntimeEventKind.ContentionStart && e.Value > 0).Select(e => new LockWait(e.Ticks, e.Thread, e.Value)).ToList();
-            return account with { Threads = ThreadSamples.Read(Samples, regionStart, regionEnd, labThreads ?? [], caller, owners) };
-        }
-#pragma warning disable CA1031 // Samples that cannot be read cost their part of the account, never the trial.
-        catch (Exception ex)
-#pragma warning restore CA1031
-        {
-            QuietFile.TryDelete(Samples);
-            var why = $"the stack samples could not be read: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" ");
-            return account with { Note = account.Note is null ? why : account.Note + "; " + why };
-        }
-    }
+    public async Task<RuntimeAccount> AccountAsync(long? regionStart, long? regionEnd, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null, int? caller = null) =>
+        (await AccountsAsync([(regionStart, regionEnd)], complete, note, labThreads, caller).ConfigureAwait(false))[0];
 
     /// <summary>
     /// Ends the sessions while the process still runs, so its runtime names the methods it compiled (the rundown a
@@ -164,9 +137,15 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// Once the process has exited: the account of each of <paramref name="regions"/> (Stopwatch ticks), such as the
     /// steps of a load run against one service process, with its stack samples read once for them all.
     /// </summary>
-    public async Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(IReadOnlyList<(long Start, long End)> regions, string? note, IReadOnlyCollection<int>? excluded = null)
+    public Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(IReadOnlyList<(long Start, long End)> regions, string? note, IReadOnlyCollection<int>? excluded = null)
     {
         ArgumentNullException.ThrowIfNull(regions);
+        return AccountsAsync([.. regions.Select(r => ((long?)r.Start, (long?)r.End))], complete: true, note, excluded, caller: null);
+    }
+
+    // The accounts of regions of the process that ended, its stack samples read once for them all.
+    private async Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(IReadOnlyList<(long? Start, long? End)> regions, bool complete, string? note, IReadOnlyCollection<int>? labThreads, int? caller)
+    {
         var attachNote = await WaitForEventsAsync().ConfigureAwait(false);
         if (attachNote is not null && _sessions.Count == 0)
         {
@@ -174,7 +153,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
 
         var notes = string.Join("; ", new[] { note, attachNote }.Where(n => n is not null));
-        var accounts = regions.Select(r => _log.Account(Level, r.Start, r.End, Stopwatch.Frequency, attachNote is null, notes.Length == 0 ? null : notes, excluded)).ToList();
+        var accounts = regions.Select(r => _log.Account(Level, r.Start, r.End, Stopwatch.Frequency, complete && attachNote is null, notes.Length == 0 ? null : notes, labThreads, caller)).ToList();
         if (Level < RuntimeEvents.Stacks || !File.Exists(Samples) || regions.Count == 0)
         {
             return accounts;
@@ -183,10 +162,10 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         try
         {
             var owners = _log.Snapshot().Where(e => e.Kind == RuntimeEventKind.ContentionStart && e.Value > 0).Select(e => new LockWait(e.Ticks, e.Thread, e.Value)).ToList();
-            var threads = ThreadSamples.ReadEach(Samples, regions, excluded ?? [], owners);
+            var threads = ThreadSamples.ReadEach(Samples, regions, labThreads ?? [], caller, owners);
             return [.. accounts.Select((a, i) => a with { Threads = threads[i] })];
         }
-#pragma warning disable CA1031 // Samples that cannot be read cost their part of the account, never the run.
+#pragma warning disable CA1031 // Samples that cannot be read cost their part of the account, never the trial or the run.
         catch (Exception ex)
 #pragma warning restore CA1031
         {

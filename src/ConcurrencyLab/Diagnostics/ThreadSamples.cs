@@ -29,13 +29,14 @@ internal static class ThreadSamples
     /// converted copy are deleted.
     /// </summary>
     public static ThreadTime? Read(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, int? caller, IReadOnlyList<LockWait>? lockWaits = null) =>
-        Tally(Load(nettrace, start, end, excluded, lockWaits), System.Diagnostics.Stopwatch.Frequency, caller, start, end);
+        ReadEach(nettrace, [(start, end)], excluded, caller, lockWaits)[0];
 
     /// <summary>
-    /// Thread time in each of <paramref name="regions"/> (Stopwatch ticks) of the samples in <paramref name="nettrace"/>,
-    /// read once: a load run's steps, one service process each. The file and its converted copy are deleted.
+    /// Thread time in each of <paramref name="regions"/> (Stopwatch ticks; a null end open, a null start from the
+    /// first sample) of the samples in <paramref name="nettrace"/>, read once: a trial's region, or a load run's steps
+    /// against one service process. The file and its converted copy are deleted.
     /// </summary>
-    public static IReadOnlyList<ThreadTime?> ReadEach(string nettrace, IReadOnlyList<(long Start, long End)> regions, IReadOnlyCollection<int> excluded, IReadOnlyList<LockWait>? lockWaits = null)
+    public static IReadOnlyList<ThreadTime?> ReadEach(string nettrace, IReadOnlyList<(long? Start, long? End)> regions, IReadOnlyCollection<int> excluded, int? caller = null, IReadOnlyList<LockWait>? lockWaits = null)
     {
         ArgumentNullException.ThrowIfNull(regions);
         if (regions.Count == 0)
@@ -44,8 +45,10 @@ internal static class ThreadSamples
             return [];
         }
 
-        var samples = Load(nettrace, regions.Min(r => r.Start), regions.Max(r => r.End), excluded, lockWaits);
-        return [.. regions.Select(r => Tally([.. samples.Where(x => x.Ticks >= r.Start && x.Ticks <= r.End)], System.Diagnostics.Stopwatch.Frequency, caller: null, r.Start, r.End))];
+        var from = regions.Any(r => r.Start is null) ? null : regions.Min(r => r.Start);
+        var to = regions.Any(r => r.End is null) ? null : regions.Max(r => r.End);
+        var samples = Load(nettrace, from, to, excluded, lockWaits);
+        return [.. regions.Select(r => Tally([.. samples.Where(x => (r.Start is not { } s || x.Ticks >= s) && (r.End is not { } e || x.Ticks <= e))], System.Diagnostics.Stopwatch.Frequency, caller, r.Start, r.End))];
     }
 
     // The samples between start and end, each with its state, site and line, and a lock's owner where known.

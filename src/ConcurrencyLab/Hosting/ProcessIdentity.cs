@@ -20,20 +20,8 @@ internal static class ProcessIdentity
     {
         if (OperatingSystem.IsLinux())
         {
-            string stat;
-            try
-            {
-                stat = File.ReadAllText($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/stat");
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                return null;
-            }
-
-            // The command name, in parentheses, may hold spaces: the fields are counted after its end. The state
-            // is the third field and the start time, in clock ticks since boot, the twenty-second.
-            var fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
-            return fields.Length < 20 || fields[0] is "Z" or "X" ? null : fields[19];
+            // The state is the third field and the start time, in clock ticks since boot, the twenty-second.
+            return StatFields(processId) is not { Length: >= 20 } fields || fields[0] is "Z" or "X" ? null : fields[19];
         }
 
         try
@@ -42,6 +30,30 @@ internal static class ProcessIdentity
             return process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
         }
         catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>The id of process <paramref name="processId"/>'s parent (Linux, from <c>/proc</c>); null when it is gone or elsewhere.</summary>
+    public static int? ParentOf(int processId) =>
+        StatFields(processId) is { Length: > 1 } fields && int.TryParse(fields[1], NumberStyles.None, CultureInfo.InvariantCulture, out var parent) ? parent : null;
+
+    // The fields of /proc/PID/stat after the command name, from the state on; null when it cannot be read. The name, in
+    // parentheses, may hold spaces, so the fields are counted after its end.
+    private static string[]? StatFields(int processId)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return null;
+        }
+
+        try
+        {
+            var stat = File.ReadAllText($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/stat");
+            return stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return null;
         }

@@ -301,23 +301,9 @@ internal sealed partial class StartedService : IAsyncDisposable
         var parents = new Dictionary<int, int>();
         foreach (var folder in Directory.EnumerateDirectories("/proc"))
         {
-            if (!int.TryParse(Path.GetFileName(folder), out var id))
+            if (int.TryParse(Path.GetFileName(folder), out var id) && ProcessIdentity.ParentOf(id) is { } parent)
             {
-                continue;
-            }
-
-            try
-            {
-                var stat = File.ReadAllText(Path.Combine(folder, "stat"));
-                var fields = stat[(stat.LastIndexOf(')') + 1)..].Split(' ', StringSplitOptions.RemoveEmptyEntries);
-                if (fields.Length > 1 && int.TryParse(fields[1], System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var parent))
-                {
-                    parents[id] = parent;
-                }
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                // Gone in the meantime.
+                parents[id] = parent;
             }
         }
 
