@@ -64,6 +64,10 @@ internal static class CommandLineRoot
         root.Subcommands.Add(CompareCommand.Create(console));
         root.Subcommands.Add(ReportCommand.Create(console, scenarios, options));
         root.Subcommands.Add(LoadCommand.Create(console, options));
+        if (ServeCommand.Create(scenarios) is { } serve)
+        {
+            root.Subcommands.Add(serve);
+        }
 
         // Only a program whose scenarios reproduce posts has claims to re-run.
         if (Reproduction.Reproducer.Posts(scenarios).Count > 0)

@@ -43,22 +43,7 @@ internal static class RunCommand
         foreach (var scenario in scenarios)
         {
             var command = new Command(scenario.Name, scenario.Summary);
-            var parameterOptions = new List<(Parameter Descriptor, Option Option)>();
-            foreach (var parameter in scenario.Parameters)
-            {
-                if (parameter.IsSwitch)
-                {
-                    var flag = new Option<bool>("--" + parameter.Name) { Description = parameter.Description };
-                    command.Options.Add(flag);
-                    parameterOptions.Add((parameter, flag));
-                    continue;
-                }
-
-                var quick = parameter.QuickValue is null ? string.Empty : $"; {parameter.QuickValue} with --quick";
-                var option = new Option<string>("--" + parameter.Name) { Description = $"{parameter.Description} [default: {parameter.DefaultValue}{quick}]" };
-                command.Options.Add(option);
-                parameterOptions.Add((parameter, option));
-            }
+            var parameterOptions = ParameterOptions.Add(command, scenario.Parameters);
 
             command.SetAction((parse, cancellationToken) => ExecuteAsync(console, new RunInvocation(scenarios, settings, switches, parse, scenario, parameterOptions, EveryDefault: false), cancellationToken));
             run.Subcommands.Add(command);
@@ -87,19 +72,7 @@ internal static class RunCommand
     private static RunRequest Read(IAnsiConsole console, RunInvocation invocation, List<string> errors)
     {
         var (scenarios, settings, switches, parse, scenario, parameterOptions, everyDefault) = invocation;
-        var parameters = new Dictionary<string, string>();
-        foreach (var (descriptor, option) in parameterOptions)
-        {
-            switch (option)
-            {
-                case Option<bool> flag when parse.GetValue(flag):
-                    parameters[descriptor.Name] = "true";
-                    break;
-                case Option<string> text when parse.GetValue(text) is { } value:
-                    parameters[descriptor.Name] = value;
-                    break;
-            }
-        }
+        var parameters = ParameterOptions.Read(parse, parameterOptions);
 
         // What is not given keeps RunOptions' default; what is given is checked against its range by the planner.
         var defaults = settings.Defaults;

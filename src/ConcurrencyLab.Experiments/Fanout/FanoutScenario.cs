@@ -45,20 +45,20 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         "requests", [100, 1000], "requests the client sends at once; each is a variant suffix (whenall-async@1000)", minimum: 1, maximum: MostRequests, quick: [5, 15]);
 
     // Values, not a sweep: 1000,1000,1000 is three calls of 1 s each.
-    private static readonly Parameter<IReadOnlyList<int>> DelaysMs = Parameter.WholeNumbers(
+    internal static readonly Parameter<IReadOnlyList<int>> DelaysMs = Parameter.WholeNumbers(
         "delays", [1500, 2000, 1000], "how long the external service takes for name, price and category, ms (the published 1.5, 2 and 1 s)", minimum: 0, maximum: 600_000, distinct: false, count: 3,
         listing: "three delays in ms, for name, price and category, such as 1500,2000,1000, each");
 
-    private static readonly Parameter<double> TimeScale = Parameter.Number(
+    internal static readonly Parameter<double> TimeScale = Parameter.Number(
         "time-scale", 1, "multiplies every delay, for quick runs and tests; reports say when it was not 1", minimum: 0.001, maximum: 10, quick: 0.1);
 
-    private static readonly Parameter<int> MinThreads = Parameter.WholeNumber(
+    internal static readonly Parameter<int> MinThreads = Parameter.WholeNumber(
         "min-threads", 0, "ThreadPool minimum worker threads in the product service; 0 keeps the runtime's default (one per core)", minimum: 0, maximum: MostPoolThreads);
 
     private static readonly Parameter<int> WarmRequests = Parameter.WholeNumber(
         "warm-requests", 320, "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case", minimum: 0, maximum: 100_000, quick: 80);
 
-    private static readonly Parameter<double> CallTimeout = Parameter.Number(
+    internal static readonly Parameter<double> CallTimeout = Parameter.Number(
         "call-timeout", 100, "seconds the product service gives each call to the external service (HttpClient's default); a call that outlives it fails its request with 504", minimum: 0.1, maximum: 86_400);
 
     private static readonly Parameter<double> RequestTimeout = Parameter.Number(
@@ -119,6 +119,9 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
 
     /// <inheritdoc/>
     internal override IReadOnlyList<ServiceDefinition> Services { get; } = [ExternalService.Definition, ProductService.Definition];
+
+    /// <inheritdoc/>
+    internal override IReadOnlyList<StandaloneService> Standalone => FanoutServe.All;
 
     internal static readonly Metric ServerPeakThreads = Metric.Count("serverPeakThreads", "Server threads") with
     {

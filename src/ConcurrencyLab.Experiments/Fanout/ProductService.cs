@@ -42,8 +42,8 @@ internal static class ProductService
     {
         ArgumentNullException.ThrowIfNull(app);
         ArgumentNullException.ThrowIfNull(settings);
-        var external = OnLoopback(settings.ExternalBaseAddress);
-        var externalHttp2 = OnLoopback(settings.ExternalHttp2Address);
+        var external = Allowed(settings.ExternalBaseAddress, settings.AllowedHosts);
+        var externalHttp2 = Allowed(settings.ExternalHttp2Address, settings.AllowedHosts);
 
         if (settings.MinThreads > 0)
         {
@@ -176,12 +176,17 @@ internal static class ProductService
         return list.Any(e => e is HttpRequestException or TaskCanceledException) ? StatusCodes.Status502BadGateway : null;
     }
 
-    private static Uri OnLoopback(string address)
+    // The external service is on loopback, or on a host the user named (conclab serve --allow-host).
+    private static Uri Allowed(string address, IReadOnlyList<string>? allowedHosts)
     {
-        var uri = new Uri(address, UriKind.Absolute);
-        return IPAddress.TryParse(uri.Host, out var ip) && IPAddress.IsLoopback(ip)
+        if (!Uri.TryCreate(address, UriKind.Absolute, out var uri) || uri.Scheme != Uri.UriSchemeHttp || uri.UserInfo.Length > 0)
+        {
+            throw new ArgumentException($"The external service's address must be an http:// URL without credentials, not '{address}'.");
+        }
+
+        return Loopback.IsHost(uri.Host) || (allowedHosts ?? []).Contains(uri.Host, StringComparer.OrdinalIgnoreCase)
             ? uri
-            : throw new ArgumentException($"The external service must be on loopback, not {uri.Host}.");
+            : throw new ArgumentException($"The external service must be on loopback, not {uri.Host}, unless --allow-host names it.");
     }
 
     private static Uri Path(string what, int id) => new($"{what}/{id.ToString(CultureInfo.InvariantCulture)}", UriKind.Relative);
@@ -194,7 +199,11 @@ internal static class ProductService
 /// minimum threads (0 leaves the default), the shared client's connection limit, and how long a call to the
 /// external service may take before it fails (HttpClient's own default is 100 s).
 /// </summary>
-internal sealed record ProductServiceSettings(string ExternalBaseAddress, string ExternalHttp2Address, int MinThreads, int MaxConnections, double CallTimeoutSeconds = 100);
+internal sealed record ProductServiceSettings(string ExternalBaseAddress, string ExternalHttp2Address, int MinThreads, int MaxConnections, double CallTimeoutSeconds = 100)
+{
+    /// <summary>Hosts other than loopback the external service may be on: those the user named to <c>conclab serve --allow-host</c>.</summary>
+    public IReadOnlyList<string>? AllowedHosts { get; init; }
+}
 
 /// <summary>A product as the product service answers it.</summary>
 internal sealed class Product

@@ -99,26 +99,8 @@ internal static class ServiceHost
     {
         // The thread the program entered on waits for the service to end: the host's, not the service's work.
         Measurement.LabThreads.EnlistCurrent();
-        var builder = WebApplication.CreateSlimBuilder();
-        builder.Logging.ClearProviders();
-        // Two listeners: HTTP/1.1, and HTTP/2 alone, because Kestrel speaks HTTP/2 without TLS only on an
-        // endpoint that offers nothing else (it cannot tell the two apart on one cleartext port).
-        ListenOptions? http1 = null, http2 = null;
-        builder.WebHost.UseKestrel(options =>
-        {
-            options.Listen(IPAddress.Loopback, 0, listen => http1 = listen);
-            options.Listen(IPAddress.Loopback, 0, listen =>
-            {
-                listen.Protocols = HttpProtocols.Http2;
-                http2 = listen;
-            });
-        });
-
-        // A service here is hit by hundreds or thousands of connections at once. Kestrel's default accept
-        // queue of 512 overflows then, and every dropped attempt is retried a full second later, which once
-        // added a second to runs whose ideal is 2 s. The kernel caps the queue at net.core.somaxconn.
-        builder.WebHost.UseSockets(options => options.Backlog = AcceptBacklog);
-        await using var app = builder.Build();
+        var (app, listening) = Build(new IPEndPoint(IPAddress.Loopback, 0), new IPEndPoint(IPAddress.Loopback, 0));
+        await using var _ = app;
         try
         {
             service.Map(app, settingsJson);
@@ -133,7 +115,7 @@ internal static class ServiceHost
         app.MapGet("/health", () => "ok");
         await app.StartAsync().ConfigureAwait(false);
         // Kestrel writes the ports it was given into the listen options once bound.
-        await Console.Out.WriteLineAsync($"{ListeningPrefix}http://{http1!.IPEndPoint} {Http2Prefix}http://{http2!.IPEndPoint}").ConfigureAwait(false);
+        await Console.Out.WriteLineAsync(listening()).ConfigureAwait(false);
         await Console.Out.FlushAsync().ConfigureAwait(false);
 
         // The parent holds our standard input open; it closes when the parent stops us or dies, so a
@@ -169,4 +151,68 @@ internal static class ServiceHost
         stopped.Set();
         return 0;
     }
+
+    /// <summary>
+    /// Serves <paramref name="service"/> with <paramref name="settings"/> where <paramref name="request"/> says, until
+    /// <paramref name="cancellationToken"/> is cancelled: <c>conclab serve</c>'s side, with no parent to take commands
+    /// from. Throws <see cref="ArgumentException"/> for settings it cannot serve with, <see cref="IOException"/> when
+    /// it cannot listen.
+    /// </summary>
+    internal static async Task ServeStandaloneAsync<TSettings>(ServiceDefinition<TSettings> service, TSettings settings, StandaloneRequest request, CancellationToken cancellationToken)
+    {
+        var (app, listening) = Build(request.Http1, request.Http2);
+        await using var _ = app;
+        service.Map(app, settings);
+        app.MapGet("/health", () => "ok");
+        try
+        {
+            await app.StartAsync(cancellationToken).ConfigureAwait(false);
+        }
+        catch (IOException ex)
+        {
+            // Kestrel's own words name the address; the inner socket error says why (in use, not this host's).
+            throw new IOException($"cannot listen on {request.Http1} and {request.Http2}: {(ex.InnerException ?? ex).Message}", ex);
+        }
+
+        await request.Output.WriteLineAsync(listening()).ConfigureAwait(false);
+        await request.Output.FlushAsync(CancellationToken.None).ConfigureAwait(false);
+        try
+        {
+            await Task.Delay(Timeout.Infinite, cancellationToken).ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+            // Ctrl+C or SIGTERM: the way a standalone service is meant to end.
+        }
+
+        using var stopping = new CancellationTokenSource(StopWait);
+        await app.StopAsync(stopping.Token).ConfigureAwait(false);
+    }
+
+    // Kestrel on two listeners, HTTP/1.1 and HTTP/2 alone, because Kestrel speaks HTTP/2 without TLS only on an
+    // endpoint that offers nothing else (it cannot tell the two apart on one cleartext port). The function gives
+    // the listening line once the app has started: Kestrel writes the ports it was given into the listen options.
+    private static (WebApplication App, Func<string> Listening) Build(IPEndPoint http1At, IPEndPoint http2At)
+    {
+        var builder = WebApplication.CreateSlimBuilder();
+        builder.Logging.ClearProviders();
+        ListenOptions? http1 = null, http2 = null;
+        builder.WebHost.UseKestrel(options =>
+        {
+            options.Listen(http1At, listen => http1 = listen);
+            options.Listen(http2At, listen =>
+            {
+                listen.Protocols = HttpProtocols.Http2;
+                http2 = listen;
+            });
+        });
+
+        // A service here is hit by hundreds or thousands of connections at once. Kestrel's default accept
+        // queue of 512 overflows then, and every dropped attempt is retried a full second later, which once
+        // added a second to runs whose ideal is 2 s. The kernel caps the queue at net.core.somaxconn.
+        builder.WebHost.UseSockets(options => options.Backlog = AcceptBacklog);
+        return (builder.Build(), () => $"{ListeningPrefix}http://{Authority(http1!.IPEndPoint!)} {Http2Prefix}http://{Authority(http2!.IPEndPoint!)}");
+    }
+
+    private static string Authority(IPEndPoint endpoint) => endpoint.ToString();
 }

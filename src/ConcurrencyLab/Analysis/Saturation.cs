@@ -68,6 +68,14 @@ internal static class Saturation
             return StepOutcome.KeptUp;
         }
 
+        // Timed from their actual sends, the requests were over the SLO all the same: no lag of the lab's put them
+        // there. (One send of eight late by 6.5 ms once made a step at 4 a second "the generator's", where the
+        // service itself took 409 ms against an SLO of 400.)
+        if (step.Service is { } service && service.P99Ms > slo)
+        {
+            return StepOutcome.Latency;
+        }
+
         // Over the SLO with a schedule that was not kept: the latency holds the lab's lag as much as the service's
         // time, so the step is not judged on it (two late sends of 128 once ended a climb at 32 a second; they do not
         // now, since that step was under its SLO all the same).

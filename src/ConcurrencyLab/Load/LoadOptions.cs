@@ -227,33 +227,12 @@ internal sealed partial record LoadOptions
             return $"{flag} must be an http:// or https:// URL without credentials, not '{text}'.";
         }
 
-        if (IsLoopback(uri.Host) || (allowHost is not null && string.Equals(uri.Host, allowHost, StringComparison.OrdinalIgnoreCase)))
+        if (Hosting.Loopback.IsHost(uri.Host) || (allowHost is not null && string.Equals(uri.Host, allowHost, StringComparison.OrdinalIgnoreCase)))
         {
             return null;
         }
 
         return $"{flag} {text} is not on loopback (127.0.0.0/8, ::1, localhost); load is sent to a host of your own only with --allow-host {uri.Host}.";
-    }
-
-    /// <summary>Whether <paramref name="host"/> is loopback: <c>localhost</c>, an address in 127.0.0.0/8, or ::1.</summary>
-    internal static bool IsLoopback(string host)
-    {
-        if (string.Equals(host, "localhost", StringComparison.OrdinalIgnoreCase))
-        {
-            return true;
-        }
-
-        if (!IPAddress.TryParse(host.Trim('[', ']'), out var address))
-        {
-            return false;
-        }
-
-        if (address.IsIPv4MappedToIPv6)
-        {
-            address = address.MapToIPv4();
-        }
-
-        return IPAddress.IsLoopback(address);
     }
 
     [GeneratedRegex("^[A-Za-z0-9_-]{1,40}$")]

@@ -96,6 +96,12 @@ public abstract class Scenario
     internal virtual IReadOnlyList<ServiceDefinition> Services => [];
 
     /// <summary>
+    /// The scenario's services a user can start by themselves, <c>conclab serve NAME</c>, to put them on hosts of
+    /// their own or under a load generator; none by default.
+    /// </summary>
+    internal virtual IReadOnlyList<StandaloneService> Standalone => [];
+
+    /// <summary>
     /// Makes what all of the run's trials share (see <see cref="RunFixture"/>); null, the default, when they
     /// share nothing. Called in the runner's process before the scenario's first trial. A failure here is
     /// told in the report's notes and the scenario's trials do not run; the run goes on to other scenarios.

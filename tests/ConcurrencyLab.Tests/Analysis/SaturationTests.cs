@@ -7,9 +7,11 @@ namespace ConcurrencyLab.Tests.Analysis;
 /// <summary>The saturation point's rules: how a step fares, and where a variant stops keeping up, each where it fires and where it does not.</summary>
 public sealed class SaturationTests
 {
-    // A step at a rate: completed share, corrected p99 and p50, late sends.
-    internal static LoadStep Step(double rate, double completed = 1, double p99 = 10, double p50 = 5, double late = 0, int repeat = 0, bool stopped = false, RuntimeAccount? runtime = null)
+    // A step at a rate: completed share, corrected p99 and p50, late sends. Late sends put their lag in the corrected
+    // latency only, so the service time's p99 is a tenth of a late step's corrected one unless given.
+    internal static LoadStep Step(double rate, double completed = 1, double p99 = 10, double p50 = 5, double late = 0, int repeat = 0, bool stopped = false, RuntimeAccount? runtime = null, double? serviceP99 = null)
     {
+        var service = serviceP99 ?? (late > 0 ? p99 / 10 : p99);
         var planned = (int)Math.Max(rate * 2, 100);
         return new LoadStep
         {
@@ -23,7 +25,7 @@ public sealed class SaturationTests
             CompletedPerSecond = rate * completed,
             SentPerSecond = rate,
             Latency = completed > 0 ? new LatencyQuantiles(p50, p99 * 0.8, p99, p99 * 1.1, p99 * 1.2) : null,
-            Service = completed > 0 ? new LatencyQuantiles(p50, p99 * 0.8, p99, p99 * 1.1, p99 * 1.2) : null,
+            Service = completed > 0 ? new LatencyQuantiles(Math.Min(p50, service), service * 0.8, service, service * 1.1, service * 1.2) : null,
             Lag = new LatencyQuantiles(0.1, 0.2, 0.3, 0.4, 0.5),
             GeneratorCpuMs = 200,
             ServiceCpuMs = 1000,
@@ -43,6 +45,14 @@ public sealed class SaturationTests
         Assert.Equal(StepOutcome.Generator, Saturation.Judge(Step(100, late: 0.05, p99: 60), sloMs: 50));
         Assert.Equal(StepOutcome.KeptUp, Saturation.Judge(Step(100, late: 0.05), sloMs: 50));
         Assert.Equal(StepOutcome.Stopped, Saturation.Judge(Step(100, stopped: true), sloMs: 50));
+    }
+
+    [Fact]
+    public void Judge_OverTheSloFromTheActualSends_IsTheServicesDoing_EvenWhenSendsWereLate()
+    {
+        // One send of eight late: the corrected p99 is over the SLO, but so is the service time, which holds no lag.
+        Assert.Equal(StepOutcome.Latency, Saturation.Judge(Step(4, late: 0.125, p99: 409, serviceP99: 405), sloMs: 400));
+        Assert.Equal(StepOutcome.Generator, Saturation.Judge(Step(4, late: 0.125, p99: 409, serviceP99: 210), sloMs: 400));
     }
 
     [Fact]

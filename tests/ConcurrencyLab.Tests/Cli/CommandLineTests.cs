@@ -39,6 +39,13 @@ public sealed class CommandLineTests
     [InlineData("load --url http://127.0.0.1:1/ --endpoint a=/a --step 1e400", "--step must be from 0.5 to 600")]
     [InlineData("load --url http://127.0.0.1:1/ --endpoint a=/a --rate 100,50", "--rate's rates must increase")]
     [InlineData("load --start x --ready http://127.0.0.1:1/ --endpoint a=//evil.example/", "must start with a single '/'")]
+    [InlineData("serve fanout-product --host 10.1.1.1", "--host 10.1.1.1 is not loopback")]
+    [InlineData("serve fanout-product --host example.org", "--host must be an IP address")]
+    [InlineData("serve fanout-external --port 70000", "--port must be a port from 0")]
+    [InlineData("serve fanout-external --port 5000 --http2-port 5000", "--port and --http2-port must differ")]
+    [InlineData("serve fanout-external --delays 1,2", "--delays must list three delays")]
+    [InlineData("serve fanout-product --external http://10.0.0.2:5001/ --port 0", "fanout-product: The external service must be on loopback, not 10.0.0.2")]
+    [InlineData("serve fanout-product --external ftp://127.0.0.1:5001/ --port 0", "must be an http:// URL")]
     public async Task BadInput_ExitsTwo_WithOneLineNamingTheProblem(string commandLine, string expected)
     {
         var (exitCode, error, output) = await InvokeAsync(commandLine.Split(' '));

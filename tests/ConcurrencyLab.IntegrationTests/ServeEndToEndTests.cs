@@ -1,0 +1,114 @@
+using System.Text.Json;
+using System.Text.RegularExpressions;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>
+/// <c>conclab serve</c>: fanout's services on their own, as a user puts them on hosts of their own or under
+/// <c>conclab load</c>, started as real processes: they answer, say where, stop on SIGTERM and leave nothing.
+/// In the load collection, since they are services under load and must not share the cores with other tests.
+/// </summary>
+[Collection(LoadTests.Name)]
+public sealed partial class ServeEndToEndTests
+{
+    private static readonly TimeSpan Ready = TimeSpan.FromSeconds(60);
+
+    [SkippableFact]
+    public async Task TheTwoServices_EachStartedByItself_AnswerAProduct_AndEndOnSigterm()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them");
+        using var folder = new TempFolder();
+        using var external = RunningProgram.StartConclab(folder.Path, "serve", "fanout-external", "--port", "0", "--time-scale", "0.01");
+        var (externalHttp1, externalHttp2) = await ListeningAsync(external);
+        using var product = RunningProgram.StartConclab(folder.Path, "serve", "fanout-product", "--port", "0", "--external", externalHttp1, "--external-http2", externalHttp2);
+        var (productHttp1, _) = await ListeningAsync(product);
+
+        // Each endpoint makes its three calls its own way; the product is the same whichever makes them.
+        using var client = new HttpClient { BaseAddress = new Uri(productHttp1) };
+        foreach (var endpoint in new[] { "waitall", "whenall-async", "async-http2" })
+        {
+            using var answer = JsonDocument.Parse(await client.GetStringAsync(new Uri($"product/{endpoint}/3", UriKind.Relative)));
+            Assert.Equal("Name 3", answer.RootElement.GetProperty("name").GetString());
+            Assert.Equal(3000, answer.RootElement.GetProperty("price").GetInt64());
+            Assert.Equal("Category 3", answer.RootElement.GetProperty("category").GetString());
+        }
+
+        product.Signal(15);
+        external.Signal(15);
+        Assert.Equal(0, await product.WaitAsync(TimeSpan.FromSeconds(15)));
+        Assert.Equal(0, await external.WaitAsync(TimeSpan.FromSeconds(15)));
+        Assert.DoesNotContain("   at ", product.Error + external.Error, StringComparison.Ordinal);
+    }
+
+    [SkippableFact]
+    public async Task TheProductServiceAlone_StartsItsOwnExternal_WhichEndsWithIt_EvenWhenKilled()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them, and /proc");
+        using var folder = new TempFolder();
+        foreach (var signal in new[] { 15, 9 })
+        {
+            using var product = RunningProgram.StartConclab(folder.Path, "serve", "fanout-product", "--port", "0", "--http2-port", "0", "--time-scale", "0.01");
+            var (address, _) = await ListeningAsync(product);
+
+            // crank's agent learns of a child from this line on standard error, and then measures it too.
+            Assert.True(await RunningProgram.UntilAsync(() => ChildLine().IsMatch(product.Error), Ready), product.ToString());
+            var child = int.Parse(ChildLine().Match(product.Error).Groups[1].Value, System.Globalization.CultureInfo.InvariantCulture);
+            Assert.True(RunningProgram.IsAlive(child), product.ToString());
+            using var client = new HttpClient { BaseAddress = new Uri(address) };
+            Assert.Contains("Name 5", await client.GetStringAsync(new Uri("product/whenall-async/5", UriKind.Relative)), StringComparison.Ordinal);
+
+            // Stopped or killed outright, its external service ends too: it lives only while its standard input,
+            // held by the product service, stays open.
+            product.Signal(signal);
+            var exitCode = await product.WaitAsync(TimeSpan.FromSeconds(15));
+            Assert.True(signal == 9 || exitCode == 0, $"exit {exitCode} after signal {signal}\n{product}");
+            Assert.True(await RunningProgram.UntilAsync(() => !RunningProgram.IsAlive(child), TimeSpan.FromSeconds(15)), $"the external service {child} outlived signal {signal}");
+        }
+    }
+
+    [SkippableFact]
+    public async Task ConclabLoad_AgainstTheProductService_MeasuresEachPattern_WithItsRuntimeAccount()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "the service's CPU is read from /proc");
+        using var folder = new TempFolder();
+
+        // The published patterns' endpoints under open load, as docs/scenarios/fanout.md runs them at full scale:
+        // here at a fiftieth of it (calls of 20 to 40 ms), and rates the blocking one keeps up with too.
+        var serve = $"dotnet {ProgramRunner.ConclabDll} serve fanout-product --port {{port}} --http2-port 0 --time-scale 0.02";
+        var result = await ProgramRunner.ConclabAsync(folder.Path, [
+            "load", "--start", serve, "--ready", "http://127.0.0.1:{port}/health",
+            "--endpoint", "waitall=/product/waitall/1", "--endpoint", "whenall-async=/product/whenall-async/1",
+            "--rate", "2,4", "--step", "1", "--warmup", "0.3", "--timeout", "5", "--repeat", "1", "--out", "out"]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var variants = json.RootElement.GetProperty("scenarios")[0].GetProperty("load").GetProperty("variants").EnumerateArray().ToList();
+        Assert.Equal(["waitall", "whenall-async"], variants.Select(v => v.GetProperty("name").GetString()));
+        foreach (var step in variants.SelectMany(v => v.GetProperty("steps").EnumerateArray()))
+        {
+            Assert.Equal(step.GetProperty("planned").GetInt32(), step.GetProperty("completed").GetInt32());
+            Assert.Equal(JsonValueKind.Object, step.GetProperty("runtime").ValueKind);
+            Assert.True(step.GetProperty("serviceCpuMs").GetDouble() > 0, step.ToString());
+
+            // Each request waits for its slowest call, 40 ms: no answer comes sooner.
+            Assert.True(step.GetProperty("service").GetProperty("p50Ms").GetDouble() >= 40, step.ToString());
+        }
+
+        Assert.Empty(RunningProgram.ProcessesWith("fanout-product"));
+        Assert.Empty(RunningProgram.ProcessesWith("--conclab-service"));
+    }
+
+    // The ready line's two addresses, once the service has written it.
+    private static async Task<(string Http1, string Http2)> ListeningAsync(RunningProgram service)
+    {
+        Assert.True(await RunningProgram.UntilAsync(() => ReadyLine().IsMatch(service.Output), Ready), service.ToString());
+        var match = ReadyLine().Match(service.Output);
+        return (match.Groups[1].Value, match.Groups[2].Value);
+    }
+
+    [GeneratedRegex(@"^listening (http://127\.0\.0\.1:\d+) http2=(http://127\.0\.0\.1:\d+)$", RegexOptions.Multiline)]
+    private static partial Regex ReadyLine();
+
+    [GeneratedRegex(@"##ChildProcessId:(\d+)")]
+    private static partial Regex ChildLine();
+}
