@@ -98,6 +98,41 @@ public sealed partial class ServeEndToEndTests
         Assert.Empty(RunningProgram.ProcessesWith("--conclab-service"));
     }
 
+    [SkippableFact]
+    public async Task ConclabLoad_OverHttp2_IsAnsweredWhereOnlyHttp2IsSpoken()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them");
+        using var folder = new TempFolder();
+        using var external = RunningProgram.StartConclab(folder.Path, "serve", "fanout-external", "--port", "0", "--http2-port", "0", "--time-scale", "0.01");
+        var (_, http2) = await ListeningAsync(external);
+
+        // Kestrel's HTTP/2-only listener answers an HTTP/1.1 request with nothing it can read: the step over HTTP/2
+        // completing its requests is the proof that they went over HTTP/2.
+        foreach (var (overHttp2, output) in new[] { (true, "h2"), (false, "h1") })
+        {
+            var result = await ProgramRunner.ConclabAsync(folder.Path, [
+                "load", "--url", http2 + "/", "--endpoint", "name=/name/1", "--rate", "50", "--step", "1", "--warmup", "0", "--timeout", "2",
+                "--repeat", "1", "--out", output, .. overHttp2 ? new[] { "--http2" } : []]);
+            using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, output, "results.json")));
+            var load = json.RootElement.GetProperty("scenarios")[0].GetProperty("load");
+            Assert.Equal(overHttp2 ? "HTTP/2" : "HTTP/1.1", load.GetProperty("protocol").GetString());
+            var steps = load.GetProperty("variants")[0].GetProperty("steps");
+            if (overHttp2)
+            {
+                Assert.True(result.ExitCode == 0, result.ToString());
+                Assert.Equal(steps[0].GetProperty("planned").GetInt32(), steps[0].GetProperty("completed").GetInt32());
+                Assert.Contains("arrivals over HTTP/2", result.Output.ReplaceLineEndings(" "), StringComparison.Ordinal);
+            }
+            else
+            {
+                Assert.True(steps.GetArrayLength() == 0 || steps[0].GetProperty("completed").GetInt32() == 0, result.ToString());
+            }
+        }
+
+        external.Signal(15);
+        Assert.Equal(0, await external.WaitAsync(TimeSpan.FromSeconds(15)));
+    }
+
     // The ready line's two addresses, once the service has written it.
     private static async Task<(string Http1, string Http2)> ListeningAsync(RunningProgram service)
     {

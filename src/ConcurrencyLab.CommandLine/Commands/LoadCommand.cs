@@ -133,6 +133,7 @@ internal static class LoadCommand
             Command = parse.GetValue(switches.Start),
             Ready = parse.GetValue(switches.Ready),
             AllowHost = parse.GetValue(switches.AllowHost),
+            Pid = (int?)Number(parse, switches.Pid, errors, whole: true),
             Endpoints = endpoints,
             Rates = rates,
             StartRate = Number(parse, switches.RateStart, errors) ?? defaults.StartRate,
@@ -146,6 +147,7 @@ internal static class LoadCommand
             Connections = (int?)Number(parse, switches.Connections, errors, whole: true),
             Seed = (int?)Number(parse, switches.Seed, errors, whole: true) ?? defaults.Seed,
             Events = events ?? defaults.Events,
+            Http2 = parse.GetValue(switches.Http2),
         };
         if (options.StartRate is <= 0 or > LoadOptions.MostRate || !double.IsFinite(options.StartRate))
         {
@@ -194,6 +196,7 @@ internal static class LoadCommand
                 StepOutcome.Completions => "[yellow]fell behind[/]",
                 StepOutcome.Latency => "[yellow]over SLO[/]",
                 StepOutcome.Generator => "[red]generator late[/]",
+                StepOutcome.Died => "[red]the service exited[/]",
                 StepOutcome.ClosedLoop => $"closed loop, {step.Connections} connections",
                 _ => "[red]stopped[/]",
             };
@@ -210,6 +213,8 @@ internal static class LoadCommand
         public readonly Option<string> Start = new("--start") { Description = "A command that starts the service, once per variant and repeat (\"dotnet MyApi.dll --urls http://127.0.0.1:{port}\"); {port} in it, --url and --ready becomes a free loopback port. Its runtime reports to the lab, which reads its account over each step" };
         public readonly Option<string> Ready = new("--ready") { Description = "With --start: a URL that answers with success once the service is ready (http://127.0.0.1:{port}/health)" };
         public readonly Option<string> ReadyTimeout = new("--ready-timeout") { Description = "Seconds the started service has to answer --ready [default: 30]" };
+        public readonly Option<bool> Http2 = new("--http2") { Description = "Send over HTTP/2 from the first byte (prior knowledge: h2c on an http:// URL whose server speaks HTTP/2 only there, as Kestrel does on an Http2 endpoint) instead of HTTP/1.1" };
+        public readonly Option<string> Pid = new("--pid") { Description = "With --url: the service's process id, whose runtime the lab attaches to for each step's account, as dotnet-trace does; it must be the process listening at --url's port" };
         public readonly Option<string> AllowHost = new("--allow-host") { Description = "A host other than loopback that --url and --ready may name: only your own, on your own authority" };
         public readonly Option<string[]> Endpoint = new("--endpoint") { Description = "A variant: NAME=/path, requested with GET from the service's URL; repeatable (--endpoint sync=/orders/sync --endpoint async=/orders/async)", AllowMultipleArgumentsPerToken = false };
         public readonly Option<string> Rate = new("--rate") { Description = "Rates per second to step through, increasing (50,100,200), or auto: doubling from --rate-start until a step does not keep up, then narrowing [default: auto]" };
@@ -227,6 +232,6 @@ internal static class LoadCommand
         public readonly Option<string> Out = new("--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts [default: conclab-results/<UTC timestamp>]" };
         public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
 
-        public Option[] All => [Url, Start, Ready, ReadyTimeout, AllowHost, Endpoint, Rate, Connections, RateStart, Arrivals, Step, Warmup, Timeout, Slo, Repeat, Seed, Quick, Events, Out, Json];
+        public Option[] All => [Url, Pid, Start, Ready, ReadyTimeout, AllowHost, Endpoint, Rate, Connections, RateStart, Arrivals, Step, Warmup, Timeout, Slo, Repeat, Seed, Quick, Http2, Events, Out, Json];
     }
 }

@@ -21,6 +21,9 @@ internal enum StepOutcome
     /// <summary>The step was stopped before its end, so it is not judged.</summary>
     Stopped,
 
+    /// <summary>The service the lab started exited during the step: it did not keep up with a rate it did not live through.</summary>
+    Died,
+
     /// <summary>A closed-loop step, which offers no rate and is not judged against one.</summary>
     ClosedLoop,
 }
@@ -46,7 +49,7 @@ internal static class Saturation
         ArgumentNullException.ThrowIfNull(step);
         if (step.Stopped)
         {
-            return StepOutcome.Stopped;
+            return step.ServiceExitCode is null ? StepOutcome.Stopped : StepOutcome.Died;
         }
 
         // A closed loop offers no rate to keep up with: it measures what the service answers at its concurrency.
@@ -127,6 +130,7 @@ internal static class Saturation
             {
                 StepOutcome.Generator => LoadLimit.Generator,
                 StepOutcome.Latency => LoadLimit.Latency,
+                StepOutcome.Died => LoadLimit.Died,
                 _ => LoadLimit.Completions,
             };
         return (rate, limit, failed.Step);

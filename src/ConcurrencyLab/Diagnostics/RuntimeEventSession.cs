@@ -46,7 +46,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     private Task _reading = Task.CompletedTask;
     private IDisposable? _claim;
 
-    private RuntimeEventSession(RuntimeEvents level, string port)
+    private RuntimeEventSession(RuntimeEvents level, string port, int? processId = null)
     {
         Level = level;
         Port = port;
@@ -55,8 +55,11 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         Samples = Path.ChangeExtension(port, ".nettrace");
         _claim = RunJournal.Current?.Claim("a runtime event port", Path.GetDirectoryName(port)!, [Path.GetFileName(port), Path.GetFileName(Samples), Path.GetFileName(ThreadSamples.ConvertedPath(Samples))], removeFolder: false);
 
-        // The listener is up before this returns: the connector binds its socket before its first await.
-        _attached = AttachAsync(_stop.Token);
+        // The listener is up before this returns: the connector binds its socket before its first await. A process
+        // already running is reached at its own diagnostics socket instead, as dotnet-trace reaches it.
+        _attached = processId is { } id
+            ? Task.Run(() => OpenSessions(new DiagnosticsClient(id), resume: false, $"the runtime of process {id} could not be attached to"), CancellationToken.None)
+            : AttachAsync(_stop.Token);
     }
 
     /// <summary>Which events are read.</summary>
@@ -67,6 +70,9 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 
     /// <summary>The file the stack samples are recorded to, under <see cref="RuntimeEvents.Stacks"/>; deleted once read.</summary>
     private string Samples { get; }
+
+    /// <summary>Completes once a runtime connected and its sessions were opened (null), or could not be (a note why).</summary>
+    public Task<string?> Attaching => _attached;
 
     /// <summary>Whether a runtime connected and its session was opened.</summary>
     public bool Attached => _attached.IsCompletedSuccessfully && _attached.Result is null;
@@ -95,6 +101,24 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             note = "the runtime's events could not be read: no diagnostic port could be opened (" + ex.Message + ")";
             return null;
         }
+    }
+
+    /// <summary>
+    /// A session on process <paramref name="processId"/>, already running, through its runtime's own diagnostics socket,
+    /// or null when <paramref name="level"/> is off. Whether it could attach is known once its account is asked for: a
+    /// process that is not .NET, not this user's, or has diagnostics turned off gets an account that says so.
+    /// </summary>
+    public static RuntimeEventSession? AttachTo(int processId, RuntimeEvents level)
+    {
+        ArgumentOutOfRangeException.ThrowIfNegativeOrZero(processId);
+        if (level == RuntimeEvents.Off)
+        {
+            return null;
+        }
+
+        // No socket of its own is bound; the name only places the stack samples' file in the temporary folder.
+        var port = Path.Combine(Path.GetTempPath(), $"conclab-events-{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..12]}.sock");
+        return new RuntimeEventSession(level, port, processId);
     }
 
     /// <summary>Makes <paramref name="info"/>'s process connect to this session's port as its runtime starts.</summary>
@@ -215,6 +239,13 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             return NeverConnected;
         }
 
+        return OpenSessions(client, resume: true, "the runtime's event session could not be started");
+    }
+
+    // Opens the sessions on a connected runtime and starts reading them; a note when they could not be opened. A runtime
+    // that connected to our port waits, suspended, until it is told to resume, whatever happened here.
+    private string? OpenSessions(DiagnosticsClient client, bool resume, string failed)
+    {
         try
         {
             // The pool's decisions and the GC at the informational level; waits are verbose events, asked for
@@ -244,16 +275,19 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             _reading = Task.WhenAll(readers);
             return null;
         }
-        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException)
+        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or UnauthorizedAccessException or System.Net.Sockets.SocketException)
         {
-            return "the runtime's event session could not be started: " + ex.Message;
+            return $"{failed}: {ex.Message.TrimEnd('.')}";
         }
         finally
         {
             // Whatever happened, the process must not stay suspended waiting for us.
             try
             {
-                client.ResumeRuntime();
+                if (resume)
+                {
+                    client.ResumeRuntime();
+                }
             }
             catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException)
             {

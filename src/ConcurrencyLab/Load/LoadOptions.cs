@@ -30,6 +30,15 @@ internal sealed partial record LoadOptions
     /// <summary>The URL that answers with success once the started service is ready.</summary>
     public string? Ready { get; init; }
 
+    /// <summary>
+    /// The process of a service already running at <see cref="Url"/>, whose runtime the lab attaches to for each step's
+    /// account (its diagnostics socket, as dotnet-trace does); null reads no account of a service the lab did not start.
+    /// </summary>
+    public int? Pid { get; init; }
+
+    /// <summary>Whether requests are sent over HTTP/2 from the first byte (prior knowledge, h2c on http://) instead of HTTP/1.1.</summary>
+    public bool Http2 { get; init; }
+
     /// <summary>A host other than loopback the user allows, by name or address; null allows none.</summary>
     public string? AllowHost { get; init; }
 
@@ -115,6 +124,16 @@ internal sealed partial record LoadOptions
         if (Command is null && Ready is not null)
         {
             problems.Add("--ready goes with --start: a service already running at --url is not waited for.");
+        }
+
+        if (Pid is not null && Command is not null)
+        {
+            problems.Add("--pid goes with --url: a service the lab starts with --start has its runtime read from its start.");
+        }
+
+        if (Pid is <= 0)
+        {
+            problems.Add($"--pid must be a process id, a whole number of at least 1, not {Pid}.");
         }
 
         if (Command is null && (Url?.Contains(PortPlaceholder, StringComparison.Ordinal) ?? false))

@@ -1,3 +1,4 @@
+using System.Net;
 using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Analysis;
@@ -102,6 +103,8 @@ internal static class LoadRun
         {
             Url = options.Url ?? LoadOptions.BaseOf(options.Ready!),
             Command = options.Command,
+            ProcessId = options.Pid,
+            Protocol = options.Http2 ? "HTTP/2" : "HTTP/1.1",
             Arrivals = options.Arrivals.ToString().ToLowerInvariant(),
             Searched = options.Auto,
             StepSeconds = options.Step.TotalSeconds,
@@ -166,6 +169,7 @@ internal static class LoadRun
         private readonly List<(int Index, long Start, long End)> _measured = [];
         private RuntimeEventSession? _session;
         private StartedService? _service;
+        private Process? _attached;
         private Uri? _path;
         private long _origin = Stopwatch.GetTimestamp();
         private bool _originSet;
@@ -183,7 +187,7 @@ internal static class LoadRun
                     return;
                 }
 
-                using var client = Client(options.Timeout);
+                using var client = Client(options.Timeout, options.Http2);
                 async Task Send(CancellationToken token)
                 {
                     using var response = await client.GetAsync(_path, HttpCompletionOption.ResponseContentRead, token).ConfigureAwait(false);
@@ -206,7 +210,7 @@ internal static class LoadRun
                 {
                     foreach (var rate in options.Rates)
                     {
-                        if (await StepAsync(Send, rate, seed, cancellationToken).ConfigureAwait(false) is not { } outcome || outcome == StepOutcome.Stopped)
+                        if (await StepAsync(Send, rate, seed, cancellationToken).ConfigureAwait(false) is not { } outcome || outcome is StepOutcome.Stopped or StepOutcome.Died)
                         {
                             break;
                         }
@@ -233,11 +237,15 @@ internal static class LoadRun
             {
                 // A service already running is asked once before it is loaded: any reply will do, but nothing at all
                 // (nothing listening) is no service to measure, not a step of failed requests.
-                using var probe = new HttpClient(new SocketsHttpHandler { UseProxy = false, AllowAutoRedirect = false, ConnectTimeout = TimeSpan.FromSeconds(5) }) { Timeout = TimeSpan.FromSeconds(10) };
+                using var probe = new HttpClient(new SocketsHttpHandler { UseProxy = false, AllowAutoRedirect = false, ConnectTimeout = TimeSpan.FromSeconds(5) })
+                {
+                    Timeout = TimeSpan.FromSeconds(10),
+                    DefaultRequestVersion = options.Http2 ? HttpVersion.Version20 : HttpVersion.Version11,
+                    DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+                };
                 try
                 {
                     using var reply = await probe.GetAsync(baseUrl, cancellationToken).ConfigureAwait(false);
-                    return true;
                 }
                 catch (Exception ex) when (ex is HttpRequestException or TaskCanceledException && !cancellationToken.IsCancellationRequested)
                 {
@@ -245,6 +253,13 @@ internal static class LoadRun
                     Notes.Add($"repeat {repeat + 1}: not measured: nothing answered at {baseUrl} ({how})");
                     return false;
                 }
+
+                if (options.Pid is { } pid)
+                {
+                    await AttachAsync(pid, baseUrl).ConfigureAwait(false);
+                }
+
+                return true;
             }
 
             _session = RuntimeEventSession.Listen(options.Events, out var eventsNote);
@@ -273,12 +288,77 @@ internal static class LoadRun
             return true;
         }
 
+        // The runtime of the process --pid names, read for the steps to come: only where that process is the one listening
+        // at the URL's port, since an account of another process would be put on this service's steps.
+        private async Task AttachAsync(int pid, Uri baseUrl)
+        {
+            void Note(string note)
+            {
+                if (!Notes.Contains(note))
+                {
+                    Notes.Add(note);
+                }
+            }
+
+            switch (Listening.Holds(pid, baseUrl.Port))
+            {
+                case false:
+                    Note($"--pid {pid}: that process is not running or does not listen on port {baseUrl.Port}, so no runtime account was read: it would not be the service's");
+                    return;
+                case null:
+                    Note($"--pid {pid}: whether it is the process listening on port {baseUrl.Port} could not be checked here (only Linux's /proc tells); its account is taken as the service's");
+                    break;
+            }
+
+            try
+            {
+                _attached = Process.GetProcessById(pid);
+            }
+            catch (ArgumentException)
+            {
+                Note($"--pid {pid}: that process is not running, so no runtime account was read");
+                return;
+            }
+
+            _session = RuntimeEventSession.AttachTo(pid, options.Events);
+            if (_session is not null && await _session.Attaching.ConfigureAwait(false) is { } failed)
+            {
+                Note(failed);
+            }
+        }
+
+        // The CPU the process --pid names has used so far, in milliseconds; null when it cannot be read or has ended.
+        private double? AttachedCpuMs()
+        {
+            try
+            {
+                _attached?.Refresh();
+                return _attached is { HasExited: false } process ? process.TotalProcessorTime.TotalMilliseconds : null;
+            }
+            catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
+            {
+                return null;
+            }
+        }
+
         // Stops a started service, then reads the runtime's account of each step it served, once its events are all in.
         private async Task EndServiceAsync()
         {
             // The service's main threads (one per process of its tree: a thread's id is its process's for the first)
             // wait in app.Run() for it to end, by design: no part of what the steps made it do.
-            var mains = _service?.ProcessIds ?? [];
+            var mains = _service?.ProcessIds ?? (_attached is { } attached ? [attached.Id] : []);
+            if (_attached is not null)
+            {
+                // A service the lab did not start goes on running: its sessions are ended, so their streams end.
+                if (_session is not null)
+                {
+                    await _session.StopAsync().ConfigureAwait(false);
+                }
+
+                _attached.Dispose();
+                _attached = null;
+            }
+
             if (_service is not null)
             {
                 // A service that ends on SIGTERM ends its event sessions itself, with their rundown; one that does not
@@ -316,7 +396,7 @@ internal static class LoadRun
             while (true)
             {
                 var outcome = await StepAsync(send, rate, seed, cancellationToken).ConfigureAwait(false);
-                if (outcome is null or StepOutcome.Stopped or StepOutcome.Generator)
+                if (outcome is null or StepOutcome.Stopped or StepOutcome.Died or StepOutcome.Generator)
                 {
                     return;
                 }
@@ -402,12 +482,12 @@ internal static class LoadRun
 
             using var self = Process.GetCurrentProcess();
             var generatorBefore = self.TotalProcessorTime;
-            var serviceBefore = service?.CpuMs();
+            var serviceBefore = service is not null ? service.CpuMs() : AttachedCpuMs();
             var start = Stopwatch.GetTimestamp();
             var measured = await Measure(options.Step, seed).ConfigureAwait(false);
             var end = Stopwatch.GetTimestamp();
             self.Refresh();
-            var serviceAfter = service?.CpuMs();
+            var serviceAfter = service is not null ? service.CpuMs() : AttachedCpuMs();
             var died = service is { HasExited: true };
             var step = measured with
             {
@@ -421,6 +501,7 @@ internal static class LoadRun
                 GeneratorCpuMs = Math.Round((self.TotalProcessorTime - generatorBefore).TotalMilliseconds, 1),
                 ServiceCpuMs = serviceBefore is { } b && serviceAfter is { } a ? Math.Round(a - b, 1) : null,
                 Stopped = died,
+                ServiceExitCode = died ? service!.ExitCode : null,
             };
             if (died)
             {
@@ -428,7 +509,7 @@ internal static class LoadRun
             }
 
             Steps.Add(step);
-            if (service is not null)
+            if (service is not null || _session is not null)
             {
                 _measured.Add((Steps.Count - 1, start, end));
             }
@@ -444,7 +525,9 @@ internal static class LoadRun
             return outcome;
         }
 
-        private static HttpClient Client(TimeSpan timeout) => new(new SocketsHttpHandler
+        // HTTP/2 is spoken from the first byte (prior knowledge, as h2c needs), over as many connections as the server's
+        // stream limit asks for, so a step's requests are never queued behind a full connection in the lab's own client.
+        private static HttpClient Client(TimeSpan timeout, bool http2) => new(new SocketsHttpHandler
         {
             UseProxy = false,
             UseCookies = false,
@@ -452,9 +535,12 @@ internal static class LoadRun
             ConnectTimeout = timeout,
             PooledConnectionIdleTimeout = TimeSpan.FromSeconds(30),
             MaxConnectionsPerServer = int.MaxValue,
+            EnableMultipleHttp2Connections = true,
         })
         {
             Timeout = Timeout.InfiniteTimeSpan,
+            DefaultRequestVersion = http2 ? HttpVersion.Version20 : HttpVersion.Version11,
+            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
         };
     }
 }

@@ -94,6 +94,7 @@ public sealed class CsvExporter : IExporter
             ("generatorCpuMs", (_, s) => s.GeneratorCpuMs),
             ("serviceCpuMs", (_, s) => s.ServiceCpuMs),
             ("stopped", (_, s) => s.Stopped),
+            ("serviceExitCode", (_, s) => s.ServiceExitCode),
             ("sloMs", (v, _) => v.SloMs),
             ("outcome", (v, s) => Analysis.Saturation.Judge(s, v.SloMs).ToString()),
         ];

@@ -32,8 +32,10 @@ internal static class LoadReport
         {
             load.Command is { } command
                 ? Statement.Of($"Service: {Piece.Code(load.Url)}, started by the lab with {Piece.Code(command)} for each variant and repeat, and stopped after.")
-                : Statement.Of($"Service: {Piece.Code(load.Url)}, already running: no runtime account (the lab reads one only from a service it starts)."),
-            Statement.Of($"Each step sent {load.Arrivals} arrivals for {Piece.Fixed(load.StepSeconds, "0.##")} s after {Piece.Fixed(load.WarmupSeconds, "0.##")} s of warm-up at its rate; a request timed out after {Piece.Fixed(load.TimeoutSeconds, "0.##")} s. Latency is from each request's intended send time (corrected for coordinated omission); service time from its actual send."),
+                : load.ProcessId is { } pid
+                    ? Statement.Of($"Service: {Piece.Code(load.Url)}, already running as process {Piece.Code(pid.ToString(CultureInfo.InvariantCulture))}, whose runtime the lab attached to for each step's account.")
+                    : Statement.Of($"Service: {Piece.Code(load.Url)}, already running: no runtime account (--pid names its process to read one)."),
+            Statement.Of($"Each step sent {load.Arrivals} arrivals{(load.Protocol is "HTTP/2" ? " over HTTP/2" : string.Empty)} for {Piece.Fixed(load.StepSeconds, "0.##")} s after {Piece.Fixed(load.WarmupSeconds, "0.##")} s of warm-up at its rate; a request timed out after {Piece.Fixed(load.TimeoutSeconds, "0.##")} s. Latency is from each request's intended send time (corrected for coordinated omission); service time from its actual send."),
             Statement.Of($"A step keeps up when at least {Piece.Fixed(LoadSaturation.KeepUpShare * 100, "0")}% of its requests complete and the corrected p99 stays under the SLO ({(load.SloMs is { } slo ? Statement.Of($"{Piece.Ms(slo)} ms, as given") : Statement.Plain($"{Saturation.DefaultSloFactor:0}x the variant's lowest step's p50"))}); the saturation point is the highest rate kept up below the lowest one that was not."),
         };
         blocks.Add(new Passage(how));
@@ -122,9 +124,11 @@ internal static class LoadReport
         var range = saturation is { LowPerSecond: { } low, HighPerSecond: { } high }
             ? Statement.Of($" ({Piece.Count(low)} to {Piece.Count(high)} over {Piece.Count(saturation.PerRepeat.Count)} repeats)")
             : Statement.Plain(string.Empty);
-        var failedStep = variant.Steps.Where(s => s.OfferedPerSecond == saturation.FailedAtPerSecond && !s.Stopped).MinBy(s => Math.Abs(s.Repeat));
+        var failedStep = variant.Steps.Where(s => s.OfferedPerSecond == saturation.FailedAtPerSecond && (!s.Stopped || s.ServiceExitCode is not null)).MinBy(s => Math.Abs(s.Repeat));
         var why = (saturation.Limit, failedStep) switch
         {
+            (LoadLimit.Died or LoadLimit.BelowLowest, { ServiceExitCode: { } code } step) =>
+                Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s the service exited (code {Piece.Code(code.ToString(CultureInfo.InvariantCulture))}) during the step, which it did not live through (its last output is in the notes)"),
             (LoadLimit.Completions or LoadLimit.BelowLowest, { } step) when step.CompletedShare < LoadSaturation.KeepUpShare =>
                 Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s only {Piece.Fixed(step.CompletedShare * 100, "0.#")}% of the requests completed ({Piece.Count(step.CompletedPerSecond)}/s){Errors(step)}"),
             (LoadLimit.Latency or LoadLimit.BelowLowest, { Latency: { } latency } step) =>
@@ -134,7 +138,7 @@ internal static class LoadReport
             _ => Statement.Plain(string.Empty),
         };
 
-        var lowest = variant.Steps.Where(s => !s.Stopped).Select(s => s.OfferedPerSecond).DefaultIfEmpty(0).Min();
+        var lowest = variant.Steps.Where(s => !s.Stopped || s.ServiceExitCode is not null).Select(s => s.OfferedPerSecond).DefaultIfEmpty(0).Min();
         var main = saturation switch
         {
             { Limit: LoadLimit.NotReached, RatePerSecond: { } rate } => Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run, up to {Piece.Count(rate)}/s{range}: its saturation point is higher{(load.Searched ? Statement.Plain(string.Empty) : Statement.Plain("; a higher --rate, or --rate auto, finds it"))}."),
@@ -275,6 +279,7 @@ internal static class LoadReport
         StepOutcome.Completions => "fell behind",
         StepOutcome.Latency => "over SLO",
         StepOutcome.Generator => "generator late",
+        StepOutcome.Died => "service exited",
         StepOutcome.ClosedLoop => "closed loop",
         _ => "stopped",
     };

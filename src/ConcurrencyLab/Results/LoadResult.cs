@@ -15,6 +15,12 @@ public sealed record LoadResult
     /// <summary>The command the lab started the service with, once per variant and repeat; null for a service already running at <see cref="Url"/>.</summary>
     public string? Command { get; init; }
 
+    /// <summary>The process of a service already running whose runtime the lab attached to (<c>--pid</c>); null when it started the service or read no account.</summary>
+    public int? ProcessId { get; init; }
+
+    /// <summary>The protocol requests were sent over: <c>HTTP/1.1</c>, or <c>HTTP/2</c> (<c>--http2</c>); null in files written before it was recorded, which sent HTTP/1.1.</summary>
+    public string? Protocol { get; init; }
+
     /// <summary>How requests arrived: <c>constant</c> (evenly spaced) or <c>poisson</c> (seeded exponential gaps).</summary>
     public required string Arrivals { get; init; }
 
@@ -119,8 +125,15 @@ public sealed record LoadStep
     /// <summary>The runtime's own account of the service over the step, read from its events; null when the lab did not start the service or events were off.</summary>
     public RuntimeAccount? Runtime { get; init; }
 
-    /// <summary>Whether the step was stopped before its end (Ctrl+C, or the service died); a stopped step is kept and never judged.</summary>
+    /// <summary>Whether the step was stopped before its end because the service ended; it is kept, and judged only by <see cref="ServiceExitCode"/>.</summary>
     public bool Stopped { get; init; }
+
+    /// <summary>
+    /// The exit code of the service the lab started, where it ended during the step: the step did not keep up (a rate the
+    /// service did not live through is not one it keeps up with). Null otherwise, and in files written before it was
+    /// recorded, whose stopped steps are not judged.
+    /// </summary>
+    public int? ServiceExitCode { get; init; }
 
     /// <summary>The share of the offered requests that completed: the step kept up when it is at least <see cref="LoadSaturation.KeepUpShare"/>.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
@@ -191,6 +204,9 @@ public enum LoadLimit
 
     /// <summary>Even the lowest rate failed.</summary>
     BelowLowest,
+
+    /// <summary>The service the lab started exited during the step at the failed rate.</summary>
+    Died,
 }
 
 /// <summary>

@@ -9,7 +9,7 @@ public sealed class SaturationTests
 {
     // A step at a rate: completed share, corrected p99 and p50, late sends. Late sends put their lag in the corrected
     // latency only, so the service time's p99 is a tenth of a late step's corrected one unless given.
-    internal static LoadStep Step(double rate, double completed = 1, double p99 = 10, double p50 = 5, double late = 0, int repeat = 0, bool stopped = false, RuntimeAccount? runtime = null, double? serviceP99 = null)
+    internal static LoadStep Step(double rate, double completed = 1, double p99 = 10, double p50 = 5, double late = 0, int repeat = 0, bool stopped = false, RuntimeAccount? runtime = null, double? serviceP99 = null, int? exitCode = null)
     {
         var service = serviceP99 ?? (late > 0 ? p99 / 10 : p99);
         var planned = (int)Math.Max(rate * 2, 100);
@@ -29,7 +29,8 @@ public sealed class SaturationTests
             Lag = new LatencyQuantiles(0.1, 0.2, 0.3, 0.4, 0.5),
             GeneratorCpuMs = 200,
             ServiceCpuMs = 1000,
-            Stopped = stopped,
+            Stopped = stopped || exitCode is not null,
+            ServiceExitCode = exitCode,
             Runtime = runtime,
         };
     }
@@ -53,6 +54,23 @@ public sealed class SaturationTests
         // One send of eight late: the corrected p99 is over the SLO, but so is the service time, which holds no lag.
         Assert.Equal(StepOutcome.Latency, Saturation.Judge(Step(4, late: 0.125, p99: 409, serviceP99: 405), sloMs: 400));
         Assert.Equal(StepOutcome.Generator, Saturation.Judge(Step(4, late: 0.125, p99: 409, serviceP99: 210), sloMs: 400));
+    }
+
+    [Fact]
+    public void AServiceThatExitsDuringAStep_DidNotKeepUpThere()
+    {
+        // Kept up to 1,024, then the service died at 2,048 (as fanout's product service did, out of file descriptors):
+        // its saturation point is 1,024, not "higher than every rate run".
+        var result = Saturation.Of([Step(512), Step(1024), Step(2048, completed: 0.2, exitCode: 134)], sloMs: 4000, processorCount: 2);
+
+        Assert.Equal(StepOutcome.Died, Saturation.Judge(Step(2048, exitCode: 134), sloMs: 4000));
+        Assert.Equal(1024, result.RatePerSecond);
+        Assert.Equal(LoadLimit.Died, result.Limit);
+        Assert.Equal(2048, result.FailedAtPerSecond);
+
+        // A stopped step with no exit code (a file from before codes were kept) is still not judged.
+        var old = Saturation.Of([Step(512), Step(1024), Step(2048, stopped: true)], sloMs: 4000, processorCount: 2);
+        Assert.Equal(LoadLimit.NotReached, old.Limit);
     }
 
     [Fact]

@@ -56,6 +56,14 @@ public sealed class LoadOptionsTests
     }
 
     [Fact]
+    public void APid_GoesWithAUrl_NotWithAServiceTheLabStarts()
+    {
+        Assert.Empty((Good with { Pid = 1234 }).Problems());
+        Assert.Contains((Good with { Url = null, Command = "x", Ready = "http://127.0.0.1:1/", Pid = 1234 }).Problems(), p => p.StartsWith("--pid goes with --url", StringComparison.Ordinal));
+        Assert.Contains((Good with { Pid = 0 }).Problems(), p => p.StartsWith("--pid must be a process id", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void OtherMistakes_AreEachSaid()
     {
         Assert.Contains((Good with { Endpoints = [] }).Problems(), p => p.Contains("at least one --endpoint", StringComparison.Ordinal));

@@ -68,6 +68,18 @@ public sealed class LoadReportTests
     }
 
     [Fact]
+    public void AServiceThatDied_IsSaidToHaveStoppedThere_NotToKeepUpHigher()
+    {
+        var died = Variant("async", SaturationTests.Step(512), SaturationTests.Step(1024), SaturationTests.Step(2048, completed: 0.2, exitCode: 134));
+        var said = Said(Run(died, Sync(60)));
+
+        var line = Assert.Single(said, s => s.Text.StartsWith("async ", StringComparison.Ordinal));
+        Assert.StartsWith("async keeps up to 1024/s: at 2048/s the service exited (code 134) during the step, which it did not live through", line.Text, StringComparison.Ordinal);
+        Assert.DoesNotContain(said, s => s.Text.Contains("higher", StringComparison.Ordinal));
+        Assert.DoesNotContain("at least", said[0].Text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void AClimbTheGeneratorEnded_IsAFloor_NotThePoint()
     {
         var fast = Variant("async", SaturationTests.Step(100), SaturationTests.Step(200), SaturationTests.Step(400, late: 0.3, p99: 90));
