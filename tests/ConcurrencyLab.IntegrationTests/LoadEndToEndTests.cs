@@ -144,6 +144,34 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample)
     }
 
     [SkippableFact]
+    public async Task TwoCommands_AreTwoVariants_EachStartedWithItsOwn()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "the service's CPU is read from /proc");
+        var dll = await sample.DllAsync();
+        using var folder = new TempFolder();
+
+        // Two "builds" of a service: the same one with and without a pool minimum, which the lab knows only by command.
+        var result = await ProgramRunner.ConclabAsync(folder.Path, [
+            "load", "--start", $"plain=dotnet {dll} --urls http://127.0.0.1:{{port}}",
+            "--start", $"floor=env DOTNET_ThreadPool_ForceMinWorkerThreads=64 dotnet {dll} --urls http://127.0.0.1:{{port}}",
+            "--ready", "http://127.0.0.1:{port}/health", "--endpoint", "sync=/orders/sync",
+            "--rate", "20", "--step", "1", "--warmup", "0.3", "--repeat", "1", "--out", "out"]);
+
+        Assert.True(result.ExitCode == 0, result.ToString());
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var variants = json.RootElement.GetProperty("scenarios")[0].GetProperty("load").GetProperty("variants").EnumerateArray().ToList();
+        Assert.Equal(["plain", "floor"], variants.Select(v => v.GetProperty("name").GetString()));
+        Assert.StartsWith("env DOTNET_ThreadPool_ForceMinWorkerThreads=64 ", variants[1].GetProperty("command").GetString(), StringComparison.Ordinal);
+        Assert.All(variants, v => Assert.Equal(JsonValueKind.Object, v.GetProperty("steps")[0].GetProperty("runtime").ValueKind));
+
+        // The floor shows in the runtime's own account: that service's pool started at 100 threads (the runtime reads
+        // every DOTNET_ number as hexadecimal: 0x64), the other's at a handful.
+        Assert.Equal(100, variants[1].GetProperty("steps")[0].GetProperty("runtime").GetProperty("poolTargetAtStart").GetInt32());
+        Assert.True(variants[0].GetProperty("steps")[0].GetProperty("runtime").GetProperty("poolTargetAtStart").GetInt32() < 33);
+        Assert.Empty(RunningProgram.ProcessesWith(dll));
+    }
+
+    [SkippableFact]
     public async Task AServiceAlreadyRunning_NamedByPid_GetsItsRuntimesAccount_AndAnotherProcessIsRefused()
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "which process listens is read from /proc");

@@ -83,6 +83,29 @@ internal static class LoadCommand
             endpoints.Add(new Endpoint(text[..equals].Trim(), text[(equals + 1)..].Trim()));
         }
 
+        // One command for every endpoint, or several, each NAME=COMMAND: a name before the first '=' is one only where it
+        // reads as a name (a command such as "dotnet x.dll --urls=http://..." has spaces and dots before its '=').
+        string? command = null;
+        var starts = new List<Start>();
+        var startTexts = parse.GetValue(switches.Start) ?? [];
+        foreach (var text in startTexts)
+        {
+            var equals = text.IndexOf('=', StringComparison.Ordinal);
+            var name = equals > 0 ? text[..equals].Trim() : string.Empty;
+            if (name.Length > 0 && name.All(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_'))
+            {
+                starts.Add(new Start(name, text[(equals + 1)..].Trim()));
+            }
+            else if (startTexts.Length == 1)
+            {
+                command = text;
+            }
+            else
+            {
+                errors.Add($"--start given more than once takes NAME=COMMAND each, not '{text}'.");
+            }
+        }
+
         var rates = new List<double>();
         var rateText = parse.GetValue(switches.Rate) ?? (parse.GetValue(switches.Connections) is null ? "auto" : null);
         if (rateText is not null && !string.Equals(rateText.Trim(), "auto", StringComparison.OrdinalIgnoreCase))
@@ -130,7 +153,8 @@ internal static class LoadCommand
         var options = defaults with
         {
             Url = parse.GetValue(switches.Url),
-            Command = parse.GetValue(switches.Start),
+            Command = command,
+            Starts = starts,
             Ready = parse.GetValue(switches.Ready),
             AllowHost = parse.GetValue(switches.AllowHost),
             Pid = (int?)Number(parse, switches.Pid, errors, whole: true),
@@ -210,7 +234,7 @@ internal static class LoadCommand
     private sealed class Switches
     {
         public readonly Option<string> Url = new("--url") { Description = "The service's base URL on loopback (http://127.0.0.1:5000/); with --start, where the started service listens [default with --start: the --ready URL's host and port]" };
-        public readonly Option<string> Start = new("--start") { Description = "A command that starts the service, once per variant and repeat (\"dotnet MyApi.dll --urls http://127.0.0.1:{port}\"); {port} in it, --url and --ready becomes a free loopback port. Its runtime reports to the lab, which reads its account over each step" };
+        public readonly Option<string[]> Start = new("--start") { Description = "A command that starts the service, once per variant and repeat (\"dotnet MyApi.dll --urls http://127.0.0.1:{port}\"); {port} in it, --url and --ready becomes a free loopback port. Its runtime reports to the lab, which reads its account over each step. Given more than once, NAME=COMMAND each: every command is a variant (two builds, two services)", AllowMultipleArgumentsPerToken = false };
         public readonly Option<string> Ready = new("--ready") { Description = "With --start: a URL that answers with success once the service is ready (http://127.0.0.1:{port}/health)" };
         public readonly Option<string> ReadyTimeout = new("--ready-timeout") { Description = "Seconds the started service has to answer --ready [default: 30]" };
         public readonly Option<bool> Http2 = new("--http2") { Description = "Send over HTTP/2 from the first byte (prior knowledge: h2c on an http:// URL whose server speaks HTTP/2 only there, as Kestrel does on an Http2 endpoint) instead of HTTP/1.1" };

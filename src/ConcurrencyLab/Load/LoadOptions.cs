@@ -4,10 +4,16 @@ using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Load;
 
-/// <summary>One variant of a load run: a name and the path it requests.</summary>
+/// <summary>One variant of a load run: a name, the path it requests, and the command that starts its service.</summary>
 /// <param name="Name">The variant's name: letters, digits, <c>-</c> and <c>_</c>.</param>
 /// <param name="Path">The path, from <c>/</c>, with any query.</param>
-internal sealed record Endpoint(string Name, string Path);
+/// <param name="Command">The command that starts its service; null for a service already running.</param>
+internal sealed record Endpoint(string Name, string Path, string? Command = null);
+
+/// <summary>A named command that starts a service (<c>--start NAME=COMMAND</c>): each is a variant, compared side by side.</summary>
+/// <param name="Name">The variant's name, or its prefix where several endpoints are given.</param>
+/// <param name="Command">The command, as <c>--start</c> takes it.</param>
+internal sealed record Start(string Name, string Command);
 
 /// <summary>
 /// What <c>conclab load</c> was asked to do, typed and checked once (<see cref="Problems"/>) before anything starts:
@@ -24,8 +30,22 @@ internal sealed partial record LoadOptions
     /// <summary>The service's base URL (with <see cref="PortPlaceholder"/> where the lab picks the port); derived from <see cref="Ready"/> when not given.</summary>
     public string? Url { get; init; }
 
-    /// <summary>The command that starts the service, once per variant and repeat; null for a service already running at <see cref="Url"/>.</summary>
+    /// <summary>The command that starts the service, once per variant and repeat; null for a service already running at <see cref="Url"/>, or where each variant has its own (<see cref="Starts"/>).</summary>
     public string? Command { get; init; }
+
+    /// <summary>Named commands, each starting a variant's service (two builds of a service, or two services): compared side by side.</summary>
+    public IReadOnlyList<Start> Starts { get; init; } = [];
+
+    /// <summary>Whether the lab starts the service, with <see cref="Command"/> or one of <see cref="Starts"/>.</summary>
+    public bool StartsService => Command is not null || Starts.Count > 0;
+
+    /// <summary>
+    /// The variants: each endpoint with <see cref="Command"/>, or each named start with each endpoint, named after the
+    /// start (<c>v2</c>) where there is one endpoint and <c>start-endpoint</c> (<c>v2-sync</c>) where there are several.
+    /// </summary>
+    public IReadOnlyList<Endpoint> Variants => Starts.Count == 0
+        ? [.. Endpoints.Select(e => e with { Command = Command })]
+        : [.. Starts.SelectMany(s => Endpoints.Select(e => new Endpoint(Endpoints.Count == 1 ? s.Name : $"{s.Name}-{e.Name}", e.Path, s.Command)))];
 
     /// <summary>The URL that answers with success once the started service is ready.</summary>
     public string? Ready { get; init; }
@@ -106,7 +126,7 @@ internal sealed partial record LoadOptions
     public IReadOnlyList<string> Problems()
     {
         var problems = new List<string>();
-        if (Command is null && Url is null)
+        if (!StartsService && Url is null)
         {
             problems.Add("load needs a service: --url URL of one already running on loopback, or --start COMMAND with --ready URL.");
         }
@@ -116,17 +136,35 @@ internal sealed partial record LoadOptions
             problems.Add("--start must name a command.");
         }
 
-        if (Command is not null && Ready is null)
+        if (Command is not null && Starts.Count > 0)
+        {
+            problems.Add("--start is either one command for every endpoint or, given more than once, NAME=COMMAND each: not both.");
+        }
+
+        foreach (var start in Starts)
+        {
+            if (!NamePattern().IsMatch(start.Name) || string.IsNullOrWhiteSpace(start.Command))
+            {
+                problems.Add($"--start '{start.Name}={start.Command}': NAME=COMMAND, the name 1 to 40 letters, digits, '-' or '_', and a command after it.");
+            }
+        }
+
+        if (Starts.GroupBy(s => s.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1) is { } named)
+        {
+            problems.Add($"--start names '{named.Key}' twice.");
+        }
+
+        if (StartsService && Ready is null)
         {
             problems.Add("--start needs --ready URL: the address that answers once the service is ready.");
         }
 
-        if (Command is null && Ready is not null)
+        if (!StartsService && Ready is not null)
         {
             problems.Add("--ready goes with --start: a service already running at --url is not waited for.");
         }
 
-        if (Pid is not null && Command is not null)
+        if (Pid is not null && StartsService)
         {
             problems.Add("--pid goes with --url: a service the lab starts with --start has its runtime read from its start.");
         }
@@ -136,7 +174,7 @@ internal sealed partial record LoadOptions
             problems.Add($"--pid must be a process id, a whole number of at least 1, not {Pid}.");
         }
 
-        if (Command is null && (Url?.Contains(PortPlaceholder, StringComparison.Ordinal) ?? false))
+        if (!StartsService && (Url?.Contains(PortPlaceholder, StringComparison.Ordinal) ?? false))
         {
             problems.Add($"--url may hold {PortPlaceholder} only with --start, whose service is given the port the lab picks.");
         }
@@ -172,9 +210,13 @@ internal sealed partial record LoadOptions
             problems.Add($"--endpoint names '{twice.Key}' twice.");
         }
 
-        if (Endpoints.Count > MostEndpoints)
+        if (Variants.Count > MostEndpoints)
         {
-            problems.Add($"--endpoint is given {Endpoints.Count} times; at most {MostEndpoints} variants are compared.");
+            problems.Add($"{(Starts.Count > 0 ? $"{Starts.Count} --start and {Endpoints.Count} --endpoint make {Variants.Count} variants" : $"--endpoint is given {Endpoints.Count} times")}; at most {MostEndpoints} variants are compared.");
+        }
+        else if (Starts.Count > 0 && Variants.GroupBy(v => v.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1) is { } clash)
+        {
+            problems.Add($"--start and --endpoint make the variant name '{clash.Key}' twice.");
         }
 
         if (Rates.Any(r => !double.IsFinite(r) || r <= 0 || r > MostRate))

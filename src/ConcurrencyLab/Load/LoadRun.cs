@@ -40,15 +40,15 @@ internal static class LoadRun
         // sessions' sockets and samples), so a next run removes them if this one is killed outright.
         var runNotes = RunJournal.RemoveLeftovers().ToList();
         using var journal = RunJournal.TryBegin(runNotes);
-        var steps = options.Endpoints.ToDictionary(e => e.Name, _ => new List<LoadStep>(), StringComparer.Ordinal);
-        var notes = options.Endpoints.ToDictionary(e => e.Name, _ => new List<string>(), StringComparer.Ordinal);
-        var slos = options.Endpoints.ToDictionary(e => e.Name, _ => options.SloMs, StringComparer.Ordinal);
+        var steps = options.Variants.ToDictionary(e => e.Name, _ => new List<LoadStep>(), StringComparer.Ordinal);
+        var notes = options.Variants.ToDictionary(e => e.Name, _ => new List<string>(), StringComparer.Ordinal);
+        var slos = options.Variants.ToDictionary(e => e.Name, _ => options.SloMs, StringComparer.Ordinal);
         var cancelled = false;
         var gaveUp = false;
         for (var repeat = 0; repeat < options.Repeat && !cancelled && !gaveUp; repeat++)
         {
             // Rotated each repeat, so no variant always runs first on a cold machine or last on a hot one.
-            var order = options.Endpoints.Skip(repeat % options.Endpoints.Count).Concat(options.Endpoints.Take(repeat % options.Endpoints.Count)).ToList();
+            var order = options.Variants.Skip(repeat % options.Variants.Count).Concat(options.Variants.Take(repeat % options.Variants.Count)).ToList();
             foreach (var endpoint in order)
             {
                 if (cancellationToken.IsCancellationRequested)
@@ -90,10 +90,11 @@ internal static class LoadRun
             }
         }
 
-        var variants = options.Endpoints.Select(e => new LoadVariant
+        var variants = options.Variants.Select(e => new LoadVariant
         {
             Name = e.Name,
             Path = e.Path,
+            Command = options.Starts.Count > 0 ? e.Command : null,
             SloMs = slos[e.Name] is { } slo ? Math.Round(slo, 3) : null,
             Steps = steps[e.Name],
             Saturation = steps[e.Name].Count > 0 && options.Connections is null ? Saturation.Of(steps[e.Name], slos[e.Name], Environment.ProcessorCount) : null,
@@ -119,7 +120,7 @@ internal static class LoadRun
             Parameters = Parameters(options),
             IdealMs = 0,
             IdealReason = "a service under load has no ideal here: each variant is measured against its own SLO",
-            Baseline = options.Endpoints[0].Name,
+            Baseline = options.Variants[0].Name,
             Variants = [],
             Load = load,
             Notes = [.. runNotes, .. cancelled ? ["stopped by Ctrl+C: the steps measured before are kept; the step under way was not"]
@@ -136,8 +137,8 @@ internal static class LoadRun
                 Warmup = 0,
                 Seed = options.Seed,
                 Quick = options.Quick,
-                Isolated = options.Command is not null,
-                Events = options.Command is null ? RuntimeEvents.Off : options.Events,
+                Isolated = options.StartsService,
+                Events = options.StartsService || options.Pid is not null ? options.Events : RuntimeEvents.Off,
             },
             Scenarios = [scenario],
             Cancelled = cancelled,
@@ -154,7 +155,7 @@ internal static class LoadRun
             ["warmup"] = $"{Num(options.Warmup.TotalSeconds)} s",
             ["timeout"] = $"{Num(options.Timeout.TotalSeconds)} s",
             ["slo"] = options.SloMs is { } slo ? $"{Num(slo)} ms" : $"{Num(Saturation.DefaultSloFactor)}x the lowest step's p50",
-            ["endpoints"] = string.Join(",", options.Endpoints.Select(e => $"{e.Name}={e.Path}")),
+            ["endpoints"] = string.Join(",", options.Variants.Select(e => $"{e.Name}={e.Path}")),
         };
         return parameters;
     }
@@ -227,13 +228,13 @@ internal static class LoadRun
         // events read), or the one at --url. False when it could not be started; the note says why.
         private async Task<bool> StartServiceAsync(CancellationToken cancellationToken)
         {
-            var port = options.Command is not null && (options.Command + options.Ready + options.Url).Contains(LoadOptions.PortPlaceholder, StringComparison.Ordinal)
+            var port = endpoint.Command is not null && (endpoint.Command + options.Ready + options.Url).Contains(LoadOptions.PortPlaceholder, StringComparison.Ordinal)
                 ? StartedService.FreePort().ToString(CultureInfo.InvariantCulture)
                 : null;
             string Concrete(string text) => port is null ? text : text.Replace(LoadOptions.PortPlaceholder, port, StringComparison.Ordinal);
             var baseUrl = new Uri(Concrete(options.Url ?? LoadOptions.BaseOf(options.Ready!)));
             _path = new Uri(baseUrl, endpoint.Path.TrimStart('/'));
-            if (options.Command is not { } command)
+            if (endpoint.Command is not { } command)
             {
                 // A service already running is asked once before it is loaded: any reply will do, but nothing at all
                 // (nothing listening) is no service to measure, not a step of failed requests.
@@ -462,7 +463,7 @@ internal static class LoadRun
                 return null;
             }
 
-            if (options.Command is not null && Steps.Count > 0 && Saturation.Judge(Steps[^1], slos[endpoint.Name]) != StepOutcome.KeptUp)
+            if (endpoint.Command is not null && Steps.Count > 0 && Saturation.Judge(Steps[^1], slos[endpoint.Name]) != StepOutcome.KeptUp)
             {
                 await EndServiceAsync().ConfigureAwait(false);
                 if (!await StartServiceAsync(cancellationToken).ConfigureAwait(false))

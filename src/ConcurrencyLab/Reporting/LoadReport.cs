@@ -32,6 +32,8 @@ internal static class LoadReport
         {
             load.Command is { } command
                 ? Statement.Of($"Service: {Piece.Code(load.Url)}, started by the lab with {Piece.Code(command)} for each variant and repeat, and stopped after.")
+                : load.Variants.Any(v => v.Command is not null)
+                ? Statement.Of($"Services: {Piece.Code(load.Url)}, each variant's started by the lab with its own command for each repeat, and stopped after: {Statement.Join("; ", load.Variants.Select(v => Statement.Of($"{Piece.Variant(v.Name)} with {Piece.Code(v.Command ?? "?")}")))}.")
                 : load.ProcessId is { } pid
                     ? Statement.Of($"Service: {Piece.Code(load.Url)}, already running as process {Piece.Code(pid.ToString(CultureInfo.InvariantCulture))}, whose runtime the lab attached to for each step's account.")
                     : Statement.Of($"Service: {Piece.Code(load.Url)}, already running: no runtime account (--pid names its process to read one)."),

@@ -52,6 +52,9 @@ public sealed record LoadVariant
     /// <summary>The path requested, relative to the service's URL.</summary>
     public required string Path { get; init; }
 
+    /// <summary>The command that started this variant's service, where each variant had its own (<c>--start NAME=COMMAND</c>); null where <see cref="LoadResult.Command"/> started every variant's, or none was started.</summary>
+    public string? Command { get; init; }
+
     /// <summary>The corrected p99 a step had to stay under, in milliseconds: <see cref="LoadResult.SloMs"/>, or ten times this variant's lowest step's corrected p50; null when no step completed a request.</summary>
     public double? SloMs { get; init; }
 

@@ -56,6 +56,24 @@ public sealed class LoadOptionsTests
     }
 
     [Fact]
+    public void NamedStarts_AreVariants_EachWithEveryEndpoint()
+    {
+        var one = Good with { Url = null, Ready = "http://127.0.0.1:{port}/health", Endpoints = [new Endpoint("sync", "/s")], Starts = [new Start("v1", "dotnet v1.dll"), new Start("v2", "dotnet v2.dll")] };
+        var two = one with { Endpoints = [new Endpoint("sync", "/s"), new Endpoint("async", "/a")] };
+
+        Assert.Empty(one.Problems());
+        Assert.Equal([new Endpoint("v1", "/s", "dotnet v1.dll"), new Endpoint("v2", "/s", "dotnet v2.dll")], one.Variants);
+        Assert.Equal(["v1-sync", "v1-async", "v2-sync", "v2-async"], two.Variants.Select(v => v.Name));
+        Assert.Equal(["dotnet v1.dll", "dotnet v1.dll", "dotnet v2.dll", "dotnet v2.dll"], two.Variants.Select(v => v.Command));
+
+        // One command for all and named ones are two ways to say it, not one; names are names, once each.
+        Assert.Contains((one with { Command = "dotnet x.dll" }).Problems(), p => p.StartsWith("--start is either one command", StringComparison.Ordinal));
+        Assert.Contains((one with { Starts = [new Start("v1", "a"), new Start("V1", "b")] }).Problems(), p => p.Contains("names 'v1' twice", StringComparison.Ordinal));
+        Assert.Contains((one with { Starts = [new Start("v1", " ")] }).Problems(), p => p.Contains("NAME=COMMAND", StringComparison.Ordinal));
+        Assert.Contains((one with { Ready = null }).Problems(), p => p.StartsWith("--start needs --ready", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void APid_GoesWithAUrl_NotWithAServiceTheLabStarts()
     {
         Assert.Empty((Good with { Pid = 1234 }).Problems());
