@@ -3,7 +3,8 @@
 
 // The load generator's own ceiling on this machine: how many requests a second conclab load sends to a trivial
 // endpoint (samples/MyService's /health), in a closed loop beside wrk's, and in open loop before it falls behind its
-// schedule. The service and the generator share the machine, as they do in a load run on one host. Run from the
+// schedule; and over HTTP/1.1 against HTTP/2 (h2c) to one server that speaks both, conclab serve fanout-external's
+// /health on its two ports (wrk speaks HTTP/1.1 only). The service and the generator share the machine, as they do in a load run on one host. Run from the
 // repository's root after `dotnet build -c Release ConcurrencyLab.slnx` and `dotnet build -c Release samples/MyService`,
 // with Debian's wrk installed, one run after another on a machine left alone:
 //
@@ -50,8 +51,14 @@ using (var listener = new TcpListener(IPAddress.Loopback, 0))
 
 var url = $"http://127.0.0.1:{port}/";
 using var server = Process.Start(new ProcessStartInfo("dotnet") { ArgumentList = { service, "--urls", url.TrimEnd('/') }, RedirectStandardOutput = true, RedirectStandardError = true })!;
+using var both = Process.Start(new ProcessStartInfo("dotnet") { ArgumentList = { conclab, "serve", "fanout-external", "--port", "0", "--http2-port", "0" }, RedirectStandardOutput = true, RedirectStandardError = true })!;
 try
 {
+    // "listening http://127.0.0.1:P1 http2=http://127.0.0.1:P2" once it answers.
+    var ready = await both.StandardOutput.ReadLineAsync() ?? throw new InvalidOperationException("conclab serve fanout-external ended before it listened: " + await both.StandardError.ReadToEndAsync());
+    var parts = ready.Split(' ');
+    var (http1Url, http2Url) = (parts[1] + "/", parts[2]["http2=".Length..] + "/");
+
     using var client = new HttpClient();
     for (var tries = 0; ; tries++)
     {
@@ -72,8 +79,18 @@ try
     var lab = new List<double>();
     var wrkOne = new List<double>();
     var wrkTwo = new List<double>();
+    var overHttp1 = new List<double>();
+    var overHttp2 = new List<double>();
     for (var round = 0; round < rounds; round++)
     {
+        foreach (var (target, list, extra, name) in new[] { (http1Url, overHttp1, Array.Empty<string>(), "h1"), (http2Url, overHttp2, new[] { "--http2" }, "h2") })
+        {
+            var protocolFolder = Path.Combine(output, $"{name}-{round + 1}");
+            Run("dotnet", [conclab, "load", "--url", target, "--endpoint", "health=/health", "--connections", connections, "--step", seconds, "--warmup", "1", "--repeat", "1", "--events", "off", "--out", protocolFolder, .. extra]);
+            using var protocolJson = JsonDocument.Parse(File.ReadAllText(Path.Combine(protocolFolder, "results.json")));
+            list.Add(protocolJson.RootElement.GetProperty("scenarios")[0].GetProperty("load").GetProperty("variants")[0].GetProperty("steps")[0].GetProperty("completedPerSecond").GetDouble());
+        }
+
         var folder = Path.Combine(output, $"closed-{round + 1}");
         Run("dotnet", [conclab, "load", "--url", url, "--endpoint", "health=/health", "--connections", connections, "--step", seconds, "--warmup", "1", "--repeat", "1", "--events", "off", "--out", folder]);
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder, "results.json")));
@@ -102,6 +119,8 @@ try
     summary.AppendLine(CultureInfo.InvariantCulture, $"| conclab load, closed loop, {connections} connections, {seconds} s | {Join(lab)} |");
     summary.AppendLine(CultureInfo.InvariantCulture, $"| wrk, 1 thread, {connections} connections, {seconds} s | {Join(wrkOne)} |");
     summary.AppendLine(CultureInfo.InvariantCulture, $"| wrk, 2 threads, {connections} connections, {seconds} s | {Join(wrkTwo)} |");
+    summary.AppendLine(CultureInfo.InvariantCulture, $"| conclab load, closed loop, {connections} requests at a time, HTTP/1.1, to conclab serve fanout-external | {Join(overHttp1)} |");
+    summary.AppendLine(CultureInfo.InvariantCulture, $"| conclab load, closed loop, {connections} requests at a time, HTTP/2, to conclab serve fanout-external | {Join(overHttp2)} |");
     summary.AppendLine();
     summary.AppendLine(CultureInfo.InvariantCulture, $"Open loop, searched from 2,000/s with an SLO of 50 ms: kept up to {(saturation.TryGetProperty("ratePerSecond", out var rate) ? rate.GetDouble().ToString("#,0", CultureInfo.InvariantCulture) : "none")}/s, stopped by {saturation.GetProperty("limit").GetString()}. Steps: {string.Join("; ", steps)}.");
     File.WriteAllText(Path.Combine(output, "summary.md"), summary.ToString());
@@ -110,6 +129,12 @@ try
 }
 finally
 {
+    if (!both.HasExited)
+    {
+        Process.Start("kill", ["-TERM", both.Id.ToString(CultureInfo.InvariantCulture)])!.WaitForExit();
+        both.WaitForExit(5000);
+    }
+
     if (!server.HasExited)
     {
         Process.Start("kill", ["-TERM", server.Id.ToString(CultureInfo.InvariantCulture)])!.WaitForExit();
