@@ -40,7 +40,7 @@ public sealed class InterruptionTests
     }
 
     // Whether this process ignores the signal, from the kernel's mask of ignored signals (bit n - 1 for signal n).
-    private static bool Ignored(int signal)
+    internal static bool Ignored(int signal)
     {
         var line = File.ReadLines("/proc/self/status").FirstOrDefault(l => l.StartsWith("SigIgn:", StringComparison.Ordinal));
         return line is not null

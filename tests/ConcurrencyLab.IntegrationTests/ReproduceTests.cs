@@ -13,7 +13,7 @@ public sealed class ReproduceTests
     {
         using var folder = new TempFolder();
 
-        var run = await ProgramRunner.RunAsync(ProgramRunner.ConclabDll, folder.Path, ["reproduce", "delay", "--quick", "--out", "out", "--plain"], TimeSpan.FromMinutes(5));
+        var run = await ProgramRunner.RunAsync(ProgramRunner.ConclabDll, folder.Path, ["reproduce", "delay", "--quick", "--out", "out", "--plain"], TimeSpan.FromMinutes(8));
 
         Assert.True(run.ExitCode == 0, run.ToString());
         var outFolder = Path.Combine(folder.Path, "out");
