@@ -53,6 +53,13 @@ internal static class LoadCommand
         }
 
         var failures = ResultsOutput.Write(console, result, folder, jsonPath, settings.ChartFormats);
+
+        // Last of all: crank's agent reads the block where it ends the output.
+        if (parse.GetValue(switches.Crank) || CrankJob.IsRunning())
+        {
+            await CrankJob.WriteAsync(result).ConfigureAwait(false);
+        }
+
         if (result.Cancelled)
         {
             return ExitCode.Cancelled;
@@ -237,6 +244,7 @@ internal static class LoadCommand
         public readonly Option<string[]> Start = new("--start") { Description = "A command that starts the service, once per variant and repeat (\"dotnet MyApi.dll --urls http://127.0.0.1:{port}\"); {port} in it, --url and --ready becomes a free loopback port. Its runtime reports to the lab, which reads its account over each step. Given more than once, NAME=COMMAND each: every command is a variant (two builds, two services)", AllowMultipleArgumentsPerToken = false };
         public readonly Option<string> Ready = new("--ready") { Description = "With --start: a URL that answers with success once the service is ready (http://127.0.0.1:{port}/health)" };
         public readonly Option<string> ReadyTimeout = new("--ready-timeout") { Description = "Seconds the started service has to answer --ready [default: 30]" };
+        public readonly Option<bool> Crank = new("--crank") { Description = "Report as a crank job: each variant's saturation rate between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
         public readonly Option<bool> Http2 = new("--http2") { Description = "Send over HTTP/2 from the first byte (prior knowledge: h2c on an http:// URL whose server speaks HTTP/2 only there, as Kestrel does on an Http2 endpoint) instead of HTTP/1.1" };
         public readonly Option<string> Pid = new("--pid") { Description = "With --url: the service's process id, whose runtime the lab attaches to for each step's account, as dotnet-trace does; it must be the process listening at --url's port" };
         public readonly Option<string> AllowHost = new("--allow-host") { Description = "A host other than loopback that --url and --ready may name: only your own, on your own authority" };
@@ -256,6 +264,6 @@ internal static class LoadCommand
         public readonly Option<string> Out = new("--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts [default: conclab-results/<UTC timestamp>]" };
         public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
 
-        public Option[] All => [Url, Pid, Start, Ready, ReadyTimeout, AllowHost, Endpoint, Rate, Connections, RateStart, Arrivals, Step, Warmup, Timeout, Slo, Repeat, Seed, Quick, Http2, Events, Out, Json];
+        public Option[] All => [Url, Pid, Start, Ready, ReadyTimeout, AllowHost, Endpoint, Rate, Connections, RateStart, Arrivals, Step, Warmup, Timeout, Slo, Repeat, Seed, Quick, Http2, Events, Crank, Out, Json];
     }
 }

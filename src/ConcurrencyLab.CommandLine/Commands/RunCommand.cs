@@ -131,7 +131,7 @@ internal static class RunCommand
         }
 
         var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
-        return new RunRequest(options, outFolder, jsonPath, columns, thresholds, live);
+        return new RunRequest(options, outFolder, jsonPath, columns, thresholds, live, parse.GetValue(switches.Crank) || CrankJob.IsRunning());
     }
 
     // The request planned; what the plan refuses, and a threshold on a variant the run will not measure, are errors.
@@ -174,8 +174,8 @@ internal static class RunCommand
 
         var logger = new ConsoleErrorLogger();
         var result = live
-            ? await RunLiveAsync(console, options, logger, plan, cancellationToken).ConfigureAwait(false)
-            : await Lab.MeasureAsync(plan, options, new PlainProgress(console, printTables: true, columns), logger, cancellationToken).ConfigureAwait(false);
+            ? await RunLiveAsync(console, options, logger, plan, request.Crank, cancellationToken).ConfigureAwait(false)
+            : await Lab.MeasureAsync(plan, options, CrankJob.Observing(new PlainProgress(console, printTables: true, columns), request.Crank), logger, cancellationToken).ConfigureAwait(false);
         if (live)
         {
             // The live view cleared itself: the tables come once the run is over.
@@ -208,11 +208,17 @@ internal static class RunCommand
             console.MarkupLineInterpolated($"[green]{thresholds.Count} threshold(s) met.[/]");
         }
 
+        // Last of all: crank's agent reads the block where it ends the output.
+        if (request.Crank)
+        {
+            await CrankJob.WriteAsync(result).ConfigureAwait(false);
+        }
+
         var allOk = result.Scenarios.SelectMany(s => s.Variants).All(v => v.Status == TrialStatus.Ok);
         return breaches.Count > 0 ? ExitCode.ThresholdFailed : allOk && failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
     }
 
-    private static async Task<RunResult> RunLiveAsync(IAnsiConsole console, RunOptions options, ConsoleErrorLogger logger, RunPlan plan, CancellationToken cancellationToken)
+    private static async Task<RunResult> RunLiveAsync(IAnsiConsole console, RunOptions options, ConsoleErrorLogger logger, RunPlan plan, bool crank, CancellationToken cancellationToken)
     {
         RunResult? record = null;
         await console.Progress()
@@ -221,7 +227,7 @@ internal static class RunCommand
             .StartAsync(async context =>
             {
                 using var observer = new LiveProgress(context, plan);
-                record = await Lab.MeasureAsync(plan, options, observer, logger, cancellationToken).ConfigureAwait(false);
+                record = await Lab.MeasureAsync(plan, options, CrankJob.Observing(observer, crank), logger, cancellationToken).ConfigureAwait(false);
             }).ConfigureAwait(false);
         return record!;
     }
@@ -385,6 +391,7 @@ internal static class RunCommand
         public readonly Option<bool> NoPrime = new("--no-prime") { Description = "Measure each variant cold: skip the unmeasured dry run that compiles its code first" };
         public readonly Option<string> Columns = new("--columns") { Description = "The console table's columns: all, or ids separated by commas (medianWallMs, peakThreads, cpuMs...); by default those that decide, as many as the terminal fits. The results files keep every column" };
         public readonly Option<bool> Plain = new("--plain") { Description = "Plain progress lines even on a terminal" };
+        public readonly Option<bool> Crank = new("--crank") { Description = "Report as a crank job: each trial's process id on standard error (##ChildProcessId:PID), and the run's figures between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
         public readonly Option<string> Events = new("--events")
         {
             Description = $"The runtime's own account of each trial, read from its events outside its process: off; pool (the thread pool's decisions and why, GC pauses); full (also lock contentions and waits: time blocked); stacks (also every thread's stack each millisecond: time by state, and the call sites that blocked) [default: {RunOptions.DefaultEvents.ToString().ToLowerInvariant()}]",
@@ -404,7 +411,7 @@ internal static class RunCommand
 
         public readonly Option<string> Grow = new("--grow") { Description = "How each variant's cost grows with the work: NAME=SIZE,SIZE,... (items=100,1000,10000) runs every variant at each size of a whole-number parameter of the scenario and reports the growth exponent of its median, with its interval, and the size at which it stops keeping up" };
 
-        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Grow, Columns, Plain];
+        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Grow, Columns, Plain, Crank];
     }
 }
 
@@ -415,4 +422,5 @@ internal static class RunCommand
 /// <param name="Columns">The console table's columns.</param>
 /// <param name="Thresholds">What <c>--assert</c> holds the results to.</param>
 /// <param name="Live">Whether the live view shows the run (a terminal that can draw it, and no <c>--plain</c>).</param>
-internal sealed record RunRequest(RunOptions Options, string? OutFolder, string? JsonPath, TableColumns Columns, IReadOnlyList<Threshold> Thresholds, bool Live);
+/// <param name="Crank">Whether the run reports as a crank job (<c>--crank</c>, or under crank's agent).</param>
+internal sealed record RunRequest(RunOptions Options, string? OutFolder, string? JsonPath, TableColumns Columns, IReadOnlyList<Threshold> Thresholds, bool Live, bool Crank = false);
