@@ -133,6 +133,35 @@ public sealed partial class ServeEndToEndTests
         Assert.Equal(0, await external.WaitAsync(TimeSpan.FromSeconds(15)));
     }
 
+    [SkippableFact]
+    public async Task ConclabRunFanout_AgainstAProductServiceAlreadyRunning_MeasuresTheClientsSide_AndSaysWhatItCouldNot()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them");
+        using var folder = new TempFolder();
+        using var product = RunningProgram.StartConclab(folder.Path, "serve", "fanout-product", "--port", "0", "--http2-port", "0", "--time-scale", "0.01");
+        var (address, _) = await ListeningAsync(product);
+
+        var run = await ProgramRunner.ConclabAsync(folder.Path, [
+            "run", "fanout", "--product-url", address + "/", "--variants", "whenall-async@5,waitall@5", "--time-scale", "0.01",
+            "--repeat", "2", "--warm-requests", "4", "--plain", "--out", "out"]);
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var scenario = json.RootElement.GetProperty("scenarios")[0];
+        foreach (var variant in scenario.GetProperty("variants").EnumerateArray())
+        {
+            Assert.Equal("ok", variant.GetProperty("status").GetString());
+
+            // Every request waited for its slowest call (20 ms at this scale), and the service's side was not read.
+            Assert.True(variant.GetProperty("summary").GetProperty("minWallMs").GetDouble() >= 20, variant.ToString());
+            Assert.All(variant.GetProperty("trials").EnumerateArray(), t => Assert.False(t.GetProperty("metrics").TryGetProperty("serverPeakThreads", out _)));
+        }
+
+        Assert.Contains(scenario.GetProperty("notes").EnumerateArray(), n => n.GetString()!.Contains("already running: it was not started fresh for each trial", StringComparison.Ordinal));
+        product.Signal(15);
+        Assert.Equal(0, await product.WaitAsync(TimeSpan.FromSeconds(15)));
+    }
+
     // The ready line's two addresses, once the service has written it.
     private static async Task<(string Http1, string Http2)> ListeningAsync(RunningProgram service)
     {

@@ -64,8 +64,44 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     private static readonly Parameter<double> RequestTimeout = Parameter.Number(
         "request-timeout", 600, "seconds after which the client gives up on a request and counts it as an error", minimum: 0.1, maximum: 86_400);
 
+    internal static readonly Parameter<string> ProductUrl = Parameter.FreeText(
+        "product-url", string.Empty, "a product service already running (conclab serve fanout-product), such as http://127.0.0.1:5000/: the trials send to it instead of starting their own; its side is then not measured, nor started fresh for each trial");
+
+    private static readonly Parameter<string> AllowHost = Parameter.FreeText(
+        "allow-host", string.Empty, "a host other than loopback --product-url may name: only your own, on your own authority");
+
     /// <inheritdoc/>
-    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, CallTimeout, RequestTimeout];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, CallTimeout, RequestTimeout, ProductUrl, AllowHost];
+
+    /// <inheritdoc/>
+    public override IEnumerable<string> Validate(ParameterValues parameters)
+    {
+        ArgumentNullException.ThrowIfNull(parameters);
+        var allowed = parameters.Get(AllowHost);
+        if (allowed.Length > 0 && Uri.CheckHostName(allowed) == UriHostNameType.Unknown)
+        {
+            yield return $"--allow-host must be a host name or address, not '{allowed}'.";
+        }
+
+        if (parameters.Get(ProductUrl) is not { Length: > 0 } text)
+        {
+            if (allowed.Length > 0)
+            {
+                yield return "--allow-host goes with --product-url: the services a trial starts itself are on loopback.";
+            }
+
+            yield break;
+        }
+
+        if (!Uri.TryCreate(text, UriKind.Absolute, out var url) || url.Scheme != Uri.UriSchemeHttp || url.UserInfo.Length > 0 || url.AbsolutePath != "/" || url.Query.Length > 0)
+        {
+            yield return $"--product-url must be the service's base http:// URL, such as http://127.0.0.1:5000/, not '{text}'.";
+        }
+        else if (!Loopback.IsHost(url.Host) && !string.Equals(url.Host, parameters.Get(AllowHost), StringComparison.OrdinalIgnoreCase))
+        {
+            yield return $"--product-url {text} is not on loopback (127.0.0.0/8, ::1, localhost); requests go to a host of your own only with --allow-host {url.Host}.";
+        }
+    }
 
     // An endpoint of the product service, at N requests sent at once: whenall-async@1000.
     private static readonly VariantParameter RequestsAtOnce = new("requests", "how many requests are sent at once", 1, MostRequests)
@@ -213,6 +249,11 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         {
             yield return $"the product service's ThreadPool minimum was raised to {parameters.Get(MinThreads)} worker threads.";
         }
+
+        if (parameters.Get(ProductUrl) is { Length: > 0 } url)
+        {
+            yield return $"the trials sent to the product service at {url}, already running: it was not started fresh for each trial, so each met the pool the one before left; its pool minimum is the one it was started with (--min-threads and a variant's min-threads do not reach it); its threads and CPU were not measured; and its delays are the ones its external service was started with, which the ideal takes to be --delays and --time-scale as given here.";
+        }
     }
 
     /// <inheritdoc/>
@@ -223,6 +264,11 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         var requests = context.Variant.WholeNumber(RequestsAtOnce.Name) ?? throw new ArgumentException($"{context.Variant} says no number of requests.", nameof(context));
 
         var parameters = context.Parameters;
+        if (parameters.Get(ProductUrl) is { Length: > 0 } productUrl)
+        {
+            return await RunAgainstAsync(new Uri(productUrl), context, endpoint, requests, cancellationToken).ConfigureAwait(false);
+        }
+
         var launcher = SelfLauncher.Current();
 
         await using var external = await ServiceProcess.StartAsync(launcher, ExternalService.Definition, Delays(parameters), ServiceStartTimeout, cancellationToken: cancellationToken).ConfigureAwait(false);
@@ -266,21 +312,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         context.Meter.Stop();
         var overflows = TcpCounters.ReadListenOverflows() - overflowsBefore;
         double[] latencies = [.. results.Where(r => r.Error is null).Select(r => r.LatencyMs)];
-        var errors = results.Where(r => r.Error is not null).ToList();
-        var metrics = new MetricValues
-        {
-            [RequestsSent] = requests,
-            [Errors] = errors.Count,
-
-            // Of the errors, by kind: the product service's calls timing out (its 504s) or failing otherwise
-            // (502), the product service failing by itself (500), the client giving up, and the client's
-            // connection failing. What is left is a wrong answer.
-            [UpstreamTimeouts] = errors.Count(r => r.Error == UpstreamTimeout),
-            [UpstreamFailures] = errors.Count(r => r.Error == UpstreamFailure),
-            [ServerErrors] = errors.Count(r => r.Error == ServerError),
-            [ClientTimeouts] = errors.Count(r => r.Error == ClientTimeout),
-            [ConnectionErrors] = errors.Count(r => r.Error!.StartsWith(nameof(HttpRequestException), StringComparison.Ordinal)),
-        };
+        var metrics = Counted(results);
         if (overflows is { } dropped)
         {
             // Each drop is a connection attempt retried a second later: the first suspect of a slow tail.
@@ -332,6 +364,60 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             Metrics = metrics,
             // The same external service for every variant; the endpoint and N are what the variants vary.
             WorkloadDigest = $"delays {parameters.Values[DelaysMs.Name]} x {parameters.Values[TimeScale.Name]}",
+        };
+    }
+
+    // The requests sent and the errors among them, by kind: the product service's calls timing out (its 504s) or
+    // failing otherwise (502), the product service failing by itself (500), the client giving up, and the client's
+    // connection failing. What is left is a wrong answer.
+    private static MetricValues Counted(IReadOnlyList<RequestResult> results)
+    {
+        var errors = results.Where(r => r.Error is not null).ToList();
+        return new MetricValues
+        {
+            [RequestsSent] = results.Count,
+            [Errors] = errors.Count,
+            [UpstreamTimeouts] = errors.Count(r => r.Error == UpstreamTimeout),
+            [UpstreamFailures] = errors.Count(r => r.Error == UpstreamFailure),
+            [ServerErrors] = errors.Count(r => r.Error == ServerError),
+            [ClientTimeouts] = errors.Count(r => r.Error == ClientTimeout),
+            [ConnectionErrors] = errors.Count(r => r.Error!.StartsWith(nameof(HttpRequestException), StringComparison.Ordinal)),
+        };
+    }
+
+    // The burst against a product service someone else started (--product-url): the client's side only, as a trial
+    // against services of its own measures it.
+    private static async Task<TrialOutcome> RunAgainstAsync(Uri product, TrialContext context, string endpoint, int requests, CancellationToken cancellationToken)
+    {
+        var parameters = context.Parameters;
+        using var client = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = requests, UseProxy = false })
+        {
+            BaseAddress = product,
+            Timeout = TimeSpan.FromSeconds(parameters.Get(RequestTimeout)),
+        };
+
+        if (context.Prime && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), cancellationToken).ConfigureAwait(false) is { } primeError)
+        {
+            return new TrialOutcome { ItemsPlanned = requests, ItemsCompleted = 0, Error = "while priming: " + primeError };
+        }
+
+        context.Meter.Start();
+        var origin = Stopwatch.GetTimestamp();
+        var sent = new Task<RequestResult>[requests];
+        for (var i = 0; i < requests; i++)
+        {
+            sent[i] = RequestAsync(client, endpoint, i + 1, origin, cancellationToken);
+        }
+
+        var results = await Task.WhenAll(sent).ConfigureAwait(false);
+        context.Meter.Stop();
+        return new TrialOutcome
+        {
+            ItemsPlanned = requests,
+            ItemsCompleted = results.Length,
+            LatenciesMs = [.. results.Where(r => r.Error is null).Select(r => r.LatencyMs)],
+            Metrics = Counted(results),
+            WorkloadDigest = $"product service at {product} with delays {parameters.Values[DelaysMs.Name]} x {parameters.Values[TimeScale.Name]}",
         };
     }
 

@@ -40,6 +40,8 @@ public sealed class CommandLineTests
     [InlineData("load --url http://127.0.0.1:1/ --endpoint a=/a --rate 100,50", "--rate's rates must increase")]
     [InlineData("load --start x --ready http://127.0.0.1:1/ --endpoint a=//evil.example/", "must start with a single '/'")]
     [InlineData("serve fanout-product --host 10.1.1.1", "--host 10.1.1.1 is not loopback")]
+    [InlineData("run fanout --product-url http://10.0.0.9:5000/", "--product-url http://10.0.0.9:5000/ is not on loopback")]
+    [InlineData("run fanout --product-url http://127.0.0.1:5000/product/", "--product-url must be the service's base http:// URL")]
     [InlineData("load --start a=x --start y --ready http://127.0.0.1:1/ --endpoint a=/a", "--start given more than once takes NAME=COMMAND each, not 'y'")]
     [InlineData("serve fanout-product --host example.org", "--host must be an IP address")]
     [InlineData("serve fanout-external --port 70000", "--port must be a port from 0")]
