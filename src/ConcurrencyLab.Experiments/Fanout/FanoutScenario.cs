@@ -300,16 +300,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         await product.StartMeasuringAsync(cancellationToken).ConfigureAwait(false);
         await external.StartMeasuringAsync(cancellationToken).ConfigureAwait(false);
         var overflowsBefore = TcpCounters.ReadListenOverflows();
-        context.Meter.Start();
-        var origin = Stopwatch.GetTimestamp();
-        var sent = new Task<RequestResult>[requests];
-        for (var i = 0; i < requests; i++)
-        {
-            sent[i] = RequestAsync(client, endpoint, i + 1, origin, cancellationToken);
-        }
-
-        var results = await Task.WhenAll(sent).ConfigureAwait(false);
-        context.Meter.Stop();
+        var results = await BurstAsync(client, endpoint, requests, context, cancellationToken).ConfigureAwait(false);
         var overflows = TcpCounters.ReadListenOverflows() - overflowsBefore;
         double[] latencies = [.. results.Where(r => r.Error is null).Select(r => r.LatencyMs)];
         var metrics = Counted(results);
@@ -367,6 +358,22 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         };
     }
 
+    // The measured region: every request sent at once, the trial's meter around them.
+    private static async Task<RequestResult[]> BurstAsync(HttpClient client, string endpoint, int requests, TrialContext context, CancellationToken cancellationToken)
+    {
+        context.Meter.Start();
+        var origin = Stopwatch.GetTimestamp();
+        var sent = new Task<RequestResult>[requests];
+        for (var i = 0; i < requests; i++)
+        {
+            sent[i] = RequestAsync(client, endpoint, i + 1, origin, cancellationToken);
+        }
+
+        var results = await Task.WhenAll(sent).ConfigureAwait(false);
+        context.Meter.Stop();
+        return results;
+    }
+
     // The requests sent and the errors among them, by kind: the product service's calls timing out (its 504s) or
     // failing otherwise (502), the product service failing by itself (500), the client giving up, and the client's
     // connection failing. What is left is a wrong answer.
@@ -401,16 +408,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             return new TrialOutcome { ItemsPlanned = requests, ItemsCompleted = 0, Error = "while priming: " + primeError };
         }
 
-        context.Meter.Start();
-        var origin = Stopwatch.GetTimestamp();
-        var sent = new Task<RequestResult>[requests];
-        for (var i = 0; i < requests; i++)
-        {
-            sent[i] = RequestAsync(client, endpoint, i + 1, origin, cancellationToken);
-        }
-
-        var results = await Task.WhenAll(sent).ConfigureAwait(false);
-        context.Meter.Stop();
+        var results = await BurstAsync(client, endpoint, requests, context, cancellationToken).ConfigureAwait(false);
         return new TrialOutcome
         {
             ItemsPlanned = requests,
