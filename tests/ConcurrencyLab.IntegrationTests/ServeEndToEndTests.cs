@@ -1,3 +1,4 @@
+using ConcurrencyLab.Hosting;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 
@@ -58,9 +59,16 @@ public sealed partial class ServeEndToEndTests
 
             // Stopped or killed outright, its external service ends too: it lives only while its standard input,
             // held by the product service, stays open.
+            var startTime = ProcessIdentity.StartTimeOf(product.Id);
             product.Signal(signal);
             var exitCode = await product.WaitAsync(TimeSpan.FromSeconds(15));
             Assert.True(signal == 9 || exitCode == 0, $"exit {exitCode} after signal {signal}\n{product}");
+
+            // A runtime killed outright leaves its diagnostics socket and debugger pipes: the test killed it, so the test removes them.
+            if (signal == 9)
+            {
+                ProcessIdentity.RemoveDiagnosticsSocket(product.Id, startTime);
+            }
             Assert.True(await RunningProgram.UntilAsync(() => !RunningProgram.IsAlive(child), TimeSpan.FromSeconds(15)), $"the external service {child} outlived signal {signal}");
         }
     }
