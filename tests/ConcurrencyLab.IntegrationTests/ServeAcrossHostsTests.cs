@@ -19,24 +19,26 @@ public sealed partial class ServeAcrossHostsTests
         Skip.If(!can && Environment.GetEnvironmentVariable("CONCLAB_REQUIRE_NETNS") != "1", "network namespaces need Linux, its ip (iproute2) and root");
         Assert.True(can, "CONCLAB_REQUIRE_NETNS=1, but this is not Linux as root with ip (iproute2)");
         using var folder = new TempFolder();
-        await using var hosts = await TwoHosts.MakeAsync();
-        var (a, b) = (hosts.AddressA, hosts.AddressB);
+        await using var spaces = new Namespaces();
+        var hostA = await spaces.AddAsync("a");
+        var hostB = await spaces.AddAsync("b");
+        var (a, b) = await spaces.LinkAsync(hostA, hostB);
 
         // Host A: the external service. Host B: the product service, calling A.
-        using var external = hosts.Start(hosts.A, folder.Path, "serve", "fanout-external", "--host", a, "--allow-host", a, "--port", "5001", "--http2-port", "5002", "--time-scale", "0.01");
+        using var external = Namespaces.Start(hostA, folder.Path, "serve", "fanout-external", "--host", a, "--allow-host", a, "--port", "5001", "--http2-port", "5002", "--time-scale", "0.01");
         Assert.True(await RunningProgram.UntilAsync(() => Ready().IsMatch(external.Output), TimeSpan.FromSeconds(60)), external.ToString());
 
         // Without --allow-host for A, the product service refuses to call it: one line, exit 2, before it listens.
-        var refused = await ProgramRunner.RunProgramAsync("ip", folder.Path, ["netns", "exec", hosts.B, "dotnet", ProgramRunner.ConclabDll, "serve", "fanout-product", "--host", b, "--allow-host", b, "--port", "5000", "--external", $"http://{a}:5001/"]);
+        var refused = await ProgramRunner.RunProgramAsync("ip", folder.Path, ["netns", "exec", hostB, "dotnet", ProgramRunner.ConclabDll, "serve", "fanout-product", "--host", b, "--allow-host", b, "--port", "5000", "--external", $"http://{a}:5001/"]);
         Assert.True(refused.ExitCode == 2, refused.ToString());
         Assert.Contains($"must be on loopback, not {a}, unless --allow-host names it", refused.Error, StringComparison.Ordinal);
 
-        using var product = hosts.Start(hosts.B, folder.Path, "serve", "fanout-product", "--host", b, "--allow-host", b, "--port", "5000", "--external", $"http://{a}:5001/", "--allow-host", a);
+        using var product = Namespaces.Start(hostB, folder.Path, "serve", "fanout-product", "--host", b, "--allow-host", b, "--port", "5000", "--external", $"http://{a}:5001/", "--allow-host", a);
         Assert.True(await RunningProgram.UntilAsync(() => Ready().IsMatch(product.Output), TimeSpan.FromSeconds(60)), product.ToString());
 
         // The load from host A, across to B, whose every request makes three calls back across to A.
         var load = await ProgramRunner.RunProgramAsync("ip", folder.Path, [
-            "netns", "exec", hosts.A, "dotnet", ProgramRunner.ConclabDll, "load", "--url", $"http://{b}:5000/", "--allow-host", b,
+            "netns", "exec", hostA, "dotnet", ProgramRunner.ConclabDll, "load", "--url", $"http://{b}:5000/", "--allow-host", b,
             "--endpoint", "async=/product/whenall-async/1", "--endpoint", "http2=/product/async-http2/1",
             "--rate", "20", "--step", "1", "--warmup", "0.3", "--repeat", "1", "--out", "out"]);
         Assert.True(load.ExitCode == 0, load.ToString());
@@ -56,71 +58,109 @@ public sealed partial class ServeAcrossHostsTests
         Assert.Equal(0, await external.WaitAsync(TimeSpan.FromSeconds(15)));
     }
 
+    [SkippableFact]
+    public async Task FanoutsBurst_FromAThirdHost_IsAnsweredInFull_WithTheClientsRuntimeAccount()
+    {
+        var can = OperatingSystem.IsLinux() && (File.Exists("/usr/sbin/ip") || File.Exists("/sbin/ip") || File.Exists("/usr/bin/ip")) && Environment.UserName == "root";
+        Skip.If(!can && Environment.GetEnvironmentVariable("CONCLAB_REQUIRE_NETNS") != "1", "network namespaces need Linux, its ip (iproute2) and root");
+        Assert.True(can, "CONCLAB_REQUIRE_NETNS=1, but this is not Linux as root with ip (iproute2)");
+        using var folder = new TempFolder();
+        await using var spaces = new Namespaces();
+        var (external, product, client) = (await spaces.AddAsync("ext"), await spaces.AddAsync("prod"), await spaces.AddAsync("cli"));
+
+        // Two cables, no routing: the client reaches only the product service, which alone reaches the external one.
+        var (externalAddress, productInward) = await spaces.LinkAsync(external, product);
+        var (_, productOutward) = await spaces.LinkAsync(client, product);
+        using var externalService = Namespaces.Start(external, folder.Path, "serve", "fanout-external", "--host", externalAddress, "--allow-host", externalAddress, "--port", "5001", "--http2-port", "5002", "--time-scale", "0.05");
+        Assert.True(await RunningProgram.UntilAsync(() => Ready().IsMatch(externalService.Output), TimeSpan.FromSeconds(60)), externalService.ToString());
+        using var productService = Namespaces.Start(product, folder.Path, "serve", "fanout-product", "--host", productOutward, "--allow-host", productOutward, "--port", "5000", "--http2-port", "5003",
+            "--external", $"http://{externalAddress}:5001/", "--external-http2", $"http://{externalAddress}:5002/", "--allow-host", externalAddress);
+        Assert.True(await RunningProgram.UntilAsync(() => Ready().IsMatch(productService.Output), TimeSpan.FromSeconds(60)), productService.ToString());
+        Assert.NotEqual(productInward, productOutward);
+
+        // The published patterns' burst, from the third host.
+        var run = await ProgramRunner.RunProgramAsync("ip", folder.Path, [
+            "netns", "exec", client, "dotnet", ProgramRunner.ConclabDll, "run", "fanout", "--product-url", $"http://{productOutward}:5000/", "--allow-host", productOutward,
+            "--variants", "waitall@5,whenall-blocking@5,whenall-async@5,async-http2@5", "--time-scale", "0.05", "--repeat", "3", "--warm-requests", "4", "--plain", "--out", "out"]);
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        foreach (var variant in json.RootElement.GetProperty("scenarios")[0].GetProperty("variants").EnumerateArray())
+        {
+            // Every request answered, none sooner than its slowest call (100 ms at this scale), and the client's own
+            // runtime account read as on one host.
+            Assert.Equal("ok", variant.GetProperty("status").GetString());
+            Assert.All(variant.GetProperty("trials").EnumerateArray(), t =>
+            {
+                Assert.Equal(5, t.GetProperty("itemsCompleted").GetInt32());
+                Assert.Equal(0, t.GetProperty("metrics").GetProperty("errors").GetDouble());
+            });
+            Assert.True(variant.GetProperty("summary").GetProperty("minWallMs").GetDouble() >= 100, variant.ToString());
+            Assert.Equal(JsonValueKind.Object, variant.GetProperty("account").ValueKind);
+        }
+
+        productService.Signal(15);
+        externalService.Signal(15);
+        Assert.Equal(0, await productService.WaitAsync(TimeSpan.FromSeconds(15)));
+        Assert.Equal(0, await externalService.WaitAsync(TimeSpan.FromSeconds(15)));
+    }
+
     [GeneratedRegex(@"^listening http://\S+ http2=http://\S+$", RegexOptions.Multiline)]
     private static partial Regex Ready();
 
-    /// <summary>Two network namespaces joined by a veth pair, 10.231.N.1 in the first and .2 in the second; removed when disposed.</summary>
-    private sealed class TwoHosts : IAsyncDisposable
+    /// <summary>Network namespaces this test makes, joined in pairs by veth cables, each pair on a /24 of 10.231 of its own; all removed when disposed.</summary>
+    private sealed class Namespaces : IAsyncDisposable
     {
-        private TwoHosts(string tag, int subnet)
+        private readonly string _tag = Guid.NewGuid().ToString("N")[..6];
+        private readonly List<string> _made = [];
+        private int _cables;
+
+        /// <summary>A namespace of its own, its loopback up.</summary>
+        public async Task<string> AddAsync(string name)
         {
-            A = $"conclab-it-{tag}-a";
-            B = $"conclab-it-{tag}-b";
-            AddressA = $"10.231.{subnet.ToString(CultureInfo.InvariantCulture)}.1";
-            AddressB = $"10.231.{subnet.ToString(CultureInfo.InvariantCulture)}.2";
-            Cable = $"cl{tag}";
+            var space = $"conclab-it-{_tag}-{name}";
+            await IpAsync($"netns add {space}");
+            _made.Add(space);
+            await IpAsync($"-n {space} link set lo up");
+            return space;
         }
 
-        public string A { get; }
-
-        public string B { get; }
-
-        public string AddressA { get; }
-
-        public string AddressB { get; }
-
-        private string Cable { get; }
-
-        public static async Task<TwoHosts> MakeAsync()
+        /// <summary>A cable between <paramref name="x"/> and <paramref name="y"/>; the address each end has.</summary>
+        public async Task<(string X, string Y)> LinkAsync(string x, string y)
         {
-            var tag = Guid.NewGuid().ToString("N")[..8];
-            var hosts = new TwoHosts(tag, Random.Shared.Next(1, 255));
-            try
+            var cable = $"cl{_tag}{_cables++}";
+            var subnet = $"10.231.{Random.Shared.Next(1, 255).ToString(CultureInfo.InvariantCulture)}";
+            foreach (var command in new[]
             {
-                foreach (var command in new[]
-                {
-                    $"netns add {hosts.A}", $"netns add {hosts.B}",
-                    $"link add {hosts.Cable}a type veth peer name {hosts.Cable}b",
-                    $"link set {hosts.Cable}a netns {hosts.A}", $"link set {hosts.Cable}b netns {hosts.B}",
-                    $"-n {hosts.A} addr add {hosts.AddressA}/24 dev {hosts.Cable}a", $"-n {hosts.B} addr add {hosts.AddressB}/24 dev {hosts.Cable}b",
-                    $"-n {hosts.A} link set {hosts.Cable}a up", $"-n {hosts.B} link set {hosts.Cable}b up",
-                    $"-n {hosts.A} link set lo up", $"-n {hosts.B} link set lo up",
-                })
-                {
-                    var done = await ProgramRunner.RunProgramAsync("ip", Path.GetTempPath(), command.Split(' '));
-                    Assert.True(done.ExitCode == 0, $"ip {command}: {done}");
-                }
+                $"link add {cable}x type veth peer name {cable}y",
+                $"link set {cable}x netns {x}", $"link set {cable}y netns {y}",
+                $"-n {x} addr add {subnet}.1/24 dev {cable}x", $"-n {y} addr add {subnet}.2/24 dev {cable}y",
+                $"-n {x} link set {cable}x up", $"-n {y} link set {cable}y up",
+            })
+            {
+                await IpAsync(command);
+            }
 
-                return hosts;
-            }
-            catch
-            {
-                await hosts.DisposeAsync();
-                throw;
-            }
+            return ($"{subnet}.1", $"{subnet}.2");
         }
 
-        /// <summary>conclab with <paramref name="args"/>, in namespace <paramref name="host"/>.</summary>
-        public RunningProgram Start(string host, string folder, params string[] args) =>
-            RunningProgram.Start("ip", folder, ["netns", "exec", host, "dotnet", ProgramRunner.ConclabDll, .. args]);
+        /// <summary>conclab with <paramref name="args"/>, in namespace <paramref name="space"/>.</summary>
+        public static RunningProgram Start(string space, string folder, params string[] args) =>
+            RunningProgram.Start("ip", folder, ["netns", "exec", space, "dotnet", ProgramRunner.ConclabDll, .. args]);
 
         public async ValueTask DisposeAsync()
         {
-            // Deleting a namespace takes its end of the cable with it, and the cable's other end too.
-            foreach (var host in new[] { A, B })
+            // Deleting a namespace takes its ends of the cables with it, and their other ends too.
+            foreach (var space in _made)
             {
-                await ProgramRunner.RunProgramAsync("ip", Path.GetTempPath(), ["netns", "del", host]);
+                await ProgramRunner.RunProgramAsync("ip", Path.GetTempPath(), ["netns", "del", space]);
             }
+        }
+
+        private static async Task IpAsync(string command)
+        {
+            var done = await ProgramRunner.RunProgramAsync("ip", Path.GetTempPath(), command.Split(' '));
+            Assert.True(done.ExitCode == 0, $"ip {command}: {done}");
         }
     }
 }
