@@ -14,10 +14,7 @@ public sealed partial class ServeAcrossHostsTests
     [SkippableFact]
     public async Task TheProductService_CallsTheExternalService_OnAnotherHost_OnlyWhereAllowed()
     {
-        // CI (.ci/run) installs iproute2 and runs as root: there, a missing one fails the test instead of skipping it.
-        var can = OperatingSystem.IsLinux() && (File.Exists("/usr/sbin/ip") || File.Exists("/sbin/ip") || File.Exists("/usr/bin/ip")) && Environment.UserName == "root";
-        Skip.If(!can && Environment.GetEnvironmentVariable("CONCLAB_REQUIRE_NETNS") != "1", "network namespaces need Linux, its ip (iproute2) and root");
-        Assert.True(can, "CONCLAB_REQUIRE_NETNS=1, but this is not Linux as root with ip (iproute2)");
+        RequireNamespaces();
         using var folder = new TempFolder();
         await using var spaces = new Namespaces();
         var hostA = await spaces.AddAsync("a");
@@ -61,9 +58,7 @@ public sealed partial class ServeAcrossHostsTests
     [SkippableFact]
     public async Task FanoutsBurst_FromAThirdHost_IsAnsweredInFull_WithTheClientsRuntimeAccount()
     {
-        var can = OperatingSystem.IsLinux() && (File.Exists("/usr/sbin/ip") || File.Exists("/sbin/ip") || File.Exists("/usr/bin/ip")) && Environment.UserName == "root";
-        Skip.If(!can && Environment.GetEnvironmentVariable("CONCLAB_REQUIRE_NETNS") != "1", "network namespaces need Linux, its ip (iproute2) and root");
-        Assert.True(can, "CONCLAB_REQUIRE_NETNS=1, but this is not Linux as root with ip (iproute2)");
+        RequireNamespaces();
         using var folder = new TempFolder();
         await using var spaces = new Namespaces();
         var (external, product, client) = (await spaces.AddAsync("ext"), await spaces.AddAsync("prod"), await spaces.AddAsync("cli"));
@@ -103,6 +98,15 @@ public sealed partial class ServeAcrossHostsTests
         externalService.Signal(15);
         Assert.Equal(0, await productService.WaitAsync(TimeSpan.FromSeconds(15)));
         Assert.Equal(0, await externalService.WaitAsync(TimeSpan.FromSeconds(15)));
+    }
+
+    // Skipped where namespaces cannot be made. CI (.ci/run) installs iproute2 and runs as root: there, a missing one
+    // fails the test instead of skipping it.
+    private static void RequireNamespaces()
+    {
+        var can = OperatingSystem.IsLinux() && (File.Exists("/usr/sbin/ip") || File.Exists("/sbin/ip") || File.Exists("/usr/bin/ip")) && Environment.UserName == "root";
+        Skip.If(!can && Environment.GetEnvironmentVariable("CONCLAB_REQUIRE_NETNS") != "1", "network namespaces need Linux, its ip (iproute2) and root");
+        Assert.True(can, "CONCLAB_REQUIRE_NETNS=1, but this is not Linux as root with ip (iproute2)");
     }
 
     [GeneratedRegex(@"^listening http://\S+ http2=http://\S+$", RegexOptions.Multiline)]
