@@ -329,18 +329,7 @@ internal static class LoadRun
         }
 
         // The CPU the process --pid names has used so far, in milliseconds; null when it cannot be read or has ended.
-        private double? AttachedCpuMs()
-        {
-            try
-            {
-                _attached?.Refresh();
-                return _attached is { HasExited: false } process ? process.TotalProcessorTime.TotalMilliseconds : null;
-            }
-            catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
-            {
-                return null;
-            }
-        }
+        private double? AttachedCpuMs() => _attached is null ? null : StartedService.CpuMsOf(_attached);
 
         // Stops a started service, then reads the runtime's account of each step it served, once its events are all in.
         private async Task EndServiceAsync()

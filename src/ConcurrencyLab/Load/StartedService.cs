@@ -55,12 +55,15 @@ internal sealed partial class StartedService : IAsyncDisposable
     public int? ExitCode => _process.HasExited ? _process.ExitCode : null;
 
     /// <summary>The CPU it has used so far, in milliseconds; null once it has ended.</summary>
-    public double? CpuMs()
+    public double? CpuMs() => CpuMsOf(_process);
+
+    /// <summary>The CPU <paramref name="process"/> has used so far, in milliseconds; null once it has ended or where it cannot be read.</summary>
+    internal static double? CpuMsOf(Process process)
     {
         try
         {
-            _process.Refresh();
-            return _process.HasExited ? null : _process.TotalProcessorTime.TotalMilliseconds;
+            process.Refresh();
+            return process.HasExited ? null : process.TotalProcessorTime.TotalMilliseconds;
         }
         catch (Exception ex) when (ex is InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
         {
