@@ -143,6 +143,9 @@ internal static class LoadReport
         var lowest = variant.Steps.Where(s => !s.Stopped || s.ServiceExitCode is not null).Select(s => s.OfferedPerSecond).DefaultIfEmpty(0).Min();
         var main = saturation switch
         {
+            // A step above it cut short (in files from before a service's exit was kept on its step) tested nothing.
+            { Limit: LoadLimit.NotReached, RatePerSecond: { } rate } when variant.Steps.FirstOrDefault(s => s.Stopped && s.OfferedPerSecond > rate) is { } cut =>
+                Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run to the end, up to {Piece.Count(rate)}/s{range}; the step at {Piece.Count(cut.OfferedPerSecond)}/s was cut short, so whether it keeps up with more could not be judged."),
             { Limit: LoadLimit.NotReached, RatePerSecond: { } rate } => Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run, up to {Piece.Count(rate)}/s{range}: its saturation point is higher{(load.Searched ? Statement.Plain(string.Empty) : Statement.Plain("; a higher --rate, or --rate auto, finds it"))}."),
             { RatePerSecond: { } rate } => Statement.Of($"{Piece.Variant(variant.Name)} keeps up to {Piece.Count(rate)}/s{range}: {why}."),
             { Limit: LoadLimit.Generator } => Statement.Of($"{Piece.Variant(variant.Name)}: could not be judged: {why}."),

@@ -210,7 +210,8 @@ public static class ResultsFile
             {
                 var at = $"{where}.variants[{v}]";
                 var each = load.Variants[v];
-                if ((Null(each.Steps, $"{at}.steps") ?? Null(each.Notes, $"{at}.notes") ?? Null(each.Saturation?.PerRepeat ?? [], $"{at}.saturation.perRepeat")) is { } inVariant)
+                // A null in saturation.perRepeat is a repeat in which no rate kept up: a finding, not a hole.
+                if ((Null(each.Steps, $"{at}.steps") ?? Null(each.Notes, $"{at}.notes") ?? (each.Saturation is { PerRepeat: null } ? $"{at}.saturation.perRepeat" : null)) is { } inVariant)
                 {
                     return inVariant;
                 }

@@ -80,6 +80,18 @@ public sealed class LoadReportTests
     }
 
     [Fact]
+    public void AStepCutShortWithNoExitCode_LeavesWhatIsAboveUnjudged()
+    {
+        // As files written before a service's exit was kept on its step: stopped, no code.
+        var old = Variant("async", SaturationTests.Step(512), SaturationTests.Step(1024), SaturationTests.Step(2048, stopped: true));
+        var said = Said(Run(old, Sync(60)));
+
+        var line = Assert.Single(said, s => s.Text.StartsWith("async ", StringComparison.Ordinal));
+        Assert.Contains("the step at 2048/s was cut short, so whether it keeps up with more could not be judged", line.Text, StringComparison.Ordinal);
+        Assert.DoesNotContain("is higher", line.Text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void AClimbTheGeneratorEnded_IsAFloor_NotThePoint()
     {
         var fast = Variant("async", SaturationTests.Step(100), SaturationTests.Step(200), SaturationTests.Step(400, late: 0.3, p99: 90));
@@ -194,6 +206,28 @@ public sealed class LoadReportTests
             Assert.Equal(run.Scenarios[0].Load!.Variants.Select(v => v.Saturation!.RatePerSecond), read.Variants.Select(v => v.Saturation!.RatePerSecond));
             Assert.Equal(run.Scenarios[0].Load!.Variants[0].Steps[2].Latency, read.Variants[0].Steps[2].Latency);
             Assert.Equal(LoadLimit.Completions, read.Variants[0].Saturation!.Limit);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    [Fact]
+    public void AFileWhereARepeatKeptUpWithNoRate_ReadsBack()
+    {
+        // Every step over its SLO, in both repeats: saturation.perRepeat is [null, null], as a blocking endpoint wrote it.
+        var folder = Directory.CreateTempSubdirectory("conclab-load-file-");
+        try
+        {
+            var path = Path.Combine(folder.FullName, "results.json");
+            var run = Run(Variant("sync", SaturationTests.Step(1, repeat: 0, p99: 7000), SaturationTests.Step(1, repeat: 1, p99: 7000)));
+            Exporters.WriteFile(run, JsonExporter.Default, path);
+
+            var read = ResultsFile.Read(path).Scenarios[0].Load!.Variants[0].Saturation!;
+
+            Assert.Equal([null, null], read.PerRepeat);
+            Assert.Equal(LoadLimit.BelowLowest, read.Limit);
         }
         finally
         {
