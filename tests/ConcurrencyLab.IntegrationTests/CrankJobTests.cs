@@ -45,4 +45,29 @@ public sealed class CrankJobTests
         Assert.Equal(trials, children.Count);
         Assert.Equal(trials, children.Distinct().Count());
     }
+
+    [Fact]
+    public async Task UnderCranksAgent_EachFanoutTrial_NamesItsProcessThenItsTwoServices()
+    {
+        using var folder = new TempFolder();
+
+        var run = await ProgramRunner.RunProgramAsync(
+            "dotnet",
+            folder.Path,
+            [ProgramRunner.ConclabDll, "run", "fanout", "--quick", "--variants", "whenall-async@5", "--repeat", "2", "--plain", "--out", "out"],
+            environment: new Dictionary<string, string> { ["CRANK_JOB_ID"] = "43" });
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        using var results = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var trials = results.RootElement.GetProperty("scenarios")[0].GetProperty("variants")[0].GetProperty("trials").GetArrayLength();
+
+        // Three processes a trial, none named twice: the trial's, then the external and the product service it
+        // started, so the agent, which follows the last one named, measures the service under test.
+        var children = run.Error.ReplaceLineEndings("\n").Split('\n').Where(l => l.StartsWith("##ChildProcessId:", StringComparison.Ordinal)).ToList();
+        Assert.True(trials >= 2 && children.Count == 3 * trials, run.ToString());
+        Assert.Equal(children.Count, children.Distinct().Count());
+
+        // The announcements never reach a person's reading of the trial's output, nor the results.
+        Assert.DoesNotContain("##ChildProcessId", await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")), StringComparison.Ordinal);
+    }
 }

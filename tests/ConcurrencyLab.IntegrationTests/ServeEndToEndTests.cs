@@ -1,4 +1,5 @@
 using ConcurrencyLab.Hosting;
+using System.Globalization;
 using System.Text.Json;
 using System.Text.RegularExpressions;
 
@@ -86,12 +87,17 @@ public sealed partial class ServeEndToEndTests
         var result = await ProgramRunner.ConclabAsync(folder.Path, [
             "load", "--start", serve, "--ready", "http://127.0.0.1:{port}/health",
             "--endpoint", "waitall=/product/waitall/1", "--endpoint", "whenall-async=/product/whenall-async/1",
-            "--rate", "2,4", "--step", "1", "--warmup", "0.3", "--timeout", "5", "--repeat", "1", "--out", "out"]);
+            "--rate", "2,4", "--step", "1", "--warmup", "0.3", "--timeout", "5", "--repeat", "1", "--out", "out", "--crank"]);
 
         Assert.True(result.ExitCode == 0, result.ToString());
         using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
         var variants = json.RootElement.GetProperty("scenarios")[0].GetProperty("load").GetProperty("variants").EnumerateArray().ToList();
         Assert.Equal(["waitall", "whenall-async"], variants.Select(v => v.GetProperty("name").GetString()));
+
+        // As a crank job: each variant's fresh service named to the agent, and its own external service after it.
+        var named = ChildLine().Matches(result.Error).Select(m => int.Parse(m.Groups[1].Value, CultureInfo.InvariantCulture)).ToList();
+        Assert.True(named.Count == 4 && named.Distinct().Count() == 4, result.ToString());
+        Assert.EndsWith("#EndJobStatistics", result.Output.TrimEnd(), StringComparison.Ordinal);
         foreach (var step in variants.SelectMany(v => v.GetProperty("steps").EnumerateArray()))
         {
             Assert.Equal(step.GetProperty("planned").GetInt32(), step.GetProperty("completed").GetInt32());

@@ -46,7 +46,8 @@ internal static class LoadCommand
 
         var folder = outFolder ?? Exporters.DefaultFolder();
         console.MarkupLineInterpolated($"[grey]{(options.Connections is { } connections ? $"A closed loop of {connections} connections per endpoint" : options.Auto ? $"Searching each endpoint's saturation rate from {options.StartRate:0.##}/s" : $"Stepping each endpoint through {string.Join(", ", options.Rates.Select(r => r.ToString("0.##", CultureInfo.InvariantCulture)))}/s")}: {options.Step.TotalSeconds:0.##} s a step after {options.Warmup.TotalSeconds:0.##} s of warm-up, {options.Repeat} repeat(s).[/]");
-        var result = await LoadRun.RunAsync(options, new ConsoleObserver(console), cancellationToken).ConfigureAwait(false);
+        var crank = parse.GetValue(switches.Crank) || CrankJob.IsRunning();
+        var result = await LoadRun.RunAsync(options, new ConsoleObserver(console, crank), cancellationToken).ConfigureAwait(false);
         foreach (var scenario in result.Scenarios)
         {
             console.Write(ResultTableRenderer.Render(scenario, width: console.Profile.Width));
@@ -55,7 +56,7 @@ internal static class LoadCommand
         var failures = ResultsOutput.Write(console, result, folder, jsonPath, settings.ChartFormats);
 
         // Last of all: crank's agent reads the block where it ends the output.
-        if (parse.GetValue(switches.Crank) || CrankJob.IsRunning())
+        if (crank)
         {
             await CrankJob.WriteAsync(result).ConfigureAwait(false);
         }
@@ -215,8 +216,20 @@ internal static class LoadCommand
     }
 
     // A plain line per step as it lands: a load run is long, and what it has found so far is worth seeing.
-    private sealed class ConsoleObserver(IAnsiConsole console) : ILoadObserver
+    private sealed class ConsoleObserver(IAnsiConsole console, bool crank) : ILoadObserver
     {
+        // Under crank, each service the run starts is named to the agent, which measures the last one named.
+        public void ServiceStarted(string variant, IReadOnlyCollection<int> processIds)
+        {
+            if (crank)
+            {
+                foreach (var id in processIds)
+                {
+                    CrankJob.Announce(id);
+                }
+            }
+        }
+
         public void StepDone(string variant, LoadStep step, StepOutcome outcome, double? sloMs)
         {
             var latency = step.Latency is { } l ? $"p50 {Figures.Ms(l.P50Ms)} ms, p99 {Figures.Ms(l.P99Ms)} ms" : "no request completed";

@@ -1,4 +1,4 @@
-using System.Globalization;
+using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
@@ -21,6 +21,16 @@ internal static class CrankJob
     /// <summary><paramref name="observer"/>, telling crank each trial's process besides when <paramref name="crank"/>.</summary>
     public static IRunObserver Observing(IRunObserver observer, bool crank) => crank ? new ChildAnnouncer(observer) : observer;
 
+    /// <summary>Names <paramref name="processId"/> to the agent, on standard error.</summary>
+    public static void Announce(int processId)
+    {
+        lock (Console.Error)
+        {
+            Console.Error.WriteLine(ChildAnnouncement.Line(processId));
+            Console.Error.Flush();
+        }
+    }
+
     /// <summary>Writes the statistics block of <paramref name="run"/> to standard output, after everything else.</summary>
     public static async Task WriteAsync(RunResult run)
     {
@@ -40,11 +50,17 @@ internal static class CrankJob
         {
             if (processId != Environment.ProcessId)
             {
-                Console.Error.WriteLine("##ChildProcessId:" + processId.ToString(CultureInfo.InvariantCulture));
-                Console.Error.Flush();
+                Announce(processId);
             }
 
             inner.TrialProcessStarted(progress, processId);
+        }
+
+        // Named after the trial's process, so the agent, which follows the last one named, follows the service.
+        public void TrialChildStarted(TrialProgress progress, int processId)
+        {
+            Announce(processId);
+            inner.TrialChildStarted(progress, processId);
         }
 
         public void TrialFinished(TrialProgress progress, TrialResult result) => inner.TrialFinished(progress, result);

@@ -62,6 +62,7 @@ internal sealed class ServiceProcess : IAsyncDisposable
 
         var process = Process.Start(info) ?? throw new InvalidOperationException($"The {name} service process could not be started.");
         var startTime = ProcessIdentity.StartTimeOf(process.Id);
+        ChildAnnouncement.AnnounceIfRequested(process.Id);
         var errors = process.StandardError.ReadToEndAsync(CancellationToken.None);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         deadline.CancelAfter(timeout);

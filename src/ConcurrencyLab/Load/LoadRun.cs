@@ -17,6 +17,11 @@ internal interface ILoadObserver
 
     /// <summary>Something the reader should know at once: a service that would not start, a step cut short.</summary>
     void Note(string note);
+
+    /// <summary>A service the run started answers: its process and the processes it had started by then, in that order.</summary>
+    void ServiceStarted(string variant, IReadOnlyCollection<int> processIds)
+    {
+    }
 }
 
 /// <summary>
@@ -272,6 +277,7 @@ internal static class LoadRun
             try
             {
                 _service = await StartedService.StartAsync(Concrete(command), new Uri(Concrete(options.Ready!)), options.ReadyTimeout, _session, cancellationToken).ConfigureAwait(false);
+                observer.ServiceStarted(endpoint.Name, _service.ProcessIds);
             }
             catch (InvalidOperationException ex)
             {

@@ -38,7 +38,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     public bool Isolated => true;
 
     /// <inheritdoc/>
-    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, CancellationToken cancellationToken = default)
+    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(scenario);
@@ -66,6 +66,11 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         }
 
         events?.Configure(info);
+        if (scenario.Services.Count > 0)
+        {
+            // The trial names each service it starts (ChildAnnouncement), for a runner that tells crank's agent.
+            info.Environment[ChildAnnouncement.Variable] = "1";
+        }
 
         var errors = new StringBuilder();
         using var process = new Process { StartInfo = info };
@@ -76,6 +81,12 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         {
             if (e.Data is null)
             {
+                return;
+            }
+
+            if (ChildAnnouncement.TryRead(e.Data, out var child))
+            {
+                childStarted?.Invoke(child);
                 return;
             }
 

@@ -22,6 +22,14 @@ internal interface IRunObserver
     {
     }
 
+    /// <summary>
+    /// The trial's process started <paramref name="processId"/> for the trial (a service), and named it. Called from the
+    /// thread that reads the trial's output, between <see cref="TrialProcessStarted"/> and <see cref="TrialFinished"/>.
+    /// </summary>
+    void TrialChildStarted(TrialProgress progress, int processId)
+    {
+    }
+
     /// <summary>A trial has ended, however it ended.</summary>
     void TrialFinished(TrialProgress progress, TrialResult result);
 

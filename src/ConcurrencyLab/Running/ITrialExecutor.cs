@@ -12,10 +12,10 @@ internal interface ITrialExecutor
 
     /// <summary>
     /// Runs <paramref name="request"/>, telling <paramref name="processStarted"/> the id of the process the trial
-    /// runs in once it runs. Never throws for a failed, crashed or hung trial: those come back as a
+    /// runs in once it runs, and <paramref name="childStarted"/> each process the trial starts and names (its services). Never throws for a failed, crashed or hung trial: those come back as a
     /// <see cref="TrialResult"/> with status failed or timeout.
     /// </summary>
-    Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, CancellationToken cancellationToken = default);
+    Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, CancellationToken cancellationToken = default);
 }
 
 /// <summary>Chooses the executor a run's options ask for.</summary>

@@ -124,6 +124,7 @@ internal sealed partial class Runner
                                 request,
                                 plan.TrialTimeout,
                                 processId => Notify(o => o.TrialProcessStarted(progress, processId), notes),
+                                child => Notify(o => o.TrialChildStarted(progress, child), notes),
                                 cancellationToken).ConfigureAwait(false);
 
                             // Each item's time is folded into the scenario's floor here, and goes no further.

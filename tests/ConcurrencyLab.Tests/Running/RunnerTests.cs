@@ -243,7 +243,7 @@ public sealed class RunnerTests
 
         public bool Isolated => true;
 
-        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, CancellationToken cancellationToken = default)
+        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, CancellationToken cancellationToken = default)
         {
             Calls.Add(request);
             return Task.FromResult(script(request) with { Repeat = request.Repeat });
