@@ -57,8 +57,9 @@ public sealed partial class CrankJobFileTests
             }
         }
 
-        // Four posts on one job, fanout's three services: seven services, each under both profiles.
-        Assert.Equal(14, checkedLines);
+        // Four posts on one job, fanout's three services under load and three for its burst: ten services, each
+        // under both profiles.
+        Assert.Equal(20, checkedLines);
     }
 
     [Fact]
