@@ -13,12 +13,21 @@ public sealed class ReproduceTests
     {
         using var folder = new TempFolder();
 
-        var run = await ProgramRunner.RunAsync(ProgramRunner.ConclabDll, folder.Path, ["reproduce", "delay", "--quick", "--out", "out", "--plain"], TimeSpan.FromMinutes(8));
+        var run = await ProgramRunner.RunAsync(ProgramRunner.ConclabDll, folder.Path, ["reproduce", "delay", "--quick", "--out", "out", "--plain", "--crank"], TimeSpan.FromMinutes(8));
 
         Assert.True(run.ExitCode == 0, run.ToString());
         var outFolder = Path.Combine(folder.Path, "out");
         using var reproduction = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outFolder, "reproduction.json")));
         var claims = reproduction.RootElement.GetProperty("claims").EnumerateArray().ToList();
+
+        // As a crank job: every row's verdict in the block that ends the output, and every pass's process named.
+        var lines = run.Output.ReplaceLineEndings("\n").TrimEnd('\n').Split('\n');
+        Assert.Equal("#EndJobStatistics", lines[^1]);
+        using var statistics = JsonDocument.Parse(lines[^2]);
+        var verdicts = statistics.RootElement.GetProperty("Measurements").EnumerateArray().Where(m => m.GetProperty("Name").GetString()!.EndsWith("/verdict", StringComparison.Ordinal)).ToList();
+        Assert.Equal(claims.Count, verdicts.Count);
+        var named = run.Error.ReplaceLineEndings("\n").Split('\n').Where(l => l.StartsWith("##ChildProcessId:", StringComparison.Ordinal)).ToList();
+        Assert.True(named.Count >= 6 && named.Count == named.Distinct().Count(), run.ToString());
 
         // Four claims on both runs, the position claim on the published one, the two build claims on the builds' run:
         // eleven rows, every one tested (the runs meet their conditions: 100 items, Task.Delay, 8 cores).

@@ -23,9 +23,10 @@ internal static class ReproduceCommand
         var output = new Option<string>("--out") { Description = "folder for reproduction.md, reproduction.json, report.html and each run's own results [default: conclab-results/<UTC timestamp>]" };
         var plain = new Option<bool>("--plain") { Description = "plain progress lines even on a terminal" };
         var from = new Option<string>("--from") { Description = "judge again, by this build's rules, what an earlier reproduction in this folder measured; nothing is run" };
+        var crank = new Option<bool>("--crank") { Description = "Report as a crank job: each trial's and pass's process id on standard error (##ChildProcessId:PID), and every claim's verdict between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
         var command = new Command("reproduce", "Re-run every claim of the published posts, each with a verdict: holds, does not hold, holds only under a condition.")
         {
-            post, quick, output, plain, from,
+            post, quick, output, plain, from, crank,
         };
         command.SetAction(async (parse, cancellationToken) =>
         {
@@ -74,6 +75,7 @@ internal static class ReproduceCommand
             }
 
             var folder = outFolder ?? Exporters.DefaultFolder();
+            var asJob = parse.GetValue(crank) || CrankJob.IsRunning();
             if (earlier is not null)
             {
                 // Judged again at the scale the earlier reproduction measured, into a folder of its own.
@@ -86,12 +88,17 @@ internal static class ReproduceCommand
                 }
 
                 console.MarkupLineInterpolated($"Results: {Exporters.Describe(made)}");
+                if (asJob)
+                {
+                    await CrankJob.WriteAsync(again).ConfigureAwait(false);
+                }
+
                 return problems.Count > 0 || again.Runs.Any(r => !r.Measured) ? ExitCode.Failed : ExitCode.Ok;
             }
 
             void Say(string line) => console.MarkupLineInterpolated($"[grey]{line}[/]");
-            var passes = new PublishedOrderPasses(SelfLauncher.Current(), Say);
-            var reproducer = new Reproducer(_ => new PlainProgress(console, printTables: false), passes, settings.ChartFormats, Say, new ConsoleErrorLogger());
+            var passes = new PublishedOrderPasses(SelfLauncher.Current(), Say, asJob ? CrankJob.Announce : null);
+            var reproducer = new Reproducer(_ => CrankJob.Observing(new PlainProgress(console, printTables: false), asJob), passes, settings.ChartFormats, Say, new ConsoleErrorLogger());
             var result = await reproducer.RunAsync(chosen, parse.GetValue(quick), folder, cancellationToken).ConfigureAwait(false);
 
             ReproductionRenderer.Write(console, result);
@@ -102,6 +109,12 @@ internal static class ReproduceCommand
             }
 
             console.MarkupLineInterpolated($"Results: {Exporters.Describe(written)}, and each run's own in {folder}");
+            if (asJob)
+            {
+                // Last of all: crank's agent reads the block where it ends the output.
+                await CrankJob.WriteAsync(result).ConfigureAwait(false);
+            }
+
             // A trial that failed is a result here (poll's pool that never caught up loses messages by design);
             // a run that could not be made at all is not.
             return result.Cancelled ? ExitCode.Cancelled

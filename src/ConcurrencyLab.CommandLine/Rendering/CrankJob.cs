@@ -39,6 +39,14 @@ internal static class CrankJob
         await Console.Out.FlushAsync().ConfigureAwait(false);
     }
 
+    /// <summary>Writes the statistics block of <paramref name="reproduction"/> to standard output, after everything else.</summary>
+    public static async Task WriteAsync(ConcurrencyLab.Reproduction.ReproductionResult reproduction)
+    {
+        await Console.Out.FlushAsync().ConfigureAwait(false);
+        await Console.Out.WriteAsync(ConcurrencyLab.Reproduction.ReproductionCrankStatistics.Block(reproduction, DateTimeOffset.UtcNow)).ConfigureAwait(false);
+        await Console.Out.FlushAsync().ConfigureAwait(false);
+    }
+
     // Every call passed on; a trial's own process (not this one, when trials run in-process) named on standard error.
     private sealed class ChildAnnouncer(IRunObserver inner) : IRunObserver
     {

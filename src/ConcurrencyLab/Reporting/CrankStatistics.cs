@@ -19,6 +19,12 @@ internal static class CrankStatistics
     /// <summary>The line after it.</summary>
     public const string EndMarker = "#EndJobStatistics";
 
+    /// <summary>
+    /// How crank combines a measurement of one job run on several agents (its Reduce): every agent's value kept, side by
+    /// side, since a median of medians measured on different machines describes none of them.
+    /// </summary>
+    public const string AcrossAgents = "All";
+
     /// <summary>What each measurement is called after its scenario and variant, and how crank shows and combines it.</summary>
     internal static IReadOnlyList<Quantity> Quantities { get; } =
     [
@@ -54,7 +60,7 @@ internal static class CrankStatistics
                     if (quantity.Read(variant, scenario) is { } value && double.IsFinite(value))
                     {
                         var name = Name(scenario.Name, variant.Name, quantity.Id);
-                        Add(name, value, "Last", "Median", quantity.Format, $"{scenario.Name} {variant.Name} {quantity.Id}{(quantity.Unit.Length > 0 ? $" ({quantity.Unit})" : string.Empty)}", $"{scenario.Name}, {variant.Name}: {quantity.Description}");
+                        Add(name, value, "Last", AcrossAgents, quantity.Format, $"{scenario.Name} {variant.Name} {quantity.Id}{(quantity.Unit.Length > 0 ? $" ({quantity.Unit})" : string.Empty)}", $"{scenario.Name}, {variant.Name}: {quantity.Description}");
                     }
                 }
             }
@@ -63,14 +69,14 @@ internal static class CrankStatistics
             {
                 // Text, not a number: the variant to use, as the report's answer names it, or why none.
                 var name = Name(scenario.Name, answer.Group, "use");
-                Add(name, answer.Use ?? $"none sound ({answer.Because})", "Last", "First", string.Empty, $"{scenario.Name}{(answer.Group is null ? string.Empty : " " + answer.Group)} use", $"{scenario.Name}: the variant to use{(answer.Group is null ? string.Empty : $" at {answer.Group}")}, as the report's answer names it (fastest: {answer.Fastest})");
+                Add(name, answer.Use ?? $"none sound ({answer.Because})", "Last", AcrossAgents, string.Empty, $"{scenario.Name}{(answer.Group is null ? string.Empty : " " + answer.Group)} use", $"{scenario.Name}: the variant to use{(answer.Group is null ? string.Empty : $" at {answer.Group}")}, as the report's answer names it (fastest: {answer.Fastest})");
             }
 
             foreach (var variant in scenario.Load?.Variants ?? [])
             {
                 if (variant.Saturation?.RatePerSecond is { } rate)
                 {
-                    Add(Name(scenario.Name, variant.Name, "saturation"), rate, "Last", "Median", "n0", $"{scenario.Name} {variant.Name} saturation (/s)", $"{scenario.Name}, {variant.Name}: the highest rate a second kept up with, median over repeats ({variant.Saturation.Limit})");
+                    Add(Name(scenario.Name, variant.Name, "saturation"), rate, "Last", AcrossAgents, "n0", $"{scenario.Name} {variant.Name} saturation (/s)", $"{scenario.Name}, {variant.Name}: the highest rate a second kept up with, median over repeats ({variant.Saturation.Limit})");
                 }
             }
         }
@@ -79,11 +85,14 @@ internal static class CrankStatistics
     }
 
     /// <summary>The block as the agent reads it: the start marker, the JSON on one line, the end marker, each ending its line.</summary>
-    public static string Block(RunResult run, DateTimeOffset at)
+    public static string Block(RunResult run, DateTimeOffset at) => Framed(Of(run, at));
+
+    /// <summary>Statistics framed as the agent reads them: the start marker, the JSON on one line, the end marker.</summary>
+    internal static string Framed(CrankJobStatistics statistics)
     {
         var text = new StringBuilder();
         text.Append(StartMarker).Append('\n');
-        text.Append(JsonSerializer.Serialize(Of(run, at), CrankJson)).Append('\n');
+        text.Append(JsonSerializer.Serialize(statistics, CrankJson)).Append('\n');
         text.Append(EndMarker).Append('\n');
         return text.ToString();
     }
@@ -94,7 +103,10 @@ internal static class CrankStatistics
     // conclab/SCENARIO/VARIANT/QUANTITY; a part that is null is left out. A ';' would start crank's alias and a '/'
     // a level of its own: neither is in a name the lab makes, and each would become '_' if it were.
     private static string Name(string scenario, string? variant, string quantity) =>
-        string.Join('/', new[] { "conclab", scenario, variant, quantity }.Where(p => p is not null).Select(p => p!.Replace(';', '_').Replace('/', '_')));
+        string.Join('/', new[] { "conclab", scenario, variant, quantity }.Where(p => p is not null).Select(p => Part(p!)));
+
+    /// <summary>One part of a name, made safe: a ';' would start crank's alias and a '/' a level of its own.</summary>
+    internal static string Part(string part) => part.Replace(';', '_').Replace('/', '_');
 
     private static double? Median(VariantResult variant, Metric metric) => variant.Summary?.Median(metric);
 

@@ -23,13 +23,16 @@ internal sealed class PublishedOrderPasses
 
     private readonly SelfLauncher _launcher;
     private readonly Action<string> _say;
+    private readonly Action<int>? _passStarted;
 
     /// <param name="launcher">How this program is started again.</param>
     /// <param name="say">Where a line of progress goes, one per pass.</param>
-    public PublishedOrderPasses(SelfLauncher launcher, Action<string> say)
+    /// <param name="passStarted">Told each pass's process id once it runs (a pass runs its trials in its own process).</param>
+    public PublishedOrderPasses(SelfLauncher launcher, Action<string> say, Action<int>? passStarted = null)
     {
         _launcher = launcher;
         _say = say;
+        _passStarted = passStarted;
     }
 
     /// <summary>Runs every pass of <paramref name="run"/> and returns their trials as one run; each pass's own results stay in <paramref name="folder"/>.</summary>
@@ -161,6 +164,7 @@ internal sealed class PublishedOrderPasses
 
         using var process = new Process { StartInfo = info };
         process.Start();
+        _passStarted?.Invoke(process.Id);
 
         // Read both streams to their ends so the child never blocks on a full pipe; only the last error line is kept.
         var output = process.StandardOutput.ReadToEndAsync(CancellationToken.None);

@@ -1,5 +1,6 @@
 using System.Text.Json;
 using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Tests.Reporting;
@@ -56,6 +57,50 @@ public sealed class CrankStatisticsTests
         Assert.NotNull(AgentReads(block));
         Assert.Null(AgentReads(block + "one more line\n"));
         Assert.EndsWith(CrankStatistics.EndMarker + "\n", block, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TheAgent_ReadsEveryClaimsVerdict_OfAReproduction_AndHowManyCameToEach()
+    {
+        static ClaimVerdict Row(string claim, string run, Verdict verdict, string? condition = null) =>
+            new("delay", "delayed items", run, "isolated", new ClaimResult { Id = claim, Claim = "a claim", Published = "12x", Verdict = verdict, Condition = condition });
+        var reproduction = new ReproductionResult
+        {
+            StartedAt = "2026-11-27T12:00:00Z",
+            Seconds = 428.04,
+            Environment = ExporterTests.SampleRun().Environment,
+            Claims =
+            [
+                Row("delay-channel-12x", "isolated", Verdict.Holds),
+                Row("delay-channel-12x", "as-published", Verdict.DoesNotHold),
+                Row("delay-aot/build", "builds", Verdict.HoldsOnly, "in the note's build"),
+                Row("delay-channel-position", "as-published", Verdict.CouldNotJudge),
+                Row("delay-channel-position", "as-published", Verdict.NotTested),
+            ],
+            Runs = [],
+        };
+
+        var read = AgentReads("judging\n" + ReproductionCrankStatistics.Block(reproduction, DateTimeOffset.UnixEpoch));
+
+        Assert.NotNull(read);
+        var values = read.Measurements.ToDictionary(m => m.Name, m => m.Value);
+        Assert.Equal("holds", values["conclab/reproduce/delay/delay-channel-12x/isolated/verdict"].GetString());
+        Assert.Equal("does not hold", values["conclab/reproduce/delay/delay-channel-12x/as-published/verdict"].GetString());
+
+        // A '/' in a claim's id never makes a level of its own; two rows of one claim and run are never one name.
+        Assert.Equal("holds only in the note's build", values["conclab/reproduce/delay/delay-aot_build/builds/verdict"].GetString());
+        Assert.Equal("could not be judged", values["conclab/reproduce/delay/delay-channel-position/as-published/verdict"].GetString());
+        Assert.Equal("not tested", values["conclab/reproduce/delay/delay-channel-position/as-published-2/verdict"].GetString());
+
+        Assert.Equal(1, values["conclab/reproduce/holds"].GetDouble());
+        Assert.Equal(1, values["conclab/reproduce/doesNotHold"].GetDouble());
+        Assert.Equal(1, values["conclab/reproduce/holdsOnly"].GetDouble());
+        Assert.Equal(1, values["conclab/reproduce/couldNotJudge"].GetDouble());
+        Assert.Equal(1, values["conclab/reproduce/notTested"].GetDouble());
+        Assert.Equal(428, values["conclab/reproduce/seconds"].GetDouble());
+        Assert.Equal(read.Metadata.Count, read.Metadata.Select(m => m.Name).Distinct().Count());
+        Assert.All(read.Metadata, m => Assert.Contains(m.Aggregate, Operations));
+        Assert.All(read.Metadata, m => Assert.Contains(m.Reduce, Operations));
     }
 
     /// <summary>
