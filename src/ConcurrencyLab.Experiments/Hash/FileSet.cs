@@ -36,7 +36,7 @@ internal sealed class FileSet : IDisposable
     private readonly bool _deleteFiles;
 
     // The run journal's note of the files to delete, dropped once they are.
-    private IDisposable? _claim;
+    private RunJournal.JournalClaim? _claim;
 
     private FileSet(string folder, FileSetSpec spec, IReadOnlyList<FileSetEntry> entries, bool reused, bool deleteFolder, bool deleteFiles)
     {
@@ -95,12 +95,16 @@ internal sealed class FileSet : IDisposable
 
         // Written down before the first byte: should the run be killed while writing, or before it deletes the
         // set, the next run removes it. A set to keep is forgotten once whole.
-        var claim = RunJournal.Current?.Claim(
-            "the hash scenario's file set", path, [.. Enumerable.Range(0, spec.Files).Select(FileName), ManifestName], removeFolder: createdFolder);
+        var claim = RunJournal.Current?.Claim("the hash scenario's file set", path, removeFolder: createdFolder);
         Directory.CreateDirectory(path);
+        if (createdFolder)
+        {
+            claim?.FolderMade();
+        }
+
         try
         {
-            var written = Write(path, spec, cancellationToken);
+            var written = Write(path, spec, claim, cancellationToken);
             if (keep)
             {
                 claim?.Dispose();
@@ -211,7 +215,7 @@ internal sealed class FileSet : IDisposable
 
     private static string FileName(int index) => $"file-{index.ToString("D5", CultureInfo.InvariantCulture)}.bin";
 
-    private static List<FileSetEntry> Write(string folder, FileSetSpec spec, CancellationToken cancellationToken)
+    private static List<FileSetEntry> Write(string folder, FileSetSpec spec, RunJournal.JournalClaim? claim, CancellationToken cancellationToken)
     {
         var entries = new List<FileSetEntry>(spec.Files);
         var buffer = new byte[(int)Math.Min(spec.FileSize, 1024 * 1024)];
@@ -226,6 +230,8 @@ internal sealed class FileSet : IDisposable
             var name = FileName(i);
             using (var stream = new FileStream(Path.Combine(folder, name), FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0))
             {
+                // Named to the journal as made, before its first byte: a next run removes only this very file.
+                claim?.Made(name);
                 for (long left = spec.FileSize; left > 0;)
                 {
                     // And within a file, between MiB: a 16 MiB file on a slow disk takes long enough to notice.
@@ -243,6 +249,7 @@ internal sealed class FileSet : IDisposable
 
         // The manifest last: a set without one is never taken for complete.
         File.WriteAllText(Path.Combine(folder, ManifestName), JsonSerializer.Serialize(new Manifest(spec, entries), LabJson.Options));
+        claim?.Made(ManifestName);
         return entries;
     }
 

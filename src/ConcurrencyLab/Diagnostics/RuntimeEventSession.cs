@@ -44,16 +44,14 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     private DiagnosticsClientConnector? _connector;
     private List<EventPipeSession> _sessions = [];
     private Task _reading = Task.CompletedTask;
-    private IDisposable? _claim;
 
     private RuntimeEventSession(RuntimeEvents level, string port, int? processId = null)
     {
         Level = level;
         Port = port;
 
-        // Written down first, so a next run removes the socket (and the samples' files) if this one is killed outright.
+        // Beside the port, in the run journal's folder when there is one: a run killed outright leaves them to the next.
         Samples = Path.ChangeExtension(port, ".nettrace");
-        _claim = RunJournal.Current?.Claim("a runtime event port", Path.GetDirectoryName(port)!, [Path.GetFileName(port), Path.GetFileName(Samples), Path.GetFileName(ThreadSamples.ConvertedPath(Samples))], removeFolder: false);
 
         // The listener is up before this returns: the connector binds its socket before its first await. A process
         // already running is reached at its own diagnostics socket instead, as dotnet-trace reaches it.
@@ -89,8 +87,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             return null;
         }
 
-        // Unix socket paths are short (108 bytes): a short name in the temporary folder.
-        var port = Path.Combine(Path.GetTempPath(), $"conclab-events-{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..12]}.sock");
+        var port = PortPath();
         try
         {
             return new RuntimeEventSession(level, port);
@@ -116,9 +113,20 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             return null;
         }
 
-        // No socket of its own is bound; the name only places the stack samples' file in the temporary folder.
-        var port = Path.Combine(Path.GetTempPath(), $"conclab-events-{Environment.ProcessId}-{Guid.NewGuid().ToString("N")[..12]}.sock");
+        // No socket of its own is bound; the name only places the stack samples' file.
+        var port = PortPath();
         return new RuntimeEventSession(level, port, processId);
+    }
+
+    // In the run journal's folder, which only this user may enter, so no other user can connect to the port or plant
+    // a file in its place; in the temporary folder where there is no journal, or where the path would be too long for
+    // a Unix socket (108 bytes), and a next run then finds it by its name.
+    private static string PortPath()
+    {
+        var key = Guid.NewGuid().ToString("N")[..12];
+        return RunJournal.Current?.Place($"events-{key}.sock") is { } placed && System.Text.Encoding.UTF8.GetByteCount(placed) < 107
+            ? placed
+            : Path.Combine(Path.GetTempPath(), $"conclab-events-{Environment.ProcessId}-{key}.sock");
     }
 
     /// <summary>Makes <paramref name="info"/>'s process connect to this session's port as its runtime starts.</summary>
@@ -373,6 +381,5 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         QuietFile.TryDelete(Port);
         QuietFile.TryDelete(Samples);
         QuietFile.TryDelete(ThreadSamples.ConvertedPath(Samples));
-        _claim?.Dispose();
     }
 }

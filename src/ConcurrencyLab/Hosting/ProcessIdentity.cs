@@ -1,3 +1,4 @@
+using ConcurrencyLab.FileSystem;
 using System.Diagnostics;
 using System.Globalization;
 
@@ -82,6 +83,14 @@ internal static class ProcessIdentity
             {
                 foreach (var left in Directory.EnumerateFiles(folder, each))
                 {
+                    // The runtime's own kind of file, this user's: a socket for diagnostics, FIFOs for the debugger;
+                    // never a link, a regular file or another user's file that happens to bear the name.
+                    var kind = each.EndsWith("-socket", StringComparison.Ordinal) ? FileKind.Socket : FileKind.Pipe;
+                    if (FileFacts.CurrentUser is { } user && FileFacts.Entry(left) is { } entry && (entry.Link || entry.Kind != kind || entry.Owner != user))
+                    {
+                        continue;
+                    }
+
                     File.Delete(left);
                     removed = true;
                 }

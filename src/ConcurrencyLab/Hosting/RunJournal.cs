@@ -24,6 +24,8 @@ internal sealed class RunJournal : IDisposable
     private const string OwnerName = "owner";
     private const string ProcessPrefix = "process-";
     private const string ClaimPrefix = "claim-";
+    private const string MadeSuffix = ".made";
+    private const string FolderItself = ".";
 
     private static readonly AsyncLocal<RunJournal?> CurrentJournal = new();
 
@@ -51,8 +53,8 @@ internal sealed class RunJournal : IDisposable
         var folder = Path.Combine(
             temporaryFolder ?? Path.GetTempPath(),
             $"{Prefix}{Environment.ProcessId.ToString(CultureInfo.InvariantCulture)}-{Guid.NewGuid():N}");
-        Directory.CreateDirectory(folder);
-        File.WriteAllText(Path.Combine(folder, OwnerName), ProcessIdentity.StartTimeOf(Environment.ProcessId) ?? string.Empty);
+        PrivateFiles.CreateFolder(folder);
+        PrivateFiles.WriteAllText(Path.Combine(folder, OwnerName), ProcessIdentity.StartTimeOf(Environment.ProcessId) ?? string.Empty);
         var journal = new RunJournal(folder, Current);
         CurrentJournal.Value = journal;
         return journal;
@@ -84,15 +86,17 @@ internal sealed class RunJournal : IDisposable
     public static void Join()
     {
         var folder = Environment.GetEnvironmentVariable(Variable);
-        if (string.IsNullOrEmpty(folder) || !Directory.Exists(folder))
+        if (string.IsNullOrEmpty(folder) || !Directory.Exists(folder)
+            || (FileFacts.CurrentUser is { } user && FileFacts.Entry(folder) is { } entry && !entry.IsPrivate(FileKind.Directory, user)))
         {
+            // Only a journal folder of this user's that nobody else may write to is joined.
             return;
         }
 
         try
         {
             // With its start time: the key of its diagnostics socket's name, and what tells it from a later process under its id.
-            File.WriteAllText(
+            PrivateFiles.WriteAllText(
                 Path.Combine(folder, ProcessPrefix + Environment.ProcessId.ToString(CultureInfo.InvariantCulture)),
                 ProcessIdentity.StartTimeOf(Environment.ProcessId) ?? string.Empty);
         }
@@ -109,49 +113,64 @@ internal sealed class RunJournal : IDisposable
     }
 
     /// <summary>
-    /// Writes down, before the first of them is written, the files a scenario is about to make and must
-    /// remove (<paramref name="files"/> in <paramref name="folder"/>, and the folder itself once empty when
-    /// <paramref name="removeFolder"/>); dispose the claim once they are removed, or are to stay.
+    /// A path for a file of this run's own that nobody else may reach (a set-up file, an event port), inside the
+    /// journal's folder: whatever becomes of the run, it goes with the journal.
+    /// </summary>
+    public string Place(string name) => Path.Combine(Folder, Path.GetFileName(name));
+
+    /// <summary>
+    /// Writes down, before the first of them is written, that a scenario is about to make files in
+    /// <paramref name="folder"/> (and the folder itself, removed once empty, when <paramref name="removeFolder"/>);
+    /// each file is then named to the claim as it is made (<see cref="JournalClaim.Made"/>) with its identity, and a
+    /// next run removes only those it finds unchanged. Dispose the claim once they are removed, or are to stay.
     /// <paramref name="what"/> names them for the user, such as "the hash scenario's file set".
     /// </summary>
-    public IDisposable Claim(string what, string folder, IReadOnlyList<string> files, bool removeFolder)
+    public JournalClaim Claim(string what, string folder, bool removeFolder)
     {
-        var path = Path.Combine(Folder, ClaimPrefix + Guid.NewGuid().ToString("N") + ".json");
-        File.WriteAllText(path, JsonSerializer.Serialize(new FileClaim(what, folder, files, removeFolder), LabJson.Compact));
-        return new ClaimRelease(path);
+        var key = Guid.NewGuid().ToString("N");
+        var path = Path.Combine(Folder, ClaimPrefix + key + ".json");
+        var full = Path.GetFullPath(folder);
+        PrivateFiles.WriteAllText(path, JsonSerializer.Serialize(new FileClaim(what, full, removeFolder), LabJson.Compact));
+        return new JournalClaim(path, Path.Combine(Folder, ClaimPrefix + key + MadeSuffix), full);
     }
 
     /// <summary>Removes what this run's children left (diagnostics sockets of those that were killed) and the journal.</summary>
     public void Dispose()
     {
         CurrentJournal.Value = _previous;
-        Remove(Folder, Environment.ProcessId, [], ownerDead: false);
+        Remove(Folder, Environment.ProcessId, [], [], ownerDead: false);
     }
 
     /// <summary>
     /// Removes what runs that are no longer alive left in <paramref name="temporaryFolder"/> (the system's when
-    /// null), and says what, one line per run; a run still alive (another conclab at work) is left alone.
+    /// null), and says what, one line per run; a run still alive (another conclab at work) is left alone. Only a
+    /// journal this user owns, in a folder nobody else may write to, is acted on, no link is followed, and a file is
+    /// removed only when it is the one the run wrote down when it made it; what is refused is said in one line.
     /// </summary>
     public static IReadOnlyList<string> RemoveLeftovers(string? temporaryFolder = null)
     {
         var temp = temporaryFolder ?? Path.GetTempPath();
         var said = new List<string>();
-        IEnumerable<string> journals;
+        List<string> journals;
         try
         {
-            journals = Directory.EnumerateDirectories(temp, Prefix + "*").ToList();
+            journals = [.. Directory.EnumerateFileSystemEntries(temp, Prefix + "*")];
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             return said;
         }
 
+        var refused = new List<string>();
         foreach (var folder in journals)
         {
-            var name = Path.GetFileName(folder).AsSpan(Prefix.Length);
-            var dash = name.IndexOf('-');
-            if (!int.TryParse(dash < 0 ? name : name[..dash], NumberStyles.None, CultureInfo.InvariantCulture, out var owner)
-                || owner == Environment.ProcessId
+            if (Refusal(folder, out var owner) is { } why)
+            {
+                refused.Add($"{Path.GetFileName(folder)} ({why})");
+                continue;
+            }
+
+            if (owner == Environment.ProcessId
                 || IsAlive(owner, RecordedStartTime(folder))
                 || ChildrenOf(folder).Any(child => IsAlive(child.Id, child.StartTime)))
             {
@@ -161,24 +180,76 @@ internal sealed class RunJournal : IDisposable
             }
 
             var removed = new List<string>();
-            Remove(folder, owner, removed, ownerDead: true);
+            Remove(folder, owner, removed, refused, ownerDead: true);
             if (removed.Count > 0)
             {
                 said.Add($"removed what an earlier run (process {owner}) left when it was killed: {string.Join("; ", removed)}.");
             }
         }
 
+        if (refused.Count > 0)
+        {
+            said.Add($"left alone in {temp} what no earlier run of this user can be shown to have made: {string.Join("; ", refused)}.");
+        }
+
         return said;
     }
 
-    private static void Remove(string folder, int owner, List<string> removed, bool ownerDead)
+    // Why a journal found in the temporary folder is not acted on; null when it is this user's own, closed to others,
+    // and names a process a run could have been (with a start time that is a number, when it has one).
+    private static string? Refusal(string folder, out int owner)
+    {
+        owner = 0;
+        if (FileFacts.CurrentUser is not { } user || FileFacts.Entry(folder) is not { } entry)
+        {
+            return "this system cannot say who owns it";
+        }
+
+        if (entry.Link)
+        {
+            return "a link";
+        }
+
+        if (entry.Kind != FileKind.Directory)
+        {
+            return "not a folder";
+        }
+
+        if (entry.Owner != user)
+        {
+            return $"owned by uid {entry.Owner}, not this user";
+        }
+
+        if (!entry.IsPrivate(FileKind.Directory, user))
+        {
+            return "others may write to it";
+        }
+
+        var name = Path.GetFileName(folder).AsSpan(Prefix.Length);
+        var dash = name.IndexOf('-');
+        if (!int.TryParse(dash < 0 ? name : name[..dash], NumberStyles.None, CultureInfo.InvariantCulture, out owner) || owner <= 1)
+        {
+            return "it names no process a run could have been";
+        }
+
+        if (FileFacts.Entry(Path.Combine(folder, OwnerName)) is { Kind: not FileKind.Missing } ownerFile && !ownerFile.IsPrivate(FileKind.Regular, user))
+        {
+            return "its owner file is not this user's own";
+        }
+
+        return RecordedStartTime(folder) is { } start && !start.All(char.IsAsciiDigit)
+            ? "its process's start time is not a number"
+            : null;
+    }
+
+    private static void Remove(string folder, int owner, List<string> removed, List<string> refused, bool ownerDead)
     {
         var temp = Path.GetDirectoryName(folder)!;
 
         // A live run's claims are its own to settle: a fixture deletes its files, or keeps them when asked to.
-        foreach (var claim in ownerDead ? SafeList(folder, ClaimPrefix + "*") : [])
+        foreach (var claim in ownerDead ? SafeList(folder, ClaimPrefix + "*.json") : [])
         {
-            if (ReadClaim(claim) is { } files && RemoveClaimed(files) is { } description)
+            if (ReadClaim(claim) is { } files && RemoveClaimed(files, Made(claim), refused) is { } description)
             {
                 removed.Add(description);
             }
@@ -195,10 +266,17 @@ internal sealed class RunJournal : IDisposable
         if (ownerDead)
         {
             sockets += ProcessIdentity.RemoveDiagnosticsSocket(owner, RecordedStartTime(folder), temp) ? 1 : 0;
-            var trials = DeleteMatching(temp, $"conclab-trial-{owner}-*.json") + DeleteMatching(temp, $"conclab-trial-{owner}-*.json.partial");
+            var trials = DeleteOwnFiles(temp, $"conclab-trial-{owner}-*.json") + DeleteOwnFiles(temp, $"conclab-trial-{owner}-*.json.partial");
             if (trials > 0)
             {
                 removed.Add(trials == 1 ? "a trial's result file" : $"{trials} trials' result files");
+            }
+
+            // Files an older build kept beside the journal rather than in it: this user's own, by their exact names.
+            var setUps = DeleteOwnFiles(temp, $"conclab-setup-{owner}-*.json") + DeleteOwnFiles(temp, $"conclab-events-{owner}-*.sock") + DeleteOwnFiles(temp, $"conclab-events-{owner}-*.nettrace");
+            if (setUps > 0)
+            {
+                removed.Add(setUps == 1 ? "a set-up file or event port" : $"{setUps} set-up files and event ports");
             }
         }
 
@@ -209,6 +287,7 @@ internal sealed class RunJournal : IDisposable
 
         try
         {
+            // Unlinks what it holds without following a link out of it.
             Directory.Delete(folder, recursive: true);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
@@ -216,44 +295,61 @@ internal sealed class RunJournal : IDisposable
         }
     }
 
+    // A child's entry counts only as this user's own file naming a real process, with a start time that is a number.
     private static IEnumerable<(int Id, string? StartTime)> ChildrenOf(string folder) =>
         SafeList(folder, ProcessPrefix + "*")
             .Select(path => (Id: int.TryParse(Path.GetFileName(path).AsSpan(ProcessPrefix.Length), NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : 0, StartTime: ReadSmall(path)))
-            .Where(child => child.Id > 0);
+            .Where(child => child.Id > 1 && (child.StartTime is null || child.StartTime.All(char.IsAsciiDigit)));
 
-    private static string? RemoveClaimed(FileClaim claim)
+    // Removes what a dead run's claim names and can be shown to be its own: each file as the run wrote it down when it
+    // made it (same device and inode, this user's, no link), and the folder only when the run made it and it is empty.
+    private static string? RemoveClaimed(FileClaim claim, Dictionary<string, string> made, List<string> refused)
     {
-        if (string.IsNullOrEmpty(claim.Folder) || !Path.IsPathFullyQualified(claim.Folder))
+        if (FileFacts.CurrentUser is not { } user)
         {
+            return null;
+        }
+
+        if (string.IsNullOrEmpty(claim.Folder) || !Path.IsPathFullyQualified(claim.Folder) || Path.GetFullPath(claim.Folder) != claim.Folder)
+        {
+            refused.Add($"a claim on '{Escaped(claim.Folder)}', not a full path of its own");
             return null;
         }
 
         long bytes = 0;
         var count = 0;
-        foreach (var file in claim.Files ?? [])
+        var unproven = 0;
+        foreach (var (file, identity) in made)
         {
-            // Only names inside the folder: a claim is never a way to reach elsewhere.
-            var path = Path.Combine(claim.Folder, Path.GetFileName(file));
-            var facts = FileFacts.Of(path);
-            // A file or a socket (the runtime event port a killed runner listened on); never a link, a device or a folder.
-            if (facts.Kind is not (FileKind.Regular or FileKind.Socket) || File.ResolveLinkTarget(path, returnFinalTarget: false) is not null)
+            if (file == FolderItself)
             {
                 continue;
             }
 
+            // Only plain names inside the folder: a claim is never a way to reach elsewhere.
+            var path = Path.Combine(claim.Folder, file);
+            var entry = file == Path.GetFileName(file) && file is not ("." or "..") ? FileFacts.Entry(path) : null;
+            if (entry is not { Link: false, Kind: FileKind.Regular or FileKind.Socket } found || found.Owner != user || found.Identity != identity)
+            {
+                unproven += entry is { Kind: FileKind.Missing } ? 0 : 1;
+                continue;
+            }
+
+            var size = found.Kind == FileKind.Regular ? FileFacts.Of(path).Size : 0;
             if (QuietFile.TryDelete(path))
             {
-                bytes += facts.Size;
+                bytes += size;
                 count++;
             }
         }
 
         var folderGone = false;
-        if (claim.RemoveFolder)
+        if (claim.RemoveFolder && made.TryGetValue(FolderItself, out var folderIdentity)
+            && FileFacts.Entry(claim.Folder) is { Link: false, Kind: FileKind.Directory } folder && folder.Owner == user && folder.Identity == folderIdentity)
         {
             try
             {
-                if (Directory.Exists(claim.Folder) && !Directory.EnumerateFileSystemEntries(claim.Folder).Any())
+                if (!Directory.EnumerateFileSystemEntries(claim.Folder).Any())
                 {
                     Directory.Delete(claim.Folder);
                     folderGone = true;
@@ -264,20 +360,57 @@ internal sealed class RunJournal : IDisposable
             }
         }
 
+        if (unproven > 0)
+        {
+            refused.Add($"{unproven} file{(unproven == 1 ? string.Empty : "s")} claimed in {Escaped(claim.Folder)} that are not as the run made them");
+        }
+
         if (count == 0 && !folderGone)
         {
             return null;
         }
 
-        var size = (bytes / (1024.0 * 1024)).ToString("0.#", CultureInfo.InvariantCulture);
-        return $"{claim.What} in {claim.Folder} ({count} file{(count == 1 ? string.Empty : "s")}, {size} MiB{(folderGone ? ", and the folder" : string.Empty)})";
+        var mib = (bytes / (1024.0 * 1024)).ToString("0.#", CultureInfo.InvariantCulture);
+        return $"{Escaped(claim.What)} in {Escaped(claim.Folder)} ({count} file{(count == 1 ? string.Empty : "s")}, {mib} MiB{(folderGone ? ", and the folder" : string.Empty)})";
+    }
+
+    // A name from a file on disk, fit for one line of notes: no control characters.
+    private static string Escaped(string? text) => new([.. (text ?? string.Empty).Take(300).Select(c => char.IsControl(c) ? '?' : c)]);
+
+    // name -> identity, as the run wrote each down when it made it; read only from this user's own file.
+    private static Dictionary<string, string> Made(string claimPath)
+    {
+        var made = new Dictionary<string, string>(StringComparer.Ordinal);
+        var path = Path.ChangeExtension(claimPath, null) + MadeSuffix;
+        if (FileFacts.CurrentUser is not { } user || FileFacts.Entry(path) is not { } entry || !entry.IsPrivate(FileKind.Regular, user)
+            || FileFacts.Of(path).Size > 16 * 1024 * 1024)
+        {
+            return made;
+        }
+
+        try
+        {
+            foreach (var line in File.ReadLines(path))
+            {
+                var tab = line.IndexOf('\t', StringComparison.Ordinal);
+                if (tab > 0)
+                {
+                    made[line[..tab]] = line[(tab + 1)..];
+                }
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+        }
+
+        return made;
     }
 
     private static FileClaim? ReadClaim(string path)
     {
         try
         {
-            return FileFacts.Of(path) is { Kind: FileKind.Regular, Size: < 64 * 1024 * 1024 }
+            return IsOwnFile(path) && FileFacts.Of(path) is { Kind: FileKind.Regular, Size: < 64 * 1024 }
                 ? JsonSerializer.Deserialize<FileClaim>(File.ReadAllText(path), LabJson.Options)
                 : null;
         }
@@ -294,7 +427,9 @@ internal sealed class RunJournal : IDisposable
     {
         try
         {
-            return FileFacts.Of(path) is { Kind: FileKind.Regular, Size: < 64 } ? File.ReadAllText(path).Trim() is { Length: > 0 } text ? text : null : null;
+            return IsOwnFile(path) && FileFacts.Of(path) is { Kind: FileKind.Regular, Size: < 64 }
+                ? File.ReadAllText(path).Trim() is { Length: > 0 } text ? text : null
+                : null;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
@@ -302,16 +437,22 @@ internal sealed class RunJournal : IDisposable
         }
     }
 
+    // This user's own regular file that nobody else may write to, not a link to one elsewhere.
+    private static bool IsOwnFile(string path) =>
+        FileFacts.CurrentUser is { } user && FileFacts.Entry(path) is { } entry && entry.IsPrivate(FileKind.Regular, user);
+
     /// <summary>Whether <paramref name="processId"/> runs, and (when <paramref name="startTime"/> is known) is the same process as then.</summary>
     private static bool IsAlive(int processId, string? startTime) =>
         ProcessIdentity.StartTimeOf(processId) is { } now && (string.IsNullOrEmpty(startTime) || now == startTime);
 
-    private static int DeleteMatching(string folder, string pattern)
+    // Regular files of this user's that match: never a link, never another user's file of that name.
+    private static int DeleteOwnFiles(string folder, string pattern)
     {
         var count = 0;
         foreach (var path in SafeList(folder, pattern))
         {
-            if (QuietFile.TryDelete(path))
+            if (FileFacts.CurrentUser is { } user && FileFacts.Entry(path) is { Link: false, Kind: FileKind.Regular or FileKind.Socket } entry && entry.Owner == user
+                && QuietFile.TryDelete(path))
             {
                 count++;
             }
@@ -332,10 +473,37 @@ internal sealed class RunJournal : IDisposable
         }
     }
 
-    private sealed record FileClaim(string What, string Folder, IReadOnlyList<string>? Files, bool RemoveFolder);
+    private sealed record FileClaim(string What, string Folder, bool RemoveFolder);
 
-    private sealed class ClaimRelease(string path) : IDisposable
+    /// <summary>A claim on files a scenario is making (<see cref="Claim"/>): each is named to it once made.</summary>
+    internal sealed class JournalClaim(string path, string madePath, string folder) : IDisposable
     {
-        public void Dispose() => QuietFile.TryDelete(path);
+        /// <summary>Writes down the claim's folder, just made by this run, so a next run may remove it once empty.</summary>
+        public void FolderMade() => Record(FolderItself, folder);
+
+        /// <summary>Writes down <paramref name="name"/>, a file just made in the claim's folder, with its identity.</summary>
+        public void Made(string name) => Record(Path.GetFileName(name), Path.Combine(folder, Path.GetFileName(name)));
+
+        /// <summary>Forgets the claim: its files were removed, or are to stay.</summary>
+        public void Dispose()
+        {
+            QuietFile.TryDelete(path);
+            QuietFile.TryDelete(madePath);
+        }
+
+        private void Record(string name, string target)
+        {
+            if (FileFacts.Entry(target) is { Link: false, Kind: not FileKind.Missing } entry)
+            {
+                try
+                {
+                    PrivateFiles.AppendLine(madePath, name + "\t" + entry.Identity);
+                }
+                catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+                {
+                    // Not written down: a next run leaves the file, which is the safe way to fail.
+                }
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
 using System.Text.Json;
+using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Strategies;
@@ -144,13 +145,14 @@ public sealed class WorkloadScenario : BatchScenario
         }
 
         var made = await SetUpRunAsync(WorkloadContext.ForRun(parameters, seed), cancellationToken).ConfigureAwait(false);
-        var path = Path.Combine(Path.GetTempPath(), $"conclab-setup-{Environment.ProcessId}-{Guid.NewGuid():N}.json");
+        // In the run journal's own folder, which goes with the journal whatever becomes of the run (beside it in the
+        // temporary folder only when there is none), and readable by this user alone.
+        var name = $"conclab-setup-{Environment.ProcessId}-{Guid.NewGuid():N}.json";
+        var path = RunJournal.Current?.Place(name) ?? Path.Combine(Path.GetTempPath(), name);
         IDisposable? claim = null;
         try
         {
-            // Written down first, so a run killed before it deletes the file has the next run delete it.
-            claim = RunJournal.Current?.Claim($"the run set-up of {Name}", Path.GetTempPath(), [Path.GetFileName(path)], removeFolder: false);
-            await File.WriteAllTextAsync(path, JsonSerializer.Serialize(made, made?.GetType() ?? typeof(object), SetUpJson), cancellationToken).ConfigureAwait(false);
+            await PrivateFiles.WriteAllTextAsync(path, JsonSerializer.Serialize(made, made?.GetType() ?? typeof(object), SetUpJson), cancellationToken).ConfigureAwait(false);
             var trialParameters = new Dictionary<string, string> { [RunSetUpKey] = path };
             var ideal = IdealOf is null ? null : IdealOf(CreateWorkload(parameters.With(trialParameters), seed));
             return new RunFixture(trialParameters, [], () => ReleaseAsync(path, claim, made)) { Ideal = ideal };

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Tests.Hosting;
@@ -16,7 +17,7 @@ public sealed class RunJournalTests : IDisposable
         using (var journal = RunJournal.Begin(_temp))
         {
             Assert.Same(journal, RunJournal.Current);
-            using var claim = journal.Claim("a set", set, ["a.bin"], removeFolder: true);
+            using var claim = journal.Claim("a set", set, removeFolder: true);
             Assert.Single(Directory.EnumerateDirectories(_temp, "conclab-run-*"));
         }
 
@@ -35,12 +36,14 @@ public sealed class RunJournalTests : IDisposable
         await File.WriteAllBytesAsync(Path.Combine(set, "a.bin"), new byte[1024 * 1024]);
         await File.WriteAllBytesAsync(Path.Combine(set, "b.bin"), new byte[512 * 1024]);
         var dead = await DeadProcessIdAsync();
-        var journalFolder = JournalOf(dead, journal => journal.Claim("the test's set", set, ["a.bin", "b.bin", "never-written.bin"], removeFolder: true));
+        var journalFolder = JournalOf(dead, journal => Made(journal.Claim("the test's set", set, removeFolder: true), folder: true, "a.bin", "b.bin", "never-written.bin"));
         await File.WriteAllTextAsync(Path.Combine(journalFolder, $"process-{dead}"), string.Empty);
-        foreach (var leftover in new[] { $"conclab-trial-{dead}-x.json", $"conclab-trial-{dead}-y.json.partial", $"dotnet-diagnostic-{dead}-123-socket" })
+        foreach (var leftover in new[] { $"conclab-trial-{dead}-x.json", $"conclab-trial-{dead}-y.json.partial" })
         {
             await File.WriteAllTextAsync(Path.Combine(_temp, leftover), string.Empty);
         }
+
+        using var socket = Bound(Path.Combine(_temp, $"dotnet-diagnostic-{dead}-123-socket"));
 
         var said = RunJournal.RemoveLeftovers(_temp);
 
@@ -62,7 +65,11 @@ public sealed class RunJournalTests : IDisposable
         await File.WriteAllTextAsync(Path.Combine(set, "not-claimed.txt"), "the user's");
         File.CreateSymbolicLink(Path.Combine(set, "link.bin"), Path.Combine(outside, "precious.txt"));
         var dead = await DeadProcessIdAsync();
-        JournalOf(dead, journal => journal.Claim("a set", set, ["mine.bin", "link.bin", "../outside/precious.txt"], removeFolder: true));
+        var journalFolder = JournalOf(dead, journal => Made(journal.Claim("a set", set, removeFolder: true), folder: true, "mine.bin", "link.bin"));
+
+        // A name that climbs out, written into the claim by hand with the identity of the file it would reach.
+        var made = Directory.EnumerateFiles(journalFolder, "claim-*.made").Single();
+        await File.AppendAllTextAsync(made, $"../outside/precious.txt\t{Identity(Path.Combine(outside, "precious.txt"))}\n");
 
         RunJournal.RemoveLeftovers(_temp);
 
@@ -75,15 +82,13 @@ public sealed class RunJournalTests : IDisposable
     }
 
     [Fact]
-    public async Task AClaimedSocket_TheEventPortOfAKilledRunner_IsRemovedToo()
+    public async Task TheEventPortOfAKilledRunner_BesideItsJournal_IsRemovedByItsName()
     {
         // Bound and kept open, as a runner killed while it listened would leave it (disposing unlinks it).
-        var port = Path.Combine(_temp, "conclab-events-test.sock");
-        using var listener = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Unspecified);
-        listener.Bind(new System.Net.Sockets.UnixDomainSocketEndPoint(port));
-        Assert.Single(Directory.EnumerateFileSystemEntries(_temp, "*.sock"));
         var dead = await DeadProcessIdAsync();
-        JournalOf(dead, journal => journal.Claim("a runtime event port", _temp, [Path.GetFileName(port)], removeFolder: false));
+        using var listener = Bound(Path.Combine(_temp, $"conclab-events-{dead}-abc.sock"));
+        Assert.Single(Directory.EnumerateFileSystemEntries(_temp, "*.sock"));
+        JournalOf(dead, _ => null);
 
         RunJournal.RemoveLeftovers(_temp);
 
@@ -98,11 +103,11 @@ public sealed class RunJournalTests : IDisposable
 
         // This process is alive: its own journal is never a leftover.
         using var live = RunJournal.Begin(_temp);
-        using var claim = live.Claim("a set", set, ["a.bin"], removeFolder: true);
+        using var claim = Made(live.Claim("a set", set, removeFolder: true), folder: false, "a.bin");
 
         // A dead run whose child (this process, here) still runs: the child may still read the files.
         var dead = await DeadProcessIdAsync();
-        var orphaned = JournalOf(dead, journal => journal.Claim("a set", set, ["a.bin"], removeFolder: true));
+        var orphaned = JournalOf(dead, journal => Made(journal.Claim("a set", set, removeFolder: true), folder: false, "a.bin"));
         await File.WriteAllTextAsync(Path.Combine(orphaned, $"process-{Environment.ProcessId}"), string.Empty);
 
         Assert.Empty(RunJournal.RemoveLeftovers(_temp));
@@ -119,7 +124,7 @@ public sealed class RunJournalTests : IDisposable
 
         // The id of a live process (this one's parent) but another start time: the run that wrote the journal
         // died, and the system gave its id again.
-        var journal = JournalOf(ParentId(), j => j.Claim("a set", set, ["a.bin"], removeFolder: true));
+        var journal = JournalOf(ParentId(), j => Made(j.Claim("a set", set, removeFolder: true), folder: false, "a.bin"));
         await File.WriteAllTextAsync(Path.Combine(journal, "owner"), "1");
 
         Assert.Single(RunJournal.RemoveLeftovers(_temp));
@@ -131,31 +136,61 @@ public sealed class RunJournalTests : IDisposable
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "the socket's key is the /proc start time on Linux only");
         var dead = await DeadProcessIdAsync();
-        await File.WriteAllTextAsync(Path.Combine(_temp, $"dotnet-diagnostic-{dead}-555-socket"), string.Empty);
-        await File.WriteAllTextAsync(Path.Combine(_temp, $"dotnet-diagnostic-{dead}-777-socket"), string.Empty);
+        using var socket555 = Bound(Path.Combine(_temp, $"dotnet-diagnostic-{dead}-555-socket"));
+        using var socket777 = Bound(Path.Combine(_temp, $"dotnet-diagnostic-{dead}-777-socket"));
 
         Assert.True(ProcessIdentity.RemoveDiagnosticsSocket(dead, "555", _temp));
 
         Assert.Equal([$"dotnet-diagnostic-{dead}-777-socket"], Directory.EnumerateFiles(_temp).Select(Path.GetFileName));
+
+        // A regular file of that name is not the runtime's socket, and stays.
+        await File.WriteAllTextAsync(Path.Combine(_temp, $"dotnet-diagnostic-{dead}-999-socket"), "a user's");
+        Assert.False(ProcessIdentity.RemoveDiagnosticsSocket(dead, "999", _temp));
+        Assert.True(File.Exists(Path.Combine(_temp, $"dotnet-diagnostic-{dead}-999-socket")));
         Assert.NotNull(ProcessIdentity.StartTimeOf(Environment.ProcessId));
         Assert.Null(ProcessIdentity.StartTimeOf(dead));
     }
 
     /// <summary>Makes a journal as a run of this process would, then gives it the id of <paramref name="owner"/>.</summary>
-    private string JournalOf(int owner, Func<RunJournal, IDisposable> claim)
+    private string JournalOf(int owner, Func<RunJournal, IDisposable?> claim)
     {
         using var journal = RunJournal.Begin(_temp);
         _ = claim(journal);
 
         // Copied before the journal ends and removes itself: the copy is the journal of a run that never ended.
         var copy = Path.Combine(_temp, $"conclab-run-{owner}-{Guid.NewGuid():N}");
-        Directory.CreateDirectory(copy);
+        PrivateFiles.CreateFolder(copy);
         foreach (var file in Directory.EnumerateFiles(journal.Folder))
         {
             File.Copy(file, Path.Combine(copy, Path.GetFileName(file)));
         }
 
         return copy;
+    }
+
+    // The claim, with the folder and each file named written down as made (those that exist).
+    internal static RunJournal.JournalClaim Made(RunJournal.JournalClaim claim, bool folder, params string[] files)
+    {
+        if (folder)
+        {
+            claim.FolderMade();
+        }
+
+        foreach (var file in files)
+        {
+            claim.Made(file);
+        }
+
+        return claim;
+    }
+
+    internal static string Identity(string path) => FileFacts.Entry(path)!.Value.Identity;
+
+    internal static System.Net.Sockets.Socket Bound(string path)
+    {
+        var socket = new System.Net.Sockets.Socket(System.Net.Sockets.AddressFamily.Unix, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Unspecified);
+        socket.Bind(new System.Net.Sockets.UnixDomainSocketEndPoint(path));
+        return socket;
     }
 
     private static async Task<int> DeadProcessIdAsync()
