@@ -31,10 +31,23 @@ public static class Exporters
         ArgumentNullException.ThrowIfNull(chartFormats);
         var failures = new List<string>();
         var paths = new List<string>();
+        var root = Path.GetFullPath(folder);
         void Write(string path, Action<Stream> write)
         {
             try
             {
+                // Every file inside the output folder, links resolved: a link planted there never carries a write elsewhere.
+                if (Path.GetDirectoryName(path) is { } parent)
+                {
+                    Directory.CreateDirectory(parent);
+                }
+
+                if (!FileSystem.SafeName.IsInside(root, path))
+                {
+                    failures.Add($"{Path.GetFileName(path)}: not written, since it would land outside {root}");
+                    return;
+                }
+
                 WriteAtomically(path, write);
                 paths.Add(path);
             }
@@ -78,14 +91,14 @@ public static class Exporters
             Write(Path.Combine(folder, exporter.FileName), stream => Text(stream, writer => exporter.Export(run, writer)));
         }
 
+        var taken = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
         foreach (var scenario in run.Scenarios)
         {
-            // A scenario's name is only text in the results: it never chooses where a file goes.
-            var safe = string.Concat(scenario.Name.Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' ? c : '-'));
+            // A scenario's name, a parameter key in a chart's kind: only text in the results, never where a file goes.
             var caption = Chart.CaptionOf(run, scenario);
             foreach (var chart in Chart.For(scenario).Select(c => c with { Caption = caption }))
             {
-                var path = Path.Combine(folder, ChartsFolder, $"{safe}-{chart.Kind}");
+                var path = Path.Combine(folder, ChartsFolder, FileSystem.SafeName.Unique($"{scenario.Name}-{chart.Kind}", taken));
                 foreach (var format in formats)
                 {
                     if (Draw(format, chart, Path.GetFileName(path)) is { } bytes)
