@@ -41,6 +41,14 @@ internal static class CompareCommand
                 return ExitCode.BadInput;
             }
 
+            // Never the table written over what it compares: the same file by any name, a link to it included.
+            if (parse.GetValue(markdown) is { } output
+                && new[] { parse.GetValue(old)!, parse.GetValue(current)! }.FirstOrDefault(input => OutputTargets.SameFile(input, output)) is { } input)
+            {
+                await ErrorLine.WriteAsync($"--markdown {output} is the results file {input} this compares; give another file.").ConfigureAwait(false);
+                return ExitCode.BadInput;
+            }
+
             RunResult before, after;
             try
             {

@@ -114,6 +114,18 @@ public sealed class CommandLineTests
             Assert.Contains("| delay | `whenall` | 102 | 152 | 1.49x |", await File.ReadAllTextAsync(markdown), StringComparison.Ordinal);
             Assert.Equal(0, same);
             Assert.Equal(0, faster);
+
+            // Never the table written over a file it compares, by its name or through a link to it.
+            var before = await File.ReadAllTextAsync(slow);
+            File.CreateSymbolicLink(Path.Combine(folder, "alias.json"), slow);
+            foreach (var target in new[] { slow, fast, Path.Combine(folder, "alias.json") })
+            {
+                var (refused, error, _) = await InvokeAsync(["compare", fast, slow, "--markdown", target]);
+                Assert.True(refused == 2, error);
+                Assert.Contains("is the results file", error, StringComparison.Ordinal);
+            }
+
+            Assert.Equal(before, await File.ReadAllTextAsync(slow));
         }
         finally
         {
