@@ -45,6 +45,13 @@ internal static class LoadCommand
         }
 
         var folder = outFolder ?? Exporters.DefaultFolder();
+        using var taken = OutputLock.Take("--out", folder, out var held);
+        if (taken is null)
+        {
+            await ErrorLine.WriteAsync(held!).ConfigureAwait(false);
+            return ExitCode.BadInput;
+        }
+
         console.MarkupLineInterpolated($"[grey]{(options.Connections is { } connections ? $"A closed loop of {connections} connections per endpoint" : options.Auto ? $"Searching each endpoint's saturation rate from {options.StartRate:0.##}/s" : $"Stepping each endpoint through {string.Join(", ", options.Rates.Select(r => r.ToString("0.##", CultureInfo.InvariantCulture)))}/s")}: {options.Step.TotalSeconds:0.##} s a step after {options.Warmup.TotalSeconds:0.##} s of warm-up, {options.Repeat} repeat(s).[/]");
         var crank = parse.GetValue(switches.Crank) || CrankJob.IsRunning();
         var result = await LoadRun.RunAsync(options, new ConsoleObserver(console, crank), cancellationToken).ConfigureAwait(false);

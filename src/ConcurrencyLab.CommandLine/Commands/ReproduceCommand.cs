@@ -75,6 +75,13 @@ internal static class ReproduceCommand
             }
 
             var folder = outFolder ?? Exporters.DefaultFolder();
+            using var taken = OutputLock.Take("--out", folder, out var held);
+            if (taken is null)
+            {
+                await ErrorLine.WriteAsync(held!).ConfigureAwait(false);
+                return ExitCode.BadInput;
+            }
+
             var asJob = parse.GetValue(crank) || CrankJob.IsRunning();
             if (earlier is not null)
             {

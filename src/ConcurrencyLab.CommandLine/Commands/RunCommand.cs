@@ -169,8 +169,15 @@ internal static class RunCommand
     {
         var (options, columns, thresholds, live, jsonPath) = (request.Options, request.Columns, request.Thresholds, request.Live, request.JsonPath);
 
-        // Made only now the input is known to be good: a refused command line leaves nothing behind.
+        // Made only now the input is known to be good: a refused command line leaves nothing behind. Taken for this run
+        // before anything is measured: another run writing there would lose one's results.
         var folder = request.OutFolder ?? Exporters.DefaultFolder();
+        using var taken = OutputLock.Take("--out", folder, out var held);
+        if (taken is null)
+        {
+            await ErrorLine.WriteAsync(held!).ConfigureAwait(false);
+            return ExitCode.BadInput;
+        }
 
         var logger = new ConsoleErrorLogger();
         var result = live

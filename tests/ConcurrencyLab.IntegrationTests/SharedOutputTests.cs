@@ -1,0 +1,28 @@
+using System.Text.Json;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>Two runs given the same output folder: one measures and writes, the other is refused before it measures.</summary>
+public sealed class SharedOutputTests
+{
+    [Fact]
+    public async Task ASecondRun_IntoAFolderAnotherRunIsWriting_IsRefusedInOneLine_AndTheFirstLosesNothing()
+    {
+        using var folder = new TempFolder();
+        using var first = RunningProgram.StartConclab(folder.Path, "run", "delay", "--quick", "--variants", "whenall,channel", "--repeat", "3", "--plain", "--out", "shared");
+        var lockFile = Path.Combine(folder.Path, "shared", ".conclab-lock");
+        Assert.True(await RunningProgram.UntilAsync(() => File.Exists(lockFile), TimeSpan.FromSeconds(60)), first.ToString());
+
+        var second = await ProgramRunner.ConclabAsync(folder.Path, "run", "delay", "--quick", "--variants", "whenall", "--repeat", "1", "--plain", "--out", "shared");
+
+        Assert.True(second.ExitCode == 2, second.ToString());
+        var line = Assert.Single(second.Error.Trim().Split('\n'));
+        Assert.Contains("--out shared is being written by another conclab run; give another folder, or wait for it to end.", line, StringComparison.Ordinal);
+        Assert.DoesNotContain("whenall", second.Output, StringComparison.Ordinal);
+
+        Assert.Equal(0, await first.WaitAsync(TimeSpan.FromMinutes(4)));
+        using var results = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "shared", "results.json")));
+        Assert.Equal(2, results.RootElement.GetProperty("scenarios")[0].GetProperty("variants").GetArrayLength());
+        Assert.False(File.Exists(lockFile));
+    }
+}
