@@ -26,3 +26,30 @@ public sealed class SharedOutputTests
         Assert.False(File.Exists(lockFile));
     }
 }
+
+/// <summary>A temporary folder that cannot serve a run is said before anything starts, never found out by a hang.</summary>
+public sealed class TemporaryFolderTests
+{
+    [Theory]
+    [InlineData("file", "is not a folder")]
+    [InlineData("missing", "does not exist")]
+    public async Task ATmpdirThatIsNoFolder_IsRefusedInOneLine_BeforeAnythingRuns(string what, string expected)
+    {
+        using var folder = new TempFolder();
+        var tmpdir = Path.Combine(folder.Path, what);
+        if (what == "file")
+        {
+            await File.WriteAllTextAsync(tmpdir, "not a folder");
+        }
+
+        foreach (string[] command in new[] { new[] { "run", "delay", "--quick", "--variants", "whenall", "--repeat", "1", "--out", "out" }, ["load", "--url", "http://127.0.0.1:9/", "--rate", "1", "--out", "out"] })
+        {
+            var run = await ProgramRunner.RunProgramAsync("dotnet", folder.Path, [ProgramRunner.ConclabDll, .. command], TimeSpan.FromSeconds(60), new Dictionary<string, string> { ["TMPDIR"] = tmpdir });
+
+            Assert.True(run.ExitCode == 2, run.ToString());
+            var line = Assert.Single(run.Error.Trim().Split('\n'));
+            Assert.Contains($"TMPDIR ({tmpdir}/) {expected}", line, StringComparison.Ordinal);
+            Assert.False(Directory.Exists(Path.Combine(folder.Path, "out")));
+        }
+    }
+}

@@ -32,6 +32,13 @@ internal static class LoadCommand
     private static async Task<int> ExecuteAsync(IAnsiConsole console, LabProgramOptions settings, Switches switches, ParseResult parse, CancellationToken cancellationToken)
     {
         var errors = new List<string>();
+
+        // Before anything starts: a temporary folder that cannot serve would hang the run, or lose its trials.
+        if (ConcurrencyLab.FileSystem.TemporaryFolder.Problem() is { } temporary)
+        {
+            errors.Add(temporary);
+        }
+
         var options = Read(parse, switches, errors);
         errors.AddRange(options.Problems());
         var outFolder = parse.GetValue(switches.Out);

@@ -31,6 +31,11 @@ internal static class ReproduceCommand
         command.SetAction(async (parse, cancellationToken) =>
         {
             var errors = new List<string>();
+            if (parse.GetValue(from) is null && ConcurrencyLab.FileSystem.TemporaryFolder.Problem() is { } temporary)
+            {
+                errors.Add(temporary);
+            }
+
             var chosen = posts;
             if (parse.GetValue(post) is { } name)
             {

@@ -57,6 +57,13 @@ internal static class RunCommand
     private static async Task<int> ExecuteAsync(IAnsiConsole console, RunInvocation invocation, CancellationToken cancellationToken)
     {
         var errors = new List<string>();
+
+        // Before anything starts: a temporary folder that cannot serve would hang the run, or lose its trials.
+        if (ConcurrencyLab.FileSystem.TemporaryFolder.Problem() is { } temporary)
+        {
+            errors.Add(temporary);
+        }
+
         var request = Read(console, invocation, errors);
         var plan = errors.Count == 0 ? Validate(request, invocation.Scenarios, errors) : null;
         if (errors.Count > 0 || plan is null)
