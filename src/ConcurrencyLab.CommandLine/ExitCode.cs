@@ -21,4 +21,7 @@ public static class ExitCode
 
     /// <summary>Interrupted with Ctrl+C or SIGTERM; what was measured is written.</summary>
     public const int Cancelled = 130;
+
+    /// <summary>Stopped by SIGHUP (its terminal closed, its ssh connection dropped); what was measured is written, as for <see cref="Cancelled"/>.</summary>
+    public const int HungUp = 129;
 }

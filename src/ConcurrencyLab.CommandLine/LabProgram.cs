@@ -33,6 +33,9 @@ public static class LabProgram
         ArgumentNullException.ThrowIfNull(scenarios);
         ArgumentNullException.ThrowIfNull(options);
 
+        // Standard output or error closed, or a terminal gone: writes to them are dropped, never the run's end.
+        CommandLine.Rendering.ForgivingWriter.Install();
+
         // A child process (a trial, or a scenario's service): run it and leave before any parsing or console set-up.
         if (await ChildEntry.TryRunAsync(args, scenarios).ConfigureAwait(false) is { } childExitCode)
         {

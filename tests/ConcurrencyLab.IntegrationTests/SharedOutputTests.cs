@@ -53,3 +53,37 @@ public sealed class TemporaryFolderTests
         }
     }
 }
+
+/// <summary>A terminal closed under a run, or standard output closed before it: the measurements are kept all the same.</summary>
+public sealed class LostTerminalTests
+{
+    [Fact]
+    public async Task SIGHUP_StopsTheRunAsCtrlCDoes_KeepsEveryFinishedTrial_LeavesNothing_AndExits129()
+    {
+        using var folder = new TempFolder();
+        var temporary = Directory.CreateDirectory(Path.Combine(folder.Path, "tmp")).FullName;
+        using var run = RunningProgram.StartConclab(folder.Path, new Dictionary<string, string> { ["TMPDIR"] = temporary }, "run", "delay", "--quick", "--variants", "whenall,channel", "--repeat", "20", "--plain", "--out", "out");
+        Assert.True(await RunningProgram.UntilAsync(() => run.Output.Contains("trial 2:", StringComparison.Ordinal), TimeSpan.FromSeconds(90)), run.ToString());
+
+        run.Signal(1);
+
+        Assert.Equal(129, await run.WaitAsync(TimeSpan.FromSeconds(60)));
+        using var results = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var trials = results.RootElement.GetProperty("scenarios")[0].GetProperty("variants").EnumerateArray().Sum(v => v.GetProperty("trials").GetArrayLength());
+        Assert.InRange(trials, 2, 39);
+        Assert.Empty(Directory.EnumerateFileSystemEntries(temporary));
+    }
+
+    [Fact]
+    public async Task AClosedStandardOutput_CostsTheEcho_NotTheRun()
+    {
+        using var folder = new TempFolder();
+
+        var run = await ProgramRunner.RunProgramAsync("sh", folder.Path, ["-c", $"exec dotnet '{ProgramRunner.ConclabDll}' run delay --quick --variants whenall --repeat 1 --plain --out out >&-"], TimeSpan.FromMinutes(2));
+        var refused = await ProgramRunner.RunProgramAsync("sh", folder.Path, ["-c", $"exec dotnet '{ProgramRunner.ConclabDll}' run delay --no-such-option 2>&-"], TimeSpan.FromMinutes(1));
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.True(File.Exists(Path.Combine(folder.Path, "out", "results.json")));
+        Assert.True(refused.ExitCode == 2, refused.ToString());
+    }
+}

@@ -42,12 +42,23 @@ internal static class CommandLineRoot
             context.Cancel = !cancel.IsCancellationRequested;
             cancel.Cancel();
         });
+
+        // SIGHUP (the terminal closed, an ssh connection dropped) too: stop, keep every finished trial, leave nothing,
+        // and end with 129 rather than the runtime's default of dying at once with nothing written.
+        var hungUp = false;
+        using var onHangUp = OperatingSystem.IsWindows() ? null : PosixSignalRegistration.Create(PosixSignal.SIGHUP, context =>
+        {
+            hungUp = true;
+            context.Cancel = !cancel.IsCancellationRequested;
+            cancel.Cancel();
+        });
         try
         {
             // No termination timeout of System.CommandLine's own: after 2 s it ended the process with 130, with
             // nothing written and a half-written hash set left behind. conclab stops by itself, and a second
             // signal is the way to stop it at once.
-            return await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null }, cancel.Token).ConfigureAwait(false);
+            var exitCode = await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null }, cancel.Token).ConfigureAwait(false);
+            return hungUp && exitCode == ExitCode.Cancelled ? ExitCode.HungUp : exitCode;
         }
         finally
         {

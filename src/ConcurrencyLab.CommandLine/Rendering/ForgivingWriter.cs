@@ -1,0 +1,145 @@
+using System.Text;
+
+namespace ConcurrencyLab.CommandLine.Rendering;
+
+/// <summary>
+/// Standard output or error that may be gone: closed by the shell (<c>&gt;&amp;-</c>), a terminal that was closed, a
+/// pipe whose reader left. A write that fails is dropped, and so is every one after it, so what was measured is still
+/// written to its files and the exit code still says what happened to it; the run's own files are the record, the
+/// console only its echo.
+/// </summary>
+internal sealed class ForgivingWriter(TextWriter inner) : TextWriter
+{
+    private volatile bool _lost;
+
+    /// <summary>Whether a write has failed, so that this stream has been dropped.</summary>
+    public bool Lost => _lost;
+
+    /// <inheritdoc/>
+    public override Encoding Encoding => inner.Encoding;
+
+    /// <inheritdoc/>
+    public override IFormatProvider FormatProvider => inner.FormatProvider;
+
+    /// <inheritdoc/>
+#pragma warning disable CS8765 // The base allows null to mean the default line end.
+    public override string NewLine
+    {
+        get => inner.NewLine;
+        set => inner.NewLine = value;
+    }
+#pragma warning restore CS8765
+
+    /// <summary>Puts forgiving writers in place of the console's standard output and error.</summary>
+    public static void Install()
+    {
+        if (Console.Out is not ForgivingWriter)
+        {
+            Console.SetOut(new ForgivingWriter(Console.Out));
+        }
+
+        if (Console.Error is not ForgivingWriter)
+        {
+            Console.SetError(new ForgivingWriter(Console.Error));
+        }
+    }
+
+    /// <inheritdoc/>
+    public override void Write(char value) => Try(() => inner.Write(value));
+
+    /// <inheritdoc/>
+    public override void Write(string? value) => Try(() => inner.Write(value));
+
+    /// <inheritdoc/>
+    public override void Write(char[] buffer, int index, int count) => Try(() => inner.Write(buffer, index, count));
+
+    /// <inheritdoc/>
+    public override void Write(ReadOnlySpan<char> buffer)
+    {
+        var copy = buffer.ToString();
+        Try(() => inner.Write(copy));
+    }
+
+    /// <inheritdoc/>
+    public override void WriteLine(string? value) => Try(() => inner.WriteLine(value));
+
+    /// <inheritdoc/>
+    public override void WriteLine() => Try(inner.WriteLine);
+
+    /// <inheritdoc/>
+    public override void Flush() => Try(inner.Flush);
+
+    /// <inheritdoc/>
+    public override Task WriteAsync(char value)
+    {
+        Write(value);
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc/>
+    public override Task WriteAsync(string? value)
+    {
+        Write(value);
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc/>
+    public override Task WriteAsync(char[] buffer, int index, int count)
+    {
+        Write(buffer, index, count);
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc/>
+    public override Task WriteAsync(ReadOnlyMemory<char> buffer, CancellationToken cancellationToken = default)
+    {
+        Write(buffer.Span);
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc/>
+    public override Task WriteLineAsync(string? value)
+    {
+        WriteLine(value);
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc/>
+    public override Task WriteLineAsync(ReadOnlyMemory<char> buffer, CancellationToken cancellationToken = default)
+    {
+        Write(buffer.Span);
+        WriteLine();
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc/>
+    public override Task FlushAsync()
+    {
+        Flush();
+        return Task.CompletedTask;
+    }
+
+    /// <inheritdoc/>
+    public override Task FlushAsync(CancellationToken cancellationToken)
+    {
+        Flush();
+        return Task.CompletedTask;
+    }
+
+    private void Try(Action write)
+    {
+        if (_lost)
+        {
+            return;
+        }
+
+        try
+        {
+            write();
+        }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException or UnauthorizedAccessException)
+        {
+            _lost = true;
+        }
+    }
+}
