@@ -89,7 +89,7 @@ internal static class Recommender
         // As fast as the fastest: the intervals of the two medians overlap, and its median is within 10% of the
         // fastest's. Overlap alone is only a failure to tell them apart: a variant of three trials, one of them fast,
         // has an interval wide enough to overlap anything, and its median may be twice the fastest's.
-        var tied = sound.Where(v => v.Summary!.CiLowMs <= best.CiHighMs && v.Summary.MedianWallMs <= AsFastRatio * best.MedianWallMs).ToList();
+        var tied = sound.Where(v => v == fastest || (v.Summary!.CiLowMs <= best.CiHighMs && v.Summary.MedianWallMs <= AsFastRatio * best.MedianWallMs)).ToList();
         var use = tied.OrderBy(v => Threads(v) ?? double.MaxValue).ThenBy(v => Cpu(v) ?? double.MaxValue).ThenBy(v => v.Summary!.MedianWallMs).First();
         return new Recommendation
         {

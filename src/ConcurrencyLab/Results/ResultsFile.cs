@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Results;
 /// Reads a <c>results.json</c> back, of this schema or an older one (read as this one), refusing with a one-line
 /// reason what is not one this build can read.
 /// </summary>
-public static class ResultsFile
+public static partial class ResultsFile
 {
     // A null where the model has none (say "variants": null) is refused here, not met later as a crash; a reason to
     // avoid is read by its "kind" wherever in its object a hand or another tool put it.
@@ -43,6 +43,8 @@ public static class ResultsFile
         {
             throw new ResultsFileException($"cannot read {path}: {ex.Message}", ex);
         }
+
+        text = WithoutControlCharacters(text);
 
         RunResult? run;
         var upgraded = false;
@@ -106,6 +108,41 @@ public static class ResultsFile
         return run;
     }
 
+    /// <summary>
+    /// The file's text with every control character inside its strings (but tab and line ends) made U+FFFD: a name in a
+    /// file someone sent is printed, put in Markdown and HTML, and an escape sequence in it would drive the reader's
+    /// terminal (set its title, clear its screen). Outside strings JSON is ASCII, so a raw C1 character can only be in
+    /// one; a C0 or DEL character is written escaped (<c>\u001b</c>), after an even number of backslashes.
+    /// </summary>
+    internal static string WithoutControlCharacters(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var raw = text.AsSpan().IndexOfAnyInRange('\u007f', '\u009f') >= 0
+            ? string.Create(text.Length, text, static (span, source) =>
+            {
+                for (var i = 0; i < source.Length; i++)
+                {
+                    span[i] = source[i] is >= '\u007f' and <= '\u009f' ? '\ufffd' : source[i];
+                }
+            })
+            : text;
+        return raw.Contains("\\u00", StringComparison.OrdinalIgnoreCase) ? EscapedControl().Replace(raw, "$1\\ufffd") : raw;
+    }
+
+    [System.Text.RegularExpressions.GeneratedRegex(@"(?<!\\)((?:\\\\)*)\\u00(?:0[0-8bcefBCEF]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])", System.Text.RegularExpressions.RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 10_000)]
+    private static partial System.Text.RegularExpressions.Regex EscapedControl();
+
+    // Why a variant's summary cannot be one the lab wrote: a time that is negative or not finite, a low end above its high end.
+    private static string? Disordered(VariantSummary summary)
+    {
+        double[] times = [summary.MedianWallMs, summary.MinWallMs, summary.MaxWallMs, summary.CiLowMs, summary.CiHighMs];
+        return times.Any(t => !double.IsFinite(t) || t < 0 || t > 1e12) ? "a time that is negative, not finite or beyond 30 years"
+            : summary.CiLowMs > summary.CiHighMs ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"an interval whose low end ({summary.CiLowMs:R}) is above its high end ({summary.CiHighMs:R})")
+            : summary.MinWallMs > summary.MaxWallMs ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"a fastest trial ({summary.MinWallMs:R}) slower than its slowest ({summary.MaxWallMs:R})")
+            : summary.Efficiency is { } e && (!double.IsFinite(e) || e < 0) ? "an efficiency that is negative or not finite"
+            : null;
+    }
+
     // The binder refuses a null property the model does not allow, but not a null inside a list ("variants": [null]);
     // every list a report walks is looked through here, so such a file is refused in one line, not met as a crash.
     private static string? NullEntry(RunResult run)
@@ -151,6 +188,12 @@ public static class ResultsFile
                 if (Null(variant.Trials, $"{at}.variants[{v}].trials") is { } trial)
                 {
                     return trial;
+                }
+
+                // A summary no run could write: what a report ranks and draws by must at least be in order.
+                if (variant.Summary is { } summary && Disordered(summary) is { } disorder)
+                {
+                    return $"{at}.variants[{v}].summary holds {disorder}";
                 }
 
                 // The runtime's accounts, each trial's and its service's, and the variant's added up.
