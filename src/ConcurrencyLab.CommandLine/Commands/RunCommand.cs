@@ -153,6 +153,10 @@ internal static class RunCommand
         // A threshold on a variant the run will not measure could never fail: a typo, said before anything runs.
         var planned = plan.Scenarios.SelectMany(s => s.Variants.Select(v => (s.Scenario.Name, v.Name))).ToList();
         errors.AddRange(request.Thresholds.Where(t => !t.Names(planned)).Select(t => $"--assert '{t.Text}': this run measures no such variant{(t.Scenario is null ? string.Empty : " in " + t.Scenario)}."));
+
+        // A misspelt quantity would only fail at the end, after the whole benchmark: refused before anything runs.
+        var measured = StandardMetrics.All.Select(m => m.Id).Concat(plan.Scenarios.SelectMany(s => s.Scenario.Metrics.Select(m => m.Id))).ToList();
+        errors.AddRange(request.Thresholds.Select(t => t.UnknownQuantity(measured)).OfType<string>());
         return errors.Count == 0 ? plan : null;
     }
 

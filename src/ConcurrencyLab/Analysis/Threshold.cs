@@ -42,10 +42,23 @@ public sealed partial record Threshold
     /// <summary>Whether <see cref="Value"/> is a multiple of the scenario's ideal (medians only).</summary>
     public bool OfIdeal { get; }
 
+    /// <summary>The longest threshold read, in characters: far beyond any real one, short enough to refuse at once.</summary>
+    public const int MaxLength = 500;
+
+    /// <summary>The quantities every variant has, besides its metrics' ids.</summary>
+    public static IReadOnlyList<string> OwnQuantities { get; } = ["median", "efficiency", "ratio", "failed", "lost"];
+
     /// <summary>Reads <paramref name="text"/>; false with a one-line reason when it is not a threshold.</summary>
     public static bool TryParse(string? text, out Threshold? threshold, out string? error)
     {
         threshold = null;
+        if (text is { Length: > MaxLength })
+        {
+            error = $"--assert takes a threshold of at most {MaxLength} characters, such as whenall:median<=1.2ideal, not one of {text.Length}.";
+            return false;
+        }
+
+        // Matched without backtracking: the time is linear in the text, whatever it holds.
         var match = Grammar().Match(text ?? string.Empty);
         if (!match.Success)
         {
@@ -70,6 +83,42 @@ public sealed partial record Threshold
         error = null;
         threshold = new Threshold(text!.Trim(), match.Groups["scenario"].Success ? match.Groups["scenario"].Value : null, match.Groups["variant"].Value, quantity, match.Groups["op"].Value, value, ofIdeal);
         return true;
+    }
+
+    /// <summary>
+    /// Why this threshold's quantity is none of <paramref name="known"/> (the metrics' ids a run measures) nor one of
+    /// <see cref="OwnQuantities"/>, naming the closest; null when it is one.
+    /// </summary>
+    public string? UnknownQuantity(IEnumerable<string> known)
+    {
+        ArgumentNullException.ThrowIfNull(known);
+        var all = OwnQuantities.Concat(known).Distinct(StringComparer.Ordinal).ToList();
+        if (all.Contains(Quantity, StringComparer.Ordinal))
+        {
+            return null;
+        }
+
+        var closest = all.OrderBy(q => Distance(q.ToUpperInvariant(), Quantity.ToUpperInvariant())).First();
+        return $"--assert '{Text}': no quantity '{Quantity}' is measured; did you mean '{closest}'? ({string.Join(", ", OwnQuantities)} or a metric's id)";
+    }
+
+    // Edit distance (Levenshtein), for naming the closest quantity to a misspelt one.
+    private static int Distance(string a, string b)
+    {
+        var previous = Enumerable.Range(0, b.Length + 1).ToArray();
+        for (var i = 1; i <= a.Length; i++)
+        {
+            var current = new int[b.Length + 1];
+            current[0] = i;
+            for (var j = 1; j <= b.Length; j++)
+            {
+                current[j] = Math.Min(Math.Min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1));
+            }
+
+            previous = current;
+        }
+
+        return previous[b.Length];
     }
 
     /// <summary>Whether one of <paramref name="variants"/> (scenario and variant names, as planned) is one this threshold names.</summary>
@@ -119,7 +168,7 @@ public sealed partial record Threshold
         _ => variant.Summary?.Medians.TryGetValue(Quantity, out var value) == true ? value : null,
     };
 
-    [GeneratedRegex(@"^\s*(?:(?<scenario>[A-Za-z0-9_.-]+)/)?(?<variant>\*|[^:\s]+)\s*:\s*(?<quantity>[A-Za-z][A-Za-z0-9_-]*)\s*(?<op><=|>=|==|<|>)\s*(?<value>[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(?<ideal>ideal)?\s*$")]
+    [GeneratedRegex(@"^\s*(?:(?<scenario>[A-Za-z0-9_.-]+)/)?(?<variant>\*|[^:\s]+)\s*:\s*(?<quantity>[A-Za-z][A-Za-z0-9_-]*)\s*(?<op><=|>=|==|<|>)\s*(?<value>[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(?<ideal>ideal)?\s*$", RegexOptions.NonBacktracking)]
     private static partial Regex Grammar();
 }
 

@@ -42,6 +42,40 @@ public class ThresholdTests
         Assert.StartsWith("--assert", error, StringComparison.Ordinal);
     }
 
+    [Theory]
+    [InlineData(120_000, '9')]
+    [InlineData(50_000, ' ')]
+    public void AThresholdLongerThanAnyRealOne_IsRefusedByItsLength(int length, char fill)
+    {
+        Assert.False(Threshold.TryParse("whenall:median<=" + new string(fill, length), out _, out var error));
+        Assert.Contains($"at most {Threshold.MaxLength} characters", error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void TheLongestThresholdRead_OfDigitsOrSpaces_IsReadWithoutBacktracking()
+    {
+        // At the limit the match is linear: these were quadratic before (10 KB of digits took 2 s).
+        var digits = "w:median<=" + new string('9', Threshold.MaxLength - 10);
+        var spaces = "w" + new string(' ', Threshold.MaxLength - 12) + ":median<=1";
+
+        // Read through to its value, which no double holds.
+        Assert.False(Threshold.TryParse(digits, out _, out var digitsError));
+        Assert.EndsWith("is not a number.", digitsError, StringComparison.Ordinal);
+        Assert.True(Threshold.TryParse(spaces, out var spaced, out var spacesError), spacesError);
+        Assert.Equal("w", spaced!.Variant);
+    }
+
+    [Fact]
+    public void AMisspeltQuantity_IsNamedWithTheClosestOneMeasured()
+    {
+        var threshold = Parse("whenall:medianWalMs<=100");
+
+        Assert.Null(Parse("*:peakPoolThreads<=8").UnknownQuantity(["peakPoolThreads", "wallMs"]));
+        Assert.Null(Parse("*:lost==0").UnknownQuantity([]));
+        var error = threshold.UnknownQuantity(["peakPoolThreads", "wallMs", "p99Ms"]);
+        Assert.Equal("--assert 'whenall:medianWalMs<=100': no quantity 'medianWalMs' is measured; did you mean 'median'? (median, efficiency, ratio, failed, lost or a metric's id)", error);
+    }
+
     [Fact]
     public void ChecksEachVariantItNames_AgainstItsMediansAndTrials()
     {
