@@ -87,3 +87,48 @@ public sealed class LostTerminalTests
         Assert.True(refused.ExitCode == 2, refused.ToString());
     }
 }
+
+/// <summary>report of the largest file it accepts still stops on SIGTERM, rather than finishing first.</summary>
+public sealed class LargeReportTests
+{
+    [Fact]
+    public async Task SIGTERM_DuringTheReportOfALargeFile_EndsItWith130_AndEveryFileWrittenIsWhole()
+    {
+        using var folder = new TempFolder();
+        var small = await ProgramRunner.ConclabAsync(folder.Path, "run", "delay", "--quick", "--variants", "whenall", "--repeat", "3", "--plain", "--out", "small");
+        Assert.True(small.ExitCode == 0, small.ToString());
+
+        // 2,000 variants of 5 trials: the most report reads, some seconds of work.
+        var root = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "small", "results.json")))!;
+        var scenario = root["scenarios"]![0]!;
+        var first = scenario["variants"]![0]!;
+        var variants = new System.Text.Json.Nodes.JsonArray();
+        for (var v = 0; v < 2000; v++)
+        {
+            var variant = first.DeepClone();
+            variant["name"] = $"whenall-{v}";
+            var trials = new System.Text.Json.Nodes.JsonArray();
+            for (var t = 0; t < 5; t++)
+            {
+                trials.Add(first["trials"]![t % 3]!.DeepClone());
+            }
+
+            variant["trials"] = trials;
+            variants.Add(variant);
+        }
+
+        scenario["variants"] = variants;
+        var large = Path.Combine(folder.Path, "large.json");
+        await File.WriteAllTextAsync(large, root.ToJsonString());
+
+        using var report = RunningProgram.StartConclab(folder.Path, "report", large, "--out", "report");
+        await Task.Delay(TimeSpan.FromSeconds(1));
+        report.Signal(15);
+
+        Assert.Equal(130, await report.WaitAsync(TimeSpan.FromSeconds(30)));
+        foreach (var file in Directory.Exists(Path.Combine(folder.Path, "report")) ? Directory.EnumerateFiles(Path.Combine(folder.Path, "report"), "*.json") : [])
+        {
+            using var whole = JsonDocument.Parse(await File.ReadAllTextAsync(file));
+        }
+    }
+}

@@ -52,13 +52,18 @@ internal static class CompareCommand
             RunResult before, after;
             try
             {
-                before = ResultsFile.Read(parse.GetValue(old)!);
-                after = ResultsFile.Read(parse.GetValue(current)!);
+                // Read apart from the signal's flow: Ctrl+C or SIGTERM while large files are read ends the command at once.
+                (before, after) = await Task.Run(() => (ResultsFile.Read(parse.GetValue(old)!), ResultsFile.Read(parse.GetValue(current)!)), CancellationToken.None)
+                    .WaitAsync(cancellationToken).ConfigureAwait(false);
             }
             catch (ResultsFileException ex)
             {
                 await ErrorLine.WriteAsync(ex.Message).ConfigureAwait(false);
                 return ExitCode.BadInput;
+            }
+            catch (OperationCanceledException)
+            {
+                return ExitCode.Cancelled;
             }
 
             var comparison = RunComparison.Of(before, after, level);

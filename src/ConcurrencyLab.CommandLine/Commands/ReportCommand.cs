@@ -28,21 +28,32 @@ internal static class ReportCommand
             RunResult run;
             try
             {
-                // A version 1 file recorded variants by name only: the scenarios read their structure back.
-                run = ResultsFile.Read(path, out var writtenAs);
-                run = writtenAs < 2 ? RecordedVariants.WithStructure(run, scenarios) : run;
+                // Read apart from the signal's flow: Ctrl+C or SIGTERM while a large file is read ends the command at
+                // once, with nothing written yet.
+                run = await Task.Run(
+                    () =>
+                    {
+                        // A version 1 file recorded variants by name only: the scenarios read their structure back.
+                        var read = ResultsFile.Read(path, out var writtenAs);
+                        read = writtenAs < 2 ? RecordedVariants.WithStructure(read, scenarios) : read;
 
-                // The published claims are judged again by this build's rules, each only where the run met its
-                // conditions: a verdict an older build gave on a run that did not test its claim is not repeated.
-                run = run with
-                {
-                    Scenarios = [.. run.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { } known && PostClaims.Of(known) is not null ? s with { Claims = Summarizer.Judge(known, s, machine: run.Environment, settings: run.Settings) } : s)],
-                };
+                        // The published claims are judged again by this build's rules, each only where the run met its
+                        // conditions: a verdict an older build gave on a run that did not test its claim is not repeated.
+                        return read with
+                        {
+                            Scenarios = [.. read.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { } known && PostClaims.Of(known) is not null ? s with { Claims = Summarizer.Judge(known, s, machine: read.Environment, settings: read.Settings) } : s)],
+                        };
+                    },
+                    CancellationToken.None).WaitAsync(cancellationToken).ConfigureAwait(false);
             }
             catch (ResultsFileException ex)
             {
                 await ErrorLine.WriteAsync(ex.Message).ConfigureAwait(false);
                 return ExitCode.BadInput;
+            }
+            catch (OperationCanceledException)
+            {
+                return ExitCode.Cancelled;
             }
 
             // The results file itself is the source: it is never written over, only copied to another folder, and
@@ -65,18 +76,24 @@ internal static class ReportCommand
 
             foreach (var scenario in run.Scenarios)
             {
+                if (cancellationToken.IsCancellationRequested)
+                {
+                    return ExitCode.Cancelled;
+                }
+
                 console.Write(ResultTableRenderer.Render(scenario, run.Environment.ProcessorCount, columns, console.Profile.Width));
             }
 
+            // Stopped between files by Ctrl+C or SIGTERM: each file written is whole, and the rest are not begun.
             var exporters = Exporters.Default.Where(e => !(sameFile && e is JsonExporter)).ToList();
-            var failures = Exporters.ExportAll(run, folder, exporters, settings.ChartFormats, out var written);
+            var failures = Exporters.ExportAll(run, folder, exporters, settings.ChartFormats, out var written, cancellationToken);
             foreach (var failure in failures)
             {
                 await ErrorLine.WriteAsync($"could not write {failure}").ConfigureAwait(false);
             }
 
             console.MarkupLineInterpolated($"Reports: {Exporters.Describe(written)}");
-            return failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
+            return cancellationToken.IsCancellationRequested ? ExitCode.Cancelled : failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
         });
         return command;
     }

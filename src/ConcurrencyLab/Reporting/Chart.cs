@@ -107,10 +107,19 @@ internal readonly record struct BarRow(string Name, double Value, double Low, do
 internal abstract record BarChart : Chart
 {
     private protected BarChart(ScenarioResult scenario, IReadOnlyList<BarRow> rows, double max)
-        : base(scenario) => (Rows, Max) = (rows, max);
+        : base(scenario) => (Rows, LeftOut, Max) = (rows.Count > MaxRows ? [.. rows.Take(MaxRows)] : rows, Math.Max(0, rows.Count - MaxRows), max);
 
-    /// <summary>A bar for each variant with a value, in the order of the tables (fastest first).</summary>
+    /// <summary>The most bars a chart draws: beyond them a picture is no longer read, and only costs time and memory to draw.</summary>
+    public const int MaxRows = 60;
+
+    /// <summary>A bar for each variant with a value, in the order of the tables (fastest first), the first <see cref="MaxRows"/>.</summary>
     public IReadOnlyList<BarRow> Rows { get; }
+
+    /// <summary>Variants with a value beyond the first <see cref="MaxRows"/>, left out of the picture (the tables have them all).</summary>
+    public int LeftOut { get; }
+
+    /// <summary>What the picture leaves out, as a clause for its description; empty when nothing.</summary>
+    private protected string LeftOutClause => LeftOut > 0 ? $" (the first {MaxRows} in the tables' order; {LeftOut} more are in results.md)" : string.Empty;
 
     /// <summary>The end of the value axis: a little past the longest whisker and the ideal.</summary>
     public double Max { get; }
@@ -137,7 +146,7 @@ internal sealed record WallTimeChart : BarChart
 
     public override string Kind => "wall-time";
 
-    public override string Description => $"Median wall time of each {Scenario.Name} variant, with 95% confidence intervals and the ideal";
+    public override string Description => $"Median wall time of each {Scenario.Name} variant, with 95% confidence intervals and the ideal{LeftOutClause}";
 
     public override string AxisTitle => WallTimeAxis;
 
@@ -179,7 +188,7 @@ internal sealed record MetricChart : BarChart
     /// <summary><c>metric-</c> and the metric's id, in letters, digits and dashes only, since it ends a file name.</summary>
     public override string Kind => "metric-" + string.Concat(Metric.Id.Select(c => char.IsAsciiLetterOrDigit(c) || c == '-' ? c : '-'));
 
-    public override string Description => $"Median {Metric.DisplayName} of each {Scenario.Name} variant, with the range over its trials";
+    public override string Description => $"Median {Metric.DisplayName} of each {Scenario.Name} variant, with the range over its trials{LeftOutClause}";
 
     public override string AxisTitle => "median " + Metric.HeaderWithUnit;
 
@@ -455,8 +464,12 @@ internal readonly record struct SweepPoint(int N, double Ms, string Variant);
 /// <summary>A quantity the sampler read (OS threads, pool threads) over each variant's first successful trial, a line per variant.</summary>
 internal sealed record OverTimeChart : Chart
 {
+    // A line per variant, the first in the tables' order: past a few dozen lines the picture is not read.
     private OverTimeChart(ScenarioResult scenario, string kind, string quantity, IReadOnlyList<(string Name, IReadOnlyList<(double TimeMs, double Value)> Points)> series)
-        : base(scenario) => (Kind, Quantity, Series) = (kind, quantity, series);
+        : base(scenario) => (Kind, Quantity, Series, LeftOut) = (kind, quantity, series.Count > BarChart.MaxRows ? [.. series.Take(BarChart.MaxRows)] : series, Math.Max(0, series.Count - BarChart.MaxRows));
+
+    /// <summary>Variants beyond the first <see cref="BarChart.MaxRows"/>, left out of the picture.</summary>
+    public int LeftOut { get; }
 
     public override string Kind { get; }
 
@@ -530,7 +543,7 @@ internal sealed record OverTimeChart : Chart
     /// <summary>The top of the value axis, a little above the highest reading or mark.</summary>
     public double MaxValue => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
 
-    public override string Description => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking, at its new thread target (which the running threads follow, or not)" : string.Empty);
+    public override string Description => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking, at its new thread target (which the running threads follow, or not)" : string.Empty) + (LeftOut > 0 ? $" (the first {BarChart.MaxRows} variants in the tables' order; {LeftOut} more are in results.md)" : string.Empty);
 
     /// <inheritdoc/>
     public override string Title => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time, each {Scenario.Name} variant" + (Marks.Count > 0 ? " (a dot: the pool added a thread)" : string.Empty);
@@ -539,7 +552,15 @@ internal sealed record OverTimeChart : Chart
     /// Where the pool added a thread by the runtime's own account (starvation, or a pool thread blocking on a
     /// task), on each series' trial: drawn as dots on the pool-threads chart, so its steps say why.
     /// </summary>
-    public IReadOnlyList<ChartMark> Marks { get; private init; } = [];
+    public IReadOnlyList<ChartMark> Marks
+    {
+        get;
+
+        // Only on the lines drawn.
+        private init => field = [.. value.Where(m => m.Series < Series.Count)];
+    }
+
+    = [];
 
     /// <summary>
     /// Null when no trial has samples, or they cannot be drawn. With <paramref name="markInjections"/>, the
@@ -645,7 +666,8 @@ internal sealed record ThreadStateChart : Chart
             rows.Add(new ThreadStateRow(variant.Name, threads.BinMs, threads.Timeline, Math.Max(1, Math.Ceiling(peak)), marks, site));
         }
 
-        return rows.Count == 0 ? null : new ThreadStateChart(scenario, service, rows);
+        // A strip per variant, the first in the tables' order: past a few dozen strips the picture is not read.
+        return rows.Count == 0 ? null : new ThreadStateChart(scenario, service, rows.Count > BarChart.MaxRows ? [.. rows.Take(BarChart.MaxRows)] : rows);
     }
 }
 

@@ -24,7 +24,11 @@ public static class Exporters
     /// <c>hash-wall-time.png</c>, ...), for a post or a review. One file's failure does not stop the others;
     /// each failure comes back as a line, and a machine that cannot draw a format at all costs one line, not one per chart.
     /// </summary>
-    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, IEnumerable<ChartFormat> chartFormats, out IReadOnlyList<string> written)
+    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, IEnumerable<ChartFormat> chartFormats, out IReadOnlyList<string> written) =>
+        ExportAll(run, folder, exporters, chartFormats, out written, CancellationToken.None);
+
+    /// <summary>The overload that takes chart formats, stopping between files once <paramref name="cancellationToken"/> is cancelled (each file written is whole).</summary>
+    internal static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, IEnumerable<ChartFormat> chartFormats, out IReadOnlyList<string> written, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(exporters);
@@ -34,6 +38,11 @@ public static class Exporters
         var root = Path.GetFullPath(folder);
         void Write(string path, Action<Stream> write)
         {
+            if (cancellationToken.IsCancellationRequested)
+            {
+                return;
+            }
+
             try
             {
                 // Every file inside the output folder, links resolved: a link planted there never carries a write elsewhere.
@@ -96,7 +105,7 @@ public static class Exporters
         {
             // A scenario's name, a parameter key in a chart's kind: only text in the results, never where a file goes.
             var caption = Chart.CaptionOf(run, scenario);
-            foreach (var chart in Chart.For(scenario).Select(c => c with { Caption = caption }))
+            foreach (var chart in Chart.For(scenario).Select(c => c with { Caption = caption }).TakeWhile(_ => !cancellationToken.IsCancellationRequested))
             {
                 var path = Path.Combine(folder, ChartsFolder, FileSystem.SafeName.Unique($"{scenario.Name}-{chart.Kind}", taken));
                 foreach (var format in formats)

@@ -34,26 +34,33 @@ public static partial class ResultsFile
             throw new ResultsFileException(refusal);
         }
 
-        string text;
+        byte[] bytes;
         try
         {
-            text = File.ReadAllText(path);
+            bytes = File.ReadAllBytes(path);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or NotSupportedException)
         {
             throw new ResultsFileException($"cannot read {path}: {ex.Message}", ex);
         }
 
-        text = WithoutControlCharacters(text);
+        bytes = WithoutControlCharacters(bytes);
 
         RunResult? run;
         var upgraded = false;
         var fromTwo = false;
         try
         {
-            // Read as a tree first: a file of an older schema is rewritten into this one before it is bound.
-            // A key given twice is refused: which of the two values would count is no one's guess to make.
-            var root = JsonNode.Parse(text, documentOptions: new JsonDocumentOptions { AllowDuplicateProperties = false }) as JsonObject;
+            // A file of this schema is bound straight from its bytes: a tree of a file of tens of MiB costs many times
+            // its size in memory. A key given twice is refused either way: which value would count is no one's guess.
+            if (TopLevel(bytes) is ("conclab", RunResult.CurrentSchemaVersion))
+            {
+                run = JsonSerializer.Deserialize<RunResult>(bytes, Direct);
+                return Checked(path, run, out writtenAs, upgraded: false, fromTwo: false);
+            }
+
+            // Otherwise read as a tree first: a file of an older schema is rewritten into this one before it is bound.
+            var root = JsonNode.Parse(bytes, documentOptions: new JsonDocumentOptions { AllowDuplicateProperties = false }) as JsonObject;
             if (root is not null && root["tool"] is JsonValue tool && tool.TryGetValue<string>(out var name) && name == "conclab")
             {
                 // A newer schema may have a shape this build cannot bind: say so, rather than that it is no results file.
@@ -84,6 +91,14 @@ public static partial class ResultsFile
             throw new ResultsFileException($"{path} is not a conclab results file: {ex.Message}".ReplaceLineEndings(" "), ex);
         }
 
+        return Checked(path, run, out writtenAs, upgraded, fromTwo);
+    }
+
+    // The checks every file passes once bound, whatever its schema, and the upgrade of a version 1 file's medians.
+    private static RunResult Checked(string path, RunResult? run, out int writtenAs, bool upgraded, bool fromTwo)
+    {
+        writtenAs = 0;
+
         if (run is null || run.Tool != "conclab" || run.Scenarios is null)
         {
             throw new ResultsFileException($"{path} is not a conclab results file (no tool \"conclab\" and scenarios in it)");
@@ -92,6 +107,13 @@ public static partial class ResultsFile
         if (run.SchemaVersion > RunResult.CurrentSchemaVersion)
         {
             throw new ResultsFileException(Newer(path, run.SchemaVersion));
+        }
+
+        var variants = run.Scenarios.Sum(s => s?.Variants?.Count ?? 0);
+        var trials = run.Scenarios.Sum(s => s?.Variants?.Sum(v => v?.Trials?.Count ?? 0) ?? 0);
+        if (variants > MaxVariants || trials > MaxTrials)
+        {
+            throw new ResultsFileException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{path} holds {variants:N0} variants and {trials:N0} trials; report and compare read at most {MaxVariants:N0} variants and {MaxTrials:N0} trials, more than any run makes."));
         }
 
         if (NullEntry(run) is { } where)
@@ -106,6 +128,106 @@ public static partial class ResultsFile
         }
 
         return run;
+    }
+
+    private static readonly JsonSerializerOptions Direct = new(Strict) { AllowDuplicateProperties = false };
+
+    // The file's "tool" and "schemaVersion", read from its top level without building anything; (null, 0) when absent.
+    private static (string? Tool, int Version) TopLevel(byte[] bytes)
+    {
+        var reader = new Utf8JsonReader(bytes, new JsonReaderOptions { MaxDepth = 256 });
+        string? tool = null;
+        var version = 0;
+        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+        {
+            return (null, 0);
+        }
+
+        while (reader.Read() && reader.TokenType == JsonTokenType.PropertyName)
+        {
+            var name = reader.GetString();
+            if (!reader.Read())
+            {
+                break;
+            }
+
+            if (name == "tool" && reader.TokenType == JsonTokenType.String)
+            {
+                tool = reader.GetString();
+            }
+            else if (name == "schemaVersion" && reader.TokenType == JsonTokenType.Number && reader.TryGetInt32(out var number))
+            {
+                version = number;
+            }
+            else
+            {
+                reader.Skip();
+            }
+        }
+
+        return (tool, version);
+    }
+
+    /// <summary>
+    /// <see cref="WithoutControlCharacters(string)"/> on the file's UTF-8 bytes: a control character written escaped
+    /// becomes U+FFFD escaped (the same six bytes, in place), a raw C1 or DEL character U+FFFD itself.
+    /// </summary>
+    internal static byte[] WithoutControlCharacters(byte[] bytes)
+    {
+        ArgumentNullException.ThrowIfNull(bytes);
+        var raw = bytes.AsSpan().IndexOf((byte)0x7f) >= 0 || HasRawC1(bytes);
+        if (raw)
+        {
+            bytes = System.Text.Encoding.UTF8.GetBytes(WithoutControlCharacters(System.Text.Encoding.UTF8.GetString(bytes)));
+            return bytes;
+        }
+
+        // \u00XX after an even number of backslashes, for a C0 (but tab and line ends), DEL or C1 character.
+        for (var i = bytes.AsSpan().IndexOf((byte)'\\'); i >= 0 && i + 5 < bytes.Length; i++)
+        {
+            if (bytes[i] != '\\')
+            {
+                continue;
+            }
+
+            if (bytes[i + 1] != 'u')
+            {
+                i++;
+                continue;
+            }
+
+            if (bytes[i + 2] == '0' && bytes[i + 3] == '0' && IsControlEscape(bytes[i + 4], bytes[i + 5]))
+            {
+                "fffd"u8.CopyTo(bytes.AsSpan(i + 2));
+            }
+
+            i += 5;
+        }
+
+        return bytes;
+
+        static bool HasRawC1(byte[] bytes)
+        {
+            for (var i = bytes.AsSpan().IndexOf((byte)0xC2); i >= 0 && i + 1 < bytes.Length; i++)
+            {
+                if (bytes[i] == 0xC2 && bytes[i + 1] is >= 0x80 and <= 0x9F)
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+
+        static bool IsControlEscape(byte high, byte low)
+        {
+            var h = char.ToLowerInvariant((char)high);
+            var l = char.ToLowerInvariant((char)low);
+            return (h is '0' && l is not ('9' or 'a' or 'd') && char.IsAsciiHexDigit(l))
+                || (h is '1' && char.IsAsciiHexDigit(l))
+                || (h is '7' && l is 'f')
+                || (h is '8' or '9' && char.IsAsciiHexDigit(l));
+        }
     }
 
     /// <summary>
@@ -296,8 +418,18 @@ public static partial class ResultsFile
         }
     }
 
-    /// <summary>The largest results file read: more than any run writes (a full fanout run at N = 1000 writes about 300 MiB).</summary>
-    public const long MaxBytes = 1L << 30;
+    /// <summary>
+    /// The largest results file read, in bytes. With <see cref="MaxVariants"/> and <see cref="MaxTrials"/> it bounds what
+    /// <c>report</c> and <c>compare</c> take, so that the largest file accepted is reported within 10 s and 1 GiB
+    /// (benchmarks/LargeResults.cs, docs/results.md); a full fanout run at N = 1000 writes tens of MiB.
+    /// </summary>
+    public const long MaxBytes = 64L << 20;
+
+    /// <summary>The most variants a results file may hold, over all its scenarios: far more than any run plans.</summary>
+    public const int MaxVariants = 2_000;
+
+    /// <summary>The most trials a results file may hold, over all its variants.</summary>
+    public const int MaxTrials = 10_000;
 
     /// <summary>Why <paramref name="path"/> is not even opened as a results file, or null when it may be read.</summary>
     private static string? Refuse(string path)
