@@ -13,7 +13,7 @@ public sealed class ReproduceTests
     {
         using var folder = new TempFolder();
 
-        var run = await ProgramRunner.RunAsync(ProgramRunner.ConclabDll, folder.Path, ["reproduce", "delay", "--quick", "--out", "out", "--plain", "--crank"], TimeSpan.FromMinutes(8));
+        var run = await ProgramRunner.RunAsync(ProgramRunner.ConclabDll, folder.Path, ["reproduce", "delay", "--quick", "--out", "out", "--plain", "--crank"], TimeSpan.FromMinutes(12));
 
         Assert.True(run.ExitCode == 0, run.ToString());
         var outFolder = Path.Combine(folder.Path, "out");

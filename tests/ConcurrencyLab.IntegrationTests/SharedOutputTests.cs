@@ -132,3 +132,30 @@ public sealed class LargeReportTests
         }
     }
 }
+
+/// <summary>A disk too full for the results is found out before the run measures, not after.</summary>
+public sealed class FullDiskTests
+{
+    [SkippableFact]
+    public async Task AnOutputFolderWithoutRoomForTheResults_IsRefusedBeforeAnythingIsMeasured()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux() && Environment.UserName == "root", "needs root, to mount a small file system");
+        using var folder = new TempFolder();
+        var small = Directory.CreateDirectory(Path.Combine(folder.Path, "small")).FullName;
+        var mounted = await ProgramRunner.RunProgramAsync("mount", folder.Path, ["-t", "tmpfs", "-o", "size=512k", "tmpfs", small]);
+        Skip.If(mounted.ExitCode != 0, "no tmpfs can be mounted here: " + mounted.Error.Trim());
+        try
+        {
+            var run = await ProgramRunner.ConclabAsync(folder.Path, "run", "delay", "--quick", "--variants", "whenall", "--repeat", "2", "--plain", "--out", Path.Combine(small, "out"));
+
+            Assert.True(run.ExitCode == 2, run.ToString());
+            Assert.Contains("MiB free, and this run's results take about", run.Error, StringComparison.Ordinal);
+            Assert.DoesNotContain("trial 1", run.Output, StringComparison.Ordinal);
+            Assert.Empty(Directory.EnumerateFileSystemEntries(small));
+        }
+        finally
+        {
+            await ProgramRunner.RunProgramAsync("umount", folder.Path, [small]);
+        }
+    }
+}

@@ -96,7 +96,7 @@ internal static class ReproduceCommand
                 var problems = ReproductionReport.WriteAll(again, folder, out var made);
                 foreach (var unwritten in problems)
                 {
-                    console.MarkupLineInterpolated($"[red]could not write {unwritten}[/]");
+                    await ErrorLine.WriteAsync($"could not write {unwritten}").ConfigureAwait(false);
                 }
 
                 console.MarkupLineInterpolated($"Results: {Exporters.Describe(made)}");
@@ -117,7 +117,7 @@ internal static class ReproduceCommand
             var failures = ReproductionReport.WriteAll(result, folder, out var written);
             foreach (var failure in failures)
             {
-                console.MarkupLineInterpolated($"[red]could not write {failure}[/]");
+                await ErrorLine.WriteAsync($"could not write {failure}").ConfigureAwait(false);
             }
 
             console.MarkupLineInterpolated($"Results: {Exporters.Describe(written)}, and each run's own in {folder}");

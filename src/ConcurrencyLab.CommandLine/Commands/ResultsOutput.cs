@@ -1,3 +1,4 @@
+using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using Spectre.Console;
@@ -42,9 +43,10 @@ internal static class ResultsOutput
             }
         }
 
+        // Problems on standard error, where a terminal still shows them when standard output goes to a file.
         foreach (var failure in failures)
         {
-            console.MarkupLineInterpolated($"[red]could not write {failure}[/]");
+            Console.Error.WriteLine(ErrorLine.Format($"could not write {failure}"));
         }
 
         console.MarkupLineInterpolated($"Results: {Exporters.Describe(written)}");

@@ -183,10 +183,18 @@ internal static class RunCommand
         // Made only now the input is known to be good: a refused command line leaves nothing behind. Taken for this run
         // before anything is measured: another run writing there would lose one's results.
         var folder = request.OutFolder ?? Exporters.DefaultFolder();
+        var made = request.OutFolder is null || !Directory.Exists(folder);
         using var taken = OutputLock.Take("--out", folder, out var held);
-        if (taken is null)
+        if ((taken is null ? held : ResultsRoom.Problem(folder, plan)) is { } refusal)
         {
-            await ErrorLine.WriteAsync(held!).ConfigureAwait(false);
+            // A folder made for this run goes with it; one that was there stays as it was.
+            taken?.Dispose();
+            if (made && taken is not null && Directory.Exists(folder) && !Directory.EnumerateFileSystemEntries(folder).Any())
+            {
+                Directory.Delete(folder);
+            }
+
+            await ErrorLine.WriteAsync(refusal).ConfigureAwait(false);
             return ExitCode.BadInput;
         }
 
@@ -302,6 +310,9 @@ internal static class RunCommand
         Setting(switches.HillClimbing, RuntimeSettings.HillClimbing, text => text.ToLowerInvariant() switch { "on" => 1, "off" => 0, _ => null }, "on or off");
         Setting(switches.Gc, RuntimeSettings.ServerGc, text => text.ToLowerInvariant() switch { "server" => 1, "workstation" => 0, _ => null }, "server or workstation");
 
+        // A variable an option of its own sets (--gc sets DOTNET_gcServer) is not given again: the two could
+        // disagree, and which one the trials ran with would be no one's guess.
+        (Option<string> Option, RuntimeSetting Setting)[] dedicated = [(switches.Cores, RuntimeSettings.Cores), (switches.MinThreads, RuntimeSettings.PoolMinimum), (switches.HillClimbing, RuntimeSettings.HillClimbing), (switches.Gc, RuntimeSettings.ServerGc)];
         var environment = new Dictionary<string, string>(options.RuntimeEnvironment, StringComparer.Ordinal);
         foreach (var pair in parse.GetValue(switches.RuntimeEnv) ?? [])
         {
@@ -312,7 +323,14 @@ internal static class RunCommand
                 continue;
             }
 
-            environment[pair[..equals].Trim()] = pair[(equals + 1)..];
+            var name = pair[..equals].Trim();
+            if (dedicated.FirstOrDefault(d => string.Equals(d.Setting.Variable, name, StringComparison.OrdinalIgnoreCase) && parse.GetValue(d.Option) is not null) is { Option: { } both })
+            {
+                errors.Add($"--runtime-env {pair} and {both.Name} {parse.GetValue(both)} both set {name}; give one of them.");
+                continue;
+            }
+
+            environment[name] = pair[(equals + 1)..];
         }
 
         return options with { RuntimeEnvironment = environment };

@@ -37,12 +37,13 @@ internal sealed record WaitShape(double LowMs, double HighMs, double? P50Ms, dou
             return (Fixed(0), $"--wait-ms must be p50=MS,p99=MS with 0 < p50 <= p99 for a long tail, not '{text}'.");
         }
 
-        var dash = t.IndexOf('-', 1);
+        // A range's dash, not an exponent's sign (1e-3 is a number).
+        var dash = Enumerable.Range(1, Math.Max(0, t.Length - 1)).FirstOrDefault(i => t[i] == '-' && t[i - 1] is not ('e' or 'E'), -1);
         if (dash > 0)
         {
             return Ms(t[..dash]) is { } low && Ms(t[(dash + 1)..]) is { } high && high >= low
                 ? (new WaitShape(low, high, null, null), null)
-                : (Fixed(0), $"--wait-ms must be LOW-HIGH in ms with LOW <= HIGH for a uniform wait, not '{text}'.");
+                : (Fixed(0), $"--wait-ms must be MS (20), LOW-HIGH (10-50, LOW <= HIGH) or p50=MS,p99=MS (p50=20,p99=200), each from 0 to 600000 ms, not '{text}'.");
         }
 
         return Ms(t) is { } ms ? (Fixed(ms), null) : (Fixed(0), $"--wait-ms must be MS, LOW-HIGH or p50=MS,p99=MS (each at most 600000 ms), not '{text}'.");

@@ -359,20 +359,31 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     public async ValueTask DisposeAsync()
     {
         await _stop.CancelAsync().ConfigureAwait(false);
+
+        // A process killed as it connected (a run stopped by Ctrl+C) leaves the attach waiting on the runtime's answer
+        // with the diagnostics library's own timeout of 30 s: the listener closed first ends that wait, and the attach
+        // is given a few seconds at most, so a stopped run stops at once.
+        var connectorClosed = false;
+        if (!_attached.IsCompleted && _connector is not null)
+        {
+            await _connector.DisposeAsync().ConfigureAwait(false);
+            connectorClosed = true;
+        }
+
         try
         {
-            await _attached.ConfigureAwait(false);
+            await _attached.WaitAsync(TimeSpan.FromSeconds(3)).ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or OperationCanceledException)
+        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or OperationCanceledException or ObjectDisposedException or InvalidOperationException)
         {
         }
 
-        foreach (var session in _sessions)
+        foreach (var session in _sessions.ToList())
         {
             session.Dispose();
         }
 
-        if (_connector is not null)
+        if (_connector is not null && !connectorClosed)
         {
             await _connector.DisposeAsync().ConfigureAwait(false);
         }

@@ -27,6 +27,9 @@ internal sealed class RunJournal : IDisposable
     private const string MadeSuffix = ".made";
     private const string FolderItself = ".";
 
+    /// <summary>How the name of a folder the lab makes for files a next run may remove begins (<c>conclab-files-GUID</c>).</summary>
+    public const string MadeFolderPrefix = "conclab-";
+
     private static readonly AsyncLocal<RunJournal?> CurrentJournal = new();
 
     private readonly RunJournal? _previous;
@@ -54,7 +57,16 @@ internal sealed class RunJournal : IDisposable
             temporaryFolder ?? Path.GetTempPath(),
             $"{Prefix}{Environment.ProcessId.ToString(CultureInfo.InvariantCulture)}-{Guid.NewGuid():N}");
         PrivateFiles.CreateFolder(folder);
-        PrivateFiles.WriteAllText(Path.Combine(folder, OwnerName), ProcessIdentity.StartTimeOf(Environment.ProcessId) ?? string.Empty);
+        try
+        {
+            PrivateFiles.WriteAllText(Path.Combine(folder, OwnerName), ProcessIdentity.StartTimeOf(Environment.ProcessId) ?? string.Empty);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // A full temporary folder takes the folder but not its first file: no journal is left half made.
+            Directory.Delete(folder, recursive: true);
+            throw;
+        }
         var journal = new RunJournal(folder, Current);
         CurrentJournal.Value = journal;
         return journal;
@@ -316,6 +328,22 @@ internal sealed class RunJournal : IDisposable
             return null;
         }
 
+        // The proof is the folder: made by the run under a name of the lab's with a random part, written down with its
+        // identity as it was made, and still that folder. Only then are its files, each still the very file the run
+        // wrote down, the run's own; a folder the run did not make (a --dir that was there) is left with its files.
+        var folderProven = made.TryGetValue(FolderItself, out var folderIdentity)
+            && Path.GetFileName(claim.Folder).StartsWith(MadeFolderPrefix, StringComparison.Ordinal)
+            && FileFacts.Entry(claim.Folder) is { Link: false, Kind: FileKind.Directory } folder && folder.Owner == user && folder.Identity == folderIdentity;
+        if (!folderProven)
+        {
+            if (made.Count > 0 || claim.RemoveFolder)
+            {
+                refused.Add($"what a claim names in {Escaped(claim.Folder)}, a folder no run can be shown to have made");
+            }
+
+            return null;
+        }
+
         long bytes = 0;
         var count = 0;
         var unproven = 0;
@@ -344,8 +372,7 @@ internal sealed class RunJournal : IDisposable
         }
 
         var folderGone = false;
-        if (claim.RemoveFolder && made.TryGetValue(FolderItself, out var folderIdentity)
-            && FileFacts.Entry(claim.Folder) is { Link: false, Kind: FileKind.Directory } folder && folder.Owner == user && folder.Identity == folderIdentity)
+        if (claim.RemoveFolder)
         {
             try
             {

@@ -254,6 +254,8 @@ public sealed class CommandLineTests
         { ["run", "fanout", "--quick", "--variants", ",,,"], "--variants must name at least one variant, not ',,,'." },
         { ["run", "delay", "--quick", "--out", ""], "--out must not be empty." },
         { ["compare", "a.json", "b.json", "--markdown", "/"], "--markdown '/' is a folder; give a file name." },
+        { ["run", "delay", "--quick", "--gc", "workstation", "--runtime-env", "DOTNET_gcServer=1"], "--runtime-env DOTNET_gcServer=1 and --gc workstation both set DOTNET_gcServer; give one of them." },
+        { ["run", "delay", "--quick", "--cores", "2", "--runtime-env", "DOTNET_PROCESSOR_COUNT=8"], "--runtime-env DOTNET_PROCESSOR_COUNT=8 and --cores 2 both set DOTNET_PROCESSOR_COUNT; give one of them." },
         { ["compare", "a.json", "b.json", "--markdown", ""], "--markdown must not be empty." },
         { ["report", "a.json", "--out", ""], "--out must not be empty." },
     };
@@ -408,6 +410,35 @@ public sealed class CommandLineTests
     }
 
     private static Task<(int ExitCode, string Error, string Output)> InvokeAsync(string[] args) => Conclab.InvokeAsync(args);
+}
+
+/// <summary>What a run could not write is said on standard error, where a terminal shows it when standard output goes to a file.</summary>
+[Collection(nameof(ConsoleErrorUsers))]
+public sealed class UnwrittenResultsTests
+{
+    [Fact]
+    public void AReportThatCannotBeWritten_IsSaidOnStandardError_NotStandardOutput()
+    {
+        var blocker = Path.GetTempFileName();
+        var output = new StringWriter();
+        var error = new StringWriter();
+        var previous = Console.Error;
+        Console.SetError(error);
+        try
+        {
+            // A folder under a regular file: nothing can be written there.
+            var failures = ResultsOutput.Write(TestConsole.Create(output), Reporting.ExporterTests.SampleRun(), Path.Combine(blocker, "out"), null, [ConcurrencyLab.Reporting.ChartFormat.Svg]);
+
+            Assert.NotEmpty(failures);
+            Assert.Contains("conclab: could not write results.json", error.ToString(), StringComparison.Ordinal);
+            Assert.DoesNotContain("could not write", output.ToString(), StringComparison.Ordinal);
+        }
+        finally
+        {
+            Console.SetError(previous);
+            File.Delete(blocker);
+        }
+    }
 }
 
 [CollectionDefinition(nameof(ConsoleErrorUsers), DisableParallelization = true)]

@@ -31,7 +31,7 @@ public sealed class RunJournalTests : IDisposable
     [Fact]
     public async Task TheJournalOfADeadRun_IsCleanedUp_NamingWhatWasRemoved()
     {
-        var set = Path.Combine(_temp, "set");
+        var set = Path.Combine(_temp, "conclab-files-1");
         Directory.CreateDirectory(set);
         await File.WriteAllBytesAsync(Path.Combine(set, "a.bin"), new byte[1024 * 1024]);
         await File.WriteAllBytesAsync(Path.Combine(set, "b.bin"), new byte[512 * 1024]);
@@ -58,7 +58,7 @@ public sealed class RunJournalTests : IDisposable
     [Fact]
     public async Task AClaim_DeletesOnlyTheFilesItNames_InItsOwnFolder_NeverThroughALink()
     {
-        var set = Directory.CreateDirectory(Path.Combine(_temp, "set")).FullName;
+        var set = Directory.CreateDirectory(Path.Combine(_temp, "conclab-files-2")).FullName;
         var outside = Directory.CreateDirectory(Path.Combine(_temp, "outside")).FullName;
         await File.WriteAllTextAsync(Path.Combine(outside, "precious.txt"), "keep me");
         await File.WriteAllTextAsync(Path.Combine(set, "mine.bin"), "x");
@@ -79,6 +79,23 @@ public sealed class RunJournalTests : IDisposable
 
         // Not empty, so the folder stays.
         Assert.True(Directory.Exists(set));
+    }
+
+    [SkippableFact]
+    public async Task FilesInAFolderTheRunDidNotMake_StayAfterItIsKilled_AndTheNoteSaysSo()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "statx");
+        var given = Directory.CreateDirectory(Path.Combine(_temp, "conclab-files-given")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(given, "a.bin"), "x");
+        var dead = await DeadProcessIdAsync();
+
+        // A --dir that was there: the run wrote down each file it made in it, but not the folder.
+        JournalOf(dead, journal => Made(journal.Claim("a set", given, removeFolder: false), folder: false, "a.bin"));
+
+        var said = RunJournal.RemoveLeftovers(_temp);
+
+        Assert.True(File.Exists(Path.Combine(given, "a.bin")));
+        Assert.Contains(said, line => line.Contains($"what a claim names in {given}, a folder no run can be shown to have made", StringComparison.Ordinal));
     }
 
     [Fact]
@@ -119,15 +136,15 @@ public sealed class RunJournalTests : IDisposable
     public async Task AProcessIdGivenToAnotherProcess_DoesNotPassForTheRun()
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "start times from /proc");
-        var set = Directory.CreateDirectory(Path.Combine(_temp, "set")).FullName;
+        var set = Directory.CreateDirectory(Path.Combine(_temp, "conclab-files-3")).FullName;
         await File.WriteAllTextAsync(Path.Combine(set, "a.bin"), "x");
 
         // The id of a live process (this one's parent) but another start time: the run that wrote the journal
         // died, and the system gave its id again.
-        var journal = JournalOf(ParentId(), j => Made(j.Claim("a set", set, removeFolder: true), folder: false, "a.bin"));
+        var journal = JournalOf(ParentId(), j => Made(j.Claim("a set", set, removeFolder: true), folder: true, "a.bin"));
         await File.WriteAllTextAsync(Path.Combine(journal, "owner"), "1");
 
-        Assert.Single(RunJournal.RemoveLeftovers(_temp));
+        Assert.Contains(RunJournal.RemoveLeftovers(_temp), line => line.StartsWith("removed what an earlier run", StringComparison.Ordinal));
         Assert.False(File.Exists(Path.Combine(set, "a.bin")));
     }
 

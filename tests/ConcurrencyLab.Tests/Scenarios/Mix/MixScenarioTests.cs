@@ -14,6 +14,8 @@ public class MixScenarioTests
     [InlineData(" 10-50 ", 10, 50, null, null)]
     [InlineData("0.5", 0.5, 0.5, null, null)]
     [InlineData("p50=20,p99=200", 0, 2000, 20.0, 200.0)]
+    [InlineData("1e-3", 0.001, 0.001, null, null)]
+    [InlineData("1e-3-2E1", 0.001, 20, null, null)]
     public void WaitShapes_ReadAsWritten(string text, double low, double high, double? p50, double? p99)
     {
         var (shape, problem) = WaitShape.Parse(text);
