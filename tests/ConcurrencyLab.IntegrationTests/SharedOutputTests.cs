@@ -62,7 +62,9 @@ public sealed class LostTerminalTests
     {
         using var folder = new TempFolder();
         var temporary = Directory.CreateDirectory(Path.Combine(folder.Path, "tmp")).FullName;
-        using var run = RunningProgram.StartConclab(folder.Path, new Dictionary<string, string> { ["TMPDIR"] = temporary }, "run", "delay", "--quick", "--variants", "whenall,channel", "--repeat", "20", "--plain", "--out", "out");
+        // Through env, which gives SIGHUP its default disposition back: a test run under nohup would otherwise hand
+        // conclab a SIGHUP that is ignored, as nohup means it to be, and there would be nothing to test.
+        using var run = RunningProgram.Start("env", folder.Path, ["--default-signal=HUP", $"TMPDIR={temporary}", "dotnet", ProgramRunner.ConclabDll, "run", "delay", "--quick", "--variants", "whenall,channel", "--repeat", "20", "--plain", "--out", "out"]);
         Assert.True(await RunningProgram.UntilAsync(() => run.Output.Contains("trial 2:", StringComparison.Ordinal), TimeSpan.FromSeconds(90)), run.ToString());
 
         run.Signal(1);

@@ -89,16 +89,7 @@ internal readonly record struct FileFacts(FileKind Kind, long Size, ulong Device
             return new FileFacts(FileKind.Missing, 0, 0, 0);
         }
 
-        var mode = BitConverter.ToUInt16(buffer[28..]);
-        var kind = (mode & 0xF000) switch
-        {
-            0x8000 => FileKind.Regular,
-            0x4000 => FileKind.Directory,
-            0x2000 or 0x6000 => FileKind.Device,
-            0x1000 => FileKind.Pipe,
-            0xC000 => FileKind.Socket,
-            _ => FileKind.Unknown,
-        };
+        var kind = KindOf(BitConverter.ToUInt16(buffer[28..]));
         var device = ((ulong)BitConverter.ToUInt32(buffer[136..]) << 32) | BitConverter.ToUInt32(buffer[140..]);
         return new FileFacts(kind, (long)BitConverter.ToUInt64(buffer[40..]), device, BitConverter.ToUInt64(buffer[32..]));
     }
@@ -133,15 +124,7 @@ internal readonly record struct FileFacts(FileKind Kind, long Size, ulong Device
 
         var mode = BitConverter.ToUInt16(buffer[28..]);
         var link = (mode & 0xF000) == 0xA000;
-        var kind = (mode & 0xF000) switch
-        {
-            0x8000 => FileKind.Regular,
-            0x4000 => FileKind.Directory,
-            0x2000 or 0x6000 => FileKind.Device,
-            0x1000 => FileKind.Pipe,
-            0xC000 => FileKind.Socket,
-            _ => FileKind.Unknown,
-        };
+        var kind = KindOf(mode);
         var device = ((ulong)BitConverter.ToUInt32(buffer[136..]) << 32) | BitConverter.ToUInt32(buffer[140..]);
         return new EntryFacts(kind, link, BitConverter.ToUInt32(buffer[20..]), mode & 0xFFF, device, BitConverter.ToUInt64(buffer[32..]));
     }
@@ -150,6 +133,17 @@ internal readonly record struct FileFacts(FileKind Kind, long Size, ulong Device
     public static uint? CurrentUser => OperatingSystem.IsLinux() || OperatingSystem.IsMacOS() || OperatingSystem.IsFreeBSD() ? GetEffectiveUser() : null;
 
     private const int AtSymlinkNoFollow = 0x100;
+
+    // The file type bits of a statx mode.
+    private static FileKind KindOf(ushort mode) => (mode & 0xF000) switch
+    {
+        0x8000 => FileKind.Regular,
+        0x4000 => FileKind.Directory,
+        0x2000 or 0x6000 => FileKind.Device,
+        0x1000 => FileKind.Pipe,
+        0xC000 => FileKind.Socket,
+        _ => FileKind.Unknown,
+    };
 
 #pragma warning disable CA5392 // libc is the system's own C library, found by the loader, not a file of ours.
     [DllImport("libc", EntryPoint = "geteuid")]

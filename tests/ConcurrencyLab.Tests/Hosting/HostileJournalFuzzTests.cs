@@ -24,7 +24,7 @@ public sealed class HostileJournalFuzzTests : IDisposable
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "statx and /proc");
         var random = new Random(Seed);
-        var dead = await DeadProcessIdAsync();
+        var dead = await RunJournalTests.DeadProcessIdAsync();
         var failures = new List<string>();
         for (var i = 0; i < Cases && failures.Count < 5; i++)
         {
@@ -116,12 +116,5 @@ public sealed class HostileJournalFuzzTests : IDisposable
         {
             File.SetUnixFileMode(path, UnixFileMode.UserRead | UnixFileMode.UserWrite);
         }
-    }
-
-    private static async Task<int> DeadProcessIdAsync()
-    {
-        using var process = Process.Start(new ProcessStartInfo("true") { UseShellExecute = false })!;
-        await process.WaitForExitAsync();
-        return process.Id;
     }
 }

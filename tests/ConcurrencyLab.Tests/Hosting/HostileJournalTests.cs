@@ -29,7 +29,7 @@ public sealed class HostileJournalTests : IDisposable
         var outside = Directory.CreateDirectory(Path.Combine(_temp, "home")).FullName;
         var empty = Directory.CreateDirectory(Path.Combine(_temp, "empty")).FullName;
         await File.WriteAllTextAsync(Path.Combine(outside, "thesis.tex"), "years of work");
-        var journal = await PlantAsync(await DeadProcessIdAsync(), "1");
+        var journal = await PlantAsync(await RunJournalTests.DeadProcessIdAsync(), "1");
         await File.WriteAllTextAsync(Path.Combine(journal, "claim-a.json"), $$"""{"what":"x","folder":"{{outside}}","files":["thesis.tex","../home/thesis.tex"],"removeFolder":true}""");
         await File.WriteAllTextAsync(Path.Combine(journal, "claim-b.json"), $$"""{"what":"x","folder":"{{empty}}","files":[],"removeFolder":true}""");
         Private(Path.Combine(journal, "claim-a.json"), Path.Combine(journal, "claim-b.json"));
@@ -51,7 +51,7 @@ public sealed class HostileJournalTests : IDisposable
 
         var victim = Path.Combine(_temp, "root-owned.conf");
         await File.WriteAllTextAsync(victim, "root's");
-        var journal = await PlantAsync(await DeadProcessIdAsync(), "1");
+        var journal = await PlantAsync(await RunJournalTests.DeadProcessIdAsync(), "1");
         await File.WriteAllTextAsync(Path.Combine(journal, "claim-a.json"), $$"""{"what":"x","folder":"{{_temp}}","removeFolder":false}""");
         await File.WriteAllTextAsync(Path.Combine(journal, "claim-a.made"), $"root-owned.conf\t{FileFacts.Entry(victim)!.Value.Identity}\n");
         Private(Path.Combine(journal, "claim-a.json"), Path.Combine(journal, "claim-a.made"));
@@ -74,7 +74,7 @@ public sealed class HostileJournalTests : IDisposable
         await File.WriteAllTextAsync(Path.Combine(elsewhere, "claim-x.json"), $$"""{"what":"x","folder":"{{Path.GetDirectoryName(victim)}}","removeFolder":true}""");
         await File.WriteAllTextAsync(Path.Combine(elsewhere, "claim-x.made"), $"keep.bin\t{FileFacts.Entry(victim)!.Value.Identity}\n");
         Private(Path.Combine(elsewhere, "claim-x.json"), Path.Combine(elsewhere, "claim-x.made"));
-        var journal = await PlantAsync(await DeadProcessIdAsync(), "1");
+        var journal = await PlantAsync(await RunJournalTests.DeadProcessIdAsync(), "1");
         File.CreateSymbolicLink(Path.Combine(journal, "claim-x.json"), Path.Combine(elsewhere, "claim-x.json"));
         File.CreateSymbolicLink(Path.Combine(journal, "claim-x.made"), Path.Combine(elsewhere, "claim-x.made"));
 
@@ -162,13 +162,6 @@ public sealed class HostileJournalTests : IDisposable
         using var process = Process.Start(new ProcessStartInfo(program, arguments) { UseShellExecute = false })!;
         await process.WaitForExitAsync();
         return process.ExitCode;
-    }
-
-    private static async Task<int> DeadProcessIdAsync()
-    {
-        using var process = Process.Start(new ProcessStartInfo("true") { UseShellExecute = false })!;
-        await process.WaitForExitAsync();
-        return process.Id;
     }
 
 #pragma warning disable CA5392, SYSLIB1054 // libc is the system's own; a plain import keeps the tests free of unsafe code.

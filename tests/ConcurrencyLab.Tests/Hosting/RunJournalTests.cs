@@ -210,7 +210,7 @@ public sealed class RunJournalTests : IDisposable
         return socket;
     }
 
-    private static async Task<int> DeadProcessIdAsync()
+    internal static async Task<int> DeadProcessIdAsync()
     {
         using var process = Process.Start(new ProcessStartInfo("true") { UseShellExecute = false })!;
         await process.WaitForExitAsync();
