@@ -22,7 +22,7 @@ internal static class CommandLineRoot
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)
         {
-            await ErrorLine.WriteAsync(parse.Errors[0].Message).ConfigureAwait(false);
+            await ErrorLine.WriteAsync(parse.Errors[0].Message + Unrecognised(parse)).ConfigureAwait(false);
             return ExitCode.BadInput;
         }
 
@@ -64,6 +64,22 @@ internal static class CommandLineRoot
         {
             Console.CancelKeyPress -= onCancel;
         }
+    }
+
+    // A misspelt command, scenario or option: the closest one the command in hand takes, offered.
+    private static string Unrecognised(ParseResult parse)
+    {
+        if (parse.UnmatchedTokens.Count == 0)
+        {
+            return string.Empty;
+        }
+
+        var command = parse.CommandResult.Command;
+        var known = command.Subcommands.Select(c => c.Name)
+            .Concat(command.Options.SelectMany(o => o.Aliases.Prepend(o.Name)))
+            .Where(n => !n.StartsWith("-?", StringComparison.Ordinal))
+            .ToList();
+        return Scenarios.Closest.Suggestion(parse.UnmatchedTokens[0], known);
     }
 
     internal static RootCommand Build(IAnsiConsole console, IReadOnlyList<Scenario> scenarios, LabProgramOptions? options = null)

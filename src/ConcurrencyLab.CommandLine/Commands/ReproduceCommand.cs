@@ -42,7 +42,8 @@ internal static class ReproduceCommand
                 var found = posts.FirstOrDefault(p => string.Equals(p.Name, name.Trim(), StringComparison.OrdinalIgnoreCase));
                 if (found is null)
                 {
-                    errors.Add($"'{name}' is not a post this program reproduces; known: {string.Join(", ", posts.Select(p => p.Name))}.");
+                    var near = Scenarios.Closest.To(name, posts.Select(p => p.Name));
+                    errors.Add($"'{name}' is not a post this program reproduces{(near is null ? string.Empty : $" (did you mean '{near}'?)")}; known: {string.Join(", ", posts.Select(p => p.Name))}.");
                 }
                 else
                 {

@@ -98,27 +98,8 @@ public sealed partial record Threshold
             return null;
         }
 
-        var closest = all.OrderBy(q => Distance(q.ToUpperInvariant(), Quantity.ToUpperInvariant())).First();
+        var closest = all.OrderBy(q => Scenarios.Closest.Distance(q.ToUpperInvariant(), Quantity.ToUpperInvariant())).First();
         return $"--assert '{Text}': no quantity '{Quantity}' is measured; did you mean '{closest}'? ({string.Join(", ", OwnQuantities)} or a metric's id)";
-    }
-
-    // Edit distance (Levenshtein), for naming the closest quantity to a misspelt one.
-    private static int Distance(string a, string b)
-    {
-        var previous = Enumerable.Range(0, b.Length + 1).ToArray();
-        for (var i = 1; i <= a.Length; i++)
-        {
-            var current = new int[b.Length + 1];
-            current[0] = i;
-            for (var j = 1; j <= b.Length; j++)
-            {
-                current[j] = Math.Min(Math.Min(current[j - 1] + 1, previous[j] + 1), previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1));
-            }
-
-            previous = current;
-        }
-
-        return previous[b.Length];
     }
 
     /// <summary>Whether one of <paramref name="variants"/> (scenario and variant names, as planned) is one this threshold names.</summary>

@@ -180,7 +180,8 @@ public sealed class VariantSpace
         var (familyText, valueText, formText) = Split(parts[0]);
         if (Find(familyText) is not { } family)
         {
-            problem = $"variant '{text}' is not a {Scenario} variant: unknown {Noun} '{familyText}'; it has {Known()}.";
+            var near = Closest.To(familyText, Families.Where(f => f.Unavailable is null).Select(f => f.Id));
+            problem = $"variant '{text}' is not a {Scenario} variant: unknown {Noun} '{familyText}'{(near is null ? string.Empty : $" (did you mean '{near}'?)")}; it has {Known()}.";
             return false;
         }
 

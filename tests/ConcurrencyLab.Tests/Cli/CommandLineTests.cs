@@ -412,6 +412,45 @@ public sealed class CommandLineTests
     private static Task<(int ExitCode, string Error, string Output)> InvokeAsync(string[] args) => Conclab.InvokeAsync(args);
 }
 
+/// <summary>A misspelt name is refused with the closest valid one offered, and nothing offered when none is near.</summary>
+[Collection(nameof(ConsoleErrorUsers))]
+public sealed class MisspeltNameTests
+{
+    [Theory]
+    [InlineData("rnu", "Did you mean 'run'?")]
+    [InlineData("run delya --quick", "Did you mean 'delay'?")]
+    [InlineData("run delay --quick --timr task-delay", "Did you mean '--timer'?")]
+    [InlineData("run delay --quick --variants whenal", "(did you mean 'whenall'?)")]
+    [InlineData("reproduce fanuot", "(did you mean 'fanout'?)")]
+    [InlineData("compare a.json b.json --markdwon x", "Did you mean '--markdown'?")]
+    public async Task AMisspeltName_IsRefusedInOneLine_OfferingTheClosest(string line, string offered)
+    {
+        var (exitCode, error, _) = await Conclab.InvokeAsync(line.Split(' '));
+
+        Assert.Equal(2, exitCode);
+        Assert.Contains(offered, Assert.Single(error.TrimEnd('\n').Split('\n')), StringComparison.Ordinal);
+    }
+
+    [Theory]
+    [InlineData("run delay --quick --zzzzzz")]
+    [InlineData("qqqqqq")]
+    public async Task ANameFarFromEveryOne_IsRefusedWithoutAGuess(string line)
+    {
+        var (exitCode, error, _) = await Conclab.InvokeAsync(line.Split(' '));
+
+        Assert.Equal(2, exitCode);
+        Assert.DoesNotContain("did you mean", error, StringComparison.OrdinalIgnoreCase);
+    }
+
+    [Theory]
+    [InlineData("delya", "delay", 1)]
+    [InlineData("whenal", "whenall", 1)]
+    [InlineData("run", "run", 0)]
+    [InlineData("abc", "xyz", 3)]
+    public void TheDistance_CountsASwapOfNeighboursAsOneEdit(string a, string b, int expected) =>
+        Assert.Equal(expected, ConcurrencyLab.Scenarios.Closest.Distance(a, b));
+}
+
 /// <summary>What a run could not write is said on standard error, where a terminal shows it when standard output goes to a file.</summary>
 [Collection(nameof(ConsoleErrorUsers))]
 public sealed class UnwrittenResultsTests
