@@ -22,28 +22,20 @@ internal static class CrankJob
     public static IRunObserver Observing(IRunObserver observer, bool crank) => crank ? new ChildAnnouncer(observer) : observer;
 
     /// <summary>Names <paramref name="processId"/> to the agent, on standard error.</summary>
-    public static void Announce(int processId)
-    {
-        lock (Console.Error)
-        {
-            Console.Error.WriteLine(ChildAnnouncement.Line(processId));
-            Console.Error.Flush();
-        }
-    }
+    public static void Announce(int processId) => ChildAnnouncement.Announce(processId);
 
     /// <summary>Writes the statistics block of <paramref name="run"/> to standard output, after everything else.</summary>
-    public static async Task WriteAsync(RunResult run)
-    {
-        await Console.Out.FlushAsync().ConfigureAwait(false);
-        await Console.Out.WriteAsync(CrankStatistics.Block(run, DateTimeOffset.UtcNow)).ConfigureAwait(false);
-        await Console.Out.FlushAsync().ConfigureAwait(false);
-    }
+    public static Task WriteAsync(RunResult run) => WriteLastAsync(CrankStatistics.Block(run, DateTimeOffset.UtcNow));
 
     /// <summary>Writes the statistics block of <paramref name="reproduction"/> to standard output, after everything else.</summary>
-    public static async Task WriteAsync(ConcurrencyLab.Reproduction.ReproductionResult reproduction)
+    public static Task WriteAsync(ConcurrencyLab.Reproduction.ReproductionResult reproduction) =>
+        WriteLastAsync(ConcurrencyLab.Reproduction.ReproductionCrankStatistics.Block(reproduction, DateTimeOffset.UtcNow));
+
+    // After everything else written so far, so nothing lands after the block, where the agent stops reading.
+    private static async Task WriteLastAsync(string block)
     {
         await Console.Out.FlushAsync().ConfigureAwait(false);
-        await Console.Out.WriteAsync(ConcurrencyLab.Reproduction.ReproductionCrankStatistics.Block(reproduction, DateTimeOffset.UtcNow)).ConfigureAwait(false);
+        await Console.Out.WriteAsync(block).ConfigureAwait(false);
         await Console.Out.FlushAsync().ConfigureAwait(false);
     }
 

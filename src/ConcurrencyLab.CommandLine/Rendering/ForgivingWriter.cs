@@ -10,10 +10,8 @@ namespace ConcurrencyLab.CommandLine.Rendering;
 /// </summary>
 internal sealed class ForgivingWriter(TextWriter inner) : TextWriter
 {
+    private static int _installed;
     private volatile bool _lost;
-
-    /// <summary>Whether a write has failed, so that this stream has been dropped.</summary>
-    public bool Lost => _lost;
 
     /// <inheritdoc/>
     public override Encoding Encoding => inner.Encoding;
@@ -30,16 +28,14 @@ internal sealed class ForgivingWriter(TextWriter inner) : TextWriter
     }
 #pragma warning restore CS8765
 
-    /// <summary>Puts forgiving writers in place of the console's standard output and error.</summary>
+    /// <summary>Puts forgiving writers in place of the console's standard output and error, once a process.</summary>
     public static void Install()
     {
-        if (Console.Out is not ForgivingWriter)
+        // Console.SetOut wraps what it is given in a synchronised writer, so the console's writer is never this type
+        // to ask: once a process is the rule.
+        if (Interlocked.Exchange(ref _installed, 1) == 0)
         {
             Console.SetOut(new ForgivingWriter(Console.Out));
-        }
-
-        if (Console.Error is not ForgivingWriter)
-        {
             Console.SetError(new ForgivingWriter(Console.Error));
         }
     }

@@ -24,15 +24,22 @@ internal static class ChildAnnouncement
     /// <summary>Names <paramref name="processId"/> on standard error, where this process's runner asked for it.</summary>
     public static void AnnounceIfRequested(int processId)
     {
-        if (!Requested)
+        if (Requested)
         {
-            return;
+            Announce(processId);
         }
+    }
 
+    /// <summary>Names <paramref name="processId"/> on standard error, one whole line even when other threads write there.</summary>
+    public static void Announce(int processId)
+    {
         try
         {
-            Console.Error.WriteLine(Line(processId));
-            Console.Error.Flush();
+            lock (Console.Error)
+            {
+                Console.Error.WriteLine(Line(processId));
+                Console.Error.Flush();
+            }
         }
         catch (IOException)
         {

@@ -409,8 +409,7 @@ internal sealed class RunJournal : IDisposable
     {
         var made = new Dictionary<string, string>(StringComparer.Ordinal);
         var path = Path.ChangeExtension(claimPath, null) + MadeSuffix;
-        if (FileFacts.CurrentUser is not { } user || FileFacts.Entry(path) is not { } entry || !entry.IsPrivate(FileKind.Regular, user)
-            || FileFacts.Of(path).Size > 16 * 1024 * 1024)
+        if (!IsOwnFile(path) || FileFacts.Of(path).Size > 16 * 1024 * 1024)
         {
             return made;
         }

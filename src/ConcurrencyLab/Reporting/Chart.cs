@@ -16,6 +16,16 @@ internal abstract record Chart
     /// <summary>The scenario the chart belongs to.</summary>
     public ScenarioResult Scenario { get; }
 
+    /// <summary>The most bars, lines or strips a chart draws: beyond them a picture is no longer read, and only costs time and memory to draw.</summary>
+    public const int MaxRows = 60;
+
+    /// <summary>The first <see cref="MaxRows"/> of <paramref name="all"/>, in the tables' order: what a chart draws of them.</summary>
+    private protected static IReadOnlyList<T> FirstDrawn<T>(IReadOnlyList<T> all) => all.Count > MaxRows ? [.. all.Take(MaxRows)] : all;
+
+    /// <summary>What a chart of <paramref name="total"/> variants leaves out, as a clause for its description; empty when nothing.</summary>
+    private protected static string LeftOutClause(int total) =>
+        total > MaxRows ? $" (the first {MaxRows} variants in the tables' order; {total - MaxRows} more are in results.md)" : string.Empty;
+
     /// <summary>The chart's kind, also the end of its file name: <c>wall-time</c>, <c>sweep</c>, <c>metric-</c> and an id, <c>os-threads</c>, <c>pool-threads</c>.</summary>
     public abstract string Kind { get; }
 
@@ -107,19 +117,13 @@ internal readonly record struct BarRow(string Name, double Value, double Low, do
 internal abstract record BarChart : Chart
 {
     private protected BarChart(ScenarioResult scenario, IReadOnlyList<BarRow> rows, double max)
-        : base(scenario) => (Rows, LeftOut, Max) = (rows.Count > MaxRows ? [.. rows.Take(MaxRows)] : rows, Math.Max(0, rows.Count - MaxRows), max);
+        : base(scenario) => (Rows, Total, Max) = (FirstDrawn(rows), rows.Count, max);
 
-    /// <summary>The most bars a chart draws: beyond them a picture is no longer read, and only costs time and memory to draw.</summary>
-    public const int MaxRows = 60;
-
-    /// <summary>A bar for each variant with a value, in the order of the tables (fastest first), the first <see cref="MaxRows"/>.</summary>
+    /// <summary>A bar for each variant with a value, in the order of the tables (fastest first), the first <see cref="Chart.MaxRows"/>.</summary>
     public IReadOnlyList<BarRow> Rows { get; }
 
-    /// <summary>Variants with a value beyond the first <see cref="MaxRows"/>, left out of the picture (the tables have them all).</summary>
-    public int LeftOut { get; }
-
-    /// <summary>What the picture leaves out, as a clause for its description; empty when nothing.</summary>
-    private protected string LeftOutClause => LeftOut > 0 ? $" (the first {MaxRows} in the tables' order; {LeftOut} more are in results.md)" : string.Empty;
+    /// <summary>Variants with a value, drawn or not (the tables have them all).</summary>
+    public int Total { get; }
 
     /// <summary>The end of the value axis: a little past the longest whisker and the ideal.</summary>
     public double Max { get; }
@@ -146,7 +150,7 @@ internal sealed record WallTimeChart : BarChart
 
     public override string Kind => "wall-time";
 
-    public override string Description => $"Median wall time of each {Scenario.Name} variant, with 95% confidence intervals and the ideal{LeftOutClause}";
+    public override string Description => $"Median wall time of each {Scenario.Name} variant, with 95% confidence intervals and the ideal{LeftOutClause(Total)}";
 
     public override string AxisTitle => WallTimeAxis;
 
@@ -188,7 +192,7 @@ internal sealed record MetricChart : BarChart
     /// <summary><c>metric-</c> and the metric's id, in letters, digits and dashes only, since it ends a file name.</summary>
     public override string Kind => "metric-" + string.Concat(Metric.Id.Select(c => char.IsAsciiLetterOrDigit(c) || c == '-' ? c : '-'));
 
-    public override string Description => $"Median {Metric.DisplayName} of each {Scenario.Name} variant, with the range over its trials{LeftOutClause}";
+    public override string Description => $"Median {Metric.DisplayName} of each {Scenario.Name} variant, with the range over its trials{LeftOutClause(Total)}";
 
     public override string AxisTitle => "median " + Metric.HeaderWithUnit;
 
@@ -466,10 +470,10 @@ internal sealed record OverTimeChart : Chart
 {
     // A line per variant, the first in the tables' order: past a few dozen lines the picture is not read.
     private OverTimeChart(ScenarioResult scenario, string kind, string quantity, IReadOnlyList<(string Name, IReadOnlyList<(double TimeMs, double Value)> Points)> series)
-        : base(scenario) => (Kind, Quantity, Series, LeftOut) = (kind, quantity, series.Count > BarChart.MaxRows ? [.. series.Take(BarChart.MaxRows)] : series, Math.Max(0, series.Count - BarChart.MaxRows));
+        : base(scenario) => (Kind, Quantity, Series, Total) = (kind, quantity, FirstDrawn(series), series.Count);
 
-    /// <summary>Variants beyond the first <see cref="BarChart.MaxRows"/>, left out of the picture.</summary>
-    public int LeftOut { get; }
+    /// <summary>Variants with a line, drawn or not.</summary>
+    public int Total { get; }
 
     public override string Kind { get; }
 
@@ -543,7 +547,7 @@ internal sealed record OverTimeChart : Chart
     /// <summary>The top of the value axis, a little above the highest reading or mark.</summary>
     public double MaxValue => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
 
-    public override string Description => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking, at its new thread target (which the running threads follow, or not)" : string.Empty) + (LeftOut > 0 ? $" (the first {BarChart.MaxRows} variants in the tables' order; {LeftOut} more are in results.md)" : string.Empty);
+    public override string Description => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking, at its new thread target (which the running threads follow, or not)" : string.Empty) + LeftOutClause(Total);
 
     /// <inheritdoc/>
     public override string Title => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time, each {Scenario.Name} variant" + (Marks.Count > 0 ? " (a dot: the pool added a thread)" : string.Empty);
@@ -552,15 +556,7 @@ internal sealed record OverTimeChart : Chart
     /// Where the pool added a thread by the runtime's own account (starvation, or a pool thread blocking on a
     /// task), on each series' trial: drawn as dots on the pool-threads chart, so its steps say why.
     /// </summary>
-    public IReadOnlyList<ChartMark> Marks
-    {
-        get;
-
-        // Only on the lines drawn.
-        private init => field = [.. value.Where(m => m.Series < Series.Count)];
-    }
-
-    = [];
+    public IReadOnlyList<ChartMark> Marks { get; private init => field = [.. value.Where(m => m.Series < Series.Count)]; } = [];
 
     /// <summary>
     /// Null when no trial has samples, or they cannot be drawn. With <paramref name="markInjections"/>, the
@@ -667,7 +663,7 @@ internal sealed record ThreadStateChart : Chart
         }
 
         // A strip per variant, the first in the tables' order: past a few dozen strips the picture is not read.
-        return rows.Count == 0 ? null : new ThreadStateChart(scenario, service, rows.Count > BarChart.MaxRows ? [.. rows.Take(BarChart.MaxRows)] : rows);
+        return rows.Count == 0 ? null : new ThreadStateChart(scenario, service, FirstDrawn(rows));
     }
 }
 

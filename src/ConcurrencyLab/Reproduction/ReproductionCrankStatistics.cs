@@ -28,11 +28,11 @@ internal static class ReproductionCrankStatistics
         var named = new HashSet<string>(StringComparer.Ordinal);
         foreach (var row in reproduction.Claims)
         {
-            var name = Name("reproduce", CrankStatistics.Part(row.Scenario), CrankStatistics.Part(row.Result.Id) + "/" + CrankStatistics.Part(row.Run), "verdict");
+            var name = Name(CrankStatistics.Part(row.Scenario), CrankStatistics.Part(row.Result.Id) + "/" + CrankStatistics.Part(row.Run), "verdict");
             for (var n = 2; !named.Add(name); n++)
             {
                 // Never two measurements of one name: crank would fold them into one.
-                name = Name("reproduce", CrankStatistics.Part(row.Scenario), $"{CrankStatistics.Part(row.Result.Id)}/{CrankStatistics.Part(row.Run)}-{n}", "verdict");
+                name = Name(CrankStatistics.Part(row.Scenario), $"{CrankStatistics.Part(row.Result.Id)}/{CrankStatistics.Part(row.Run)}-{n}", "verdict");
             }
 
             Add(name, row.Result.VerdictText, string.Empty, $"{row.Result.Id} ({row.Run})", $"{row.Post}: {row.Result.Claim} ({row.RunKind} run {row.Run}): the verdict here");
@@ -40,10 +40,10 @@ internal static class ReproductionCrankStatistics
 
         foreach (var (verdict, id) in VerdictIds)
         {
-            Add(Name("reproduce", null, null, id), reproduction.Claims.Count(c => c.Result.Verdict == verdict), "n0", $"claims: {ClaimResult.Text(verdict, "under a condition")}", $"rows (a claim on a run that tests it) whose verdict is '{ClaimResult.Text(verdict, "under a condition")}'");
+            Add(Name(null, null, id), reproduction.Claims.Count(c => c.Result.Verdict == verdict), "n0", $"claims: {ClaimResult.Text(verdict, "under a condition")}", $"rows (a claim on a run that tests it) whose verdict is '{ClaimResult.Text(verdict, "under a condition")}'");
         }
 
-        Add(Name("reproduce", null, null, "seconds"), Math.Round(reproduction.Seconds, 1), "n0", "reproduction (s)", "how long the reproduction took, s");
+        Add(Name(null, null, "seconds"), Math.Round(reproduction.Seconds, 1), "n0", "reproduction (s)", "how long the reproduction took, s");
         return new CrankJobStatistics(metadata, measurements);
     }
 
@@ -60,6 +60,6 @@ internal static class ReproductionCrankStatistics
     ];
 
     // conclab/reproduce[/SCENARIO[/CLAIM/RUN]]/QUANTITY, each part already made safe.
-    private static string Name(string prefix, string? scenario, string? claimAndRun, string quantity) =>
-        string.Join('/', new[] { "conclab", prefix, scenario, claimAndRun, quantity }.Where(p => p is not null).Select(p => p!));
+    private static string Name(string? scenario, string? claimAndRun, string quantity) =>
+        string.Join('/', new[] { "conclab", "reproduce", scenario, claimAndRun, quantity }.OfType<string>());
 }

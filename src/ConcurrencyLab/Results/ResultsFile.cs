@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Results;
 /// Reads a <c>results.json</c> back, of this schema or an older one (read as this one), refusing with a one-line
 /// reason what is not one this build can read.
 /// </summary>
-public static partial class ResultsFile
+public static class ResultsFile
 {
     // A null where the model has none (say "variants": null) is refused here, not met later as a crash; a reason to
     // avoid is read by its "kind" wherever in its object a hand or another tool put it.
@@ -169,20 +169,15 @@ public static partial class ResultsFile
     }
 
     /// <summary>
-    /// <see cref="WithoutControlCharacters(string)"/> on the file's UTF-8 bytes: a control character written escaped
-    /// becomes U+FFFD escaped (the same six bytes, in place), a raw C1 or DEL character U+FFFD itself.
+    /// The file's UTF-8 bytes with every control character inside its strings (but tab and line ends) made U+FFFD: a
+    /// name in a file someone sent is printed, put in Markdown and HTML, and an escape sequence in it would drive the
+    /// reader's terminal (set its title, clear its screen). A C0, DEL or C1 character written escaped (<c>\u001b</c>,
+    /// after an even number of backslashes) becomes <c>\ufffd</c>, the same six bytes, in place; outside strings JSON is
+    /// ASCII without DEL, so a raw DEL or C1 character can only be in one, and becomes U+FFFD itself.
     /// </summary>
     internal static byte[] WithoutControlCharacters(byte[] bytes)
     {
         ArgumentNullException.ThrowIfNull(bytes);
-        var raw = bytes.AsSpan().IndexOf((byte)0x7f) >= 0 || HasRawC1(bytes);
-        if (raw)
-        {
-            bytes = System.Text.Encoding.UTF8.GetBytes(WithoutControlCharacters(System.Text.Encoding.UTF8.GetString(bytes)));
-            return bytes;
-        }
-
-        // \u00XX after an even number of backslashes, for a C0 (but tab and line ends), DEL or C1 character.
         for (var i = bytes.AsSpan().IndexOf((byte)'\\'); i >= 0 && i + 5 < bytes.Length; i++)
         {
             if (bytes[i] != '\\')
@@ -190,22 +185,30 @@ public static partial class ResultsFile
                 continue;
             }
 
-            if (bytes[i + 1] != 'u')
-            {
-                i++;
-                continue;
-            }
-
-            if (bytes[i + 2] == '0' && bytes[i + 3] == '0' && IsControlEscape(bytes[i + 4], bytes[i + 5]))
+            if (bytes[i + 1] == 'u' && bytes[i + 2] == '0' && bytes[i + 3] == '0' && IsControlEscape(bytes[i + 4], bytes[i + 5]))
             {
                 "fffd"u8.CopyTo(bytes.AsSpan(i + 2));
             }
 
-            i += 5;
+            // Past the escape: \\ (whose second backslash starts nothing) or \uXXXX.
+            i += bytes[i + 1] == 'u' ? 5 : 1;
         }
 
-        return bytes;
+        if (bytes.AsSpan().IndexOf((byte)0x7f) < 0 && !HasRawC1(bytes))
+        {
+            return bytes;
+        }
 
+        var text = System.Text.Encoding.UTF8.GetString(bytes);
+        return System.Text.Encoding.UTF8.GetBytes(string.Create(text.Length, text, static (span, source) =>
+        {
+            for (var i = 0; i < source.Length; i++)
+            {
+                span[i] = source[i] is >= '\u007f' and <= '\u009f' ? '\ufffd' : source[i];
+            }
+        }));
+
+        // U+0080-U+009F in UTF-8: 0xC2 then 0x80-0x9F.
         static bool HasRawC1(byte[] bytes)
         {
             for (var i = bytes.AsSpan().IndexOf((byte)0xC2); i >= 0 && i + 1 < bytes.Length; i++)
@@ -229,30 +232,6 @@ public static partial class ResultsFile
                 || (h is '8' or '9' && char.IsAsciiHexDigit(l));
         }
     }
-
-    /// <summary>
-    /// The file's text with every control character inside its strings (but tab and line ends) made U+FFFD: a name in a
-    /// file someone sent is printed, put in Markdown and HTML, and an escape sequence in it would drive the reader's
-    /// terminal (set its title, clear its screen). Outside strings JSON is ASCII, so a raw C1 character can only be in
-    /// one; a C0 or DEL character is written escaped (<c>\u001b</c>), after an even number of backslashes.
-    /// </summary>
-    internal static string WithoutControlCharacters(string text)
-    {
-        ArgumentNullException.ThrowIfNull(text);
-        var raw = text.AsSpan().IndexOfAnyInRange('\u007f', '\u009f') >= 0
-            ? string.Create(text.Length, text, static (span, source) =>
-            {
-                for (var i = 0; i < source.Length; i++)
-                {
-                    span[i] = source[i] is >= '\u007f' and <= '\u009f' ? '\ufffd' : source[i];
-                }
-            })
-            : text;
-        return raw.Contains("\\u00", StringComparison.OrdinalIgnoreCase) ? EscapedControl().Replace(raw, "$1\\ufffd") : raw;
-    }
-
-    [System.Text.RegularExpressions.GeneratedRegex(@"(?<!\\)((?:\\\\)*)\\u00(?:0[0-8bcefBCEF]|1[0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])", System.Text.RegularExpressions.RegexOptions.CultureInvariant, matchTimeoutMilliseconds: 10_000)]
-    private static partial System.Text.RegularExpressions.Regex EscapedControl();
 
     // Why a variant's summary cannot be one the lab wrote: a time that is negative or not finite, a low end above its high end.
     private static string? Disordered(VariantSummary summary)
