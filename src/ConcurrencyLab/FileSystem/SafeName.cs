@@ -13,12 +13,13 @@ internal static class SafeName
 
     /// <summary>
     /// <paramref name="text"/> as one file name: letters, digits, '-', '_' and '.' kept, anything else (a separator, a
-    /// control character, a space) a '-', no leading dot (so never '..'), at most <see cref="MaxLength"/> characters (a
+    /// control character, a space) a '-', no leading dot (so never '..') or dash, at most <see cref="MaxLength"/> characters (a
     /// longer one keeps its start and a hash of the whole, so two long names stay apart).
     /// </summary>
     public static string Of(string? text)
     {
-        var kept = string.Concat((text ?? string.Empty).Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' ? c : '-')).TrimStart('.');
+        // No leading dot (never '..', never hidden) and no leading dash (never taken for an option by a shell's tools).
+        var kept = string.Concat((text ?? string.Empty).Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' ? c : '-')).TrimStart('.', '-');
         if (kept.Length == 0)
         {
             kept = "unnamed";

@@ -70,6 +70,7 @@ public sealed class HostileNamesTests : IDisposable
     [InlineData("..")]
     [InlineData("a/b\\c\u0000d\u001be")]
     [InlineData("")]
+    [InlineData("--rf")]
     public void ASafeName_HasNoSeparator_NoLeadingDot_NoControlCharacter(string text)
     {
         var name = SafeName.Of(text);
@@ -78,6 +79,7 @@ public sealed class HostileNamesTests : IDisposable
         Assert.DoesNotContain('/', name);
         Assert.DoesNotContain('\\', name);
         Assert.False(name.StartsWith('.'));
+        Assert.False(name.StartsWith('-'));
         Assert.DoesNotContain(name, char.IsControl);
     }
 
