@@ -88,7 +88,8 @@ internal static class RunCommand
             Scenarios = scenario is null ? [] : [scenario.Name],
             Variants = SplitList(parse.GetValue(switches.Variants)),
             Parameters = parameters,
-            Repeat = WholeNumber(parse, switches.Repeat, errors) ?? defaults.Repeat,
+            Repeat = WholeNumber(parse, switches.Repeat, errors) ?? WholeNumber(parse, switches.RepeatExactly, errors) ?? defaults.Repeat,
+            RepeatExactly = parse.GetResult(switches.RepeatExactly) is not null || defaults.RepeatExactly,
             Warmup = WholeNumber(parse, switches.Warmup, errors) ?? defaults.Warmup,
             Seed = WholeNumber(parse, switches.Seed, errors) ?? defaults.Seed,
             Quick = parse.GetValue(switches.Quick) || scenario is null || defaults.Quick,
@@ -106,6 +107,11 @@ internal static class RunCommand
             Grow = parse.GetValue(switches.Grow) ?? defaults.Grow,
         };
         options = RuntimeSettingsOf(parse, switches, errors, options);
+
+        if (parse.GetResult(switches.Repeat) is not null && parse.GetResult(switches.RepeatExactly) is not null)
+        {
+            errors.Add("--repeat and --repeat-exactly cannot both be given: --repeat N is the most trials, --repeat-exactly N the exact count.");
+        }
 
         // An empty list is not "every variant": it names none, which is a mistake, not a request for the defaults.
         if (parse.GetValue(switches.Variants) is { } named && options.Variants.Count == 0)
@@ -164,7 +170,7 @@ internal static class RunCommand
     // a user of the library its members.
     private static string Flag(string member) => member switch
     {
-        nameof(RunOptions.Repeat) => "--repeat",
+        nameof(RunOptions.Repeat) => "--repeat (or --repeat-exactly)",
         nameof(RunOptions.Warmup) => "--warmup",
         nameof(RunOptions.TrialTimeout) => "--trial-timeout",
         nameof(RunOptions.SampleInterval) => "--sample-interval",
@@ -406,7 +412,8 @@ internal static class RunCommand
     private sealed class Switches
     {
         public readonly Option<string> Variants = new("--variants") { Description = "Comma-separated variant names to run instead of the defaults, e.g. channel,parallel-for@4" };
-        public readonly Option<string> Repeat = new("--repeat") { Description = $"Measured trials per variant [default: {RunOptions.DefaultRepeat}; {RunOptions.QuickRepeat} with --quick]" };
+        public readonly Option<string> Repeat = new("--repeat") { Description = $"The most measured trials per variant: one stops once out of contention after {EarlyStopping.MinimumTrials}, or with its interval tight after {EarlyStopping.TightMinimumTrials} [default: {RunOptions.DefaultRepeat}; {RunOptions.QuickRepeat} with --quick]" };
+        public readonly Option<string> RepeatExactly = new("--repeat-exactly") { Description = "Exactly this many measured trials per variant, none stopping early" };
         public readonly Option<string> Warmup = new("--warmup") { Description = $"Discarded trials per variant before the measured ones [default: {RunOptions.DefaultWarmup}; {RunOptions.QuickWarmup} with --quick]" };
         public readonly Option<string> Seed = new("--seed") { Description = $"Seed of the workload; the same seed gives the same work [default: {RunOptions.DefaultSeed}]" };
         public readonly Option<bool> Quick = new("--quick") { Description = "Each scenario's small scale, which finishes in well under a minute" };
@@ -447,7 +454,7 @@ internal static class RunCommand
 
         public readonly Option<string> Grow = new("--grow") { Description = "How each variant's cost grows with the work: NAME=SIZE,SIZE,... (items=100,1000,10000) runs every variant at each size of a whole-number parameter of the scenario and reports the growth exponent of its median, with its interval, and the size at which it stops keeping up" };
 
-        public Option[] All => [Variants, Repeat, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Grow, Columns, Plain, Crank];
+        public Option[] All => [Variants, Repeat, RepeatExactly, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Grow, Columns, Plain, Crank];
     }
 }
 

@@ -97,6 +97,9 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
         _overall.Increment(1);
     }
 
+    // The trials it will not run count as done, so the bar still ends full.
+    public void VariantStopped(string scenario, string variant, EarlyStop stop) => _overall.Increment(Math.Max(0, stop.Planned - stop.Trials));
+
     public void ScenarioFinished(ScenarioRecord scenario)
     {
     }

@@ -1,6 +1,7 @@
 using System.Globalization;
 using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using Spectre.Console;
@@ -26,7 +27,7 @@ internal sealed class PlainProgress : IRunObserver
         var s = plan.Settings;
         _console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"conclab: {plan.Scenarios.Count} scenario(s), {plan.Scenarios.Sum(p => p.Variants.Count)} variants, {s.Warmup} warmup + {s.Repeat} measured trials each, {(s.Isolated ? "each in a fresh process" : "in this process")}, {plan.TotalTrials} trials."));
+            $"conclab: {plan.Scenarios.Count} scenario(s), {plan.Scenarios.Sum(p => p.Variants.Count)} variants, {s.Warmup} warmup + {(s.Adaptive ? "at most " : string.Empty)}{s.Repeat} measured trials each, {(s.Isolated ? "each in a fresh process" : "in this process")}, {plan.TotalTrials} trials."));
     }
 
     public void TrialStarting(TrialProgress progress)
@@ -40,6 +41,9 @@ internal sealed class PlainProgress : IRunObserver
             : $"{result.Status.ToText()}: {result.Error}";
         _console.WriteLine($"[{progress.Index + 1}/{progress.Total}] {progress.Scenario} {progress.Variant} {progress.Kind}: {detail}");
     }
+
+    public void VariantStopped(string scenario, string variant, EarlyStop stop) =>
+        _console.WriteLine($"[{scenario}] {EarlyStopText.Describe(variant, stop).Text}");
 
     public void DegreeProbed(string scenario, string variant, int trials, double? medianMs) =>
         _console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[degree search] {scenario} {variant}: {(medianMs is { } m ? $"median {m:0.0} ms of {trials} trials" : "no trial succeeded")}"));

@@ -104,10 +104,7 @@ internal static class Summarizer
             DegreeSearches = scenario.DegreeSearches,
             Baseline = plan.Baseline,
             Metrics = plan.Scenario.Metrics,
-            WorkParameters =
-            [
-                .. sweeps.Concat(plan.Scenario.Variants(plan.Parameters).Families.SelectMany(f => f.Parameters).Where(p => p.ChangesWork).Select(p => p.Name)).Distinct(),
-            ],
+            WorkParameters = plan.WorkParameters(),
             Variants =
             [
                 .. scenario.Variants.Select(v => new VariantResult
@@ -120,6 +117,7 @@ internal static class Summarizer
                     Status = v.Trials.Count == 0 ? TrialStatus.Failed : VariantStatus(v.Trials),
                     Trials = v.Trials,
                     Summary = SummaryOf(v),
+                    Stop = v.Stop,
                 }),
             ],
             Notes = notes,

@@ -99,7 +99,7 @@ internal sealed class Sampler : IDisposable
     // Compiled fully optimised at first call: under tiered compilation the sampler's methods would be
     // recompiled on a background thread after 30 calls, in the middle of the trial, charging it the JIT's CPU.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private void TakeSample()
+    internal void TakeSample()
     {
         if (_count == _samples.Length)
         {

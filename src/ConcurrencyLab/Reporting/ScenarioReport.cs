@@ -134,6 +134,7 @@ internal static class ScenarioReport
         }
 
         var notes = scenario.Notes.Select(n => Statement.Of(Tone.Note, $"Note: {n}"))
+            .Concat(scenario.Variants.Where(v => v.Stop is not null).Select(v => Statement.Join(string.Empty, [Statement.Plain("Note: "), EarlyStopText.Describe(v.Name, v.Stop!)]) with { Tone = Tone.Note }))
             .Concat(scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null)
                 .Select(t => Statement.Of(Tone.Failure, $"{Piece.Variant(v.Name)} trial {t.Repeat + 1}: {t.Status.ToText()}, {t.Error}"))))
             .ToList();

@@ -210,6 +210,10 @@ internal sealed class Reproducer
         Parameters = run.ParametersAt(quick),
         Quick = quick,
         Repeat = quick ? run.QuickRepeat : run.Repeat,
+
+        // A post's counts, run in full: a verdict weighs intervals a variant stopped early would have narrowed or
+        // widened, and the published claims are judged on the counts their runs were written for.
+        RepeatExactly = true,
         Warmup = run.Warmup,
         TrialTimeout = run.TrialTimeoutAt(quick),
     }, run.Cores);

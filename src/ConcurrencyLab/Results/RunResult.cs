@@ -48,8 +48,14 @@ public sealed record RunResult
 /// <summary>How the run was configured.</summary>
 public sealed record RunSettings
 {
-    /// <summary>Measured trials per variant.</summary>
+    /// <summary>Measured trials per variant: the most, when <see cref="Adaptive"/>.</summary>
     public int Repeat { get; init; }
+
+    /// <summary>
+    /// Whether a variant could stop before <see cref="Repeat"/> trials, once out of contention or tight (its
+    /// <see cref="VariantResult.Stop"/> says which); false under <c>--repeat-exactly</c> and in older files, whose variants ran them all.
+    /// </summary>
+    public bool Adaptive { get; init; }
 
     /// <summary>Discarded trials per variant before the measured ones.</summary>
     public int Warmup { get; init; }
@@ -183,6 +189,9 @@ public sealed record VariantResult
 
     /// <summary>Null when no trial succeeded.</summary>
     public VariantSummary? Summary { get; init; }
+
+    /// <summary>Why the variant ran fewer measured trials than <see cref="RunSettings.Repeat"/>; null when it ran them all (or the run was cancelled first).</summary>
+    public EarlyStop? Stop { get; init; }
 
     /// <summary>
     /// The runtime's account of its median trial, added up; null where no ok trial has a complete account, and in

@@ -63,7 +63,7 @@ internal static class DegreeSearch
                 var probePlan = plan with
                 {
                     Scenarios = [scenarioPlan with { Variants = [.. variants.Select(v => v.Variant)] }],
-                    Settings = plan.Settings with { Repeat = round.Key, Warmup = 0 },
+                    Settings = plan.Settings with { Repeat = round.Key, Warmup = 0, Adaptive = false },
                 };
                 RunRecord record;
                 try

@@ -33,6 +33,14 @@ internal interface IRunObserver
     /// <summary>A trial has ended, however it ended.</summary>
     void TrialFinished(TrialProgress progress, TrialResult result);
 
+    /// <summary>
+    /// <paramref name="variant"/> has had enough measured trials and runs no more (adaptive trial counts): the trials it
+    /// will not run count as done.
+    /// </summary>
+    void VariantStopped(string scenario, string variant, EarlyStop stop)
+    {
+    }
+
     /// <summary>A degree was probed before the run (<c>--dop auto</c>): its variant, its successful trials and their median (null when none succeeded).</summary>
     void DegreeProbed(string scenario, string variant, int trials, double? medianMs)
     {

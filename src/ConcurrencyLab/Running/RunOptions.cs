@@ -66,8 +66,14 @@ public sealed record RunOptions
     /// </summary>
     public string? Grow { get; init; }
 
-    /// <summary>Measured trials per variant; null for the default at the chosen scale.</summary>
+    /// <summary>
+    /// Measured trials per variant: the most, since a variant stops once it has enough (out of contention, or its
+    /// interval tight: <see cref="RunSettings.Adaptive"/>) unless <see cref="RepeatExactly"/>; null for the default at the chosen scale.
+    /// </summary>
     public int? Repeat { get; init; }
+
+    /// <summary>Run every variant <see cref="Repeat"/> measured trials, none stopping early (<c>--repeat-exactly</c>); implied by <see cref="FixedOrder"/>, whose later variants inherit what earlier ones left.</summary>
+    public bool RepeatExactly { get; init; }
 
     /// <summary>Discarded trials per variant before the measured ones; null for the default.</summary>
     public int? Warmup { get; init; }

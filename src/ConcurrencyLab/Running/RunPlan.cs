@@ -30,6 +30,22 @@ internal sealed record ScenarioPlan(
 
     /// <summary>The sizes its variants run at (<c>--grow</c>); null for none.</summary>
     public GrowPlan? Grow { get; init; }
+
+    /// <summary>
+    /// The parameters whose values change the work a variant runs (the scenario's sweeps, <c>--grow</c>, and family
+    /// parameters that change work): variants that differ in one are never weighed against each other.
+    /// </summary>
+    public IReadOnlyList<string> WorkParameters()
+    {
+        var space = Scenario.Variants(Parameters);
+        return
+        [
+            .. space.Sweeps.Select(s => s.Parameter.Name)
+                .Concat(Grow is { IsSweep: false } grow ? [grow.Name] : [])
+                .Concat(space.Families.SelectMany(f => f.Parameters).Where(p => p.ChangesWork).Select(p => p.Name))
+                .Distinct(),
+        ];
+    }
 }
 
 /// <summary>

@@ -185,6 +185,7 @@ internal static partial class RunPlanner
         var settings = new RunSettings
         {
             Repeat = repeat,
+            Adaptive = !options.RepeatExactly && !options.FixedOrder && repeat > EarlyStopping.MinimumTrials,
             Warmup = warmup,
             Seed = options.Seed,
             Quick = options.Quick,

@@ -52,4 +52,8 @@ internal sealed record ScenarioRecord(
 }
 
 /// <summary>A variant and its measured trials.</summary>
-internal sealed record VariantTrials(Variant Variant, IReadOnlyList<TrialResult> Trials);
+internal sealed record VariantTrials(Variant Variant, IReadOnlyList<TrialResult> Trials)
+{
+    /// <summary>Why it ran fewer trials than the run allowed; null when it ran them all.</summary>
+    public EarlyStop? Stop { get; init; }
+}

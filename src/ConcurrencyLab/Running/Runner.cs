@@ -63,6 +63,9 @@ internal sealed partial class Runner
             IdealBound? ideal = null;
             IReadOnlyDictionary<string, double>? bounds = null;
             var growIdeals = new Dictionary<int, IdealBound>();
+            var stops = new Dictionary<string, EarlyStop>(StringComparer.Ordinal);
+            var workParameters = scenarioPlan.WorkParameters();
+            string WorkGroup(Variant v) => string.Join("\n", workParameters.Select(p => v.Parameters.GetValueOrDefault(p)));
 
             // One phase, or with --grow one per size, one after another: each with its own set-up, torn down before
             // the next, and its own ideal.
@@ -104,6 +107,11 @@ internal sealed partial class Runner
                         var repeat = warmup ? round : round - plan.Settings.Warmup;
                         foreach (var variant in plan.Settings.FixedOrder ? phaseVariants : Rotate(phaseVariants, round))
                         {
+                            if (stops.ContainsKey(variant.Name))
+                            {
+                                continue;
+                            }
+
                             cancellationToken.ThrowIfCancellationRequested();
                             var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, index++, plan.TotalTrials);
                             Notify(o => o.TrialStarting(progress), notes);
@@ -150,6 +158,18 @@ internal sealed partial class Runner
                                 trials[variant.Name].Add(result);
                             }
                         }
+
+                        // After each measured round but the last, the variants that have had enough trials stop.
+                        if (plan.Settings.Adaptive && !warmup && repeat + 1 < plan.Settings.Repeat)
+                        {
+                            var running = phaseVariants.Where(v => !stops.ContainsKey(v.Name)).ToList();
+                            foreach (var (name, stop) in EarlyStopping.After(running, trials, phaseVariants, WorkGroup, plan.Settings.Repeat))
+                            {
+                                stops[name] = stop;
+                                index += plan.Settings.Repeat - repeat - 1;
+                                Notify(o => o.VariantStopped(scenarioPlan.Scenario.Name, name, stop), notes);
+                            }
+                        }
                     }
                 }
                 catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
@@ -186,7 +206,7 @@ internal sealed partial class Runner
 
             var record = new ScenarioRecord(
                 scenarioPlan,
-                [.. scenarioPlan.Variants.Select(v => new VariantTrials(v, trials[v.Name]))],
+                [.. scenarioPlan.Variants.Select(v => new VariantTrials(v, trials[v.Name]) { Stop = stops.GetValueOrDefault(v.Name) })],
                 notes,
                 ideal ?? scenarioPlan.Ideal,
                 bounds ?? new Dictionary<string, double>())

@@ -44,6 +44,108 @@ public sealed class RunnerTests
         Assert.Equal(0.05, scenario.Variants.Single(v => v.Name == "whenall").Summary!.RatioToBaseline!.Value, 10);
     }
 
+    // A variant's walls: sequential far slower than the rest, whenall and channel noisy enough never to be tight.
+    private static TrialResult Spread(TrialRequest request) => new()
+    {
+        Metrics = Measured.Metrics(request.Variant.Name == "sequential" ? 1000 + request.Repeat : 50 + (10 * ((request.Repeat * 7) % 5))),
+        Isolated = true,
+        ItemsPlanned = 1,
+        ItemsCompleted = 1,
+    };
+
+    [Fact]
+    public async Task Run_AVariantOutOfContention_StopsAfterThreeTrials_SaysWhy_AndTheRestRunThemAll()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "channel", "sequential"], Repeat = 5, Warmup = 0 };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var executor = new ScriptedExecutor(Spread);
+        var stopped = new List<(string Variant, EarlyStop Stop)>();
+
+        var run = Summarizer.Summarise(await new Runner(executor, new StopWatcher(stopped)).RunAsync(plan));
+
+        Assert.True(run.Settings.Adaptive);
+        Assert.Equal(3 + 5 + 5, executor.Calls.Count);
+        var scenario = Assert.Single(run.Scenarios);
+        var sequential = scenario.Variants.Single(v => v.Name == "sequential");
+        Assert.Equal(3, sequential.Trials.Count);
+        Assert.Equal(EarlyStopReason.OutOfContention, sequential.Stop!.Reason);
+        Assert.Equal((3, 5), (sequential.Stop.Trials, sequential.Stop.Planned));
+        Assert.All(scenario.Variants.Where(v => v.Name != "sequential"), v => Assert.Equal((5, null), (v.Trials.Count, v.Stop)));
+        Assert.Equal([("sequential", sequential.Stop)], stopped);
+
+        // Said once, as data first: the report's notes carry the sentence the live display printed.
+        var notes = ScenarioReport.Of(scenario, 2).OfType<BulletList>().Single(b => b.Kind == "notes").Items.Select(i => i.Text);
+        Assert.Contains(notes, n => n.StartsWith("Note: sequential stopped after 3 of 5 trials, out of contention: ", StringComparison.Ordinal) && n.Contains("above 2x the high end of", StringComparison.Ordinal));
+    }
+
+    [Fact]
+    public async Task Run_RepeatExactly_RunsEveryTrial()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "channel", "sequential"], Repeat = 5, Warmup = 0, RepeatExactly = true };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var executor = new ScriptedExecutor(Spread);
+
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
+
+        Assert.False(run.Settings.Adaptive);
+        Assert.Equal(15, executor.Calls.Count);
+        Assert.All(run.Scenarios[0].Variants, v => Assert.Equal((5, null), (v.Trials.Count, v.Stop)));
+    }
+
+    [Fact]
+    public async Task Run_SteadyVariants_StopOnceTheirIntervalIsTight_AndAFailingOneRunsThemAll()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "channel", "sequential"], Repeat = 7, Warmup = 1 };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var executor = new ScriptedExecutor(request => request.Variant.Name == "sequential" && request.Repeat == 0
+            ? TrialResult.Unmeasured(TrialStatus.Failed, "boom", isolated: true)
+            : new TrialResult { Metrics = Measured.Metrics(request.Variant.Name == "sequential" ? 5000 : 50 + (0.1 * request.Repeat)), Isolated = true, ItemsPlanned = 1, ItemsCompleted = 1 });
+
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
+
+        // 3 warmups, then 5 measured rounds of all three (tight needs 5), then sequential alone (a failed trial is the finding).
+        Assert.Equal(3 + 15 + 2, executor.Calls.Count);
+        var variants = run.Scenarios[0].Variants.ToDictionary(v => v.Name);
+        Assert.Equal(EarlyStopReason.Tight, variants["whenall"].Stop!.Reason);
+        Assert.Equal(EarlyStopReason.Tight, variants["channel"].Stop!.Reason);
+        Assert.Null(variants["sequential"].Stop);
+        Assert.Equal(7, variants["sequential"].Trials.Count);
+        Assert.Equal(5, variants["whenall"].Trials.Count);
+    }
+
+    [Fact]
+    public async Task Run_InAFixedOrder_NeverStopsEarly()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "sequential"], Repeat = 5, Warmup = 0, FixedOrder = true };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var executor = new ScriptedExecutor(Spread);
+
+        await new Runner(executor).RunAsync(plan);
+
+        Assert.Equal(10, executor.Calls.Count);
+    }
+
+    private sealed class StopWatcher(List<(string Variant, EarlyStop Stop)> stopped) : IRunObserver
+    {
+        public void RunStarting(RunPlan plan)
+        {
+        }
+
+        public void TrialStarting(TrialProgress progress)
+        {
+        }
+
+        public void TrialFinished(TrialProgress progress, TrialResult result)
+        {
+        }
+
+        public void VariantStopped(string scenario, string variant, EarlyStop stop) => stopped.Add((variant, stop));
+
+        public void ScenarioFinished(ScenarioRecord scenario)
+        {
+        }
+    }
+
     [Fact]
     public async Task Run_WithAFixedOrder_RunsTheVariantsAsNamedEveryRound_AndSaysSo()
     {

@@ -1,0 +1,111 @@
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Statistics;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// Adaptive trial counts: after each measured round, which variants have had enough trials. A variant stops once it
+/// has <see cref="MinimumTrials"/> ok trials and lies wholly above <see cref="OutOfContentionRatio"/> times the
+/// fastest variant's interval (more trials could not make it the answer), or once it has
+/// <see cref="TightMinimumTrials"/> and an interval within <see cref="TightShare"/> of its median either side (more
+/// would only narrow it). A variant with a failed or
+/// timed-out trial runs them all: its failures are the finding. Variants are weighed only against those running the
+/// same work (<see cref="ScenarioPlan.WorkParameters"/>). docs/method.md says what this does to the statistics.
+/// </summary>
+internal static class EarlyStopping
+{
+    /// <summary>
+    /// The fewest ok trials a variant has before it may stop: as many as a claim's interval needs
+    /// (<see cref="Claims.Decide.MinimumTrials"/>), so stopping early never leaves a claim unjudged.
+    /// </summary>
+    public const int MinimumTrials = 3;
+
+    /// <summary>
+    /// A variant whose interval's low end is above this multiple of the fastest's interval's high end is out of
+    /// contention: the multiple at which the answer lists a variant as slow (<see cref="Analysis.Recommender.SlowRatio"/>).
+    /// </summary>
+    public const double OutOfContentionRatio = 2;
+
+    /// <summary>
+    /// The fewest ok trials before a variant may stop as tight: under 5, the lab's interval is little more than the
+    /// range of the trials (three that happen to agree say little of the fourth); from 5 on it is the Harrell-Davis
+    /// interval proper. Measured: a variant whose first three trials lay within 2% (705-722 ms) had a median of 683
+    /// ms and an interval of 628-773 over six in the run before.
+    /// </summary>
+    public const int TightMinimumTrials = 5;
+
+    /// <summary>A variant whose interval lies within this share of its median on either side is tight: 2%, BenchmarkDotNet's own default for the error at which it stops iterating.</summary>
+    public const double TightShare = 0.02;
+
+    /// <summary>
+    /// The variants among <paramref name="running"/> that stop after this round, by name, each weighed against the
+    /// fastest sound variant of its work group in <paramref name="all"/> (stopped ones included, whose trials are final).
+    /// </summary>
+    /// <param name="running">The variants still running.</param>
+    /// <param name="all">Every variant's measured trials so far, by name.</param>
+    /// <param name="phase">The variants running the same work as <paramref name="running"/> in this phase (stopped ones included).</param>
+    /// <param name="groupOf">A variant's work group: variants in different groups run different work.</param>
+    /// <param name="planned">The most measured trials a variant may have.</param>
+    public static IReadOnlyDictionary<string, EarlyStop> After(
+        IReadOnlyList<Variant> running,
+        IReadOnlyDictionary<string, List<TrialResult>> all,
+        IReadOnlyList<Variant> phase,
+        Func<Variant, string> groupOf,
+        int planned)
+    {
+        ArgumentNullException.ThrowIfNull(running);
+        ArgumentNullException.ThrowIfNull(all);
+        ArgumentNullException.ThrowIfNull(phase);
+        ArgumentNullException.ThrowIfNull(groupOf);
+
+        // Each group's fastest sound variant with enough trials to have an interval worth weighing against.
+        var fastest = phase
+            .Select(v => (Variant: v, Estimate: Sound(all.GetValueOrDefault(v.Name) ?? [])))
+            .Where(p => p.Estimate is not null)
+            .GroupBy(p => groupOf(p.Variant), StringComparer.Ordinal)
+            .ToDictionary(g => g.Key, g => g.MinBy(p => p.Estimate!.Value.Median), StringComparer.Ordinal);
+
+        var stops = new Dictionary<string, EarlyStop>(StringComparer.Ordinal);
+        foreach (var variant in running)
+        {
+            var trials = all.GetValueOrDefault(variant.Name) ?? [];
+            if (trials.Count >= planned || Sound(trials) is not { } own)
+            {
+                continue;
+            }
+
+            if (fastest.TryGetValue(groupOf(variant), out var best) && best.Variant.Name != variant.Name
+                && own.Low > OutOfContentionRatio * best.Estimate!.Value.High)
+            {
+                stops[variant.Name] = Stop(EarlyStopReason.OutOfContention, trials.Count, planned, own) with
+                {
+                    Fastest = best.Variant.Name,
+                    FastestCiHighMs = best.Estimate.Value.High,
+                };
+            }
+            else if (trials.Count >= TightMinimumTrials && own.High - own.Low <= 2 * TightShare * own.Median)
+            {
+                stops[variant.Name] = Stop(EarlyStopReason.Tight, trials.Count, planned, own);
+            }
+        }
+
+        return stops;
+    }
+
+    // The estimate of a variant whose every trial so far was ok and who has enough of them; null otherwise.
+    private static MedianEstimate? Sound(List<TrialResult> trials) =>
+        trials.Count >= MinimumTrials && trials.All(t => t.Status == TrialStatus.Ok)
+            ? MedianEstimate.Of([.. trials.Select(t => t.WallMs)])
+            : null;
+
+    private static EarlyStop Stop(EarlyStopReason reason, int trials, int planned, MedianEstimate own) => new()
+    {
+        Reason = reason,
+        Trials = trials,
+        Planned = planned,
+        MedianMs = own.Median,
+        CiLowMs = own.Low,
+        CiHighMs = own.High,
+    };
+}
