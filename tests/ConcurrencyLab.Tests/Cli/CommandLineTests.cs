@@ -12,6 +12,8 @@ public sealed class CommandLineTests
     [InlineData("run delay --items abc", "--items must be a whole number")]
     [InlineData("run delay --items 0", "--items must be")]
     [InlineData("run delay --repeat many", "--repeat must be a whole number")]
+    [InlineData("run delay --repeat 5 --repeat-exactly 5", "--repeat and --repeat-exactly cannot both be given")]
+    [InlineData("run delay --repeat-exactly 0", "--repeat (or --repeat-exactly) must be a whole number from 1 to 1000, not 0")]
     [InlineData("run delay --variants whenall-sync", "whenall cannot call items in the sync form")]
     [InlineData("run delay --dop 4,-1", "--dop must be a comma-separated list")]
     [InlineData("run delay --bogus", "--bogus")]
