@@ -52,7 +52,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         var info = _launcher.CreateStartInfo(
         [
             TrialHost.RequestArgument,
-            JsonSerializer.Serialize(request, LabJson.Compact),
+            TrialJson.Write(request),
             TrialHost.ResultArgument,
             resultPath,
         ]);
@@ -152,7 +152,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
                     "the trial's process failed; its region's bounds are unknown, so the account covers what arrived of the process's whole life").ConfigureAwait(false);
             }
 
-            var result = JsonSerializer.Deserialize<TrialResult>(await File.ReadAllTextAsync(resultPath, cancellationToken).ConfigureAwait(false), LabJson.Options);
+            var result = TrialJson.ReadResult(await File.ReadAllTextAsync(resultPath, cancellationToken).ConfigureAwait(false));
             return result is null
                 ? Failed("the trial process wrote an empty result")
                 : await WithAccountAsync(result with { Repeat = request.Repeat }, result.Status == TrialStatus.Timeout ? "the trial timed out: the account runs from the region's start to the last event that arrived" : null).ConfigureAwait(false);

@@ -46,8 +46,8 @@ internal static class TrialHost
             return BadRequestExitCode;
         }
 
-        var request = JsonSerializer.Deserialize<TrialRequest>(args[1], LabJson.Options);
-        var scenario = scenarios.FirstOrDefault(s => s.Name == request?.Scenario);
+        var request = TrialJson.ReadRequest(args[1]);
+        var scenario = NamedScenarios.Find(scenarios, request?.Scenario);
         if (request is null || scenario is null)
         {
             await Console.Error.WriteLineAsync($"unknown scenario '{request?.Scenario}'").ConfigureAwait(false);
@@ -114,7 +114,7 @@ internal static class TrialHost
             }
 
             var temporary = path + ".partial";
-            File.WriteAllText(temporary, JsonSerializer.Serialize(result, LabJson.Compact));
+            File.WriteAllText(temporary, TrialJson.Write(result));
 
             // Rename so the parent never reads a half-written file.
             File.Move(temporary, path, overwrite: true);

@@ -1,0 +1,171 @@
+using System.Text.Json;
+using System.Text.Json.Serialization;
+using System.Text.Json.Serialization.Metadata;
+using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Workloads;
+using ConcurrencyLab.Serialization;
+
+namespace ConcurrencyLab.Running;
+
+/// <summary>
+/// The parent-child trial protocol's JSON, with the contract made at compile time: a trial's process reads its request
+/// before its region, and reflection would cost it there about 90 ms (its serializer's code emitted and compiled on
+/// first use; measured on 2 cores, a third of a trial's start-up). The same rules as <see cref="LabJson"/>.
+/// </summary>
+internal static class TrialJson
+{
+    /// <summary><see cref="LabJson.Compact"/>, with the request's and result's contracts generated.</summary>
+    public static JsonSerializerOptions Options { get; } = new(LabJson.Compact) { TypeInfoResolver = TrialJsonContext.Default };
+
+    /// <summary>A request, written for a trial's command line.</summary>
+    public static string Write(TrialRequest request) => JsonSerializer.Serialize(request, (JsonTypeInfo<TrialRequest>)Options.GetTypeInfo(typeof(TrialRequest)));
+
+    /// <summary>
+    /// A request, read from a trial's command line by hand with <see cref="Utf8JsonReader"/>; null for <c>null</c>. Even
+    /// a generated contract costs a trial's process about 70 ms before its region, compiling the serializer's generic
+    /// code for the request's types (157 of its methods); the reader is precompiled with the framework. Members it
+    /// does not know are skipped, as the serializer skips them. Throws <see cref="JsonException"/> for what is not a request.
+    /// </summary>
+    public static TrialRequest? ReadRequest(string json)
+    {
+        ArgumentNullException.ThrowIfNull(json);
+        try
+        {
+            return ReadRequestOrThrow(json);
+        }
+        catch (InvalidOperationException ex)
+        {
+            // A value of the wrong kind (a number where a string belongs): the reader's complaint, as the serializer's.
+            throw new JsonException("a trial request is malformed: " + ex.Message, ex);
+        }
+    }
+
+    private static TrialRequest? ReadRequestOrThrow(string json)
+    {
+        var reader = new Utf8JsonReader(System.Text.Encoding.UTF8.GetBytes(json));
+        Next(ref reader);
+        if (reader.TokenType == JsonTokenType.Null)
+        {
+            return null;
+        }
+
+        string? scenario = null;
+        Variant? variant = null;
+        IReadOnlyDictionary<string, string>? parameters = null;
+        int? seed = null;
+        double? sampleIntervalMs = null;
+        var request = new TrialRequest { Scenario = string.Empty, Variant = null!, Parameters = null!, Seed = 0, SampleIntervalMs = 0 };
+        Open(ref reader);
+        while (NextMember(ref reader, out var name))
+        {
+            switch (name)
+            {
+                case "scenario": scenario = reader.GetString(); break;
+                case "variant": variant = ReadVariant(ref reader); break;
+                case "parameters": parameters = ReadStrings(ref reader); break;
+                case "seed": seed = reader.GetInt32(); break;
+                case "sampleIntervalMs": sampleIntervalMs = reader.GetDouble(); break;
+                case "repeat": request = request with { Repeat = reader.GetInt32() }; break;
+                case "prime": request = request with { Prime = reader.GetBoolean() }; break;
+                case "timeoutMs": request = request with { TimeoutMs = reader.GetDouble() }; break;
+                case "expectedDurationMs": request = request with { ExpectedDurationMs = reader.GetDouble() }; break;
+                case "serviceEventPort": request = request with { ServiceEventPort = reader.TokenType == JsonTokenType.Null ? null : reader.GetString() }; break;
+                default: reader.Skip(); break;
+            }
+        }
+
+        return request with
+        {
+            Scenario = scenario ?? throw Missing("scenario"),
+            Variant = variant ?? throw Missing("variant"),
+            Parameters = parameters ?? throw Missing("parameters"),
+            Seed = seed ?? throw Missing("seed"),
+            SampleIntervalMs = sampleIntervalMs ?? throw Missing("sampleIntervalMs"),
+        };
+    }
+
+    private static Variant ReadVariant(ref Utf8JsonReader reader)
+    {
+        string? name = null, family = null, description = null;
+        WorkForm? form = null;
+        IReadOnlyDictionary<string, string>? parameters = null;
+        Open(ref reader);
+        while (NextMember(ref reader, out var member))
+        {
+            switch (member)
+            {
+                case "name": name = reader.GetString(); break;
+                case "family": family = reader.GetString(); break;
+                case "description": description = reader.GetString(); break;
+                case "parameters": parameters = ReadStrings(ref reader); break;
+                case "form":
+                    form = reader.TokenType == JsonTokenType.Null ? null
+                        : Enum.TryParse<WorkForm>(reader.GetString(), ignoreCase: true, out var parsed) && Enum.IsDefined(parsed) ? parsed
+                        : throw new JsonException($"a trial request's variant form '{reader.GetString()}' is none of sync, tap, apm.");
+                    break;
+                default: reader.Skip(); break;
+            }
+        }
+
+        return new Variant(name ?? throw Missing("variant.name"), family ?? throw Missing("variant.family"), form, parameters ?? new Dictionary<string, string>(), description ?? string.Empty);
+    }
+
+    private static Dictionary<string, string> ReadStrings(ref Utf8JsonReader reader)
+    {
+        var values = new Dictionary<string, string>(StringComparer.Ordinal);
+        Open(ref reader);
+        while (NextMember(ref reader, out var name))
+        {
+            values[name] = reader.GetString() ?? throw new JsonException($"a trial request's parameter '{name}' is null.");
+        }
+
+        return values;
+    }
+
+    // The reader must be at an object's start.
+    private static void Open(ref Utf8JsonReader reader)
+    {
+        if (reader.TokenType != JsonTokenType.StartObject)
+        {
+            throw new JsonException($"a trial request has {reader.TokenType} where an object belongs.");
+        }
+    }
+
+    // The next member's name, the reader left on its value; false at the object's end.
+    private static bool NextMember(ref Utf8JsonReader reader, out string name)
+    {
+        Next(ref reader);
+        if (reader.TokenType == JsonTokenType.EndObject)
+        {
+            name = string.Empty;
+            return false;
+        }
+
+        name = reader.GetString()!;
+        Next(ref reader);
+        return true;
+    }
+
+    private static void Next(ref Utf8JsonReader reader)
+    {
+        if (!reader.Read())
+        {
+            throw new JsonException("a trial request ended early.");
+        }
+    }
+
+    private static JsonException Missing(string member) => new($"a trial request has no {member}.");
+
+    /// <summary>A trial's result, written to its result file.</summary>
+    public static string Write(TrialResult result) => JsonSerializer.Serialize(result, (JsonTypeInfo<TrialResult>)Options.GetTypeInfo(typeof(TrialResult)));
+
+    /// <summary>A trial's result, read from its result file; null for <c>null</c>.</summary>
+    public static TrialResult? ReadResult(string json) => JsonSerializer.Deserialize(json, (JsonTypeInfo<TrialResult>)Options.GetTypeInfo(typeof(TrialResult)));
+}
+
+/// <summary>The contracts of <see cref="TrialRequest"/> and <see cref="TrialResult"/>, generated.</summary>
+[JsonSourceGenerationOptions(JsonSerializerDefaults.Web, GenerationMode = JsonSourceGenerationMode.Metadata)]
+[JsonSerializable(typeof(TrialRequest))]
+[JsonSerializable(typeof(TrialResult))]
+internal sealed partial class TrialJsonContext : JsonSerializerContext;
