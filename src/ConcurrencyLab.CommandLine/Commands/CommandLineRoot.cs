@@ -106,6 +106,31 @@ internal static class CommandLineRoot
             new HelpAction().Invoke(parse);
             return ExitCode.Ok;
         });
+
+        // `conclab run SCENARIO --help` teaches the scenario's variants too, as `list` does.
+        var help = root.Options.OfType<HelpOption>().Single();
+        if (help.Action is HelpAction standard)
+        {
+            help.Action = new ScenarioHelp(standard, console, scenarios);
+        }
+
         return root;
+    }
+
+    /// <summary>The help System.CommandLine writes, and after it, for a scenario's run command, its variants.</summary>
+    private sealed class ScenarioHelp(HelpAction standard, IAnsiConsole console, IReadOnlyList<Scenario> scenarios) : System.CommandLine.Invocation.SynchronousCommandLineAction
+    {
+        public override int Invoke(ParseResult parseResult)
+        {
+            var exitCode = standard.Invoke(parseResult);
+            var command = parseResult.CommandResult.Command;
+            if (command.Parents.OfType<Command>().FirstOrDefault()?.Name == "run" && NamedScenarios.Find(scenarios, command.Name) is { } scenario)
+            {
+                Console.Out.Flush();
+                console.Write(ScenarioListing.Variants(scenario));
+            }
+
+            return exitCode;
+        }
     }
 }

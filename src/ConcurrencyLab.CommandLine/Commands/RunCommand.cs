@@ -24,6 +24,12 @@ internal static class RunCommand
     {
         var run = new Command("run", "Run every scenario at its quick scale, or one scenario: conclab run <scenario> [options].");
         var switches = new Switches();
+
+        // Completes to the variants of the scenario in hand (a shell's completion, or `conclab "[suggest]" ...`).
+        switches.Variants.CompletionSources.Add(context =>
+            NamedScenarios.Find(scenarios, context.ParseResult.CommandResult.Command.Name) is { } scenario
+                ? Rendering.ScenarioListing.Completions(scenario, context.WordToComplete, context.ParseResult.GetValue(switches.Quick))
+                : []);
         foreach (var option in switches.All)
         {
             option.Recursive = true;

@@ -28,7 +28,23 @@ internal static class ScenarioListing
         }
 
         rows.Add(parameters);
+        rows.AddRange(VariantRows(scenario, defaults));
+        return new Rows(rows);
+    }
 
+    /// <summary>
+    /// What <c>conclab run SCENARIO --help</c> adds to the options: the scenario's default variants, how any other is
+    /// named, and its baseline and ideal.
+    /// </summary>
+    public static IRenderable Variants(Scenario scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        return new Rows(VariantRows(scenario, ParameterValues.Create(scenario.Parameters, null, quick: false, out _)));
+    }
+
+    private static List<IRenderable> VariantRows(Scenario scenario, ParameterValues defaults)
+    {
+        var rows = new List<IRenderable>();
         var variants = new Table().Border(TableBorder.Simple).AddColumn("Default variant").AddColumn("What it does");
         foreach (var v in scenario.DefaultVariants(defaults))
         {
@@ -51,7 +67,26 @@ internal static class ScenarioListing
         }
 
         rows.Add(new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults).Name}; ideal: {scenario.Ideal(defaults, Scenario.DefaultSeed).Reason} (seed {Scenario.DefaultSeed})."));
-        return new Rows(rows);
+        return rows;
+    }
+
+    /// <summary>
+    /// The names <c>--variants</c> completes to in <paramref name="scenario"/>: after the last comma of
+    /// <paramref name="typed"/>, each default variant and each family (a strategy, an endpoint) starting with what
+    /// follows it, the names before it kept; at the <paramref name="quick"/> scale where the line says <c>--quick</c>.
+    /// </summary>
+    public static IEnumerable<string> Completions(Scenario scenario, string typed, bool quick)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(typed);
+        var defaults = ParameterValues.Create(scenario.Parameters, null, quick, out _);
+        var cut = typed.LastIndexOf(',') + 1;
+        var (before, last) = (typed[..cut], typed[cut..]);
+        return scenario.DefaultVariants(defaults).Select(v => v.Name)
+            .Concat(scenario.Variants(defaults).Families.Where(f => f.Unavailable is null).Select(f => f.Id))
+            .Distinct(StringComparer.Ordinal)
+            .Where(name => name.StartsWith(last, StringComparison.Ordinal))
+            .Select(name => before + name);
     }
 
     private static string Plural(string noun) => noun.EndsWith('y') ? noun[..^1] + "ies" : noun + "s";

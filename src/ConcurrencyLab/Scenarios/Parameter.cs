@@ -39,6 +39,12 @@ public abstract class Parameter
     /// <summary>The default at the given scale.</summary>
     public string DefaultFor(bool quick) => quick && QuickValue is not null ? QuickValue : DefaultValue;
 
+    /// <summary>What it accepts, for help: <c>a whole number from 1 to 100000</c>; null where its parser alone knows.</summary>
+    internal string? Accepts { get; init; }
+
+    /// <summary>The words it accepts, for completion and help; empty where it takes other values.</summary>
+    internal IReadOnlyList<string> Choices { get; init; } = [];
+
     /// <summary>Checks <paramref name="text"/>; returns null when it is valid, else a one-line reason naming the option.</summary>
     public abstract string? Check(string text);
 
@@ -49,7 +55,10 @@ public abstract class Parameter
         return new(name, description, Text(defaultValue), quick is { } q ? Text(q) : null, text =>
             !long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value) ? (0, $"--{name} must be a whole number{range}, not '{text}'.")
             : !range.Holds(value) ? (0, $"--{name} must be{range}, not {text}.")
-            : ((int)value, null));
+            : ((int)value, null))
+        {
+            Accepts = $"a whole number{range}",
+        };
     }
 
     /// <summary>A finite number from <paramref name="minimum"/> to <paramref name="maximum"/>.</summary>
@@ -59,7 +68,10 @@ public abstract class Parameter
         return new(name, description, Text(defaultValue), quick is { } q ? Text(q) : null, text =>
             !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || !double.IsFinite(value) ? (0, $"--{name} must be a number{range}, not '{text}'.")
             : !range.Holds(value) ? (0, $"--{name} must be{range}, not {text}.")
-            : (value, null));
+            : (value, null))
+        {
+            Accepts = $"a number{range}",
+        };
     }
 
     /// <summary>
@@ -104,7 +116,10 @@ public abstract class Parameter
             return count is { } expected && values.Count != expected
                 ? ([], Refused(text))
                 : (values, null);
-        });
+        })
+        {
+            Accepts = listing is null ? $"a comma-separated list of {exactly}whole numbers{range}" : $"{listing}{range}",
+        };
     }
 
     /// <summary>One of a few words, each standing for a value: <c>cold</c> or <c>warm</c>.</summary>
@@ -115,7 +130,11 @@ public abstract class Parameter
         var allowed = words.Count == 1 ? words[0] : string.Join(", ", words.Take(words.Count - 1)) + " or " + words[^1];
         var defaultText = choices.First(c => EqualityComparer<T>.Default.Equals(c.Value, defaultValue)).Text;
         return new(name, description, defaultText, null, text =>
-            choices.FirstOrDefault(c => c.Text == text) is { Text: not null } chosen ? (chosen.Value, null) : (defaultValue, $"--{name} must be {allowed}, not '{text}'."));
+            choices.FirstOrDefault(c => c.Text == text) is { Text: not null } chosen ? (chosen.Value, null) : (defaultValue, $"--{name} must be {allowed}, not '{text}'."))
+        {
+            Accepts = allowed,
+            Choices = words,
+        };
     }
 
     /// <summary>Free text, such as a folder; empty means not given.</summary>

@@ -1,0 +1,13 @@
+# Bash completion for conclab, from the tool itself: scenarios, options, variant names (after the last comma of
+# --variants) and the words a parameter takes. Nothing is run but the parse: `conclab "[suggest:N]" LINE` prints the
+# completions of LINE at position N (System.CommandLine's suggest directive) and exits.
+#   source completion/conclab.bash        # or copy it into ~/.local/share/bash-completion/completions/conclab
+_conclab_complete() {
+  local line="${COMP_LINE#*[[:space:]]}"
+  [ "$line" = "$COMP_LINE" ] && line=""
+  local at=$(( COMP_POINT - ${#COMP_LINE} + ${#line} ))
+  (( at < 0 )) && at=0
+  local IFS=$'\n'
+  COMPREPLY=( $(compgen -W "$(conclab "[suggest:$at]" "$line" 2>/dev/null)" -- "${COMP_WORDS[COMP_CWORD]}") )
+}
+complete -o default -F _conclab_complete conclab
