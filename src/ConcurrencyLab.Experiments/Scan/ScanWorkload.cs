@@ -49,6 +49,20 @@ internal sealed class ScanWorkload : Workload
     /// <summary>How long a connect may wait.</summary>
     public TimeSpan Timeout { get; }
 
+    /// <summary>
+    /// Where the primer connects: a host of each kind, so priming takes the open, refused and silent paths the
+    /// measured items take; empty for the default primer (targets the lab did not make, whose kinds it cannot know).
+    /// </summary>
+    public IReadOnlyList<IPEndPoint> PrimerTargets { get; init; } = [];
+
+    /// <summary>How long a primer's connect waits for a silent host: long enough for loopback's answers, short enough not to matter.</summary>
+    internal static readonly TimeSpan PrimerTimeout = TimeSpan.FromMilliseconds(10);
+
+    /// <inheritdoc/>
+    public override Workload CreatePrimer(int count) => PrimerTargets.Count == 0
+        ? base.CreatePrimer(count)
+        : new ScanWorkload([.. Enumerable.Range(0, Math.Max(count, PrimerTargets.Count)).Select(i => PrimerTargets[i % PrimerTargets.Count])], TimeSpan.FromTicks(Math.Min(Timeout.Ticks, PrimerTimeout.Ticks)));
+
     public override string Digest { get; }
 
     public override int Count => _targets.Count;

@@ -25,6 +25,15 @@ internal sealed class Sampler : IDisposable
     {
         _interval = interval;
         _samples = new Sample[Math.Max(16, expectedSamples)];
+        if (Enabled)
+        {
+            // Compiled now, before any region: the sampler's thread compiles its methods fully optimised on their first
+            // call, and did so beside the region it measures (a scan trial of 55 ms counted them among its JIT). A
+            // sample taken and dropped compiles the reads; the loop is prepared.
+            TakeSample();
+            _count = 0;
+            RuntimeHelpers.PrepareMethod(((Action)Loop).Method.MethodHandle);
+        }
     }
 
     /// <summary>Samples taken so far.</summary>
