@@ -72,6 +72,43 @@ public sealed class PackageTests(PackageTests.Packed packed) : IClassFixture<Pac
     }
 
     [Fact]
+    public async Task TheTemplate_InstallsFromItsPackage_AndMakesAProjectThatBuildsWithoutAWarning_AndRuns()
+    {
+        using var folder = new TempFolder();
+
+        // A template hive of the test's own: nothing installed on the machine, nothing it had installed used.
+        var hive = Path.Combine(folder.Path, "hive");
+        var install = await packed.DotnetAsync(folder.Path, "new", "install", Path.Combine(packed.Feed, $"ConcurrencyLab.Templates.{packed.Version}.nupkg"), "--debug:custom-hive", hive);
+        Assert.True(install.ExitCode == 0, install.ToString());
+        Assert.Contains("conclab-workload", install.Output, StringComparison.Ordinal);
+
+        var project = Path.Combine(folder.Path, "Resize");
+        var made = await packed.DotnetAsync(folder.Path, "new", "conclab-workload", "-n", "Resize", "-o", project, "--labVersion", packed.Version, "--debug:custom-hive", hive);
+        Assert.True(made.ExitCode == 0, made.ToString());
+        Assert.True(File.Exists(Path.Combine(project, "Resize.csproj")), made.ToString());
+        Assert.Contains("namespace Resize;", await File.ReadAllTextAsync(Path.Combine(project, "ItemWorkload.cs")), StringComparison.Ordinal);
+
+        packed.WriteNuGetConfig(project);
+        var build = await packed.DotnetAsync(project, "build", "-c", "Release");
+        Assert.True(build.ExitCode == 0, build.ToString());
+        Assert.DoesNotMatch(@"warning [A-Z]+\d+", build.Output);
+        Assert.Contains("0 Warning(s)", build.Output, StringComparison.Ordinal);
+
+        // --dop 4 instead of the degrees searched: the search is 108 trials of its own, 75 s of a CI run.
+        var program = Path.Combine(project, "bin", "Release", "net10.0", "Resize.dll");
+        var run = await ProgramRunner.RunProgramAsync("dotnet", folder.Path, [program, "--quick", "--repeat", "1", "--dop", "4", "--plain", "--out", "out"], TimeSpan.FromMinutes(3));
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        using var json = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
+        var scenario = json.RootElement.GetProperty("scenarios")[0];
+        Assert.Equal("workload", scenario.GetProperty("name").GetString());
+        var variants = scenario.GetProperty("variants").EnumerateArray().ToList();
+        Assert.True(variants.Count >= 10, run.ToString());
+        Assert.All(variants, v => Assert.Equal("ok", v.GetProperty("status").GetString()));
+        Assert.All(variants, v => Assert.Equal(40, v.GetProperty("trials")[0].GetProperty("itemsCompleted").GetInt32()));
+    }
+
+    [Fact]
     public async Task TheTool_InstallsFromThePackages_AndListsTheExperiments()
     {
         using var folder = new TempFolder();
@@ -104,9 +141,9 @@ public sealed class PackageTests(PackageTests.Packed packed) : IClassFixture<Pac
         public async Task InitializeAsync()
         {
             var configuration = ProgramRunner.Configuration;
-            foreach (var project in new[] { "ConcurrencyLab", "ConcurrencyLab.Experiments", "ConcurrencyLab.Charts", "ConcurrencyLab.CommandLine", "ConcurrencyLab.Cli" })
+            foreach (var project in new[] { "ConcurrencyLab", "ConcurrencyLab.Experiments", "ConcurrencyLab.Charts", "ConcurrencyLab.CommandLine", "ConcurrencyLab.Cli", "ConcurrencyLab.Templates" })
             {
-                var path = Path.Combine(ProgramRunner.RepositoryRoot, "src", project, project + ".csproj");
+                var path = Path.Combine(ProgramRunner.RepositoryRoot, project == "ConcurrencyLab.Templates" ? "templates" : "src", project, project + ".csproj");
 
                 // The projects are built for this test run already: packing them again is packing what was tested.
                 var pack = await DotnetAsync(_folder.Path, "pack", path, "-c", configuration, "--no-build", "-o", Feed, $"-p:Version={Version}");
