@@ -21,6 +21,8 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
     private readonly Timer _timer;
     private readonly Lock _lock = new();
     private string _trial = "starting";
+    private RunPlan _plan;
+    private string? _tableScenario;
     private int? _peak;
 
     // The process the trial under way runs in, as the runner told it; null until it has started.
@@ -39,6 +41,7 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
     {
         ArgumentNullException.ThrowIfNull(context);
         ArgumentNullException.ThrowIfNull(plan);
+        _plan = plan;
         _threadCountOf = threadCountOf;
         _overall = context.AddTask("all trials", maxValue: Math.Max(1, plan.TotalTrials));
         _current = context.AddTask("starting", maxValue: 1);
@@ -49,8 +52,12 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
     {
         // A degree search may have changed the plan's variants since the display was made.
         ArgumentNullException.ThrowIfNull(plan);
+        _plan = plan;
         _overall.MaxValue = Math.Max(1, plan.TotalTrials);
     }
+
+    /// <summary>The rows above the bars: what each variant of the scenario under way has measured so far.</summary>
+    public LiveTable Table { get; } = new();
 
     public void DegreeProbed(string scenario, string variant, int trials, double? medianMs)
     {
@@ -61,6 +68,12 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
     public void TrialStarting(TrialProgress progress)
     {
         ArgumentNullException.ThrowIfNull(progress);
+        if (progress.Scenario != _tableScenario && _plan.Scenarios.FirstOrDefault(s => s.Scenario.Name == progress.Scenario) is { } scenario)
+        {
+            _tableScenario = progress.Scenario;
+            Table.Begin(progress.Scenario, scenario.Variants.Select(v => v.Name), _plan.Settings.Repeat);
+        }
+
         lock (_lock)
         {
             _generation++;
@@ -95,10 +108,19 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
 
         _current.Value = 1;
         _overall.Increment(1);
+        if (!progress.Warmup)
+        {
+            Table.Add(progress.Scenario, progress.Variant, result);
+        }
     }
 
     // The trials it will not run count as done, so the bar still ends full.
-    public void VariantStopped(string scenario, string variant, EarlyStop stop) => _overall.Increment(Math.Max(0, stop.Planned - stop.Trials));
+    public void VariantStopped(string scenario, string variant, EarlyStop stop)
+    {
+        ArgumentNullException.ThrowIfNull(stop);
+        _overall.Increment(Math.Max(0, stop.Planned - stop.Trials));
+        Table.Stopped(scenario, variant, stop);
+    }
 
     public void ScenarioFinished(ScenarioRecord scenario)
     {
