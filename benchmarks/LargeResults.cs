@@ -36,8 +36,8 @@ try
     // The most variants and trials accepted, as the run wrote them; then the same, padded with samples to the byte limit.
     const int variants = 2_000, trialsEach = 5;
     var maxBytes = long.Parse(options.GetValueOrDefault("fill-mib", "64"), CultureInfo.InvariantCulture) << 20;
-    var counted = Make(template, variants, trialsEach, samplesEach: null);
-    var full = Make(template, variants, trialsEach, samplesEach: SamplesToFill(template, variants * trialsEach, maxBytes - (2L << 20) - new FileInfo(counted).Length));
+    var counted = Make(work, template, variants, trialsEach, samplesEach: null);
+    var full = Make(work, template, variants, trialsEach, samplesEach: SamplesToFill(template, variants * trialsEach, maxBytes - (2L << 20) - new FileInfo(counted).Length));
     var files = new[] { ("2,000 variants x 5 trials", counted), ($"the same, padded with samples toward {maxBytes >> 20} MiB", full) };
     var summary = new StringBuilder("| file | size | command | wall s (each round) | peak memory MiB (each round) |\n| --- | --- | --- | --- | --- |\n");
     foreach (var (what, path) in files)
@@ -72,7 +72,7 @@ finally
     Directory.Delete(work, recursive: true);
 }
 
-static string Make(JsonNode template, int variants, int trialsEach, int? samplesEach)
+static string Make(string folder, JsonNode template, int variants, int trialsEach, int? samplesEach)
 {
     var root = template.DeepClone();
     var scenario = root["scenarios"]![0]!;
@@ -105,7 +105,8 @@ static string Make(JsonNode template, int variants, int trialsEach, int? samples
     }
 
     scenario["variants"] = list;
-    var path = Path.Combine(Path.GetTempPath(), $"conclab-large-{variants}-{samplesEach ?? 0}-{Environment.ProcessId}.json");
+    // In the work folder, which goes when the benchmark ends: these files are hundreds of MB.
+    var path = Path.Combine(folder, $"large-{variants}-{samplesEach ?? 0}.json");
     File.WriteAllText(path, root.ToJsonString());
     return path;
 }
