@@ -262,21 +262,8 @@ internal static class RunCommand
     private static async Task<RunResult> RunLiveAsync(IAnsiConsole console, RunOptions options, ConsoleErrorLogger logger, RunPlan plan, bool crank, CancellationToken cancellationToken)
     {
         RunResult? record = null;
-        LiveProgress? live = null;
-        var progress = console.Progress();
-        progress.RefreshRate = LiveRefresh;
-        await progress
-            .AutoClear(true)
-            .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new RemainingTimeColumn())
-
-            // Each variant's row above the bars, where the terminal has room for it; the bars alone where it has not.
-            .UseRenderHook((bars, _) => Volatile.Read(ref live)?.Table.Render(console.Profile.Width, console.Profile.Height) is { } table ? new Rows(table, bars) : bars)
-            .StartAsync(async context =>
-            {
-                using var observer = new LiveProgress(context, plan);
-                Volatile.Write(ref live, observer);
-                record = await Lab.MeasureAsync(plan, options, CrankJob.Observing(observer, crank), logger, cancellationToken).ConfigureAwait(false);
-            }).ConfigureAwait(false);
+        await LiveSession.Show(console, plan, async observer =>
+            record = await Lab.MeasureAsync(plan, options, CrankJob.Observing(observer, crank), logger, cancellationToken).ConfigureAwait(false)).ConfigureAwait(false);
         return record!;
     }
 

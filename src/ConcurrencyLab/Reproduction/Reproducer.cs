@@ -226,7 +226,19 @@ internal sealed class Reproducer
             throw new ReproductionException($"{run.Key} could not be planned: {string.Join("; ", errors)}");
         }
 
-        return Write(await Lab.MeasureAsync(plan, options, _observer(options), _logger, cancellationToken).ConfigureAwait(false), folder);
+        // An observer that holds a display ends it here, however the run ended, before anything else is printed.
+        var observer = _observer(options);
+        RunResult result;
+        try
+        {
+            result = await Lab.MeasureAsync(plan, options, observer, _logger, cancellationToken).ConfigureAwait(false);
+        }
+        finally
+        {
+            (observer as IDisposable)?.Dispose();
+        }
+
+        return Write(result, folder);
     }
 
     /// <summary>Writes a run's own results (JSON, Markdown, CSV, HTML, charts) into <paramref name="folder"/>; a failure is a note, not the end.</summary>

@@ -85,3 +85,52 @@ public sealed class LiveTableTests
         Assert.DoesNotContain("\u001b[1", lines.Single(l => l.Contains("slow", StringComparison.Ordinal)), StringComparison.Ordinal);
     }
 }
+
+public sealed class LiveSessionTests
+{
+    private static (IAnsiConsole Console, StringWriter Output) Terminal()
+    {
+        var output = new StringWriter();
+        var console = AnsiConsole.Create(new AnsiConsoleSettings
+        {
+            Ansi = AnsiSupport.Yes,
+            ColorSystem = ColorSystemSupport.NoColors,
+            Interactive = InteractionSupport.Yes,
+            Out = new AnsiConsoleOutput(output),
+        });
+        console.Profile.Width = 120;
+        console.Profile.Height = 40;
+        return (console, output);
+    }
+
+    [Fact]
+    public void AReproductionsRun_ShowsItsRowsLive_AndTheDisplayIsGoneWhenItsScenarioEnds()
+    {
+        Assert.True(ConcurrencyLab.Running.RunPlanner.TryCreate(new ConcurrencyLab.Running.RunOptions { Scenarios = ["delay"], Variants = ["whenall", "channel"], Repeat = 1, Warmup = 0 }, ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn, out var plan, out _));
+        var (console, output) = Terminal();
+        using var session = new LiveSession(console);
+
+        session.RunStarting(plan);
+        var progress = new ConcurrencyLab.Running.TrialProgress("delay", "whenall", Warmup: false, Round: 0, Index: 0, Total: 2);
+        session.TrialStarting(progress);
+        session.TrialFinished(progress, new TrialResult { Metrics = Measured.Metrics(48.9, (StandardMetrics.PeakThreads, 15)), ItemsPlanned = 1, ItemsCompleted = 1 });
+        Thread.Sleep(2 * (int)ConcurrencyLab.CommandLine.Commands.RunCommand.LiveRefresh.TotalMilliseconds);
+        var ended = Task.Run(() => session.ScenarioFinished(new ConcurrencyLab.Running.ScenarioRecord(plan.Scenarios[0], [], [], plan.Scenarios[0].Ideal, new Dictionary<string, double>())));
+
+        Assert.True(ended.Wait(TimeSpan.FromSeconds(10)), "the display did not end with the run's last scenario");
+        var text = System.Text.RegularExpressions.Regex.Replace(output.ToString(), @"\u001b\[[0-9;?]*[A-Za-z]", string.Empty);
+        Assert.Matches(@"whenall\s+1/1\s+48\.9 ms\s+15", text);
+        Assert.Matches(@"channel\s+0/1", text);
+    }
+
+    [Fact]
+    public void ARunThatEndsEarly_EndsItsDisplayWhenDisposed()
+    {
+        Assert.True(ConcurrencyLab.Running.RunPlanner.TryCreate(new ConcurrencyLab.Running.RunOptions { Scenarios = ["delay"], Variants = ["whenall"], Repeat = 1, Warmup = 0 }, ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn, out var plan, out _));
+        var (console, _) = Terminal();
+        var session = new LiveSession(console);
+        session.RunStarting(plan);
+
+        Assert.True(Task.Run(session.Dispose).Wait(TimeSpan.FromSeconds(10)), "the display outlived its run");
+    }
+}
