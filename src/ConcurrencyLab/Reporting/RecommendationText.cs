@@ -187,7 +187,8 @@ internal static class RecommendationText
 
     private static Statement Range(Interval? interval) => interval is { } i ? Statement.Of($"{Piece.Ms(i.Low)}-{Piece.Ms(i.High)}") : Statement.Plain("?");
 
-    private static Statement Times(double ratio) => Statement.Of($"{Piece.Multiple(ratio)} times");
+    // Close to 1, two decimals: a variant 1.04 times slower (not as fast, its interval apart) read as "1.0 times slower".
+    private static Statement Times(double ratio) => Statement.Of($"{(ratio < Analysis.Recommender.AsFastRatio ? Piece.Fixed(ratio, "0.00") : Piece.Multiple(ratio))} times");
 
     private static Inline Count(double? value) => value is { } v ? Piece.Count(v) : new Words("?");
 

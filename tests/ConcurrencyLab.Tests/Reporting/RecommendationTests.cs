@@ -153,6 +153,12 @@ public class RecommendationTests
         Assert.Equal("as fast, but on 115 threads against 15 for whenall", Reason(many, r));
 
         Assert.Empty(Recommend(V("whenall", 50, threads: 15, ciHalf: 2), V("threads", 51, threads: 20, ciHalf: 2)).Avoid);
+
+        // Slower, its interval apart, but by less than a tenth: the ratio in two decimals, never "1.0 times slower".
+        var close = Recommend(V("whenall", 50, threads: 15, ciHalf: 0.5), V("threads", 52, threads: 115, ciHalf: 0.5));
+        var slower = Assert.IsType<ManyMoreThreads>(close.Avoid.Single());
+        Assert.False(slower.AsFast);
+        Assert.Equal("1.04 times slower than whenall, and on 115 threads against 15 for whenall", Reason(slower, close));
     }
 
     [Fact]
