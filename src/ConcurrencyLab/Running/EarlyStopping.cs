@@ -59,29 +59,33 @@ internal static class EarlyStopping
         ArgumentNullException.ThrowIfNull(phase);
         ArgumentNullException.ThrowIfNull(groupOf);
 
-        // Each group's fastest sound variant with enough trials to have an interval worth weighing against.
-        var fastest = phase
+        // Each sound variant's estimate, made once; then each group's fastest, with enough trials to have an
+        // interval worth weighing against.
+        var estimates = phase
             .Select(v => (Variant: v, Estimate: Sound(all.GetValueOrDefault(v.Name) ?? [])))
             .Where(p => p.Estimate is not null)
+            .ToDictionary(p => p.Variant.Name, p => (p.Variant, Estimate: p.Estimate!.Value), StringComparer.Ordinal);
+        var fastest = estimates.Values
             .GroupBy(p => groupOf(p.Variant), StringComparer.Ordinal)
-            .ToDictionary(g => g.Key, g => g.MinBy(p => p.Estimate!.Value.Median), StringComparer.Ordinal);
+            .ToDictionary(g => g.Key, g => g.MinBy(p => p.Estimate.Median), StringComparer.Ordinal);
 
         var stops = new Dictionary<string, EarlyStop>(StringComparer.Ordinal);
         foreach (var variant in running)
         {
             var trials = all.GetValueOrDefault(variant.Name) ?? [];
-            if (trials.Count >= planned || Sound(trials) is not { } own)
+            if (trials.Count >= planned || !estimates.TryGetValue(variant.Name, out var mine))
             {
                 continue;
             }
 
+            var own = mine.Estimate;
             if (fastest.TryGetValue(groupOf(variant), out var best) && best.Variant.Name != variant.Name
-                && own.Low > OutOfContentionRatio * best.Estimate!.Value.High)
+                && own.Low > OutOfContentionRatio * best.Estimate.High)
             {
                 stops[variant.Name] = Stop(EarlyStopReason.OutOfContention, trials.Count, planned, own) with
                 {
                     Fastest = best.Variant.Name,
-                    FastestCiHighMs = best.Estimate.Value.High,
+                    FastestCiHighMs = best.Estimate.High,
                 };
             }
             else if (trials.Count >= TightMinimumTrials && own.High - own.Low <= 2 * TightShare * own.Median)
