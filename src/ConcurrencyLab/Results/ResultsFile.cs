@@ -244,6 +244,17 @@ public static class ResultsFile
             : null;
     }
 
+    // Why a variant's early stop cannot be one the lab wrote: the same times in order as a summary's, and a count of
+    // trials no run could stop at.
+    private static string? Disordered(EarlyStop stop)
+    {
+        double[] times = [stop.MedianMs, stop.CiLowMs, stop.CiHighMs, stop.FastestCiHighMs ?? 0];
+        return times.Any(t => !double.IsFinite(t) || t < 0 || t > 1e12) ? "a time that is negative, not finite or beyond 30 years"
+            : stop.CiLowMs > stop.MedianMs || stop.MedianMs > stop.CiHighMs ? "a median outside its interval"
+            : stop.Trials < 1 || stop.Trials > stop.Planned || stop.Planned > MaxTrials ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{stop.Trials} trials of {stop.Planned}, which no run stops at")
+            : null;
+    }
+
     // The binder refuses a null property the model does not allow, but not a null inside a list ("variants": [null]);
     // every list a report walks is looked through here, so such a file is refused in one line, not met as a crash.
     private static string? NullEntry(RunResult run)
@@ -295,6 +306,11 @@ public static class ResultsFile
                 if (variant.Summary is { } summary && Disordered(summary) is { } disorder)
                 {
                     return $"{at}.variants[{v}].summary holds {disorder}";
+                }
+
+                if (variant.Stop is { } stop && Disordered(stop) is { } stopDisorder)
+                {
+                    return $"{at}.variants[{v}].stop holds {stopDisorder}";
                 }
 
                 // The runtime's accounts, each trial's and its service's, and the variant's added up.

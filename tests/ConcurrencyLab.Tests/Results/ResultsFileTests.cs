@@ -92,6 +92,20 @@ public sealed class ResultsFileTests
         AssertRefusedInOneLine(run with { Scenarios = [scenario with { Variants = variants }] }, good, bad);
     }
 
+    [Theory]
+    [InlineData("\"planned\": 5", "\"planned\": 20000")]
+    [InlineData("\"planned\": 5", "\"planned\": 2")]
+    [InlineData("\"ciLowMs\": 40", "\"ciLowMs\": 60")]
+    [InlineData("\"medianMs\": 50", "\"medianMs\": -1E+308")]
+    [InlineData("\"reason\": \"outOfContention\"", "\"reason\": \"bored\"")]
+    public void AnEarlyStopNoRunCouldWrite_IsRefusedInOneLine(string good, string bad)
+    {
+        var run = ExporterTests.SampleRun();
+        var scenario = run.Scenarios[0];
+        var stop = new EarlyStop { Reason = EarlyStopReason.OutOfContention, Trials = 3, Planned = 5, MedianMs = 50, CiLowMs = 40, CiHighMs = 55, Fastest = "whenall", FastestCiHighMs = 20 };
+        AssertRefusedInOneLine(run with { Scenarios = [scenario with { Variants = [scenario.Variants[0] with { Stop = stop }, .. scenario.Variants.Skip(1)] }] }, good, bad);
+    }
+
     // Written, read back whole, then with good made bad: refused with one line that names the file.
     private static void AssertRefusedInOneLine(RunResult run, string good, string bad)
     {
