@@ -214,9 +214,10 @@ internal static class ThreadSamples
     }
 
     /// <summary>
-    /// The samples added up: each stands for the time until its thread's next sample (of whatever state), at most
-    /// four times the profiler's median interval (a thread that stopped being sampled, or the region's last sample,
-    /// gets one interval). Samples of idle pool threads and the runtime's own time nothing but the intervals.
+    /// The samples added up: each stands for the time until its thread's next sample (of whatever state). Where
+    /// other threads were sampled in between, the thread went unsampled and its sample stands for at most four times
+    /// the profiler's median interval; where nobody was, the profiler itself paused and the sample stands for the
+    /// whole gap. A thread's last sample (it stopped being sampled, or the region ended) gets one interval. Samples of idle pool threads and the runtime's own time nothing but the intervals.
     /// The work's time is also spread over <see cref="ThreadTime.Bins"/> bins from <paramref name="start"/> (the
     /// first sample's time when unknown) to <paramref name="end"/> (the last sample's end when unknown).
     /// </summary>
@@ -236,6 +237,27 @@ internal static class ThreadSamples
             .ToList();
         var interval = gaps.Count > 0 ? gaps[gaps.Count / 2] : 1.0;
 
+        // Every sample's time, of every thread, in order: a gap in one thread's samples in which no other thread was
+        // sampled either is the profiler's own pause (a busy machine delays its thread, the runtime's suspension
+        // or a collection holds it up), and the thread stayed as it was seen, so its sample stands for all of it.
+        // A gap in which others were sampled is this thread's alone (its managed stack was empty, or it was gone):
+        // there its sample stands for at most four intervals.
+        var ticks = samples.Select(s => s.Ticks).Order().ToArray();
+        var margin = (long)(interval / 2 * ticksPerSecond / 1000);
+        double Weight(long from, long to)
+        {
+            var gap = Ms(to - from);
+            if (gap <= 4 * interval)
+            {
+                return gap;
+            }
+
+            var next = Array.BinarySearch(ticks, from + margin + 1);
+            next = next < 0 ? ~next : next;
+            var othersSampled = next < ticks.Length && ticks[next] < to - margin;
+            return othersSampled ? 4 * interval : gap;
+        }
+
         var work = new double[4];
         var callers = new double[4];
         var origin = start ?? samples.Min(s => s.Ticks);
@@ -254,7 +276,7 @@ internal static class ThreadSamples
                     continue;
                 }
 
-                var weight = i + 1 < ordered.Count ? Math.Min(Ms(ordered[i + 1].Ticks - sample.Ticks), 4 * interval) : interval;
+                var weight = i + 1 < ordered.Count ? Weight(sample.Ticks, ordered[i + 1].Ticks) : interval;
                 var slot = sample.State switch { StackState.Waiting => 1, StackState.Sleeping => 2, StackState.Io => 3, _ => 0 };
                 (thread == caller ? callers : work)[slot] += weight;
                 if (thread != caller)

@@ -110,8 +110,10 @@ public sealed class StackStatesTests
             samples.Add(new StackSample(3, i * PerMs, StackState.Waiting, "System.Threading.Tasks.Task.WaitAll", "Shop.Main"));
         }
 
-        // Thread 1 went unsampled for 50 ms once: its sample there stands for at most four intervals.
+        // Thread 1 went unsampled for 50 ms once while thread 4 was sampled: its sample there stands for at most
+        // four intervals.
         samples.Add(new StackSample(1, 150 * PerMs, StackState.Sleeping, "System.Threading.Thread.Sleep", "Shop.Nap"));
+        samples.Add(new StackSample(4, 120 * PerMs, StackState.Idle, null, null));
 
         // Thread 4 ran one item among idle waits: its one sample stands for the gap to its next, idle, sample, and the
         // idle ones for nothing.
@@ -130,6 +132,35 @@ public sealed class StackStatesTests
         Assert.Equal(("Shop.Nap", 104.0, 101), (time.Sites[0].Site, time.Sites[0].Ms, time.Sites[0].Samples));
         Assert.DoesNotContain(time.Sites, s => s.Site == "Shop.Main");
         Assert.Null(ThreadSamples.Tally([], 1000, caller: null));
+    }
+
+    [Fact]
+    public void AGapInWhichNoThreadWasSampled_IsTheProfilersPause_AndCountsWhole_WhileAThreadSkippedAloneGetsFourIntervals()
+    {
+        // Two threads wait, sampled each millisecond over 0-99 ms, except that from 40 to 70 ms the profiler sampled
+        // nobody (a busy machine held up its thread), and from 80 to 95 ms it sampled thread 2 but not thread 1.
+        var samples = new List<StackSample>();
+        for (var t = 0; t < 100; t++)
+        {
+            if (t is > 40 and < 70)
+            {
+                continue;
+            }
+
+            if (t is < 81 or > 94)
+            {
+                samples.Add(new StackSample(1, t, StackState.Waiting, "System.Threading.Tasks.Task.Wait", "Shop.Join"));
+            }
+
+            samples.Add(new StackSample(2, t, StackState.Waiting, "System.Threading.Tasks.Task.Wait", "Shop.Join"));
+        }
+
+        var time = ThreadSamples.Tally(samples, ticksPerSecond: 1000, caller: null)!;
+
+        // Thread 2: 99 ms of gaps and its last sample's one interval. Thread 1: the same but for the 15 ms from its
+        // sample at 80 ms to its next at 95, which stands for 4.
+        Assert.Equal(1, time.IntervalMs);
+        Assert.Equal(100 + (100 - 15 + 4), time.Work.WaitingMs);
     }
 
     [Fact]
