@@ -47,7 +47,7 @@ internal static class Recommender
         return
         [
             .. scenario.Variants
-                .GroupBy(v => string.Join(" ", scenario.WorkParameters.Select(p => $"{p}={v.Parameters.GetValueOrDefault(p, "-")}")))
+                .GroupBy(v => VariantValues.WorkGroup(scenario.WorkParameters, v.Parameters))
                 .OrderBy(g => g.Max(v => scenario.WorkParameters.Select(p => v.WholeNumber(p) ?? 0).DefaultIfEmpty().Sum()))
                 .ThenBy(g => g.Key, StringComparer.Ordinal)
                 .Select(g => For(scenario with { Variants = [.. g] }, processorCount) is { } r ? r with { Group = g.Key } : null)

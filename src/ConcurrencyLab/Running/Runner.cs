@@ -65,7 +65,7 @@ internal sealed partial class Runner
             var growIdeals = new Dictionary<int, IdealBound>();
             var stops = new Dictionary<string, EarlyStop>(StringComparer.Ordinal);
             var workParameters = scenarioPlan.WorkParameters();
-            string WorkGroup(Variant v) => string.Join("\n", workParameters.Select(p => v.Parameters.GetValueOrDefault(p)));
+            string WorkGroup(Variant v) => VariantValues.WorkGroup(workParameters, v.Parameters);
 
             // One phase, or with --grow one per size, one after another: each with its own set-up, torn down before
             // the next, and its own ideal.
