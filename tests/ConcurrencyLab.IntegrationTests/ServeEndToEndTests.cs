@@ -42,6 +42,39 @@ public sealed partial class ServeEndToEndTests
     }
 
     [SkippableFact]
+    public async Task AServiceRunFromAWebProjectsFolder_TakesNoneOfItsSettings_NorEndpointsFromTheEnvironment()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them");
+        using var folder = new TempFolder();
+
+        // A folder as an ASP.NET project's, whose appsettings.json is broken, and an environment naming a Kestrel
+        // endpoint on a free loopback port: the services once crashed on the one and listened on the other.
+        await File.WriteAllTextAsync(Path.Combine(folder.Path, "appsettings.json"), "{ \"Kestrel\": { not json");
+        int stray;
+        using (var probe = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0))
+        {
+            probe.Start();
+            stray = ((System.Net.IPEndPoint)probe.LocalEndpoint).Port;
+        }
+
+        var environment = new Dictionary<string, string> { ["Kestrel__Endpoints__Stray__Url"] = $"http://127.0.0.1:{stray}" };
+        using var product = RunningProgram.StartConclab(folder.Path, environment, "serve", "fanout-product", "--port", "0", "--http2-port", "0", "--time-scale", "0.01");
+        var (productHttp1, _) = await ListeningAsync(product);
+
+        // It answers, so its own external service (a child of the same folder and environment) started too.
+        using var client = new HttpClient { BaseAddress = new Uri(productHttp1) };
+        using var answer = JsonDocument.Parse(await client.GetStringAsync(new Uri("product/whenall-async/3", UriKind.Relative)));
+        Assert.Equal("Name 3", answer.RootElement.GetProperty("name").GetString());
+
+        using var connect = new System.Net.Sockets.TcpClient();
+        await Assert.ThrowsAsync<System.Net.Sockets.SocketException>(() => connect.ConnectAsync(System.Net.IPAddress.Loopback, stray));
+
+        product.Signal(15);
+        Assert.Equal(0, await product.WaitAsync(TimeSpan.FromSeconds(15)));
+        Assert.DoesNotContain("   at ", product.Error, StringComparison.Ordinal);
+    }
+
+    [SkippableFact]
     public async Task TheProductServiceAlone_StartsItsOwnExternal_WhichEndsWithIt_EvenWhenKilled()
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them, and /proc");

@@ -194,7 +194,19 @@ internal static class ServiceHost
     // the listening line once the app has started: Kestrel writes the ports it was given into the listen options.
     private static (WebApplication App, Func<string> Listening) Build(IPEndPoint http1At, IPEndPoint http2At)
     {
-        var builder = WebApplication.CreateSlimBuilder();
+        // A service takes no configuration but its settings. Left to its defaults, the builder took the current
+        // folder as its root, read an appsettings.json found there, and took Kestrel endpoints from it or from the
+        // environment (Kestrel__Endpoints__...): run from a web project's folder, a service also listened where that
+        // project's settings said, 0.0.0.0 included, and a broken appsettings.json there ended it with a stack trace.
+        // It also watched the whole tree under that folder for changes: run from /tmp (9,155 folders) a service was
+        // ready in 886-1,010 ms, and in 451-642 ms once not. So the root is the lab's own folder, nothing is watched,
+        // and every configuration source is removed before the app is built.
+        var builder = WebApplication.CreateSlimBuilder(new WebApplicationOptions
+        {
+            ContentRootPath = AppContext.BaseDirectory,
+            Args = ["--hostBuilder:reloadConfigOnChange=false"],
+        });
+        builder.Configuration.Sources.Clear();
         builder.Logging.ClearProviders();
         ListenOptions? http1 = null, http2 = null;
         builder.WebHost.UseKestrel(options =>
