@@ -112,7 +112,7 @@ internal static class ReproduceCommand
             void Say(string line) => console.MarkupLineInterpolated($"[grey]{line}[/]");
             var passes = new PublishedOrderPasses(SelfLauncher.Current(), Say, asJob ? CrankJob.Announce : null);
             // On a terminal, each run's rows grow live as in `conclab run`; elsewhere (and for crank's agent), plain lines.
-            var live = !parse.GetValue(plain) && !asJob && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
+            var live = !asJob && LiveSession.Possible(console, parse.GetValue(plain));
             var reproducer = new Reproducer(_ => live ? new LiveSession(console) : CrankJob.Observing(new PlainProgress(console, printTables: false), asJob), passes, settings.ChartFormats, Say, new ConsoleErrorLogger());
             var result = await reproducer.RunAsync(chosen, parse.GetValue(quick), folder, cancellationToken).ConfigureAwait(false);
 

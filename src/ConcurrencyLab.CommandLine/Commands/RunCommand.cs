@@ -149,7 +149,7 @@ internal static class RunCommand
             }
         }
 
-        var live = !parse.GetValue(switches.Plain) && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
+        var live = LiveSession.Possible(console, parse.GetValue(switches.Plain));
         return new RunRequest(options, outFolder, jsonPath, columns, thresholds, live, parse.GetValue(switches.Crank) || CrankJob.IsRunning());
     }
 

@@ -19,6 +19,10 @@ internal sealed class LiveSession : IRunObserver, IDisposable
 
     public LiveSession(IAnsiConsole console) => _console = console ?? throw new ArgumentNullException(nameof(console));
 
+    /// <summary>Whether <paramref name="console"/> can show the live view: a terminal that takes ANSI, and no <c>--plain</c>.</summary>
+    internal static bool Possible(IAnsiConsole console, bool plain) =>
+        !plain && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
+
     /// <summary>The same bars and rows as <c>conclab run</c>'s live view, on <paramref name="console"/>, for a run of <paramref name="plan"/>.</summary>
     internal static Task Show(IAnsiConsole console, RunPlan plan, Func<LiveProgress, Task> body)
     {

@@ -69,6 +69,7 @@ internal sealed class LiveTable
             {
                 row.PoolThreads.Add(poolThreads);
             }
+
             if (result.Runtime is { } account)
             {
                 row.Starved |= account.Count(PoolAdjustmentReason.Starvation) > 0;

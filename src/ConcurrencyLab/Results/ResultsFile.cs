@@ -236,20 +236,32 @@ public static class ResultsFile
     // Why a variant's summary cannot be one the lab wrote: a time that is negative or not finite, a low end above its high end.
     private static string? Disordered(VariantSummary summary)
     {
-        double[] times = [summary.MedianWallMs, summary.MinWallMs, summary.MaxWallMs, summary.CiLowMs, summary.CiHighMs];
-        return times.Any(t => !double.IsFinite(t) || t < 0 || t > 1e12) ? "a time that is negative, not finite or beyond 30 years"
+        return Unwritable(summary.MedianWallMs, summary.MinWallMs, summary.MaxWallMs, summary.CiLowMs, summary.CiHighMs) is { } time ? time
             : summary.CiLowMs > summary.CiHighMs ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"an interval whose low end ({summary.CiLowMs:R}) is above its high end ({summary.CiHighMs:R})")
             : summary.MinWallMs > summary.MaxWallMs ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"a fastest trial ({summary.MinWallMs:R}) slower than its slowest ({summary.MaxWallMs:R})")
             : summary.Efficiency is { } e && (!double.IsFinite(e) || e < 0) ? "an efficiency that is negative or not finite"
             : null;
     }
 
+    // Why times cannot be ones the lab measured: negative, not finite, or beyond 30 years; null when they can.
+    private static string? Unwritable(params ReadOnlySpan<double> times)
+    {
+        foreach (var t in times)
+        {
+            if (!double.IsFinite(t) || t < 0 || t > 1e12)
+            {
+                return "a time that is negative, not finite or beyond 30 years";
+            }
+        }
+
+        return null;
+    }
+
     // Why a variant's early stop cannot be one the lab wrote: the same times in order as a summary's, and a count of
     // trials no run could stop at.
     private static string? Disordered(EarlyStop stop)
     {
-        double[] times = [stop.MedianMs, stop.CiLowMs, stop.CiHighMs, stop.FastestCiHighMs ?? 0];
-        return times.Any(t => !double.IsFinite(t) || t < 0 || t > 1e12) ? "a time that is negative, not finite or beyond 30 years"
+        return Unwritable(stop.MedianMs, stop.CiLowMs, stop.CiHighMs, stop.FastestCiHighMs ?? 0) is { } time ? time
             : stop.CiLowMs > stop.MedianMs || stop.MedianMs > stop.CiHighMs ? "a median outside its interval"
             : stop.Trials < 1 || stop.Trials > stop.Planned || stop.Planned > MaxTrials ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{stop.Trials} trials of {stop.Planned}, which no run stops at")
             : null;
