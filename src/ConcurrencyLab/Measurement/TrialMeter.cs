@@ -1,4 +1,6 @@
 using System.Diagnostics;
+using System.Reflection;
+using System.Runtime.CompilerServices;
 
 namespace ConcurrencyLab.Measurement;
 
@@ -10,6 +12,8 @@ namespace ConcurrencyLab.Measurement;
 /// </summary>
 public sealed class TrialMeter : IDisposable
 {
+    private static int s_stopCompiled;
+
     private readonly ProcessCounters _counters = new();
     private readonly Sampler _sampler;
     private long _startTimestamp;
@@ -38,6 +42,7 @@ public sealed class TrialMeter : IDisposable
             ? (int)Math.Min(65_536, (expectedDuration.Ticks / sampleInterval.Ticks) + 16)
             : 1024;
         _sampler = new Sampler(sampleInterval, expected);
+        CompileStop();
     }
 
     /// <summary>Samples taken so far (readable while the trial runs).</summary>
@@ -190,6 +195,26 @@ public sealed class TrialMeter : IDisposable
             Samples = samples,
         };
         return Result;
+    }
+
+    // Stop's code is compiled here, before any region: compiled on its first call, inside the region and before its
+    // clock is read, it cost every trial about 0.9 ms of wall time that was the lab's, not the variant's (scan at
+    // quick scale: 0.88-1.25 ms from the batch's end to the clock's read, 0.02 ms once compiled).
+    private static void CompileStop()
+    {
+        if (Interlocked.Exchange(ref s_stopCompiled, 1) == 1)
+        {
+            return;
+        }
+
+        const BindingFlags Instance = BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic;
+        foreach (var parameters in (Type[][])[[], [typeof(long?)]])
+        {
+            if (typeof(TrialMeter).GetMethod(nameof(Stop), Instance, parameters) is { } stop)
+            {
+                RuntimeHelpers.PrepareMethod(stop.MethodHandle);
+            }
+        }
     }
 
     private static int PoolMinimum()

@@ -199,8 +199,12 @@ public abstract class BatchScenario : Scenario
         if (context.Prime)
         {
             // A few items are enough to compile every path; too few to make the pool inject threads.
+            // The dry batch is handed over as the measured one is, so the marks the region calls are compiled here.
             var dry = new WorkBatch(workload.CreatePrimer(Math.Min(PrimeItems, workload.Count)), variant.Form);
-            await variant.Strategy.ExecuteAsync(dry, variant.Degree, cancellationToken).ConfigureAwait(false);
+            dry.MarkStart();
+            var dryRun = variant.Strategy.ExecuteAsync(dry, variant.Degree, cancellationToken);
+            dry.MarkHandedBack();
+            await dryRun.ConfigureAwait(false);
         }
 
         var batch = new WorkBatch(workload, variant.Form);
