@@ -231,7 +231,7 @@ public sealed class RunPlannerTests
         Assert.Contains("channel-workers@255", names);
         Assert.Contains("semaphore@64", names);
         Assert.Equal("sequential-apm", plan.Scenarios[0].Baseline);
-        Assert.Equal(500, plan.Scenarios[0].Ideal.Ms);
+        Assert.Equal(500 - ConcurrencyLab.Experiments.Scan.TimerClock.StepMs, plan.Scenarios[0].Ideal.Ms);
     }
 
     [Fact]
