@@ -75,6 +75,42 @@ public sealed class PollTrialTests
         Assert.Equal(0, outcome.Metrics["duplicated"]);
     }
 
+    // Priming hands the receiver only the connections its few messages go on: given all of them, `threads` made a
+    // thread per connection to prime (500 at the published scale), 2 s of each trial's start-up.
+    [Fact]
+    public async Task ASessionGivenFewerConnections_PollsOnlyThose_AndStillDeliversItsMessages()
+    {
+        using var fixture = await PollFixture.StartAsync(32, CancellationToken.None);
+        var primer = SendSchedule.Primer(fixture.Connections.Count, 20, 4);
+        var receiver = new Counting();
+        var settings = new PollScenario.SessionSettings(20, 0, 4, TimeSpan.FromSeconds(10));
+
+        var outcome = await PollScenario.RunSessionAsync(fixture, receiver, primer, settings, meter: null, CancellationToken.None, connections: 4);
+        var whole = await PollScenario.RunSessionAsync(fixture, receiver, primer, settings, meter: null, CancellationToken.None);
+
+        Assert.Null(outcome.Error);
+        Assert.Equal(4, outcome.ItemsCompleted);
+        Assert.Null(whole.Error);
+        Assert.Equal([4, 32], receiver.Seen);
+    }
+
+    private sealed class Counting : ConcurrencyLab.Experiments.Poll.Receivers.Receiver
+    {
+        private readonly ConcurrencyLab.Experiments.Poll.Receivers.Receiver _inner = ConcurrencyLab.Experiments.Poll.Receivers.ReceiverCatalog.Find("threads")!;
+
+        public List<int> Seen { get; } = [];
+
+        public override string Id => "counting";
+
+        public override string Description => "counts the connections it is given, then polls them with a thread each";
+
+        public override Task StartAsync(PollSession session)
+        {
+            Seen.Add(session.Connections.Count);
+            return _inner.StartAsync(session);
+        }
+    }
+
     private static ParameterValues Values(params (string Name, string Value)[] given)
     {
         var values = ParameterValues.Create(Scenario.Parameters, given.ToDictionary(g => g.Name, g => g.Value), quick: false, out var errors);
