@@ -76,7 +76,7 @@ public sealed class PollTrialTests
     }
 
     // Priming hands the receiver only the connections its few messages go on: given all of them, `threads` made a
-    // thread per connection to prime (500 at the published scale), 2 s of each trial's start-up.
+    // thread per connection to prime (500 at the published scale), 2.4-2.7 s of each trial's start-up.
     [Fact]
     public async Task ASessionGivenFewerConnections_PollsOnlyThose_AndStillDeliversItsMessages()
     {

@@ -139,7 +139,7 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         // timeout ended at 47.4 ms), so one whole timeout is no bound for the variants that wait that way.
         var step = TimerClock.StepMs;
         return timeout > step
-            ? new IdealBound(timeout - step, $"one connect timeout ({timeout} ms) less a step of the clock the runtime's timers keep ({step} ms, measured): every silent host could be waited for at once, and a timeout set with CancelAfter can end up to a step early")
+            ? new IdealBound(timeout - step, $"one connect timeout ({timeout} ms) less a step of the clock the runtime's timers keep ({step} ms, measured): every silent host could be waited for at once, and a timeout set with CancelAfter can end up to a step early while that clock keeps time")
             : new IdealBound(0, $"the connect timeout ({timeout} ms) is no longer than a step of the clock the runtime's timers keep ({step} ms), so there is no useful bound");
     }
 

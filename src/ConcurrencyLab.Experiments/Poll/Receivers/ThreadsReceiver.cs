@@ -19,6 +19,7 @@ internal sealed class ThreadsReceiver : Receiver
             done.TrySetResult();
         }
 
+        var made = 0;
         foreach (var connection in session.Connections)
         {
             var thread = new Thread(() =>
@@ -47,12 +48,13 @@ internal sealed class ThreadsReceiver : Receiver
             try
             {
                 thread.Start();
+                made++;
             }
             catch (OutOfMemoryException ex)
             {
                 // The OS refused a thread: record it, and count this one and those never created as ended.
                 session.Fail(ex);
-                var notStarted = session.Connections.Count - connection.Index;
+                var notStarted = session.Connections.Count - made;
                 if (Interlocked.Add(ref running, -notStarted) == 0)
                 {
                     done.TrySetResult();
