@@ -176,11 +176,11 @@ public sealed class PollScenario : Scenario, IReproducesPost
         if (context.Prime)
         {
             // A few messages through the same receiver compile its paths; too few to make the pool grow. They go on
-            // as many connections as messages, and the receiver is given only those: given all 500, `threads` made
+            // as many connections as messages (the first ones), and the receiver is given only those: given all 500, `threads` made
             // 500 threads to prime and its start-up took 2.4-2.7 s (medians) against 0.35-0.45 s for the pool's receivers.
             var primer = SendSchedule.Primer(fixture.Connections.Count, settings.IntervalMs, PrimerMessages);
             var drain = TimeSpan.FromMilliseconds(settings.IntervalMs + settings.WorkMs) + TimeSpan.FromSeconds(10);
-            var primed = await RunSessionAsync(fixture, receiver, primer, settings with { Drain = drain }, meter: null, cancellationToken, connections: PrimerMessages).ConfigureAwait(false);
+            var primed = await RunSessionAsync(fixture, receiver, primer, settings with { Drain = drain }, meter: null, cancellationToken, connections: primer.Count).ConfigureAwait(false);
             if (primed.Error is not null)
             {
                 return new TrialOutcome { ItemsPlanned = schedule.Count, ItemsCompleted = 0, Error = "while priming: " + primed.Error };

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Runtime.InteropServices;
 
 namespace ConcurrencyLab.Experiments.Scan;
@@ -13,68 +12,29 @@ namespace ConcurrencyLab.Experiments.Scan;
 /// </summary>
 internal static partial class TimerClock
 {
-    // When the clock cannot be asked and too few of its steps were seen: the coarsest clock a runtime's timers are
-    // known to keep (Windows' default tick, 15.6 ms), so the bound stays one.
+    // When the kernel will not say (or this is not Linux): the coarsest clock a runtime's timers are known to keep
+    // (Windows' default tick, 15.6 ms), so the bound stays one.
     private const long Fallback = 16;
 
     private const int ClockMonotonicCoarse = 6;
 
-    private static readonly Lazy<long> Measured = new(Measure);
+    private static readonly Lazy<long> Read = new(() => FromResolution(OperatingSystem.IsLinux() ? Resolution() : null));
 
     /// <summary>
-    /// The clock's step in whole milliseconds, rounded up, once per process: on Linux the kernel's own resolution of
-    /// the coarse clock; elsewhere (or if that fails) watched over eight ticks within 200 ms (see
-    /// <see cref="Step"/>), and 16 ms when fewer than three were seen. Never below the true step.
+    /// The clock's step in whole milliseconds, rounded up, read once per process: on Linux the kernel's resolution of
+    /// the coarse clock; elsewhere, or when the kernel will not say, 16 ms. Never below the true step.
     /// </summary>
-    public static long StepMs => Measured.Value;
+    public static long StepMs => Read.Value;
 
-    private static long Measure()
-    {
-        if (OperatingSystem.IsLinux() && Resolution() is { } kernel)
-        {
-            return kernel;
-        }
+    /// <summary>The step, in whole milliseconds rounded up, of a clock whose resolution is <paramref name="nanoseconds"/>; 16 when unknown.</summary>
+    internal static long FromResolution(long? nanoseconds) => nanoseconds is > 0 and var ns ? (ns + 999_999) / 1_000_000 : Fallback;
 
-        var deadline = Stopwatch.GetTimestamp() + (Stopwatch.Frequency / 5);
-        var last = Environment.TickCount64;
-        var jumps = new List<long>(8);
-        while (jumps.Count < 8 && Stopwatch.GetTimestamp() < deadline)
-        {
-            var now = Environment.TickCount64;
-            if (now != last)
-            {
-                jumps.Add(now - last);
-                last = now;
-            }
-        }
-
-        return Step(jumps);
-    }
-
-    /// <summary>
-    /// The step that jumps of the clock show: the smallest jump, when every jump is a whole number of it (a read that
-    /// comes late sees two steps at once), or one more when not (a step of 3.33 ms reads as jumps of 3 and 4); the
-    /// fallback when fewer than three jumps were seen (a thread kept off the cores sees none).
-    /// </summary>
-    internal static long Step(IReadOnlyList<long> jumps)
-    {
-        if (jumps.Count < 3)
-        {
-            return Fallback;
-        }
-
-        var smallest = Math.Max(1, jumps.Min());
-        return jumps.All(j => j % smallest == 0) ? smallest : smallest + 1;
-    }
-
-    // The kernel's resolution of CLOCK_MONOTONIC_COARSE, in whole milliseconds rounded up; null when it will not say.
+    // The kernel's resolution of CLOCK_MONOTONIC_COARSE in nanoseconds; null when it will not say.
     private static long? Resolution()
     {
         try
         {
-            return ClockGetRes(ClockMonotonicCoarse, out var resolution) == 0 && resolution.Seconds == 0 && resolution.Nanoseconds > 0
-                ? (resolution.Nanoseconds + 999_999) / 1_000_000
-                : null;
+            return ClockGetRes(ClockMonotonicCoarse, out var resolution) == 0 && resolution.Seconds == 0 ? resolution.Nanoseconds : null;
         }
         catch (Exception ex) when (ex is DllNotFoundException or EntryPointNotFoundException)
         {

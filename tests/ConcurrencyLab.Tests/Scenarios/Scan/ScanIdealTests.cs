@@ -30,13 +30,12 @@ public sealed class ScanIdealTests
     }
 
     [Theory]
-    [InlineData(new long[] { 4, 4, 8, 4 }, 4)] // a late read saw two steps at once
-    [InlineData(new long[] { 3, 4, 3, 3 }, 4)] // a step of 3.33 ms, read in whole milliseconds
-    [InlineData(new long[] { 1, 1, 2 }, 1)]
-    [InlineData(new long[] { 16, 15, 16 }, 16)] // 15.6 ms
-    [InlineData(new long[] { 4, 4 }, 16)] // too few seen: the coarsest known clock, so the bound stays one
-    [InlineData(new long[0], 16)]
-    public void TheStep_IsNeverBelowWhatTheJumpsShow(long[] jumps, long step) => Assert.Equal(step, TimerClock.Step(jumps));
+    [InlineData(4_000_000L, 4L)] // 250 Hz
+    [InlineData(1_000_000L, 1L)] // 1000 Hz
+    [InlineData(3_333_333L, 4L)] // 300 Hz: rounded up, never below the true step
+    [InlineData(0L, 16L)] // the kernel said nothing useful: the coarsest known clock, so the bound stays one
+    [InlineData(null, 16L)]
+    public void TheStep_IsTheResolutionRoundedUp_Or16WhenUnknown(long? nanoseconds, long step) => Assert.Equal(step, TimerClock.FromResolution(nanoseconds));
 
     [SkippableFact]
     public void OnLinux_TheStepIsTheKernelsResolutionOfTheCoarseClock()
