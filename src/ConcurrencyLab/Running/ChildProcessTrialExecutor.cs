@@ -100,6 +100,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             }
         };
 
+        // The runner's own JIT yields the cores to the trial (RunnerCompiler says why and what it measured).
+        using var compiler = RunnerCompiler.KeepLowered();
         try
         {
             try
