@@ -114,7 +114,7 @@ internal static class TrialHost
             }
 
             var temporary = path + ".partial";
-            File.WriteAllText(temporary, TrialJson.Write(result));
+            File.WriteAllBytes(temporary, TrialJson.WriteUtf8(result));
 
             // Rename so the parent never reads a half-written file.
             File.Move(temporary, path, overwrite: true);
