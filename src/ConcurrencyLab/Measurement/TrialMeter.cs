@@ -51,6 +51,12 @@ public sealed class TrialMeter : IDisposable
     /// <summary>When this process started, for a process made for the trial: the region's start then says how long the process took to reach it.</summary>
     internal DateTime? ProcessStartedUtc { get; init; }
 
+    /// <summary>
+    /// Called first thing in <see cref="Start"/>, before any counter is read: the trial host waits there for the trial
+    /// before it to be gone, so no other trial's process shares the region.
+    /// </summary>
+    internal Action? BeforeStart { get; init; }
+
     /// <summary>Whether <see cref="Start"/> has been called.</summary>
     public bool Started { get; private set; }
 
@@ -65,6 +71,7 @@ public sealed class TrialMeter : IDisposable
             throw new InvalidOperationException("The meter has already started.");
         }
 
+        BeforeStart?.Invoke();
         Started = true;
         _caller = LabThreads.CurrentOsId();
 

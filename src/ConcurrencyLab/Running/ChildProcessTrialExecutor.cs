@@ -38,7 +38,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     public bool Isolated => true;
 
     /// <inheritdoc/>
-    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, CancellationToken cancellationToken = default)
+    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(scenario);
@@ -73,6 +73,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         }
 
         var errors = new StringBuilder();
+        PreviousTrial? self = null;
         using var process = new Process { StartInfo = info };
 
         // Drain both pipes: a child blocked on a full pipe would look like a hang.
@@ -87,6 +88,16 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             if (ChildAnnouncement.TryRead(e.Data, out var child))
             {
                 childStarted?.Invoke(child);
+                return;
+            }
+
+            if (e.Data == TrialHost.ResultWrittenLine)
+            {
+                if (Volatile.Read(ref self) is { } written)
+                {
+                    measured?.Invoke(written);
+                }
+
                 return;
             }
 
@@ -114,6 +125,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             }
 
             var startTime = ProcessIdentity.StartTimeOf(process.Id);
+            Volatile.Write(ref self, startTime is null ? null : new PreviousTrial(process.Id, startTime));
             processStarted?.Invoke(process.Id);
             process.BeginOutputReadLine();
             process.BeginErrorReadLine();

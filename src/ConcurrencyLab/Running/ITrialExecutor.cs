@@ -13,9 +13,11 @@ internal interface ITrialExecutor
     /// <summary>
     /// Runs <paramref name="request"/>, telling <paramref name="processStarted"/> the id of the process the trial
     /// runs in once it runs, and <paramref name="childStarted"/> each process the trial starts and names (its services). Never throws for a failed, crashed or hung trial: those come back as a
-    /// <see cref="TrialResult"/> with status failed or timeout.
+    /// <see cref="TrialResult"/> with status failed or timeout. <paramref name="measured"/> is told, at most once, when the
+    /// trial's process (given with its start time) has written its result and only its exit and the account of its events remain: a runner may start
+    /// the next trial's process then (an executor that cannot tell never calls it).
     /// </summary>
-    Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, CancellationToken cancellationToken = default);
+    Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, CancellationToken cancellationToken = default);
 }
 
 /// <summary>Chooses the executor a run's options ask for.</summary>

@@ -67,6 +67,32 @@ internal sealed partial class Runner
             var workParameters = scenarioPlan.WorkParameters();
             string WorkGroup(Variant v) => VariantValues.WorkGroup(workParameters, v.Parameters);
 
+            // A trial's result once its process has exited and its account is read: kept, and told to the observers.
+            async Task FinishAsync(Exiting done)
+            {
+                var result = await done.Trial.ConfigureAwait(false);
+
+                // Each item's time is folded into the scenario's floor here, and goes no further.
+                if (!done.Warmup && result is { Status: TrialStatus.Ok, ItemTimesMs: { } times })
+                {
+                    floor.Add(result.WorkloadDigest ?? string.Empty, done.Variant.Name, times);
+                }
+
+                result = result.WithoutItemTimes();
+                Notify(o => o.TrialFinished(done.Progress, result), notes);
+
+                // A trial in this process that outlived its timeout could only be abandoned, still running.
+                abandoned |= result.Status == TrialStatus.Timeout && !result.Isolated;
+                if (!done.Warmup)
+                {
+                    trials[done.Variant.Name].Add(result);
+                }
+                else if (result.Status != TrialStatus.Ok)
+                {
+                    notes.Add($"warmup trial of {done.Variant.Name} ended {result.Status.ToText()}: {result.Error}");
+                }
+            }
+
             // One phase, or with --grow one per size, one after another: each with its own set-up, torn down before
             // the next, and its own ideal.
             foreach (var (phaseParameters, phaseVariants, size) in Phases(scenarioPlan))
@@ -101,61 +127,90 @@ internal sealed partial class Runner
                     // The fixture's values win: it may settle one the user left open, such as a folder.
                     var parameters = fixture is null ? phaseParameters.Values : phaseParameters.Values.SetItems(fixture.TrialParameters);
                     var expectedMs = scenarioPlan.Scenario.ExpectedTrialDuration(phaseParameters).TotalMilliseconds;
+                    // A trial's process that has written its result may take 100-200 ms more to exit (PreviousTrial
+                    // says why); the next trial's process starts meanwhile, and its region waits for that one to be
+                    // gone. Not where a trial starts services: those end after it, on their own.
+                    var overlap = _executor.Isolated && scenarioPlan.Scenario.Services.Count == 0;
                     for (var round = 0; round < rounds; round++)
                     {
                         var warmup = round < plan.Settings.Warmup;
                         var repeat = warmup ? round : round - plan.Settings.Warmup;
-                        foreach (var variant in plan.Settings.FixedOrder ? phaseVariants : Rotate(phaseVariants, round))
+                        Exiting? exiting = null;
+                        Task<TrialResult>? started = null;
+                        try
                         {
-                            if (stops.ContainsKey(variant.Name))
+                            foreach (var variant in plan.Settings.FixedOrder ? phaseVariants : Rotate(phaseVariants, round))
                             {
-                                continue;
-                            }
-
-                            cancellationToken.ThrowIfCancellationRequested();
-                            var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, index++, plan.TotalTrials);
-                            Notify(o => o.TrialStarting(progress), notes);
-                            var request = new TrialRequest
-                            {
-                                Scenario = scenarioPlan.Scenario.Name,
-                                Variant = variant,
-                                Parameters = parameters,
-                                Seed = plan.Settings.Seed,
-                                SampleIntervalMs = plan.Settings.SampleIntervalMs,
-                                Repeat = repeat,
-                                Prime = plan.Settings.Prime,
-                                TimeoutMs = plan.TrialTimeout.TotalMilliseconds,
-                                ExpectedDurationMs = expectedMs,
-                            };
-                            var result = await _executor.RunAsync(
-                                scenarioPlan.Scenario,
-                                request,
-                                plan.TrialTimeout,
-                                processId => Notify(o => o.TrialProcessStarted(progress, processId), notes),
-                                child => Notify(o => o.TrialChildStarted(progress, child), notes),
-                                cancellationToken).ConfigureAwait(false);
-
-                            // Each item's time is folded into the scenario's floor here, and goes no further.
-                            if (!warmup && result is { Status: TrialStatus.Ok, ItemTimesMs: { } times })
-                            {
-                                floor.Add(result.WorkloadDigest ?? string.Empty, variant.Name, times);
-                            }
-
-                            result = result.WithoutItemTimes();
-                            Notify(o => o.TrialFinished(progress, result), notes);
-
-                            // A trial in this process that outlived its timeout could only be abandoned, still running.
-                            abandoned |= result.Status == TrialStatus.Timeout && !result.Isolated;
-                            if (warmup)
-                            {
-                                if (result.Status != TrialStatus.Ok)
+                                if (stops.ContainsKey(variant.Name))
                                 {
-                                    notes.Add($"warmup trial of {variant.Name} ended {result.Status.ToText()}: {result.Error}");
+                                    continue;
+                                }
+
+                                cancellationToken.ThrowIfCancellationRequested();
+                                var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, index++, plan.TotalTrials);
+                                var request = new TrialRequest
+                                {
+                                    Scenario = scenarioPlan.Scenario.Name,
+                                    Variant = variant,
+                                    Parameters = parameters,
+                                    Seed = plan.Settings.Seed,
+                                    SampleIntervalMs = plan.Settings.SampleIntervalMs,
+                                    Repeat = repeat,
+                                    Prime = plan.Settings.Prime,
+                                    TimeoutMs = plan.TrialTimeout.TotalMilliseconds,
+                                    ExpectedDurationMs = expectedMs,
+                                    After = exiting?.Process,
+                                };
+
+                                // The observers hear of one trial at a time: this one's news waits until the one before has finished.
+                                var news = new HeldNews();
+                                var measured = new TaskCompletionSource<PreviousTrial>(TaskCreationOptions.RunContinuationsAsynchronously);
+                                var trial = started = _executor.RunAsync(
+                                    scenarioPlan.Scenario,
+                                    request,
+                                    plan.TrialTimeout,
+                                    processId => news.Tell(() => Notify(o => o.TrialProcessStarted(progress, processId), notes)),
+                                    child => news.Tell(() => Notify(o => o.TrialChildStarted(progress, child), notes)),
+                                    overlap ? previous => measured.TrySetResult(previous) : null,
+                                    cancellationToken);
+                                if (exiting is not null)
+                                {
+                                    await FinishAsync(exiting).ConfigureAwait(false);
+                                    exiting = null;
+                                }
+
+                                Notify(o => o.TrialStarting(progress), notes);
+                                news.Release();
+                                await Task.WhenAny(measured.Task, trial).ConfigureAwait(false);
+                                exiting = new Exiting(progress, variant, warmup, trial, measured.Task.IsCompletedSuccessfully ? measured.Task.Result : null);
+                                started = null;
+                                if (trial.IsCompleted)
+                                {
+                                    await FinishAsync(exiting).ConfigureAwait(false);
+                                    exiting = null;
                                 }
                             }
-                            else
+                        }
+                        finally
+                        {
+                            // A trial started as the one before it failed to finish (a cancellation) ends before the run
+                            // goes on: its executor stops its process.
+                            if (started is not null)
                             {
-                                trials[variant.Name].Add(result);
+                                try
+                                {
+                                    await started.ConfigureAwait(false);
+                                }
+                                catch (OperationCanceledException)
+                                {
+                                    // Cancelled with the run, as the exception already on its way says.
+                                }
+                            }
+
+                            // The round's last trial, or the one before a cancellation: what it measured is kept.
+                            if (exiting is not null)
+                            {
+                                await FinishAsync(exiting).ConfigureAwait(false);
                             }
                         }
 
@@ -294,6 +349,45 @@ internal sealed partial class Runner
         for (var i = 0; i < items.Count; i++)
         {
             yield return items[(i + round) % items.Count];
+        }
+    }
+
+    // A trial whose process has measured and may still be exiting; Process is null when it ended without saying so.
+    private sealed record Exiting(TrialProgress Progress, Variant Variant, bool Warmup, Task<TrialResult> Trial, PreviousTrial? Process);
+
+    // A trial's news (its process, the services it started) held until the observers have heard the trial before finish.
+    private sealed class HeldNews
+    {
+        private readonly Lock _lock = new();
+        private List<Action>? _held = [];
+
+        public void Tell(Action news)
+        {
+            lock (_lock)
+            {
+                if (_held is not null)
+                {
+                    _held.Add(news);
+                    return;
+                }
+            }
+
+            news();
+        }
+
+        public void Release()
+        {
+            List<Action> held;
+            lock (_lock)
+            {
+                held = _held ?? [];
+                _held = null;
+            }
+
+            foreach (var news in held)
+            {
+                news();
+            }
         }
     }
 }

@@ -19,6 +19,9 @@ internal static class TrialHost
     /// <summary>Followed by the path the child writes its <see cref="TrialResult"/> to.</summary>
     public const string ResultArgument = "--conclab-result";
 
+    /// <summary>The line a child writes on standard error once its result file is in place: the runner may start the next trial.</summary>
+    public const string ResultWrittenLine = "##conclab-result-written";
+
     /// <summary>Exit code of a child that could not read its request or find its scenario.</summary>
     public const int BadRequestExitCode = 3;
 
@@ -118,6 +121,7 @@ internal static class TrialHost
 
             // Rename so the parent never reads a half-written file.
             File.Move(temporary, path, overwrite: true);
+            Console.Error.WriteLine(ResultWrittenLine);
             return true;
         }
     }
@@ -137,6 +141,7 @@ internal static class TrialHost
             TimeSpan.FromMilliseconds(request.ExpectedDurationMs))
         {
             ProcessStartedUtc = isolated ? ProcessStartTime() : null,
+            BeforeStart = request.After is { } previous ? () => WaitForTrialBefore(previous) : null,
         };
         watch?.Watch(meter);
         var context = new TrialContext(request.Variant, parameters, request.Seed, meter, request.Prime) { ServiceEventPort = request.ServiceEventPort };
@@ -163,6 +168,14 @@ internal static class TrialHost
         {
             // A fixture that failed to start or a scenario bug: recorded, and the run goes on.
             return TrialResult.Unmeasured(TrialStatus.Failed, Scenarios.TrialFailure.Describe(ex), isolated) with { Repeat = request.Repeat, Region = meter.Region };
+        }
+    }
+
+    private static void WaitForTrialBefore(PreviousTrial previous)
+    {
+        if (!previous.WaitUntilGone())
+        {
+            throw new InvalidOperationException($"the trial before this one (process {previous.ProcessId}) was still running {TrialWatch.Seconds(PreviousTrial.MostWait)} s after it wrote its result, so this region would have shared the machine with it");
         }
     }
 

@@ -72,6 +72,7 @@ internal static class TrialJson
                 case "timeoutMs": request = request with { TimeoutMs = reader.GetDouble() }; break;
                 case "expectedDurationMs": request = request with { ExpectedDurationMs = reader.GetDouble() }; break;
                 case "serviceEventPort": request = request with { ServiceEventPort = reader.TokenType == JsonTokenType.Null ? null : reader.GetString() }; break;
+                case "after": request = request with { After = reader.TokenType == JsonTokenType.Null ? null : ReadPrevious(ref reader) }; break;
                 default: reader.Skip(); break;
             }
         }
@@ -110,6 +111,24 @@ internal static class TrialJson
         }
 
         return new Variant(name ?? throw Missing("variant.name"), family ?? throw Missing("variant.family"), form, parameters ?? new Dictionary<string, string>(), description ?? string.Empty);
+    }
+
+    private static PreviousTrial ReadPrevious(ref Utf8JsonReader reader)
+    {
+        int? processId = null;
+        string? startTime = null;
+        Open(ref reader);
+        while (NextMember(ref reader, out var member))
+        {
+            switch (member)
+            {
+                case "processId": processId = reader.GetInt32(); break;
+                case "startTime": startTime = reader.GetString(); break;
+                default: reader.Skip(); break;
+            }
+        }
+
+        return new PreviousTrial(processId ?? throw Missing("after.processId"), startTime ?? throw Missing("after.startTime"));
     }
 
     private static Dictionary<string, string> ReadStrings(ref Utf8JsonReader reader)

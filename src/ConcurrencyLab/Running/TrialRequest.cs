@@ -32,4 +32,10 @@ internal sealed record TrialRequest
 
     /// <summary>The runner's diagnostic port for the one service the trial observes (fanout's product service); null when events are off.</summary>
     public string? ServiceEventPort { get; init; }
+
+    /// <summary>
+    /// The process of the trial before this one, with its start time (<see cref="Hosting.ProcessIdentity.StartTimeOf"/>),
+    /// when the runner started this one while that one was still exiting: this trial's region waits for it to be gone.
+    /// </summary>
+    public PreviousTrial? After { get; init; }
 }

@@ -339,13 +339,111 @@ public sealed class RunnerTests
             throw new NotSupportedException("the scripted executor runs no trial");
     }
 
+    [Fact]
+    public async Task Run_StartsTheNextTrialWhileTheLastIsExiting_TellsItWhichOne_AndTheObserversStillHearOneTrialAtATime()
+    {
+        var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "channel", "sequential"], Repeat = 2, Warmup = 0 };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out _));
+        var executor = new ExitingExecutor();
+        var heard = new List<string>();
+
+        var run = await new Runner(executor, new Listener(heard)).RunAsync(plan);
+
+        // 2 rounds of 3. Within a round each trial's process started while the one before was still exiting, and was
+        // told that one's process; the first of a round follows none, as the round ends with every trial finished.
+        Assert.Equal(6, executor.Calls.Count);
+        for (var call = 0; call < 6; call++)
+        {
+            Assert.Equal(call % 3 == 0 ? null : new PreviousTrial(1000 + call - 1, "start " + (call - 1)), executor.Calls[call].After);
+        }
+
+        Assert.Equal(4, executor.FinishedByTheNext);
+        Assert.All(run.Scenarios.Single().Variants, v => Assert.Equal(2, v.Trials.Count));
+
+        // Each trial: starting, its process, finished, and only then the next one's news.
+        Assert.Equal([.. Enumerable.Range(0, 6).SelectMany(n => new[] { $"starting {n}", $"process {1000 + n}", $"finished {n}" })], heard);
+    }
+
+    [Fact]
+    public async Task Run_WaitsForEachTrialToEnd_WhereATrialStartsServices()
+    {
+        var options = new RunOptions { Scenarios = ["fanout"], Variants = ["whenall-async@100"], Repeat = 2, Warmup = 0 };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out var problems), string.Join("; ", problems));
+        var executor = new ExitingExecutor();
+
+        await new Runner(executor).RunAsync(plan);
+
+        Assert.Equal(2, executor.Calls.Count);
+        Assert.All(executor.Calls, c => Assert.Null(c.After));
+        Assert.Equal(0, executor.FinishedByTheNext);
+    }
+
+    // Each trial says it has measured at once, and ends only when the next trial starts, or, for the last of a
+    // round, when the runner waits for it alone (after a grace of a second, so a runner that waited for every
+    // trial would still finish, with nothing finished by the next).
+    private sealed class ExitingExecutor : ITrialExecutor
+    {
+        private TaskCompletionSource<TrialResult>? _last;
+        private TrialResult? _lastResult;
+
+        public List<TrialRequest> Calls { get; } = [];
+
+        public int FinishedByTheNext { get; private set; }
+
+        public bool Isolated => true;
+
+        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, CancellationToken cancellationToken = default)
+        {
+            var n = Calls.Count;
+            Calls.Add(request);
+            if (_last is not null && _last.TrySetResult(_lastResult!))
+            {
+                FinishedByTheNext++;
+            }
+
+            processStarted?.Invoke(1000 + n);
+            var result = new TrialResult { Metrics = Measured.Metrics(50 + n), Isolated = true, ItemsPlanned = 1, ItemsCompleted = 1, Repeat = request.Repeat };
+            if (measured is null)
+            {
+                _last = null;
+                return Task.FromResult(result);
+            }
+
+            var exiting = new TaskCompletionSource<TrialResult>(TaskCreationOptions.RunContinuationsAsynchronously);
+            (_last, _lastResult) = (exiting, result);
+            measured(new PreviousTrial(1000 + n, "start " + n));
+            _ = Task.Delay(TimeSpan.FromSeconds(1), CancellationToken.None).ContinueWith(_ => exiting.TrySetResult(result), TaskScheduler.Default);
+            return exiting.Task;
+        }
+    }
+
+    private sealed class Listener(List<string> heard) : IRunObserver
+    {
+        private int _started;
+        private int _finished;
+
+        public void RunStarting(RunPlan plan)
+        {
+        }
+
+        public void TrialStarting(TrialProgress progress) => heard.Add($"starting {_started++}");
+
+        public void TrialProcessStarted(TrialProgress progress, int processId) => heard.Add($"process {processId}");
+
+        public void TrialFinished(TrialProgress progress, TrialResult result) => heard.Add($"finished {_finished++}");
+
+        public void ScenarioFinished(ScenarioRecord scenario)
+        {
+        }
+    }
+
     private sealed class ScriptedExecutor(Func<TrialRequest, TrialResult> script) : ITrialExecutor
     {
         public List<TrialRequest> Calls { get; } = [];
 
         public bool Isolated => true;
 
-        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, CancellationToken cancellationToken = default)
+        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, CancellationToken cancellationToken = default)
         {
             Calls.Add(request);
             return Task.FromResult(script(request) with { Repeat = request.Repeat });

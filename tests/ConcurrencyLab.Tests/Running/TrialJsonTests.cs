@@ -29,6 +29,7 @@ public sealed class TrialJsonTests
         from timeout in Gen.Double[0, 1e9]
         from expected in Gen.Double[0, 1e9]
         from port in Gen.Bool
+        from after in Gen.Int[-1, 4_000_000]
         select new TrialRequest
         {
             Scenario = scenario,
@@ -41,6 +42,7 @@ public sealed class TrialJsonTests
             TimeoutMs = timeout,
             ExpectedDurationMs = expected,
             ServiceEventPort = port ? "/tmp/p" + description : null,
+            After = after < 0 ? null : new PreviousTrial(after, description),
         };
 
     [Fact]
