@@ -10,7 +10,8 @@ namespace ConcurrencyLab.Hosting;
 /// CPU in each of hash's first quick regions (of 380-490 ms on 2 cores). Turning tiered compilation off in the
 /// runner would cost it 1-1.5 s of full JIT a run, so instead the worker runs at the lowest priority a process may
 /// give itself (nice 19): it still has every idle moment, but a trial's threads come first. Only that thread is
-/// lowered, since a process started from a lowered thread would inherit its priority.
+/// lowered, since a process started from a lowered thread would inherit its priority. It stays lowered between
+/// trials too: a process may not raise its own priority again.
 /// </summary>
 internal static partial class RunnerCompiler
 {
@@ -47,7 +48,21 @@ internal static partial class RunnerCompiler
     }
 
     /// <summary>Lowers the worker now and every <see cref="Period"/> until disposed (a no-op off Linux).</summary>
-    public static IDisposable KeepLowered() => OperatingSystem.IsLinux() ? new Timer(_ => Lower(), null, TimeSpan.Zero, Period) : NoTimer.Instance;
+    public static IDisposable KeepLowered() => OperatingSystem.IsLinux() ? new Timer(_ => LowerQuietly(), null, TimeSpan.Zero, Period) : NoTimer.Instance;
+
+    // On the timer's thread, where an exception would end the runner: lowering is a courtesy to the trial, never a reason to stop.
+    private static void LowerQuietly()
+    {
+        try
+        {
+            Lower();
+        }
+#pragma warning disable CA1031 // Nothing a failed lowering could do is worth the run.
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+        }
+    }
 
     /// <summary>The OS ids of this process's compilation workers.</summary>
     public static IReadOnlyList<int> Workers()

@@ -129,7 +129,7 @@ public static class StandardMetrics
     /// <summary>How long the trial's fresh process took to reach its measured region.</summary>
     public static Metric StartUp { get; } = Metric.Milliseconds("startUpMs", "Start-up") with
     {
-        Description = "time from the trial's process start to its measured region: the runtime and the program starting, the scenario's set-up and priming (trials in a process of their own only)",
+        Description = "time from the trial's process start to its measured region: the runtime and the program starting, the scenario's set-up and priming, less any wait for the runner to finish the trial before (trials in a process of their own only)",
         Measure = t => t.Process.StartUpMs,
     };
 

@@ -52,8 +52,9 @@ public sealed class TrialMeter : IDisposable
     internal DateTime? ProcessStartedUtc { get; init; }
 
     /// <summary>
-    /// Called first thing in <see cref="Start"/>, before any counter is read: the trial host waits there for the trial
-    /// before it to be gone, so no other trial's process shares the region.
+    /// Called first thing in <see cref="Start"/>, before any counter is read: the trial host waits there until the
+    /// runner has finished the trial before, so neither that trial's process nor the runner's work on it shares the
+    /// region. The time it takes is left out of the start-up.
     /// </summary>
     internal Action? BeforeStart { get; init; }
 
@@ -71,7 +72,10 @@ public sealed class TrialMeter : IDisposable
             throw new InvalidOperationException("The meter has already started.");
         }
 
+        // The wait is not start-up: the trial was ready, and the runner had not finished the one before.
+        var waiting = Stopwatch.GetTimestamp();
         BeforeStart?.Invoke();
+        var waitedMs = BeforeStart is null ? 0 : Stopwatch.GetElapsedTime(waiting).TotalMilliseconds;
         Started = true;
         _caller = LabThreads.CurrentOsId();
 
@@ -92,7 +96,7 @@ public sealed class TrialMeter : IDisposable
         _cpuAtStart = ProcessCpu.Read();
         if (ProcessStartedUtc is { } started)
         {
-            _startUpMs = (DateTime.UtcNow - started).TotalMilliseconds;
+            _startUpMs = (DateTime.UtcNow - started).TotalMilliseconds - waitedMs;
         }
 
         // Last, so the reads above are not part of the wall time.

@@ -23,6 +23,9 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
 
     // How long past its own limits the parent lets a child write its timeout before killing it.
     private static readonly TimeSpan KillGrace = TimeSpan.FromSeconds(5);
+
+    // How long a child that has written its result may take to exit before it is killed: what it measured stands.
+    private static readonly TimeSpan ExitGrace = TimeSpan.FromSeconds(10);
     private readonly SelfLauncher _launcher;
     private readonly RuntimeEvents _events;
     private readonly IReadOnlyDictionary<string, string> _environment;
@@ -38,7 +41,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     public bool Isolated => true;
 
     /// <inheritdoc/>
-    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, CancellationToken cancellationToken = default)
+    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, Task? before = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(scenario);
@@ -55,7 +58,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             TrialJson.Write(request),
             TrialHost.ResultArgument,
             resultPath,
-        ]);
+        ], redirectInput: before is not null);
         RunJournal.Current?.Hand(info);
 
         // The runtime's settings for the run, then the variant's own (a sweep over cores), read by the trial's
@@ -74,6 +77,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
 
         var errors = new StringBuilder();
         PreviousTrial? self = null;
+        var written = 0;
+        CancellationTokenSource? exitDeadline = null;
         using var process = new Process { StartInfo = info };
 
         // Drain both pipes: a child blocked on a full pipe would look like a hang.
@@ -93,9 +98,11 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
 
             if (e.Data == TrialHost.ResultWrittenLine)
             {
-                if (Volatile.Read(ref self) is { } written)
+                Volatile.Write(ref written, 1);
+                ShortenToExitGrace(Volatile.Read(ref exitDeadline));
+                if (Volatile.Read(ref self) is { } exiting)
                 {
-                    measured?.Invoke(written);
+                    measured?.Invoke(exiting);
                 }
 
                 return;
@@ -127,12 +134,22 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             var startTime = ProcessIdentity.StartTimeOf(process.Id);
             Volatile.Write(ref self, startTime is null ? null : new PreviousTrial(process.Id, startTime));
             processStarted?.Invoke(process.Id);
-            process.BeginOutputReadLine();
-            process.BeginErrorReadLine();
-
             using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             var limit = timeout + RunOptions.TrialStartUpAllowance + KillGrace;
             deadline.CancelAfter(limit);
+            Volatile.Write(ref exitDeadline, deadline);
+            if (Volatile.Read(ref written) == 1)
+            {
+                ShortenToExitGrace(deadline);
+            }
+
+            process.BeginOutputReadLine();
+            process.BeginErrorReadLine();
+            if (before is not null)
+            {
+                _ = TellToBeginAsync(process, before);
+            }
+
             try
             {
                 await process.WaitForExitAsync(deadline.Token).ConfigureAwait(false);
@@ -141,6 +158,18 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             {
                 Kill(process);
                 ProcessIdentity.RemoveDiagnosticsSocket(process.Id, startTime);
+
+                // A result written before the process was stopped (still exiting after the grace, or the run
+                // cancelled meanwhile) is what the trial measured: kept.
+                if (Volatile.Read(ref written) == 1 && File.Exists(resultPath) && TrialJson.ReadResult(await File.ReadAllTextAsync(resultPath, CancellationToken.None).ConfigureAwait(false)) is { } kept)
+                {
+                    return await WithAccountAsync(
+                        kept with { Repeat = request.Repeat },
+                        cancellationToken.IsCancellationRequested
+                            ? "the run was cancelled while the trial's process exited, after it wrote its result; the account holds what arrived"
+                            : $"the trial's process was still exiting {TrialWatch.Seconds(ExitGrace)} s after it wrote its result and was killed; the account holds what arrived").ConfigureAwait(false);
+                }
+
                 cancellationToken.ThrowIfCancellationRequested();
                 return await WithAccountAsync(
                     TrialResult.Unmeasured(
@@ -212,6 +241,44 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             metrics.AddRange(measured);
             metrics.AddRange(StandardMetrics.Read(account));
             return metrics;
+        }
+    }
+
+    // The trial's region waits for a line on its standard input: sent once the runner has finished the trial before.
+    private static async Task TellToBeginAsync(Process process, Task before)
+    {
+        try
+        {
+            await before.ConfigureAwait(false);
+        }
+#pragma warning disable CA1031 // Whatever became of the trial before, this one is told to go on; the runner hears of that failure itself.
+        catch (Exception)
+#pragma warning restore CA1031
+        {
+        }
+
+        try
+        {
+            await process.StandardInput.WriteLineAsync(TrialHost.BeginLine).ConfigureAwait(false);
+            await process.StandardInput.FlushAsync().ConfigureAwait(false);
+            process.StandardInput.Close();
+        }
+        catch (Exception ex) when (ex is IOException or ObjectDisposedException or InvalidOperationException)
+        {
+            // The process has ended already (it failed or was stopped before its region).
+        }
+    }
+
+    // Once a child has written its result only its exit is left, and that gets ExitGrace, not the trial's whole limit.
+    private static void ShortenToExitGrace(CancellationTokenSource? deadline)
+    {
+        try
+        {
+            deadline?.CancelAfter(ExitGrace);
+        }
+        catch (ObjectDisposedException)
+        {
+            // The trial is over already.
         }
     }
 

@@ -19,7 +19,7 @@ internal sealed class InProcessTrialExecutor : ITrialExecutor
     public bool AbandonedTrial { get; private set; }
 
     /// <summary>Runs the trial on a pool thread of this process, whose id <paramref name="processStarted"/> is told (its threads include the runner's own).</summary>
-    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, CancellationToken cancellationToken = default)
+    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, Task? before = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(request);
         processStarted?.Invoke(Environment.ProcessId);

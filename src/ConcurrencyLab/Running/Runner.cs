@@ -136,6 +136,7 @@ internal sealed partial class Runner
                         var warmup = round < plan.Settings.Warmup;
                         var repeat = warmup ? round : round - plan.Settings.Warmup;
                         Exiting? exiting = null;
+                        Task? finishing = null;
                         Task<TrialResult>? started = null;
                         try
                         {
@@ -162,7 +163,11 @@ internal sealed partial class Runner
                                     After = exiting?.Process,
                                 };
 
-                                // The observers hear of one trial at a time: this one's news waits until the one before has finished.
+                                // The trial before is finished (its exit, its account) while this one's process starts,
+                                // which begins its region only once that is done. The observers hear of one trial at a
+                                // time: this one's news waits until the one before has finished.
+                                finishing = exiting is null ? null : FinishAsync(exiting);
+                                exiting = null;
                                 var news = new HeldNews();
                                 var measured = new TaskCompletionSource<PreviousTrial>(TaskCreationOptions.RunContinuationsAsynchronously);
                                 var trial = started = _executor.RunAsync(
@@ -172,11 +177,12 @@ internal sealed partial class Runner
                                     processId => news.Tell(() => Notify(o => o.TrialProcessStarted(progress, processId), notes)),
                                     child => news.Tell(() => Notify(o => o.TrialChildStarted(progress, child), notes)),
                                     overlap ? previous => measured.TrySetResult(previous) : null,
+                                    request.After is null ? null : finishing,
                                     cancellationToken);
-                                if (exiting is not null)
+                                if (finishing is not null)
                                 {
-                                    await FinishAsync(exiting).ConfigureAwait(false);
-                                    exiting = null;
+                                    await finishing.ConfigureAwait(false);
+                                    finishing = null;
                                 }
 
                                 Notify(o => o.TrialStarting(progress), notes);
@@ -186,28 +192,21 @@ internal sealed partial class Runner
                                 started = null;
                                 if (trial.IsCompleted)
                                 {
-                                    await FinishAsync(exiting).ConfigureAwait(false);
+                                    var done = exiting;
                                     exiting = null;
+                                    await FinishAsync(done).ConfigureAwait(false);
                                 }
                             }
                         }
                         finally
                         {
-                            // A trial started as the one before it failed to finish (a cancellation) ends before the run
-                            // goes on: its executor stops its process.
-                            if (started is not null)
-                            {
-                                try
-                                {
-                                    await started.ConfigureAwait(false);
-                                }
-                                catch (OperationCanceledException)
-                                {
-                                    // Cancelled with the run, as the exception already on its way says.
-                                }
-                            }
+                            // Cut short (a cancellation): the trial being finished, and one already started, end before
+                            // the run goes on, their processes stopped by their executors; what was measured is kept
+                            // where its result was written.
+                            await Quietly(finishing).ConfigureAwait(false);
+                            await Quietly(started).ConfigureAwait(false);
 
-                            // The round's last trial, or the one before a cancellation: what it measured is kept.
+                            // The round's last trial.
                             if (exiting is not null)
                             {
                                 await FinishAsync(exiting).ConfigureAwait(false);
@@ -352,6 +351,23 @@ internal sealed partial class Runner
         }
     }
 
+    // Awaits a task cut short with the run, whose cancellation the exception already on its way tells.
+    private static async Task Quietly(Task? task)
+    {
+        if (task is null)
+        {
+            return;
+        }
+
+        try
+        {
+            await task.ConfigureAwait(false);
+        }
+        catch (OperationCanceledException)
+        {
+        }
+    }
+
     // A trial whose process has measured and may still be exiting; Process is null when it ended without saying so.
     private sealed record Exiting(TrialProgress Progress, Variant Variant, bool Warmup, Task<TrialResult> Trial, PreviousTrial? Process);
 
@@ -375,18 +391,28 @@ internal sealed partial class Runner
             news();
         }
 
+        // Told in order: news that comes while the held news is told waits its turn, until none is left.
         public void Release()
         {
-            List<Action> held;
-            lock (_lock)
+            while (true)
             {
-                held = _held ?? [];
-                _held = null;
-            }
+                List<Action> held;
+                lock (_lock)
+                {
+                    if (_held is not { Count: > 0 })
+                    {
+                        _held = null;
+                        return;
+                    }
 
-            foreach (var news in held)
-            {
-                news();
+                    held = _held;
+                    _held = [];
+                }
+
+                foreach (var news in held)
+                {
+                    news();
+                }
             }
         }
     }

@@ -22,6 +22,9 @@ internal static class TrialHost
     /// <summary>The line a child writes on standard error once its result file is in place: the runner may start the next trial.</summary>
     public const string ResultWrittenLine = "##conclab-result-written";
 
+    /// <summary>The line the runner writes on a child's standard input once it has finished the trial before (<see cref="TrialRequest.After"/>).</summary>
+    public const string BeginLine = "begin";
+
     /// <summary>Exit code of a child that could not read its request or find its scenario.</summary>
     public const int BadRequestExitCode = 3;
 
@@ -173,6 +176,9 @@ internal static class TrialHost
 
     private static void WaitForTrialBefore(PreviousTrial previous)
     {
+        // The runner's word that it has finished the trial before, its account included. The end of input instead
+        // means the runner is gone, and the watchdog ends this process.
+        _ = Console.In.ReadLine();
         if (!previous.WaitUntilGone())
         {
             throw new InvalidOperationException($"the trial before this one (process {previous.ProcessId}) was still running {TrialWatch.Seconds(PreviousTrial.MostWait)} s after it wrote its result, so this region would have shared the machine with it");

@@ -10,13 +10,17 @@ public sealed class PreviousTrialTests
     public void AProcessStillExiting_IsWaitedFor_UntilItIsGone()
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "needs /proc to tell a process by its start time");
-        using var process = Process.Start(new ProcessStartInfo("sleep", "0.3") { UseShellExecute = false })!;
-        var previous = new PreviousTrial(process.Id, ProcessIdentity.StartTimeOf(process.Id)!);
-        Assert.True(previous.Running);
+        // cat runs until its input ends, so it is surely running until then.
+        using var process = Process.Start(new ProcessStartInfo("cat") { UseShellExecute = false, RedirectStandardInput = true })!;
+        var started = ProcessIdentity.StartTimeOf(process.Id);
+        Assert.NotNull(started);
+        var previous = new PreviousTrial(process.Id, started);
+        Assert.True(previous.IsRunning());
 
+        process.StandardInput.Close();
         Assert.True(previous.WaitUntilGone());
 
-        Assert.False(previous.Running);
+        Assert.False(previous.IsRunning());
         Assert.True(process.WaitForExit(TimeSpan.FromSeconds(10)));
     }
 
@@ -25,10 +29,11 @@ public sealed class PreviousTrialTests
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "needs /proc to tell a process by its start time");
         var self = Environment.ProcessId;
-        var started = ProcessIdentity.StartTimeOf(self)!;
+        var started = ProcessIdentity.StartTimeOf(self);
+        Assert.NotNull(started);
 
-        Assert.True(new PreviousTrial(self, started).Running);
-        Assert.False(new PreviousTrial(self, started + "0").Running);
+        Assert.True(new PreviousTrial(self, started).IsRunning());
+        Assert.False(new PreviousTrial(self, started + "0").IsRunning());
         Assert.True(new PreviousTrial(self, started + "0").WaitUntilGone());
     }
 }

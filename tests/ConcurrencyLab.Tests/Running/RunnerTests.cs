@@ -358,6 +358,7 @@ public sealed class RunnerTests
         }
 
         Assert.Equal(4, executor.FinishedByTheNext);
+        Assert.Equal(executor.Calls.Select(c => c.After is not null), executor.GivenBefore);
         Assert.All(run.Scenarios.Single().Variants, v => Assert.Equal(2, v.Trials.Count));
 
         // Each trial: starting, its process, finished, and only then the next one's news.
@@ -388,14 +389,18 @@ public sealed class RunnerTests
 
         public List<TrialRequest> Calls { get; } = [];
 
+        // Whether each call was given the runner's finishing of the trial before, to wait for.
+        public List<bool> GivenBefore { get; } = [];
+
         public int FinishedByTheNext { get; private set; }
 
         public bool Isolated => true;
 
-        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, CancellationToken cancellationToken = default)
+        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, Task? before = null, CancellationToken cancellationToken = default)
         {
             var n = Calls.Count;
             Calls.Add(request);
+            GivenBefore.Add(before is not null);
             if (_last is not null && _last.TrySetResult(_lastResult!))
             {
                 FinishedByTheNext++;
@@ -443,7 +448,7 @@ public sealed class RunnerTests
 
         public bool Isolated => true;
 
-        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, CancellationToken cancellationToken = default)
+        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, Task? before = null, CancellationToken cancellationToken = default)
         {
             Calls.Add(request);
             return Task.FromResult(script(request) with { Repeat = request.Repeat });
