@@ -14,6 +14,8 @@ internal sealed class TrialWatch
 {
     private readonly long _started = Stopwatch.GetTimestamp();
     private TrialMeter? _meter;
+    private long _waitStarted;
+    private long _waitedTicks;
 
     public TrialWatch(TimeSpan regionLimit, TimeSpan startUpAllowance)
     {
@@ -36,10 +38,31 @@ internal sealed class TrialWatch
     /// <summary>The watched meter's region so far, for a timeout's result; null before it starts.</summary>
     public RegionClock? Region => Volatile.Read(ref _meter)?.Region;
 
+    /// <summary>
+    /// Marks the wait for the runner to finish the trial before: not the trial's start-up, so no part of its allowance.
+    /// Call with true as it begins and false as it ends.
+    /// </summary>
+    public void Waiting(bool waiting)
+    {
+        if (waiting)
+        {
+            Volatile.Write(ref _waitStarted, Stopwatch.GetTimestamp());
+        }
+        else if (Interlocked.Exchange(ref _waitStarted, 0) is var began and not 0)
+        {
+            Interlocked.Add(ref _waitedTicks, Stopwatch.GetElapsedTime(began).Ticks);
+        }
+    }
+
     /// <summary>Why the trial has outlived its limits, or null while it has not.</summary>
     public string? Overrun()
     {
-        var elapsed = Stopwatch.GetElapsedTime(_started);
+        if (Volatile.Read(ref _waitStarted) != 0)
+        {
+            return null;
+        }
+
+        var elapsed = Stopwatch.GetElapsedTime(_started) - TimeSpan.FromTicks(Volatile.Read(ref _waitedTicks));
         if (Volatile.Read(ref _meter)?.RegionElapsed is { } region)
         {
             if (region > RegionLimit)

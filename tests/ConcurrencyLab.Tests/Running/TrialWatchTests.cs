@@ -19,6 +19,22 @@ public sealed class TrialWatchTests
     }
 
     [Fact]
+    public void TheWaitForTheTrialBefore_IsNoPartOfTheStartUpAllowance()
+    {
+        // An allowance of 50 ms, and a wait of ten times that for the runner: never overrun while waiting, nor after it.
+        var watch = new TrialWatch(TimeSpan.FromHours(1), TimeSpan.FromMilliseconds(50));
+        watch.Waiting(true);
+        Thread.Sleep(500);
+        Assert.Null(watch.Overrun());
+        watch.Waiting(false);
+        Assert.Null(watch.Overrun());
+
+        // The allowance still counts the trial's own start-up, after the wait.
+        Thread.Sleep(500);
+        Assert.Equal("it had not begun its measured region after the start-up allowance of 0.05 s", watch.Overrun());
+    }
+
+    [Fact]
     public void OnceTheRegionBegins_ItIsTimedAgainstTheLimit()
     {
         using var meter = new TrialMeter(TimeSpan.Zero);
