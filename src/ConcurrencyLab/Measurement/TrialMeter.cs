@@ -19,6 +19,8 @@ public sealed class TrialMeter : IDisposable
     private long _startTimestamp;
 
     private double? _startUpMs;
+    private long _waitBegan;
+    private long _waitedTicks;
 
     // The region's bounds for a watchdog on another thread: 0 until set.
     private long _regionStart;
@@ -54,9 +56,15 @@ public sealed class TrialMeter : IDisposable
     /// <summary>
     /// Called first thing in <see cref="Start"/>, before any counter is read: the trial host waits there until the
     /// runner has finished the trial before, so neither that trial's process nor the runner's work on it shares the
-    /// region. The time it takes is left out of the start-up.
+    /// region. The time it takes (<see cref="Waited"/>) is neither start-up nor part of the start-up allowance.
     /// </summary>
     internal Action? BeforeStart { get; init; }
+
+    /// <summary>Whether <see cref="Start"/> is in <see cref="BeforeStart"/> now.</summary>
+    internal bool Waiting => Volatile.Read(ref _waitBegan) != 0;
+
+    /// <summary>How long <see cref="Start"/> spent in <see cref="BeforeStart"/>, once it has returned.</summary>
+    internal TimeSpan Waited => TimeSpan.FromTicks(Volatile.Read(ref _waitedTicks));
 
     /// <summary>Whether <see cref="Start"/> has been called.</summary>
     public bool Started { get; private set; }
@@ -72,10 +80,21 @@ public sealed class TrialMeter : IDisposable
             throw new InvalidOperationException("The meter has already started.");
         }
 
-        // The wait is not start-up: the trial was ready, and the runner had not finished the one before.
-        var waiting = Stopwatch.GetTimestamp();
-        BeforeStart?.Invoke();
-        var waitedMs = BeforeStart is null ? 0 : Stopwatch.GetElapsedTime(waiting).TotalMilliseconds;
+        if (BeforeStart is { } wait)
+        {
+            var began = Stopwatch.GetTimestamp();
+            Volatile.Write(ref _waitBegan, began);
+            try
+            {
+                wait();
+            }
+            finally
+            {
+                Volatile.Write(ref _waitedTicks, Stopwatch.GetElapsedTime(began).Ticks);
+                Volatile.Write(ref _waitBegan, 0);
+            }
+        }
+
         Started = true;
         _caller = LabThreads.CurrentOsId();
 
@@ -96,7 +115,8 @@ public sealed class TrialMeter : IDisposable
         _cpuAtStart = ProcessCpu.Read();
         if (ProcessStartedUtc is { } started)
         {
-            _startUpMs = (DateTime.UtcNow - started).TotalMilliseconds - waitedMs;
+            // The wait is not start-up: the trial was ready, and the runner had not finished the one before.
+            _startUpMs = (DateTime.UtcNow - started - Waited).TotalMilliseconds;
         }
 
         // Last, so the reads above are not part of the wall time.

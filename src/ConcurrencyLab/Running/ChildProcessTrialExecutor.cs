@@ -137,12 +137,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
             var limit = timeout + RunOptions.TrialStartUpAllowance + KillGrace;
             deadline.CancelAfter(limit);
+            // Before the pipes are read: the line that shortens the deadline cannot come sooner.
             Volatile.Write(ref exitDeadline, deadline);
-            if (Volatile.Read(ref written) == 1)
-            {
-                ShortenToExitGrace(deadline);
-            }
-
             process.BeginOutputReadLine();
             process.BeginErrorReadLine();
             if (before is not null)
@@ -161,7 +157,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
 
                 // A result written before the process was stopped (still exiting after the grace, or the run
                 // cancelled meanwhile) is what the trial measured: kept.
-                if (Volatile.Read(ref written) == 1 && File.Exists(resultPath) && TrialJson.ReadResult(await File.ReadAllTextAsync(resultPath, CancellationToken.None).ConfigureAwait(false)) is { } kept)
+                if (Volatile.Read(ref written) == 1 && File.Exists(resultPath) && await ReadResultAsync().ConfigureAwait(false) is { } kept)
                 {
                     return await WithAccountAsync(
                         kept with { Repeat = request.Repeat },
@@ -195,7 +191,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
                     "the trial's process failed; its region's bounds are unknown, so the account covers what arrived of the process's whole life").ConfigureAwait(false);
             }
 
-            var result = TrialJson.ReadResult(await File.ReadAllTextAsync(resultPath, cancellationToken).ConfigureAwait(false));
+            var result = await ReadResultAsync().ConfigureAwait(false);
             return result is null
                 ? Failed("the trial process wrote an empty result")
                 : await WithAccountAsync(result with { Repeat = request.Repeat }, result.Status == TrialStatus.Timeout ? "the trial timed out: the account runs from the region's start to the last event that arrived" : null).ConfigureAwait(false);
@@ -207,6 +203,9 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         }
 
         TrialResult Failed(string error) => TrialResult.Unmeasured(TrialStatus.Failed, error, isolated: true) with { Repeat = request.Repeat };
+
+        // The file is complete once it exists (the child renames it into place); read even as the run is cancelled.
+        async Task<TrialResult?> ReadResultAsync() => TrialJson.ReadResult(await File.ReadAllTextAsync(resultPath, CancellationToken.None).ConfigureAwait(false));
 
         // The runtime's account of the region the trial reported, its figures among the trial's metrics; the
         // region's clock stays between the processes.

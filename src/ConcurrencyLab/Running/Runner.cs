@@ -177,7 +177,7 @@ internal sealed partial class Runner
                                     processId => news.Tell(() => Notify(o => o.TrialProcessStarted(progress, processId), notes)),
                                     child => news.Tell(() => Notify(o => o.TrialChildStarted(progress, child), notes)),
                                     overlap ? previous => measured.TrySetResult(previous) : null,
-                                    request.After is null ? null : finishing,
+                                    finishing,
                                     cancellationToken);
                                 if (finishing is not null)
                                 {

@@ -144,7 +144,7 @@ internal static class TrialHost
             TimeSpan.FromMilliseconds(request.ExpectedDurationMs))
         {
             ProcessStartedUtc = isolated ? ProcessStartTime() : null,
-            BeforeStart = request.After is { } previous ? () => WaitForTrialBefore(previous, watch) : null,
+            BeforeStart = request.After is { } previous ? () => WaitForTrialBefore(previous) : null,
         };
         watch?.Watch(meter);
         var context = new TrialContext(request.Variant, parameters, request.Seed, meter, request.Prime) { ServiceEventPort = request.ServiceEventPort };
@@ -174,21 +174,12 @@ internal static class TrialHost
         }
     }
 
-    private static void WaitForTrialBefore(PreviousTrial previous, TrialWatch? watch)
+    private static void WaitForTrialBefore(PreviousTrial previous)
     {
         // The runner's word that it has finished the trial before, its account included. The end of input instead
         // means the runner is gone, and the watchdog ends this process. However long the runner takes (converting a
-        // long trial's stack samples), none of it is this trial's start-up allowance.
-        watch?.Waiting(true);
-        try
-        {
-            _ = Console.In.ReadLine();
-        }
-        finally
-        {
-            watch?.Waiting(false);
-        }
-
+        // long trial's stack samples), none of it counts against this trial's start-up allowance (TrialWatch).
+        _ = Console.In.ReadLine();
         if (!previous.WaitUntilGone())
         {
             throw new InvalidOperationException($"the trial before this one (process {previous.ProcessId}) was still running {TrialWatch.Seconds(PreviousTrial.MostWait)} s after it wrote its result, so this region would have shared the machine with it");

@@ -14,8 +14,6 @@ internal sealed class TrialWatch
 {
     private readonly long _started = Stopwatch.GetTimestamp();
     private TrialMeter? _meter;
-    private long _waitStarted;
-    private long _waitedTicks;
 
     public TrialWatch(TimeSpan regionLimit, TimeSpan startUpAllowance)
     {
@@ -39,31 +37,19 @@ internal sealed class TrialWatch
     public RegionClock? Region => Volatile.Read(ref _meter)?.Region;
 
     /// <summary>
-    /// Marks the wait for the runner to finish the trial before: not the trial's start-up, so no part of its allowance.
-    /// Call with true as it begins and false as it ends.
+    /// Why the trial has outlived its limits, or null while it has not. The meter's wait for the runner to finish the
+    /// trial before (<see cref="TrialMeter.Waited"/>) is no part of the trial's time.
     /// </summary>
-    public void Waiting(bool waiting)
-    {
-        if (waiting)
-        {
-            Volatile.Write(ref _waitStarted, Stopwatch.GetTimestamp());
-        }
-        else if (Interlocked.Exchange(ref _waitStarted, 0) is var began and not 0)
-        {
-            Interlocked.Add(ref _waitedTicks, Stopwatch.GetElapsedTime(began).Ticks);
-        }
-    }
-
-    /// <summary>Why the trial has outlived its limits, or null while it has not.</summary>
     public string? Overrun()
     {
-        if (Volatile.Read(ref _waitStarted) != 0)
+        var meter = Volatile.Read(ref _meter);
+        if (meter is { Waiting: true })
         {
             return null;
         }
 
-        var elapsed = Stopwatch.GetElapsedTime(_started) - TimeSpan.FromTicks(Volatile.Read(ref _waitedTicks));
-        if (Volatile.Read(ref _meter)?.RegionElapsed is { } region)
+        var elapsed = Stopwatch.GetElapsedTime(_started) - (meter?.Waited ?? TimeSpan.Zero);
+        if (meter?.RegionElapsed is { } region)
         {
             if (region > RegionLimit)
             {

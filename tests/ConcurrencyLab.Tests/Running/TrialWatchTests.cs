@@ -21,17 +21,31 @@ public sealed class TrialWatchTests
     [Fact]
     public void TheWaitForTheTrialBefore_IsNoPartOfTheStartUpAllowance()
     {
-        // An allowance of 50 ms, and a wait of ten times that for the runner: never overrun while waiting, nor after it.
-        var watch = new TrialWatch(TimeSpan.FromHours(1), TimeSpan.FromMilliseconds(50));
-        watch.Waiting(true);
-        Thread.Sleep(500);
-        Assert.Null(watch.Overrun());
-        watch.Waiting(false);
+        // An allowance of 50 ms, and a wait in the meter's start ten times that for the runner: never overrun while
+        // waiting, nor once the region has begun (the allowance and a 200 ms region limit together are far less).
+        TrialWatch? watch = null;
+        string? whileWaiting = "never asked";
+        using var meter = new TrialMeter(TimeSpan.Zero)
+        {
+            BeforeStart = () =>
+            {
+                Thread.Sleep(500);
+                whileWaiting = watch!.Overrun();
+            },
+        };
+        watch = new TrialWatch(TimeSpan.FromMilliseconds(200), TimeSpan.FromMilliseconds(50));
+        watch.Watch(meter);
+
+        meter.Start();
+
+        Assert.Null(whileWaiting);
+        Assert.True(meter.Waited >= TimeSpan.FromMilliseconds(500));
         Assert.Null(watch.Overrun());
 
-        // The allowance still counts the trial's own start-up, after the wait.
+        // The allowance still counts the trial's own start-up, where there is no wait.
+        var slow = new TrialWatch(TimeSpan.FromHours(1), TimeSpan.FromMilliseconds(50));
         Thread.Sleep(500);
-        Assert.Equal("it had not begun its measured region after the start-up allowance of 0.05 s", watch.Overrun());
+        Assert.Equal("it had not begun its measured region after the start-up allowance of 0.05 s", slow.Overrun());
     }
 
     [Fact]
