@@ -52,7 +52,18 @@ internal static class TrialHost
             return BadRequestExitCode;
         }
 
-        var request = TrialJson.ReadRequest(args[1]);
+        TrialRequest? request;
+        try
+        {
+            request = TrialJson.ReadRequest(args[1]);
+        }
+        catch (JsonException ex)
+        {
+            // A request the runner never wrote (run by hand, say): one line, as for an unknown scenario.
+            await Console.Error.WriteLineAsync(ex.Message).ConfigureAwait(false);
+            return BadRequestExitCode;
+        }
+
         var scenario = NamedScenarios.Find(scenarios, request?.Scenario);
         if (request is null || scenario is null)
         {

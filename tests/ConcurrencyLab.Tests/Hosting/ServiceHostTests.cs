@@ -36,6 +36,30 @@ public sealed class ServiceHostTests
     }
 
     [Fact]
+    public async Task ATrialGivenAMalformedRequest_SaysWhyInOneLine_AndWritesNoResult()
+    {
+        var error = new StringWriter();
+        var saved = Console.Error;
+        Console.SetError(error);
+        var result = Path.Combine(Path.GetTempPath(), $"conclab-test-{Guid.NewGuid():N}.json");
+        try
+        {
+            // A trial told of a trial before it, but not which process: no usable request.
+            const string request = """{"scenario":"delay","variant":{"name":"whenall","family":"whenall","parameters":{},"description":""},"parameters":{},"seed":1,"sampleIntervalMs":10,"after":{"startTime":"1"}}""";
+            var exitCode = await ChildEntry.TryRunAsync([TrialHost.RequestArgument, request, TrialHost.ResultArgument, result], ScenarioCatalog.BuiltIn);
+
+            Assert.Equal(TrialHost.BadRequestExitCode, exitCode);
+            Assert.Equal(["a trial request has no after.processId."], error.ToString().Split('\n', StringSplitOptions.RemoveEmptyEntries).Select(l => l.TrimEnd('\r')));
+            Assert.False(File.Exists(result));
+        }
+        finally
+        {
+            Console.SetError(saved);
+            File.Delete(result);
+        }
+    }
+
+    [Fact]
     public async Task ChildEntry_LeavesAnOrdinaryCommandLineAlone()
     {
         Assert.Null(await ChildEntry.TryRunAsync(["run", "delay"], ScenarioCatalog.BuiltIn));
