@@ -105,7 +105,7 @@ internal static class Recommender
             UseCpuMs = Cpu(use),
             FastestCpuMs = Cpu(fastest),
             Avoid = Ranked(scenario.Variants.Where(v => v.Name != use.Name).Select(v => ReasonToAvoid(scenario, v, use, fastest, tied.Contains(v), processorCount))),
-            Gap = GapOf(scenario, fastest),
+            Gap = GapOf(scenario, fastest, processorCount),
         };
     }
 
@@ -114,7 +114,7 @@ internal static class Recommender
     /// the gap it accounts for (each from 0 to the gap, never summed: they may overlap); null when its efficiency is
     /// at least <see cref="GapAccount.Threshold"/> or unknown.
     /// </summary>
-    internal static GapAccount? GapOf(ScenarioResult scenario, VariantResult best)
+    internal static GapAccount? GapOf(ScenarioResult scenario, VariantResult best, int processorCount)
     {
         if (best.Summary is not { ShownEfficiency: { } efficiency and < GapAccount.Threshold } summary || (summary.IdealMs ?? scenario.IdealMs) <= 0)
         {
@@ -189,8 +189,19 @@ internal static class Recommender
             Limit = most is not null && gap > 0 && most.ExplainedMs >= GapAccount.ExplainsShare * gap ? most.Limit : GapLimit.Unexplained,
             Parts = ranked,
             NotJudged = notJudged,
+            Machine = MachineOf(summary, processorCount),
         };
     }
+
+    // The medians of the variant's trials, where every one of them was read.
+    private static MachineShare? MachineOf(VariantSummary summary, int processorCount) =>
+        summary.Median(StandardMetrics.MachineIdle) is { } idle
+        && summary.Median(StandardMetrics.MachineSteal) is { } steal
+        && summary.Median(StandardMetrics.OthersCpu) is { } others
+        && summary.Median(StandardMetrics.Cpu) is { } cpu
+        && processorCount > 0
+            ? new MachineShare { CoreMs = processorCount * summary.MedianWallMs, ProcessCpuMs = cpu, IdleMs = idle, StealMs = steal, OthersMs = others }
+            : null;
 
     private static AvoidReason[] Ranked(IEnumerable<AvoidReason?> reasons) =>
         [.. reasons.OfType<AvoidReason>().OrderBy(a => a.Rank).ThenBy(a => a.Variant, StringComparer.Ordinal)];

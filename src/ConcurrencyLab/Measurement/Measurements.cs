@@ -70,6 +70,9 @@ public sealed record Measurements
     /// <summary>Whether the trial's runtime ran the server GC.</summary>
     public bool? ServerGcSeen { get; init; }
 
+    /// <summary>Where the whole machine's cores spent the region (busy, idle, stolen), where the OS says; null elsewhere.</summary>
+    internal MachineTime? Machine { get; init; }
+
     /// <summary>What the sampler read every interval over the region: threads, pool threads, queue, CPU.</summary>
     public required IReadOnlyList<Sample> Samples { get; init; }
 

@@ -238,6 +238,41 @@ public static class StandardMetrics
         Account = a => a.GcPauses?.TotalMs,
     };
 
+    /// <summary>Core time the whole machine's cores stood idle over the region.</summary>
+    public static Metric MachineIdle { get; } = Metric.Milliseconds("machineIdleMs", "Cores idle") with
+    {
+        Visibility = MetricVisibility.Reports,
+        Direction = MetricDirection.Neither,
+        Description = "core time the whole machine's cores stood idle over the region, waiting for I/O included, summed over cores (Linux's /proc/stat, exact to a tick of 10 ms in each state)",
+        Measure = t => t.Process.Machine?.IdleMs,
+    };
+
+    /// <summary>Of the idle core time, the time with I/O outstanding.</summary>
+    public static Metric MachineIoWait { get; } = Metric.Milliseconds("machineIoWaitMs", "I/O wait") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "of the machine's idle core time over the region, the time a core idled with I/O outstanding (iowait in /proc/stat)",
+        Measure = t => t.Process.Machine?.IoWaitMs,
+    };
+
+    /// <summary>Core time the hypervisor gave to something else.</summary>
+    public static Metric MachineSteal { get; } = Metric.Milliseconds("stealMs", "Stolen") with
+    {
+        Visibility = MetricVisibility.Reports,
+        Direction = MetricDirection.Neither,
+        Description = "core time over the region that the hypervisor ran something else while this virtual machine had work for the core (steal in /proc/stat), summed over cores",
+        Measure = t => t.Process.Machine?.StealMs,
+    };
+
+    /// <summary>Core time the machine was busy with anything but the trial's process.</summary>
+    public static Metric OthersCpu { get; } = Metric.Milliseconds("othersCpuMs", "Others' CPU") with
+    {
+        Visibility = MetricVisibility.Reports,
+        Direction = MetricDirection.Neither,
+        Description = "core time the whole machine was busy over the region, less the trial process's own CPU: other processes (a scenario's services among them), the kernel's threads and interrupts; /proc/stat counts in ticks of 10 ms, so within a tick or two of 0 it may read a little below",
+        Measure = t => t.Process.Machine is { } machine ? machine.BusyMs - (t.Process.UserCpuMs + t.Process.SystemCpuMs) : null,
+    };
+
     /// <summary>Every standard metric, in the order tables show them.</summary>
     public static IReadOnlyList<Metric> All { get; } =
     [
@@ -245,6 +280,7 @@ public static class StandardMetrics
         UserCpu, SystemCpu, ThreadsAtStart, FinalThreads, CompletedWorkItems, LockContentions,
         Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, StartUp, P50, P95, MaxLatency,
         LongestItem, CallerTime, FirstItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, Join, GcPause,
+        MachineIdle, MachineIoWait, MachineSteal, OthersCpu,
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>

@@ -27,6 +27,7 @@ public sealed class TrialMeter : IDisposable
     private int? _caller;
     private long _regionEnd;
     private ProcessCpu _cpuAtStart;
+    private MachineTime? _machineAtStart;
     private long _allocatedAtStart;
     private long _completedAtStart;
     private long _contentionsAtStart;
@@ -111,6 +112,7 @@ public sealed class TrialMeter : IDisposable
         _jitAtStart = System.Runtime.JitInfo.GetCompilationTime();
         _jitMethodsAtStart = System.Runtime.JitInfo.GetCompiledMethodCount();
         _completedAtStart = ThreadPool.CompletedWorkItemCount;
+        _machineAtStart = MachineTime.Read();
         _allocatedAtStart = GC.GetTotalAllocatedBytes(precise: true);
         _cpuAtStart = ProcessCpu.Read();
         if (ProcessStartedUtc is { } started)
@@ -182,6 +184,7 @@ public sealed class TrialMeter : IDisposable
         Volatile.Write(ref _regionEnd, now);
         var wall = Stopwatch.GetElapsedTime(_startTimestamp, endTimestamp is { } end && end > _startTimestamp && end <= now ? end : now);
         var cpu = ProcessCpu.Read();
+        var machine = MachineTime.Read() is { } machineNow && _machineAtStart is { } machineThen ? machineNow.Since(machineThen) : (MachineTime?)null;
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - _allocatedAtStart;
         var completed = ThreadPool.CompletedWorkItemCount - _completedAtStart;
         var contentions = Monitor.LockContentionCount - _contentionsAtStart;
@@ -223,6 +226,7 @@ public sealed class TrialMeter : IDisposable
             ProcessorCountSeen = Environment.ProcessorCount,
             PoolMinimumSeen = PoolMinimum(),
             ServerGcSeen = System.Runtime.GCSettings.IsServerGC,
+            Machine = machine,
             Samples = samples,
         };
         return Result;

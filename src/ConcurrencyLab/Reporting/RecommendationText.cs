@@ -76,13 +76,21 @@ internal static class RecommendationText
             var closest = most is not null && most.ExplainedMs >= 0.01 * gap.GapMs
                 ? Statement.Of($" The most any measured limit explains: {LimitName(most.Limit)}, {Piece.Ms(most.ExplainedMs)} ms ({What(most)}).")
                 : Statement.Plain(string.Empty);
-            return Statement.Of($"{head}; no measured limit explains half of the {Piece.Ms(gap.GapMs)} ms.{closest}{notJudged}");
+            return Statement.Of($"{head}; no measured limit explains half of the {Piece.Ms(gap.GapMs)} ms.{closest}{notJudged}{Machine(gap.Machine)}");
         }
 
         var rest = gap.GapMs - most.ExplainedMs;
         var unexplained = rest > 0.1 * gap.GapMs ? Statement.Of($"; {Piece.Ms(rest)} ms unexplained") : Statement.Plain(string.Empty);
-        return Statement.Of($"{head}; {LimitName(most.Limit)} explains {Piece.Ms(most.ExplainedMs)} of the {Piece.Ms(gap.GapMs)} ms: {What(most)}{unexplained}.{notJudged}");
+        return Statement.Of($"{head}; {LimitName(most.Limit)} explains {Piece.Ms(most.ExplainedMs)} of the {Piece.Ms(gap.GapMs)} ms: {What(most)}{unexplained}.{notJudged}{Machine(gap.Machine)}");
     }
+
+    // Where the machine's cores went: what they did, not why, so it is said apart from the limits.
+    private static Statement Machine(MachineShare? machine) => machine is null
+        ? Statement.Plain(string.Empty)
+        : Statement.Of($" The machine's core time in its trials' regions ({Whole(machine.CoreMs)} ms, medians, to 10 ms): the trial's process {Whole(machine.ProcessCpuMs)} ms, idle {Whole(machine.IdleMs)} ms, stolen by the hypervisor {Whole(machine.StealMs)} ms, other work {Whole(machine.OthersMs)} ms.");
+
+    // /proc/stat counts in 10 ms ticks: a decimal would claim more than it read.
+    private static Number Whole(double ms) => Piece.Count(Math.Round(ms));
 
     private static string LimitName(GapLimit limit) => limit switch
     {

@@ -34,8 +34,37 @@ public sealed record GapAccount
     /// <summary>The limits this run could not measure (the runtime's events off, or a scenario that does not time its items' calls).</summary>
     public IReadOnlyList<GapLimit> NotJudged { get; init; } = [];
 
+    /// <summary>
+    /// Where the whole machine's cores went while the variant ran, the medians of its trials; null where the OS does not
+    /// say (it is read on Linux). Not a limit: it says what the cores did, not why.
+    /// </summary>
+    public MachineShare? Machine { get; init; }
+
     /// <summary>The gap: the median less the ideal, in milliseconds.</summary>
     public double GapMs => Math.Max(0, MedianMs - IdealMs);
+}
+
+/// <summary>
+/// Where the whole machine's cores spent a variant's measured regions, as core time summed over cores, each the median
+/// of its trials (so the parts need not add up exactly to <see cref="CoreMs"/>); read from Linux's <c>/proc/stat</c>,
+/// exact to a tick of 10 ms in each state.
+/// </summary>
+public sealed record MachineShare
+{
+    /// <summary>The machine's cores (the run's <c>environment.processorCount</c>) times the variant's median wall time: the core time there was.</summary>
+    public required double CoreMs { get; init; }
+
+    /// <summary>The CPU time of the trial's own process.</summary>
+    public required double ProcessCpuMs { get; init; }
+
+    /// <summary>Core time no one used, waiting for I/O included.</summary>
+    public required double IdleMs { get; init; }
+
+    /// <summary>Core time the hypervisor ran something else while this machine had work for the core.</summary>
+    public required double StealMs { get; init; }
+
+    /// <summary>Core time the machine was busy with anything but the trial's process: other processes, the kernel's threads, interrupts.</summary>
+    public required double OthersMs { get; init; }
 }
 
 /// <summary>One limit's part of a <see cref="GapAccount"/>.</summary>

@@ -111,6 +111,33 @@ public sealed class GapAccountTests
     }
 
     [Fact]
+    public void WhereTheMachinesCoresWent_IsTheMediansOfTheTrials_SaidApartFromTheLimits_AndLeftOutWhereNotRead()
+    {
+        var hash = V("direct@4", 700);
+        var medians = new Dictionary<string, double>(hash.Summary!.Medians)
+        {
+            [StandardMetrics.Cpu.Id] = 540,
+            [StandardMetrics.MachineIdle.Id] = 300,
+            [StandardMetrics.MachineSteal.Id] = 80,
+            [StandardMetrics.OthersCpu.Id] = 30,
+        };
+        var gap = Recommend(hash with { Summary = hash.Summary with { Medians = medians } }).Gap!;
+
+        // Not a limit: the gap stays as the limits leave it.
+        Assert.Equal(GapLimit.Unexplained, gap.Limit);
+        Assert.Equal(new MachineShare { CoreMs = 1400, ProcessCpuMs = 540, IdleMs = 300, StealMs = 80, OthersMs = 30 }, gap.Machine);
+        var said = RecommendationText.Gap(gap).Text;
+        Assert.Equal(
+            "The machine's core time in its trials' regions (1400 ms, medians, to 10 ms): the trial's process 540 ms, idle 300 ms, stolen by the hypervisor 80 ms, other work 30 ms.",
+            said[said.IndexOf("The machine's", StringComparison.Ordinal)..]);
+
+        // A trial that read no machine (not Linux, or an older file) says nothing about it.
+        var unread = Recommend(V("direct@4", 700)).Gap!;
+        Assert.Null(unread.Machine);
+        Assert.DoesNotContain("machine's core time", RecommendationText.Gap(unread).Text, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void ABeatenIdeal_HasNoEfficiency_AndSoNoGap()
     {
         var beaten = V("whenall", 400, callerMs: 900);

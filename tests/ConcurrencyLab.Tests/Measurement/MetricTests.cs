@@ -30,6 +30,7 @@ public sealed class MetricTests
         ProcessorCountSeen = 2,
         PoolMinimumSeen = 2,
         ServerGcSeen = false,
+        Machine = new MachineTime(BusyMs: userMs + systemMs + 40, IdleMs: 120, IoWaitMs: 30, StealMs: 20),
         Samples = [],
     };
 
@@ -61,6 +62,11 @@ public sealed class MetricTests
         Assert.Equal(1, fromAccount[StandardMetrics.StarvationInjections]);
         Assert.Equal(12, fromAccount[StandardMetrics.Blocked]);
         Assert.Equal(7, fromAccount[StandardMetrics.Join]);
+
+        // The machine's busy time less the process's own CPU is everyone else's.
+        Assert.Equal(40, values[StandardMetrics.OthersCpu]);
+        Assert.Equal(120, values[StandardMetrics.MachineIdle]);
+        Assert.Equal(20, values[StandardMetrics.MachineSteal]);
     }
 
     [Theory]
