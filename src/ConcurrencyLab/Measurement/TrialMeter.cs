@@ -184,8 +184,10 @@ public sealed class TrialMeter : IDisposable
         Volatile.Write(ref _regionEnd, now);
         var wall = Stopwatch.GetElapsedTime(_startTimestamp, endTimestamp is { } end && end > _startTimestamp && end <= now ? end : now);
         var cpu = ProcessCpu.Read();
-        var machine = MachineTime.Read() is { } machineNow && _machineAtStart is { } machineThen ? machineNow.Since(machineThen) : (MachineTime?)null;
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - _allocatedAtStart;
+
+        // After the allocations are read: opening /proc/stat allocates its handle, which is the lab's, not the variant's.
+        var machine = MachineTime.Read() is { } machineNow && _machineAtStart is { } machineThen ? machineNow.Since(machineThen) : (MachineTime?)null;
         var completed = ThreadPool.CompletedWorkItemCount - _completedAtStart;
         var contentions = Monitor.LockContentionCount - _contentionsAtStart;
         var finalThreads = _counters.ReadThreadCount();
