@@ -23,6 +23,12 @@ internal enum HashMode
     /// <see cref="FileHashers.DirectBufferSize"/> and hashes it incrementally, with blocking reads.
     /// </summary>
     Direct,
+
+    /// <summary>
+    /// A Channel feeds N workers; each reads through the page cache in large blocks (<see cref="FileHashers.CachedBlockSize"/>),
+    /// telling the kernel the file is read from start to end, and hashes each block as it comes, with blocking reads.
+    /// </summary>
+    Cached,
 }
 
 /// <summary>One file's result: its hash in lower-case hex, and when it was started and finished (Stopwatch timestamps).</summary>
@@ -46,6 +52,13 @@ internal static class FileHashers
 
     /// <summary>What a direct read asks for at a time: large, so each trip to the device carries much.</summary>
     public const int DirectBufferSize = 1024 * 1024;
+
+    /// <summary>
+    /// What a cached read asks for at a time: the kernel's default read-ahead window. Measured at quick scale (64 files of
+    /// 4 MiB, 4 workers, five trials): 128 KiB hashed a warm set in 267 ms, 1 MiB in 276 ms; cold, 1 MiB took 430 ms
+    /// against 336-369 ms for 128 KiB.
+    /// </summary>
+    public const int CachedBlockSize = 128 * 1024;
 
     /// <summary>
     /// Hashes every file in <paramref name="paths"/> with <paramref name="workers"/> workers; the results come
@@ -122,10 +135,11 @@ internal static class FileHashers
     {
         // Each direct worker keeps one aligned buffer for all its files.
         using var direct = mode == HashMode.Direct ? new AlignedBuffer(DirectBufferSize, DirectIo.Alignment) : null;
+        var block = mode == HashMode.Cached ? new byte[CachedBlockSize] : null;
         while (files.TryRead(out var path))
         {
             cancellationToken.ThrowIfCancellationRequested();
-            results.Enqueue(direct is null ? Hash(path, bufferSize) : HashDirect(path, direct));
+            results.Enqueue(direct is not null ? HashDirect(path, direct) : block is not null ? HashCached(path, block) : Hash(path, bufferSize));
         }
     }
 
@@ -155,6 +169,24 @@ internal static class FileHashers
             var md5 = await MD5.HashDataAsync(stream, cancellationToken).ConfigureAwait(false);
             return new FileHash(path, Convert.ToHexStringLower(md5), started, Stopwatch.GetTimestamp());
         }
+    }
+
+    private static FileHash HashCached(string path, byte[] block)
+    {
+        var started = Stopwatch.GetTimestamp();
+
+        // SequentialScan is posix_fadvise(SEQUENTIAL) on Linux: the kernel reads further ahead of each read.
+        using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read, FileOptions.SequentialScan);
+        using var md5 = IncrementalHash.CreateHash(HashAlgorithmName.MD5);
+        long offset = 0;
+        int read;
+        while ((read = RandomAccess.Read(handle, block, offset)) > 0)
+        {
+            md5.AppendData(block, 0, read);
+            offset += read;
+        }
+
+        return new FileHash(path, Convert.ToHexStringLower(md5.GetHashAndReset()), started, Stopwatch.GetTimestamp());
     }
 
     private static FileHash HashDirect(string path, AlignedBuffer buffer)

@@ -21,6 +21,7 @@ public sealed class HashScenario : Scenario, IReproducesPost
         ("sync", HashMode.Sync, "a Channel feeds N worker threads; each opens the file and hashes it with MD5.HashData, blocking reads (published)"),
         ("async", HashMode.Async, "a Channel feeds N worker threads; each opens the file with FileOptions.Asynchronous and awaits MD5.HashDataAsync (published, which opened without the option)"),
         ("foreach-async", HashMode.ForEachAsync, "Parallel.ForEachAsync over the files at degree N, each hashed as async does"),
+        ("cached", HashMode.Cached, "a Channel feeds N worker threads; each reads through the page cache in 128 KiB blocks, the file opened for a sequential scan so the kernel reads further ahead, and hashes them as they come"),
         ("direct", HashMode.Direct, "a Channel feeds N worker threads; each reads past the page cache (O_DIRECT) in aligned 1 MiB blocks and hashes them as they come"),
     ];
 

@@ -203,6 +203,12 @@ internal static class Recommender
             ? new MachineShare { CoreMs = processorCount * summary.MedianWallMs, ProcessCpuMs = cpu, IdleMs = idle, StealMs = steal, OthersMs = others }
             : null;
 
+    // The machine's cores idled with I/O outstanding for at least half their idle time in the variant's regions: its
+    // work waited for a device, which says nothing of how many items ran at once (hash's direct@4 on 28 November: 1.2
+    // cores busy, 230 ms of core time idle, nearly all of it waiting for the disk, with four workers).
+    private static bool WaitedForIo(VariantSummary summary) =>
+        summary.Median(StandardMetrics.MachineIoWait) is { } ioWait && summary.Median(StandardMetrics.MachineIdle) is > 0 and var idle && ioWait >= 0.5 * idle;
+
     private static AvoidReason[] Ranked(IEnumerable<AvoidReason?> reasons) =>
         [.. reasons.OfType<AvoidReason>().OrderBy(a => a.Rank).ThenBy(a => a.Variant, StringComparer.Ordinal)];
 
@@ -256,7 +262,7 @@ internal static class Recommender
 
         var cores = summary.Median(StandardMetrics.CoresUsed);
         var fastestCores = fastest.Summary!.Median(StandardMetrics.CoresUsed);
-        if (processorCount >= 2 && cores is >= 0.8 and <= 1.2 && fastestCores >= 1.5 && !asFast)
+        if (processorCount >= 2 && cores is >= 0.8 and <= 1.2 && fastestCores >= 1.5 && !asFast && !WaitedForIo(summary))
         {
             return new OneCoreBusy { Variant = variant.Name, Cores = cores.Value, FastestCores = fastestCores.Value, ProcessorCount = processorCount };
         }

@@ -145,6 +145,23 @@ public class RecommendationTests
     }
 
     [Fact]
+    public void CoresIdleWhileTheDiskWasWaitedFor_AreNotCalledOneItemAtATime()
+    {
+        VariantResult Waiting(double ioWaitMs)
+        {
+            var v = V("direct@4", 496, cores: 1.2);
+            var medians = new Dictionary<string, double>(v.Summary!.Medians) { [StandardMetrics.MachineIdle.Id] = 230, [StandardMetrics.MachineIoWait.Id] = ioWaitMs };
+            return v with { Summary = v.Summary with { Medians = medians } };
+        }
+
+        // Nearly all the idle time waited for the disk: nothing says the items ran one at a time, and 1.33 times slower is no cause.
+        Assert.Empty(Recommend(V("sync@16", 373, cores: 1.7), Waiting(ioWaitMs: 210)).Avoid);
+
+        // Idle with no I/O outstanding: the rule holds as before.
+        Assert.IsType<OneCoreBusy>(Assert.Single(Recommend(V("sync@16", 373, cores: 1.7), Waiting(ioWaitMs: 20)).Avoid));
+    }
+
+    [Fact]
     public void ManyMoreThreadsForTheSameTime_IsACost_AFewMoreIsNot()
     {
         var r = Recommend(V("whenall", 50, threads: 15, ciHalf: 2), V("threads", 51, threads: 115, ciHalf: 2));

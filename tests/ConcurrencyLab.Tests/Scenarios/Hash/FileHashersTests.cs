@@ -12,6 +12,8 @@ public sealed class FileHashersTests
     [InlineData(nameof(HashMode.ForEachAsync), 2)]
     [InlineData(nameof(HashMode.Direct), 1)]
     [InlineData(nameof(HashMode.Direct), 4)]
+    [InlineData(nameof(HashMode.Cached), 1)]
+    [InlineData(nameof(HashMode.Cached), 4)]
     public async Task EveryMode_HashesEveryFileOnce_ToTheManifestsHash(string modeName, int workers)
     {
         var mode = Enum.Parse<HashMode>(modeName);
@@ -28,8 +30,26 @@ public sealed class FileHashersTests
     }
 
     [SkippableTheory]
+    [InlineData(nameof(HashMode.Cached), FileHashers.CachedBlockSize)]
+    [InlineData(nameof(HashMode.Direct), FileHashers.DirectBufferSize)]
+    public async Task AFileOfWholeBlocks_IsHashedToItsEnd_WhereTheLastReadFindsNothing(string modeName, int block)
+    {
+        var mode = Enum.Parse<HashMode>(modeName);
+        Skip.If(mode == HashMode.Direct && !DirectIo.IsSupported, "this system offers no direct reads (O_DIRECT)");
+
+        using var set = FileSet.Prepare(new FileSetSpec(Files: 3, FileSize: 2 * block, Seed: 9), folder: null, keep: false);
+        var expected = set.Entries.ToDictionary(set.PathOf, e => e.Md5);
+
+        var hashes = await FileHashers.HashAllAsync([.. expected.Keys], mode, 2);
+
+        Assert.Equal(3, hashes.Count);
+        Assert.All(hashes, h => Assert.Equal(expected[h.Path], h.Md5));
+    }
+
+    [SkippableTheory]
     [InlineData(nameof(HashMode.Sync))]
     [InlineData(nameof(HashMode.Direct))]
+    [InlineData(nameof(HashMode.Cached))]
     public async Task BlockingWorkers_RunOnThreadsOfTheirOwn_NotThePool_AsPublished(string modeName)
     {
         var mode = Enum.Parse<HashMode>(modeName);
