@@ -40,16 +40,13 @@ public sealed class FanoutEndToEndTests
             }
         }
 
-        // Each blocked request holds a pool thread in the service (its join) until its calls' answers come, and those
-        // need threads too, so the pool grows past the 16 requests. Awaiting holds none, but how far its pool peaks is
+        // Each blocked request holds a pool thread in the service (its join) until its calls' answers come, so the pool
+        // grows to at least the 16 requests (34-44 by hand, 25 in CI). Awaiting holds none, but how far its pool peaks is
         // the machine's noise: 5-8 in three runs by hand against waitall's 34-44, and 9 against 25 once in a fresh-clone CI run, so
         // the two peaks are not held to a ratio; the runtime's account below says which pool grew for blocking.
         var blocking = Server(variants["waitall@16"], "serverPeakPoolThreads");
         var awaiting = Server(variants["whenall-async@16"], "serverPeakPoolThreads");
         Assert.True(blocking >= 16, $"waitall peaked at {blocking} pool threads in the service, whenall-async at {awaiting}");
-
-        // The pool's threads are among the service's OS threads, with Kestrel's and the runtime's own beside them.
-        Assert.True(Server(variants["waitall@16"], "serverPeakThreads") > blocking);
 
         // The product service's own runtime says why: its pool raised its target for the joins blocking on
         // tasks, and did not for the awaits. The account is the service's, not the client's.

@@ -193,19 +193,31 @@ internal static class Recommender
         };
     }
 
-    // The medians of the variant's trials, where every one of them was read.
-    private static MachineShare? MachineOf(VariantSummary summary, int processorCount) =>
-        summary.Median(StandardMetrics.MachineIdle) is { } idle
-        && summary.Median(StandardMetrics.MachineSteal) is { } steal
-        && summary.Median(StandardMetrics.OthersCpu) is { } others
-        && summary.Median(StandardMetrics.Cpu) is { } cpu
-        && processorCount > 0
-            ? new MachineShare { CoreMs = processorCount * summary.MedianWallMs, ProcessCpuMs = cpu, IdleMs = idle, StealMs = steal, OthersMs = others }
-            : null;
+    // The medians of the variant's trials, where every one of them was read, and only where the parts come to about the
+    // core time the run's cores had: /proc/stat counts every core of the machine, which a container's quota or
+    // DOTNET_PROCESSOR_COUNT does not lower, and then its parts are not shares of the run's cores.
+    private static MachineShare? MachineOf(VariantSummary summary, int processorCount)
+    {
+        if (summary.Median(StandardMetrics.MachineIdle) is not { } idle
+            || summary.Median(StandardMetrics.MachineSteal) is not { } steal
+            || summary.Median(StandardMetrics.OthersCpu) is not { } others
+            || summary.Median(StandardMetrics.Cpu) is not { } cpu
+            || processorCount <= 0)
+        {
+            return null;
+        }
 
-    // The machine's cores idled with I/O outstanding for at least half their idle time in the variant's regions: its
-    // work waited for a device, which says nothing of how many items ran at once (hash's direct@4 on 28 November: 1.2
-    // cores busy, 230 ms of core time idle, nearly all of it waiting for the disk, with four workers).
+        var coreMs = processorCount * summary.MedianWallMs;
+        var parts = cpu + idle + steal + others;
+        return parts >= 0.75 * coreMs && parts <= 1.33 * coreMs
+            ? new MachineShare { CoreMs = coreMs, ProcessCpuMs = cpu, IdleMs = idle, StealMs = steal, OthersMs = others }
+            : null;
+    }
+
+    // The machine's idle cores had I/O outstanding for at least half their idle time in the variant's regions: then the
+    // cores it left idle may have waited for a device, and its low core count says nothing sure of how many items ran
+    // at once (hash's direct@4 on 28 November: 1.2 cores busy with four workers, 250 ms of core time idle, 230 of it
+    // with I/O outstanding). iowait is the machine's, not the variant's, so this only withholds the reason.
     private static bool WaitedForIo(VariantSummary summary) =>
         summary.Median(StandardMetrics.MachineIoWait) is { } ioWait && summary.Median(StandardMetrics.MachineIdle) is > 0 and var idle && ioWait >= 0.5 * idle;
 

@@ -273,6 +273,9 @@ public static class StandardMetrics
         Measure = t => t.Process.Machine is { } machine ? machine.BusyMs - (t.Process.UserCpuMs + t.Process.SystemCpuMs) : null,
     };
 
+    /// <summary>The metrics read from the machine's /proc/stat: absent off Linux, so a table shows them only where some variant has them.</summary>
+    internal static IReadOnlyList<Metric> Machine { get; } = [MachineIdle, MachineIoWait, MachineSteal, OthersCpu];
+
     /// <summary>Every standard metric, in the order tables show them.</summary>
     public static IReadOnlyList<Metric> All { get; } =
     [

@@ -46,6 +46,9 @@ public sealed class TrialMeter : IDisposable
             : 1024;
         _sampler = new Sampler(sampleInterval, expected);
         CompileStop();
+
+        // Compiled here, not on the region's edge, where the JIT's baseline is already read.
+        _ = MachineTime.Read();
     }
 
     /// <summary>Samples taken so far (readable while the trial runs).</summary>

@@ -87,7 +87,7 @@ internal static class RecommendationText
     // Where the machine's cores went: what they did, not why, so it is said apart from the limits.
     private static Statement Machine(MachineShare? machine) => machine is null
         ? Statement.Plain(string.Empty)
-        : Statement.Of($" The machine's core time in its trials' regions ({Whole(machine.CoreMs)} ms, medians, to 10 ms): the trial's process {Whole(machine.ProcessCpuMs)} ms, idle {Whole(machine.IdleMs)} ms, stolen by the hypervisor {Whole(machine.StealMs)} ms, other work {Whole(machine.OthersMs)} ms.");
+        : Statement.Of($" The machine's core time in its trials' regions ({Whole(machine.CoreMs)} ms; medians, the machine's states read in ticks of 10 ms): the trial's process {Whole(machine.ProcessCpuMs)} ms, idle {Whole(machine.IdleMs)} ms, stolen by the hypervisor {Whole(machine.StealMs)} ms, other work {Whole(machine.OthersMs)} ms.");
 
     // /proc/stat counts in 10 ms ticks: a decimal would claim more than it read.
     private static Number Whole(double ms) => Piece.Count(Math.Round(ms));

@@ -41,11 +41,12 @@ internal sealed record ResultColumn(string Id, string Header, string Unit, Metri
     public static IReadOnlyList<ResultColumn> For(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        // A metric no variant recorded (the runtime's account, with events off or in a file from before) has no column.
+        // A metric no variant recorded (the runtime's account, with events off or in a file from before; the machine's,
+        // off Linux or in a file from before) has no column.
         return
         [
             .. Leading,
-            .. MetricsOf(scenario).Where(m => m.Visibility >= MetricVisibility.Reports && (m.Account is null || scenario.Variants.Any(v => v.Summary?.Median(m) is not null))).Select(MetricColumn),
+            .. MetricsOf(scenario).Where(m => m.Visibility >= MetricVisibility.Reports && ((m.Account is null && !StandardMetrics.Machine.Contains(m)) || scenario.Variants.Any(v => v.Summary?.Median(m) is not null))).Select(MetricColumn),
             .. Trailing,
         ];
     }

@@ -116,8 +116,8 @@ public sealed class GapAccountTests
         var hash = V("direct@4", 700);
         var medians = new Dictionary<string, double>(hash.Summary!.Medians)
         {
-            [StandardMetrics.Cpu.Id] = 540,
-            [StandardMetrics.MachineIdle.Id] = 300,
+            [StandardMetrics.Cpu.Id] = 940,
+            [StandardMetrics.MachineIdle.Id] = 350,
             [StandardMetrics.MachineSteal.Id] = 80,
             [StandardMetrics.OthersCpu.Id] = 30,
         };
@@ -125,11 +125,15 @@ public sealed class GapAccountTests
 
         // Not a limit: the gap stays as the limits leave it.
         Assert.Equal(GapLimit.Unexplained, gap.Limit);
-        Assert.Equal(new MachineShare { CoreMs = 1400, ProcessCpuMs = 540, IdleMs = 300, StealMs = 80, OthersMs = 30 }, gap.Machine);
+        Assert.Equal(new MachineShare { CoreMs = 1400, ProcessCpuMs = 940, IdleMs = 350, StealMs = 80, OthersMs = 30 }, gap.Machine);
         var said = RecommendationText.Gap(gap).Text;
         Assert.Equal(
-            "The machine's core time in its trials' regions (1400 ms, medians, to 10 ms): the trial's process 540 ms, idle 300 ms, stolen by the hypervisor 80 ms, other work 30 ms.",
+            "The machine's core time in its trials' regions (1400 ms; medians, the machine's states read in ticks of 10 ms): the trial's process 940 ms, idle 350 ms, stolen by the hypervisor 80 ms, other work 30 ms.",
             said[said.IndexOf("The machine's", StringComparison.Ordinal)..]);
+
+        // A machine of 8 cores under a quota of 2: its idle cores are not the run's, so no share is said.
+        var wider = new Dictionary<string, double>(medians) { [StandardMetrics.MachineIdle.Id] = 4600 };
+        Assert.Null(Recommend(hash with { Summary = hash.Summary with { Medians = wider } }).Gap!.Machine);
 
         // A trial that read no machine (not Linux, or an older file) says nothing about it.
         var unread = Recommend(V("direct@4", 700)).Gap!;
