@@ -20,13 +20,18 @@ public sealed class RunnerCompilerTests
 
         Assert.True(lowered >= 1, $"lowered {lowered} workers");
         Assert.All(RunnerCompiler.Workers(), id => Assert.Equal(RunnerCompiler.Nice, NiceOf(File.ReadAllText($"/proc/self/task/{id}/stat"))));
+        Assert.All(RunnerCompiler.Workers(), id => Assert.Equal(RunnerCompiler.IdlePolicy, PolicyOf(File.ReadAllText($"/proc/self/task/{id}/stat"))));
 
         // A trial's process is started from one of the runner's other threads and must not inherit the worker's priority.
         using var child = Process.Start(new ProcessStartInfo("cat", "/proc/self/stat") { RedirectStandardOutput = true, UseShellExecute = false })!;
         var stat = child.StandardOutput.ReadToEnd();
         child.WaitForExit();
         Assert.Equal(mine, NiceOf(stat));
+        Assert.Equal(0, PolicyOf(stat));
     }
+
+    // The 41st field: the scheduling policy (0 the normal one).
+    private static int PolicyOf(string stat) => int.Parse(stat[(stat.LastIndexOf(')') + 2)..].Split(' ')[38], CultureInfo.InvariantCulture);
 
     // The kernel's stat line: "pid (name) state ...", the nice value the 19th field; the name may hold spaces.
     private static int NiceOf(string stat)
