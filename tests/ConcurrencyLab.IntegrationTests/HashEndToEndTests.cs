@@ -28,7 +28,7 @@ public sealed partial class HashEndToEndTests
         Assert.Contains("measured on this machine", scenario.GetProperty("idealReason").GetString(), StringComparison.Ordinal);
 
         var variants = scenario.GetProperty("variants").EnumerateArray().ToList();
-        Assert.Equal(ConcurrencyLab.Experiments.Hash.DirectIo.IsSupported ? 8 : 6, variants.Count);
+        Assert.Equal(ConcurrencyLab.Experiments.Hash.DirectIo.IsSupported ? 10 : 8, variants.Count);
         foreach (var variant in variants)
         {
             Assert.True(variant.GetProperty("status").GetString() == "ok", variant.ToString());
