@@ -177,35 +177,31 @@ internal static class FileHashers
 
         // SequentialScan is posix_fadvise(SEQUENTIAL) on Linux: the kernel reads further ahead of each read.
         using var handle = File.OpenHandle(path, FileMode.Open, FileAccess.Read, FileShare.Read, FileOptions.SequentialScan);
-        using var md5 = IncrementalHash.CreateHash(HashAlgorithmName.MD5);
-        long offset = 0;
-        int read;
-        while ((read = RandomAccess.Read(handle, block, offset)) > 0)
-        {
-            md5.AppendData(block, 0, read);
-            offset += read;
-        }
-
-        return new FileHash(path, Convert.ToHexStringLower(md5.GetHashAndReset()), started, Stopwatch.GetTimestamp());
+        return HashBlocks(path, started, handle, block);
     }
 
     private static FileHash HashDirect(string path, AlignedBuffer buffer)
     {
         var started = Stopwatch.GetTimestamp();
         using var handle = DirectIo.OpenRead(path);
+        return HashBlocks(path, started, handle, buffer.Span);
+    }
+
+    // The file from its start, a block at a time, each hashed as it comes. Every read starts at a multiple of the
+    // block's size, so a direct read stays aligned. A short read is the end of the file: past the cache, reading on
+    // from its unaligned offset is what O_DIRECT refuses; through it, there is nothing more.
+    private static FileHash HashBlocks(string path, long started, Microsoft.Win32.SafeHandles.SafeFileHandle handle, Span<byte> block)
+    {
         using var md5 = IncrementalHash.CreateHash(HashAlgorithmName.MD5);
         long offset = 0;
         int read;
-
-        // Every read starts at a multiple of the buffer's size, so it stays aligned. A short read is the end
-        // of the file: reading on from its unaligned offset is what O_DIRECT refuses.
         do
         {
-            read = RandomAccess.Read(handle, buffer.Span, offset);
-            md5.AppendData(buffer.Span[..read]);
+            read = RandomAccess.Read(handle, block, offset);
+            md5.AppendData(block[..read]);
             offset += read;
         }
-        while (read == buffer.Length);
+        while (read == block.Length);
 
         return new FileHash(path, Convert.ToHexStringLower(md5.GetHashAndReset()), started, Stopwatch.GetTimestamp());
     }

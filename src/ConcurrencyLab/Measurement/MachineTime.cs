@@ -16,8 +16,8 @@ internal readonly partial record struct MachineTime(double BusyMs, double IdleMs
     /// <summary>One tick of <c>/proc/stat</c>, in milliseconds; 0 where the machine has none to read.</summary>
     public static double ResolutionMs { get; } = ReadResolution();
 
-    /// <summary>The machine's counters now, or null where there is no <c>/proc/stat</c> to read.</summary>
-    public static MachineTime? Read()
+    /// <summary><c>/proc/stat</c>, opened to be read again and again; null where there is none to read.</summary>
+    public static Microsoft.Win32.SafeHandles.SafeFileHandle? Open()
     {
         if (ResolutionMs <= 0)
         {
@@ -26,12 +26,26 @@ internal readonly partial record struct MachineTime(double BusyMs, double IdleMs
 
         try
         {
+            return File.OpenHandle("/proc/stat", FileMode.Open, FileAccess.Read);
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
+    }
+
+    /// <summary>The machine's counters now, from <paramref name="stat"/> (<see cref="Open"/>), allocating nothing; null when unreadable.</summary>
+    public static MachineTime? Read(Microsoft.Win32.SafeHandles.SafeFileHandle stat)
+    {
+        ArgumentNullException.ThrowIfNull(stat);
+        try
+        {
+            // procfs regenerates the file on each read at offset 0; the aggregate line comes first.
             Span<byte> buffer = stackalloc byte[512];
-            using var stat = File.OpenHandle("/proc/stat", FileMode.Open, FileAccess.Read);
             var length = RandomAccess.Read(stat, buffer, 0);
             return Parse(buffer[..length], ResolutionMs);
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        catch (IOException)
         {
             return null;
         }

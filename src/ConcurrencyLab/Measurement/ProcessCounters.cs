@@ -13,15 +13,22 @@ namespace ConcurrencyLab.Measurement;
 internal sealed class ProcessCounters : IDisposable
 {
     private readonly SafeFileHandle? _stat;
+    private readonly SafeFileHandle? _machine;
     private readonly byte[] _buffer = new byte[4096];
 
-    public ProcessCounters()
+    /// <summary>Opens the files read; the machine's <c>/proc/stat</c> only when <paramref name="machine"/> (the sampler has no use for it).</summary>
+    public ProcessCounters(bool machine = false)
     {
         if (OperatingSystem.IsLinux())
         {
             _stat = File.OpenHandle("/proc/self/stat", FileMode.Open, FileAccess.Read);
         }
+
+        _machine = machine ? MachineTime.Open() : null;
     }
+
+    /// <summary>Where the whole machine's cores have spent their time so far (<see cref="MachineTime"/>); null where the OS does not say.</summary>
+    public MachineTime? ReadMachine() => _machine is null ? null : MachineTime.Read(_machine);
 
     /// <summary>All OS threads of this process, not only the pool's; -1 where there is no cheap way to read it.</summary>
     /// <remarks>Only Linux is read today; elsewhere the count is -1 rather than a costly, allocating Process.Threads.</remarks>
@@ -102,5 +109,9 @@ internal sealed class ProcessCounters : IDisposable
         return process.PeakWorkingSet64;
     }
 
-    public void Dispose() => _stat?.Dispose();
+    public void Dispose()
+    {
+        _stat?.Dispose();
+        _machine?.Dispose();
+    }
 }

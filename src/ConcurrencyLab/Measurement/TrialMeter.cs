@@ -14,7 +14,7 @@ public sealed class TrialMeter : IDisposable
 {
     private static int s_stopCompiled;
 
-    private readonly ProcessCounters _counters = new();
+    private readonly ProcessCounters _counters = new(machine: true);
     private readonly Sampler _sampler;
     private long _startTimestamp;
 
@@ -48,7 +48,7 @@ public sealed class TrialMeter : IDisposable
         CompileStop();
 
         // Compiled here, not on the region's edge, where the JIT's baseline is already read.
-        _ = MachineTime.Read();
+        _ = _counters.ReadMachine();
     }
 
     /// <summary>Samples taken so far (readable while the trial runs).</summary>
@@ -115,7 +115,7 @@ public sealed class TrialMeter : IDisposable
         _jitAtStart = System.Runtime.JitInfo.GetCompilationTime();
         _jitMethodsAtStart = System.Runtime.JitInfo.GetCompiledMethodCount();
         _completedAtStart = ThreadPool.CompletedWorkItemCount;
-        _machineAtStart = MachineTime.Read();
+        _machineAtStart = _counters.ReadMachine();
         _allocatedAtStart = GC.GetTotalAllocatedBytes(precise: true);
         _cpuAtStart = ProcessCpu.Read();
         if (ProcessStartedUtc is { } started)
@@ -188,9 +188,7 @@ public sealed class TrialMeter : IDisposable
         var wall = Stopwatch.GetElapsedTime(_startTimestamp, endTimestamp is { } end && end > _startTimestamp && end <= now ? end : now);
         var cpu = ProcessCpu.Read();
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - _allocatedAtStart;
-
-        // After the allocations are read: opening /proc/stat allocates its handle, which is the lab's, not the variant's.
-        var machine = MachineTime.Read() is { } machineNow && _machineAtStart is { } machineThen ? machineNow.Since(machineThen) : (MachineTime?)null;
+        var machine = _counters.ReadMachine() is { } machineNow && _machineAtStart is { } machineThen ? machineNow.Since(machineThen) : (MachineTime?)null;
         var completed = ThreadPool.CompletedWorkItemCount - _completedAtStart;
         var contentions = Monitor.LockContentionCount - _contentionsAtStart;
         var finalThreads = _counters.ReadThreadCount();

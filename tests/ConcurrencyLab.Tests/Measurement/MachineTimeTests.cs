@@ -35,16 +35,17 @@ public sealed class MachineTimeTests
     [SkippableFact]
     public void OverASpin_TheMachinesTimeAddsUpToItsCores_AndItsBusyTimeHoldsThisProcesssCpu()
     {
-        Skip.IfNot(MachineTime.Read() is not null, "this system has no /proc/stat");
+        using var counters = new ProcessCounters(machine: true);
+        Skip.IfNot(counters.ReadMachine() is not null, "this system has no /proc/stat");
         var cpuBefore = Environment.CpuUsage.TotalTime;
-        var before = MachineTime.Read()!.Value;
+        var before = counters.ReadMachine()!.Value;
         var clock = Stopwatch.StartNew();
         while (clock.ElapsedMilliseconds < 400)
         {
             Thread.SpinWait(1000);
         }
 
-        var span = MachineTime.Read()!.Value.Since(before);
+        var span = counters.ReadMachine()!.Value.Since(before);
         var elapsed = clock.Elapsed.TotalMilliseconds;
         var cpu = (Environment.CpuUsage.TotalTime - cpuBefore).TotalMilliseconds;
 
