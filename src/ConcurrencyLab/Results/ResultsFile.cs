@@ -294,6 +294,14 @@ public static class ResultsFile
                 {
                     return avoid;
                 }
+
+                // The machine's share is said in a sentence: core times as the lab reads them. Others' time may dip a
+                // tick or two below 0, so it is held to its size only.
+                if (recommendation.Gap?.Machine is { } machine
+                    && (Unwritable(machine.CoreMs, machine.ProcessCpuMs, machine.IdleMs, machine.StealMs, Math.Abs(machine.OthersMs)) ?? (machine.OthersMs < -machine.CoreMs ? "others' time below minus the core time" : null)) is { } share)
+                {
+                    return $"{at}.recommendations[{r}].gap.machine holds {share}";
+                }
             }
 
             if (scenario.Growth is { } growth && Null(growth.Lines, $"{at}.growth.lines") is { } inGrowth)

@@ -65,12 +65,24 @@ public sealed class ResultsFileTests
     [InlineData("\"sizes\": [\n          10,\n          100\n        ]", "\"sizes\": []")]
     [InlineData("\"parts\": [", "\"parts\": [null, ")]
     [InlineData("\"limit\": \"callerSideCpu\"", "\"limit\": \"gremlins\"")]
+    [InlineData("\"stealMs\": 80", "\"stealMs\": -5")]
+    [InlineData("\"coreMs\": 1400", "\"coreMs\": 1E+308")]
+    [InlineData("\"othersMs\": 30", "\"othersMs\": -1E+300")]
     public void AGrowthOrAGapThisBuildCannotRead_IsRefusedInOneLine(string good, string bad)
     {
         var run = ExporterTests.SampleRun();
         var scenario = run.Scenarios[0];
         var growth = new GrowthResult { Parameter = "items", Sizes = [10, 100], IdealsMs = [20, 20], Lines = [new LineGrowth { Line = "whenall", MediansMs = [21, null], Exponent = 0.1 }] };
-        var gap = new GapAccount { Variant = "whenall", MedianMs = 50, IdealMs = 20, Efficiency = 0.4, Limit = GapLimit.CallerSideCpu, Parts = [new GapPart { Limit = GapLimit.CallerSideCpu, ExplainedMs = 25, Ms = 45 }] };
+        var gap = new GapAccount
+        {
+            Variant = "whenall",
+            MedianMs = 50,
+            IdealMs = 20,
+            Efficiency = 0.4,
+            Limit = GapLimit.CallerSideCpu,
+            Parts = [new GapPart { Limit = GapLimit.CallerSideCpu, ExplainedMs = 25, Ms = 45 }],
+            Machine = new MachineShare { CoreMs = 1400, ProcessCpuMs = 940, IdleMs = 350, StealMs = 80, OthersMs = 30 },
+        };
         var recommendations = new[] { new Recommendation { Fastest = "whenall", FastestMs = 50, Because = UseBecause.Fastest, Use = "whenall", Gap = gap } };
         AssertRefusedInOneLine(run with { Scenarios = [scenario with { Growth = growth, Recommendations = recommendations }] }, good, bad);
     }
