@@ -70,8 +70,12 @@ public sealed class MeasurementTests
         threads.ForEach(t => t.Join());
         var m = meter.Stop();
 
-        Assert.True(m.PeakThreads >= m.ThreadsAtStart + Extra, $"peak {m.PeakThreads}, at start {m.ThreadsAtStart}");
-        Assert.Contains(m.Samples, s => s.Threads >= m.ThreadsAtStart + Extra);
+        // The runtime's own threads may end meanwhile, even with this collection alone (an idle pool thread retires, the
+        // tiered compilation worker ends after 4 s idle): a fresh-clone run saw 93 at the peak against 55 + 40. So a
+        // few are allowed for; a meter that missed the 40 would see the 55 it started with.
+        const int RuntimeThreadsEnding = 4;
+        Assert.True(m.PeakThreads >= m.ThreadsAtStart + Extra - RuntimeThreadsEnding, $"peak {m.PeakThreads}, at start {m.ThreadsAtStart}");
+        Assert.Contains(m.Samples, s => s.Threads >= m.ThreadsAtStart + Extra - RuntimeThreadsEnding);
         Assert.True(m.Samples.Count >= 3);
         Assert.True(m.Samples.Zip(m.Samples.Skip(1)).All(p => p.First.TimeMs <= p.Second.TimeMs));
         Assert.All(m.Samples, s => Assert.InRange(s.TimeMs, 0, m.WallMs + 50));
