@@ -84,6 +84,74 @@ public sealed class ServiceProcessTests
     }
 
     [Fact]
+    public async Task ProductService_StartedBeforeItsSettings_ServesOnceTold_AndStillRefusesWhatItCannotServe()
+    {
+        // The product service starts first and is told the external's addresses once that one listens, as a trial does.
+        var told = new TaskCompletionSource<ProductServiceSettings>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var productStarting = ServiceProcess.StartAsync(Conclab, ProductService.Definition, told.Task, TimeSpan.FromSeconds(60));
+        await WaitForServiceAsync(LateProduct, present: true);
+        Assert.False(productStarting.IsCompleted, "the service came up before it was told its settings");
+
+        await using var external = await ServiceProcess.StartAsync(Conclab, ExternalService.Definition, new ExternalServiceSettings(100, 200, 50), TimeSpan.FromSeconds(30));
+        told.SetResult(new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), MinThreads: 0, MaxConnections: 64));
+        await using var product = await productStarting;
+        using var client = new HttpClient { BaseAddress = product.BaseAddress };
+        using var answer = System.Text.Json.JsonDocument.Parse(await client.GetStringAsync(new Uri("product/async-http2/9", UriKind.Relative)));
+        Assert.Equal("Name 9", answer.RootElement.GetProperty("name").GetString());
+
+        // Settings told late are checked as those given at the start are.
+        var offLoopback = new TaskCompletionSource<ProductServiceSettings>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var refusing = ServiceProcess.StartAsync(Conclab, ProductService.Definition, offLoopback.Task, TimeSpan.FromSeconds(60));
+        offLoopback.SetResult(new ProductServiceSettings("http://127.0.0.1:80/", "http://10.0.0.1:80/", 0, 8));
+        var error = await Assert.ThrowsAsync<InvalidOperationException>(() => refusing);
+        Assert.Contains("must be on loopback", error.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task SettingsThatNeverCome_StopTheWaitingService_AndTheirOwnErrorIsThrown()
+    {
+        var told = new TaskCompletionSource<ProductServiceSettings>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var starting = ServiceProcess.StartAsync(Conclab, ProductService.Definition, told.Task, TimeSpan.FromSeconds(60));
+        await WaitForServiceAsync(LateProduct, present: true);
+
+        told.SetException(new TimeoutException("the external service never listened"));
+        var error = await Assert.ThrowsAsync<TimeoutException>(() => starting);
+
+        Assert.Equal("the external service never listened", error.Message);
+        await WaitForServiceAsync(LateProduct, present: false);
+    }
+
+    // A product service started to be told its settings later: its command line ends in the placeholder.
+    private static readonly string LateProduct = string.Join('\0', ServiceDefinition.Argument, ProductService.Name, ServiceHost.SettingsOnInput) + "\0";
+
+    // Waits until a child of this process runs with that command line, read from /proc (or until none does), for at most 30 s.
+    private static async Task WaitForServiceAsync(string commandLineEnd, bool present)
+    {
+        var watch = Stopwatch.StartNew();
+        while (Running(commandLineEnd) != present)
+        {
+            Assert.True(watch.Elapsed < TimeSpan.FromSeconds(30), $"no service {(present ? "started" : "ended")} within 30 s");
+            await Task.Delay(20);
+        }
+
+        static bool Running(string end) => Directory.EnumerateDirectories("/proc").Any(folder =>
+        {
+            try
+            {
+                // The parent's id is the fourth field of stat, after the name in brackets.
+                var stat = File.ReadAllText(Path.Combine(folder, "stat"));
+                var parent = stat[(stat.LastIndexOf(')') + 2)..].Split(' ')[1];
+                return parent == Environment.ProcessId.ToString(System.Globalization.CultureInfo.InvariantCulture)
+                    && File.ReadAllText(Path.Combine(folder, "cmdline")).EndsWith(end, StringComparison.Ordinal);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                return false;
+            }
+        });
+    }
+
+    [Fact]
     public async Task PrimingRequests_SkipTheDelay_AndTheServiceMeasuresItself()
     {
         // A ten-minute delay: a priming request that waited for it would time the test out.

@@ -15,13 +15,20 @@ namespace ConcurrencyLab.Experiments.Hosting;
 /// The child side of a service process: a scenario's HTTP service on Kestrel, in a process of its own so
 /// its threads and CPU are measured apart from the client's. It listens on 127.0.0.1 and a free port,
 /// writes <c>listening http://127.0.0.1:PORT http2=http://127.0.0.1:PORT2</c> as its first line of output,
-/// takes commands on its standard input (<see cref="ServeCommands"/>), and runs until that closes, which
+/// takes its settings as its first line of input where its command line says they come later (<see cref="SettingsOnInput"/>),
+/// then commands on its standard input (<see cref="ServeCommands"/>), and runs until that closes, which
 /// happens when the parent stops it or dies.
 /// </summary>
 internal static class ServiceHost
 {
     /// <summary>The first argument of a service process, followed by the service's name and its settings as JSON.</summary>
     public const string ServiceArgument = ServiceDefinition.Argument;
+
+    /// <summary>
+    /// The settings argument that says the settings come later, as the first line of standard input: a service that
+    /// needs another one's address starts beside it, and is told once that one listens.
+    /// </summary>
+    public const string SettingsOnInput = "-";
 
     /// <summary>The line a service writes once it listens, followed by its base address and then its HTTP/2 address.</summary>
     public const string ListeningPrefix = "listening ";
@@ -101,6 +108,20 @@ internal static class ServiceHost
         Measurement.LabThreads.EnlistCurrent();
         var (app, listening) = Build(new IPEndPoint(IPAddress.Loopback, 0), new IPEndPoint(IPAddress.Loopback, 0));
         await using var _ = app;
+        if (settingsJson == SettingsOnInput)
+        {
+            // Built meanwhile, which is most of a service's start; the endpoints need the settings.
+            var told = await Console.In.ReadLineAsync().ConfigureAwait(false);
+            if (told is null)
+            {
+                // The parent ended before it could say: nobody is left to serve.
+                await Console.Error.WriteLineAsync("the service's settings never came on its standard input").ConfigureAwait(false);
+                return BadRequestExitCode;
+            }
+
+            settingsJson = told;
+        }
+
         try
         {
             service.Map(app, settingsJson);

@@ -49,12 +49,25 @@ internal sealed class ServiceProcess : IAsyncDisposable
     /// <paramref name="eventPort"/> (<see cref="Scenarios.TrialContext.TakeServiceEventPort"/>), the service's runtime
     /// reports its events to the runner, as the trial's own does.
     /// </summary>
-    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings, TimeSpan timeout, string? eventPort = null, CancellationToken cancellationToken = default)
+    public static Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings, TimeSpan timeout, string? eventPort = null, CancellationToken cancellationToken = default) =>
+        StartAsync(launcher, service, Task.FromResult(settings), timeout, eventPort, cancellationToken);
+
+    /// <summary>
+    /// Starts <paramref name="service"/> at once and hands it its settings when <paramref name="settings"/> gives them,
+    /// as the first line of its standard input: a service that needs another's address starts beside that one, its
+    /// runtime and host built meanwhile, not after it. The <paramref name="timeout"/> counts from now, the wait for
+    /// the settings included; if <paramref name="settings"/> fails, the process is stopped and its exception thrown.
+    /// </summary>
+    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, Task<TSettings> settings, TimeSpan timeout, string? eventPort = null, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(launcher);
         ArgumentNullException.ThrowIfNull(service);
+        ArgumentNullException.ThrowIfNull(settings);
         var name = service.Name;
-        var info = launcher.CreateStartInfo([ServiceHost.ServiceArgument, name, ServiceDefinition<TSettings>.Serialize(settings)], redirectInput: true);
+        var known = settings.IsCompletedSuccessfully;
+        var info = launcher.CreateStartInfo(
+            [ServiceHost.ServiceArgument, name, known ? ServiceDefinition<TSettings>.Serialize(settings.Result) : ServiceHost.SettingsOnInput],
+            redirectInput: true);
         if (eventPort is not null)
         {
             info.Environment[RuntimeEventSession.PortVariable] = eventPort;
@@ -68,17 +81,31 @@ internal sealed class ServiceProcess : IAsyncDisposable
         deadline.CancelAfter(timeout);
         try
         {
+            if (!known)
+            {
+                var told = ServiceDefinition<TSettings>.Serialize(await settings.WaitAsync(deadline.Token).ConfigureAwait(false));
+                await process.StandardInput.WriteLineAsync(told.AsMemory(), deadline.Token).ConfigureAwait(false);
+                await process.StandardInput.FlushAsync(deadline.Token).ConfigureAwait(false);
+            }
+
             var (address, http2) = await ReadAddressesAsync(process, deadline.Token).ConfigureAwait(false);
             var started = new ServiceProcess(process, startTime, address, http2, errors);
             await started.WaitHealthyAsync(deadline.Token).ConfigureAwait(false);
             return started;
         }
-        catch (Exception ex) when (ex is OperationCanceledException or InvalidOperationException or HttpRequestException)
+        catch (Exception ex)
         {
+            // Whatever went wrong, no service is left running: not when its settings never came either.
             Stop(process);
             if (process.HasExited)
             {
                 ProcessIdentity.RemoveDiagnosticsSocket(process.Id, startTime);
+            }
+
+            if (ex is not (OperationCanceledException or InvalidOperationException or HttpRequestException or IOException))
+            {
+                process.Dispose();
+                throw;
             }
 
             // Its own words say best why it failed; the output ends once the process has.
