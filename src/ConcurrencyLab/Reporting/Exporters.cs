@@ -66,60 +66,97 @@ public static class Exporters
             }
         }
 
-        // Once the machine is found unable to draw a format at all, that is said once and the other formats go on.
-        var formats = chartFormats.DistinctBy(f => f.Extension).ToList();
-        var unable = new HashSet<ChartFormat>();
-        byte[]? Draw(ChartFormat format, Chart chart, string name)
-        {
-            if (unable.Contains(format))
-            {
-                return null;
-            }
-
-            try
-            {
-                return format.Draw(chart);
-            }
-            catch (NotSupportedException ex)
-            {
-                unable.Add(format);
-                failures.Add($"{format.Extension.ToUpperInvariant()} charts: {ex.Message}");
-            }
-#pragma warning disable CA1031 // A chart the drawing library chokes on costs its image, never the other files or the run.
-            catch (Exception ex) when (ex is not OutOfMemoryException)
-#pragma warning restore CA1031
-            {
-                failures.Add($"{name}.{format.Extension}: {ex.GetType().Name}: {ex.Message}");
-            }
-
-            return null;
-        }
-
         foreach (var exporter in exporters)
         {
             Write(Path.Combine(folder, exporter.FileName), stream => Text(stream, writer => exporter.Export(run, writer)));
         }
 
         var taken = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        var charts = new List<(string Path, Chart Chart)>();
         foreach (var scenario in run.Scenarios)
         {
             // A scenario's name, a parameter key in a chart's kind: only text in the results, never where a file goes.
             var caption = Chart.CaptionOf(run, scenario);
-            foreach (var chart in Chart.For(scenario).Select(c => c with { Caption = caption }).TakeWhile(_ => !cancellationToken.IsCancellationRequested))
+            charts.AddRange(Chart.For(scenario).Select(c => (Path.Combine(folder, ChartsFolder, FileSystem.SafeName.Unique($"{scenario.Name}-{c.Kind}", taken)), c with { Caption = caption })));
+        }
+
+        // Each format's images are drawn on every core (a PNG took 90 ms, and 22 of them 1.9-2.2 s of a run's end on one
+        // core), then written and their failures said in the charts' order, as one at a time would.
+        var formats = chartFormats.DistinctBy(f => f.Extension).ToList();
+        var drawn = formats.Select(format => DrawAll(format, charts.Select(c => c.Chart).ToList(), cancellationToken)).ToList();
+        for (var i = 0; i < charts.Count && !cancellationToken.IsCancellationRequested; i++)
+        {
+            for (var f = 0; f < formats.Count; f++)
             {
-                var path = Path.Combine(folder, ChartsFolder, FileSystem.SafeName.Unique($"{scenario.Name}-{chart.Kind}", taken));
-                foreach (var format in formats)
+                switch (drawn[f][i])
                 {
-                    if (Draw(format, chart, Path.GetFileName(path)) is { } bytes)
-                    {
-                        Write($"{path}.{format.Extension}", stream => stream.Write(bytes));
-                    }
+                    case { Bytes: { } bytes }:
+                        Write($"{charts[i].Path}.{formats[f].Extension}", stream => stream.Write(bytes));
+                        break;
+                    case { Error: { } error }:
+                        failures.Add($"{Path.GetFileName(charts[i].Path)}.{formats[f].Extension}: {error}");
+                        break;
+                    case { Unable: { } unable }:
+                        // A machine unable to draw a format at all: said once, and the other formats go on.
+                        failures.Add($"{formats[f].Extension.ToUpperInvariant()} charts: {unable}");
+                        break;
                 }
             }
         }
 
         written = paths;
         return failures;
+    }
+
+    // A chart drawn in one format: its bytes, why it could not be drawn, or why the format cannot be drawn here at all.
+    private readonly record struct Drawing(byte[]? Bytes, string? Error, string? Unable);
+
+    private static Drawing[] DrawAll(ChartFormat format, List<Chart> charts, CancellationToken cancellationToken)
+    {
+        var drawn = new Drawing[charts.Count];
+        var unable = 0;
+        try
+        {
+            Parallel.For(0, charts.Count, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = cancellationToken }, (i, loop) =>
+            {
+                if (Volatile.Read(ref unable) != 0)
+                {
+                    return;
+                }
+
+                try
+                {
+                    drawn[i] = new Drawing(format.Draw(charts[i]), null, null);
+                }
+                catch (NotSupportedException ex)
+                {
+                    // No chart of this format can be drawn here: the first to find out says why, and the rest stop.
+                    drawn[i] = new Drawing(null, null, ex.Message);
+                    Volatile.Write(ref unable, 1);
+                    loop.Stop();
+                }
+#pragma warning disable CA1031 // A chart the drawing library chokes on costs its image, never the other files or the run.
+                catch (Exception ex) when (ex is not OutOfMemoryException)
+#pragma warning restore CA1031
+                {
+                    drawn[i] = new Drawing(null, $"{ex.GetType().Name}: {ex.Message}", null);
+                }
+            });
+        }
+        catch (OperationCanceledException)
+        {
+            // Cancelled between charts: the caller writes none of them.
+        }
+
+        if (unable != 0)
+        {
+            // Said once, where the first chart stands, whichever of them found out first.
+            var reason = drawn.First(d => d.Unable is not null).Unable;
+            Array.Clear(drawn);
+            drawn[0] = new Drawing(null, null, reason);
+        }
+
+        return drawn;
     }
 
     /// <summary>The subfolder of an output folder that holds the chart files.</summary>

@@ -191,6 +191,35 @@ public sealed partial class HtmlExporterTests
     }
 
     [Fact]
+    public void ChartsDrawnSideBySide_AreWrittenAndTheirFailuresSaid_InTheChartsOrder_AFormatUnableHereOnce()
+    {
+        var folder = Directory.CreateTempSubdirectory("conclab-charts-test-").FullName;
+        try
+        {
+            var failures = Exporters.ExportAll(ExporterTests.SampleRun(), folder, [], [ChartFormat.Svg, new Failing("one", chart => chart.Kind == "pool-threads"), new Failing("none", _ => true, unable: true)], out var written);
+
+            // delay's charts come in the order wall time, OS threads, pool threads; each written as it would be one at a time.
+            Assert.Equal(
+                ["delay-wall-time.svg", "delay-wall-time.one", "delay-os-threads.svg", "delay-os-threads.one", "delay-pool-threads.svg"],
+                written.Select(Path.GetFileName));
+            Assert.Equal(["NONE charts: nothing draws here", "delay-pool-threads.one: InvalidOperationException: pool-threads would not draw"], failures.Order(StringComparer.Ordinal));
+            Assert.Equal("wall-time", File.ReadAllText(written[1]));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    // A format whose charts are their kinds' names, failing where told: for one chart, or (unable) for every chart.
+    private sealed class Failing(string extension, Func<Chart, bool> fails, bool unable = false) : ChartFormat(extension)
+    {
+        internal override byte[] Draw(Chart chart) => !fails(chart) ? System.Text.Encoding.UTF8.GetBytes(chart.Kind)
+            : unable ? throw new NotSupportedException("nothing draws here")
+            : throw new InvalidOperationException($"{chart.Kind} would not draw");
+    }
+
+    [Fact]
     public void WithoutTheChartsPackage_TheChartsAreSvgOnly()
     {
         var folder = Directory.CreateTempSubdirectory("conclab-charts-test-").FullName;
