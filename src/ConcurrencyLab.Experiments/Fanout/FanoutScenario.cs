@@ -288,7 +288,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         }
         catch
         {
-            foreach (var starting in (Task<ServiceProcess>[])[externalStarting, productStarting])
+            foreach (var starting in new[] { externalStarting, productStarting })
             {
                 if (starting.IsCompletedSuccessfully)
                 {

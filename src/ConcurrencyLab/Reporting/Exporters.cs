@@ -81,24 +81,23 @@ public static class Exporters
         }
 
         // Each format's images are drawn on every core (a PNG took 90 ms, and 22 of them 1.9-2.2 s of a run's end on one
-        // core), then written and their failures said in the charts' order, as one at a time would.
+        // core), then written and their failures said in the charts' order, as one at a time would. A machine unable to
+        // draw a format at all says so once, and the other formats go on.
         var formats = chartFormats.DistinctBy(f => f.Extension).ToList();
-        var drawn = formats.Select(format => DrawAll(format, charts.Select(c => c.Chart).ToList(), cancellationToken)).ToList();
+        List<Chart> toDraw = [.. charts.Select(c => c.Chart)];
+        var drawn = formats.Select(format => DrawAll(format, toDraw, cancellationToken)).ToList();
+        failures.AddRange(formats.Zip(drawn).Where(d => d.Second.Unable is not null).Select(d => $"{d.First.Extension.ToUpperInvariant()} charts: {d.Second.Unable}"));
         for (var i = 0; i < charts.Count && !cancellationToken.IsCancellationRequested; i++)
         {
             for (var f = 0; f < formats.Count; f++)
             {
-                switch (drawn[f][i])
+                switch (drawn[f].Charts[i])
                 {
                     case { Bytes: { } bytes }:
                         Write($"{charts[i].Path}.{formats[f].Extension}", stream => stream.Write(bytes));
                         break;
                     case { Error: { } error }:
                         failures.Add($"{Path.GetFileName(charts[i].Path)}.{formats[f].Extension}: {error}");
-                        break;
-                    case { Unable: { } unable }:
-                        // A machine unable to draw a format at all: said once, and the other formats go on.
-                        failures.Add($"{formats[f].Extension.ToUpperInvariant()} charts: {unable}");
                         break;
                 }
             }
@@ -108,38 +107,33 @@ public static class Exporters
         return failures;
     }
 
-    // A chart drawn in one format: its bytes, why it could not be drawn, or why the format cannot be drawn here at all.
-    private readonly record struct Drawing(byte[]? Bytes, string? Error, string? Unable);
+    // A chart drawn in one format: its bytes, or why it could not be drawn.
+    private readonly record struct Drawing(byte[]? Bytes, string? Error);
 
-    private static Drawing[] DrawAll(ChartFormat format, List<Chart> charts, CancellationToken cancellationToken)
+    // Every chart in one format, side by side; none at all where the machine cannot draw the format (Unable says why).
+    private static (Drawing[] Charts, string? Unable) DrawAll(ChartFormat format, List<Chart> charts, CancellationToken cancellationToken)
     {
         var drawn = new Drawing[charts.Count];
-        var unable = 0;
+        string? unable = null;
         try
         {
             Parallel.For(0, charts.Count, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = cancellationToken }, (i, loop) =>
             {
-                if (Volatile.Read(ref unable) != 0)
-                {
-                    return;
-                }
-
                 try
                 {
-                    drawn[i] = new Drawing(format.Draw(charts[i]), null, null);
+                    drawn[i] = new Drawing(format.Draw(charts[i]), null);
                 }
                 catch (NotSupportedException ex)
                 {
                     // No chart of this format can be drawn here: the first to find out says why, and the rest stop.
-                    drawn[i] = new Drawing(null, null, ex.Message);
-                    Volatile.Write(ref unable, 1);
+                    Interlocked.CompareExchange(ref unable, ex.Message, null);
                     loop.Stop();
                 }
 #pragma warning disable CA1031 // A chart the drawing library chokes on costs its image, never the other files or the run.
                 catch (Exception ex) when (ex is not OutOfMemoryException)
 #pragma warning restore CA1031
                 {
-                    drawn[i] = new Drawing(null, $"{ex.GetType().Name}: {ex.Message}", null);
+                    drawn[i] = new Drawing(null, $"{ex.GetType().Name}: {ex.Message}");
                 }
             });
         }
@@ -148,15 +142,7 @@ public static class Exporters
             // Cancelled between charts: the caller writes none of them.
         }
 
-        if (unable != 0)
-        {
-            // Said once, where the first chart stands, whichever of them found out first.
-            var reason = drawn.First(d => d.Unable is not null).Unable;
-            Array.Clear(drawn);
-            drawn[0] = new Drawing(null, null, reason);
-        }
-
-        return drawn;
+        return unable is null ? (drawn, null) : (new Drawing[charts.Count], unable);
     }
 
     /// <summary>The subfolder of an output folder that holds the chart files.</summary>
