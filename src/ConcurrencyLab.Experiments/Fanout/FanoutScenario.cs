@@ -58,6 +58,11 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     private static readonly Parameter<int> WarmRequests = Parameter.WholeNumber(
         "warm-requests", 320, "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case", minimum: 0, maximum: 100_000, quick: 80);
 
+    // Quick's rounds of 5 and 15 requests took as long after 150 ms pauses as after 400, and each trial started 0.55 s
+    // sooner; a round of 1,000 did not (the client compiled for 1.0-1.5 s in it, against 0.07-0.09 s): docs/scenarios/fanout.md.
+    private static readonly Parameter<int> WarmPauseMs = Parameter.WholeNumber(
+        "warm-pause-ms", 400, "ms of pause after every 40 warm-up requests, for the runtime to recompile the code they made hot (it waits 100 ms without new code before it counts calls)", minimum: 0, maximum: 60_000, quick: 150);
+
     internal static readonly Parameter<double> CallTimeout = Parameter.Number(
         "call-timeout", 100, "seconds the product service gives each call to the external service (HttpClient's default); a call that outlives it fails its request with 504", minimum: 0.1, maximum: 86_400);
 
@@ -71,7 +76,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         "allow-host", string.Empty, "a host other than loopback --product-url may name: only your own, on your own authority");
 
     /// <inheritdoc/>
-    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, CallTimeout, RequestTimeout, ProductUrl, AllowHost];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, WarmPauseMs, CallTimeout, RequestTimeout, ProductUrl, AllowHost];
 
     /// <inheritdoc/>
     public override IEnumerable<string> Validate(ParameterValues parameters)
@@ -309,7 +314,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             Timeout = TimeSpan.FromSeconds(parameters.Get(RequestTimeout)),
         };
 
-        if (context.Prime && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), cancellationToken).ConfigureAwait(false) is { } primeError)
+        if (context.Prime && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), parameters.Get(WarmPauseMs), cancellationToken).ConfigureAwait(false) is { } primeError)
         {
             return new TrialOutcome { ItemsPlanned = requests, ItemsCompleted = 0, Error = "while priming: " + primeError };
         }
@@ -420,7 +425,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             Timeout = TimeSpan.FromSeconds(parameters.Get(RequestTimeout)),
         };
 
-        if (context.Prime && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), cancellationToken).ConfigureAwait(false) is { } primeError)
+        if (context.Prime && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), parameters.Get(WarmPauseMs), cancellationToken).ConfigureAwait(false) is { } primeError)
         {
             return new TrialOutcome { ItemsPlanned = requests, ItemsCompleted = 0, Error = "while priming: " + primeError };
         }
@@ -462,7 +467,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     /// the product service's on compiling during a measured round of 1,000 requests. Returns the first error,
     /// or null.
     /// </summary>
-    private static async Task<string?> PrimeAsync(HttpClient client, string endpoint, int count, CancellationToken cancellationToken)
+    private static async Task<string?> PrimeAsync(HttpClient client, string endpoint, int count, int pauseMs, CancellationToken cancellationToken)
     {
         for (var sent = 0; sent < count; sent++)
         {
@@ -473,7 +478,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
 
             if ((sent + 1) % PrimeRound == 0 || sent + 1 == count)
             {
-                await Task.Delay(PrimePause, cancellationToken).ConfigureAwait(false);
+                await Task.Delay(pauseMs, cancellationToken).ConfigureAwait(false);
             }
         }
 
@@ -481,9 +486,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     }
 
     // Tiered compilation promotes a method after 30 calls and a quiet spell of 100 ms, and does it twice
-    // (instrumented, then optimized): rounds of 40 calls with 400 ms between them leave it room for both.
+    // (instrumented, then optimized): rounds of 40 calls, with --warm-pause-ms after each, leave it room for both.
     private const int PrimeRound = 40;
-    private static readonly TimeSpan PrimePause = TimeSpan.FromMilliseconds(400);
 
     private static async Task<RequestResult> RequestAsync(HttpClient client, string endpoint, int id, long origin, CancellationToken cancellationToken)
     {

@@ -61,6 +61,21 @@ public sealed class FanoutScenarioTests
         Assert.Empty(Scenario.Notes(Values(), quick: false));
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void WarmUpPauses_OutlastTheRuntimesWaitBeforeItCountsCalls_AndQuickIsTheShorter(bool quick)
+    {
+        // Each pause lets the runtime's 100 ms wait pass, so the next round's calls are counted towards recompiling.
+        var values = ParameterValues.Create(Scenario.Parameters, null, quick, out var problems);
+        var pause = int.Parse(values.Values["warm-pause-ms"], System.Globalization.CultureInfo.InvariantCulture);
+        var full = int.Parse(ParameterValues.Create(Scenario.Parameters, null, quick: false, out _).Values["warm-pause-ms"], System.Globalization.CultureInfo.InvariantCulture);
+
+        Assert.Empty(problems);
+        Assert.InRange(pause, 101, full);
+        Assert.Equal(quick, pause < full);
+    }
+
     [Fact]
     public void Validate_WantsExactlyThreeDelays()
     {
