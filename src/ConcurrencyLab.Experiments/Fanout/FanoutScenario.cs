@@ -319,6 +319,9 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             return new TrialOutcome { ItemsPlanned = requests, ItemsCompleted = 0, Error = "while priming: " + primeError };
         }
 
+        // The next trial's process starts while the one before exits; its region, and the services' measurements
+        // around it, begin only once the runner has finished that one.
+        context.Meter.AwaitTrialBefore();
         await product.StartMeasuringAsync(cancellationToken).ConfigureAwait(false);
         await external.StartMeasuringAsync(cancellationToken).ConfigureAwait(false);
         var overflowsBefore = TcpCounters.ReadListenOverflows();

@@ -21,6 +21,7 @@ public sealed class TrialMeter : IDisposable
     private double? _startUpMs;
     private long _waitBegan;
     private long _waitedTicks;
+    private int _awaitedBefore;
 
     // The region's bounds for a watchdog on another thread: 0 until set.
     private long _regionStart;
@@ -76,6 +77,31 @@ public sealed class TrialMeter : IDisposable
     /// <summary>What was measured, once <see cref="Stop()"/> has been called.</summary>
     public Measurements? Result { get; private set; }
 
+    /// <summary>
+    /// Waits in <see cref="BeforeStart"/> now rather than in <see cref="Start"/>, for a trial that starts measuring
+    /// other processes (its services) just before its own region: their measurements, too, then begin after the trial
+    /// before has finished. Once only: later calls, and <see cref="Start"/>, do not wait again.
+    /// </summary>
+    internal void AwaitTrialBefore()
+    {
+        if (BeforeStart is not { } wait || Interlocked.Exchange(ref _awaitedBefore, 1) != 0)
+        {
+            return;
+        }
+
+        var began = Stopwatch.GetTimestamp();
+        Volatile.Write(ref _waitBegan, began);
+        try
+        {
+            wait();
+        }
+        finally
+        {
+            Volatile.Write(ref _waitedTicks, Stopwatch.GetElapsedTime(began).Ticks);
+            Volatile.Write(ref _waitBegan, 0);
+        }
+    }
+
     /// <summary>Begins the measured region.</summary>
     public void Start()
     {
@@ -84,21 +110,7 @@ public sealed class TrialMeter : IDisposable
             throw new InvalidOperationException("The meter has already started.");
         }
 
-        if (BeforeStart is { } wait)
-        {
-            var began = Stopwatch.GetTimestamp();
-            Volatile.Write(ref _waitBegan, began);
-            try
-            {
-                wait();
-            }
-            finally
-            {
-                Volatile.Write(ref _waitedTicks, Stopwatch.GetElapsedTime(began).Ticks);
-                Volatile.Write(ref _waitBegan, 0);
-            }
-        }
-
+        AwaitTrialBefore();
         Started = true;
         _caller = LabThreads.CurrentOsId();
 

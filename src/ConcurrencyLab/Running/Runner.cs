@@ -129,8 +129,9 @@ internal sealed partial class Runner
                     var expectedMs = scenarioPlan.Scenario.ExpectedTrialDuration(phaseParameters).TotalMilliseconds;
                     // A trial's process that has written its result may take 100-200 ms more to exit (PreviousTrial
                     // says why); the next trial's process starts meanwhile, and its region waits for that one to be
-                    // gone. Not where a trial starts services: those end after it, on their own.
-                    var overlap = _executor.Isolated && scenarioPlan.Scenario.Services.Count == 0;
+                    // gone. A trial that starts services ends them before it writes its result, and the next one starts
+                    // measuring its own only after that wait (TrialMeter.AwaitTrialBefore).
+                    var overlap = _executor.Isolated;
                     for (var round = 0; round < rounds; round++)
                     {
                         var warmup = round < plan.Settings.Warmup;

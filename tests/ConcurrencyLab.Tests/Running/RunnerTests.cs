@@ -366,17 +366,18 @@ public sealed class RunnerTests
     }
 
     [Fact]
-    public async Task Run_WaitsForEachTrialToEnd_WhereATrialStartsServices()
+    public async Task Run_StartsTheNextTrialWhileTheLastIsExiting_AlsoWhereATrialStartsServices()
     {
-        var options = new RunOptions { Scenarios = ["fanout"], Variants = ["whenall-async@100"], Repeat = 2, Warmup = 0 };
+        // A fanout trial ends its services before it writes its result, so the next may start as it exits.
+        var options = new RunOptions { Scenarios = ["fanout"], Variants = ["whenall-async@100", "waitall@100"], Repeat = 2, Warmup = 0 };
         Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.BuiltIn, out var plan, out var problems), string.Join("; ", problems));
         var executor = new ExitingExecutor();
 
         await new Runner(executor).RunAsync(plan);
 
-        Assert.Equal(2, executor.Calls.Count);
-        Assert.All(executor.Calls, c => Assert.Null(c.After));
-        Assert.Equal(0, executor.FinishedByTheNext);
+        Assert.Equal(4, executor.Calls.Count);
+        Assert.Equal([null, new PreviousTrial(1000, "start 0"), null, new PreviousTrial(1002, "start 2")], executor.Calls.Select(c => c.After));
+        Assert.Equal(2, executor.FinishedByTheNext);
     }
 
     // Each trial says it has measured at once, and ends only when the next trial starts, or, for the last of a

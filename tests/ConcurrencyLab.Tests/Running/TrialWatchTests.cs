@@ -49,6 +49,35 @@ public sealed class TrialWatchTests
     }
 
     [Fact]
+    public void TheWaitForTheTrialBefore_MayComeBeforeTheRegion_AndComesOnce()
+    {
+        // A trial that starts measuring its services just before its region waits first, and its meter's start then does not.
+        var waits = 0;
+        using var meter = new TrialMeter(TimeSpan.Zero)
+        {
+            BeforeStart = () =>
+            {
+                waits++;
+                Thread.Sleep(50);
+            },
+        };
+
+        meter.AwaitTrialBefore();
+
+        Assert.Equal(1, waits);
+        Assert.False(meter.Started);
+        Assert.False(meter.Waiting);
+        var waited = meter.Waited;
+        Assert.True(waited >= TimeSpan.FromMilliseconds(50), $"waited {waited}");
+
+        meter.AwaitTrialBefore();
+        meter.Start();
+
+        Assert.Equal(1, waits);
+        Assert.Equal(waited, meter.Waited);
+    }
+
+    [Fact]
     public void OnceTheRegionBegins_ItIsTimedAgainstTheLimit()
     {
         using var meter = new TrialMeter(TimeSpan.Zero);
