@@ -217,40 +217,67 @@ internal sealed class FileSet : IDisposable
 
     private static List<FileSetEntry> Write(string folder, FileSetSpec spec, RunJournal.JournalClaim? claim, CancellationToken cancellationToken)
     {
-        var entries = new List<FileSetEntry>(spec.Files);
-        var buffer = new byte[(int)Math.Min(spec.FileSize, 1024 * 1024)];
-        for (var i = 0; i < spec.Files; i++)
+        // The files on every core at once: one core generated, wrote and hashed the quick set's 256 MiB in 2.3-2.4 s.
+        var entries = new FileSetEntry[spec.Files];
+        var journal = new Lock();
+        var chunkSize = (int)Math.Min(spec.FileSize, 1024 * 1024);
+        try
         {
-            // Gigabytes take a minute: a cancelled run stops between files, and the half-written set is deleted.
-            cancellationToken.ThrowIfCancellationRequested();
-
-            // Each file's content depends on the seed and its index only, so a set can be rebuilt exactly.
-            var random = new Random(unchecked((spec.Seed * 1_000_003) + i));
-            using var md5 = IncrementalHash.CreateHash(HashAlgorithmName.MD5);
-            var name = FileName(i);
-            using (var stream = new FileStream(Path.Combine(folder, name), FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0))
-            {
-                // Named to the journal as made, before its first byte: a next run removes only this very file.
-                claim?.Made(name);
-                for (long left = spec.FileSize; left > 0;)
+            Parallel.For(
+                0,
+                spec.Files,
+                new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = cancellationToken },
+                () => new byte[chunkSize],
+                (i, _, buffer) =>
                 {
-                    // And within a file, between MiB: a 16 MiB file on a slow disk takes long enough to notice.
-                    cancellationToken.ThrowIfCancellationRequested();
-                    var chunk = (int)Math.Min(left, buffer.Length);
-                    random.NextBytes(buffer.AsSpan(0, chunk));
-                    stream.Write(buffer, 0, chunk);
-                    md5.AppendData(buffer, 0, chunk);
-                    left -= chunk;
-                }
-            }
-
-            entries.Add(new FileSetEntry(name, spec.FileSize, Convert.ToHexStringLower(md5.GetHashAndReset())));
+                    entries[i] = WriteFile(folder, i, spec, buffer, claim, journal, cancellationToken);
+                    return buffer;
+                },
+                _ => { });
+        }
+        catch (AggregateException ex) when (ex.InnerExceptions.Count > 0)
+        {
+            // The first file's failure, as it was thrown: a full disk is an IOException to the caller, not an aggregate.
+            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(ex.InnerExceptions[0]).Throw();
+            throw;
         }
 
         // The manifest last: a set without one is never taken for complete.
-        File.WriteAllText(Path.Combine(folder, ManifestName), JsonSerializer.Serialize(new Manifest(spec, entries), LabJson.Options));
+        File.WriteAllText(Path.Combine(folder, ManifestName), JsonSerializer.Serialize(new Manifest(spec, [.. entries]), LabJson.Options));
         claim?.Made(ManifestName);
-        return entries;
+        return [.. entries];
+    }
+
+    private static FileSetEntry WriteFile(string folder, int index, FileSetSpec spec, byte[] buffer, RunJournal.JournalClaim? claim, Lock journal, CancellationToken cancellationToken)
+    {
+        // Gigabytes take a minute: a cancelled run stops between files, and the half-written set is deleted.
+        cancellationToken.ThrowIfCancellationRequested();
+
+        // Each file's content depends on the seed and its index only, so a set can be rebuilt exactly.
+        var random = new Random(unchecked((spec.Seed * 1_000_003) + index));
+        using var md5 = IncrementalHash.CreateHash(HashAlgorithmName.MD5);
+        var name = FileName(index);
+        using (var stream = new FileStream(Path.Combine(folder, name), FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0))
+        {
+            // Named to the journal as made, before its first byte: a next run removes only this very file.
+            lock (journal)
+            {
+                claim?.Made(name);
+            }
+
+            for (long left = spec.FileSize; left > 0;)
+            {
+                // And within a file, between MiB: a 16 MiB file on a slow disk takes long enough to notice.
+                cancellationToken.ThrowIfCancellationRequested();
+                var chunk = (int)Math.Min(left, buffer.Length);
+                random.NextBytes(buffer.AsSpan(0, chunk));
+                stream.Write(buffer, 0, chunk);
+                md5.AppendData(buffer, 0, chunk);
+                left -= chunk;
+            }
+        }
+
+        return new FileSetEntry(name, spec.FileSize, Convert.ToHexStringLower(md5.GetHashAndReset()));
     }
 
     private static List<FileSetEntry>? TryReuse(string folder, FileSetSpec spec)

@@ -20,6 +20,26 @@ public sealed class FileSetTests
     }
 
     [Fact]
+    public void AFileThatCannotBeWritten_FailsTheSetWithItsOwnError_NotAnAggregate()
+    {
+        // The files are written side by side; the one that fails says so as it would alone, and the set goes.
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-set-test-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(Path.Combine(folder, "file-00001.bin"));
+        try
+        {
+            var failed = Assert.ThrowsAny<Exception>(() => FileSet.Prepare(Small, folder, keep: false));
+
+            Assert.IsNotType<AggregateException>(failed);
+            Assert.Contains("file-00001.bin", failed.Message, StringComparison.Ordinal);
+            Assert.Empty(Directory.GetFiles(folder));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Fact]
     public void AFolderHoldingAnotherSet_IsRefused_AndTheOtherSetIsLeftAsItWas()
     {
         var folder = Path.Combine(Path.GetTempPath(), "conclab-set-test-" + Guid.NewGuid().ToString("N"));
