@@ -58,7 +58,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     private static readonly Parameter<int> WarmRequests = Parameter.WholeNumber(
         "warm-requests", 320, "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case", minimum: 0, maximum: 100_000, quick: 80);
 
-    // Quick's rounds of 5 and 15 requests took as long after 150 ms pauses as after 400, and each trial started 0.55 s
+    // Quick's rounds of 5 requests (measured at @5) took as long after 150 ms pauses as after 400, and each trial started 0.55 s
     // sooner; a round of 1,000 did not (the client compiled for 1.0-1.5 s in it, against 0.07-0.09 s): docs/scenarios/fanout.md.
     private static readonly Parameter<int> WarmPauseMs = Parameter.WholeNumber(
         "warm-pause-ms", 400, "ms of pause after every 40 warm-up requests, for the runtime to recompile the code they made hot (it waits 100 ms without new code before it counts calls)", minimum: 0, maximum: 60_000, quick: 150);

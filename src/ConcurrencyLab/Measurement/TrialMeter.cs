@@ -59,16 +59,17 @@ public sealed class TrialMeter : IDisposable
     internal DateTime? ProcessStartedUtc { get; init; }
 
     /// <summary>
-    /// Called first thing in <see cref="Start"/>, before any counter is read: the trial host waits there until the
+    /// Called first thing in <see cref="Start"/>, before any counter is read, unless <see cref="AwaitTrialBefore"/> called
+    /// it earlier: the trial host waits there until the
     /// runner has finished the trial before, so neither that trial's process nor the runner's work on it shares the
     /// region. The time it takes (<see cref="Waited"/>) is neither start-up nor part of the start-up allowance.
     /// </summary>
     internal Action? BeforeStart { get; init; }
 
-    /// <summary>Whether <see cref="Start"/> is in <see cref="BeforeStart"/> now.</summary>
+    /// <summary>Whether <see cref="Start"/> or <see cref="AwaitTrialBefore"/> is in <see cref="BeforeStart"/> now.</summary>
     internal bool Waiting => Volatile.Read(ref _waitBegan) != 0;
 
-    /// <summary>How long <see cref="Start"/> spent in <see cref="BeforeStart"/>, once it has returned.</summary>
+    /// <summary>How long <see cref="Start"/> or <see cref="AwaitTrialBefore"/> spent in <see cref="BeforeStart"/>, once it has returned.</summary>
     internal TimeSpan Waited => TimeSpan.FromTicks(Volatile.Read(ref _waitedTicks));
 
     /// <summary>Whether <see cref="Start"/> has been called.</summary>
@@ -80,7 +81,8 @@ public sealed class TrialMeter : IDisposable
     /// <summary>
     /// Waits in <see cref="BeforeStart"/> now rather than in <see cref="Start"/>, for a trial that starts measuring
     /// other processes (its services) just before its own region: their measurements, too, then begin after the trial
-    /// before has finished. Once only: later calls, and <see cref="Start"/>, do not wait again.
+    /// before has finished. Once only: later calls, and <see cref="Start"/>, do not wait again (one made while the
+    /// first still waits returns at once; the trial's one thread never does that).
     /// </summary>
     internal void AwaitTrialBefore()
     {

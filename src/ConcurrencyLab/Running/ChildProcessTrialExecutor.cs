@@ -76,6 +76,10 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         }
 
         var errors = new StringBuilder();
+
+        // The services the trial started, by id and start time: a trial ends them before it writes its result, but
+        // one that timed out leaves them to end on their own once its process is gone (ServiceHost, within a second).
+        var children = new List<PreviousTrial>();
         PreviousTrial? self = null;
         var written = 0;
         CancellationTokenSource? exitDeadline = null;
@@ -92,6 +96,14 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
 
             if (ChildAnnouncement.TryRead(e.Data, out var child))
             {
+                if (ProcessIdentity.StartTimeOf(child) is { } childStart)
+                {
+                    lock (children)
+                    {
+                        children.Add(new PreviousTrial(child, childStart));
+                    }
+                }
+
                 childStarted?.Invoke(child);
                 return;
             }
@@ -200,6 +212,19 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         {
             QuietFile.TryDelete(resultPath);
             QuietFile.TryDelete(resultPath + ".partial");
+
+            // The next trial's region, and its services' measurements, wait for this (the runner finishes a trial
+            // before it tells the next to begin): none of this trial's services may outlive it into them.
+            List<PreviousTrial> started;
+            lock (children)
+            {
+                started = [.. children];
+            }
+
+            foreach (var child in started.Where(c => !c.WaitUntilGone()))
+            {
+                StopChild(child);
+            }
         }
 
         TrialResult Failed(string error) => TrialResult.Unmeasured(TrialStatus.Failed, error, isolated: true) with { Repeat = request.Repeat };
@@ -278,6 +303,23 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         catch (ObjectDisposedException)
         {
             // The trial is over already.
+        }
+    }
+
+    // A service still running after PreviousTrial.MostWait: stopped, if the id is still that process's.
+    private static void StopChild(PreviousTrial child)
+    {
+        try
+        {
+            using var process = Process.GetProcessById(child.ProcessId);
+            if (child.IsRunning())
+            {
+                Kill(process);
+            }
+        }
+        catch (ArgumentException)
+        {
+            // Gone meanwhile.
         }
     }
 
