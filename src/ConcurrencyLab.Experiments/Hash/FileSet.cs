@@ -5,6 +5,7 @@ using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Serialization;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Strategies;
 
 namespace ConcurrencyLab.Experiments.Hash;
 
@@ -217,28 +218,21 @@ internal sealed class FileSet : IDisposable
 
     private static List<FileSetEntry> Write(string folder, FileSetSpec spec, RunJournal.JournalClaim? claim, CancellationToken cancellationToken)
     {
-        // The files on every core at once: one core generated, wrote and hashed the quick set's 256 MiB in 2.1-2.2 s, two in 1.3-1.4 s.
-        // Threads of its own, not the pool's: in a runner whose pool threads were busy, Parallel.For took as long as one core.
-        var entries = new FileSetEntry[spec.Files];
+        // The files on every core at once, on threads of the set's own: alone, the quick set's 256 MiB took 2.1-2.2 s on one
+        // core, 1.6-1.7 s with Parallel.For and 1.3-1.4 s this way (at the end of a first look 2.1-2.4 s either way: hash.md).
+        List<FileSetEntry> entries = [.. new FileSetEntry[spec.Files]];
         var journal = new Lock();
         var chunkSize = (int)Math.Min(spec.FileSize, 1024 * 1024);
         var next = -1;
-        var failures = new System.Collections.Concurrent.ConcurrentQueue<Exception>();
-        void Work()
+        var failures = new FirstFailure();
+        void Work() => failures.Run(() =>
         {
-            try
+            var buffer = new byte[chunkSize];
+            for (var i = Interlocked.Increment(ref next); i < spec.Files && !failures.Failed; i = Interlocked.Increment(ref next))
             {
-                var buffer = new byte[chunkSize];
-                for (var i = Interlocked.Increment(ref next); i < spec.Files && failures.IsEmpty; i = Interlocked.Increment(ref next))
-                {
-                    entries[i] = WriteFile(folder, i, spec, buffer, claim, journal, cancellationToken);
-                }
+                entries[i] = WriteFile(folder, i, spec, buffer, claim, journal, cancellationToken);
             }
-            catch (Exception ex)
-            {
-                failures.Enqueue(ex);
-            }
-        }
+        });
 
         var helpers = Enumerable.Range(1, Math.Min(Environment.ProcessorCount, spec.Files) - 1)
             .Select(_ => new Thread(Work) { IsBackground = true, Name = "conclab file set" })
@@ -246,16 +240,14 @@ internal sealed class FileSet : IDisposable
         helpers.ForEach(t => t.Start());
         Work();
         helpers.ForEach(t => t.Join());
-        if (failures.TryPeek(out var failure))
-        {
-            // The first failure, as it was thrown: a full disk is an IOException to the caller, a cancellation a cancellation.
-            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(failure).Throw();
-        }
+
+        // The first failure, as it was thrown: a full disk is an IOException to the caller, a cancellation a cancellation.
+        failures.ThrowIfAny();
 
         // The manifest last: a set without one is never taken for complete.
-        File.WriteAllText(Path.Combine(folder, ManifestName), JsonSerializer.Serialize(new Manifest(spec, [.. entries]), LabJson.Options));
+        File.WriteAllText(Path.Combine(folder, ManifestName), JsonSerializer.Serialize(new Manifest(spec, entries), LabJson.Options));
         claim?.Made(ManifestName);
-        return [.. entries];
+        return entries;
     }
 
     private static FileSetEntry WriteFile(string folder, int index, FileSetSpec spec, byte[] buffer, RunJournal.JournalClaim? claim, Lock journal, CancellationToken cancellationToken)

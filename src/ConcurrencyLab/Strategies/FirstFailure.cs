@@ -22,5 +22,8 @@ internal sealed class FirstFailure
         }
     }
 
+    /// <summary>Whether an action has failed, for work that stops once one has.</summary>
+    public bool Failed => Volatile.Read(ref _first) is not null;
+
     public void ThrowIfAny() => Volatile.Read(ref _first)?.Throw();
 }
