@@ -68,6 +68,11 @@ internal sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> 
             notes.Add($"the runs were on different machines or runtimes ({Describe(before)} against {Describe(after)}): a difference may be the machine's.");
         }
 
+        if (old.Environment?.ReadyToRun is { } oldPrecompiled && current.Environment?.ReadyToRun is { } newPrecompiled && oldPrecompiled != newPrecompiled)
+        {
+            notes.Add($"the lab's own code was {Compiled(oldPrecompiled)} in the first run and {Compiled(newPrecompiled)} in the second: start-up and JIT figures differ for that alone.");
+        }
+
         foreach (var scenario in old.Scenarios.Select(s => s.Name).Union(current.Scenarios.Select(s => s.Name)))
         {
             var a = old.Scenarios.FirstOrDefault(s => s.Name == scenario);
@@ -123,6 +128,8 @@ internal sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> 
 
         static double? Number(string text) => double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : null;
     }
+
+    private static string Compiled(bool precompiled) => precompiled ? "precompiled (ReadyToRun, a Release build)" : "compiled as it ran";
 
     private static string Describe(EnvironmentInfo environment) =>
         $"{environment.MachineName}, {environment.ProcessorCount.ToString(CultureInfo.InvariantCulture)} cores, {environment.Runtime}";

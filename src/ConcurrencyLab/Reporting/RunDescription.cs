@@ -5,14 +5,20 @@ namespace ConcurrencyLab.Reporting;
 /// <summary>The sentences every report opens with, so Markdown and HTML say the same thing the same way.</summary>
 internal static class RunDescription
 {
-    /// <summary>The machine and runtime: <c>Linux, .NET 10, 2 logical cores, x64, GC workstation.</c></summary>
+    /// <summary>The machine and runtime: <c>Linux, .NET 10, 2 logical cores, x64, GC workstation, the lab's code precompiled (ReadyToRun).</c></summary>
     public static string Machine(RunResult run)
     {
         ArgumentNullException.ThrowIfNull(run);
-        return Machine(run.Environment) + ".";
+        // Whether the lab's code was compiled before the trials began, where known: it changes their start-up and jitMs.
+        return Machine(run.Environment) + run.Environment.ReadyToRun switch
+        {
+            true => ", the lab's code precompiled (ReadyToRun).",
+            false => ", the lab's code compiled as it ran.",
+            null => ".",
+        };
     }
 
-    /// <summary>The machine and runtime, without a full stop: "Debian..., .NET 10.0.12, 2 logical cores, x64, GC workstation, concurrent".</summary>
+/// <summary>The machine and runtime, without a full stop: "Debian..., .NET 10.0.12, 2 logical cores, x64, GC workstation, concurrent".</summary>
     public static string Machine(EnvironmentInfo env)
     {
         ArgumentNullException.ThrowIfNull(env);

@@ -300,6 +300,12 @@ public sealed record EnvironmentInfo
     /// <summary>The machine's name, when it was recorded.</summary>
     public string MachineName { get; init; } = string.Empty;
 
+    /// <summary>
+    /// Whether the lab's own code ran precompiled (ReadyToRun, as a Release build of the tool makes it), so that a trial's
+    /// start-up and its <c>jitMs</c> did not include compiling it; null when not known (older files, a single-file program).
+    /// </summary>
+    public bool? ReadyToRun { get; init; }
+
     /// <summary>Reads the current process's environment.</summary>
     public static EnvironmentInfo Current() => new()
     {
@@ -310,7 +316,28 @@ public sealed record EnvironmentInfo
             + (System.AppContext.TryGetSwitch("System.GC.Concurrent", out var concurrent) && !concurrent ? ", non-concurrent" : ", concurrent"),
         Architecture = System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant(),
         MachineName = System.Environment.MachineName,
+        ReadyToRun = IsReadyToRun(typeof(EnvironmentInfo).Assembly.Location),
     };
+
+    /// <summary>Whether the assembly file at <paramref name="path"/> holds precompiled code; null when it cannot be read.</summary>
+    internal static bool? IsReadyToRun(string path)
+    {
+        if (string.IsNullOrEmpty(path))
+        {
+            return null;
+        }
+
+        try
+        {
+            using var file = File.OpenRead(path);
+            using var reader = new System.Reflection.PortableExecutable.PEReader(file);
+            return reader.PEHeaders.CorHeader is { } header ? header.ManagedNativeHeaderDirectory.Size > 0 : null;
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or BadImageFormatException)
+        {
+            return null;
+        }
+    }
 }
 
 /// <summary>Reading a variant's parameter values, for the planned variant and the recorded one alike.</summary>
