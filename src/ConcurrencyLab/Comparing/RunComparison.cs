@@ -129,7 +129,7 @@ internal sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> 
         static double? Number(string text) => double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : null;
     }
 
-    private static string Compiled(bool precompiled) => precompiled ? "precompiled (ReadyToRun, a Release build)" : "compiled as it ran";
+    private static string Compiled(bool precompiled) => precompiled ? "precompiled (ReadyToRun)" : "compiled as it ran";
 
     private static string Describe(EnvironmentInfo environment) =>
         $"{environment.MachineName}, {environment.ProcessorCount.ToString(CultureInfo.InvariantCulture)} cores, {environment.Runtime}";

@@ -301,8 +301,9 @@ public sealed record EnvironmentInfo
     public string MachineName { get; init; } = string.Empty;
 
     /// <summary>
-    /// Whether the lab's own code ran precompiled (ReadyToRun, as a Release build of the tool makes it), so that a trial's
-    /// start-up and its <c>jitMs</c> did not include compiling it; null when not known (older files, a single-file program).
+    /// Whether the lab's own code ran precompiled (ReadyToRun, as a ReadyToRun publish makes it; the lab's own builds do
+    /// not), which changes a trial's start-up, its <c>jitMs</c> and how the workload's loops are compiled in the region
+    /// (docs/method.md); null when not known (older files, a single-file program).
     /// </summary>
     public bool? ReadyToRun { get; init; }
 
