@@ -9,7 +9,8 @@ internal static class RunDescription
     public static string Machine(RunResult run)
     {
         ArgumentNullException.ThrowIfNull(run);
-        // Whether the lab's code was compiled before the trials began, where known: it changes their start-up and jitMs.
+        // Whether the lab's code was compiled before the trials began, where known: it changes their start-up, their jitMs and
+        // how a workload's loops run in the region (docs/method.md).
         return Machine(run.Environment) + run.Environment.ReadyToRun switch
         {
             true => ", the lab's code precompiled (ReadyToRun).",
@@ -18,7 +19,7 @@ internal static class RunDescription
         };
     }
 
-/// <summary>The machine and runtime, without a full stop: "Debian..., .NET 10.0.12, 2 logical cores, x64, GC workstation, concurrent".</summary>
+    /// <summary>The machine and runtime, without a full stop: "Debian..., .NET 10.0.12, 2 logical cores, x64, GC workstation, concurrent".</summary>
     public static string Machine(EnvironmentInfo env)
     {
         ArgumentNullException.ThrowIfNull(env);
