@@ -70,7 +70,7 @@ internal sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> 
 
         if (old.Environment?.ReadyToRun is { } oldPrecompiled && current.Environment?.ReadyToRun is { } newPrecompiled && oldPrecompiled != newPrecompiled)
         {
-            notes.Add($"the lab's own code was {Compiled(oldPrecompiled)} in the first run and {Compiled(newPrecompiled)} in the second: start-up, JIT and CPU-bound regions can differ for that alone.");
+            notes.Add($"the trials' code was {Compiled(oldPrecompiled)} in the first run and {Compiled(newPrecompiled)} in the second: start-up, JIT and CPU-bound regions can differ for that alone.");
         }
 
         foreach (var scenario in old.Scenarios.Select(s => s.Name).Union(current.Scenarios.Select(s => s.Name)))

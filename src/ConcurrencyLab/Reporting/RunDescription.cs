@@ -5,7 +5,7 @@ namespace ConcurrencyLab.Reporting;
 /// <summary>The sentences every report opens with, so Markdown and HTML say the same thing the same way.</summary>
 internal static class RunDescription
 {
-    /// <summary>The machine and runtime: <c>Linux, .NET 10, 2 logical cores, x64, GC workstation, the lab's code precompiled (ReadyToRun).</c></summary>
+    /// <summary>The machine and runtime: <c>Linux, .NET 10, 2 logical cores, x64, GC workstation, the trials' code precompiled (ReadyToRun).</c></summary>
     public static string Machine(RunResult run)
     {
         ArgumentNullException.ThrowIfNull(run);
@@ -13,8 +13,8 @@ internal static class RunDescription
         // how a workload's loops run in the region (docs/method.md).
         return Machine(run.Environment) + run.Environment.ReadyToRun switch
         {
-            true => ", the lab's code precompiled (ReadyToRun).",
-            false => ", the lab's code compiled as it ran.",
+            true => ", the trials' code precompiled (ReadyToRun).",
+            false => ", the trials' code compiled as it ran.",
             null => ".",
         };
     }

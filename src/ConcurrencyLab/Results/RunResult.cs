@@ -301,9 +301,10 @@ public sealed record EnvironmentInfo
     public string MachineName { get; init; } = string.Empty;
 
     /// <summary>
-    /// Whether the lab's own code ran precompiled (ReadyToRun, as a ReadyToRun publish makes it; the lab's own builds do
-    /// not), which changes a trial's start-up, its <c>jitMs</c> and how the workload's loops are compiled in the region
-    /// (docs/method.md); null when not known (older files, a single-file program).
+    /// Whether the trials' code ran precompiled (ReadyToRun, as a ReadyToRun publish makes it; the lab's own builds do
+    /// not): the lab's assembly or the program's own, which holds a user's workload. It changes a trial's start-up, its
+    /// <c>jitMs</c> and how the workload's loops are compiled in the region (docs/method.md); null when not known
+    /// (older files, a single-file program).
     /// </summary>
     public bool? ReadyToRun { get; init; }
 
@@ -317,8 +318,15 @@ public sealed record EnvironmentInfo
             + (System.AppContext.TryGetSwitch("System.GC.Concurrent", out var concurrent) && !concurrent ? ", non-concurrent" : ", concurrent"),
         Architecture = System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant(),
         MachineName = System.Environment.MachineName,
-        ReadyToRun = IsReadyToRun(typeof(EnvironmentInfo).Assembly.Location),
+        ReadyToRun = AnyReadyToRun([typeof(EnvironmentInfo).Assembly.Location, System.Reflection.Assembly.GetEntryAssembly()?.Location]),
     };
+
+    /// <summary>Whether any of the assembly files holds precompiled code: false when every one could be read and none does, null when none could be read.</summary>
+    internal static bool? AnyReadyToRun(IEnumerable<string?> paths)
+    {
+        var known = paths.Select(p => p is null ? null : IsReadyToRun(p)).Where(r => r is not null).ToList();
+        return known.Count == 0 ? null : known.Any(r => r == true);
+    }
 
     /// <summary>Whether the assembly file at <paramref name="path"/> holds precompiled code; null when it cannot be read.</summary>
     internal static bool? IsReadyToRun(string path)

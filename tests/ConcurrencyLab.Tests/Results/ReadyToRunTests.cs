@@ -38,6 +38,18 @@ public sealed class ReadyToRunTests
     }
 
     [Fact]
+    public void TheLabsAssemblyOrTheProgramsOwn_EitherPrecompiled_MakesTheRunPrecompiled()
+    {
+        var framework = typeof(object).Assembly.Location;
+        var tests = typeof(ReadyToRunTests).Assembly.Location;
+
+        // A user's program published ReadyToRun on the lab's plain assembly is precompiled where its workload is.
+        Assert.True(EnvironmentInfo.AnyReadyToRun([tests, framework]));
+        Assert.False(EnvironmentInfo.AnyReadyToRun([tests, tests, null, tests + ".missing"]));
+        Assert.Null(EnvironmentInfo.AnyReadyToRun([null, tests + ".missing"]));
+    }
+
+    [Fact]
     public void ThePrecompilation_IsKeptInTheFile_AndAnOlderFileLeavesItUnknown()
     {
         var run = ExporterTests.SampleRun();
@@ -61,8 +73,8 @@ public sealed class ReadyToRunTests
         Path.Combine(Path.GetDirectoryName(source)!, "Files", "v1-delay.json");
 
     [Theory]
-    [InlineData(true, "the lab's code precompiled (ReadyToRun).")]
-    [InlineData(false, "the lab's code compiled as it ran.")]
+    [InlineData(true, "the trials' code precompiled (ReadyToRun).")]
+    [InlineData(false, "the trials' code compiled as it ran.")]
     [InlineData(null, "GC workstation.")]
     public void TheReports_SayHowTheLabsCodeWasCompiled_OnlyWhereItIsKnown(bool? precompiled, string ending)
     {
