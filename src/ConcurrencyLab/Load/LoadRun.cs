@@ -135,7 +135,8 @@ internal static class LoadRun
         return new RunResult
         {
             StartedAt = started,
-            Environment = EnvironmentInfo.Current(),
+            // The trials here are a service's steps, the service a program of its own: this process's compilation says nothing of it.
+            Environment = EnvironmentInfo.Current() with { ReadyToRun = null },
             Settings = new RunSettings
             {
                 Repeat = options.Repeat,

@@ -151,7 +151,8 @@ internal sealed class ProbeBuilds
         return new RunResult
         {
             StartedAt = started.ToString("O", CultureInfo.InvariantCulture),
-            Environment = EnvironmentInfo.Current(),
+            // The trials are the probe's own builds (native AOT, single file...), not this process's code.
+            Environment = EnvironmentInfo.Current() with { ReadyToRun = null },
             Settings = new RunSettings
             {
                 Repeat = repeat,

@@ -302,9 +302,9 @@ public sealed record EnvironmentInfo
 
     /// <summary>
     /// Whether the trials' code ran precompiled (ReadyToRun, as a ReadyToRun publish makes it; the lab's own builds do
-    /// not): the lab's assembly or the program's own, which holds a user's workload. It changes a trial's start-up, its
-    /// <c>jitMs</c> and how the workload's loops are compiled in the region (docs/method.md); null when not known
-    /// (older files, a single-file program).
+    /// not): the lab's assembly, the program's own, or any loaded assembly built on the lab (the scenarios, a user's
+    /// workload). It changes a trial's start-up, its <c>jitMs</c> and how the workload's loops are compiled in the region
+    /// (docs/method.md); null when not known (older files, a single-file program, runs whose trials are other programs).
     /// </summary>
     public bool? ReadyToRun { get; init; }
 
@@ -318,8 +318,23 @@ public sealed record EnvironmentInfo
             + (System.AppContext.TryGetSwitch("System.GC.Concurrent", out var concurrent) && !concurrent ? ", non-concurrent" : ", concurrent"),
         Architecture = System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant(),
         MachineName = System.Environment.MachineName,
-        ReadyToRun = AnyReadyToRun([typeof(EnvironmentInfo).Assembly.Location, System.Reflection.Assembly.GetEntryAssembly()?.Location]),
+        ReadyToRun = AnyReadyToRun(TrialCode()),
     };
+
+    /// <summary>
+    /// The files of the code a trial runs: the lab's assembly, the program's own, and every loaded assembly that references
+    /// the lab (the scenarios and their workloads, a user's own); the framework and third-party libraries are left out.
+    /// </summary>
+    internal static IReadOnlyList<string> TrialCode()
+    {
+        var lab = typeof(EnvironmentInfo).Assembly;
+        var labName = lab.GetName().Name;
+        var built = AppDomain.CurrentDomain.GetAssemblies()
+            .Where(a => !a.IsDynamic && a.GetReferencedAssemblies().Any(r => r.Name == labName))
+            .Select(a => a.Location);
+        return [.. new[] { lab.Location, System.Reflection.Assembly.GetEntryAssembly()?.Location }.Concat(built)
+            .Where(p => !string.IsNullOrEmpty(p)).Select(p => p!).Distinct(StringComparer.Ordinal)];
+    }
 
     /// <summary>Whether any of the assembly files holds precompiled code: false when every one could be read and none does, null when none could be read.</summary>
     internal static bool? AnyReadyToRun(IEnumerable<string?> paths)

@@ -50,6 +50,22 @@ public sealed class ReadyToRunTests
     }
 
     [Fact]
+    public void TheCodeATrialRuns_IsTheLabsAndWhatIsBuiltOnIt_NotTheFrameworkOrOtherLibraries()
+    {
+        var scenarios = typeof(ConcurrencyLab.Experiments.ScenarioCatalog).Assembly.Location; // loaded before the look, as in a run
+        var code = EnvironmentInfo.TrialCode();
+
+        Assert.Contains(typeof(EnvironmentInfo).Assembly.Location, code);
+        Assert.Contains(typeof(ReadyToRunTests).Assembly.Location, code); // built on the lab, as a user's workload is
+        Assert.Contains(scenarios, code);
+        Assert.DoesNotContain(typeof(object).Assembly.Location, code);
+        Assert.DoesNotContain(typeof(Xunit.Assert).Assembly.Location, code);
+
+        // None of them is precompiled in this build, and the run's environment says so.
+        Assert.False(EnvironmentInfo.Current().ReadyToRun);
+    }
+
+    [Fact]
     public void ThePrecompilation_IsKeptInTheFile_AndAnOlderFileLeavesItUnknown()
     {
         var run = ExporterTests.SampleRun();
@@ -75,12 +91,20 @@ public sealed class ReadyToRunTests
     [Theory]
     [InlineData(true, "the trials' code precompiled (ReadyToRun).")]
     [InlineData(false, "the trials' code compiled as it ran.")]
-    [InlineData(null, "GC workstation.")]
-    public void TheReports_SayHowTheLabsCodeWasCompiled_OnlyWhereItIsKnown(bool? precompiled, string ending)
+    [InlineData(null, null)]
+    public void TheReports_SayHowTheLabsCodeWasCompiled_OnlyWhereItIsKnown(bool? precompiled, string? ending)
     {
         var run = RunComparisonTests.Run("100", ("a", [100, 101, 102]));
         var machine = RunDescription.Machine(run with { Environment = run.Environment with { ReadyToRun = precompiled } });
-        Assert.EndsWith(ending, machine, StringComparison.Ordinal);
+        if (ending is null)
+        {
+            Assert.DoesNotContain("code", machine, StringComparison.Ordinal);
+            Assert.EndsWith(".", machine, StringComparison.Ordinal);
+        }
+        else
+        {
+            Assert.EndsWith(ending, machine, StringComparison.Ordinal);
+        }
     }
 
     [Theory]
