@@ -315,23 +315,13 @@ internal sealed class FileSet : IDisposable
     // Every file it can, also past one that cannot go (written side by side, later files may exist beside it); then the first failure.
     private static void DeleteSet(string folder, int files, bool folderToo)
     {
-        Exception? first = null;
+        var failures = new FirstFailure();
         foreach (var name in Enumerable.Range(0, files).Select(FileName).Append(ManifestName))
         {
-            try
-            {
-                File.Delete(Path.Combine(folder, name));
-            }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
-            {
-                first ??= ex;
-            }
+            failures.Run(() => File.Delete(Path.Combine(folder, name)));
         }
 
-        if (first is not null)
-        {
-            System.Runtime.ExceptionServices.ExceptionDispatchInfo.Capture(first).Throw();
-        }
+        failures.ThrowIfAny();
 
         if (folderToo && Directory.Exists(folder) && !Directory.EnumerateFileSystemEntries(folder).Any())
         {

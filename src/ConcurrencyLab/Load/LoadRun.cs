@@ -135,8 +135,7 @@ internal static class LoadRun
         return new RunResult
         {
             StartedAt = started,
-            // The trials here are a service's steps, the service a program of its own: this process's compilation says nothing of it.
-            Environment = EnvironmentInfo.Current() with { ReadyToRun = null },
+            Environment = EnvironmentInfo.Current(),
             Settings = new RunSettings
             {
                 Repeat = options.Repeat,

@@ -151,8 +151,7 @@ internal sealed class ProbeBuilds
         return new RunResult
         {
             StartedAt = started.ToString("O", CultureInfo.InvariantCulture),
-            // The trials are the probe's own builds (native AOT, single file...), not this process's code.
-            Environment = EnvironmentInfo.Current() with { ReadyToRun = null },
+            Environment = EnvironmentInfo.Current(),
             Settings = new RunSettings
             {
                 Repeat = repeat,

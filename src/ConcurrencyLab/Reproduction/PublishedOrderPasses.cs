@@ -83,7 +83,7 @@ internal sealed class PublishedOrderPasses
         merged = merged with { Claims = Analysis.Summarizer.Judge(scenario, merged, machine: first.Environment, settings: settings) };
         return first with
         {
-            Environment = EnvironmentInfo.Current(),
+            Environment = EnvironmentInfo.ForTrialsOfThisProgram(),
             Settings = settings,
             Scenarios = [merged with { Notes = [.. notes, .. template.Notes] }],
             Notes = [],

@@ -99,7 +99,7 @@ internal sealed class Reproducer
             StartedAt = started.ToString("O", CultureInfo.InvariantCulture),
             Seconds = (DateTimeOffset.UtcNow - started).TotalSeconds,
             Quick = quick,
-            Environment = EnvironmentInfo.Current(),
+            Environment = EnvironmentInfo.ForTrialsOfThisProgram(),
             Claims = rows,
             Runs = runs,
             Cancelled = cancelled,

@@ -304,7 +304,8 @@ public sealed record EnvironmentInfo
     /// Whether the trials' code ran precompiled (ReadyToRun, as a ReadyToRun publish makes it; the lab's own builds do
     /// not): the lab's assembly, the program's own, or any loaded assembly built on the lab (the scenarios, a user's
     /// workload). It changes a trial's start-up, its <c>jitMs</c> and how the workload's loops are compiled in the region
-    /// (docs/method.md); null when not known (older files, a single-file program, runs whose trials are other programs).
+    /// (docs/method.md); null when not known (older files, a single-file program, runs whose trials are other programs, and
+    /// <see cref="Current"/>, which reads only the machine).
     /// </summary>
     public bool? ReadyToRun { get; init; }
 
@@ -318,8 +319,14 @@ public sealed record EnvironmentInfo
             + (System.AppContext.TryGetSwitch("System.GC.Concurrent", out var concurrent) && !concurrent ? ", non-concurrent" : ", concurrent"),
         Architecture = System.Runtime.InteropServices.RuntimeInformation.ProcessArchitecture.ToString().ToLowerInvariant(),
         MachineName = System.Environment.MachineName,
-        ReadyToRun = AnyReadyToRun(TrialCode()),
     };
+
+    /// <summary>
+    /// The environment of a run whose trials are this program's code (in its child processes or in this one): with
+    /// <see cref="ReadyToRun"/> read from the files of that code. Read once per run, as it is recorded; the machine alone
+    /// (<see cref="Current"/>) costs no file reads.
+    /// </summary>
+    internal static EnvironmentInfo ForTrialsOfThisProgram() => Current() with { ReadyToRun = AnyReadyToRun(TrialCode()) };
 
     /// <summary>
     /// The files of the code a trial runs: the lab's assembly, the program's own, and every loaded assembly that references

@@ -281,7 +281,7 @@ internal sealed partial class Runner
         return new RunRecord
         {
             StartedAt = startedAt,
-            Environment = EnvironmentInfo.Current(),
+            Environment = EnvironmentInfo.ForTrialsOfThisProgram(),
             Settings = plan.Settings,
             Scenarios = scenarios,
             Cancelled = cancelled,
