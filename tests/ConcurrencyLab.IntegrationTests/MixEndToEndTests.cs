@@ -34,6 +34,20 @@ public sealed class MixEndToEndTests
 
         // The same work in every trial: one digest.
         Assert.Single(scenario.GetProperty("variants").EnumerateArray().SelectMany(v => v.GetProperty("trials").EnumerateArray()).Select(t => t.GetProperty("workloadDigest").GetString()).Distinct());
+
+        // Each trial timed its items' CPU by the threads' own clocks (Linux), and the notes say what that showed of the
+        // calibration: held, took less or took more, with figures; elsewhere that it could not be judged.
+        var notes = scenario.GetProperty("notes").EnumerateArray().Select(n => n.GetString()!).ToList();
+        var calibration = Assert.Single(notes, n => n.StartsWith("each item's CPU work took", StringComparison.Ordinal) || n.StartsWith("whether each item's CPU work", StringComparison.Ordinal));
+        Assert.Contains("2.00 ms asked", calibration, StringComparison.Ordinal);
+        if (OperatingSystem.IsLinux())
+        {
+            foreach (var trial in scenario.GetProperty("variants").EnumerateArray().SelectMany(v => v.GetProperty("trials").EnumerateArray()))
+            {
+                // 2 ms asked: a shared machine may stray, but not by 3x.
+                Assert.InRange(trial.GetProperty("metrics").GetProperty("itemCpuMs").GetDouble(), 0.67, 6);
+            }
+        }
     }
 
     [Theory]

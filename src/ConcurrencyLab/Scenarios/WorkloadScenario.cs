@@ -3,6 +3,7 @@ using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Strategies;
+using ConcurrencyLab.Results;
 using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Scenarios;
@@ -111,6 +112,12 @@ public sealed class WorkloadScenario : BatchScenario
 
     /// <summary>The lower bound on a batch's wall time, computed from a workload the runner builds; unknown (0) when null.</summary>
     public Func<Workload, IdealBound>? IdealOf { get; init; }
+
+    /// <summary>What the lab's own workloads read in their results beyond the table (<see cref="Scenario.Conclusions"/>); none when null.</summary>
+    internal Func<ScenarioResult, IEnumerable<string>>? Conclude { get; init; }
+
+    /// <inheritdoc/>
+    public override IEnumerable<string> Conclusions(ScenarioResult result) => Conclude?.Invoke(result) ?? [];
 
     /// <inheritdoc/>
     protected override Parameter<IReadOnlyList<int>> Degrees =>
