@@ -1,5 +1,3 @@
-using System.Runtime.InteropServices;
-
 namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>
@@ -10,13 +8,11 @@ namespace ConcurrencyLab.Experiments.Scan;
 /// a step. A stall of the clock (on a shared VM, jumps of 24-28 ms were seen among 4 ms ones) can make it more, for a
 /// timeout set during the stall: the bound that uses this step holds for timeouts set while the clock keeps time.
 /// </summary>
-internal static partial class TimerClock
+internal static class TimerClock
 {
     // When the kernel will not say (or this is not Linux): the coarsest clock a runtime's timers are known to keep
     // (Windows' default tick, 15.6 ms), so the bound stays one.
     private const long Fallback = 16;
-
-    private const int ClockMonotonicCoarse = 6;
 
     private static readonly Lazy<long> Read = new(() => FromResolution(OperatingSystem.IsLinux() ? Resolution() : null));
 
@@ -29,26 +25,6 @@ internal static partial class TimerClock
     /// <summary>The step, in whole milliseconds rounded up, of a clock whose resolution is <paramref name="nanoseconds"/>; 16 when unknown.</summary>
     internal static long FromResolution(long? nanoseconds) => nanoseconds is > 0 and var ns ? (ns + 999_999) / 1_000_000 : Fallback;
 
-    // The kernel's resolution of CLOCK_MONOTONIC_COARSE in nanoseconds; null when it will not say.
-    private static long? Resolution()
-    {
-        try
-        {
-            return ClockGetRes(ClockMonotonicCoarse, out var resolution) == 0 && resolution.Seconds == 0 ? resolution.Nanoseconds : null;
-        }
-        catch (Exception ex) when (ex is DllNotFoundException or EntryPointNotFoundException)
-        {
-            return null;
-        }
-    }
-
-    [LibraryImport("libc", EntryPoint = "clock_getres")]
-    private static partial int ClockGetRes(int clock, out TimeSpec resolution);
-
-    [StructLayout(LayoutKind.Sequential)]
-    private struct TimeSpec
-    {
-        public long Seconds;
-        public long Nanoseconds;
-    }
+    // The kernel's resolution of CLOCK_MONOTONIC_COARSE in nanoseconds, when it is under a second; null when it will not say.
+    private static long? Resolution() => PosixClocks.Resolution(PosixClocks.MonotonicCoarse) is { } ns and < 1_000_000_000 ? ns : null;
 }
