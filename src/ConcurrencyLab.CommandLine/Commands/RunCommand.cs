@@ -415,7 +415,7 @@ internal static class RunCommand
     private sealed class Switches
     {
         public readonly Option<string> Variants = new("--variants") { Description = "Comma-separated variant names to run instead of the defaults, e.g. channel,parallel-for@4" };
-        public readonly Option<string> Repeat = new("--repeat") { Description = $"The most measured trials per variant: one stops once out of contention after {EarlyStopping.MinimumTrials}, or with its interval tight after {EarlyStopping.TightMinimumTrials} [default: {RunOptions.DefaultRepeat}; {RunOptions.QuickRepeat} with --quick]" };
+        public readonly Option<string> Repeat = new("--repeat") { Description = $"The most measured trials per variant: one stops once out of contention after {EarlyStopping.MinimumTrials} ({EarlyStopping.FarMinimumTrials} in a workload of your own, {EarlyStopping.FarOutOfContentionRatio:0}x out), or with its interval tight after {EarlyStopping.TightMinimumTrials} [default: {RunOptions.DefaultRepeat}; {RunOptions.QuickRepeat} with --quick]" };
         public readonly Option<string> RepeatExactly = new("--repeat-exactly") { Description = "Exactly this many measured trials per variant, none stopping early" };
         public readonly Option<string> Warmup = new("--warmup") { Description = $"Discarded trials per variant before the measured ones [default: {RunOptions.DefaultWarmup}; {RunOptions.QuickWarmup} with --quick]" };
         public readonly Option<string> Seed = new("--seed") { Description = $"Seed of the workload; the same seed gives the same work [default: {RunOptions.DefaultSeed}]" };

@@ -40,4 +40,10 @@ public sealed record EarlyStop
 
     /// <summary>For <see cref="EarlyStopReason.OutOfContention"/>, the high end of the fastest's interval then, in milliseconds; null otherwise.</summary>
     public double? FastestCiHighMs { get; init; }
+
+    /// <summary>
+    /// For <see cref="EarlyStopReason.OutOfContention"/>, the multiple of <see cref="FastestCiHighMs"/> its interval lay
+    /// above: 2, or 4 where it stopped after two trials; null otherwise, and in files written before it was kept (2 then).
+    /// </summary>
+    public double? Ratio { get; init; }
 }

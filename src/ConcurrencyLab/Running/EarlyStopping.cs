@@ -7,7 +7,9 @@ namespace ConcurrencyLab.Running;
 /// <summary>
 /// Adaptive trial counts: after each measured round, which variants have had enough trials. A variant stops once it
 /// has <see cref="MinimumTrials"/> ok trials and lies wholly above <see cref="OutOfContentionRatio"/> times the
-/// fastest variant's interval (more trials could not make it the answer), or once it has
+/// fastest variant's interval (more trials could not make it the answer); in a scenario whose variants no post's
+/// claims judge (<see cref="Scenario.MayStopAfterTwoTrials"/>), already after <see cref="FarMinimumTrials"/> when both
+/// lie above <see cref="FarOutOfContentionRatio"/> times the fastest's; or once it has
 /// <see cref="TightMinimumTrials"/> and an interval within <see cref="TightShare"/> of its median either side (more
 /// would only narrow it). A variant with a failed or
 /// timed-out trial runs them all: its failures are the finding. Variants are weighed only against those running the
@@ -26,6 +28,19 @@ internal static class EarlyStopping
     /// contention: the multiple at which the answer lists a variant as slow (<see cref="Analysis.Recommender.SlowRatio"/>).
     /// </summary>
     public const double OutOfContentionRatio = 2;
+
+    /// <summary>
+    /// The fewest ok trials before a variant far out of contention may stop, where no claim needs three of it: with
+    /// two, the lab's interval is the two trials' range.
+    /// </summary>
+    public const int FarMinimumTrials = 2;
+
+    /// <summary>
+    /// With <see cref="FarMinimumTrials"/>, the multiple of the fastest's high end (its slowest trial then) that both
+    /// of a variant's trials must lie above: twice <see cref="OutOfContentionRatio"/>, since two trials' range says
+    /// less than three trials' interval (docs/method.md).
+    /// </summary>
+    public const double FarOutOfContentionRatio = 2 * OutOfContentionRatio;
 
     /// <summary>
     /// The fewest ok trials before a variant may stop as tight: under 5, the lab's interval is little more than the
@@ -47,12 +62,14 @@ internal static class EarlyStopping
     /// <param name="phase">The variants running the same work as <paramref name="running"/> in this phase (stopped ones included).</param>
     /// <param name="groupOf">A variant's work group: variants in different groups run different work.</param>
     /// <param name="planned">The most measured trials a variant may have.</param>
+    /// <param name="afterTwo">Whether a variant far out of contention may stop after <see cref="FarMinimumTrials"/> (no post's claims judge the scenario).</param>
     public static IReadOnlyDictionary<string, EarlyStop> After(
         IReadOnlyList<Variant> running,
         IReadOnlyDictionary<string, List<TrialResult>> all,
         IReadOnlyList<Variant> phase,
         Func<Variant, string> groupOf,
-        int planned)
+        int planned,
+        bool afterTwo = false)
     {
         ArgumentNullException.ThrowIfNull(running);
         ArgumentNullException.ThrowIfNull(all);
@@ -62,7 +79,7 @@ internal static class EarlyStopping
         // Each sound variant's estimate, made once; then each group's fastest, with enough trials to have an
         // interval worth weighing against.
         var estimates = phase
-            .Select(v => (Variant: v, Estimate: Sound(all.GetValueOrDefault(v.Name) ?? [])))
+            .Select(v => (Variant: v, Estimate: Sound(all.GetValueOrDefault(v.Name) ?? [], afterTwo ? FarMinimumTrials : MinimumTrials)))
             .Where(p => p.Estimate is not null)
             .ToDictionary(p => p.Variant.Name, p => (p.Variant, Estimate: p.Estimate!.Value), StringComparer.Ordinal);
         var fastest = estimates.Values
@@ -80,12 +97,14 @@ internal static class EarlyStopping
 
             var own = mine.Estimate;
             if (fastest.TryGetValue(groupOf(variant), out var best) && best.Variant.Name != variant.Name
-                && own.Low > OutOfContentionRatio * best.Estimate.High)
+                && RatioFor(trials.Count, all.GetValueOrDefault(best.Variant.Name)?.Count ?? 0) is var ratio
+                && own.Low > ratio * best.Estimate.High)
             {
                 stops[variant.Name] = Stop(EarlyStopReason.OutOfContention, trials.Count, planned, own) with
                 {
                     Fastest = best.Variant.Name,
                     FastestCiHighMs = best.Estimate.High,
+                    Ratio = ratio,
                 };
             }
             else if (trials.Count >= TightMinimumTrials && own.High - own.Low <= 2 * TightShare * own.Median)
@@ -97,9 +116,13 @@ internal static class EarlyStopping
         return stops;
     }
 
+    // Intervals of three trials or more on both sides are weighed at 2x; where either side has fewer, at 4x.
+    private static double RatioFor(int trials, int fastestTrials) =>
+        Math.Min(trials, fastestTrials) >= MinimumTrials ? OutOfContentionRatio : FarOutOfContentionRatio;
+
     // The estimate of a variant whose every trial so far was ok and who has enough of them; null otherwise.
-    private static MedianEstimate? Sound(List<TrialResult> trials) =>
-        trials.Count >= MinimumTrials && trials.All(t => t.Status == TrialStatus.Ok)
+    private static MedianEstimate? Sound(List<TrialResult> trials, int fewest) =>
+        trials.Count >= fewest && trials.All(t => t.Status == TrialStatus.Ok)
             ? MedianEstimate.Of([.. trials.Select(t => t.WallMs)])
             : null;
 

@@ -84,6 +84,13 @@ public abstract class Scenario
     public virtual IEnumerable<string> Conclusions(ScenarioResult result) => [];
 
     /// <summary>
+    /// Whether a variant far out of contention may stop after two trials rather than three (adaptive trial counts,
+    /// docs/method.md): false by default, since a post's claims judge each variant's interval on three; a workload of
+    /// your own (<see cref="WorkloadScenario"/>) says true.
+    /// </summary>
+    internal virtual bool MayStopAfterTwoTrials => false;
+
+    /// <summary>
     /// The variants a bare <c>conclab run</c> runs: those that carry the published finding and the answer done
     /// right, for a first look in a minute or two; empty for the defaults.
     /// </summary>

@@ -119,6 +119,9 @@ public sealed class WorkloadScenario : BatchScenario
     /// <inheritdoc/>
     public override IEnumerable<string> Conclusions(ScenarioResult result) => Conclude?.Invoke(result) ?? [];
 
+    /// <summary>A workload of your own reproduces no post, so no claim needs three trials of a variant far out of contention.</summary>
+    internal override bool MayStopAfterTwoTrials => true;
+
     /// <inheritdoc/>
     protected override Parameter<IReadOnlyList<int>> Degrees =>
         _degrees ??= SearchDegrees

@@ -13,10 +13,10 @@ public sealed class EarlyStoppingTests
     private static List<TrialResult> Walls(params double[] walls) =>
         [.. walls.Select((w, i) => new TrialResult { Metrics = Measured.Metrics(w), ItemsPlanned = 1, ItemsCompleted = 1, Repeat = i })];
 
-    private static IReadOnlyDictionary<string, EarlyStop> After(Dictionary<string, List<TrialResult>> all, Func<Variant, string>? group = null, int planned = 5)
+    private static IReadOnlyDictionary<string, EarlyStop> After(Dictionary<string, List<TrialResult>> all, Func<Variant, string>? group = null, int planned = 5, bool afterTwo = false)
     {
         var variants = all.Keys.Select(V).ToList();
-        return EarlyStopping.After(variants, all, variants, group ?? (_ => string.Empty), planned);
+        return EarlyStopping.After(variants, all, variants, group ?? (_ => string.Empty), planned, afterTwo);
     }
 
     [Fact]
@@ -79,6 +79,50 @@ public sealed class EarlyStoppingTests
     }
 
     [Fact]
+    public void InAWorkloadOfYourOwn_TwoTrialsBothAboveFourTimesTheFastestsSlowest_Stop_AndNotThreeOrTwoAndAHalf()
+    {
+        var all = new Dictionary<string, List<TrialResult>>
+        {
+            ["fast"] = Walls(480, 500),
+            ["hopeless"] = Walls(6_800, 6_900),
+            ["slow"] = Walls(1_950, 2_100),
+            ["borderline"] = Walls(1_999, 9_000),
+        };
+
+        // Only where no claim needs three trials of each variant; and at 4x the fastest's slowest trial (500 ms), so
+        // 1,950 ms (3.9x) goes on, as does one whose faster trial is at 3.998x.
+        Assert.Empty(After(all, planned: 6));
+        var stops = After(all, planned: 6, afterTwo: true);
+        var hopeless = Assert.Single(stops);
+        Assert.Equal("hopeless", hopeless.Key);
+        Assert.Equal(EarlyStopReason.OutOfContention, hopeless.Value.Reason);
+        Assert.Equal(2, hopeless.Value.Trials);
+        Assert.Equal(EarlyStopping.FarOutOfContentionRatio, hopeless.Value.Ratio);
+        Assert.Equal(500, hopeless.Value.FastestCiHighMs);
+        Assert.Equal(6_800, hopeless.Value.CiLowMs);
+
+        // Three trials on both sides: intervals at 2x, as everywhere.
+        var three = After(new() { ["fast"] = Walls(480, 500, 490), ["slow"] = Walls(1_950, 2_100, 2_000) }, planned: 6, afterTwo: true);
+        Assert.Equal(EarlyStopping.OutOfContentionRatio, Assert.Single(three).Value.Ratio);
+
+        // One trial is never enough.
+        Assert.Empty(After(new() { ["fast"] = Walls(500), ["hopeless"] = Walls(9_000) }, planned: 6, afterTwo: true));
+    }
+
+    [Fact]
+    public void OnlyAWorkloadOfYourOwn_MayStopAfterTwo_AndItsRunIsAdaptiveFromThreeTrials()
+    {
+        Assert.True(ConcurrencyLab.Experiments.ScenarioCatalog.Mix.MayStopAfterTwoTrials);
+        Assert.All(ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn.Where(s => s.Name != "mix"), s => Assert.False(s.MayStopAfterTwoTrials, s.Name));
+
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["mix"], Quick = true }, ConcurrencyLab.Experiments.ScenarioCatalog.Tool, out var mix, out var errors), string.Join("; ", errors));
+        Assert.Equal(3, mix.Settings.Repeat);
+        Assert.True(mix.Settings.Adaptive);
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["delay"], Quick = true }, ConcurrencyLab.Experiments.ScenarioCatalog.Tool, out var delay, out _));
+        Assert.False(delay.Settings.Adaptive);
+    }
+
+    [Fact]
     public void AVariantIsWeighedOnlyAgainstThoseRunningTheSameWork()
     {
         var all = new Dictionary<string, List<TrialResult>>
@@ -94,27 +138,30 @@ public sealed class EarlyStoppingTests
     [Fact]
     public void ByProperty_AStopNeverComesEarlyNorLate_AndAnOutOfContentionStopIsFarAboveTheFastest()
     {
-        // Random variants, each with random walls: whatever stops had three ok trials and fewer than planned; the one
-        // with the lowest median among sound variants never stops as out of contention; and the low end of each
-        // out-of-contention stop is above twice the high end of the fastest it names.
-        Gen.Select(Gen.Int[2, 6], Gen.Int[0, 7], Gen.Int[4, 9], Gen.Int[0, int.MaxValue]).Sample((variants, trials, planned, seed) =>
+        // Random variants, each with random walls: whatever stops had three ok trials (two in a workload of your own)
+        // and fewer than planned; the one with the lowest median among sound variants never stops as out of
+        // contention; and the low end of each out-of-contention stop is above twice the high end of the fastest it
+        // names (four times, after two trials).
+        Gen.Select(Gen.Int[2, 6], Gen.Int[0, 7], Gen.Int[4, 9], Gen.Int[0, int.MaxValue], Gen.Bool).Sample((variants, trials, planned, seed, afterTwo) =>
         {
             var random = new Random(seed);
             var all = Enumerable.Range(0, variants).ToDictionary(
                 i => $"v{i}",
                 i => Walls([.. Enumerable.Range(0, trials).Select(_ => Math.Pow(10, 1 + (i * random.NextDouble())) * (1 + (0.05 * random.NextDouble())))]));
-            var stops = After(all, planned: planned);
+            var stops = After(all, planned: planned, afterTwo: afterTwo);
+            var fewest = afterTwo ? EarlyStopping.FarMinimumTrials : EarlyStopping.MinimumTrials;
 
-            var fastest = all.Where(p => p.Value.Count >= EarlyStopping.MinimumTrials).OrderBy(p => Median.Of([.. p.Value.Select(t => t.WallMs)]).Median).Select(p => p.Key).FirstOrDefault();
+            var fastest = all.Where(p => p.Value.Count >= fewest).OrderBy(p => Median.Of([.. p.Value.Select(t => t.WallMs)]).Median).Select(p => p.Key).FirstOrDefault();
             foreach (var (name, stop) in stops)
             {
-                Assert.InRange(stop.Trials, EarlyStopping.MinimumTrials, planned - 1);
+                Assert.InRange(stop.Trials, fewest, planned - 1);
                 Assert.Equal(all[name].Count, stop.Trials);
                 if (stop.Reason == EarlyStopReason.OutOfContention)
                 {
                     Assert.NotEqual(fastest, name);
                     Assert.Equal(fastest, stop.Fastest);
-                    Assert.True(stop.CiLowMs > EarlyStopping.OutOfContentionRatio * stop.FastestCiHighMs!.Value);
+                    Assert.Equal(stop.Trials >= EarlyStopping.MinimumTrials ? EarlyStopping.OutOfContentionRatio : EarlyStopping.FarOutOfContentionRatio, stop.Ratio);
+                    Assert.True(stop.CiLowMs > stop.Ratio * stop.FastestCiHighMs!.Value);
                 }
                 else
                 {

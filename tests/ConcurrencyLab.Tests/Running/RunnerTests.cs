@@ -79,6 +79,24 @@ public sealed class RunnerTests
     }
 
     [Fact]
+    public async Task Run_AWorkloadOfYourOwn_StopsAHopelessVariantAfterTwoTrials_At4x_AndSaysSo()
+    {
+        // The same walls in mix, a workload scenario: sequential's two trials (1,000 and 1,001 ms) are above 4x the
+        // fastest's slowest (70 ms), so it stops a round sooner than in delay, whose variants a post's claims judge.
+        var options = new RunOptions { Scenarios = ["mix"], Variants = ["whenall", "channel", "sequential"], Repeat = 5, Warmup = 0, Quick = true };
+        Assert.True(RunPlanner.TryCreate(options, ScenarioCatalog.Tool, out var plan, out var errors), string.Join("; ", errors));
+        var executor = new ScriptedExecutor(Spread);
+
+        var run = Summarizer.Summarise(await new Runner(executor).RunAsync(plan));
+
+        Assert.Equal(2 + 5 + 5, executor.Calls.Count);
+        var sequential = run.Scenarios[0].Variants.Single(v => v.Name == "sequential");
+        Assert.Equal((2, 5, EarlyStopping.FarOutOfContentionRatio), (sequential.Stop!.Trials, sequential.Stop.Planned, sequential.Stop.Ratio));
+        var notes = ScenarioReport.Of(run.Scenarios[0], 2).OfType<BulletList>().Single(b => b.Kind == "notes").Items.Select(i => i.Text);
+        Assert.Contains(notes, n => n.StartsWith("Note: sequential stopped after 2 of 5 trials, out of contention: 1000-1001 ms, above 4x the high end of", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public async Task Run_RepeatExactly_RunsEveryTrial()
     {
         var options = new RunOptions { Scenarios = ["delay"], Variants = ["whenall", "channel", "sequential"], Repeat = 5, Warmup = 0, RepeatExactly = true };
