@@ -12,7 +12,8 @@ public sealed class DegreeSearchTests
 
         // 64 items that each wait 20 ms on a timer: the more at once the better, up to all 64 (20 ms against 640 ms
         // at 2). The search starts at the core count and must climb to 32 or more.
-        var result = await Run(folder, "--items", "64", "--wait-ms", "20", "--variants", "foreach-async", "--dop", "auto", "--repeat", "3", "--warmup", "0");
+        // Every trial: foreach-async@default (640 ms) would otherwise stop after 2, far out of contention.
+        var result = await Run(folder, "--items", "64", "--wait-ms", "20", "--variants", "foreach-async", "--dop", "auto", "--repeat-exactly", "3", "--warmup", "0");
         Assert.True(result.ExitCode == 0, result.ToString());
 
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out", "results.json")));

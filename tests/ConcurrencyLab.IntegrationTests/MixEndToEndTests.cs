@@ -38,14 +38,15 @@ public sealed class MixEndToEndTests
         // Each trial timed its items' CPU by the threads' own clocks (Linux), and the notes say what that showed of the
         // calibration: held, took less or took more, with figures; elsewhere that it could not be judged.
         var notes = scenario.GetProperty("notes").EnumerateArray().Select(n => n.GetString()!).ToList();
-        var calibration = Assert.Single(notes, n => n.StartsWith("each item's CPU work took", StringComparison.Ordinal) || n.StartsWith("whether each item's CPU work", StringComparison.Ordinal));
-        Assert.Contains("2.00 ms asked", calibration, StringComparison.Ordinal);
+        var calibration = notes.Where(n => n.StartsWith("each item's CPU work took", StringComparison.Ordinal) || n.StartsWith("whether each item's CPU work", StringComparison.Ordinal)).ToList();
+        Assert.NotEmpty(calibration);
+        Assert.All(calibration, n => Assert.Contains("2.00 ms asked", n, StringComparison.Ordinal));
         if (OperatingSystem.IsLinux())
         {
             foreach (var trial in scenario.GetProperty("variants").EnumerateArray().SelectMany(v => v.GetProperty("trials").EnumerateArray()))
             {
-                // 2 ms asked: a shared machine may stray, but not by 3x.
-                Assert.InRange(trial.GetProperty("metrics").GetProperty("itemCpuMs").GetDouble(), 0.67, 6);
+                // 2 ms asked, by the thread's clock: a shared machine may move it, but not by 3x either way.
+                Assert.InRange(trial.GetProperty("metrics").GetProperty("itemCpuMs").GetDouble() / 2, 1 / 3.0, 3);
             }
         }
     }

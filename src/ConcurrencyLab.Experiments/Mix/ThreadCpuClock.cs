@@ -1,8 +1,9 @@
 namespace ConcurrencyLab.Experiments.Mix;
 
 /// <summary>
-/// The calling thread's own CPU time, by the kernel's clock for it (<c>CLOCK_THREAD_CPUTIME_ID</c>): time on a core
-/// only, not time waiting for one. Read on Linux; elsewhere there is no reading.
+/// The calling thread's own CPU time, by the kernel's clock for it (<c>CLOCK_THREAD_CPUTIME_ID</c>): time on a core,
+/// not time waiting for one (on a virtual machine, time the hypervisor took from a running thread counts unless the
+/// kernel subtracts it). Read on Linux; elsewhere there is no reading.
 /// </summary>
 internal static class ThreadCpuClock
 {

@@ -261,9 +261,11 @@ public static class ResultsFile
     // trials no run could stop at.
     private static string? Disordered(EarlyStop stop)
     {
-        return Unwritable(stop.MedianMs, stop.CiLowMs, stop.CiHighMs, stop.FastestCiHighMs ?? 0, stop.Ratio ?? 0) is { } time ? time
+        return Unwritable(stop.MedianMs, stop.CiLowMs, stop.CiHighMs, stop.FastestCiHighMs ?? 0) is { } time ? time
             : stop.CiLowMs > stop.MedianMs || stop.MedianMs > stop.CiHighMs ? "a median outside its interval"
             : stop.Trials < 1 || stop.Trials > stop.Planned || stop.Planned > MaxTrials ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{stop.Trials} trials of {stop.Planned}, which no run stops at")
+            : stop.Ratio is { } ratio && (stop.Reason != EarlyStopReason.OutOfContention || !double.IsFinite(ratio) || ratio < 1 || ratio > 100
+                || (stop.FastestCiHighMs is { } high && stop.CiLowMs < ratio * high)) ? "a multiple no stop out of contention was made at"
             : null;
     }
 

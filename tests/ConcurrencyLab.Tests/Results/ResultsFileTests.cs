@@ -110,11 +110,15 @@ public sealed class ResultsFileTests
     [InlineData("\"ciLowMs\": 40", "\"ciLowMs\": 60")]
     [InlineData("\"medianMs\": 50", "\"medianMs\": -1E+308")]
     [InlineData("\"reason\": \"outOfContention\"", "\"reason\": \"bored\"")]
+    [InlineData("\"ratio\": 2", "\"ratio\": 0")]
+    [InlineData("\"ratio\": 2", "\"ratio\": 3")]
+    [InlineData("\"ratio\": 2", "\"ratio\": 1E+300")]
+    [InlineData("\"reason\": \"outOfContention\"", "\"reason\": \"tight\"")]
     public void AnEarlyStopNoRunCouldWrite_IsRefusedInOneLine(string good, string bad)
     {
         var run = ExporterTests.SampleRun();
         var scenario = run.Scenarios[0];
-        var stop = new EarlyStop { Reason = EarlyStopReason.OutOfContention, Trials = 3, Planned = 5, MedianMs = 50, CiLowMs = 40, CiHighMs = 55, Fastest = "whenall", FastestCiHighMs = 20 };
+        var stop = new EarlyStop { Reason = EarlyStopReason.OutOfContention, Trials = 3, Planned = 5, MedianMs = 50, CiLowMs = 40, CiHighMs = 55, Fastest = "whenall", FastestCiHighMs = 20, Ratio = 2 };
         AssertRefusedInOneLine(run with { Scenarios = [scenario with { Variants = [scenario.Variants[0] with { Stop = stop }, .. scenario.Variants.Skip(1)] }] }, good, bad);
     }
 

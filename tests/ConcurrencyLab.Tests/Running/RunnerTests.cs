@@ -76,6 +76,7 @@ public sealed class RunnerTests
         // Said once, as data first: the report's notes carry the sentence the live display printed.
         var notes = ScenarioReport.Of(scenario, 2).OfType<BulletList>().Single(b => b.Kind == "notes").Items.Select(i => i.Text);
         Assert.Contains(notes, n => n.StartsWith("Note: sequential stopped after 3 of 5 trials, out of contention: ", StringComparison.Ordinal) && n.Contains("above 2x the high end of", StringComparison.Ordinal));
+        Assert.Contains("(one stops once out of contention after 3, or tight after 5)", RunDescription.Method(run), StringComparison.Ordinal);
     }
 
     [Fact]
@@ -94,6 +95,7 @@ public sealed class RunnerTests
         Assert.Equal((2, 5, EarlyStopping.FarOutOfContentionRatio), (sequential.Stop!.Trials, sequential.Stop.Planned, sequential.Stop.Ratio));
         var notes = ScenarioReport.Of(run.Scenarios[0], 2).OfType<BulletList>().Single(b => b.Kind == "notes").Items.Select(i => i.Text);
         Assert.Contains(notes, n => n.StartsWith("Note: sequential stopped after 2 of 5 trials, out of contention: 1000-1001 ms, above 4x the high end of", StringComparison.Ordinal));
+        Assert.Contains("out of contention after 3, or after 2 at 4x in a workload of your own, or tight after 5", RunDescription.Method(run), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -31,16 +31,17 @@ public class MixCalibrationTests
     {
         Skip.IfNot(ThreadCpuClock.Available, "a thread's own CPU clock is read on Linux only");
 
-        // Calibrated as the runner does, then 12 items of 3 ms: every item is measured, and each took about 3 ms of
-        // CPU (within 3x either way: the machine is shared, so only a large miss is a failure).
-        var workload = Workload(12, 3, roundsPerMs: CpuWork.Calibrate());
-        var metrics = RunAll(workload);
+        // Calibrated as the runner does, then 12 items of 3 ms: every item is measured, and each took what was asked
+        // within 3x either way (CPU time by the thread's clock, which a shared machine moves far less than a wall).
+        var roundsPerMs = CpuWork.Calibrate();
+        var workload = Workload(12, 3, roundsPerMs: roundsPerMs);
+        var heavy = RunAll(workload).Get(MixWorkload.ItemCpu)!.Value;
         Assert.Equal(12, workload.MeasuredItems);
-        Assert.InRange(metrics.Get(MixWorkload.ItemCpu)!.Value, 1.0, 9.0);
+        Assert.InRange(heavy / 3, 1 / 3.0, 3);
 
-        // Far fewer rounds than a millisecond's, by a factor of 100: the clock sees it (the check can fail).
-        var light = Workload(12, 3, roundsPerMs: CpuWork.Calibrate() / 100);
-        Assert.True(RunAll(light).Get(MixWorkload.ItemCpu) < 0.3);
+        // A hundredth of the rounds for the same 3 ms asked: the clock sees it, far under a third of the heavy items'.
+        var light = RunAll(Workload(12, 3, roundsPerMs: roundsPerMs / 100)).Get(MixWorkload.ItemCpu)!.Value;
+        Assert.True(light * 3 < heavy, $"{light} ms against {heavy} ms");
     }
 
     [SkippableFact]
@@ -119,6 +120,7 @@ public class MixCalibrationTests
     {
         var note = Assert.Single(MixScenario.CheckCalibration(Result("4", ("a", [null, null, null]))));
         Assert.Contains("could not be judged", note, StringComparison.Ordinal);
+        Assert.Equal(!ThreadCpuClock.Available, note.Contains("Linux only", StringComparison.Ordinal));
 
         Assert.Empty(MixScenario.CheckCalibration(Result("0", ("a", [null, null]))));
         Assert.Empty(MixScenario.CheckCalibration(Result(null, ("a", [4.0, 4.0]))));
@@ -136,5 +138,27 @@ public class MixCalibrationTests
 
         var hostile = Result("4", ("a", [double.NaN, double.PositiveInfinity, 4.0]));
         Assert.Contains("held", Assert.Single(MixScenario.CheckCalibration(hostile)), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void StretchesTooShortForTheClock_CouldNotBeJudged_AndSplitHalvesThem()
+    {
+        // 0.08 ms an item: one stretch under the 0.1 ms judged, whatever the trials recorded.
+        var shortItems = Assert.Single(MixScenario.CheckCalibration(Result("0.08", ("a", [0.2, 0.2, 0.2]))));
+        Assert.Contains("could not be judged", shortItems, StringComparison.Ordinal);
+
+        // 0.15 ms is judged in one stretch, not split in two of 0.075.
+        Assert.Contains("took more", Assert.Single(MixScenario.CheckCalibration(Result("0.15", ("a", [0.2, 0.2, 0.2])))), StringComparison.Ordinal);
+        var split = Result("0.15", ("a", [0.2, 0.2, 0.2]));
+        split = split with { Parameters = new Dictionary<string, string>(split.Parameters) { ["cpu-at"] = "split" } };
+        Assert.Contains("could not be judged", Assert.Single(MixScenario.CheckCalibration(split)), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AVariantWithNoMeasuredTrial_IsCounted_NotPassedOver()
+    {
+        var note = Assert.Single(MixScenario.CheckCalibration(Result("4", ("a", [4.0, 4.0, 4.0]), ("b", [null, null, null]))));
+        Assert.Contains("held", note, StringComparison.Ordinal);
+        Assert.Contains("1 of 2 variants had no ok trial to measure", note, StringComparison.Ordinal);
     }
 }
