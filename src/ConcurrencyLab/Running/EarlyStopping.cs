@@ -53,6 +53,10 @@ internal static class EarlyStopping
     /// <summary>A variant whose interval lies within this share of its median on either side is tight: 2%, BenchmarkDotNet's own default for the error at which it stops iterating.</summary>
     public const double TightShare = 0.02;
 
+    /// <summary>The fewest ok trials a variant of <paramref name="scenario"/> has before it may stop.</summary>
+    public static int FewestTrials(Scenario scenario) =>
+        scenario is { MayStopAfterTwoTrials: true } ? FarMinimumTrials : MinimumTrials;
+
     /// <summary>
     /// The variants among <paramref name="running"/> that stop after this round, by name, each weighed against the
     /// fastest sound variant of its work group in <paramref name="all"/> (stopped ones included, whose trials are final).
@@ -62,14 +66,14 @@ internal static class EarlyStopping
     /// <param name="phase">The variants running the same work as <paramref name="running"/> in this phase (stopped ones included).</param>
     /// <param name="groupOf">A variant's work group: variants in different groups run different work.</param>
     /// <param name="planned">The most measured trials a variant may have.</param>
-    /// <param name="afterTwo">Whether a variant far out of contention may stop after <see cref="FarMinimumTrials"/> (no post's claims judge the scenario).</param>
+    /// <param name="fewest">The fewest ok trials before a variant may stop (<see cref="FewestTrials"/>).</param>
     public static IReadOnlyDictionary<string, EarlyStop> After(
         IReadOnlyList<Variant> running,
         IReadOnlyDictionary<string, List<TrialResult>> all,
         IReadOnlyList<Variant> phase,
         Func<Variant, string> groupOf,
         int planned,
-        bool afterTwo = false)
+        int fewest = MinimumTrials)
     {
         ArgumentNullException.ThrowIfNull(running);
         ArgumentNullException.ThrowIfNull(all);
@@ -79,7 +83,7 @@ internal static class EarlyStopping
         // Each sound variant's estimate, made once; then each group's fastest, with enough trials to have an
         // interval worth weighing against.
         var estimates = phase
-            .Select(v => (Variant: v, Estimate: Sound(all.GetValueOrDefault(v.Name) ?? [], afterTwo ? FarMinimumTrials : MinimumTrials)))
+            .Select(v => (Variant: v, Estimate: Sound(all.GetValueOrDefault(v.Name) ?? [], fewest)))
             .Where(p => p.Estimate is not null)
             .ToDictionary(p => p.Variant.Name, p => (p.Variant, Estimate: p.Estimate!.Value), StringComparer.Ordinal);
         var fastest = estimates.Values

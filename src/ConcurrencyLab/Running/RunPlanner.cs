@@ -185,7 +185,7 @@ internal static partial class RunPlanner
         var settings = new RunSettings
         {
             Repeat = repeat,
-            Adaptive = !options.RepeatExactly && !options.FixedOrder && repeat > (chosen.Any(c => c.MayStopAfterTwoTrials) ? EarlyStopping.FarMinimumTrials : EarlyStopping.MinimumTrials),
+            Adaptive = !options.RepeatExactly && !options.FixedOrder && repeat > chosen.Select(EarlyStopping.FewestTrials).DefaultIfEmpty(EarlyStopping.MinimumTrials).Min(),
             Warmup = warmup,
             Seed = options.Seed,
             Quick = options.Quick,

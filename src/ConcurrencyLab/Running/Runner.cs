@@ -218,7 +218,7 @@ internal sealed partial class Runner
                         if (plan.Settings.Adaptive && !warmup && repeat + 1 < plan.Settings.Repeat)
                         {
                             var running = phaseVariants.Where(v => !stops.ContainsKey(v.Name)).ToList();
-                            foreach (var (name, stop) in EarlyStopping.After(running, trials, phaseVariants, WorkGroup, plan.Settings.Repeat, scenarioPlan.Scenario.MayStopAfterTwoTrials))
+                            foreach (var (name, stop) in EarlyStopping.After(running, trials, phaseVariants, WorkGroup, plan.Settings.Repeat, EarlyStopping.FewestTrials(scenarioPlan.Scenario)))
                             {
                                 stops[name] = stop;
                                 index += plan.Settings.Repeat - repeat - 1;

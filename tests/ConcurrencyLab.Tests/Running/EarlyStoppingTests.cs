@@ -16,7 +16,7 @@ public sealed class EarlyStoppingTests
     private static IReadOnlyDictionary<string, EarlyStop> After(Dictionary<string, List<TrialResult>> all, Func<Variant, string>? group = null, int planned = 5, bool afterTwo = false)
     {
         var variants = all.Keys.Select(V).ToList();
-        return EarlyStopping.After(variants, all, variants, group ?? (_ => string.Empty), planned, afterTwo);
+        return EarlyStopping.After(variants, all, variants, group ?? (_ => string.Empty), planned, afterTwo ? EarlyStopping.FarMinimumTrials : EarlyStopping.MinimumTrials);
     }
 
     [Fact]
