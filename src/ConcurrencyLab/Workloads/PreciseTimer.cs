@@ -54,6 +54,11 @@ internal sealed partial class PreciseTimer
     private void Loop()
     {
         Measurement.LabThreads.EnlistCurrent();
+
+        // The last stretch's sleep, compiled and its library bound now, not on the first wait a trial measures: the first
+        // call compiles the method (which would outlast a short stretch), the second sleeps once.
+        SpinUntil(0);
+        SpinUntil(Stopwatch.GetTimestamp() + (Stopwatch.Frequency / 10_000));
         while (true)
         {
             lock (_gate)

@@ -86,4 +86,15 @@ public sealed class FanoutScenarioTests
         // A list of values, not a sweep: the same delay three times stays three calls.
         Assert.Equal(new ConcurrencyLab.Experiments.Fanout.ExternalServiceSettings(1000, 1000, 1000), FanoutScenario.Delays(Values(("delays", "1000,1000,1000"))));
     }
+
+    [Fact]
+    public void ExternalService_PrimingCallsWaitOnTheTimer_ForNoTime()
+    {
+        // A measured call waits its delay; a priming call (a negative id) still goes through the timer, so that the
+        // measured round finds its paths compiled, but for no time; an endpoint without a delay never waits.
+        Assert.Equal(200, ExternalService.TimerWaitMs(7, 200));
+        Assert.Equal(0, ExternalService.TimerWaitMs(-7, 200));
+        Assert.Null(ExternalService.TimerWaitMs(7, 0));
+        Assert.Null(ExternalService.TimerWaitMs(-7, 0));
+    }
 }
