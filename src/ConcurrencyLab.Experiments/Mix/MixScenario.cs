@@ -42,6 +42,7 @@ internal static class MixScenario
         IdealOf = workload => Ideal((MixWorkload)workload, Environment.ProcessorCount),
         Metrics = [MixWorkload.ItemCpu],
         Conclude = CheckCalibration,
+        Expect = Calibrated,
     };
 
     /// <summary>
@@ -68,16 +69,13 @@ internal static class MixScenario
     internal static IEnumerable<string> CheckCalibration(ScenarioResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var (cpu, locked) = (Asked(result, CpuMs), Asked(result, LockMs));
-        var asked = cpu + locked;
+        var (asked, stretch) = CpuAsked(result);
         if (asked <= 0)
         {
             yield break;
         }
 
         var askedText = $"{Ms(asked)} ms";
-        var halves = result.Parameters.TryGetValue(CpuAt.Name, out var place) && place == "split" ? 0.5 : 1;
-        var stretch = new[] { cpu * halves, locked * halves }.Where(ms => ms > 0).Min();
         if (stretch < LeastTimedMs)
         {
             yield return $"whether each item's CPU work took the {askedText} asked in the trials, as in the runner's calibration, could not be judged: a stretch of {Ms(stretch)} ms is too short for the thread's clock, whose own readings would be a share of it (at least {Ms(LeastTimedMs)} ms is judged).";
@@ -109,13 +107,37 @@ internal static class MixScenario
             string.Join(", ", variants.Select(v => $"{v.Name} {Ms(v.Median)} ms"));
         if (under.Count > 0)
         {
-            yield return $"each item's CPU work took less than the {askedText} asked in {List(under)} (medians, by the threads' own clocks): the calibrated count ran faster in those trials than in the runner's calibration, so the ideal's CPU limit, built on {askedText} an item, is too long and may not be a bound.";
+            yield return $"each item's CPU work took less than the {askedText} asked in {List(under)} (medians, by the threads' own clocks): the calibrated count ran faster in those trials than in the runner's calibration, so the ideal's CPU limit, built on {askedText} an item, is too long and may not be a bound; the answer leaves those variants out.";
         }
 
         if (over.Count > 0)
         {
-            yield return $"each item's CPU work took more than the {askedText} asked in {List(over)} (medians, by the threads' own clocks): the calibrated count ran slower in those trials than in the runner's calibration, so they did heavier work than the run describes, and their times include it.";
+            yield return $"each item's CPU work took more than the {askedText} asked in {List(over)} (medians, by the threads' own clocks): the calibrated count ran slower in those trials than in the runner's calibration, so they did heavier work than the run describes, and their times include it; the answer leaves them out.";
         }
+    }
+
+    /// <summary>
+    /// What the answer expects of each variant's trials: each item's CPU, by its thread's own clock, within
+    /// <see cref="CalibrationTolerance"/> of the CPU asked, where the check can judge it (the same conditions as
+    /// <see cref="CheckCalibration"/>'s). A variant whose median strays ran other work than the run describes, and the
+    /// answer leaves it out rather than tell you to use or avoid it on that time.
+    /// </summary>
+    internal static IReadOnlyList<ExpectedMetric> Calibrated(ScenarioResult result)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        var (asked, stretch) = CpuAsked(result);
+        return asked > 0 && stretch >= LeastTimedMs
+            ? [new ExpectedMetric { Metric = MixWorkload.ItemCpu.Id, Value = asked, Tolerance = CalibrationTolerance }]
+            : [];
+    }
+
+    // The CPU each item was asked for (its CPU and its lock), and the shortest stretch of it the thread's clock times.
+    private static (double Asked, double Stretch) CpuAsked(ScenarioResult result)
+    {
+        var (cpu, locked) = (Asked(result, CpuMs), Asked(result, LockMs));
+        var halves = result.Parameters.TryGetValue(CpuAt.Name, out var place) && place == "split" ? 0.5 : 1;
+        var stretches = new[] { cpu * halves, locked * halves }.Where(ms => ms > 0).ToList();
+        return (cpu + locked, stretches.Count == 0 ? 0 : stretches.Min());
     }
 
     // The variants the check could not weigh, when some were: those with no ok trial that measured its items.

@@ -68,9 +68,13 @@ internal static class Recommender
             return null;
         }
 
-        // Only a variant whose every trial was ok and whose results were right can be recommended.
-        var sound = ok.Where(v => v.Trials.All(t => t.Status == TrialStatus.Ok) && scenario.WrongMetrics(v).Count == 0).ToList();
-        var fastest = sound.Count > 0 ? sound[0] : ok[0];
+        // Only a variant whose every trial was ok and whose results were right can be recommended; one whose trials did
+        // other work than the run describes is not weighed at all, neither to use nor to avoid.
+        var unlike = Unlike(scenario);
+        var unlikeNames = unlike.Select(u => u.Variant).ToHashSet(StringComparer.Ordinal);
+        var judged = scenario.Variants.Where(v => !unlikeNames.Contains(v.Name)).ToList();
+        var sound = ok.Where(v => v.Trials.All(t => t.Status == TrialStatus.Ok) && scenario.WrongMetrics(v).Count == 0 && !unlikeNames.Contains(v.Name)).ToList();
+        var fastest = sound.Count > 0 ? sound[0] : ok.FirstOrDefault(v => !unlikeNames.Contains(v.Name)) ?? ok[0];
         var best = fastest.Summary!;
         if (sound.Count == 0)
         {
@@ -82,7 +86,8 @@ internal static class Recommender
                 FastestInterval = new Interval(best.CiLowMs, best.CiHighMs),
                 FastestThreads = Threads(fastest),
                 FastestCpuMs = Cpu(fastest),
-                Avoid = Ranked(scenario.Variants.Select(v => ReasonToAvoid(scenario, v, fastest, fastest, false, processorCount))),
+                Avoid = Ranked(judged.Select(v => ReasonToAvoid(scenario, v, fastest, fastest, false, processorCount))),
+                NotJudged = unlike,
             };
         }
 
@@ -104,9 +109,39 @@ internal static class Recommender
             FastestThreads = Threads(fastest),
             UseCpuMs = Cpu(use),
             FastestCpuMs = Cpu(fastest),
-            Avoid = Ranked(scenario.Variants.Where(v => v.Name != use.Name).Select(v => ReasonToAvoid(scenario, v, use, fastest, tied.Contains(v), processorCount))),
+            Avoid = Ranked(judged.Where(v => v.Name != use.Name).Select(v => ReasonToAvoid(scenario, v, use, fastest, tied.Contains(v), processorCount))),
             Gap = GapOf(scenario, fastest, processorCount),
+            NotJudged = unlike,
         };
+    }
+
+    /// <summary>
+    /// The variants whose median of a metric the scenario expects a value of (<see cref="ScenarioResult.Expectations"/>)
+    /// strayed beyond its tolerance, each once (its first expectation to fail), in the order of the variants. A variant
+    /// whose trials did not record the metric is not among them: nothing says it strayed.
+    /// </summary>
+    internal static IReadOnlyList<UnlikeWork> Unlike(ScenarioResult scenario)
+    {
+        var expectations = scenario.Expectations.Where(e => e.IsWeighable(scenario)).ToList();
+        if (expectations.Count == 0)
+        {
+            return [];
+        }
+
+        var unlike = new List<UnlikeWork>();
+        foreach (var variant in scenario.Variants)
+        {
+            foreach (var expected in expectations)
+            {
+                if (variant.Summary?.Medians.TryGetValue(expected.Metric, out var median) == true && double.IsFinite(median) && !expected.Holds(median))
+                {
+                    unlike.Add(new UnlikeWork { Variant = variant.Name, Metric = expected.Metric, Expected = expected.Value, Measured = median, Tolerance = expected.Tolerance });
+                    break;
+                }
+            }
+        }
+
+        return unlike;
     }
 
     /// <summary>

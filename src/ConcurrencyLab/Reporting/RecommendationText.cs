@@ -41,7 +41,20 @@ internal static class RecommendationText
                 : Statement.Of(Tone.Avoid, $"Avoid, as {Piece.Fixed(Analysis.Recommender.SlowRatio, "0.##")} or more times slower than {V(recommendation.Fastest)}: {named}{more}."));
         }
 
+        lines.AddRange(recommendation.NotJudged.Select(u => Statement.Of(Tone.Plain, $"Not judged: {V(u.Variant)}, {Unlike(u, scenario)}.")));
         return lines;
+    }
+
+    // Why a variant was left out of the answer: "whose median item CPU was 6.15 ms against the 4 ms the run's work is
+    // described as (10% either way is judged): it ran other work than the run describes, ...".
+    private static Statement Unlike(UnlikeWork unlike, ScenarioResult scenario)
+    {
+        var metric = scenario.AllMetrics().FirstOrDefault(m => m.Id == unlike.Metric);
+        Inline Value(double value) => metric is null ? Piece.Fixed(value, "0.###") : new Number(metric.Write(value), value);
+        var unit = metric is { Unit.Length: > 0 } ? " " + metric.Unit : string.Empty;
+        // "Item CPU" reads "item CPU": the first letter only, so that an acronym stays one.
+        var name = metric is null ? Statement.Of($"{Piece.Code(unlike.Metric)}") : Statement.Plain(metric.DisplayName.Length == 0 ? unlike.Metric : char.ToLowerInvariant(metric.DisplayName[0]) + metric.DisplayName[1..]);
+        return Statement.Of($"whose median {name} was {Value(unlike.Measured)}{unit} against the {Value(unlike.Expected)}{unit} the run's work is described as ({Piece.Fixed(100 * unlike.Tolerance, "0")}% either way is judged): it ran other work than the run describes, so its time is not weighed against the others'");
     }
 
     /// <summary>

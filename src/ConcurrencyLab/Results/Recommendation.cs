@@ -51,6 +51,32 @@ public sealed record Recommendation
 
     /// <summary>Why the fastest sound variant stayed far from the ideal; null when its efficiency is at least <see cref="GapAccount.Threshold"/> or unknown.</summary>
     public GapAccount? Gap { get; init; }
+
+    /// <summary>
+    /// The variants left out of this answer, neither to use nor to avoid, because a figure of their trials strayed from
+    /// what the scenario expects of the work (<see cref="ScenarioResult.Expectations"/>): their times measure other work
+    /// than the run describes. Empty when none strayed, and in older files.
+    /// </summary>
+    public IReadOnlyList<UnlikeWork> NotJudged { get; init; } = [];
+}
+
+/// <summary>A variant whose trials' median of a metric strayed from what the scenario expected of the work.</summary>
+public sealed record UnlikeWork
+{
+    /// <summary>The variant.</summary>
+    public required string Variant { get; init; }
+
+    /// <summary>The metric's id (<c>itemCpuMs</c>).</summary>
+    public required string Metric { get; init; }
+
+    /// <summary>The value the scenario expected.</summary>
+    public required double Expected { get; init; }
+
+    /// <summary>The median of the variant's ok trials.</summary>
+    public required double Measured { get; init; }
+
+    /// <summary>How far from the expected value, as a fraction of it, the median may be and still be judged (0.1: 10%).</summary>
+    public required double Tolerance { get; init; }
 }
 
 /// <summary>Why a recommendation names the variant it does.</summary>

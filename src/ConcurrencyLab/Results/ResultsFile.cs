@@ -282,7 +282,7 @@ public static class ResultsFile
                 return at;
             }
 
-            if ((Null(scenario.Variants, $"{at}.variants") ?? Null(scenario.Claims, $"{at}.claims") ?? Null(scenario.Metrics, $"{at}.metrics") ?? Null(scenario.Notes, $"{at}.notes") ?? Null(scenario.Recommendations ?? [], $"{at}.recommendations")) is { } found)
+            if ((Null(scenario.Variants, $"{at}.variants") ?? Null(scenario.Claims, $"{at}.claims") ?? Null(scenario.Metrics, $"{at}.metrics") ?? Null(scenario.Notes, $"{at}.notes") ?? Null(scenario.Recommendations ?? [], $"{at}.recommendations") ?? Null(scenario.Expectations ?? [], $"{at}.expectations")) is { } found)
             {
                 return found;
             }
@@ -292,9 +292,19 @@ public static class ResultsFile
                 var recommendation = scenario.Recommendations![r];
                 if ((Null(recommendation.Avoid, $"{at}.recommendations[{r}].avoid")
                     ?? Null(recommendation.Gap?.Parts ?? [], $"{at}.recommendations[{r}].gap.parts")
-                    ?? Null(recommendation.Gap?.NotJudged ?? [], $"{at}.recommendations[{r}].gap.notJudged")) is { } avoid)
+                    ?? Null(recommendation.Gap?.NotJudged ?? [], $"{at}.recommendations[{r}].gap.notJudged")
+                    ?? Null(recommendation.NotJudged ?? [], $"{at}.recommendations[{r}].notJudged")) is { } avoid)
                 {
                     return avoid;
+                }
+
+                // A variant left out of the answer is said with its figures: each a finite number, the tolerance a fraction.
+                for (var n = 0; n < (recommendation.NotJudged?.Count ?? 0); n++)
+                {
+                    if (recommendation.NotJudged![n] is { } unlike && (!double.IsFinite(unlike.Expected) || !double.IsFinite(unlike.Measured) || unlike.Tolerance is not (> 0 and < 1)))
+                    {
+                        return $"{at}.recommendations[{r}].notJudged[{n}] holds a figure that is not finite, or a tolerance that is not between 0 and 1";
+                    }
                 }
 
                 // The machine's share is said in a sentence: core times as the lab reads them. Others' time may dip a

@@ -133,6 +133,14 @@ public sealed record ScenarioResult
     /// </summary>
     public IReadOnlyList<ClaimResult> Claims { get; init; } = [];
 
+    /// <summary>
+    /// What the scenario expects a metric of every variant's trials to be for their times to measure the work the run
+    /// describes (mix: each item's CPU by its thread's own clock, against the CPU asked). A variant whose median strays
+    /// beyond the tolerance is left out of the answer (<see cref="Recommendation.NotJudged"/>). Empty when the scenario
+    /// expects nothing of the kind, and in older files.
+    /// </summary>
+    public IReadOnlyList<ExpectedMetric> Expectations { get; init; } = [];
+
     /// <summary>The degrees searched before the run (<c>--dop auto</c>), one per strategy that takes a degree; empty when none was searched, and in older files.</summary>
     public IReadOnlyList<DegreeSearchResult> DegreeSearches { get; init; } = [];
 
@@ -385,4 +393,24 @@ internal static class VariantValues
     /// </summary>
     public static string WorkGroup(IReadOnlyList<string> workParameters, IReadOnlyDictionary<string, string> parameters) =>
         string.Join(" ", workParameters.Select(p => $"{p}={parameters.GetValueOrDefault(p, "-")}"));
+}
+
+/// <summary>A value a scenario expects a metric of each variant's trials to take (<see cref="ScenarioResult.Expectations"/>).</summary>
+public sealed record ExpectedMetric
+{
+    /// <summary>The metric's id, one of the scenario's metrics.</summary>
+    public required string Metric { get; init; }
+
+    /// <summary>The value expected, above 0.</summary>
+    public required double Value { get; init; }
+
+    /// <summary>How far from <see cref="Value"/>, as a fraction of it, a variant's median may be and still be judged: above 0 and below 1.</summary>
+    public required double Tolerance { get; init; }
+
+    /// <summary>Whether <paramref name="median"/> is within the tolerance of the value.</summary>
+    internal bool Holds(double median) => Math.Abs(median - Value) <= Tolerance * Value;
+
+    /// <summary>Whether it can be weighed in <paramref name="scenario"/>: a metric of the scenario's, a finite value above 0, and a tolerance above 0 and below 1.</summary>
+    internal bool IsWeighable(ScenarioResult scenario) =>
+        Metric is not null && scenario.AllMetrics().Any(m => m.Id == Metric) && double.IsFinite(Value) && Value > 0 && Tolerance is > 0 and < 1;
 }

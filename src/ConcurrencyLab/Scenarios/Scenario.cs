@@ -84,6 +84,13 @@ public abstract class Scenario
     public virtual IEnumerable<string> Conclusions(ScenarioResult result) => [];
 
     /// <summary>
+    /// What the scenario expects a metric of every variant's trials to be for their times to measure the work the run
+    /// describes (<see cref="ScenarioResult.Expectations"/>), given its summarised results (their parameters): a variant
+    /// whose median strays is left out of the answer. None by default.
+    /// </summary>
+    internal virtual IReadOnlyList<ExpectedMetric> Expectations(ScenarioResult result) => [];
+
+    /// <summary>
     /// Whether a variant far out of contention may stop after two trials rather than three (adaptive trial counts,
     /// docs/method.md): false by default, since a post's claims judge each variant's interval on three; a workload of
     /// your own (<see cref="WorkloadScenario"/>) says true.

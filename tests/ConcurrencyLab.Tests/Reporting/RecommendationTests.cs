@@ -241,7 +241,7 @@ public class RecommendationTests
 
             var back = Assert.Single(Assert.Single(ResultsFile.Read(path).Scenarios).Recommendations!);
             var written = Assert.Single(stored.Recommendations);
-            Assert.Equal(written with { Avoid = [] }, back with { Avoid = [] });
+            Assert.Equal(written with { Avoid = [], NotJudged = [] }, back with { Avoid = [], NotJudged = [] });
             Assert.Equal(written.Avoid.Select(a => a.GetType()), back.Avoid.Select(a => a.GetType()));
             Assert.Equal(["lossy", "wrong", "task-run-waitall", "sequential"], back.Avoid.Select(a => a.Variant));
             Assert.Equal(3, Assert.IsType<WrongResults>(back.Avoid[1]).Metrics["misclassified"]);
@@ -263,6 +263,115 @@ public class RecommendationTests
         var stored = scenario with { Recommendations = [new Recommendation { Fastest = "sequential", FastestMs = 2000, Use = "sequential", Because = UseBecause.Fastest }] };
         Assert.Equal("sequential", Assert.Single(Recommender.Of(stored, processorCount: 2)).Use);
         Assert.Empty(Recommender.Of(scenario with { Recommendations = [] }, processorCount: 2));
+    }
+
+    // A scenario that expects each item's CPU to be 4 ms, within 10%: mix's check of its calibration, as data.
+    private static readonly Metric ItemCpu = Metric.Milliseconds("itemCpuMs", "Item CPU");
+
+    private static VariantResult WithItemCpu(VariantResult variant, double itemCpuMs)
+    {
+        var medians = new Dictionary<string, double>(variant.Summary!.Medians) { [ItemCpu.Id] = itemCpuMs };
+        return variant with { Summary = variant.Summary with { Medians = medians } };
+    }
+
+    private static ScenarioResult Expecting(params VariantResult[] variants) =>
+        Scenario(variants) with { Metrics = [Misclassified, ItemCpu], Expectations = [new ExpectedMetric { Metric = ItemCpu.Id, Value = 4, Tolerance = 0.1 }] };
+
+    [Fact]
+    public void AVariantWhoseWorkStrayed_IsNeitherToUseNorToAvoid_AndSaysWhy()
+    {
+        // threads did heavier work (6.15 ms an item against 4): its 2.1x is not the pattern's alone, so no "avoid";
+        // lighter did less (3 ms), which made it the fastest: it is not the one to use either.
+        var scenario = Expecting(
+            WithItemCpu(V("lighter", 300), 3.0),
+            WithItemCpu(V("channel", 480), 4.03),
+            WithItemCpu(V("threads", 1000), 6.15),
+            WithItemCpu(V("sequential", 7000), 4.1),
+            V("unmeasured", 2000));
+
+        var r = Recommender.For(scenario, processorCount: 2)!;
+
+        Assert.Equal(("channel", "channel"), (r.Fastest, r.Use));
+        Assert.Equal(["lighter", "threads"], r.NotJudged.Select(u => u.Variant));
+        Assert.Equal((4.0, 6.15, 0.1), (r.NotJudged[1].Expected, r.NotJudged[1].Measured, r.NotJudged[1].Tolerance));
+        Assert.DoesNotContain(r.Avoid, a => a.Variant is "lighter" or "threads");
+
+        // The rest are weighed as before: sequential within 10% of 4 ms, and one whose trials did not record the metric.
+        Assert.Equal(["sequential", "unmeasured"], r.Avoid.Select(a => a.Variant).Order(StringComparer.Ordinal));
+
+        var said = RecommendationText.Lines(r, scenario).Select(l => l.Text).ToList();
+        var threads = Assert.Single(said, l => l.StartsWith("Not judged: threads", StringComparison.Ordinal));
+        Assert.Contains("whose median item CPU was 6.15 ms against the 4.00 ms", threads, StringComparison.Ordinal);
+        Assert.Contains("10% either way", threads, StringComparison.Ordinal);
+        Assert.DoesNotContain(said, l => l.StartsWith("Avoid threads", StringComparison.Ordinal));
+
+        // Without the expectation, the same figures give the old answer: lighter fastest, threads to avoid.
+        var plain = Recommender.For(scenario with { Expectations = [] }, processorCount: 2)!;
+        Assert.Equal("lighter", plain.Use);
+        Assert.Empty(plain.NotJudged);
+        Assert.Contains(plain.Avoid, a => a.Variant == "threads");
+    }
+
+    [Fact]
+    public void AnExpectationThatCannotBeWeighed_LeavesTheAnswerAlone()
+    {
+        // A metric the scenario does not record, or a value or tolerance no check could have made, weighs nothing.
+        var variants = new[] { WithItemCpu(V("channel", 480), 4), WithItemCpu(V("threads", 1000), 9) };
+        foreach (var expected in new[]
+        {
+            new ExpectedMetric { Metric = "noSuchMetric", Value = 4, Tolerance = 0.1 },
+            new ExpectedMetric { Metric = ItemCpu.Id, Value = double.NaN, Tolerance = 0.1 },
+            new ExpectedMetric { Metric = ItemCpu.Id, Value = 4, Tolerance = 1.5 },
+            new ExpectedMetric { Metric = ItemCpu.Id, Value = -4, Tolerance = 0.1 },
+        })
+        {
+            var r = Recommender.For(Expecting(variants) with { Expectations = [expected] }, processorCount: 2)!;
+            Assert.Empty(r.NotJudged);
+            Assert.Contains(r.Avoid, a => a.Variant == "threads");
+        }
+    }
+
+    [Fact]
+    public void VariantsLeftOutOfTheAnswer_AreStoredInResultsJson_AndAHostileFigureIsRefused()
+    {
+        var scenario = Expecting(WithItemCpu(V("channel", 480), 4), WithItemCpu(V("threads", 1000), 6.15));
+        var stored = scenario with { Recommendations = Recommender.AllFor(scenario, processorCount: 2) };
+        var folder = Directory.CreateTempSubdirectory("conclab-notjudged-");
+        try
+        {
+            var path = Path.Combine(folder.FullName, "results.json");
+            var json = System.Text.Json.JsonSerializer.Serialize(ExporterTests.SampleRun() with { Scenarios = [stored] }, ConcurrencyLab.Serialization.LabJson.Options);
+            File.WriteAllText(path, json);
+            var back = Assert.Single(ResultsFile.Read(path).Scenarios);
+            Assert.Equal(stored.Expectations, back.Expectations);
+            Assert.Equal(Assert.Single(stored.Recommendations!).NotJudged, Assert.Single(back.Recommendations!).NotJudged);
+
+            // A tolerance no run writes, or a figure that is not a number a report can print: one line, no report.
+            foreach (var (from, to) in new[] { ("\"tolerance\": 0.1\n", "\"tolerance\": 7\n"), ("\"measured\": 6.15", "\"measured\": \"NaN\"") })
+            {
+                var hostile = Path.Combine(folder.FullName, "hostile.json");
+                var edited = ReplaceInNotJudged(json, from, to);
+                File.WriteAllText(hostile, edited);
+                var error = Assert.Throws<ResultsFileException>(() => ResultsFile.Read(hostile));
+                Assert.DoesNotContain('\n', error.Message);
+                Assert.Contains("notJudged[0]", error.Message, StringComparison.Ordinal);
+            }
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
+    // The text after the recommendation's "notJudged", with one figure replaced.
+    private static string ReplaceInNotJudged(string json, string from, string to)
+    {
+        var at = json.LastIndexOf("\"notJudged\": [", StringComparison.Ordinal);
+        Assert.True(at >= 0, "the recommendation holds notJudged");
+        var rest = json[at..];
+        var inside = rest.IndexOf(from.TrimEnd('\n'), StringComparison.Ordinal);
+        Assert.True(inside >= 0, $"notJudged holds {from}");
+        return json[..at] + rest[..inside] + to.TrimEnd('\n') + rest[(inside + from.TrimEnd('\n').Length)..];
     }
 
     private static string Reason(AvoidReason reason, Recommendation r) => RecommendationText.Reason(reason, r, Scenario()).Text;

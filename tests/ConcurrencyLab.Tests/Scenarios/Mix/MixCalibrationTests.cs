@@ -88,6 +88,21 @@ public class MixCalibrationTests
     };
 
     [Fact]
+    public void TheAnswerExpectsTheCpuAsked_WhereTheNoteCanJudgeIt()
+    {
+        // 4 ms asked: each variant's item CPU is expected at 4 ms, within the note's 10%.
+        var expected = Assert.Single(MixScenario.Calibrated(Result("4", ("a", [4.0]))));
+        Assert.Equal(("itemCpuMs", 4.0, MixScenario.CalibrationTolerance), (expected.Metric, expected.Value, expected.Tolerance));
+
+        // Where the note says nothing, or could not judge, the answer expects nothing either.
+        Assert.Empty(MixScenario.Calibrated(Result("0", ("a", [null]))));
+        Assert.Empty(MixScenario.Calibrated(Result("0.08", ("a", [0.2]))));
+        var split = Result("0.15", ("a", [0.2]));
+        Assert.Empty(MixScenario.Calibrated(split with { Parameters = new Dictionary<string, string>(split.Parameters) { ["cpu-at"] = "split" } }));
+        Assert.Single(MixScenario.Calibrated(split));
+    }
+
+    [Fact]
     public void TheCalibrationHeld_IsSaidWithTheMeasuredRange()
     {
         var notes = MixScenario.CheckCalibration(Result("4", ("a", [3.9, 4.0, 4.1]), ("b", [3.95, 3.97, 4.02]))).ToList();
