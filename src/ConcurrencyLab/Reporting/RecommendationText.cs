@@ -139,7 +139,11 @@ internal static class RecommendationText
         ArgumentNullException.ThrowIfNull(r);
         return r.Because switch
         {
-            _ when r.Use is null || r.Because == UseBecause.NoneSound => Statement.Plain("none: every variant run failed a trial or gave wrong results."),
+            _ when r.Use is null || r.Because == UseBecause.NoneSound => r.NotJudged.Count == 0
+                ? Statement.Plain("none: every variant run failed a trial or gave wrong results.")
+                : r.Avoid.Count == 0
+                    ? Statement.Plain("none: every variant ran other work than the run describes (below).")
+                    : Statement.Of($"none: {Count(r.NotJudged.Count)} ran other work than the run describes (below), and every other variant failed a trial or gave wrong results."),
             UseBecause.Fastest => r.AsFast > 1
                 ? Statement.Of($"{V(r.Use)} is the fastest, at {Piece.Ms(r.FastestMs)} ms, and no variant as fast uses fewer threads ({Count(r.UseThreads)}).")
                 : Statement.Of($"{V(r.Use)} is the fastest, at {Piece.Ms(r.FastestMs)} ms."),

@@ -85,16 +85,21 @@ internal static class ScenarioReport
                 ? Statement.Of($"Ideal {Piece.Fixed(scenario.IdealMs, "0.##")} ms at {Piece.Code($"{grown.Parameter}={grown.Sizes[0]}")}: {scenario.IdealReason}; each size has its own{GrownIdeals(grown)}. Ratio is to {Piece.Variant(Analysis.Growth.LineOf(scenario.Baseline, grown.Parameter))} at each size.")
                 : Statement.Of($"Ideal {Piece.Fixed(scenario.IdealMs, "0.##")} ms: {scenario.IdealReason}. Ratio is to {Piece.Variant(scenario.Baseline)}."),
         };
+        var recommendations = Analysis.Recommender.Of(scenario, processorCount);
         if (ResultColumn.Best(scenario) is { Summary: { } summary } best)
         {
             var efficiency = summary.ShownEfficiency is { } e ? Statement.Of($", efficiency {Piece.Fixed(e, "0.00")} against the ideal") : Statement.Plain(string.Empty);
-            lines.Add(Statement.Of(Tone.Fastest, $"Fastest: {Piece.Variant(best.Name)}, median {Piece.Ms(summary.MedianWallMs)} ms{efficiency}."));
+            // The fastest measured, as the table shows it; said so when its work was not the run's.
+            var unlike = recommendations.Any(r => r.NotJudged.Any(u => u.Variant == best.Name))
+                ? Statement.Plain(", but it ran other work than the run describes, and the answer below leaves it out")
+                : Statement.Plain(string.Empty);
+            lines.Add(Statement.Of(Tone.Fastest, $"Fastest: {Piece.Variant(best.Name)}, median {Piece.Ms(summary.MedianWallMs)} ms{efficiency}{unlike}."));
         }
 
         blocks.Add(new Passage(lines));
 
         // What to use and what to avoid, a list for each set of work parameters.
-        blocks.AddRange(Analysis.Recommender.Of(scenario, processorCount).Select(r => new BulletList("recommendation", null, RecommendationText.Lines(r, scenario))));
+        blocks.AddRange(recommendations.Select(r => new BulletList("recommendation", null, RecommendationText.Lines(r, scenario))));
 
         // How the cost grew with the work (--grow).
         if (scenario.Growth is { Sizes.Count: > 0 } growth)

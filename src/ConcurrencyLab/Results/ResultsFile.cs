@@ -298,12 +298,19 @@ public static class ResultsFile
                     return avoid;
                 }
 
-                // A variant left out of the answer is said with its figures: each a finite number, the tolerance a fraction.
+                // A variant left out of the answer is one of the scenario's, neither the one to use nor one to avoid, and is
+                // said with its figures: an expected value above 0, a measured one at least 0, a tolerance a fraction.
                 for (var n = 0; n < (recommendation.NotJudged?.Count ?? 0); n++)
                 {
-                    if (recommendation.NotJudged![n] is { } unlike && (!double.IsFinite(unlike.Expected) || !double.IsFinite(unlike.Measured) || unlike.Tolerance is not (> 0 and < 1)))
+                    var unlike = recommendation.NotJudged![n];
+                    if (!(unlike.Expected > 0 && double.IsFinite(unlike.Expected)) || !(unlike.Measured >= 0 && double.IsFinite(unlike.Measured)) || unlike.Tolerance is not (> 0 and < 1))
                     {
-                        return $"{at}.recommendations[{r}].notJudged[{n}] holds a figure that is not finite, or a tolerance that is not between 0 and 1";
+                        return $"{at}.recommendations[{r}].notJudged[{n}] holds a figure no run writes: an expected value not above 0, a measured one below 0, one not finite, or a tolerance not between 0 and 1";
+                    }
+
+                    if (!scenario.Variants.Any(v => v.Name == unlike.Variant) || unlike.Variant == recommendation.Use || recommendation.Avoid.Any(a => a.Variant == unlike.Variant))
+                    {
+                        return $"{at}.recommendations[{r}].notJudged[{n}] holds a variant the scenario did not run, or one the answer also weighs";
                     }
                 }
 

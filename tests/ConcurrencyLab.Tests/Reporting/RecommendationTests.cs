@@ -313,6 +313,28 @@ public class RecommendationTests
     }
 
     [Fact]
+    public void WhenNoVariantJudgedIsSound_TheAnswerSaysWhyThereIsNone_AndTheHeadlineMarksTheFastest()
+    {
+        // Every variant ran other work: no one to use, and not because any failed.
+        var allOff = Expecting(WithItemCpu(V("lighter", 300), 3.0), WithItemCpu(V("threads", 1000), 6.15));
+        var none = Recommender.For(allOff, processorCount: 2)!;
+        Assert.Equal((UseBecause.NoneSound, (string?)null, 2), (none.Because, none.Use, none.NotJudged.Count));
+        Assert.Equal("none: every variant ran other work than the run describes (below).", RecommendationText.UseReason(none).Text);
+
+        // One ran other work, the other failed: both said.
+        var mixed = Recommender.For(Expecting(WithItemCpu(V("lighter", 300), 3.0), WithItemCpu(V("channel", 480, failed: true), 4.0)), processorCount: 2)!;
+        Assert.StartsWith("none: 1 ran other work than the run describes (below), and every other variant failed", RecommendationText.UseReason(mixed).Text, StringComparison.Ordinal);
+
+        // The headline's fastest is the table's, said to be left out of the answer.
+        var scenario = Expecting(WithItemCpu(V("lighter", 300), 3.0), WithItemCpu(V("channel", 480), 4.0));
+        var fastest = ScenarioReport.Of(scenario with { Recommendations = Recommender.AllFor(scenario, 2) }, 2)
+            .SelectMany(b => b is Passage p ? p.Lines : []).Select(l => l.Text).Single(l => l.StartsWith("Fastest:", StringComparison.Ordinal));
+        Assert.Contains("lighter", fastest, StringComparison.Ordinal);
+        Assert.Contains("ran other work than the run describes", fastest, StringComparison.Ordinal);
+        Assert.Equal("lighter (other work: not judged)", RunSummary.Of(scenario, 2).Fastest);
+    }
+
+    [Fact]
     public void AnExpectationThatCannotBeWeighed_LeavesTheAnswerAlone()
     {
         // A metric the scenario does not record, or a value or tolerance no check could have made, weighs nothing.
@@ -347,7 +369,15 @@ public class RecommendationTests
             Assert.Equal(Assert.Single(stored.Recommendations!).NotJudged, Assert.Single(back.Recommendations!).NotJudged);
 
             // A tolerance no run writes, or a figure that is not a number a report can print: one line, no report.
-            foreach (var (from, to) in new[] { ("\"tolerance\": 0.1\n", "\"tolerance\": 7\n"), ("\"measured\": 6.15", "\"measured\": \"NaN\"") })
+            foreach (var (from, to) in new[]
+            {
+                ("\"tolerance\": 0.1\n", "\"tolerance\": 7\n"),
+                ("\"measured\": 6.15", "\"measured\": \"NaN\""),
+                ("\"measured\": 6.15", "\"measured\": -6.15"),
+                ("\"expected\": 4,", "\"expected\": 0,"),
+                ("\"variant\": \"threads\"", "\"variant\": \"ghost\""),
+                ("\"variant\": \"threads\"", "\"variant\": \"channel\""),
+            })
             {
                 var hostile = Path.Combine(folder.FullName, "hostile.json");
                 var edited = ReplaceInNotJudged(json, from, to);

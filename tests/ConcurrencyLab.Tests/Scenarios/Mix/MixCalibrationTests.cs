@@ -103,6 +103,19 @@ public class MixCalibrationTests
     }
 
     [Fact]
+    public void AtTheToleranceItself_TheNoteAndTheAnswerAgree()
+    {
+        // 4.4 against 4 asked lies a hair past 10% in floating point: both must call it the same.
+        foreach (var median in new[] { 4.4, 3.6, 4.39, 4.41 })
+        {
+            var result = Result("4", ("a", [median, median, median]));
+            var holds = Assert.Single(MixScenario.Calibrated(result)).Holds(median);
+            var note = Assert.Single(MixScenario.CheckCalibration(result));
+            Assert.Equal(holds, note.Contains("held", StringComparison.Ordinal));
+        }
+    }
+
+    [Fact]
     public void TheCalibrationHeld_IsSaidWithTheMeasuredRange()
     {
         var notes = MixScenario.CheckCalibration(Result("4", ("a", [3.9, 4.0, 4.1]), ("b", [3.95, 3.97, 4.02]))).ToList();
