@@ -69,7 +69,7 @@ internal static class MixScenario
     internal static IEnumerable<string> CheckCalibration(ScenarioResult result)
     {
         ArgumentNullException.ThrowIfNull(result);
-        var (asked, stretch) = CpuAsked(result);
+        var (asked, stretch) = CpuAsked(result.Parameters);
         if (asked <= 0)
         {
             yield break;
@@ -124,20 +124,20 @@ internal static class MixScenario
     /// <see cref="CheckCalibration"/>'s). A variant whose median strays ran other work than the run describes, and the
     /// answer leaves it out rather than tell you to use or avoid it on that time.
     /// </summary>
-    internal static IReadOnlyList<ExpectedMetric> Calibrated(ScenarioResult result)
+    internal static IReadOnlyList<ExpectedMetric> Calibrated(IReadOnlyDictionary<string, string> parameters)
     {
-        ArgumentNullException.ThrowIfNull(result);
-        var (asked, stretch) = CpuAsked(result);
+        ArgumentNullException.ThrowIfNull(parameters);
+        var (asked, stretch) = CpuAsked(parameters);
         return asked > 0 && stretch >= LeastTimedMs
             ? [new ExpectedMetric { Metric = MixWorkload.ItemCpu.Id, Value = asked, Tolerance = CalibrationTolerance }]
             : [];
     }
 
     // The CPU each item was asked for (its CPU and its lock), and the shortest stretch of it the thread's clock times.
-    private static (double Asked, double Stretch) CpuAsked(ScenarioResult result)
+    private static (double Asked, double Stretch) CpuAsked(IReadOnlyDictionary<string, string> parameters)
     {
-        var (cpu, locked) = (Asked(result, CpuMs), Asked(result, LockMs));
-        var halves = result.Parameters.TryGetValue(CpuAt.Name, out var place) && place == "split" ? 0.5 : 1;
+        var (cpu, locked) = (Asked(parameters, CpuMs), Asked(parameters, LockMs));
+        var halves = parameters.TryGetValue(CpuAt.Name, out var place) && place == "split" ? 0.5 : 1;
         var stretches = new[] { cpu * halves, locked * halves }.Where(ms => ms > 0).ToList();
         return (cpu + locked, stretches.Count == 0 ? 0 : stretches.Min());
     }
@@ -146,8 +146,8 @@ internal static class MixScenario
     private static string Unmeasured(ScenarioResult result, int measured) =>
         result.Variants.Count > measured ? $" ({result.Variants.Count - measured} of {result.Variants.Count} variants had no ok trial to measure)" : string.Empty;
 
-    private static double Asked(ScenarioResult result, Parameter<double> parameter) =>
-        result.Parameters.TryGetValue(parameter.Name, out var text) && double.TryParse(text, NumberStyles.Float, Invariant, out var value) && double.IsFinite(value) && value > 0 ? value : 0;
+    private static double Asked(IReadOnlyDictionary<string, string> parameters, Parameter<double> parameter) =>
+        parameters.TryGetValue(parameter.Name, out var text) && double.TryParse(text, NumberStyles.Float, Invariant, out var value) && double.IsFinite(value) && value > 0 ? value : 0;
 
     private static string Ms(double value) => Measurement.Figures.Ms(value);
 

@@ -204,7 +204,7 @@ internal static class Summarizer
     {
         try
         {
-            return [.. scenario.Expectations(result).Where(e => e.IsWeighable(result))];
+            return [.. scenario.Expectations(result.Parameters).Where(e => e.IsWeighable(result))];
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {

@@ -411,6 +411,9 @@ public sealed record ExpectedMetric
     internal bool Holds(double median) => Math.Abs(median - Value) <= Tolerance * Value;
 
     /// <summary>Whether it can be weighed in <paramref name="scenario"/>: a metric of the scenario's, a finite value above 0, and a tolerance above 0 and below 1.</summary>
-    internal bool IsWeighable(ScenarioResult scenario) =>
-        Metric is not null && scenario.AllMetrics().Any(m => m.Id == Metric) && double.IsFinite(Value) && Value > 0 && Tolerance is > 0 and < 1;
+    internal bool IsWeighable(ScenarioResult scenario) => IsWeighable(scenario.AllMetrics());
+
+    /// <summary>Whether it can be weighed among <paramref name="metrics"/>, a scenario's: one of them, a finite value above 0, and a tolerance above 0 and below 1.</summary>
+    internal bool IsWeighable(IEnumerable<Metric> metrics) =>
+        Metric is not null && metrics.Any(m => m.Id == Metric) && double.IsFinite(Value) && Value > 0 && Tolerance is > 0 and < 1;
 }

@@ -67,13 +67,18 @@ internal static class EarlyStopping
     /// <param name="groupOf">A variant's work group: variants in different groups run different work.</param>
     /// <param name="planned">The most measured trials a variant may have.</param>
     /// <param name="fewest">The fewest ok trials before a variant may stop (<see cref="FewestTrials"/>).</param>
+    /// <param name="expected">
+    /// What the scenario expects of its trials' metrics (<see cref="Scenario.Expectations"/>): a variant whose trials
+    /// stray from it ran other work, which the answer leaves out, so no other variant stops against it.
+    /// </param>
     public static IReadOnlyDictionary<string, EarlyStop> After(
         IReadOnlyList<Variant> running,
         IReadOnlyDictionary<string, List<TrialResult>> all,
         IReadOnlyList<Variant> phase,
         Func<Variant, string> groupOf,
         int planned,
-        int fewest = MinimumTrials)
+        int fewest = MinimumTrials,
+        IReadOnlyList<ExpectedMetric>? expected = null)
     {
         ArgumentNullException.ThrowIfNull(running);
         ArgumentNullException.ThrowIfNull(all);
@@ -87,6 +92,7 @@ internal static class EarlyStopping
             .Where(p => p.Estimate is not null)
             .ToDictionary(p => p.Variant.Name, p => (p.Variant, Estimate: p.Estimate!.Value), StringComparer.Ordinal);
         var fastest = estimates.Values
+            .Where(p => !Strays(all.GetValueOrDefault(p.Variant.Name) ?? [], expected ?? []))
             .GroupBy(p => groupOf(p.Variant), StringComparer.Ordinal)
             .ToDictionary(g => g.Key, g => g.MinBy(p => p.Estimate.Median), StringComparer.Ordinal);
 
@@ -125,6 +131,15 @@ internal static class EarlyStopping
         Math.Min(trials, fastestTrials) >= MinimumTrials ? OutOfContentionRatio : FarOutOfContentionRatio;
 
     // The estimate of a variant whose every trial so far was ok and who has enough of them; null otherwise.
+    // Whether the trials' median of a metric the scenario expects a value of lies beyond its tolerance, as the answer
+    // would judge it (Recommender.Unlike): trials that did not record the metric say nothing.
+    private static bool Strays(List<TrialResult> trials, IReadOnlyList<ExpectedMetric> expected) =>
+        expected.Any(e =>
+        {
+            var values = trials.Where(t => t.Status == TrialStatus.Ok && t.Metrics.ContainsKey(e.Metric)).Select(t => t.Metrics[e.Metric]).Where(double.IsFinite).ToList();
+            return values.Count > 0 && !e.Holds(MedianEstimate.MedianOf(values));
+        });
+
     private static MedianEstimate? Sound(List<TrialResult> trials, int fewest) =>
         trials.Count >= fewest && trials.All(t => t.Status == TrialStatus.Ok)
             ? MedianEstimate.Of([.. trials.Select(t => t.WallMs)])

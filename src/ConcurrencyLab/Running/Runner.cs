@@ -65,6 +65,10 @@ internal sealed partial class Runner
             var growIdeals = new Dictionary<int, IdealBound>();
             var stops = new Dictionary<string, EarlyStop>(StringComparer.Ordinal);
             var workParameters = scenarioPlan.WorkParameters();
+
+            // What the scenario expects of its trials' metrics: no variant stops against one that ran other work.
+            IReadOnlyList<ExpectedMetric> expected = [.. scenarioPlan.Scenario.Expectations(scenarioPlan.Parameters.Values)
+                .Where(e => e.IsWeighable(StandardMetrics.All.Concat(scenarioPlan.Scenario.Metrics)))];
             string WorkGroup(Variant v) => VariantValues.WorkGroup(workParameters, v.Parameters);
 
             // A trial's result once its process has exited and its account is read: kept, and told to the observers.
@@ -218,7 +222,7 @@ internal sealed partial class Runner
                         if (plan.Settings.Adaptive && !warmup && repeat + 1 < plan.Settings.Repeat)
                         {
                             var running = phaseVariants.Where(v => !stops.ContainsKey(v.Name)).ToList();
-                            foreach (var (name, stop) in EarlyStopping.After(running, trials, phaseVariants, WorkGroup, plan.Settings.Repeat, EarlyStopping.FewestTrials(scenarioPlan.Scenario)))
+                            foreach (var (name, stop) in EarlyStopping.After(running, trials, phaseVariants, WorkGroup, plan.Settings.Repeat, EarlyStopping.FewestTrials(scenarioPlan.Scenario), expected))
                             {
                                 stops[name] = stop;
                                 index += plan.Settings.Repeat - repeat - 1;

@@ -85,10 +85,10 @@ public abstract class Scenario
 
     /// <summary>
     /// What the scenario expects a metric of every variant's trials to be for their times to measure the work the run
-    /// describes (<see cref="ScenarioResult.Expectations"/>), given its summarised results (their parameters): a variant
-    /// whose median strays is left out of the answer. None by default.
+    /// describes (<see cref="ScenarioResult.Expectations"/>), given the run's parameters (by name, as text): a variant
+    /// whose median strays is left out of the answer, and no other stops early against it. None by default.
     /// </summary>
-    internal virtual IReadOnlyList<ExpectedMetric> Expectations(ScenarioResult result) => [];
+    internal virtual IReadOnlyList<ExpectedMetric> Expectations(IReadOnlyDictionary<string, string> parameters) => [];
 
     /// <summary>
     /// Whether a variant far out of contention may stop after two trials rather than three (adaptive trial counts,

@@ -120,10 +120,10 @@ public sealed class WorkloadScenario : BatchScenario
     public override IEnumerable<string> Conclusions(ScenarioResult result) => Conclude?.Invoke(result) ?? [];
 
     /// <summary>What the lab's own workloads expect of their trials' metrics for the times to measure the work described (<see cref="Scenario.Expectations"/>); none when null.</summary>
-    internal Func<ScenarioResult, IReadOnlyList<ExpectedMetric>>? Expect { get; init; }
+    internal Func<IReadOnlyDictionary<string, string>, IReadOnlyList<ExpectedMetric>>? Expect { get; init; }
 
     /// <inheritdoc/>
-    internal override IReadOnlyList<ExpectedMetric> Expectations(ScenarioResult result) => Expect?.Invoke(result) ?? [];
+    internal override IReadOnlyList<ExpectedMetric> Expectations(IReadOnlyDictionary<string, string> parameters) => Expect?.Invoke(parameters) ?? [];
 
     /// <summary>A workload of your own reproduces no post, so no claim needs three trials of a variant far out of contention.</summary>
     internal override bool MayStopAfterTwoTrials => true;

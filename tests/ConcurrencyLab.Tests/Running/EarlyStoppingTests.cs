@@ -39,6 +39,26 @@ public sealed class EarlyStoppingTests
     }
 
     [Fact]
+    public void NoVariantStops_AgainstOneWhoseTrialsRanOtherWork()
+    {
+        // "lighter" is fastest only because its items took 3 ms of CPU for 4 asked: the answer leaves it out, so "slow"
+        // is weighed against "fast", under twice whose high end it reaches; without the expectation it stops.
+        static List<TrialResult> WithItemCpu(List<TrialResult> trials, double ms) =>
+            [.. trials.Select(t => t with { Metrics = new Dictionary<string, double>(t.Metrics) { ["itemCpuMs"] = ms } })];
+        var all = new Dictionary<string, List<TrialResult>>
+        {
+            ["lighter"] = WithItemCpu(Walls(50, 52, 51), 3.0),
+            ["fast"] = WithItemCpu(Walls(100, 130, 110), 4.0),
+            ["slow"] = WithItemCpu(Walls(200, 240, 230), 4.1),
+        };
+        var variants = all.Keys.Select(V).ToList();
+        ExpectedMetric[] expected = [new() { Metric = "itemCpuMs", Value = 4, Tolerance = 0.1 }];
+
+        Assert.Empty(EarlyStopping.After(variants, all, variants, _ => string.Empty, 5, EarlyStopping.MinimumTrials, expected));
+        Assert.Equal("lighter", Assert.Single(EarlyStopping.After(variants, all, variants, _ => string.Empty, 5, EarlyStopping.MinimumTrials)).Value.Fastest);
+    }
+
+    [Fact]
     public void BelowTwiceTheFastestsHighEnd_KeepsRunning_EvenWhenMuchSlowerAtTheMedian()
     {
         // The median is 4x the fastest's, but one trial reaches down under twice the fastest's high end.

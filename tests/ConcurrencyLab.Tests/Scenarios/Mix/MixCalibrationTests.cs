@@ -91,15 +91,15 @@ public class MixCalibrationTests
     public void TheAnswerExpectsTheCpuAsked_WhereTheNoteCanJudgeIt()
     {
         // 4 ms asked: each variant's item CPU is expected at 4 ms, within the note's 10%.
-        var expected = Assert.Single(MixScenario.Calibrated(Result("4", ("a", [4.0]))));
+        var expected = Assert.Single(MixScenario.Calibrated(Result("4", ("a", [4.0])).Parameters));
         Assert.Equal(("itemCpuMs", 4.0, MixScenario.CalibrationTolerance), (expected.Metric, expected.Value, expected.Tolerance));
 
         // Where the note says nothing, or could not judge, the answer expects nothing either.
-        Assert.Empty(MixScenario.Calibrated(Result("0", ("a", [null]))));
-        Assert.Empty(MixScenario.Calibrated(Result("0.08", ("a", [0.2]))));
+        Assert.Empty(MixScenario.Calibrated(Result("0", ("a", [null])).Parameters));
+        Assert.Empty(MixScenario.Calibrated(Result("0.08", ("a", [0.2])).Parameters));
         var split = Result("0.15", ("a", [0.2]));
-        Assert.Empty(MixScenario.Calibrated(split with { Parameters = new Dictionary<string, string>(split.Parameters) { ["cpu-at"] = "split" } }));
-        Assert.Single(MixScenario.Calibrated(split));
+        Assert.Empty(MixScenario.Calibrated(new Dictionary<string, string>(split.Parameters) { ["cpu-at"] = "split" }));
+        Assert.Single(MixScenario.Calibrated(split.Parameters));
     }
 
     [Fact]
@@ -109,7 +109,7 @@ public class MixCalibrationTests
         foreach (var median in new[] { 4.4, 3.6, 4.39, 4.41 })
         {
             var result = Result("4", ("a", [median, median, median]));
-            var holds = Assert.Single(MixScenario.Calibrated(result)).Holds(median);
+            var holds = Assert.Single(MixScenario.Calibrated(result.Parameters)).Holds(median);
             var note = Assert.Single(MixScenario.CheckCalibration(result));
             Assert.Equal(holds, note.Contains("held", StringComparison.Ordinal));
         }
