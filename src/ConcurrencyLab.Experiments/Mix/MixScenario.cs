@@ -95,7 +95,7 @@ internal static class MixScenario
         }
 
         // The same test as the answer's (Calibrated), so that the note and the answer never disagree at the edge.
-        var expected = new ExpectedMetric { Metric = MixWorkload.ItemCpu.Id, Value = asked, Tolerance = CalibrationTolerance };
+        var expected = ItemCpuAt(asked);
         var all = measured.SelectMany(v => v.Values).Order().ToList();
         var under = measured.Where(v => !expected.Holds(v.Median) && v.Median < asked).ToList();
         var over = measured.Where(v => !expected.Holds(v.Median) && v.Median > asked).ToList();
@@ -128,10 +128,12 @@ internal static class MixScenario
     {
         ArgumentNullException.ThrowIfNull(parameters);
         var (asked, stretch) = CpuAsked(parameters);
-        return asked > 0 && stretch >= LeastTimedMs
-            ? [new ExpectedMetric { Metric = MixWorkload.ItemCpu.Id, Value = asked, Tolerance = CalibrationTolerance }]
-            : [];
+        return asked > 0 && stretch >= LeastTimedMs ? [ItemCpuAt(asked)] : [];
     }
+
+    // Each item's CPU expected at what was asked, within the tolerance: the note's test and the answer's.
+    private static ExpectedMetric ItemCpuAt(double asked) =>
+        new() { Metric = MixWorkload.ItemCpu.Id, Value = asked, Tolerance = CalibrationTolerance };
 
     // The CPU each item was asked for (its CPU and its lock), and the shortest stretch of it the thread's clock times.
     private static (double Asked, double Stretch) CpuAsked(IReadOnlyDictionary<string, string> parameters)

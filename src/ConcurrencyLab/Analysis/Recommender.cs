@@ -115,6 +115,10 @@ internal static class Recommender
         };
     }
 
+    /// <summary>Whether <paramref name="variant"/> was left out of any of <paramref name="recommendations"/> for running other work.</summary>
+    internal static bool LeftOut(IEnumerable<Recommendation> recommendations, string variant) =>
+        recommendations.Any(r => r.NotJudged.Any(u => u.Variant == variant));
+
     /// <summary>
     /// The variants whose median of a metric the scenario expects a value of (<see cref="ScenarioResult.Expectations"/>)
     /// strayed beyond its tolerance, each once (its first expectation to fail), in the order of the variants. A variant

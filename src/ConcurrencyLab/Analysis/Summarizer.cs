@@ -123,7 +123,7 @@ internal static class Summarizer
             Notes = notes,
         };
         // What the scenario expects of its trials' metrics, before the answer is made: a variant that strayed is left out of it.
-        result = result with { Expectations = Expectations(plan.Scenario, result) };
+        result = result with { Expectations = plan.Scenario.WeighableExpectations(result.Parameters) };
         if (grow is not null)
         {
             result = result with { Growth = Growth.Of(result, grow.Name, grow.Sizes, grow.Sizes.ToDictionary(size => size, size => scenario.GrowIdeals.TryGetValue(size, out var b) && b.Ms > 0 ? b.Ms : 0)) };
@@ -193,22 +193,6 @@ internal static class Summarizer
             var reason = summary.IdealMs is null ? result.IdealReason : "the ideal at its size";
             var within = summary.CiHighMs >= idealMs ? ", within its interval" : string.Empty;
             yield return $"the ideal is not a lower bound here: {variant.Name}'s median, {Figures.Ms(summary.MedianWallMs)} ms ({Figures.Ms(summary.CiLowMs)}-{Figures.Ms(summary.CiHighMs)} ms), is below it ({Figures.Ms(idealMs)} ms: {reason}) by {Figures.Ms(idealMs - summary.MedianWallMs)} ms{within}, so the bound is in error and {variant.Name} has no efficiency.";
-        }
-    }
-
-    /// <summary>
-    /// What the scenario expects of its trials' metrics, kept only where it can be weighed: a metric the scenario records,
-    /// a finite value above 0 and a tolerance between 0 and 1. A failure there costs the expectations, never the results.
-    /// </summary>
-    private static IReadOnlyList<ExpectedMetric> Expectations(Scenario scenario, ScenarioResult result)
-    {
-        try
-        {
-            return [.. scenario.Expectations(result.Parameters).Where(e => e.IsWeighable(result))];
-        }
-        catch (Exception ex) when (ex is not OutOfMemoryException)
-        {
-            return [];
         }
     }
 

@@ -34,7 +34,7 @@ internal sealed record RunSummary(string Scenario, string Fastest, string Use, s
             .ToList();
         return new RunSummary(
             scenario.Name,
-            ResultColumn.Best(scenario) is { } best ? best.Name + (recommendations.Any(r => r.NotJudged.Any(u => u.Variant == best.Name)) ? " (other work: not judged)" : string.Empty) : "none succeeded",
+            ResultColumn.Best(scenario) is { } best ? best.Name + (Analysis.Recommender.LeftOut(recommendations, best.Name) ? " (other work: not judged)" : string.Empty) : "none succeeded",
             use.Count > 0 ? string.Join(", ", use) : "none",
             string.Join(", ", efficiency),
             ClaimsText(scenario.Claims));

@@ -90,7 +90,7 @@ internal static class ScenarioReport
         {
             var efficiency = summary.ShownEfficiency is { } e ? Statement.Of($", efficiency {Piece.Fixed(e, "0.00")} against the ideal") : Statement.Plain(string.Empty);
             // The fastest measured, as the table shows it; said so when its work was not the run's.
-            var unlike = recommendations.Any(r => r.NotJudged.Any(u => u.Variant == best.Name))
+            var unlike = Analysis.Recommender.LeftOut(recommendations, best.Name)
                 ? Statement.Plain(", but it ran other work than the run describes, and the answer below leaves it out")
                 : Statement.Plain(string.Empty);
             lines.Add(Statement.Of(Tone.Fastest, $"Fastest: {Piece.Variant(best.Name)}, median {Piece.Ms(summary.MedianWallMs)} ms{efficiency}{unlike}."));

@@ -130,7 +130,6 @@ internal static class EarlyStopping
     private static double RatioFor(int trials, int fastestTrials) =>
         Math.Min(trials, fastestTrials) >= MinimumTrials ? OutOfContentionRatio : FarOutOfContentionRatio;
 
-    // The estimate of a variant whose every trial so far was ok and who has enough of them; null otherwise.
     // Whether the trials' median of a metric the scenario expects a value of lies beyond its tolerance, as the answer
     // would judge it (Recommender.Unlike): trials that did not record the metric say nothing.
     private static bool Strays(List<TrialResult> trials, IReadOnlyList<ExpectedMetric> expected) =>
@@ -140,6 +139,7 @@ internal static class EarlyStopping
             return values.Count > 0 && !e.Holds(MedianEstimate.MedianOf(values));
         });
 
+    // The estimate of a variant whose every trial so far was ok and who has enough of them; null otherwise.
     private static MedianEstimate? Sound(List<TrialResult> trials, int fewest) =>
         trials.Count >= fewest && trials.All(t => t.Status == TrialStatus.Ok)
             ? MedianEstimate.Of([.. trials.Select(t => t.WallMs)])

@@ -67,8 +67,7 @@ internal sealed partial class Runner
             var workParameters = scenarioPlan.WorkParameters();
 
             // What the scenario expects of its trials' metrics: no variant stops against one that ran other work.
-            IReadOnlyList<ExpectedMetric> expected = [.. scenarioPlan.Scenario.Expectations(scenarioPlan.Parameters.Values)
-                .Where(e => e.IsWeighable(StandardMetrics.All.Concat(scenarioPlan.Scenario.Metrics)))];
+            var expected = scenarioPlan.Scenario.WeighableExpectations(scenarioPlan.Parameters.Values);
             string WorkGroup(Variant v) => VariantValues.WorkGroup(workParameters, v.Parameters);
 
             // A trial's result once its process has exited and its account is read: kept, and told to the observers.

@@ -91,6 +91,23 @@ public abstract class Scenario
     internal virtual IReadOnlyList<ExpectedMetric> Expectations(IReadOnlyDictionary<string, string> parameters) => [];
 
     /// <summary>
+    /// <see cref="Expectations"/> as the runner and the summary use them: only those that can be weighed (a metric the
+    /// scenario records, a finite value above 0, a tolerance between 0 and 1). A failure there costs the expectations,
+    /// never the run.
+    /// </summary>
+    internal IReadOnlyList<ExpectedMetric> WeighableExpectations(IReadOnlyDictionary<string, string> parameters)
+    {
+        try
+        {
+            return [.. Expectations(parameters).Where(e => e.IsWeighable(StandardMetrics.All.Concat(Metrics)))];
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            return [];
+        }
+    }
+
+    /// <summary>
     /// Whether a variant far out of contention may stop after two trials rather than three (adaptive trial counts,
     /// docs/method.md): false by default, since a post's claims judge each variant's interval on three; a workload of
     /// your own (<see cref="WorkloadScenario"/>) says true.
