@@ -287,6 +287,15 @@ public static class ResultsFile
                 return found;
             }
 
+            // An expectation is one the lab could have weighed: a metric the scenario describes, a value above 0, a tolerance a fraction.
+            for (var e = 0; e < (scenario.Expectations?.Count ?? 0); e++)
+            {
+                if (!scenario.Expectations![e].IsWeighable(scenario))
+                {
+                    return $"{at}.expectations[{e}] holds what no run expects: a metric the scenario does not describe, a value not above 0 or not finite, or a tolerance not between 0 and 1";
+                }
+            }
+
             for (var r = 0; r < (scenario.Recommendations?.Count ?? 0); r++)
             {
                 var recommendation = scenario.Recommendations![r];

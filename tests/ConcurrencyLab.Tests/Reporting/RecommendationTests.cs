@@ -386,6 +386,22 @@ public class RecommendationTests
                 Assert.DoesNotContain('\n', error.Message);
                 Assert.Contains("notJudged[0]", error.Message, StringComparison.Ordinal);
             }
+
+            // An expectation no run writes: a metric the scenario does not describe, a negative value, a tolerance of 50.
+            foreach (var expectation in new ExpectedMetric[]
+            {
+                new() { Metric = "../\u001b[2J", Value = 4, Tolerance = 0.1 },
+                new() { Metric = ItemCpu.Id, Value = -1, Tolerance = 0.1 },
+                new() { Metric = ItemCpu.Id, Value = 4, Tolerance = 50 },
+            })
+            {
+                var hostile = Path.Combine(folder.FullName, "expectation.json");
+                var edited = ExporterTests.SampleRun() with { Scenarios = [stored with { Expectations = [expectation] }] };
+                File.WriteAllText(hostile, System.Text.Json.JsonSerializer.Serialize(edited, ConcurrencyLab.Serialization.LabJson.Options));
+                var error = Assert.Throws<ResultsFileException>(() => ResultsFile.Read(hostile));
+                Assert.DoesNotContain('\n', error.Message);
+                Assert.Contains("expectations[0]", error.Message, StringComparison.Ordinal);
+            }
         }
         finally
         {
