@@ -58,6 +58,53 @@ public sealed class ScanFleetTests
         Assert.All(seen, kind => Assert.Equal(HostKind.Closed, kind));
     }
 
+    [SkippableFact]
+    public async Task AcceptQueue_IsFull_OnlyWhenMoreAreQueuedThanTheBacklogAllows()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "the accept queue is read with TCP_INFO, as Linux reports it for a listener");
+        var address = IPAddress.Parse("127.0.0.1");
+        using var zero = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        using var two = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        using var unbound = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        zero.Bind(new IPEndPoint(address, 0));
+        zero.Listen(0);
+        two.Bind(new IPEndPoint(address, 0));
+        two.Listen(2);
+
+        // Not a listener: nothing to read, so the fleet falls back to trying a connect.
+        Assert.Null(AcceptQueue.IsFull(unbound));
+        Assert.False(AcceptQueue.IsFull(zero));
+        Assert.False(AcceptQueue.IsFull(two));
+
+        using var first = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        using var second = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);
+        await first.ConnectAsync(zero.LocalEndPoint!);
+        await second.ConnectAsync(two.LocalEndPoint!);
+        Assert.True(await Eventually(() => AcceptQueue.IsFull(zero) == true));
+
+        // One queued against a backlog of 2 leaves room: the next SYN would be answered.
+        Assert.False(AcceptQueue.IsFull(two));
+
+        // And the reading is the kernel's own rule: the full listener drops a connect, the other answers it.
+        Assert.Equal(HostKind.Silent, await ProbeAsync((IPEndPoint)zero.LocalEndPoint!));
+        Assert.Equal(HostKind.Open, await ProbeAsync((IPEndPoint)two.LocalEndPoint!));
+    }
+
+    private static async Task<bool> Eventually(Func<bool> condition)
+    {
+        for (var look = 0; look < 100; look++)
+        {
+            if (condition())
+            {
+                return true;
+            }
+
+            await Task.Delay(10);
+        }
+
+        return false;
+    }
+
     private static async Task<HostKind> ProbeAsync(IPEndPoint endPoint)
     {
         using var socket = new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp);

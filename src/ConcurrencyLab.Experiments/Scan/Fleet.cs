@@ -21,6 +21,7 @@ internal sealed class Fleet : IAsyncDisposable
 {
     private const int AttemptsToFindAPort = 10;
     private static readonly TimeSpan SilenceCheck = TimeSpan.FromMilliseconds(150);
+    private const int QueueLooks = 20;
 
     private readonly List<Socket> _sockets = [];
     private readonly List<Task> _acceptLoops = [];
@@ -155,7 +156,7 @@ internal sealed class Fleet : IAsyncDisposable
 
     private async Task BindAsync(int port, CancellationToken cancellationToken)
     {
-        var silent = new List<IPEndPoint>();
+        var silent = new List<(Socket Listener, IPEndPoint EndPoint)>();
         foreach (var host in Layout.Hosts.Where(h => h.Kind != HostKind.Closed))
         {
             var listener = Track(new Socket(AddressFamily.InterNetwork, SocketType.Stream, ProtocolType.Tcp));
@@ -170,13 +171,40 @@ internal sealed class Fleet : IAsyncDisposable
             {
                 // Backlog 0: Linux then queues one connection; the fleet fills that place itself and never accepts.
                 listener.Listen(0);
-                silent.Add(new IPEndPoint(host.Address, port));
+                silent.Add((listener, new IPEndPoint(host.Address, port)));
             }
         }
 
         Port = port;
-        await Task.WhenAll(silent.Select(endPoint => FillAsync(endPoint, cancellationToken))).ConfigureAwait(false);
-        await Task.WhenAll(silent.Select(endPoint => CheckSilentAsync(endPoint, cancellationToken))).ConfigureAwait(false);
+        await Task.WhenAll(silent.Select(host => FillAsync(host.EndPoint, cancellationToken))).ConfigureAwait(false);
+        await Task.WhenAll(silent.Select(host => EnsureSilentAsync(host.Listener, host.EndPoint, cancellationToken))).ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Where the kernel says so, a silent host is known silent at once: Linux drops a SYN to a listener whose
+    /// accept queue is full (<c>tcp_conn_request</c>), and reports that queue's length and limit for a listener
+    /// (<see cref="AcceptQueue.IsFull"/>). Elsewhere, or when the queue has not filled within a few milliseconds,
+    /// a connect is tried and must go unanswered for <see cref="SilenceCheck"/>, as every host of every trial
+    /// once was (150 ms of each scan trial's start-up).
+    /// </summary>
+    private static async Task EnsureSilentAsync(Socket listener, IPEndPoint endPoint, CancellationToken cancellationToken)
+    {
+        for (var look = 0; look < QueueLooks; look++)
+        {
+            switch (AcceptQueue.IsFull(listener))
+            {
+                case true:
+                    return;
+                case null:
+                    await CheckSilentAsync(endPoint, cancellationToken).ConfigureAwait(false);
+                    return;
+            }
+
+            // The filler's connect can return before the kernel has queued its connection on the listener's side.
+            await Task.Delay(1, cancellationToken).ConfigureAwait(false);
+        }
+
+        await CheckSilentAsync(endPoint, cancellationToken).ConfigureAwait(false);
     }
 
     private async Task FillAsync(IPEndPoint endPoint, CancellationToken cancellationToken)
