@@ -309,8 +309,8 @@ public sealed record EnvironmentInfo
     public string MachineName { get; init; } = string.Empty;
 
     /// <summary>
-    /// Whether the trials' code ran precompiled (ReadyToRun, as a ReadyToRun publish makes it; the lab's own builds do
-    /// not): the lab's assembly, the program's own, or any loaded assembly built on the lab (the scenarios, a user's
+    /// Whether the trials' code ran precompiled (ReadyToRun, as the lab's Release build of the tool and a ReadyToRun
+    /// publish make it): the lab's assembly, the program's own, or any loaded assembly built on the lab (the scenarios, a user's
     /// workload). It changes a trial's start-up, its <c>jitMs</c> and how the workload's loops are compiled in the region
     /// (docs/method.md); null when not known (older files, a single-file program, runs whose trials are other programs, and
     /// <see cref="Current"/>, which reads only the machine).
