@@ -301,16 +301,144 @@ internal sealed class FileSet : IDisposable
         var manifestPath = Path.Combine(folder, ManifestName);
         try
         {
-            return File.Exists(manifestPath)
-                && JsonSerializer.Deserialize<Manifest>(File.ReadAllText(manifestPath), LabJson.Options) is { Spec: not null, Entries: not null } manifest
-                ? manifest
-                : null;
+            return File.Exists(manifestPath) ? ParseManifest(File.ReadAllBytes(manifestPath)) : null;
         }
-        catch (Exception ex) when (ex is JsonException or IOException or UnauthorizedAccessException or NotSupportedException)
+        catch (Exception ex) when (ex is JsonException or IOException or UnauthorizedAccessException or NotSupportedException or InvalidOperationException or FormatException)
         {
             return null;
         }
     }
+
+    /// <summary>
+    /// Reads what <see cref="Write"/> wrote, by hand with <see cref="Utf8JsonReader"/>: every hash trial's process
+    /// reads it, and the serializer's reflection compiled some 170 methods there, 50-90 ms of its start-up. Names
+    /// match without regard to case and unknown members are skipped, as the serializer's web defaults did; null
+    /// when the spec or the entries are missing or null.
+    /// </summary>
+    internal static Manifest? ParseManifest(ReadOnlySpan<byte> json)
+    {
+        var reader = new Utf8JsonReader(json);
+        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+        {
+            return null;
+        }
+
+        FileSetSpec? spec = null;
+        List<FileSetEntry>? entries = null;
+        while (Member(ref reader) is { } name)
+        {
+            if (Is(name, "spec"))
+            {
+                spec = reader.TokenType == JsonTokenType.Null ? null : ReadSpec(ref reader);
+            }
+            else if (Is(name, "entries"))
+            {
+                entries = reader.TokenType == JsonTokenType.Null ? null : ReadEntries(ref reader);
+            }
+            else
+            {
+                reader.Skip();
+            }
+        }
+
+        return spec is null || entries is null ? null : new Manifest(spec, entries);
+    }
+
+    private static FileSetSpec ReadSpec(ref Utf8JsonReader reader)
+    {
+        Expect(ref reader, JsonTokenType.StartObject);
+        int files = 0, seed = 0;
+        long fileSize = 0;
+        while (Member(ref reader) is { } name)
+        {
+            if (Is(name, "files"))
+            {
+                files = reader.GetInt32();
+            }
+            else if (Is(name, "fileSize"))
+            {
+                fileSize = reader.GetInt64();
+            }
+            else if (Is(name, "seed"))
+            {
+                seed = reader.GetInt32();
+            }
+            else
+            {
+                reader.Skip();
+            }
+        }
+
+        return new FileSetSpec(files, fileSize, seed);
+    }
+
+    private static List<FileSetEntry> ReadEntries(ref Utf8JsonReader reader)
+    {
+        Expect(ref reader, JsonTokenType.StartArray);
+        var entries = new List<FileSetEntry>();
+        while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
+        {
+            if (reader.TokenType == JsonTokenType.Null)
+            {
+                entries.Add(null!);
+                continue;
+            }
+
+            Expect(ref reader, JsonTokenType.StartObject);
+            string? file = null, md5 = null;
+            long size = 0;
+            while (Member(ref reader) is { } name)
+            {
+                if (Is(name, "name"))
+                {
+                    file = reader.GetString();
+                }
+                else if (Is(name, "size"))
+                {
+                    size = reader.GetInt64();
+                }
+                else if (Is(name, "md5"))
+                {
+                    md5 = reader.GetString();
+                }
+                else
+                {
+                    reader.Skip();
+                }
+            }
+
+            entries.Add(new FileSetEntry(file!, size, md5!));
+        }
+
+        return entries;
+    }
+
+    // The next member's name, with the reader on its value; null at the object's end.
+    private static string? Member(ref Utf8JsonReader reader)
+    {
+        if (!reader.Read() || reader.TokenType == JsonTokenType.EndObject)
+        {
+            return null;
+        }
+
+        var name = reader.GetString();
+        if (!reader.Read())
+        {
+            throw new JsonException("the file set's manifest ends inside a member");
+        }
+
+        return name;
+    }
+
+    private static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
+    {
+        if (reader.TokenType != token)
+        {
+            throw new JsonException($"the file set's manifest has {reader.TokenType} where {token} belongs");
+        }
+    }
+
+    private static bool Is(string name, string expected) => string.Equals(name, expected, StringComparison.OrdinalIgnoreCase);
 
     // Every file it can, also past one that cannot go (written side by side, later files may exist beside it); then the first failure.
     private static void DeleteSet(string folder, int files, bool folderToo)
@@ -341,7 +469,7 @@ internal sealed class FileSet : IDisposable
         _claim = null;
     }
 
-    private sealed record Manifest(FileSetSpec Spec, IReadOnlyList<FileSetEntry> Entries);
+    internal sealed record Manifest(FileSetSpec Spec, IReadOnlyList<FileSetEntry> Entries);
 }
 
 /// <summary>A file set that cannot be made as asked, such as for want of disk space; its message is one line for the user.</summary>

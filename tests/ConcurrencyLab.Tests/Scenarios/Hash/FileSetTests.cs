@@ -88,6 +88,72 @@ public sealed class FileSetTests
         }
     }
 
+    // The manifest is written by the serializer and read by hand (every trial's process reads it): what one writes
+    // the other reads back whole, and what the serializer's web defaults tolerated is tolerated still.
+    [Fact]
+    public void TheManifestReadByHand_IsTheOneTheSerializerWrote()
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-set-test-" + Guid.NewGuid().ToString("N"));
+        try
+        {
+            using var set = FileSet.Prepare(Small, folder, keep: true);
+            var read = FileSet.ParseManifest(File.ReadAllBytes(Path.Combine(folder, FileSet.ManifestName)));
+
+            Assert.NotNull(read);
+            Assert.Equal(Small, read.Spec);
+            Assert.Equal(set.Entries, read.Entries);
+            Assert.All(read.Entries, e => Assert.Equal(32, e.Md5.Length));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
+    [Theory]
+    [InlineData("{\"Spec\":{\"FILES\":1,\"fileSize\":10,\"seed\":7,\"extra\":[1,{\"a\":2}]},\"note\":\"x\",\"entries\":[{\"name\":\"file-00000.bin\",\"size\":10,\"md5\":\"ab\",\"more\":null}]}", 1)]
+    [InlineData("{\"entries\":[null],\"spec\":{\"files\":1,\"fileSize\":10,\"seed\":7}}", 1)]
+    [InlineData("{\"spec\":{\"files\":1,\"fileSize\":10,\"seed\":7},\"entries\":[]}", 0)]
+    public void TheManifestReader_MatchesNamesInAnyCase_AndSkipsWhatItDoesNotKnow(string json, int entries)
+    {
+        var read = FileSet.ParseManifest(System.Text.Encoding.UTF8.GetBytes(json));
+
+        Assert.NotNull(read);
+        Assert.Equal(new FileSetSpec(1, 10, 7), read.Spec);
+        Assert.Equal(entries, read.Entries.Count);
+    }
+
+    [Theory]
+    [InlineData("[]")]
+    [InlineData("{\"spec\":null,\"entries\":[]}")]
+    [InlineData("{\"spec\":{\"files\":1,\"fileSize\":10,\"seed\":7}}")]
+    [InlineData("{\"spec\":{\"files\":1,\"fileSize\":10,\"seed\":7},\"entries\":null}")]
+    public void TheManifestReader_GivesNoManifest_WhenTheSpecOrTheEntriesAreMissing(string json) =>
+        Assert.Null(FileSet.ParseManifest(System.Text.Encoding.UTF8.GetBytes(json)));
+
+    [Theory]
+    [InlineData("")]
+    [InlineData("{\"spec\":{\"files\":\"one\"")]
+    [InlineData("{\"spec\":{\"files\":\"one\",\"fileSize\":10,\"seed\":7},\"entries\":[]}")]
+    [InlineData("{\"spec\":{\"files\":1e99,\"fileSize\":10,\"seed\":7},\"entries\":[]}")]
+    [InlineData("{\"spec\":[],\"entries\":[]}")]
+    [InlineData("{\"spec\":{\"files\":1,\"fileSize\":10,\"seed\":7},\"entries\":[7]}")]
+    public void AManifestOfTheWrongShape_CountsAsNoSet(string manifest)
+    {
+        var folder = Path.Combine(Path.GetTempPath(), "conclab-set-test-" + Guid.NewGuid().ToString("N"));
+        Directory.CreateDirectory(folder);
+        try
+        {
+            File.WriteAllText(Path.Combine(folder, FileSet.ManifestName), manifest);
+
+            Assert.Throws<FileSetException>(() => FileSet.Open(folder, Small));
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
+
     [Fact]
     public void CheckRoom_RefusesAFolderThatCannotBeWritten_AndMakesNothing()
     {
