@@ -154,6 +154,31 @@ public sealed class FileSetTests
         }
     }
 
+    // A manifest edited to name a file outside the set (of the right size) is no set: a trial would hash that file.
+    [Theory]
+    [InlineData("../outside.bin")]
+    [InlineData("file-00002.bin")]
+    public void AManifestNamingOtherFiles_IsNotReused(string name)
+    {
+        var parent = Path.Combine(Path.GetTempPath(), "conclab-set-test-" + Guid.NewGuid().ToString("N"));
+        var folder = Path.Combine(parent, "set");
+        try
+        {
+            FileSet.Prepare(Small, folder, keep: true).Dispose();
+            File.WriteAllBytes(Path.Combine(parent, "outside.bin"), new byte[Small.FileSize]);
+            var manifestPath = Path.Combine(folder, FileSet.ManifestName);
+            var manifest = File.ReadAllText(manifestPath);
+            Assert.Contains("\"file-00000.bin\"", manifest, StringComparison.Ordinal);
+            File.WriteAllText(manifestPath, manifest.Replace("\"file-00000.bin\"", "\"" + name + "\"", StringComparison.Ordinal));
+
+            Assert.Throws<FileSetException>(() => FileSet.Open(folder, Small));
+        }
+        finally
+        {
+            Directory.Delete(parent, recursive: true);
+        }
+    }
+
     [Fact]
     public void CheckRoom_RefusesAFolderThatCannotBeWritten_AndMakesNothing()
     {
