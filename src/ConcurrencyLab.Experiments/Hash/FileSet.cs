@@ -30,6 +30,9 @@ internal sealed class FileSet : IDisposable
     /// <summary>The manifest's file name in the set's folder.</summary>
     public const string ManifestName = "conclab-fileset.json";
 
+    // What the manifest reader's complaints call what it reads.
+    private const string ManifestWhat = "the file set's manifest";
+
     // Room left free beside the set, so the run never fills the disk to the last byte.
     private const long Headroom = 64L * 1024 * 1024;
 
@@ -291,7 +294,7 @@ internal sealed class FileSet : IDisposable
 
         // Names are the ones the writer gives, in its order, so a manifest someone edited cannot point a trial at a
         // file outside the folder. Sizes are checked now; content is checked by every trial, which hashes every file anyway.
-        return manifest.Entries.Select((e, i) => e is { Name: not null } && e.Name == FileName(i) && new FileInfo(Path.Combine(folder, e.Name)) is { Exists: true } f && f.Length == e.Size).All(ok => ok)
+        return manifest.Entries.Select((e, i) => e?.Name == FileName(i) && new FileInfo(Path.Combine(folder, e.Name)) is { Exists: true } f && f.Length == e.Size).All(ok => ok)
             ? [.. manifest.Entries]
             : null;
     }
@@ -319,14 +322,15 @@ internal sealed class FileSet : IDisposable
     internal static Manifest? ParseManifest(ReadOnlySpan<byte> json)
     {
         var reader = new Utf8JsonReader(json);
-        if (!reader.Read() || reader.TokenType != JsonTokenType.StartObject)
+        JsonMembers.Read(ref reader, ManifestWhat);
+        if (reader.TokenType != JsonTokenType.StartObject)
         {
             return null;
         }
 
         FileSetSpec? spec = null;
         List<FileSetEntry>? entries = null;
-        while (Member(ref reader) is { } name)
+        while (JsonMembers.Next(ref reader, ManifestWhat, out var name))
         {
             if (Is(name, "spec"))
             {
@@ -347,10 +351,10 @@ internal sealed class FileSet : IDisposable
 
     private static FileSetSpec ReadSpec(ref Utf8JsonReader reader)
     {
-        Expect(ref reader, JsonTokenType.StartObject);
+        JsonMembers.Open(ref reader, ManifestWhat);
         int files = 0, seed = 0;
         long fileSize = 0;
-        while (Member(ref reader) is { } name)
+        while (JsonMembers.Next(ref reader, ManifestWhat, out var name))
         {
             if (Is(name, "files"))
             {
@@ -375,7 +379,11 @@ internal sealed class FileSet : IDisposable
 
     private static List<FileSetEntry> ReadEntries(ref Utf8JsonReader reader)
     {
-        Expect(ref reader, JsonTokenType.StartArray);
+        if (reader.TokenType != JsonTokenType.StartArray)
+        {
+            throw new JsonException($"{ManifestWhat} has {reader.TokenType} where its entries belong.");
+        }
+
         var entries = new List<FileSetEntry>();
         while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
         {
@@ -385,10 +393,10 @@ internal sealed class FileSet : IDisposable
                 continue;
             }
 
-            Expect(ref reader, JsonTokenType.StartObject);
+            JsonMembers.Open(ref reader, ManifestWhat);
             string? file = null, md5 = null;
             long size = 0;
-            while (Member(ref reader) is { } name)
+            while (JsonMembers.Next(ref reader, ManifestWhat, out var name))
             {
                 if (Is(name, "name"))
                 {
@@ -412,31 +420,6 @@ internal sealed class FileSet : IDisposable
         }
 
         return entries;
-    }
-
-    // The next member's name, with the reader on its value; null at the object's end.
-    private static string? Member(ref Utf8JsonReader reader)
-    {
-        if (!reader.Read() || reader.TokenType == JsonTokenType.EndObject)
-        {
-            return null;
-        }
-
-        var name = reader.GetString();
-        if (!reader.Read())
-        {
-            throw new JsonException("the file set's manifest ends inside a member");
-        }
-
-        return name;
-    }
-
-    private static void Expect(ref Utf8JsonReader reader, JsonTokenType token)
-    {
-        if (reader.TokenType != token)
-        {
-            throw new JsonException($"the file set's manifest has {reader.TokenType} where {token} belongs");
-        }
     }
 
     private static bool Is(string name, string expected) => string.Equals(name, expected, StringComparison.OrdinalIgnoreCase);

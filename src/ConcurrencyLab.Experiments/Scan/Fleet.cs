@@ -20,8 +20,8 @@ namespace ConcurrencyLab.Experiments.Scan;
 internal sealed class Fleet : IAsyncDisposable
 {
     private const int AttemptsToFindAPort = 10;
-    private static readonly TimeSpan SilenceCheck = TimeSpan.FromMilliseconds(150);
     private const int QueueLooks = 20;
+    private static readonly TimeSpan SilenceCheck = TimeSpan.FromMilliseconds(150);
 
     private readonly List<Socket> _sockets = [];
     private readonly List<Task> _acceptLoops = [];
@@ -189,15 +189,11 @@ internal sealed class Fleet : IAsyncDisposable
     /// </summary>
     private static async Task EnsureSilentAsync(Socket listener, IPEndPoint endPoint, CancellationToken cancellationToken)
     {
-        for (var look = 0; look < QueueLooks; look++)
+        for (var look = 0; look < QueueLooks && AcceptQueue.IsFull(listener) is { } full; look++)
         {
-            switch (AcceptQueue.IsFull(listener))
+            if (full)
             {
-                case true:
-                    return;
-                case null:
-                    await CheckSilentAsync(endPoint, cancellationToken).ConfigureAwait(false);
-                    return;
+                return;
             }
 
             // The filler's connect can return before the kernel has queued its connection on the listener's side.

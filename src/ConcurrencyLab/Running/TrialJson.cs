@@ -16,6 +16,9 @@ namespace ConcurrencyLab.Running;
 /// </summary>
 internal static class TrialJson
 {
+    // What the hand-written reader's complaints call what it reads.
+    private const string Request = "a trial request";
+
     /// <summary><see cref="LabJson.Compact"/>, with the request's and result's contracts generated.</summary>
     public static JsonSerializerOptions Options { get; } = new(LabJson.Compact) { TypeInfoResolver = TrialJsonContext.Default };
 
@@ -45,7 +48,7 @@ internal static class TrialJson
     private static TrialRequest? ReadRequestOrThrow(string json)
     {
         var reader = new Utf8JsonReader(System.Text.Encoding.UTF8.GetBytes(json));
-        Next(ref reader);
+        JsonMembers.Read(ref reader, Request);
         if (reader.TokenType == JsonTokenType.Null)
         {
             return null;
@@ -57,8 +60,8 @@ internal static class TrialJson
         int? seed = null;
         double? sampleIntervalMs = null;
         var request = new TrialRequest { Scenario = string.Empty, Variant = null!, Parameters = null!, Seed = 0, SampleIntervalMs = 0 };
-        Open(ref reader);
-        while (NextMember(ref reader, out var name))
+        JsonMembers.Open(ref reader, Request);
+        while (JsonMembers.Next(ref reader, Request, out var name))
         {
             switch (name)
             {
@@ -92,8 +95,8 @@ internal static class TrialJson
         string? name = null, family = null, description = null;
         WorkForm? form = null;
         IReadOnlyDictionary<string, string>? parameters = null;
-        Open(ref reader);
-        while (NextMember(ref reader, out var member))
+        JsonMembers.Open(ref reader, Request);
+        while (JsonMembers.Next(ref reader, Request, out var member))
         {
             switch (member)
             {
@@ -117,8 +120,8 @@ internal static class TrialJson
     {
         int? processId = null;
         string? startTime = null;
-        Open(ref reader);
-        while (NextMember(ref reader, out var member))
+        JsonMembers.Open(ref reader, Request);
+        while (JsonMembers.Next(ref reader, Request, out var member))
         {
             switch (member)
             {
@@ -134,8 +137,8 @@ internal static class TrialJson
     private static Dictionary<string, string> ReadStrings(ref Utf8JsonReader reader)
     {
         var values = new Dictionary<string, string>(StringComparer.Ordinal);
-        Open(ref reader);
-        while (NextMember(ref reader, out var name))
+        JsonMembers.Open(ref reader, Request);
+        while (JsonMembers.Next(ref reader, Request, out var name))
         {
             values[name] = reader.GetString() ?? throw new JsonException($"a trial request's parameter '{name}' is null.");
         }
@@ -143,39 +146,7 @@ internal static class TrialJson
         return values;
     }
 
-    // The reader must be at an object's start.
-    private static void Open(ref Utf8JsonReader reader)
-    {
-        if (reader.TokenType != JsonTokenType.StartObject)
-        {
-            throw new JsonException($"a trial request has {reader.TokenType} where an object belongs.");
-        }
-    }
-
-    // The next member's name, the reader left on its value; false at the object's end.
-    private static bool NextMember(ref Utf8JsonReader reader, out string name)
-    {
-        Next(ref reader);
-        if (reader.TokenType == JsonTokenType.EndObject)
-        {
-            name = string.Empty;
-            return false;
-        }
-
-        name = reader.GetString()!;
-        Next(ref reader);
-        return true;
-    }
-
-    private static void Next(ref Utf8JsonReader reader)
-    {
-        if (!reader.Read())
-        {
-            throw new JsonException("a trial request ended early.");
-        }
-    }
-
-    private static JsonException Missing(string member) => new($"a trial request has no {member}.");
+    private static JsonException Missing(string member) => new($"{Request} has no {member}.");
 
     /// <summary>
     /// A trial's result, written to its result file by hand with <see cref="Utf8JsonWriter"/>, which is precompiled with
