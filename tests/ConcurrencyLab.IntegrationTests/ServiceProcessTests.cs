@@ -210,6 +210,25 @@ public sealed class ServiceProcessTests
     }
 
     [Fact]
+    public async Task Listening_IsToldTheAddressesTheServiceStartsWith_OrFailsAsItsStartDoes()
+    {
+        // What a trial hands the product service while the external one answers its health check.
+        var listening = new TaskCompletionSource<(Uri Http1, Uri Http2)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var starting = ServiceProcess.StartAsync(
+            Conclab, ExternalService.Definition, Task.FromResult(new ExternalServiceSettings(10, 10, 10)), TimeSpan.FromSeconds(30), listening: listening);
+        var (http1, http2) = await listening.Task.WaitAsync(TimeSpan.FromSeconds(30));
+        await using var external = await starting;
+        Assert.Equal(external.BaseAddress, http1);
+        Assert.Equal(external.Http2Address, http2);
+        Assert.NotEqual(http1.Port, http2.Port);
+
+        var unheard = new TaskCompletionSource<(Uri Http1, Uri Http2)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        await Assert.ThrowsAsync<InvalidOperationException>(() =>
+            ServiceProcess.StartAsync(Conclab, new ServiceDefinition<string>("nope", (_, _) => { }), Task.FromResult("none"), TimeSpan.FromSeconds(30), listening: unheard));
+        Assert.True(unheard.Task.IsFaulted, "a service that never listened left its listeners waiting");
+    }
+
+    [Fact]
     public async Task UnknownService_FailsToStart_SayingWhy()
     {
         var error = await Assert.ThrowsAsync<InvalidOperationException>(() =>

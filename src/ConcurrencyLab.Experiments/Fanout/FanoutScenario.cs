@@ -277,15 +277,19 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         var launcher = SelfLauncher.Current();
 
         // Side by side: the product service's runtime and host are built while the external service starts, and it is
-        // told the external's addresses once they are known (0.5-0.6 s of each trial's start-up when one waited for the other).
-        var externalStarting = ServiceProcess.StartAsync(launcher, ExternalService.Definition, Delays(parameters), ServiceStartTimeout, cancellationToken: cancellationToken);
+        // told the external's addresses as soon as that one listens, while the external answers its health check
+        // (0.5-0.6 s of each trial's start-up when one waited for the other; told after that health check, the product
+        // service answered its own 100-160 ms later).
+        var externalListening = new TaskCompletionSource<(Uri Http1, Uri Http2)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var externalStarting = ServiceProcess.StartAsync(
+            launcher, ExternalService.Definition, Task.FromResult(Delays(parameters)), ServiceStartTimeout, listening: externalListening, cancellationToken: cancellationToken);
         var productStarting = ServiceProcess.StartAsync(
             launcher,
             ProductService.Definition,
-            ProductSettingsAsync(externalStarting, context.Variant.WholeNumber(PoolMinimum.Name) ?? parameters.Get(MinThreads), 3 * requests, parameters.Get(CallTimeout)),
+            ProductSettingsAsync(externalListening.Task, externalStarting, context.Variant.WholeNumber(PoolMinimum.Name) ?? parameters.Get(MinThreads), 3 * requests, parameters.Get(CallTimeout)),
             ServiceStartTimeout,
             context.TakeServiceEventPort(),
-            cancellationToken);
+            cancellationToken: cancellationToken);
         try
         {
             // The first failure in this order: the external's own, where the product only failed for want of it.
@@ -457,10 +461,18 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         return new ExternalServiceSettings(Scaled(0), Scaled(1), Scaled(2));
     }
 
-    private static async Task<ProductServiceSettings> ProductSettingsAsync(Task<ServiceProcess> externalStarting, int minThreads, int maxConnections, double callTimeoutSeconds)
+    private static async Task<ProductServiceSettings> ProductSettingsAsync(
+        Task<(Uri Http1, Uri Http2)> externalListening, Task<ServiceProcess> externalStarting, int minThreads, int maxConnections, double callTimeoutSeconds)
     {
-        var external = await externalStarting.ConfigureAwait(false);
-        return new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), minThreads, maxConnections, callTimeoutSeconds);
+        // The external's addresses once it listens; a start that fails first, even before it could listen, ends the wait.
+        if (await Task.WhenAny(externalListening, externalStarting).ConfigureAwait(false) == externalStarting)
+        {
+            var external = await externalStarting.ConfigureAwait(false);
+            return new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), minThreads, maxConnections, callTimeoutSeconds);
+        }
+
+        var (http1, http2) = await externalListening.ConfigureAwait(false);
+        return new ProductServiceSettings(http1.ToString(), http2.ToString(), minThreads, maxConnections, callTimeoutSeconds);
     }
 
     /// <summary>

@@ -50,15 +50,24 @@ internal sealed class ServiceProcess : IAsyncDisposable
     /// reports its events to the runner, as the trial's own does.
     /// </summary>
     public static Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings, TimeSpan timeout, string? eventPort = null, CancellationToken cancellationToken = default) =>
-        StartAsync(launcher, service, Task.FromResult(settings), timeout, eventPort, cancellationToken);
+        StartAsync(launcher, service, Task.FromResult(settings), timeout, eventPort, cancellationToken: cancellationToken);
 
     /// <summary>
     /// Starts <paramref name="service"/> at once and hands it its settings when <paramref name="settings"/> gives them,
     /// as the first line of its standard input: a service that needs another's address starts beside that one, its
     /// runtime and host built meanwhile, not after it. The <paramref name="timeout"/> counts from now, the wait for
     /// the settings included; if <paramref name="settings"/> fails, the process is stopped and its exception thrown.
+    /// <paramref name="listening"/>, when given, is told the service's addresses as soon as it listens, before its health
+    /// check (or fails as the start does), so a service that needs them can be told while this one's first answer is made.
     /// </summary>
-    public static async Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, Task<TSettings> settings, TimeSpan timeout, string? eventPort = null, CancellationToken cancellationToken = default)
+    public static async Task<ServiceProcess> StartAsync<TSettings>(
+        SelfLauncher launcher,
+        ServiceDefinition<TSettings> service,
+        Task<TSettings> settings,
+        TimeSpan timeout,
+        string? eventPort = null,
+        TaskCompletionSource<(Uri Http1, Uri Http2)>? listening = null,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(launcher);
         ArgumentNullException.ThrowIfNull(service);
@@ -89,12 +98,15 @@ internal sealed class ServiceProcess : IAsyncDisposable
             }
 
             var (address, http2) = await ReadAddressesAsync(process, deadline.Token).ConfigureAwait(false);
+            listening?.TrySetResult((address, http2));
             var started = new ServiceProcess(process, startTime, address, http2, errors);
             await started.WaitHealthyAsync(deadline.Token).ConfigureAwait(false);
             return started;
         }
         catch (Exception ex)
         {
+            listening?.TrySetException(ex);
+
             // Whatever went wrong, no service is left running: not when its settings never came either.
             Stop(process);
             if (process.HasExited)
