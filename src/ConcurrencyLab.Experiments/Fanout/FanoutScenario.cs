@@ -464,11 +464,11 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     private static async Task<ProductServiceSettings> ProductSettingsAsync(
         Task<(Uri Http1, Uri Http2)> externalListening, Task<ServiceProcess> externalStarting, int minThreads, int maxConnections, double callTimeoutSeconds)
     {
-        // The external's addresses once it listens; a start that fails first, even before it could listen, ends the wait.
+        // The external's addresses once it listens; a start that fails first, even before it could listen, ends the wait
+        // with its own error (a start that succeeded had told its addresses before its health check).
         if (await Task.WhenAny(externalListening, externalStarting).ConfigureAwait(false) == externalStarting)
         {
-            var external = await externalStarting.ConfigureAwait(false);
-            return new ProductServiceSettings(external.BaseAddress.ToString(), external.Http2Address.ToString(), minThreads, maxConnections, callTimeoutSeconds);
+            await externalStarting.ConfigureAwait(false);
         }
 
         var (http1, http2) = await externalListening.ConfigureAwait(false);
