@@ -387,39 +387,38 @@ internal sealed class FileSet : IDisposable
         var entries = new List<FileSetEntry>();
         while (reader.Read() && reader.TokenType != JsonTokenType.EndArray)
         {
-            if (reader.TokenType == JsonTokenType.Null)
-            {
-                entries.Add(null!);
-                continue;
-            }
-
-            JsonMembers.Open(ref reader, ManifestWhat);
-            string? file = null, md5 = null;
-            long size = 0;
-            while (JsonMembers.Next(ref reader, ManifestWhat, out var name))
-            {
-                if (Is(name, "name"))
-                {
-                    file = reader.GetString();
-                }
-                else if (Is(name, "size"))
-                {
-                    size = reader.GetInt64();
-                }
-                else if (Is(name, "md5"))
-                {
-                    md5 = reader.GetString();
-                }
-                else
-                {
-                    reader.Skip();
-                }
-            }
-
-            entries.Add(new FileSetEntry(file!, size, md5!));
+            entries.Add(reader.TokenType == JsonTokenType.Null ? null! : ReadEntry(ref reader));
         }
 
         return entries;
+    }
+
+    private static FileSetEntry ReadEntry(ref Utf8JsonReader reader)
+    {
+        JsonMembers.Open(ref reader, ManifestWhat);
+        string? file = null, md5 = null;
+        long size = 0;
+        while (JsonMembers.Next(ref reader, ManifestWhat, out var name))
+        {
+            if (Is(name, "name"))
+            {
+                file = reader.GetString();
+            }
+            else if (Is(name, "size"))
+            {
+                size = reader.GetInt64();
+            }
+            else if (Is(name, "md5"))
+            {
+                md5 = reader.GetString();
+            }
+            else
+            {
+                reader.Skip();
+            }
+        }
+
+        return new FileSetEntry(file!, size, md5!);
     }
 
     private static bool Is(string name, string expected) => string.Equals(name, expected, StringComparison.OrdinalIgnoreCase);
