@@ -197,8 +197,18 @@ internal static class TrialHost
         }
     }
 
+    // When this process started, by the kernel's count. On Linux from /proc and the boot clock (see ProcessAge), which
+    // needs none of System.Diagnostics.Process; elsewhere, or should /proc not say, from Process.StartTime.
     private static DateTime? ProcessStartTime()
     {
+        if (OperatingSystem.IsLinux()
+            && ProcessIdentity.StartTimeOf(Environment.ProcessId) is { } ticks
+            && long.TryParse(ticks, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var startTicks)
+            && ProcessAge.Since(startTicks) is { } age)
+        {
+            return DateTime.UtcNow - age;
+        }
+
         try
         {
             using var self = System.Diagnostics.Process.GetCurrentProcess();
