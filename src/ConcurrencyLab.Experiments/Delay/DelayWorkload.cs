@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using System.Security.Cryptography;
 using ConcurrencyLab.Workloads;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Hosting;
@@ -41,7 +40,7 @@ internal sealed class DelayWorkload : Workload
         }
 
         _delaysMs = [.. delaysMs];
-        Digest = Convert.ToHexStringLower(SHA256.HashData(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_delaysMs.AsSpan())))[..16];
+        Digest = WorkDigest.Of(System.Runtime.InteropServices.MemoryMarshal.AsBytes(_delaysMs.AsSpan()));
     }
 
     /// <summary>

@@ -1,4 +1,3 @@
-using System.Security.Cryptography;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Hosting;
 
@@ -78,6 +77,6 @@ internal sealed class SendSchedule
             BitConverter.TryWriteBytes(bytes.AsSpan((i * 12) + 4), OffsetsMs[i]);
         }
 
-        return Convert.ToHexStringLower(SHA256.HashData(bytes))[..16];
+        return WorkDigest.Of(bytes);
     }
 }

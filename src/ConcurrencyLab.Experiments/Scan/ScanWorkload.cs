@@ -43,7 +43,7 @@ internal sealed class ScanWorkload : Workload
 
         // The port is left out: a fleet may get a different free port in each trial, and the work is the same.
         var description = string.Join(',', targets.Select(t => t.Address.ToString())) + "/" + timeout.TotalMilliseconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
-        Digest = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(description)))[..16];
+        Digest = WorkDigest.Of(System.Text.Encoding.UTF8.GetBytes(description));
     }
 
     /// <summary>How long a connect may wait.</summary>
