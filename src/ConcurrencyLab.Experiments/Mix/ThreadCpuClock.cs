@@ -1,3 +1,5 @@
+using ConcurrencyLab.Measurement;
+
 namespace ConcurrencyLab.Experiments.Mix;
 
 /// <summary>

@@ -1,5 +1,3 @@
-using System.Runtime.InteropServices;
-
 namespace ConcurrencyLab.Measurement;
 
 /// <summary>
@@ -9,10 +7,8 @@ namespace ConcurrencyLab.Measurement;
 /// compiling <c>System.Diagnostics.Process</c> before its region, about 18 ms (a program of its own, 25 starts of
 /// each, alternating: medians 60.6 ms with <c>Process.GetCurrentProcess().StartTime</c>, 42.5 ms without).
 /// </summary>
-internal static partial class ProcessAge
+internal static class ProcessAge
 {
-    private const int BootClock = 7; // CLOCK_BOOTTIME: time since boot, suspended time included, as /proc counts it
-
     /// <summary>
     /// The time since a process started <paramref name="startTicksSinceBoot"/> clock ticks after boot; null off Linux,
     /// where the tick or the boot clock cannot be read, or for a start after now.
@@ -24,30 +20,12 @@ internal static partial class ProcessAge
             return null;
         }
 
-        TimeSpec now;
-        try
-        {
-            if (ClockGetTime(BootClock, out now) != 0)
-            {
-                return null;
-            }
-        }
-        catch (Exception ex) when (ex is DllNotFoundException or EntryPointNotFoundException)
+        if (PosixClocks.Read(PosixClocks.BootTime) is not { } sinceBootNs)
         {
             return null;
         }
 
-        var ageMs = (now.Seconds * 1000.0) + (now.Nanoseconds / 1e6) - (startTicksSinceBoot * MachineTime.ResolutionMs);
+        var ageMs = (sinceBootNs / 1e6) - (startTicksSinceBoot * MachineTime.ResolutionMs);
         return ageMs >= 0 ? TimeSpan.FromMilliseconds(ageMs) : null;
-    }
-
-    [LibraryImport("libc", EntryPoint = "clock_gettime")]
-    private static partial int ClockGetTime(int clock, out TimeSpec time);
-
-    [StructLayout(LayoutKind.Sequential)]
-    private struct TimeSpec
-    {
-        public long Seconds;
-        public long Nanoseconds;
     }
 }

@@ -1,8 +1,8 @@
 using System.Runtime.InteropServices;
 
-namespace ConcurrencyLab.Experiments;
+namespace ConcurrencyLab.Measurement;
 
-/// <summary>The C library's clocks, as the experiments read them (Linux): a clock's reading and its resolution, in nanoseconds.</summary>
+/// <summary>The C library's clocks (Linux), as the experiments and a trial's start-up read them: a clock's reading and its resolution, in nanoseconds.</summary>
 internal static partial class PosixClocks
 {
     /// <summary><c>CLOCK_MONOTONIC_COARSE</c>: the clock the runtime's timers keep on Linux.</summary>
@@ -10,6 +10,9 @@ internal static partial class PosixClocks
 
     /// <summary><c>CLOCK_THREAD_CPUTIME_ID</c>: the calling thread's own CPU time.</summary>
     public const int ThreadCpuTime = 3;
+
+    /// <summary><c>CLOCK_BOOTTIME</c>: the time since boot, suspended time included, as <c>/proc</c> counts a process's start.</summary>
+    public const int BootTime = 7;
 
     /// <summary>The clock's reading in nanoseconds; null when the system will not give it.</summary>
     public static long? Read(int clock) => Call(clock, ClockGetTime);
