@@ -148,4 +148,5 @@ public sealed record Metric
 /// <param name="LongestItemMs">The longest any item took alone, where items ran one after another; null elsewhere.</param>
 /// <param name="CallerMs">The handing-over thread's time inside the items it started asynchronously; null where not timed.</param>
 /// <param name="FirstItemMs">From the handover to the first item's call; null where not timed.</param>
-internal sealed record MeasuredTrial(Measurements Process, LatencyPercentiles? Latency, double? LongestItemMs = null, double? CallerMs = null, double? FirstItemMs = null);
+/// <param name="InFlight">How many items were in flight at once over the region; null where not timed.</param>
+internal sealed record MeasuredTrial(Measurements Process, LatencyPercentiles? Latency, double? LongestItemMs = null, double? CallerMs = null, double? FirstItemMs = null, ItemsInFlight? InFlight = null);

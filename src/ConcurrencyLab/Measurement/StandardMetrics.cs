@@ -166,6 +166,41 @@ public static class StandardMetrics
         Measure = t => t.FirstItemMs,
     };
 
+    /// <summary>Items under way at once, on average over the region.</summary>
+    public static Metric InFlightMean { get; } = new Metric("inFlightMean", "In flight") with
+    {
+        Format = MetricFormat.Number,
+        Visibility = MetricVisibility.Reports,
+        Direction = MetricDirection.Neither,
+        Description = "in a workload scenario, the items under way at once on average over the region, each from the strategy's call to its end whether it ran, waited or slept (the items' times added up, over the region's length): how much the variant really overlapped",
+        Measure = t => t.InFlight?.Mean,
+    };
+
+    /// <summary>The most items under way at any moment.</summary>
+    public static Metric InFlightPeak { get; } = Metric.Count("inFlightPeak", "Peak in flight") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "in a workload scenario, the most items under way at any moment of the region",
+        Measure = t => t.InFlight?.Peak,
+    };
+
+    /// <summary>The most items the strategy lets run at once.</summary>
+    public static Metric AllowedAtOnce { get; } = Metric.Count("allowedAtOnce", "Allowed at once") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "in a workload scenario, the most items the strategy lets run at once: its degree (the API's default read as the API reads it), 1 for a loop that waits for each item, every item for one that starts them all",
+        Measure = t => t.InFlight?.Allowed,
+    };
+
+    /// <summary>The share of the region with as many items in flight as the strategy allows.</summary>
+    public static Metric AtAllowedShare { get; } = new Metric("atAllowedShare", "At its limit") with
+    {
+        Format = MetricFormat.Ratio,
+        Direction = MetricDirection.Neither,
+        Description = "in a workload scenario, the share of the region (0 to 1) with as many items in flight as the strategy allows at once",
+        Measure = t => t.InFlight?.AtAllowedShare,
+    };
+
     /// <summary>The processor count the trial's runtime saw.</summary>
     public static Metric ProcessorCountSeen { get; } = Metric.Count("processorCount", "Cores seen") with
     {
@@ -276,7 +311,10 @@ public static class StandardMetrics
     /// <summary>The metrics read from the machine's /proc/stat: absent off Linux, so a table shows them only where some variant has them.</summary>
     internal static IReadOnlyList<Metric> Machine { get; } = [MachineIdle, MachineIoWait, MachineSteal, OthersCpu];
 
-    /// <summary>Every standard metric, in the order tables show them.</summary>
+    /// <summary>The metrics a table shows only where some variant recorded them: the machine's, and the items in flight (kept by scenarios that time their items).</summary>
+    internal static IReadOnlyList<Metric> WhereRecorded { get; } = [.. Machine, InFlightMean];
+
+    /// <summary>Every standard metric, in the order tables show them; a new one goes last, so that the CSV's columns keep their places.</summary>
     public static IReadOnlyList<Metric> All { get; } =
     [
         WallTime, PeakThreads, PeakPoolThreads, PeakQueueLength, Cpu, CoresUsed, P99, Allocated,
@@ -284,13 +322,14 @@ public static class StandardMetrics
         Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, StartUp, P50, P95, MaxLatency,
         LongestItem, CallerTime, FirstItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, Join, GcPause,
         MachineIdle, MachineIoWait, MachineSteal, OthersCpu,
+        InFlightMean, InFlightPeak, AllowedAtOnce, AtAllowedShare,
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>
-    internal static MetricValues Read(Measurements process, LatencyPercentiles? latency, double? longestItemMs = null, double? callerMs = null, double? firstItemMs = null)
+    internal static MetricValues Read(Measurements process, LatencyPercentiles? latency, double? longestItemMs = null, double? callerMs = null, double? firstItemMs = null, ItemsInFlight? inFlight = null)
     {
         ArgumentNullException.ThrowIfNull(process);
-        var trial = new MeasuredTrial(process, latency, longestItemMs, callerMs, firstItemMs);
+        var trial = new MeasuredTrial(process, latency, longestItemMs, callerMs, firstItemMs, inFlight);
         return ReadEach(metric => metric.Measure?.Invoke(trial));
     }
 

@@ -42,11 +42,11 @@ internal sealed record ResultColumn(string Id, string Header, string Unit, Metri
     {
         ArgumentNullException.ThrowIfNull(scenario);
         // A metric no variant recorded (the runtime's account, with events off or in a file from before; the machine's,
-        // off Linux or in a file from before) has no column.
+        // off Linux or in a file from before; the items in flight, where the scenario does not time its items) has no column.
         return
         [
             .. Leading,
-            .. MetricsOf(scenario).Where(m => m.Visibility >= MetricVisibility.Reports && ((m.Account is null && !StandardMetrics.Machine.Contains(m)) || scenario.Variants.Any(v => v.Summary?.Median(m) is not null))).Select(MetricColumn),
+            .. MetricsOf(scenario).Where(m => m.Visibility >= MetricVisibility.Reports && ((m.Account is null && !StandardMetrics.WhereRecorded.Contains(m)) || scenario.Variants.Any(v => v.Summary?.Median(m) is not null))).Select(MetricColumn),
             .. Trailing,
         ];
     }

@@ -33,6 +33,9 @@ public sealed record TrialOutcome
     /// <summary>From the handover to the first item's call (see <see cref="StandardMetrics.FirstItem"/>); null where not timed.</summary>
     internal double? FirstItemMs { get; init; }
 
+    /// <summary>How many items were in flight at once over the region (see <see cref="Measurement.ItemsInFlight"/>); null where the scenario does not time its items.</summary>
+    internal ItemsInFlight? InFlight { get; init; }
+
     /// <summary>The workload's fingerprint (<see cref="Workloads.Workload.Digest"/>), so a report can show every variant ran the same work.</summary>
     public string? WorkloadDigest { get; init; }
 

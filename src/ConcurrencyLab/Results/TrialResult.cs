@@ -43,6 +43,12 @@ public sealed record TrialResult
     public ServiceMeasurements? Service { get; init; }
 
     /// <summary>
+    /// How many items were in flight at once over the region, and when (<see cref="ItemsInFlight.Timeline"/>); null
+    /// where the scenario does not time its items, and in files from before it was kept.
+    /// </summary>
+    public ItemsInFlight? InFlight { get; init; }
+
+    /// <summary>
     /// The runtime's own account of the region (the pool's decisions and why, time blocked, GC pauses), read by
     /// the runner from the trial's events; null when events were off, or the trial ran in the runner's process.
     /// </summary>
@@ -102,7 +108,7 @@ public sealed record TrialResult
             error = $"{outcome.ItemsDuplicated} items ran more than once.";
         }
 
-        var metrics = StandardMetrics.Read(m, outcome.LatenciesMs.Count > 0 ? LatencyDistribution.Summarise(outcome.LatenciesMs) : null, outcome.LongestItemMs, outcome.CallerMs, outcome.FirstItemMs);
+        var metrics = StandardMetrics.Read(m, outcome.LatenciesMs.Count > 0 ? LatencyDistribution.Summarise(outcome.LatenciesMs) : null, outcome.LongestItemMs, outcome.CallerMs, outcome.FirstItemMs, outcome.InFlight);
         if (outcome.Metrics is { } own)
         {
             metrics.AddRange(own);
@@ -120,6 +126,7 @@ public sealed record TrialResult
             Metrics = metrics,
             Samples = m.Samples,
             Service = outcome.Service,
+            InFlight = outcome.InFlight,
             ItemTimesMs = outcome.ItemTimesMs,
         };
     }

@@ -172,7 +172,7 @@ internal static class TrialJson
     /// <summary>The members <see cref="WriteUtf8"/> writes, by the JSON names of each type's contract.</summary>
     internal static readonly IReadOnlyDictionary<Type, string[]> WrittenMembers = new Dictionary<Type, string[]>
     {
-        [typeof(TrialResult)] = ["repeat", "status", "error", "isolated", "itemsPlanned", "itemsCompleted", "itemsDuplicated", "workloadDigest", "metrics", "samples", "service", "runtime", "regionClock", "itemTimesMs"],
+        [typeof(TrialResult)] = ["repeat", "status", "error", "isolated", "itemsPlanned", "itemsCompleted", "itemsDuplicated", "workloadDigest", "metrics", "samples", "service", "inFlight", "runtime", "regionClock", "itemTimesMs"],
         [typeof(ServiceMeasurements)] = ["name", "metrics", "samples", "runtime", "labThreads"],
         [typeof(Sample)] = ["timeMs", "threads", "poolThreads", "queueLength", "cpuMs"],
         [typeof(RegionClock)] = ["start", "end", "labThreads", "caller"],
@@ -207,6 +207,12 @@ internal static class TrialJson
             WriteRuntime(writer, service.Runtime);
             WriteIntegers(writer, "labThreads", service.LabThreads);
             writer.WriteEndObject();
+        }
+
+        if (result.InFlight is { } inFlight)
+        {
+            writer.WritePropertyName("inFlight");
+            JsonSerializer.Serialize(writer, inFlight, (JsonTypeInfo<ItemsInFlight>)Options.GetTypeInfo(typeof(ItemsInFlight)));
         }
 
         WriteRuntime(writer, result.Runtime);

@@ -229,6 +229,8 @@ public abstract class BatchScenario : Scenario
             context.Meter.Stop();
         }
 
+        var inFlight = batch.InFlight(variant.Strategy.MostAtOnce(variant.Degree, workload.Count));
+
         var (metrics, checkError) = CheckResults(workload, fixture);
         string? workloadError;
         var own = new MetricValues();
@@ -260,6 +262,7 @@ public abstract class BatchScenario : Scenario
             ItemTimesMs = batch.ItemTimesMs(),
             CallerMs = batch.CallerMs(),
             FirstItemMs = batch.FirstItemMs(),
+            InFlight = inFlight,
             WorkloadDigest = workload.Digest,
             Metrics = metrics,
             Error = failure ?? checkError ?? workloadError,

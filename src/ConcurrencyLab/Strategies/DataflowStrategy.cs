@@ -16,6 +16,9 @@ internal sealed class DataflowStrategy : Strategy
 
     public override string DefaultDegreeMeaning => "1, ActionBlock's own default";
 
+    /// <inheritdoc/>
+    private protected override int DefaultMostAtOnce(int items) => 1;
+
     public override async Task ExecuteAsync(WorkBatch batch, Degree degree, CancellationToken cancellationToken = default)
     {
         var options = new ExecutionDataflowBlockOptions { CancellationToken = cancellationToken };

@@ -18,6 +18,9 @@ internal sealed class ParallelForStrategy : Strategy
 
     public override string DefaultDegreeMeaning => "-1: no limit; the pool's thread injection decides";
 
+    /// <inheritdoc/>
+    private protected override int DefaultMostAtOnce(int items) => items;
+
     public override Task ExecuteAsync(WorkBatch batch, Degree degree, CancellationToken cancellationToken = default)
     {
         var options = new ParallelOptions { MaxDegreeOfParallelism = degree.Or(-1), CancellationToken = cancellationToken };

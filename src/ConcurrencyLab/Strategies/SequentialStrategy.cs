@@ -9,6 +9,9 @@ internal sealed class SequentialStrategy : Strategy
 
     public override string Description => "for loop: each item waits for the one before it";
 
+    /// <summary>One: each item waits for the one before it.</summary>
+    public override int MostAtOnce(Degree degree, int items) => Math.Min(1, items);
+
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 
     public override Task ExecuteAsync(WorkBatch batch, Degree degree, CancellationToken cancellationToken = default)

@@ -51,6 +51,17 @@ internal abstract class Strategy
     /// </summary>
     public virtual bool RunAtDefaultDegree => false;
 
+    /// <summary>
+    /// The most of <paramref name="items"/> items the strategy lets run at once at <paramref name="degree"/>: by
+    /// default, every item for one without a degree, its degree (<see cref="DefaultMostAtOnce"/> for the API's
+    /// default) for one with; never more than the items. What its items in flight are measured against.
+    /// </summary>
+    public virtual int MostAtOnce(Degree degree, int items) =>
+        Math.Clamp(!HasDegree ? items : degree.IsDefault ? DefaultMostAtOnce(items) : degree.Value, Math.Min(1, items), Math.Max(0, items));
+
+    /// <summary>How many items at once the API's default degree (<c>@default</c>) lets run: the core count unless said otherwise.</summary>
+    private protected virtual int DefaultMostAtOnce(int items) => Environment.ProcessorCount;
+
     /// <summary>Whether the strategy can call items in <paramref name="form"/>.</summary>
     public bool Supports(WorkForm form) => Forms.Contains(form);
 

@@ -15,6 +15,9 @@ internal sealed class TaskLoopStrategy : Strategy
 
     public override string Description => "for loop: Task.Run per item, Wait() on it before the next";
 
+    /// <summary>One: each item waits for the one before it.</summary>
+    public override int MostAtOnce(Degree degree, int items) => Math.Min(1, items);
+
     public override IReadOnlyList<WorkForm> Forms { get; } = [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 
     public override Task ExecuteAsync(WorkBatch batch, Degree degree, CancellationToken cancellationToken = default)

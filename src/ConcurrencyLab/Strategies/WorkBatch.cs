@@ -223,6 +223,22 @@ internal sealed class WorkBatch
     /// </summary>
     public double CallerMs() => Stopwatch.GetElapsedTime(0, _callerTicks).TotalMilliseconds;
 
+    /// <summary>
+    /// How many items were in flight at once, from <see cref="MarkStart"/> to the last item's end (to now, where some
+    /// item has not ended), against <paramref name="allowed"/>, the most the strategy lets run at once. Read from the
+    /// start and end times the batch records anyway, so counting costs the items nothing; null when no item began.
+    /// </summary>
+    public Measurement.ItemsInFlight? InFlight(int? allowed)
+    {
+        var end = Completed == Count ? 0L : Stopwatch.GetTimestamp();
+        for (var i = 0; i < _finishedAt.Length && Completed == Count; i++)
+        {
+            end = Math.Max(end, _finishedAt[i]);
+        }
+
+        return Measurement.ItemsInFlight.Of(_begunAt, _finishedAt, _startedAt, end, Stopwatch.Frequency, allowed);
+    }
+
     /// <summary>Milliseconds from <see cref="MarkStart"/> to the first item's call: the strategy's own start (threads made, a pipeline built); null when no item began.</summary>
     public double? FirstItemMs()
     {

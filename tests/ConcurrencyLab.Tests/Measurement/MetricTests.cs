@@ -45,7 +45,8 @@ public sealed class MetricTests
         Assert.All(StandardMetrics.All, m => Assert.NotEmpty(m.Description));
 
         // Each is read from the trial's own readings, or from the runtime's account of it, and never from both.
-        var values = StandardMetrics.Read(Reading(200, 250, 50), new LatencyPercentiles(10, 20, 30, 40), longestItemMs: 12, callerMs: 3, firstItemMs: 0.5);
+        var inFlight = new ItemsInFlight { Mean = 3.5, Peak = 5, Allowed = 4, AtAllowedShare = 0.6 };
+        var values = StandardMetrics.Read(Reading(200, 250, 50), new LatencyPercentiles(10, 20, 30, 40), longestItemMs: 12, callerMs: 3, firstItemMs: 0.5, inFlight: inFlight);
         var account = new RuntimeAccount
         {
             Events = RuntimeEvents.Full,
@@ -62,6 +63,12 @@ public sealed class MetricTests
         Assert.Equal(1, fromAccount[StandardMetrics.StarvationInjections]);
         Assert.Equal(12, fromAccount[StandardMetrics.Blocked]);
         Assert.Equal(7, fromAccount[StandardMetrics.Join]);
+
+        // Items in flight, as the batch counted them.
+        Assert.Equal(3.5, values[StandardMetrics.InFlightMean]);
+        Assert.Equal(5, values[StandardMetrics.InFlightPeak]);
+        Assert.Equal(4, values[StandardMetrics.AllowedAtOnce]);
+        Assert.Equal(0.6, values[StandardMetrics.AtAllowedShare]);
 
         // The machine's busy time less the process's own CPU is everyone else's.
         Assert.Equal(40, values[StandardMetrics.OthersCpu]);

@@ -107,6 +107,8 @@ public sealed class TrialJsonTests
         from caller in Gen.Int
         from hasTimes in Gen.Bool
         from times in Number.List[0, 5]
+        from inFlight in Gen.Int[0, 2]
+        from peak in Gen.Int[0, 1000]
         let error = hasError ? errorText : null
         let digest = hasDigest ? digestText : null
         select new TrialResult
@@ -132,6 +134,15 @@ public sealed class TrialJsonTests
             Runtime = runtime ? new RuntimeAccount { Events = RuntimeEvents.Pool, PoolTargetAtStart = repeat } : null,
             Region = region == 0 ? null : new RegionClock(start, region == 2 ? end : null, labThreads, region == 2 ? caller : null),
             ItemTimesMs = hasTimes ? times : null,
+            InFlight = inFlight == 0 ? null : new ItemsInFlight
+            {
+                Mean = peak / 3.0,
+                Peak = peak,
+                Allowed = inFlight == 2 ? peak + 1 : null,
+                AtAllowedShare = inFlight == 2 ? 0.25 : null,
+                BinMs = 1.5,
+                Timeline = times,
+            },
         };
 
     [Fact]
