@@ -83,11 +83,12 @@ internal sealed class TableColumns
         var wanted = every
             .Where(c => Shown.Contains(c.Id) || checks.Contains(c.Id) || c.Id == "trials"
                 || (c.Id == StandardMetrics.StarvationInjections.Id && starved)
+                || (c.Id == StandardMetrics.InFlightMean.Id && InFlightDecides(scenario))
                 || (c.Id == "flags" && scenario.Variants.Any(v => c.Format(scenario, v).Length > 0)))
             .ToList();
 
         // Left out first when the table is too wide: what decides least. The variant, its median and its flags stay.
-        string[] leaveOut = [StandardMetrics.Cpu.Id, "ci95Ms", .. checks.AsEnumerable().Reverse(), StandardMetrics.StarvationInjections.Id, StandardMetrics.PeakPoolThreads.Id, "trials", StandardMetrics.PeakThreads.Id, "efficiency"];
+        string[] leaveOut = [StandardMetrics.Cpu.Id, "ci95Ms", StandardMetrics.InFlightMean.Id, .. checks.AsEnumerable().Reverse(), StandardMetrics.StarvationInjections.Id, StandardMetrics.PeakPoolThreads.Id, "trials", StandardMetrics.PeakThreads.Id, "efficiency"];
         var left = new List<ResultColumn>();
         foreach (var id in leaveOut)
         {
@@ -124,6 +125,11 @@ internal sealed class TableColumns
         ArgumentNullException.ThrowIfNull(columns);
         return 1 + columns.Sum(c => 3 + Math.Max(c.HeaderWithUnit.Length, scenario.Variants.Select(v => Cell(c, scenario, v).Length).DefaultIfEmpty(0).Max()));
     }
+
+    // Whether the answer cites items in flight (a reason that counts them, or a limit inside the items): then the
+    // console shows the column its figures come from.
+    private static bool InFlightDecides(ScenarioResult scenario) =>
+        (scenario.Recommendations ?? []).Any(r => r.Limit is not null || r.Avoid.Any(a => a is CouldNotStart or HeldToItsDegree { InFlight: not null } or BlocksPoolThreads { InFlight: not null }));
 
     // The scenario's own measures a table shows by default: the first two it shows everywhere, flags aside (the
     // flags column names those that are not 0).

@@ -22,6 +22,21 @@ internal static class Recommender
     /// <summary>Fewer cores busy than this, on average, while much slower than the fastest: the threads were blocked, not working.</summary>
     public const double IdleCores = 0.25;
 
+    /// <summary>A variant with at most this share of the items in flight it allows, on average, could not start its work.</summary>
+    public const double StartShare = 0.5;
+
+    /// <summary>At least this share of the machine's cores busy, on average: the CPU was what the variant ran on, all of it.</summary>
+    public const double BusyCoresShare = 0.8;
+
+    /// <summary>At most this share of the machine's cores busy, on average, while every pool thread was inside an item: the items blocked their threads.</summary>
+    public const double IdleCoresShare = 0.5;
+
+    /// <summary>A variant at least this many times the fastest's CPU, with the cores busy, was held by its own extra CPU.</summary>
+    public const double MoreCpuRatio = 1.5;
+
+    /// <summary>A variant that ran its allowed items at once for this share of the region, or this share of them on average, was held to them.</summary>
+    public const double AtLimitShare = 0.75;
+
     /// <summary>
     /// The recommendations <paramref name="scenario"/> holds, or, for a file written before they were stored, the
     /// ones its results give on a machine of <paramref name="processorCount"/> cores.
@@ -29,7 +44,13 @@ internal static class Recommender
     public static IReadOnlyList<Recommendation> Of(ScenarioResult scenario, int processorCount)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        return scenario.Recommendations ?? AllFor(scenario, processorCount);
+
+        // A file from before items in flight were measured may hold a reason that said more than its figures did
+        // ("it ran at most 128 items at once" from the degree alone): its answer is made again from its results,
+        // which then gives no reason that needs figures the file does not have.
+        return scenario.Recommendations is { } stored && !stored.Any(r => r.Avoid.Any(a => a is HeldToItsDegree { InFlight: null }))
+            ? stored
+            : AllFor(scenario, processorCount);
     }
 
     /// <summary>
@@ -95,6 +116,7 @@ internal static class Recommender
         // fastest's. Overlap alone is only a failure to tell them apart: a variant of three trials, one of them fast,
         // has an interval wide enough to overlap anything, and its median may be twice the fastest's.
         var tied = sound.Where(v => v == fastest || (v.Summary!.CiLowMs <= best.CiHighMs && v.Summary.MedianWallMs <= AsFastRatio * best.MedianWallMs)).ToList();
+        var limit = LimitInside.Of(scenario, sound, processorCount);
         var use = tied.OrderBy(v => Threads(v) ?? double.MaxValue).ThenBy(v => Cpu(v) ?? double.MaxValue).ThenBy(v => v.Summary!.MedianWallMs).First();
         return new Recommendation
         {
@@ -111,6 +133,7 @@ internal static class Recommender
             FastestCpuMs = Cpu(fastest),
             Avoid = Ranked(judged.Where(v => v.Name != use.Name).Select(v => ReasonToAvoid(scenario, v, use, fastest, tied.Contains(v), processorCount))),
             Gap = GapOf(scenario, fastest, processorCount),
+            Limit = limit,
             NotJudged = unlike,
         };
     }
@@ -263,7 +286,10 @@ internal static class Recommender
     private static AvoidReason[] Ranked(IEnumerable<AvoidReason?> reasons) =>
         [.. reasons.OfType<AvoidReason>().OrderBy(a => a.Rank).ThenBy(a => a.Variant, StringComparer.Ordinal)];
 
-    // The first rule that fires, by how much it should worry a reader: wrong answers, then waste, then slowness.
+    // The first rule that fires, in the order a performance engineer would check: wrong answers; the pool pushed; then,
+    // for a variant much slower than the fastest, its work that could not start, the CPU it spent, the limit it set
+    // itself; then waste. Every rule fires only on figures the run measured, and a reason carries them; a variant much
+    // slower for no measured cause is said to be so, and nothing more.
     private static AvoidReason? ReasonToAvoid(ScenarioResult scenario, VariantResult variant, VariantResult use, VariantResult fastest, bool asFast, int processorCount)
     {
         var failed = variant.Trials.Where(t => t.Status != TrialStatus.Ok).ToList();
@@ -290,6 +316,26 @@ internal static class Recommender
             return new WrongResults { Variant = variant.Name, Metrics = wrong.ToDictionary(m => m.Id, m => summary.Median(m)!.Value, StringComparer.Ordinal) };
         }
 
+        // A median of 0 (no measurable time) gives no ratio a file could hold: then no rule of slowness fires.
+        var ratio = fastest.Summary!.MedianWallMs > 0 ? summary.MedianWallMs / fastest.Summary.MedianWallMs : 1;
+        var slow = ratio >= SlowRatio;
+        var cores = summary.Median(StandardMetrics.CoresUsed);
+        var coresBusy = processorCount >= 1 && cores >= BusyCoresShare * processorCount;
+        var inFlight = InFlightOf(summary);
+
+        // Much slower, with its items in flight counted: what held them, in the order an engineer checks it. The
+        // pool's raises are part of the first account; where the items ran as many at once as allowed, the degree is.
+        if (slow && inFlight is not null)
+        {
+            var cause = (AvoidReason?)CouldNotStart(variant, summary, ratio, processorCount)
+                ?? (AvoidReason?)CpuBoundOf(variant, summary, fastest, ratio, coresBusy, processorCount)
+                ?? HeldOf(variant, inFlight, fastest, ratio);
+            if (cause is not null)
+            {
+                return cause;
+            }
+        }
+
         // The pool's injections, in the trial's process or in the service it drove (fanout's product service).
         foreach (var (service, starved, blocking) in new[]
         {
@@ -297,50 +343,134 @@ internal static class Recommender
             (variant.Trials.Select(t => t.Service?.Name).FirstOrDefault(n => n is not null), ServiceMedian(variant, StandardMetrics.StarvationInjections), ServiceMedian(variant, StandardMetrics.BlockingInjections)),
         })
         {
-            if (starved + blocking >= 1)
+            // Threads added for starvation alone while every core was busy say that long items held the pool's
+            // threads running, not blocked: no sign of blocking.
+            if (starved + blocking < 1 || (service is null && blocking < 1 && coresBusy))
             {
-                // Where, when the stacks were sampled: the top call site of the process the pool was pushed in.
-                var account = Accounts.Of(variant);
-                var sampled = service is null ? account?.Process.Threads : account?.Service?.Threads;
-                var top = sampled is { Sites.Count: > 0 } ? sampled.Sites[0] : null;
-                return new BlocksPoolThreads
-                {
-                    Variant = variant.Name, Service = service, Starvation = starved, Blocking = blocking, MedianMs = summary.MedianWallMs,
-                    At = top, AtShare = sampled?.Top is var (_, share) ? Math.Round(share, 3) : null,
-                };
+                continue;
             }
+
+            // Where, when the stacks were sampled: the top call site of the process the pool was pushed in.
+            var account = Accounts.Of(variant);
+            var sampled = service is null ? account?.Process.Threads : account?.Service?.Threads;
+            var top = sampled is { Sites.Count: > 0 } ? sampled.Sites[0] : null;
+            return new BlocksPoolThreads
+            {
+                Variant = variant.Name, Service = service, Starvation = starved, Blocking = blocking, MedianMs = summary.MedianWallMs,
+                At = top, AtShare = sampled?.Top is var (_, share) ? Math.Round(share, 3) : null,
+                InFlight = service is null ? inFlight : null,
+            };
         }
 
-        var cores = summary.Median(StandardMetrics.CoresUsed);
-        var fastestCores = fastest.Summary!.Median(StandardMetrics.CoresUsed);
-        if (processorCount >= 2 && cores is >= 0.8 and <= 1.2 && fastestCores >= 1.5 && !asFast && !WaitedForIo(summary))
+        // About one core busy where the fastest kept more: said only where the items in flight, if measured, agree
+        // that it ran about one at a time (items under a lock keep one core busy with many in flight).
+        var fastestCores = fastest.Summary.Median(StandardMetrics.CoresUsed);
+        if (processorCount >= 2 && cores is >= 0.8 and <= 1.2 && fastestCores >= 1.5 && !asFast && !WaitedForIo(summary) && inFlight is not { Mean: > 1.5 })
         {
             return new OneCoreBusy { Variant = variant.Name, Cores = cores.Value, FastestCores = fastestCores.Value, ProcessorCount = processorCount };
         }
 
-        // A median of 0 (no measurable time) gives no ratio a file could hold: then no rule of slowness fires.
-        var ratio = fastest.Summary.MedianWallMs > 0 ? summary.MedianWallMs / fastest.Summary.MedianWallMs : 1;
         if (Threads(variant) is { } threads && Threads(use) is { } fewest && threads >= ThreadsRatio * fewest && threads >= fewest + ExtraThreads)
         {
             return new ManyMoreThreads { Variant = variant.Name, Threads = threads, UseThreads = fewest, AsFast = asFast, Ratio = ratio };
         }
 
-        // Much slower, calling blocking code, with the cores idle, and never given the threads its degree asked
-        // for (the calling thread counts as one, as Parallel.For uses it): its threads sat blocked in the waits.
-        // Given them, the degree is what held it back.
+        // Where the items in flight were not measured (a scenario that does not time its items): much slower, calling
+        // blocking code, with the cores idle, and never given the threads its degree asked for (the calling thread
+        // counts as one, as Parallel.For uses it): its threads sat blocked in the waits.
         var degree = variant.WholeNumber(Scenarios.BatchVariant.DegreeName);
         var poolThreads = summary.Median(StandardMetrics.PeakPoolThreads);
-        if (ratio >= SlowRatio && variant.Form == Workloads.WorkForm.Sync && cores is { } idle && idle < IdleCores && (degree is null || poolThreads + 1 < degree))
+        if (slow && inFlight is null && variant.Form == Workloads.WorkForm.Sync && cores is { } idle && idle < IdleCores && (degree is null || poolThreads + 1 < degree))
         {
             return new BlockedWithCoresIdle { Variant = variant.Name, Cores = idle, ProcessorCount = processorCount, MedianMs = summary.MedianWallMs, Ratio = ratio, Degree = degree, PoolThreads = poolThreads };
         }
 
-        if (ratio >= SlowRatio && degree is { } limit)
+        return slow ? new MuchSlower { Variant = variant.Name, Ratio = ratio, MedianMs = summary.MedianWallMs } : null;
+    }
+
+    /// <summary>The medians of a variant's items in flight; null where its trials did not count them.</summary>
+    internal static InFlightFigures? InFlightOf(VariantSummary summary) =>
+        summary.Median(StandardMetrics.InFlightMean) is { } mean && summary.Median(StandardMetrics.InFlightPeak) is { } peak
+            ? new InFlightFigures
+            {
+                Mean = mean,
+                Peak = peak,
+                Allowed = summary.Median(StandardMetrics.AllowedAtOnce),
+                AtAllowedShare = summary.Median(StandardMetrics.AtAllowedShare),
+            }
+            : null;
+
+    // Far fewer items in flight than the strategy allows: its work could not start. Why, in the order the figures can
+    // tell it: the calling thread ran the items itself; never more than one at a time; every pool thread inside an item
+    // with the cores idle. With the cores busy the CPU is the account (CpuBoundOf), not this one.
+    private static CouldNotStart? CouldNotStart(VariantResult variant, VariantSummary summary, double ratio, int processorCount)
+    {
+        if (InFlightOf(summary) is not { Allowed: >= 2 and var allowed } inFlight || inFlight.Mean > StartShare * allowed)
         {
-            return new HeldToItsDegree { Variant = variant.Name, Degree = limit, Ratio = ratio };
+            return null;
         }
 
-        return ratio >= SlowRatio ? new MuchSlower { Variant = variant.Name, Ratio = ratio, MedianMs = summary.MedianWallMs } : null;
+        var cores = summary.Median(StandardMetrics.CoresUsed);
+        var poolThreads = summary.Median(StandardMetrics.PeakPoolThreads);
+        var caller = summary.Median(StandardMetrics.CallerTime);
+        StartCause cause;
+        if (caller >= 0.5 * summary.MedianWallMs)
+        {
+            cause = StartCause.CallingThread;
+        }
+        else if (inFlight.Peak <= 1)
+        {
+            cause = StartCause.OneAtATime;
+        }
+        else if (cores is { } c && c <= IdleCoresShare * processorCount && poolThreads is > 0 and var pool && inFlight.Mean <= pool + 1 && inFlight.Peak >= pool - 1)
+        {
+            cause = StartCause.PoolThreadsBlocked;
+        }
+        else if (cores >= BusyCoresShare * processorCount)
+        {
+            return null;
+        }
+        else
+        {
+            cause = StartCause.Unexplained;
+        }
+
+        return new CouldNotStart
+        {
+            Variant = variant.Name,
+            InFlight = inFlight,
+            Cause = cause,
+            Cores = cores,
+            ProcessorCount = processorCount,
+            PoolThreads = poolThreads,
+            QueuePeak = summary.Median(StandardMetrics.PeakQueueLength),
+            Starvation = summary.Median(StandardMetrics.StarvationInjections) ?? 0,
+            Blocking = summary.Median(StandardMetrics.BlockingInjections) ?? 0,
+            CallerMs = caller,
+            MedianMs = summary.MedianWallMs,
+            Ratio = ratio,
+        };
+    }
+
+    // Every core busy, on much more CPU than the fastest spent on the same work: its own CPU held it.
+    private static CpuBound? CpuBoundOf(VariantResult variant, VariantSummary summary, VariantResult fastest, double ratio, bool coresBusy, int processorCount) =>
+        coresBusy && summary.Median(StandardMetrics.Cpu) is { } cpu && fastest.Summary?.Median(StandardMetrics.Cpu) is > 0 and var fastestCpu && cpu >= MoreCpuRatio * fastestCpu
+            ? new CpuBound { Variant = variant.Name, Cores = summary.Median(StandardMetrics.CoresUsed)!.Value, ProcessorCount = processorCount, CpuMs = cpu, FastestCpuMs = fastestCpu, Ratio = ratio }
+            : null;
+
+    // As many items in flight as it allows for most of the region, where the fastest ran far more: its degree (or its
+    // loop) held it.
+    private static HeldToItsDegree? HeldOf(VariantResult variant, InFlightFigures inFlight, VariantResult fastest, double ratio)
+    {
+        if (inFlight.Allowed is not { } allowed || fastest.Summary is null || InFlightOf(fastest.Summary) is not { } fastestInFlight)
+        {
+            return null;
+        }
+
+        var atLimit = inFlight.Mean >= AtLimitShare * allowed || inFlight.AtAllowedShare >= AtLimitShare;
+        return atLimit && fastestInFlight.Mean >= 1.5 * inFlight.Mean
+            ? new HeldToItsDegree { Variant = variant.Name, Degree = (int)Math.Round(allowed), Ratio = ratio, InFlight = inFlight, FastestInFlight = fastestInFlight.Mean }
+            : null;
     }
 
     // The median over the ok trials of a metric of the service the trial drove; 0 where none recorded it.

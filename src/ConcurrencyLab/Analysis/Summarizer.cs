@@ -101,6 +101,9 @@ internal static class Summarizer
             IdealMs = scenario.Ideal.Ms,
             IdealReason = scenario.Ideal.Reason,
             Bounds = scenario.Bounds,
+            ItemTimes = scenario.LongestItem is { OnlyWorkload: true, Items: > 0 } floor && grow is null
+                ? new ItemLeastTimes { Items = floor.Items, MeanMs = Math.Round(floor.MeanMs, 3), LongestMs = floor.Ms, Timings = floor.Timings, Variants = floor.Variants }
+                : null,
             DegreeSearches = scenario.DegreeSearches,
             Baseline = plan.Baseline,
             Metrics = plan.Scenario.Metrics,
@@ -129,9 +132,10 @@ internal static class Summarizer
             result = result with { Growth = Growth.Of(result, grow.Name, grow.Sizes, grow.Sizes.ToDictionary(size => size, size => scenario.GrowIdeals.TryGetValue(size, out var b) && b.Ms > 0 ? b.Ms : 0)) };
         }
 
-        return Answer(result, processorCount) with
+        var answered = Answer(result, processorCount);
+        return answered with
         {
-            Notes = [.. result.Notes, .. BeatenIdeal(result), .. Conclude(plan.Scenario, result)],
+            Notes = [.. result.Notes, .. BeatenIdeal(answered), .. Conclude(plan.Scenario, result)],
             Claims = Judge(plan.Scenario, result),
         };
     }
@@ -146,7 +150,45 @@ internal static class Summarizer
         ArgumentNullException.ThrowIfNull(result);
         var variants = result.Variants.Select(v => v with { Account = Accounts.For(v) }).ToList();
         var answered = result with { Variants = variants };
-        return answered with { Recommendations = Recommender.AllFor(answered, processorCount) };
+        var recommendations = Recommender.AllFor(answered, processorCount);
+        if (LimitedIdeal(answered, recommendations) is { } limited)
+        {
+            answered = limited;
+            recommendations = Recommender.AllFor(answered, processorCount);
+        }
+
+        return answered with { Recommendations = recommendations };
+    }
+
+    /// <summary>
+    /// The results with the ideal a limit inside the items sets, where the answer found one and it is well above the
+    /// scenario's own (by a tenth): no more than the limit's slots make progress at once, so the items' least times
+    /// added up over the slots bound every variant's time. Each efficiency is then against it. Null where there is no
+    /// such limit, several answers (work that differs by group), or a run that grew the work.
+    /// </summary>
+    internal static ScenarioResult? LimitedIdeal(ScenarioResult result, IReadOnlyList<Recommendation> recommendations)
+    {
+        ArgumentNullException.ThrowIfNull(result);
+        ArgumentNullException.ThrowIfNull(recommendations);
+        if (recommendations is not [{ Limit: { } limit }] || result.Growth is not null || limit.BoundMs <= 1.1 * Math.Max(0, result.IdealMs))
+        {
+            return null;
+        }
+
+        var before = result.IdealMs > 0 ? $"; the scenario's own bound, {Figures.Ms(result.IdealMs)} ms ({result.IdealReason.TrimEnd('.')}), assumes no such limit" : string.Empty;
+        var reason = $"measured: a limit inside the items lets about {limit.AtOnce.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} make progress at once (the answer says how the run shows it), so {limit.Items} items of {Figures.Ms(limit.ItemLeastMs)} ms at their least need {Figures.Ms(limit.BoundMs)} ms in {limit.Slots} slot{(limit.Slots == 1 ? string.Empty : "s")}{before}";
+        return result with
+        {
+            IdealMs = limit.BoundMs,
+            IdealReason = reason,
+            IdealMeasured = true,
+            Variants =
+            [
+                .. result.Variants.Select(v => v.Summary is { IdealMs: null } summary
+                    ? v with { Summary = summary with { Efficiency = summary.MedianWallMs >= limit.BoundMs ? limit.BoundMs / summary.MedianWallMs : null } }
+                    : v),
+            ],
+        };
     }
 
     /// <summary>

@@ -52,7 +52,7 @@ internal sealed class ItemFloor
             .Select(f =>
             {
                 var index = Array.IndexOf(f.Least, f.Least.Max());
-                return new LongestItem(index, f.Least.Length, f.Least[index], f.Timings, f.Variants.Count);
+                return new LongestItem(index, f.Least.Length, f.Least[index], f.Timings, f.Variants.Count) { MeanMs = f.Least.Average(), OnlyWorkload = _floors.Count == 1 };
             })
             .MinBy(l => l.Ms);
     }
@@ -66,4 +66,11 @@ internal sealed class ItemFloor
 /// <param name="Ms">Its least time over every trial that timed it.</param>
 /// <param name="Timings">How many trials timed it.</param>
 /// <param name="Variants">How many variants those trials ran.</param>
-internal sealed record LongestItem(int Index, int Items, double Ms, int Timings, int Variants);
+internal sealed record LongestItem(int Index, int Items, double Ms, int Timings, int Variants)
+{
+    /// <summary>The items' least times, on average: what an item takes at its fastest.</summary>
+    public double MeanMs { get; init; }
+
+    /// <summary>Whether every timed trial ran this one workload (no sweep or growth of the work made others).</summary>
+    public bool OnlyWorkload { get; init; }
+}

@@ -25,6 +25,11 @@ internal static class RecommendationText
             lines.Add(Statement.Of(Tone.Use, $"{Searched(search)}"));
         }
 
+        if (recommendation.Limit is { } limit)
+        {
+            lines.Add(Statement.Of(Tone.Plain, $"{Limit(limit)}"));
+        }
+
         if (recommendation.Gap is { } gap)
         {
             lines.Add(Statement.Of(Tone.Plain, $"{Gap(gap)}"));
@@ -38,7 +43,7 @@ internal static class RecommendationText
             var more = slower.Count > SlowerNamed ? $" and {slower.Count - SlowerNamed} more" : string.Empty;
             lines.Add(slower.Count == 1
                 ? Statement.Of(Tone.Avoid, $"Avoid {V(slower[0].Variant)}: {Reason(slower[0], recommendation, scenario)}.")
-                : Statement.Of(Tone.Avoid, $"Avoid, as {Piece.Fixed(Analysis.Recommender.SlowRatio, "0.##")} or more times slower than {V(recommendation.Fastest)}: {named}{more}."));
+                : Statement.Of(Tone.Avoid, $"Avoid, as {Piece.Fixed(Analysis.Recommender.SlowRatio, "0.##")} or more times slower than {V(recommendation.Fastest)}, for reasons this run's figures do not explain: {named}{more}."));
         }
 
         lines.AddRange(recommendation.NotJudged.Select(u => Statement.Of(Tone.Plain, $"Not judged: {V(u.Variant)}, {Unlike(u, scenario)}.")));
@@ -56,6 +61,29 @@ internal static class RecommendationText
         var name = metric is null ? Statement.Of($"{Piece.Code(unlike.Metric)}") : Statement.Plain(metric.DisplayName.Length == 0 ? unlike.Metric : char.ToLowerInvariant(metric.DisplayName[0]) + metric.DisplayName[1..]);
         return Statement.Of($"whose median {name} was {Value(unlike.Measured)}{unit} against the {Value(unlike.Expected)}{unit} the run's work is described as ({Piece.Fixed(100 * unlike.Tolerance, "0")}% either way is judged): it ran other work than the run describes, so its time is not weighed against the others'");
     }
+
+    /// <summary>
+    /// A limit inside the items, with the figures that show it: "A limit inside the items: about 3.9 made progress at
+    /// once, whatever the strategy and degree. ...".
+    /// </summary>
+    public static Statement Limit(InsideLimit limit)
+    {
+        ArgumentNullException.ThrowIfNull(limit);
+        var (first, last) = (limit.Witnesses[0], limit.Witnesses[^1]);
+        var witnesses = limit.Witnesses.Count == 2
+            ? Statement.Of($"{V(first.Variant)} with {InFlight(first.InFlight)} items in flight and {V(last.Variant)} with {InFlight(last.InFlight)}")
+            : Statement.Of($"{Piece.Count(limit.Witnesses.Count)} variants with {InFlight(first.InFlight)} to {InFlight(last.InFlight)} items in flight ({V(first.Variant)} to {V(last.Variant)})");
+        var (low, high) = (limit.Witnesses.Min(w => w.PerSecond), limit.Witnesses.Max(w => w.PerSecond));
+        var (shortest, longest) = (limit.Witnesses.Min(w => w.Stretch), limit.Witnesses.Max(w => w.Stretch));
+        var what = limit.LockAmongThem
+            ? Statement.Of($"; threads waited for a lock {Piece.Count(limit.LockContentions)} times for {Piece.Count(limit.Items)} items, so a lock is among the limits")
+            : Statement.Plain(" (a semaphore, a pool of connections, a lock or a service downstream: what it is, the run cannot tell)");
+        return Statement.Of($"A limit inside the items: about {Piece.Fixed(limit.AtOnce, "0.0")} made progress at once, whatever the strategy and degree. The best rate was {Rate(limit.BestPerSecond)} items/s ({V(limit.Best)}) and an item takes {Piece.Ms(limit.ItemLeastMs)} ms at its least, so by Little's law {Rate(limit.BestPerSecond)}/s x {Piece.Ms(limit.ItemLeastMs)} ms = {Piece.Fixed(limit.AtOnce, "0.0")} at once; {witnesses} were no faster ({Rate(low)}-{Rate(high)} items/s), each item taking {Piece.Fixed(shortest, "0.0")}-{Piece.Fixed(longest, "0.0")} times its least, with at most {Piece.Fixed(limit.Cores, "0.00")} of {Piece.Count(limit.ProcessorCount)} cores busy{what}.");
+    }
+
+    private static Number Rate(double perSecond) => Piece.Fixed(perSecond, perSecond >= 100 ? "0" : "0.#");
+
+    private static Number InFlight(double mean) => Piece.Fixed(mean, mean >= 10 ? "0" : "0.0");
 
     /// <summary>
     /// How the degree of a variant to use was found: "foreach-async@48's degree was searched: 2 to 128 tried in 27
@@ -165,17 +193,56 @@ internal static class RecommendationText
             WrongResults w => w.Metrics.Count == 0
                 ? Statement.Plain("wrong results")
                 : Statement.Of($"wrong results: {Statement.Join(", ", w.Metrics.Select(m => Wrong(scenario, m.Key, m.Value)))}"),
-            BlocksPoolThreads b => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}{At(b)}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
-            OneCoreBusy c => Statement.Of($"its CPU work ran one item at a time: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy"),
+            BlocksPoolThreads b => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}{At(b)}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}{RanAtOnce(b.InFlight)}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
+            CouldNotStart n => Statement.Of($"its work could not start: it ran {InFlight(n.InFlight.Mean)} items at once on average (peak {Piece.Count(n.InFlight.Peak)}) though it allows {Piece.Count(n.InFlight.Allowed ?? 0)}; {StartCause(n)}: {Times(n.Ratio)} the time of {fastest}"),
+            CpuBound c => Statement.Of($"its own CPU held it: {Piece.Fixed(c.Cores, "0.00")} of {Piece.Count(c.ProcessorCount)} cores busy on {Piece.Ms(c.CpuMs)} ms of CPU, {Times(c.CpuMs / c.FastestCpuMs)} the {Piece.Ms(c.FastestCpuMs)} ms {fastest} spent: {Times(c.Ratio)} the time of {fastest}"),
+            OneCoreBusy c => Statement.Of($"its CPU ran on about one core: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy"),
             ManyMoreThreads t => t.AsFast
                 ? Statement.Of($"as fast, but on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}")
                 : Statement.Of($"{Times(t.Ratio)} slower than {fastest}, and on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}"),
             BlockedWithCoresIdle i => Statement.Of($"it blocks its threads in the waits: {Piece.Fixed(i.Cores, "0.00")} of {Piece.Count(i.ProcessorCount)} cores busy over {Piece.Ms(i.MedianMs)} ms, {Times(i.Ratio)} the time of {fastest}{(i.Degree is { } d && i.PoolThreads is { } p ? Statement.Of($"; it asked for {Piece.Fixed(d, "0")} at once and the pool had at most {Piece.Count(p)} threads") : Statement.Plain(string.Empty))}"),
-            HeldToItsDegree h => Statement.Of($"it ran at most {Piece.Fixed(h.Degree, "0")} items at once: {Times(h.Ratio)} the time of {fastest}"),
-            MuchSlower s => Statement.Of($"{Times(s.Ratio)} slower than {fastest} ({Piece.Ms(s.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms)"),
+            HeldToItsDegree { InFlight: { } f } h => Statement.Of($"it ran {(h.Degree == 1 ? Statement.Plain("one item at a time") : Statement.Of($"{InFlight(f.Mean)} items at once on average"))}, all it allows ({Piece.Count(h.Degree)}){AtAllowed(f)}, where {fastest} ran {InFlight(h.FastestInFlight ?? 0)}: {Times(h.Ratio)} the time of {fastest}"),
+            HeldToItsDegree h => Statement.Of($"{Times(h.Ratio)} the time of {fastest} at a degree of {Piece.Fixed(h.Degree, "0")}; how many items it ran at once was not measured"),
+            MuchSlower s => Statement.Of($"{Times(s.Ratio)} slower than {fastest} ({Piece.Ms(s.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms), for reasons this run's figures do not explain"),
             _ => Statement.Plain(reason.GetType().Name),
         };
     }
+
+    // Why the work could not start, as the figures show it.
+    private static Statement StartCause(CouldNotStart n) => n.Cause switch
+    {
+        Results.StartCause.CallingThread => Statement.Of($"the calling thread ran {Piece.Ms(n.CallerMs ?? 0)} ms of the items' work itself, one item after another, before each call returned, of the {Piece.Ms(n.MedianMs)} ms it took"),
+        Results.StartCause.OneAtATime => Statement.Plain("never more than one at a time: each call ran its item to the end before the next began"),
+        Results.StartCause.PoolThreadsBlocked => Statement.Of($"its pool threads were blocked inside the items: each of the pool's {Count(n.PoolThreads)} threads was in an item while {Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores were busy{Queued(n.QueuePeak)}{Added(n)}"),
+        _ => Statement.Of($"what held the rest back is not explained by what this run measured ({Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy, at most {Count(n.PoolThreads)} pool threads)"),
+    };
+
+    private static Statement Cores(double? cores) => cores is { } c ? Statement.Of($"{Piece.Fixed(c, "0.00")}") : Statement.Plain("?");
+
+    private static Statement Queued(double? queue) => queue switch
+    {
+        1 => Statement.Plain(", and a work item waited in the pool's queue"),
+        > 1 and var q => Statement.Of($", and up to {Piece.Count(q)} work items waited in the pool's queue"),
+        _ => Statement.Plain(string.Empty),
+    };
+
+    // "once", "2.5 times": a median count of events.
+    private static Statement TimesCounted(double count) => count == 1 ? Statement.Plain("once") : Statement.Of($"{Piece.Count(count)} times");
+
+    // The pool's raises while the items held its threads: it added threads, but at its own pace.
+    private static Statement Added(CouldNotStart n) => n.Starvation + n.Blocking >= 1
+        ? Statement.Of($"; the pool added threads {TimesCounted(n.Starvation + n.Blocking)} for starvation or blocking, at its own pace")
+        : Statement.Plain(string.Empty);
+
+    // ", for 93% of the region": the share at its limit, where measured.
+    private static Statement AtAllowed(InFlightFigures f) => f.AtAllowedShare is >= 0 and <= 1 and var share
+        ? Statement.Of($" for {Piece.Fixed(100 * share, "0")}% of the region")
+        : Statement.Plain(string.Empty);
+
+    // "; it ran 3.9 items at once on average (peak 5) of the 128 it allows": where measured.
+    private static Statement RanAtOnce(InFlightFigures? f) => f is null
+        ? Statement.Plain(string.Empty)
+        : Statement.Of($"; it ran {InFlight(f.Mean)} items at once on average (peak {Piece.Count(f.Peak)}){(f.Allowed is { } allowed ? Statement.Of($" of the {Piece.Count(allowed)} it allows") : Statement.Plain(string.Empty))}");
 
     // Where the threads blocked most, when the stacks were sampled: " at Worker.Fetch (Worker.cs:42) -> Task`1.get_Result
     // (77% of the time not running)".
@@ -195,12 +262,12 @@ internal static class RecommendationText
     {
         if (b.Starvation >= 1)
         {
-            yield return Statement.Of($"{Count(b.Starvation)} times because queued work waited with no thread free");
+            yield return Statement.Of($"{TimesCounted(b.Starvation)} because queued work waited with no thread free");
         }
 
         if (b.Blocking >= 1)
         {
-            yield return Statement.Of($"{Count(b.Blocking)} times because its threads blocked on tasks");
+            yield return Statement.Of($"{TimesCounted(b.Blocking)} because its threads blocked on tasks");
         }
     }
 

@@ -53,6 +53,13 @@ public sealed record Recommendation
     public GapAccount? Gap { get; init; }
 
     /// <summary>
+    /// A limit inside the items that the run's own figures show: no more than about <see cref="InsideLimit.AtOnce"/>
+    /// items made progress at once whatever the strategy and degree; null where the figures show none, or cannot tell
+    /// (the scenario does not time its items, or the run has too few variants to see the rate stay flat).
+    /// </summary>
+    public InsideLimit? Limit { get; init; }
+
+    /// <summary>
     /// The variants left out of this answer, neither to use nor to avoid, because a figure of their trials strayed from
     /// what the scenario expects of the work (<see cref="ScenarioResult.Expectations"/>): their times measure other work
     /// than the run describes. Empty when none strayed, and in older files.
@@ -110,6 +117,8 @@ public sealed record Interval(double Low, double High);
 [JsonDerivedType(typeof(ManyMoreThreads), "manyMoreThreads")]
 [JsonDerivedType(typeof(BlockedWithCoresIdle), "blockedWithCoresIdle")]
 [JsonDerivedType(typeof(HeldToItsDegree), "heldToItsDegree")]
+[JsonDerivedType(typeof(CouldNotStart), "couldNotStart")]
+[JsonDerivedType(typeof(CpuBound), "cpuBound")]
 [JsonDerivedType(typeof(MuchSlower), "muchSlower")]
 public abstract record AvoidReason
 {
@@ -181,11 +190,14 @@ public sealed record BlocksPoolThreads : AvoidReason
     /// <summary>That site's share of the time those threads were not running, from 0 to 1; null with <see cref="At"/>.</summary>
     public double? AtShare { get; init; }
 
+    /// <summary>Its items in flight, where the scenario times its items; null elsewhere and in older files.</summary>
+    public InFlightFigures? InFlight { get; init; }
+
     /// <inheritdoc/>
     public override int Rank => 2;
 }
 
-/// <summary>Its CPU work ran one item at a time (about one core busy) where the fastest kept more busy.</summary>
+/// <summary>About one core busy where the fastest kept more busy; not said where more than one item and a half were in flight on average.</summary>
 public sealed record OneCoreBusy : AvoidReason
 {
     /// <summary>Its median cores busy.</summary>
@@ -248,11 +260,103 @@ public sealed record BlockedWithCoresIdle : AvoidReason
     public override int Rank => 4;
 }
 
-/// <summary>Much slower, and it ran no more items at once than its set degree.</summary>
+/// <summary>
+/// Much slower, and it ran as many items at once as it allows (its degree, or one at a time for a loop that waits for
+/// each item) for most of the region, where the fastest ran far more: measured by its items in flight.
+/// </summary>
 public sealed record HeldToItsDegree : AvoidReason
 {
-    /// <summary>Its degree.</summary>
+    /// <summary>The most items it allows at once: its degree, 1 for a loop that waits for each item.</summary>
     public required int Degree { get; init; }
+
+    /// <summary>Its median wall time over the fastest's.</summary>
+    public required double Ratio { get; init; }
+
+    /// <summary>Its items in flight; null in files written before they were measured, whose reason said only the degree.</summary>
+    public InFlightFigures? InFlight { get; init; }
+
+    /// <summary>The fastest's mean items in flight; null with <see cref="InFlight"/>.</summary>
+    public double? FastestInFlight { get; init; }
+
+    /// <inheritdoc/>
+    public override int Rank => 4;
+}
+
+/// <summary>
+/// Why a variant ran far fewer items at once than it allows, as far as the run's figures say.
+/// </summary>
+public enum StartCause
+{
+    /// <summary>The thread that handed the batch over ran the items' synchronous work itself, one after another, for most of the region.</summary>
+    CallingThread,
+
+    /// <summary>Never more than one item at a time, though the strategy allows more: its calls ran each item to its end before starting the next.</summary>
+    OneAtATime,
+
+    /// <summary>Every pool thread was inside an item while the cores stood mostly idle: the items blocked their threads, and the pool added more only slowly.</summary>
+    PoolThreadsBlocked,
+
+    /// <summary>Nothing this run measured says why.</summary>
+    Unexplained,
+}
+
+/// <summary>
+/// Much slower, and it ran far fewer items at once than it allows (half or less, on average): its work could not
+/// start. The cause is the first the figures show, or <see cref="StartCause.Unexplained"/>.
+/// </summary>
+public sealed record CouldNotStart : AvoidReason
+{
+    /// <summary>Its items in flight.</summary>
+    public required InFlightFigures InFlight { get; init; }
+
+    /// <summary>What kept the items from starting, as the figures show it.</summary>
+    public required StartCause Cause { get; init; }
+
+    /// <summary>Its median cores busy; null where not measured.</summary>
+    public double? Cores { get; init; }
+
+    /// <summary>The cores the machine had.</summary>
+    public required int ProcessorCount { get; init; }
+
+    /// <summary>The pool's threads at their most (median); null where not measured.</summary>
+    public double? PoolThreads { get; init; }
+
+    /// <summary>Work items waiting in the pool's queue at their most (median); null where not measured.</summary>
+    public double? QueuePeak { get; init; }
+
+    /// <summary>The median count of threads the pool added because queued work waited (the runtime's starvation reason); 0 where none or not read.</summary>
+    public double Starvation { get; init; }
+
+    /// <summary>The median count of threads the pool added because its threads blocked on tasks; 0 where none or not read.</summary>
+    public double Blocking { get; init; }
+
+    /// <summary>The handing-over thread's median time inside the items, in milliseconds; null where not timed.</summary>
+    public double? CallerMs { get; init; }
+
+    /// <summary>Its median wall time, in milliseconds.</summary>
+    public required double MedianMs { get; init; }
+
+    /// <summary>Its median wall time over the fastest's.</summary>
+    public required double Ratio { get; init; }
+
+    /// <inheritdoc/>
+    public override int Rank => 3;
+}
+
+/// <summary>Much slower with the cores busy, because it spent much more CPU than the fastest on the same work.</summary>
+public sealed record CpuBound : AvoidReason
+{
+    /// <summary>Its median cores busy.</summary>
+    public required double Cores { get; init; }
+
+    /// <summary>The cores the machine had.</summary>
+    public required int ProcessorCount { get; init; }
+
+    /// <summary>Its median CPU time, in milliseconds.</summary>
+    public required double CpuMs { get; init; }
+
+    /// <summary>The fastest's median CPU time, in milliseconds.</summary>
+    public required double FastestCpuMs { get; init; }
 
     /// <summary>Its median wall time over the fastest's.</summary>
     public required double Ratio { get; init; }
@@ -260,6 +364,77 @@ public sealed record HeldToItsDegree : AvoidReason
     /// <inheritdoc/>
     public override int Rank => 4;
 }
+
+/// <summary>Items in flight as a variant's trials measured them (medians): what a reason about them cites.</summary>
+public sealed record InFlightFigures
+{
+    /// <summary>Items under way at once, on average over the region.</summary>
+    public required double Mean { get; init; }
+
+    /// <summary>The most at any moment.</summary>
+    public required double Peak { get; init; }
+
+    /// <summary>The most the strategy allows at once; null where not known.</summary>
+    public double? Allowed { get; init; }
+
+    /// <summary>The share of the region, 0 to 1, with that many in flight; null with <see cref="Allowed"/>.</summary>
+    public double? AtAllowedShare { get; init; }
+}
+
+/// <summary>
+/// A limit inside the items, from the run's own figures: the variants that had many more items under way than the
+/// limit completed them no faster than the best, each item taking longer the more were under way. By Little's law,
+/// the best rate times an item's least time is how many made progress at once: <see cref="AtOnce"/>.
+/// </summary>
+public sealed record InsideLimit
+{
+    /// <summary>How many items made progress at once: the best rate (items a millisecond) times an item's least time.</summary>
+    public required double AtOnce { get; init; }
+
+    /// <summary><see cref="AtOnce"/> rounded up: the slots the bound assumes.</summary>
+    public required int Slots { get; init; }
+
+    /// <summary>The items' least times in any trial, on average, in milliseconds.</summary>
+    public required double ItemLeastMs { get; init; }
+
+    /// <summary>The best rate of completed items, a second.</summary>
+    public required double BestPerSecond { get; init; }
+
+    /// <summary>The variant that reached it.</summary>
+    public required string Best { get; init; }
+
+    /// <summary>The items in the batch.</summary>
+    public required int Items { get; init; }
+
+    /// <summary>The lower bound the limit sets: the items' least times added up over <see cref="Slots"/>, or the longest item, whichever is longer.</summary>
+    public required double BoundMs { get; init; }
+
+    /// <summary>The variants that had far more items under way and were no faster: the evidence.</summary>
+    public required IReadOnlyList<LimitWitness> Witnesses { get; init; }
+
+    /// <summary>
+    /// Median lock contentions of the witness with the most; 0 where none was counted. At least half the items, a lock
+    /// is among the limits (fewer may be a lock inside what the items call, such as a semaphore's own).
+    /// </summary>
+    public double LockContentions { get; init; }
+
+    /// <summary>Whether threads contended for a lock at least once for every two items: a lock is among the limits.</summary>
+    [JsonIgnore]
+    public bool LockAmongThem => LockContentions >= 0.5 * Items;
+
+    /// <summary>The median cores the witnesses kept busy, at their most: low, so the CPU was not what held them.</summary>
+    public required double Cores { get; init; }
+
+    /// <summary>The cores the machine had.</summary>
+    public required int ProcessorCount { get; init; }
+}
+
+/// <summary>A variant that shows a limit inside the items: many more items under way than the limit, and no faster.</summary>
+/// <param name="Variant">The variant.</param>
+/// <param name="InFlight">Its mean items in flight.</param>
+/// <param name="PerSecond">Its rate of completed items, a second.</param>
+/// <param name="Stretch">Its items' mean time over their least: how much longer each took with that many under way.</param>
+public sealed record LimitWitness(string Variant, double InFlight, double PerSecond, double Stretch);
 
 /// <summary>Only this: at least twice the fastest's time.</summary>
 public sealed record MuchSlower : AvoidReason

@@ -323,6 +323,23 @@ public static class ResultsFile
                     }
                 }
 
+                // A limit inside the items is said with its witnesses' figures: at least one witness, counts and times as
+                // a run writes them.
+                if (recommendation.Limit is { } limit)
+                {
+                    var where = $"{at}.recommendations[{r}].limit";
+                    if (Null(limit.Witnesses, $"{where}.witnesses") is { } witness)
+                    {
+                        return witness;
+                    }
+
+                    if (limit.Witnesses.Count == 0 || limit.Slots < 1 || limit.Items < 1 || !(limit.AtOnce > 0)
+                        || Unwritable([limit.AtOnce, limit.ItemLeastMs, limit.BestPerSecond, limit.BoundMs, limit.LockContentions, limit.Cores, .. limit.Witnesses.SelectMany(w => new[] { w.InFlight, w.PerSecond, w.Stretch })]) is not null)
+                    {
+                        return $"{where} holds what no run writes: no witness, a count below 1, or a figure negative or not finite";
+                    }
+                }
+
                 // The machine's share is said in a sentence: core times as the lab reads them. Others' time may dip a
                 // tick or two below 0, so it is held to its size only.
                 if (recommendation.Gap?.Machine is { } machine
@@ -330,6 +347,11 @@ public static class ResultsFile
                 {
                     return $"{at}.recommendations[{r}].gap.machine holds {share}";
                 }
+            }
+
+            if (scenario.ItemTimes is { } least && (least.Items < 1 || least.Timings < 0 || least.Variants < 0 || Unwritable(least.MeanMs, least.LongestMs) is not null))
+            {
+                return $"{at}.itemTimes holds what no run writes: no items, a negative count, or a time negative or not finite";
             }
 
             if (scenario.Growth is { } growth && Null(growth.Lines, $"{at}.growth.lines") is { } inGrowth)
@@ -368,6 +390,11 @@ public static class ResultsFile
                     if ((InAccount(variant.Trials[t].Runtime, $"{where}.runtime") ?? InAccount(variant.Trials[t].Service?.Runtime, $"{where}.service.runtime")) is { } inTrial)
                     {
                         return inTrial;
+                    }
+
+                    if (InFlight(variant.Trials[t].InFlight) is { } inFlight)
+                    {
+                        return $"{where}.inFlight holds {inFlight}";
                     }
                 }
 
@@ -442,6 +469,17 @@ public static class ResultsFile
 
             return null;
         }
+
+        // Items in flight as a run writes them: counts at least 0, a share from 0 to 1, a timeline of at most its spans.
+        static string? InFlight(Measurement.ItemsInFlight? inFlight) => inFlight switch
+        {
+            null => null,
+            { Timeline: null } => "no timeline",
+            _ when inFlight.Timeline.Count > Measurement.ItemsInFlight.Bins => $"{inFlight.Timeline.Count} spans, more than {Measurement.ItemsInFlight.Bins}",
+            _ when !(inFlight.Mean is >= 0 and < 1e9) || inFlight.Peak < 0 || inFlight.Allowed < 0 || inFlight.AtAllowedShare is { } share && !(share is >= 0 and <= 1)
+                || !(inFlight.BinMs is >= 0 and < 1e9) || inFlight.Timeline.Any(n => !(n is >= 0 and < 1e9)) => "a count or share out of its range",
+            _ => null,
+        };
 
         static string? InAccount(Measurement.RuntimeAccount? account, string where) =>
             account is null ? null : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites")

@@ -109,6 +109,13 @@ public sealed record ScenarioResult
     /// <summary>Reference rates measured on this machine at the start of the scenario, from which the ideal was derived; empty when the ideal needs none.</summary>
     public IReadOnlyDictionary<string, double> Bounds { get; init; } = new Dictionary<string, double>();
 
+    /// <summary>
+    /// Each item's least time in any measured trial, as the runner folded them: what an item takes at its fastest.
+    /// Null where the scenario does not time its items, where the trials ran more than one workload (a sweep of the
+    /// work, <c>--grow</c>), and in older files.
+    /// </summary>
+    public ItemLeastTimes? ItemTimes { get; init; }
+
     /// <summary>The variant the ratios are computed against.</summary>
     public required string Baseline { get; init; }
 
@@ -166,6 +173,25 @@ public sealed record ScenarioResult
 
     /// <summary>Anything the reader should know: scale changes, digests that differ, a hung in-process trial.</summary>
     public IReadOnlyList<string> Notes { get; init; } = [];
+}
+
+/// <summary>Each item's least time over every measured trial of a scenario's one workload, whatever the variant.</summary>
+public sealed record ItemLeastTimes
+{
+    /// <summary>The items in the batch.</summary>
+    public required int Items { get; init; }
+
+    /// <summary>The items' least times, on average, in milliseconds.</summary>
+    public required double MeanMs { get; init; }
+
+    /// <summary>The longest of the least times, in milliseconds.</summary>
+    public required double LongestMs { get; init; }
+
+    /// <summary>How many trials timed the items.</summary>
+    public required int Timings { get; init; }
+
+    /// <summary>How many variants those trials ran.</summary>
+    public required int Variants { get; init; }
 }
 
 /// <summary>One variant's trials and their summary.</summary>

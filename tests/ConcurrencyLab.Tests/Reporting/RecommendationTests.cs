@@ -16,8 +16,26 @@ public class RecommendationTests
     private static readonly Metric Misclassified = Metric.Count("misclassified", "Misclassified") with { FlagsWhenNotZero = true };
 
     private static VariantResult V(string name, double ms, double threads = 15, double cpu = 10, double cores = 0.5, double starved = 0, double ciHalf = 1, double misclassified = 0, bool failed = false, string? requests = null)
+        => V(name, ms, new Dictionary<string, double>(), threads, cpu, cores, starved, ciHalf, misclassified, failed, requests);
+
+    // A variant whose trials counted their items in flight: on average, at the peak, of how many allowed, and the
+    // share of the region at that many; with the pool's threads and queue at their most and the caller's time.
+    private static VariantResult F(string name, double ms, double mean, double peak, double allowed, double share = 0, double cores = 0.5, double cpu = 10, double pool = 4, double queue = 0, double caller = 0, double starved = 0, double contentions = 0)
+        => V(name, ms, new Dictionary<string, double>
+        {
+            [StandardMetrics.InFlightMean.Id] = mean,
+            [StandardMetrics.InFlightPeak.Id] = peak,
+            [StandardMetrics.AllowedAtOnce.Id] = allowed,
+            [StandardMetrics.AtAllowedShare.Id] = share,
+            [StandardMetrics.PeakPoolThreads.Id] = pool,
+            [StandardMetrics.PeakQueueLength.Id] = queue,
+            [StandardMetrics.CallerTime.Id] = caller,
+            [StandardMetrics.LockContentions.Id] = contentions,
+        }, cores: cores, cpu: cpu, starved: starved);
+
+    private static VariantResult V(string name, double ms, Dictionary<string, double> more, double threads = 15, double cpu = 10, double cores = 0.5, double starved = 0, double ciHalf = 1, double misclassified = 0, bool failed = false, string? requests = null)
     {
-        var metrics = new Dictionary<string, double>
+        var metrics = new Dictionary<string, double>(more)
         {
             [StandardMetrics.WallTime.Id] = ms,
             [StandardMetrics.PeakThreads.Id] = threads,
@@ -139,7 +157,7 @@ public class RecommendationTests
         var r = Recommend(V("parallel", 440, cores: 1.9), V("whenall", 830, cores: 1.0));
         var one = Assert.IsType<OneCoreBusy>(r.Avoid.Single());
         Assert.Equal(("whenall", 1.0, 1.9, 2), (one.Variant, one.Cores, one.FastestCores, one.ProcessorCount));
-        Assert.Equal("its CPU work ran one item at a time: 1.0 of 2 cores busy, where parallel kept 1.9 busy", Reason(one, r));
+        Assert.Equal("its CPU ran on about one core: 1.0 of 2 cores busy, where parallel kept 1.9 busy", Reason(one, r));
         Assert.Empty(Recommend(V("parallel", 440, cores: 1.2), V("whenall", 830, cores: 1.0)).Avoid);
         Assert.Empty(Recommender.For(Scenario(V("parallel", 440, cores: 1.9), V("whenall", 830, cores: 1.0)), processorCount: 1)!.Avoid);
     }
@@ -192,15 +210,162 @@ public class RecommendationTests
     }
 
     [Fact]
-    public void MuchSlowerAtASetDegree_SaysHowFewRanAtOnce()
+    public void HeldToItsDegree_IsSaidOnlyWhereItsItemsInFlightWereAtTheDegree()
     {
-        var limited = V("foreach-async@4", 690) with { Parameters = new Dictionary<string, string> { ["degree"] = "4" } };
-        var r = Recommend(V("whenall", 50), limited);
-        Assert.Equal(4, Assert.IsType<HeldToItsDegree>(r.Avoid.Single()).Degree);
-        Assert.Equal("it ran at most 4 items at once: 14 times the time of whenall", Reason(r.Avoid.Single(), r));
+        var fastest = F("whenall", 50, mean: 40, peak: 40, allowed: 40);
+        var r = Recommend(fastest, F("foreach-async@4", 690, mean: 3.9, peak: 4, allowed: 4, share: 0.93));
+        var held = Assert.IsType<HeldToItsDegree>(r.Avoid.Single());
+        Assert.Equal((4, 3.9, 40.0), (held.Degree, held.InFlight!.Mean, held.FastestInFlight));
+        Assert.Equal("it ran 3.9 items at once on average, all it allows (4) for 93% of the region, where whenall ran 40: 14 times the time of whenall", Reason(held, r));
 
-        var unlimited = V("parallel-for@default", 1010) with { Parameters = new Dictionary<string, string> { ["degree"] = "default" } };
-        Assert.IsType<MuchSlower>(Recommend(V("whenall", 50), unlimited).Avoid.Single());
+        // A loop that waits for each item: one at a time, as it allows.
+        var loop = Recommend(fastest, F("sequential", 2000, mean: 1, peak: 1, allowed: 1, share: 0.99));
+        Assert.StartsWith("it ran one item at a time, all it allows (1)", Reason(Assert.IsType<HeldToItsDegree>(loop.Avoid.Single()), loop), StringComparison.Ordinal);
+
+        // Its degree alone says nothing of how many ran at once: without the items in flight, no such reason.
+        var unmeasured = V("foreach-async@4", 690) with { Parameters = new Dictionary<string, string> { ["degree"] = "4" } };
+        Assert.IsType<MuchSlower>(Recommend(V("whenall", 50), unmeasured).Avoid.Single());
+    }
+
+    [Fact]
+    public void FarFewerInFlightThanItsDegree_WithThePoolsThreadsAllInItemsAndTheCoresIdle_IsPoolThreadsBlocked_NeverItsDegree()
+    {
+        // The new user's parallel-for@128: about four items at once though it allows 128, three pool threads, 0.41 of
+        // two cores busy. It once read "it ran at most 128 items at once".
+        var fastest = F("dataflow@128", 465, mean: 120, peak: 128, allowed: 128, cores: 1.9);
+        var r = Recommend(fastest, F("parallel-for@128", 1900, mean: 3.9, peak: 5, allowed: 128, cores: 0.41, pool: 4));
+        var blocked = Assert.IsType<CouldNotStart>(r.Avoid.Single());
+        Assert.Equal(StartCause.PoolThreadsBlocked, blocked.Cause);
+        var said = Reason(blocked, r);
+        Assert.StartsWith("its work could not start: it ran 3.9 items at once on average (peak 5) though it allows 128; its pool threads were blocked inside the items: each of the pool's 4 threads was in an item while 0.41 of 2 cores were busy", said, StringComparison.Ordinal);
+        Assert.DoesNotContain("at most 128", said, StringComparison.Ordinal);
+
+        // The thread pool strategy with its queue full: the queue is said too.
+        var queued = Recommend(fastest, F("threadpool", 2300, mean: 4.8, peak: 5, allowed: 200, cores: 0.31, pool: 5, queue: 198));
+        Assert.Contains("and up to 198 work items waited in the pool's queue", Reason(queued.Avoid.Single(), queued), StringComparison.Ordinal);
+
+        // The pool raised its target for starvation as well: still the same cause, the raises said with it.
+        var raised = Recommend(fastest, F("threadpool", 2300, mean: 4.8, peak: 5, allowed: 200, cores: 0.31, pool: 5, queue: 198, starved: 3));
+        var withRaises = Assert.IsType<CouldNotStart>(raised.Avoid.Single());
+        Assert.Equal((StartCause.PoolThreadsBlocked, 3.0), (withRaises.Cause, withRaises.Starvation));
+        Assert.Contains("the pool added threads 3 times for starvation or blocking", Reason(withRaises, raised), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void FarFewerInFlight_IsNamedByTheFirstCauseTheFiguresShow_OrNotExplained()
+    {
+        var fastest = F("task-run-whenall", 300, mean: 180, peak: 200, allowed: 200, cores: 1.8);
+
+        // The calling thread ran the items' work before each first await for most of the region.
+        var caller = Recommend(fastest, F("whenall", 900, mean: 7.5, peak: 9, allowed: 200, cores: 1.0, caller: 800));
+        Assert.Equal(StartCause.CallingThread, Assert.IsType<CouldNotStart>(caller.Avoid.Single()).Cause);
+        Assert.Contains("the calling thread ran 800 ms of the items' work itself", Reason(caller.Avoid.Single(), caller), StringComparison.Ordinal);
+
+        // Never two at once, though it starts them all.
+        var series = Recommend(fastest, F("channel", 900, mean: 1, peak: 1, allowed: 200, cores: 1.0));
+        Assert.Equal(StartCause.OneAtATime, Assert.IsType<CouldNotStart>(series.Avoid.Single()).Cause);
+
+        // More pool threads than items in flight, half the cores busy: nothing measured says why.
+        var unexplained = Recommend(fastest, F("plinq@128", 900, mean: 10, peak: 14, allowed: 128, cores: 1.2, pool: 40));
+        var notStarted = Assert.IsType<CouldNotStart>(unexplained.Avoid.Single());
+        Assert.Equal(StartCause.Unexplained, notStarted.Cause);
+        Assert.Contains("is not explained by what this run measured", Reason(notStarted, unexplained), StringComparison.Ordinal);
+
+        // Every core busy: not a start that failed, but the CPU; with three times the fastest's CPU, its own.
+        var busy = Recommend(fastest with { Summary = fastest.Summary! with { Medians = new Dictionary<string, double>(fastest.Summary.Medians) { [StandardMetrics.Cpu.Id] = 300 } } },
+            F("threads", 900, mean: 20, peak: 30, allowed: 200, cores: 1.95, cpu: 1700));
+        var cpu = Assert.IsType<CpuBound>(busy.Avoid.Single());
+        Assert.Equal((1700.0, 300.0), (cpu.CpuMs, cpu.FastestCpuMs));
+        Assert.StartsWith("its own CPU held it: 1.95 of 2 cores busy on 1700 ms of CPU, 5.7 times the 300 ms task-run-whenall spent", Reason(cpu, busy), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void ThreadsAddedForStarvation_WhileEveryCoreWasBusy_AreNoSignOfBlocking()
+    {
+        // Long CPU items held the pool's threads running: the pool added threads for starvation, but nothing blocked.
+        var r = Recommend(V("parallel", 440, cores: 1.9), V("threadpool", 470, cores: 1.9, starved: 2));
+        Assert.DoesNotContain(r.Avoid, a => a is BlocksPoolThreads);
+
+        // With the cores idle it is blocking, as before.
+        Assert.IsType<BlocksPoolThreads>(Recommend(V("parallel", 440, cores: 1.9), V("threadpool", 470, cores: 0.3, starved: 2)).Avoid.Single());
+    }
+
+    [Fact]
+    public void OneCoreBusy_IsNotSaid_WhereManyItemsWereInFlight()
+    {
+        // Items under one lock keep one core busy with four in flight: "one item at a time" would contradict the count.
+        var r = Recommend(F("parallel", 440, mean: 2, peak: 2, allowed: 2, cores: 1.9), F("whenall", 830, mean: 4, peak: 4, allowed: 4, share: 0.9, cores: 1.0));
+        Assert.DoesNotContain(r.Avoid, a => a is OneCoreBusy);
+        Assert.IsType<OneCoreBusy>(Recommend(F("parallel", 440, mean: 2, peak: 2, allowed: 2, cores: 1.9), F("whenall", 830, mean: 1, peak: 1, allowed: 1, cores: 1.0)).Avoid.Single());
+    }
+
+    [Fact]
+    public void AStoredReasonThatSaidMoreThanItsFigures_IsMadeAgain_FromAnOlderFilesResults()
+    {
+        // A file from before items in flight were counted: "it ran at most 4 items at once" came from the degree alone.
+        var scenario = Scenario(V("whenall", 50), V("foreach-async@4", 690) with { Parameters = new Dictionary<string, string> { ["degree"] = "4" } });
+        var old = scenario with
+        {
+            Recommendations = [new Recommendation { Fastest = "whenall", FastestMs = 50, Use = "whenall", Because = UseBecause.Fastest, Avoid = [new HeldToItsDegree { Variant = "foreach-async@4", Degree = 4, Ratio = 13.8 }] }],
+        };
+
+        var answer = Assert.Single(Recommender.Of(old, processorCount: 2));
+        Assert.IsType<MuchSlower>(answer.Avoid.Single());
+        Assert.DoesNotContain(RecommendationText.Lines(answer, old), l => l.Text.Contains("at most", StringComparison.Ordinal));
+    }
+
+    // A limit of four inside the items: 48 items of 20 ms at their least, so at best 48 / 4 x 20 = 240 ms.
+    private static ScenarioResult Limited(double witnessCores = 0.05, bool secondWitness = true, double contentions = 0) =>
+        Scenario(
+        [
+            F("parallel-for@4", 240, mean: 4, peak: 4, allowed: 4, share: 0.97, cores: 0.05),
+            F("whenall", 250, mean: 46, peak: 48, allowed: 48, cores: witnessCores, contentions: contentions),
+            .. secondWitness ? [F("threads", 252, mean: 47, peak: 48, allowed: 48, cores: witnessCores)] : Array.Empty<VariantResult>(),
+            F("parallel-for@2", 480, mean: 2, peak: 2, allowed: 2, share: 0.98, cores: 0.03),
+            F("sequential", 960, mean: 1, peak: 1, allowed: 1, share: 0.99, cores: 0.02),
+        ]) with { ItemTimes = new ItemLeastTimes { Items = 48, MeanMs = 20, LongestMs = 21, Timings = 12, Variants = 5 }, IdealMs = 21, IdealReason = "the longest item" };
+
+    [Fact]
+    public void ALimitInsideTheItems_IsNamedWithItsK_WhereVariantsWithFarMoreInFlightWereNoFaster()
+    {
+        var r = Recommender.For(Limited(), processorCount: 2)!;
+        var limit = r.Limit!;
+        Assert.Equal((4.0, 4, 240.0, "parallel-for@4"), (limit.AtOnce, limit.Slots, limit.BoundMs, limit.Best));
+        Assert.Equal(["whenall", "threads"], limit.Witnesses.Select(w => w.Variant));
+        Assert.Equal(0, limit.LockContentions);
+        var said = RecommendationText.Limit(limit).Text;
+        Assert.StartsWith("A limit inside the items: about 4.0 made progress at once, whatever the strategy and degree. The best rate was 200 items/s (parallel-for@4) and an item takes 20.0 ms at its least", said, StringComparison.Ordinal);
+        Assert.True(said.Contains("whenall with 46 items in flight and threads with 47 were no faster (191-192 items/s)", StringComparison.Ordinal), said);
+
+        // Below the limit, the degree held them: said with their counts.
+        Assert.All(r.Avoid, a => Assert.IsType<HeldToItsDegree>(a));
+
+        // Contentions for every other item at least: a lock is named among the limits; a few (a semaphore's own lock) are not.
+        Assert.Contains("threads waited for a lock 30 times for 48 items, so a lock is among the limits", RecommendationText.Limit(Recommender.For(Limited(contentions: 30), processorCount: 2)!.Limit!).Text, StringComparison.Ordinal);
+        Assert.DoesNotContain("a lock is among", RecommendationText.Limit(Recommender.For(Limited(contentions: 5), processorCount: 2)!.Limit!).Text, StringComparison.Ordinal);
+
+        // The same figures with every core busy are the CPU, not a limit inside; with one witness, no flat rate is shown.
+        Assert.Null(Recommender.For(Limited(witnessCores: 1.9), processorCount: 2)!.Limit);
+        Assert.Null(Recommender.For(Limited(secondWitness: false), processorCount: 2)!.Limit);
+
+        // Without the items' least times (a scenario that does not time them, an older file) nothing is said.
+        Assert.Null(Recommender.For(Limited() with { ItemTimes = null }, processorCount: 2)!.Limit);
+    }
+
+    [Fact]
+    public void ALimitInsideTheItems_SetsTheIdeal_AndEachEfficiencyIsAgainstIt()
+    {
+        var answered = ConcurrencyLab.Analysis.Summarizer.Answer(Limited(), processorCount: 2);
+
+        Assert.Equal(240, answered.IdealMs);
+        Assert.StartsWith("measured: a limit inside the items lets about 4.0 make progress at once", answered.IdealReason, StringComparison.Ordinal);
+        Assert.Contains("the scenario's own bound, 21.0 ms (the longest item), assumes no such limit", answered.IdealReason, StringComparison.Ordinal);
+        Assert.Equal(1.0, answered.Variants.Single(v => v.Name == "parallel-for@4").Summary!.Efficiency);
+        Assert.Equal(0.5, answered.Variants.Single(v => v.Name == "parallel-for@2").Summary!.Efficiency);
+        Assert.Null(Assert.Single(answered.Recommendations!).Gap);
+
+        // A scenario whose own ideal already holds the limit keeps its own.
+        Assert.Equal(235, ConcurrencyLab.Analysis.Summarizer.Answer(Limited() with { IdealMs = 235 }, processorCount: 2).IdealMs);
     }
 
     [Fact]
@@ -210,7 +375,7 @@ public class RecommendationTests
 
         Assert.Equal(["semaphore@4", "sequential"], r.Avoid.Select(a => a.Variant).Order());
         Assert.All(r.Avoid, a => Assert.IsType<MuchSlower>(a));
-        Assert.Equal(["Use: whenall is the fastest, at 100 ms.", "Avoid, as 2 or more times slower than whenall: semaphore@4, sequential."], RecommendationText.Lines(r, Scenario()).Select(l => l.Text));
+        Assert.Equal(["Use: whenall is the fastest, at 100 ms.", "Avoid, as 2 or more times slower than whenall, for reasons this run's figures do not explain: semaphore@4, sequential."], RecommendationText.Lines(r, Scenario()).Select(l => l.Text));
     }
 
     [Fact]

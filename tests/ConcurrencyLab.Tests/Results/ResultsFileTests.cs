@@ -122,6 +122,30 @@ public sealed class ResultsFileTests
         AssertRefusedInOneLine(run with { Scenarios = [scenario with { Variants = [scenario.Variants[0] with { Stop = stop }, .. scenario.Variants.Skip(1)] }] }, good, bad);
     }
 
+    [Theory]
+    [InlineData("\"timeline\": [", "\"timeline\": null, \"was\": [")]
+    [InlineData("\"peak\": 5,", "\"peak\": -5,")]
+    [InlineData("\"atAllowedShare\": 0.5", "\"atAllowedShare\": 7")]
+    [InlineData("\"binMs\": 10", "\"binMs\": -10")]
+    [InlineData("\"witnesses\": [", "\"witnesses\": [null, ")]
+    [InlineData("\"slots\": 4", "\"slots\": 0")]
+    [InlineData("\"boundMs\": 240", "\"boundMs\": -240")]
+    [InlineData("\"kind\": \"couldNotStart\"", "\"kind\": \"couldNotStartle\"")]
+    [InlineData("\"cause\": \"poolThreadsBlocked\"", "\"cause\": \"gremlins\"")]
+    [InlineData("\"meanMs\": 20", "\"meanMs\": -20")]
+    public void ItemsInFlightOrALimitInsideTheItems_ThisBuildCannotRead_AreRefusedInOneLine(string good, string bad)
+    {
+        var run = ExporterTests.SampleRun();
+        var scenario = run.Scenarios[0];
+        var inFlight = new ConcurrencyLab.Measurement.ItemsInFlight { Mean = 2.5, Peak = 5, Allowed = 4, AtAllowedShare = 0.5, BinMs = 10, Timeline = [1, 2, 3] };
+        var variants = scenario.Variants.Select(v => v with { Trials = [.. v.Trials.Select(t => t with { InFlight = inFlight })] }).ToList();
+        var limit = new InsideLimit { AtOnce = 4, Slots = 4, ItemLeastMs = 20, BestPerSecond = 200, Best = "a", Items = 48, BoundMs = 240, Witnesses = [new LimitWitness("b", 40, 190, 10)], Cores = 0.1, ProcessorCount = 2 };
+        var notStarted = new CouldNotStart { Variant = "c", InFlight = new InFlightFigures { Mean = 3, Peak = 5, Allowed = 128 }, Cause = StartCause.PoolThreadsBlocked, ProcessorCount = 2, MedianMs = 900, Ratio = 4 };
+        var answer = new Recommendation { Fastest = "a", FastestMs = 240, Use = "a", Because = UseBecause.Fastest, Limit = limit, Avoid = [notStarted] };
+        var least = new ItemLeastTimes { Items = 48, MeanMs = 20, LongestMs = 21, Timings = 9, Variants = 3 };
+        AssertRefusedInOneLine(run with { Scenarios = [scenario with { Variants = variants, Recommendations = [answer], ItemTimes = least }] }, good, bad);
+    }
+
     // Written, read back whole, then with good made bad: refused with one line that names the file.
     private static void AssertRefusedInOneLine(RunResult run, string good, string bad)
     {
