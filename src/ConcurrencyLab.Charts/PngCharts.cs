@@ -43,6 +43,7 @@ internal static class PngCharts
                 SweepChart sweep => (LineChartPlotHeight, Draw(plot, sweep)),
                 OverTimeChart lines => (LineChartPlotHeight, Draw(plot, lines)),
                 ThreadStateChart states => (60 + (states.Rows.Count * 84), Draw(plot, states)),
+                InFlightChart inFlight => (60 + (inFlight.Rows.Count * 84), Draw(plot, inFlight)),
                 _ => throw new ArgumentException($"no drawing for a {chart.GetType().Name} chart", nameof(chart)),
             };
             // The legend is laid out here, below the plot, rather than by ScottPlot: its bottom-edge legend is
@@ -93,7 +94,11 @@ internal static class PngCharts
     private const float SwatchWidth = 22;
 
     /// <summary>A series in the legend: its label, its colour and its dash pattern (null for solid), and whether its points have markers.</summary>
-    private sealed record LegendEntry(string Label, string Colour, string? Dash, bool Marker);
+    private sealed record LegendEntry(string Label, string Colour, string? Dash, bool Marker)
+    {
+        /// <summary>Whether the marker is a ring (a lowering of the pool's target) rather than a dot.</summary>
+        public bool Ring { get; init; }
+    }
 
     /// <summary>Columns as wide as the widest entry, as many as fit, centred; rows as many as the entries need.</summary>
     private readonly record struct LegendLayout(int Columns, int Rows, float ColumnWidth, float Left)
@@ -128,7 +133,7 @@ internal static class PngCharts
             canvas.DrawLine(x, y + 10, x + SwatchWidth, y + 10, line);
             if (entry.Marker)
             {
-                line.Style = SKPaintStyle.Fill;
+                line.Style = entry.Ring ? SKPaintStyle.Stroke : SKPaintStyle.Fill;
                 line.PathEffect = null;
                 canvas.DrawCircle(x + (SwatchWidth / 2), y + 10, 3.5f, line);
             }
@@ -247,16 +252,21 @@ internal static class PngCharts
             legend.Add(Series(line, name, i));
         }
 
-        // The pool's own reasons for its steps, as dots in their line's colour, as the SVG has them.
-        foreach (var group in chart.Marks.GroupBy(m => m.Series))
+        // The pool's own reasons for its steps, as dots (raises) and rings (lowerings) in their line's colour, as the SVG has them.
+        foreach (var group in chart.Marks.GroupBy(m => (m.Series, m.Lowered)))
         {
-            var (colour, _) = ChartPalette.StyleOf(group.Key);
-            plot.Add.Markers(group.Select(m => m.TimeMs).ToArray(), group.Select(m => m.Value).ToArray(), MarkerShape.FilledCircle, 7, File(ChartPalette.Series[colour]));
+            var (colour, _) = ChartPalette.StyleOf(group.Key.Series);
+            plot.Add.Markers(group.Select(m => m.TimeMs).ToArray(), group.Select(m => m.Value).ToArray(), group.Key.Lowered ? MarkerShape.OpenCircle : MarkerShape.FilledCircle, 7, File(ChartPalette.Series[colour]));
         }
 
-        if (chart.Marks.Count > 0)
+        if (chart.Marks.Any(m => !m.Lowered))
         {
-            legend.Add(new LegendEntry("the pool added a thread", ChartPalette.Foreground.File, null, Marker: true));
+            legend.Add(new LegendEntry(OverTimeChart.RaiseLegend, ChartPalette.Foreground.File, null, Marker: true));
+        }
+
+        if (chart.Marks.Any(m => m.Lowered))
+        {
+            legend.Add(new LegendEntry(OverTimeChart.LoweringLegend, ChartPalette.Foreground.File, null, Marker: true) { Ring = true });
         }
 
         plot.Axes.SetLimits(0, chart.MaxTimeMs, 0, chart.MaxValue);
@@ -305,9 +315,9 @@ internal static class PngCharts
                 }
             }
 
-            if (row.Marks.Count > 0)
+            foreach (var group in row.Marks.GroupBy(m => m.Lowered))
             {
-                plot.Add.Markers(row.Marks.Select(m => m.TimeMs).ToArray(), row.Marks.Select(m => Y(m.Value)).ToArray(), MarkerShape.FilledCircle, 6, ink);
+                plot.Add.Markers(group.Select(m => m.TimeMs).ToArray(), group.Select(m => Y(m.Value)).ToArray(), group.Key ? MarkerShape.OpenCircle : MarkerShape.FilledCircle, 6, ink);
             }
 
             var text = row.Site is null ? $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)})" : $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}): {row.Site}";
@@ -321,7 +331,55 @@ internal static class PngCharts
         return
         [
             .. ThreadStateChart.States.Select(s => new LegendEntry(s.Name, ChartPalette.Series[s.Colour].File, null, Marker: false)),
-            new LegendEntry("the pool added a thread", ChartPalette.Foreground.File, null, Marker: true),
+            new LegendEntry(OverTimeChart.RaiseLegend, ChartPalette.Foreground.File, null, Marker: true),
+            .. rows.Any(r => r.Marks.Any(m => m.Lowered)) ? [new LegendEntry(OverTimeChart.LoweringLegend, ChartPalette.Foreground.File, null, Marker: true) { Ring = true }] : Array.Empty<LegendEntry>(),
+        ];
+    }
+
+    // A strip per variant, each on its own scale: its items in flight as a stepped area, the most it allows dashed.
+    private static List<LegendEntry> Draw(Plot plot, InFlightChart chart)
+    {
+        const double Gap = 0.55;
+        var rows = chart.Rows;
+        var ink = File(ChartPalette.Foreground);
+        var (colour, _) = ChartPalette.StyleOf(0);
+        for (var r = 0; r < rows.Count; r++)
+        {
+            var row = rows[r];
+            var floor = (rows.Count - 1 - r) * (1 + Gap);
+            double Y(double items) => floor + (items / row.Top);
+            var outline = new List<Coordinates> { new(0, floor) };
+            for (var i = 0; i < row.Timeline.Count; i++)
+            {
+                outline.Add(new Coordinates(i * row.BinMs, Y(row.Timeline[i])));
+                outline.Add(new Coordinates((i + 1) * row.BinMs, Y(row.Timeline[i])));
+            }
+
+            outline.Add(new Coordinates(row.Timeline.Count * row.BinMs, floor));
+            var area = plot.Add.Polygon([.. outline]);
+            area.FillColor = File(ChartPalette.Series[colour]);
+            area.LineWidth = 0;
+            if (row.Allowed is { } allowed)
+            {
+                var line = plot.Add.Line(0, Y(allowed), chart.MaxTimeMs, Y(allowed));
+                line.LineColor = ink;
+                line.LineWidth = 1;
+                line.LinePattern = Pattern("4 3");
+                line.MarkerSize = 0;
+            }
+
+            var text = $"{Chart.Label(row.Name)}  {row.Said}";
+            Label(plot, text.Length <= LongestStripLabel ? text : string.Concat(text.AsSpan(0, LongestStripLabel - 1), "\u2026"), 0, floor + 1 + (Gap / 2), Alignment.MiddleLeft, ink);
+        }
+
+        plot.Axes.Left.TickGenerator = new ScottPlot.TickGenerators.NumericManual();
+        plot.Axes.SetLimits(0, chart.MaxTimeMs, -0.05, (rows.Count * (1 + Gap)) - 0.1);
+        plot.XLabel(OverTimeChart.TimeAxis);
+        plot.YLabel("items in flight, each strip to its own scale");
+        return
+        [
+            new LegendEntry("items in flight", ChartPalette.Series[colour].File, null, Marker: false),
+            new LegendEntry("the most it allows", ChartPalette.Foreground.File, "4 3", Marker: false),
         ];
     }
 

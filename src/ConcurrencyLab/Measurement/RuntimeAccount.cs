@@ -86,6 +86,24 @@ public sealed record RuntimeAccount
         }
     }
 
+    /// <summary>
+    /// The adjustments made for starvation or a thread blocking on a task, in order, each with whether it raised the
+    /// target (a thread added) or lowered it (for blocking, the pool takes back threads once the blocking ends).
+    /// </summary>
+    internal IEnumerable<(PoolAdjustment Adjustment, bool Raised)> InjectionMoves()
+    {
+        var target = PoolTargetAtStart;
+        foreach (var adjustment in PoolAdjustments)
+        {
+            if (adjustment.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking && (target is null || adjustment.Threads != target))
+            {
+                yield return (adjustment, target is null || adjustment.Threads > target);
+            }
+
+            target = adjustment.Threads;
+        }
+    }
+
     /// <summary>Adjustments in the region made by hill climbing (its moves, change points and stabilising), whichever way they went.</summary>
     [JsonIgnore]
     public int HillClimbingMoves => PoolAdjustments.Count(a => a.Reason.IsHillClimbing());

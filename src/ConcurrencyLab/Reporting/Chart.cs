@@ -80,6 +80,7 @@ internal abstract record Chart
             SweepChart.FromSearches(scenario),
             .. MetricChart.All(scenario),
             .. OverTime(scenario),
+            InFlightChart.From(scenario),
             ThreadStateChart.From(scenario),
             .. SweepChart.FromLoad(scenario),
             OverTimeChart.FromLoad(scenario),
@@ -511,9 +512,9 @@ internal sealed record OverTimeChart : Chart
                 }
 
                 points.AddRange(runtime.PoolAdjustments.Where(a => a.TimeMs >= 0).Select(a => (step.StartMs + a.TimeMs, (double)a.Threads)));
-                marks.AddRange(runtime.Raises()
-                    .Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking && a.TimeMs >= 0)
-                    .Select(a => new ChartMark(series.Count, step.StartMs + a.TimeMs, a.Threads, $"{variant.Name} at {Figures.Count(step.OfferedPerSecond)}/s: the pool added a thread ({a.Reason.ToText()}), target {a.Threads}")));
+                marks.AddRange(runtime.InjectionMoves()
+                    .Where(m => m.Adjustment.TimeMs >= 0)
+                    .Select(m => Mark(series.Count, m, step.StartMs, $"{variant.Name} at {Figures.Count(step.OfferedPerSecond)}/s")));
             }
 
             if (points.Count >= 2 && points.All(p => double.IsFinite(p.TimeMs) && double.IsFinite(p.Value)))
@@ -547,10 +548,10 @@ internal sealed record OverTimeChart : Chart
     /// <summary>The top of the value axis, a little above the highest reading or mark.</summary>
     public double MaxValue => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
 
-    public override string Description => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking, at its new thread target (which the running threads follow, or not)" : string.Empty) + LeftOutClause(Total);
+    public override string Description => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking and a ring where it took one back, at its new thread target (which the running threads follow, or not)" : string.Empty) + LeftOutClause(Total);
 
     /// <inheritdoc/>
-    public override string Title => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time, each {Scenario.Name} variant" + (Marks.Count > 0 ? " (a dot: the pool added a thread)" : string.Empty);
+    public override string Title => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time, each {Scenario.Name} variant" + (Marks.Count > 0 ? $" (a dot: {RaiseLegend}{(Marks.Any(m => m.Lowered) ? "; a ring: it took one back" : string.Empty)})" : string.Empty);
 
     /// <summary>
     /// Where the pool added a thread by the runtime's own account (starvation, or a pool thread blocking on a
@@ -581,13 +582,28 @@ internal sealed record OverTimeChart : Chart
         }
 
         var marks = !markInjections ? [] : trials
-            .SelectMany((s, i) => ((ofService ? s.Trial!.Service?.Runtime : s.Trial!.Runtime)?.Raises() ?? [])
-                .Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking)
-                .Select(a => new ChartMark(i, a.TimeMs, a.Threads, $"{s.Name}: at {Ms(a.TimeMs)} ms the pool added a thread ({a.Reason.ToText()}), target {a.Threads}")))
+            .SelectMany((s, i) => ((ofService ? s.Trial!.Service?.Runtime : s.Trial!.Runtime)?.InjectionMoves() ?? []).Select(m => Mark(i, m, 0, s.Name)))
             .ToList();
         var chart = new OverTimeChart(scenario, kind, quantity, series) { Marks = marks };
         return double.IsFinite(chart.MaxValue) && double.IsFinite(chart.MaxTimeMs) ? chart : null;
     }
+
+    /// <summary>
+    /// The pool's move for starvation or blocking as a mark on series <paramref name="series"/>, <paramref name="offsetMs"/>
+    /// later than the account's own clock: a dot for a raise, a ring for a lowering, each saying which.
+    /// </summary>
+    internal static ChartMark Mark(int series, (PoolAdjustment Adjustment, bool Raised) move, double offsetMs, string who)
+    {
+        var (a, raised) = move;
+        var what = raised ? "added a thread" : "took a thread back";
+        return new ChartMark(series, offsetMs + a.TimeMs, a.Threads, $"{who}: at {Ms(offsetMs + a.TimeMs)} ms the pool {what} ({a.Reason.ToText()}), target {a.Threads}", Lowered: !raised);
+    }
+
+    /// <summary>The legend of a raise's dot.</summary>
+    public const string RaiseLegend = "the pool added a thread";
+
+    /// <summary>The legend of a lowering's ring.</summary>
+    public const string LoweringLegend = "the pool took one back";
 }
 
 /// <summary>A dot on an over-time chart: on series <paramref name="Series"/>, at a time and a value, with what it marks.</summary>
@@ -595,7 +611,8 @@ internal sealed record OverTimeChart : Chart
 /// <param name="TimeMs">When, in the trial.</param>
 /// <param name="Value">Where, on the chart's vertical axis.</param>
 /// <param name="Label">What it marks, for a tooltip.</param>
-internal readonly record struct ChartMark(int Series, double TimeMs, double Value, string Label);
+/// <param name="Lowered">Whether the mark is a lowering of the pool's target (a ring) rather than a raise (a dot).</param>
+internal readonly record struct ChartMark(int Series, double TimeMs, double Value, string Label, bool Lowered = false);
 
 /// <summary>
 /// The work's threads by state over each variant's median trial, from the runtime's stack samples (<c>--events
@@ -625,9 +642,9 @@ internal sealed record ThreadStateChart : Chart
     private string Whose => Service is null ? "the work's threads" : $"the {Service} service's threads";
 
     public override string Description =>
-        $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state over each {Scenario.Name} variant's median trial, from the runtime's stack samples: running, waiting, sleeping and in I/O calls stacked, a dot where the pool raised its thread target for starvation or blocking, and the call site where they were most often not running";
+        $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state over each {Scenario.Name} variant's median trial, from the runtime's stack samples: running, waiting, sleeping and in I/O calls stacked, a dot where the pool raised its thread target for starvation or blocking and a ring where it lowered it, and the call site where they were most often not running";
 
-    public override string Title => $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state, each {Scenario.Name} variant (a dot: the pool added a thread)";
+    public override string Title => $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state, each {Scenario.Name} variant (a dot: {OverTimeChart.RaiseLegend}{(Rows.Any(r => r.Marks.Any(m => m.Lowered)) ? "; a ring: it took one back" : string.Empty)})";
 
     /// <summary>Null when no variant's median trial has a timeline of thread states (the run was not made with stacks).</summary>
     public static ThreadStateChart? From(ScenarioResult scenario)
@@ -653,9 +670,9 @@ internal sealed record ThreadStateChart : Chart
                 continue;
             }
 
-            var marks = account.Raises()
-                .Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking && a.TimeMs >= 0 && a.TimeMs <= threads.BinMs * threads.Timeline.Count)
-                .Select(a => new ChartMark(rows.Count, a.TimeMs, a.Threads, $"{variant.Name}: at {Ms(a.TimeMs)} ms the pool added a thread ({a.Reason.ToText()}), target {a.Threads}"))
+            var marks = account.InjectionMoves()
+                .Where(m => m.Adjustment.TimeMs >= 0 && m.Adjustment.TimeMs <= threads.BinMs * threads.Timeline.Count)
+                .Select(m => OverTimeChart.Mark(rows.Count, m, 0, variant.Name))
                 .ToList();
             var site = threads.Top is var (top, share) ? $"{Math.Round(100 * share)}% of the time not running at {RuntimeAccountText.Where(top).Text} ({top.State})" : null;
             var peak = Math.Max(threads.Timeline.Max(b => b.Total), marks.Count == 0 ? 0 : marks.Max(m => m.Value));
@@ -675,3 +692,69 @@ internal sealed record ThreadStateChart : Chart
 /// <param name="Marks">The pool's raises, at their time and new target.</param>
 /// <param name="Site">Where the threads were most often not running, as a sentence; null with no site.</param>
 internal sealed record ThreadStateRow(string Name, double BinMs, IReadOnlyList<ThreadCounts> Timeline, double Peak, IReadOnlyList<ChartMark> Marks, string? Site);
+/// <summary>
+/// The items in flight over each variant's median trial: a strip per variant, how many items were under way at once
+/// in each span (counted from each item's start and end), and a dashed line at the most its strategy allows, so that
+/// a variant that ran far fewer than it allows shows it at a glance; beside the threads by state.
+/// </summary>
+internal sealed record InFlightChart : Chart
+{
+    private InFlightChart(ScenarioResult scenario, IReadOnlyList<InFlightRow> rows, int total)
+        : base(scenario) => (Rows, Total) = (rows, total);
+
+    /// <summary>A strip per variant whose median trial counted its items, in the tables' order, the first <see cref="Chart.MaxRows"/>.</summary>
+    public IReadOnlyList<InFlightRow> Rows { get; }
+
+    /// <summary>Variants with a strip, drawn or not.</summary>
+    public int Total { get; }
+
+    /// <summary>The end of the time axis: the longest timeline's end.</summary>
+    public double MaxTimeMs => Math.Max(1, Rows.Max(r => r.BinMs * r.Timeline.Count));
+
+    public override string Kind => "in-flight";
+
+    public override string Description =>
+        $"Items in flight over each {Scenario.Name} variant's median trial: how many were under way at once, counted from each item's start and end, with a dashed line at the most its strategy allows; each strip to its own scale" + LeftOutClause(Total);
+
+    public override string Title => $"Items in flight, each {Scenario.Name} variant (dashed: the most it allows)";
+
+    /// <summary>Null when no variant's trials counted their items in flight (a scenario that does not time its items, an older file).</summary>
+    public static InFlightChart? From(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var rows = new List<InFlightRow>();
+        foreach (var variant in ResultColumn.Order(scenario))
+        {
+            // The median of the ok trials that counted them, by wall time, as the thread states' trial is.
+            var counted = variant.Trials
+                .Where(t => t.Status == TrialStatus.Ok && t.InFlight is { Timeline.Count: > 0 and <= ItemsInFlight.Bins, BinMs: > 0 and < 1e9 } f && f.Timeline.All(n => n is >= 0 and < 1e6))
+                .OrderBy(t => t.WallMs)
+                .ToList();
+            if (counted.Count == 0)
+            {
+                continue;
+            }
+
+            var inFlight = counted[(counted.Count - 1) / 2].InFlight!;
+            var allowed = inFlight.Allowed is > 0 and < 1_000_000 and var most ? most : (int?)null;
+            var top = Math.Max(1, Math.Max(inFlight.Timeline.Max(), allowed ?? 0));
+            rows.Add(new InFlightRow(variant.Name, inFlight.BinMs, inFlight.Timeline, allowed, inFlight.Mean, inFlight.Peak, Math.Ceiling(top)));
+        }
+
+        return rows.Count == 0 ? null : new InFlightChart(scenario, FirstDrawn(rows), rows.Count);
+    }
+}
+
+/// <summary>A variant's strip on the items-in-flight chart.</summary>
+/// <param name="Name">The variant.</param>
+/// <param name="BinMs">Each span's length.</param>
+/// <param name="Timeline">The mean items in flight over each span.</param>
+/// <param name="Allowed">The most its strategy allows at once; null where not known.</param>
+/// <param name="Mean">The trial's mean items in flight.</param>
+/// <param name="Peak">The trial's most items in flight at once.</param>
+/// <param name="Top">The top of the strip's scale: the most in a span, or the most allowed.</param>
+internal sealed record InFlightRow(string Name, double BinMs, IReadOnlyList<double> Timeline, int? Allowed, double Mean, int Peak, double Top)
+{
+    /// <summary>What the strip's label says after the name: "3.9 on average, peak 5, of the 128 it allows".</summary>
+    public string Said => string.Create(CultureInfo.InvariantCulture, $"{(Mean >= 10 ? Mean.ToString("0", CultureInfo.InvariantCulture) : Mean.ToString("0.0", CultureInfo.InvariantCulture))} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
+}

@@ -94,7 +94,7 @@ internal static class ChartPalette
             css.Append(invariant, $"{scope}.dash-{i}{{stroke-dasharray:{DashPatterns[i]}}}");
         }
 
-        return css.Append(invariant, $"{scope}polyline.line,{scope}line.swatch{{fill:none}}{scope}circle.mark{{stroke-dasharray:none;stroke-width:1;fill-opacity:.85}}{scope}.band{{stroke:none;fill-opacity:.8}}{scope}circle.raise{{fill:{tone(Foreground)}}}{scope}circle.chosen{{fill:none;stroke:{tone(Foreground)};stroke-width:2}}").ToString();
+        return css.Append(invariant, $"{scope}polyline.line,{scope}line.swatch{{fill:none}}{scope}circle.mark{{stroke-dasharray:none;stroke-width:1;fill-opacity:.85}}{scope}.band{{stroke:none;fill-opacity:.8}}{scope}circle.raise{{fill:{tone(Foreground)}}}{scope}circle.lower{{fill:none;stroke:{tone(Foreground)};stroke-width:1.5}}{scope}circle.mark.lower{{fill:none;stroke-width:1.5}}{scope}circle.chosen{{fill:none;stroke:{tone(Foreground)};stroke-width:2}}{scope}.in-flight{{stroke:none;fill-opacity:.7}}{scope}line.allowed{{stroke:{tone(Foreground)};stroke-width:1;stroke-dasharray:4 3}}").ToString();
     }
 
     /// <summary>WCAG 2 contrast ratio of two <c>#rrggbb</c> colours, from 1 (same) to 21 (black on white).</summary>

@@ -25,6 +25,7 @@ internal static class SvgCharts
         SweepChart sweep => Draw(sweep),
         OverTimeChart lines => Draw(lines),
         ThreadStateChart states => Draw(states),
+        InFlightChart inFlight => Draw(inFlight),
         _ => throw new ArgumentException($"no drawing for a {chart?.GetType().Name ?? "null"} chart", nameof(chart)),
     };
 
@@ -128,7 +129,7 @@ internal static class SvgCharts
         // The pool's own reasons for its steps, on the line they explain.
         foreach (var mark in chart.Marks.Where(m => m.TimeMs >= 0 && m.TimeMs <= maxTime))
         {
-            svg.Append(Invariant, $"<circle class=\"mark {ChartPalette.CssClasses(mark.Series)}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3.5\"><title>{Encode(mark.Label)}</title></circle>");
+            svg.Append(Invariant, $"<circle class=\"mark{(mark.Lowered ? " lower" : string.Empty)} {ChartPalette.CssClasses(mark.Series)}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3.5\"><title>{Encode(mark.Label)}</title></circle>");
         }
 
         Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, chart.TimeTitle, X);
@@ -201,7 +202,7 @@ internal static class SvgCharts
 
             foreach (var mark in row.Marks)
             {
-                svg.Append(Invariant, $"<circle class=\"raise\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3\"><title>{Encode(mark.Label)}</title></circle>");
+                svg.Append(Invariant, $"<circle class=\"{(mark.Lowered ? "lower" : "raise")}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3\"><title>{Encode(mark.Label)}</title></circle>");
             }
         }
 
@@ -215,10 +216,57 @@ internal static class SvgCharts
         }
 
         var dotX = left + (ThreadStateChart.States.Count * 120);
-        svg.Append(Invariant, $"<circle class=\"raise\" cx=\"{dotX + 5}\" cy=\"{legendY - 4}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY}\">the pool added a thread</text>");
+        svg.Append(Invariant, $"<circle class=\"raise\" cx=\"{dotX + 5}\" cy=\"{legendY - 4}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY}\">{OverTimeChart.RaiseLegend}</text>");
+        if (rows.Any(r => r.Marks.Any(m => m.Lowered)))
+        {
+            svg.Append(Invariant, $"<circle class=\"lower\" cx=\"{dotX + 5}\" cy=\"{legendY + 12}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY + 16}\">{OverTimeChart.LoweringLegend}</text>");
+        }
         return svg.Append("</svg>").ToString();
 
         static double Count(Measurement.ThreadCounts b, int state) => state switch { 0 => b.Running, 1 => b.Waiting, 2 => b.Sleeping, _ => b.Io };
+    }
+
+    /// <summary>A strip per variant: its items in flight over time as a stepped area, a dashed line at the most it allows, its figures above it.</summary>
+    private static string Draw(InFlightChart chart)
+    {
+        const int left = 56;
+        const int stripTop = 20;
+        const int strip = 46;
+        const int rowHeight = stripTop + strip + 12;
+        var plotWidth = Width - left - 20;
+        var rows = chart.Rows;
+        var bottom = 8 + (rows.Count * rowHeight);
+        var height = bottom + 50;
+        var maxTime = chart.MaxTimeMs;
+        double X(double ms) => left + (Math.Min(ms, maxTime) / maxTime * plotWidth);
+
+        var svg = Open("in-flight", chart, height);
+        for (var r = 0; r < rows.Count; r++)
+        {
+            var row = rows[r];
+            var y0 = 8 + (r * rowHeight);
+            var floor = y0 + stripTop + strip;
+            double Y(double items) => floor - (items / row.Top * strip);
+            svg.Append(Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{y0 + 12}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan><tspan class=\"tick\" dx=\"8\">{Encode(row.Said)}</tspan></text>");
+            svg.Append(Invariant, $"<line class=\"axis\" x1=\"{left}\" y1=\"{floor}\" x2=\"{left + plotWidth}\" y2=\"{floor}\"/>");
+            svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(row.Top) + 4)}\" text-anchor=\"end\">{Number(row.Top)}</text><text class=\"tick\" x=\"{left - 6}\" y=\"{floor + 4}\" text-anchor=\"end\">0</text>");
+            var path = new StringBuilder();
+            path.Append(Invariant, $"M{Fmt(X(0))} {floor}");
+            for (var i = 0; i < row.Timeline.Count; i++)
+            {
+                path.Append(Invariant, $"L{Fmt(X(i * row.BinMs))} {Fmt(Y(row.Timeline[i]))}L{Fmt(X((i + 1) * row.BinMs))} {Fmt(Y(row.Timeline[i]))}");
+            }
+
+            path.Append(Invariant, $"L{Fmt(X(row.Timeline.Count * row.BinMs))} {floor}Z");
+            svg.Append(Invariant, $"<path class=\"in-flight {ChartPalette.CssClasses(0)}\" data-variant=\"{Encode(row.Name)}\" d=\"{path}\"><title>{Encode(row.Name)}: {Encode(row.Said)}</title></path>");
+            if (row.Allowed is { } allowed)
+            {
+                svg.Append(Invariant, $"<line class=\"allowed\" x1=\"{left}\" y1=\"{Fmt(Y(allowed))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(allowed))}\"><title>{Encode(row.Name)}: at most {Number(allowed)} allowed at once</title></line>");
+            }
+        }
+
+        Axis(svg, bottom, left, left + plotWidth, maxTime, OverTimeChart.TimeAxis, X);
+        return svg.Append("</svg>").ToString();
     }
 
     /// <summary>A line per family against the swept number, on a log-2 axis, with the ideal as a dashed line.</summary>

@@ -365,6 +365,76 @@ public sealed partial class HtmlExporterTests
         Assert.Contains(svg, Html(ExporterTests.SampleRun() with { Scenarios = [scenario] }), StringComparison.Ordinal);
     }
 
+    [Fact]
+    public void ThePoolsLowerings_AreRingsApartFromItsRaises_EachWithItsOwnLegend()
+    {
+        // Raised to 3 and 4 for blocking, then lowered to 3 when the blocking ended, then a hill-climbing move: two
+        // dots, one ring, and nothing for hill climbing.
+        var scenario = WithThreadStates();
+        var trial = scenario.Variants[1].Trials[0];
+        var runtime = trial.Runtime! with
+        {
+            PoolAdjustments =
+            [
+                new PoolAdjustment(100, 3, PoolAdjustmentReason.CooperativeBlocking, 0),
+                new PoolAdjustment(200, 4, PoolAdjustmentReason.CooperativeBlocking, 0),
+                new PoolAdjustment(300, 3, PoolAdjustmentReason.CooperativeBlocking, 0),
+                new PoolAdjustment(400, 5, PoolAdjustmentReason.ClimbingMove, 0),
+            ],
+        };
+        scenario = scenario with { Variants = [scenario.Variants[0], scenario.Variants[1] with { Trials = [trial with { Runtime = runtime }] }] };
+
+        var states = Assert.Single(Chart.For(scenario).OfType<ThreadStateChart>());
+        Assert.Equal([false, false, true], Assert.Single(states.Rows).Marks.Select(m => m.Lowered));
+        var svg = SvgCharts.Draw(states);
+        Assert.Equal(3, Regex.Count(svg, "<circle class=\"raise\"")); // two raises, and the legend's dot
+        Assert.Equal(2, Regex.Count(svg, "<circle class=\"lower\"")); // one lowering, and the legend's ring
+        Assert.Contains("the pool took a thread back (", svg, StringComparison.Ordinal);
+        Assert.Contains("a ring: it took one back", states.Title, StringComparison.Ordinal);
+
+        // Without a lowering, no ring and no legend for one.
+        Assert.DoesNotContain("<circle class=\"lower\"", SvgCharts.Draw(Assert.Single(Chart.For(WithThreadStates()).OfType<ThreadStateChart>())), StringComparison.Ordinal);
+    }
+
+    /// <summary>A sample run whose variants' trials counted their items in flight: the first ran 40 of 40, the second 3 of 32.</summary>
+    internal static ScenarioResult WithItemsInFlight()
+    {
+        var scenario = ExporterTests.SampleRun().Scenarios[0];
+        ItemsInFlight Counted(double level, int allowed) => new()
+        {
+            Mean = level,
+            Peak = (int)Math.Ceiling(level),
+            Allowed = allowed,
+            AtAllowedShare = level >= allowed ? 1 : 0,
+            BinMs = 10,
+            Timeline = [.. Enumerable.Range(0, ItemsInFlight.Bins).Select(_ => level)],
+        };
+        VariantResult With(VariantResult v, ItemsInFlight f) => v with { Trials = [.. v.Trials.Select(t => t.Status == TrialStatus.Ok ? t with { InFlight = f } : t)] };
+        return scenario with { Variants = [With(scenario.Variants[0], Counted(40, 40)), With(scenario.Variants[1], Counted(3, 32))] };
+    }
+
+    [Fact]
+    public void ItemsInFlight_AreAStripPerVariant_WithTheMostItAllowsDashed_BesideTheThreadStates()
+    {
+        var scenario = WithItemsInFlight();
+
+        var chart = Assert.Single(Chart.For(scenario).OfType<InFlightChart>());
+        Assert.Equal(scenario.Variants.Count(v => v.Summary is not null), chart.Rows.Count);
+        var few = chart.Rows.Single(r => r.Allowed == 32);
+        Assert.Equal(("3.0 on average, peak 3, of the 32 it allows", 32.0), (few.Said, few.Top));
+        var svg = SvgCharts.Draw(chart);
+        Assert.Equal(chart.Rows.Count, Regex.Count(svg, "<line class=\"allowed\""));
+        Assert.Contains("at most 32 allowed at once", svg, StringComparison.Ordinal);
+        Assert.Contains(svg, Html(ExporterTests.SampleRun() with { Scenarios = [scenario] }), StringComparison.Ordinal);
+
+        // Its place: just before the threads by state.
+        var kinds = Chart.For(scenario with { Variants = WithThreadStates().Variants.Select((v, i) => v with { Trials = [.. v.Trials.Select(t => t with { InFlight = scenario.Variants[i].Trials[0].InFlight })] }).ToList() }).Select(c => c.Kind).ToList();
+        Assert.Equal(kinds.IndexOf("in-flight") + 1, kinds.IndexOf("thread-states"));
+
+        // None counted (a scenario that does not time its items, an older file): no chart.
+        Assert.Empty(Chart.For(ExporterTests.SampleRun().Scenarios[0]).OfType<InFlightChart>());
+    }
+
     [Theory]
     [InlineData(double.NaN)]
     [InlineData(-10)]

@@ -102,6 +102,17 @@ public class PngChartsTests
     }
 
     [Fact]
+    public void InFlightChart_DrawsEachStripsArea_AndTheMostItAllows()
+    {
+        var chart = Chart.For(HtmlExporterTests.WithItemsInFlight()).OfType<InFlightChart>().Single();
+
+        using var image = Decode(PngCharts.Draw(chart));
+
+        // The area of the strip at its limit fills much of its band; the strip far below its limit, a sliver.
+        Assert.True(Count(image, ChartPalette.Series[0].File) > 5_000, $"{Count(image, ChartPalette.Series[0].File)} pixels of the areas");
+    }
+
+    [Fact]
     public void DegreeSearchChart_DrawsAStrategysLine_AndRingsTheDegreeChosen()
     {
         var chart = Chart.For(HtmlExporterTests.WithSearches()).OfType<SweepChart>().Single(c => c.Kind == "degree-search");
