@@ -4,6 +4,8 @@
 //          with --collect, each first runs a full garbage collection
 //   result items that each block on a task's Result for --wait-ms (sync over async), in the sync form
 //   socket items that each block in a synchronous read from a loopback server that answers after --wait-ms
+// and, for the truth table of the lab's reasons, the cause-* family: workloads whose cause of slowness is known by
+// construction (Causes.cs), each named for it.
 using ConcurrencyLab;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.TestWorkloads;
@@ -44,4 +46,21 @@ var unevenScenario = new WorkloadScenario("uneven", context => new UnevenFormsWo
     Parameters = [items, waitMs],
 };
 
-return await LabProgram.RunAsync(args, lockScenario, sleepScenario, resultScenario, socketScenario, unevenScenario);
+var cpuMs = Parameter.Number("cpu-ms", 4, "each item's CPU work, ms", minimum: 0, maximum: 10_000);
+var limit = Parameter.WholeNumber("limit", 4, "how many items the downstream serves at once", minimum: 1, maximum: 10_000);
+
+WorkloadScenario Cause(string name, string summary, Func<WorkloadContext, Workload> create, params Parameter[] parameters) =>
+    new(name, create) { Summary = summary, Parameters = [items, .. parameters] };
+
+Scenario[] causes =
+[
+    Cause("cause-sleep", "blocking sleeps: pool threads held by the items", c => new BlockingSleepWorkload(c.Get(items), c.Get(waitMs)), waitMs),
+    Cause("cause-cpu", "pure CPU: the cores bind", c => new PureCpuWorkload(c.Get(items), c.Get(cpuMs)), cpuMs),
+    Cause("cause-lock", "a wait, then CPU under one shared lock: a limit of (wait + CPU) / CPU inside the items", c => new SharedLockWorkload(c.Get(items), c.Get(waitMs), c.Get(cpuMs)), waitMs, cpuMs),
+    Cause("cause-limit", "waits behind a semaphore of --limit slots: a limit of --limit inside the items", c => new DownstreamLimitWorkload(c.Get(items), c.Get(waitMs), c.Get(limit)), waitMs, limit),
+    Cause("cause-sync-over-async", "blocking on an async method whose continuation needs a pool thread", c => new SyncOverAsyncWorkload(c.Get(items), c.Get(waitMs)), waitMs),
+    Cause("cause-caller", "CPU before the first await: the calling thread's own CPU", c => new CpuBeforeAwaitWorkload(c.Get(items), c.Get(waitMs), c.Get(cpuMs)), waitMs, cpuMs),
+    Cause("cause-mix", "CPU, then a blocking sleep or an awaited timer", c => new CpuThenWaitWorkload(c.Get(items), c.Get(waitMs), c.Get(cpuMs)), waitMs, cpuMs),
+];
+
+return await LabProgram.RunAsync(args, [lockScenario, sleepScenario, resultScenario, socketScenario, unevenScenario, .. causes]);
