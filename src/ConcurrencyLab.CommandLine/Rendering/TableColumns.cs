@@ -7,7 +7,7 @@ namespace ConcurrencyLab.CommandLine.Rendering;
 /// <summary>
 /// Which columns a scenario's console table shows. By default the ones that decide: the variant, its median and
 /// interval, efficiency, threads, pool threads, CPU, at most two of the scenario's own measures, trials ok, and
-/// the pool's starvation adds and the flags where there are any; and when the terminal is too narrow for them, the least important go first, so that no name breaks.
+/// the pool's starvation adds, the items in flight where the answer cites them, and the flags where there are any; and when the terminal is too narrow for them, the least important go first, so that no name breaks.
 /// <c>--columns</c> names others, or <c>all</c>. The results files always keep every column.
 /// </summary>
 internal sealed class TableColumns
@@ -88,7 +88,7 @@ internal sealed class TableColumns
             .ToList();
 
         // Left out first when the table is too wide: what decides least. The variant, its median and its flags stay.
-        string[] leaveOut = [StandardMetrics.Cpu.Id, "ci95Ms", StandardMetrics.InFlightMean.Id, .. checks.AsEnumerable().Reverse(), StandardMetrics.StarvationInjections.Id, StandardMetrics.PeakPoolThreads.Id, "trials", StandardMetrics.PeakThreads.Id, "efficiency"];
+        string[] leaveOut = [StandardMetrics.Cpu.Id, "ci95Ms", .. checks.AsEnumerable().Reverse(), StandardMetrics.StarvationInjections.Id, StandardMetrics.PeakPoolThreads.Id, StandardMetrics.InFlightMean.Id, "trials", StandardMetrics.PeakThreads.Id, "efficiency"];
         var left = new List<ResultColumn>();
         foreach (var id in leaveOut)
         {

@@ -89,6 +89,24 @@ public sealed class ResultTableRendererTests
         Assert.False(TableColumns.TryParse(" , ", [], out _, out _));
     }
 
+    [Fact]
+    public void TheItemsInFlight_AreAColumn_WhereTheAnswerCitesThem_AndKeptOverThePoolsThreadsWhenTheTableIsNarrow()
+    {
+        var scenario = Wide("delay");
+        Assert.DoesNotContain(TableColumns.Default.For(scenario, int.MaxValue).Columns, c => c.Id == StandardMetrics.InFlightMean.Id);
+
+        var held = new HeldToItsDegree { Variant = scenario.Variants[1].Name, Degree = 4, Ratio = 14, InFlight = new InFlightFigures { Mean = 4, Peak = 4, Allowed = 4 }, FastestInFlight = 40 };
+        var cited = scenario with { Recommendations = [new Recommendation { Fastest = scenario.Variants[0].Name, FastestMs = 100, Because = UseBecause.Fastest, Avoid = [held] }] };
+        var (shown, _) = TableColumns.Default.For(cited, int.MaxValue);
+        Assert.Contains(shown, c => c.Id == StandardMetrics.InFlightMean.Id);
+
+        // Narrowed past the CPU, the interval and the starvation adds: the pool's threads go before the items in flight.
+        var narrow = TableColumns.Width(cited, shown.Where(c => c.Id is not ("cpuMs" or "ci95Ms" or "starvationInjections"))) - 1;
+        var (_, leftOut) = TableColumns.Default.For(cited, narrow);
+        Assert.Contains(leftOut, c => c.Id == StandardMetrics.PeakPoolThreads.Id);
+        Assert.DoesNotContain(leftOut, c => c.Id == StandardMetrics.InFlightMean.Id);
+    }
+
     // A scenario's default variants at full scale, each with three trials whose every metric is wide: the widest
     // table the scenario makes.
     private static ScenarioResult Wide(string name)
