@@ -22,7 +22,10 @@ internal static class Recommender
     /// <summary>Fewer cores busy than this, on average, while much slower than the fastest: the threads were blocked, not working.</summary>
     public const double IdleCores = 0.25;
 
-    /// <summary>A variant with at most this share of the items in flight it allows, on average, could not start its work.</summary>
+    /// <summary>
+    /// A variant with at most this share of the items in flight it allows, on average, could not start its work, even
+    /// where no figure says why; where one does, below <see cref="AtLimitShare"/> is enough.
+    /// </summary>
     public const double StartShare = 0.5;
 
     /// <summary>At least this share of the machine's cores busy, on average: the CPU was what the variant ran on, all of it.</summary>
@@ -400,12 +403,14 @@ internal static class Recommender
             }
             : null;
 
-    // Far fewer items in flight than the strategy allows: its work could not start. Why, in the order the figures can
-    // tell it: the calling thread ran the items itself; never more than one at a time; every pool thread inside an item
-    // with the cores idle. With the cores busy the CPU is the account (CpuBoundOf), not this one.
+    // Fewer items in flight than the strategy allows: its work could not start. Why, in the order the figures can tell
+    // it: the calling thread ran the items itself; never more than one at a time; every pool thread inside an item with
+    // the cores idle. A cause the figures show is named below the share at which the variant counts as held to its
+    // limit; with none shown, only far below (half or less) is it said, as not explained. With the cores busy the CPU
+    // is the account (CpuBoundOf), not this one.
     private static CouldNotStart? CouldNotStart(VariantResult variant, VariantSummary summary, double ratio, int processorCount)
     {
-        if (InFlightOf(summary) is not { Allowed: >= 2 and var allowed } inFlight || inFlight.Mean > StartShare * allowed)
+        if (InFlightOf(summary) is not { Allowed: >= 2 and var allowed } inFlight || inFlight.Mean >= AtLimitShare * allowed)
         {
             return null;
         }
@@ -426,7 +431,7 @@ internal static class Recommender
         {
             cause = StartCause.PoolThreadsBlocked;
         }
-        else if (cores >= BusyCoresShare * processorCount)
+        else if (cores >= BusyCoresShare * processorCount || inFlight.Mean > StartShare * allowed)
         {
             return null;
         }

@@ -301,8 +301,9 @@ public enum StartCause
 }
 
 /// <summary>
-/// Much slower, and it ran far fewer items at once than it allows (half or less, on average): its work could not
-/// start. The cause is the first the figures show, or <see cref="StartCause.Unexplained"/>.
+/// Much slower, and it ran fewer items at once than it allows: its work could not start. The cause is the first the
+/// figures show (below three quarters of what it allows, on average), or <see cref="StartCause.Unexplained"/> (half
+/// or less).
 /// </summary>
 public sealed record CouldNotStart : AvoidReason
 {

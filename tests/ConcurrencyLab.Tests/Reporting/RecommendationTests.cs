@@ -244,6 +244,11 @@ public class RecommendationTests
         var queued = Recommend(fastest, F("threadpool", 2300, mean: 4.8, peak: 5, allowed: 200, cores: 0.31, pool: 5, queue: 198));
         Assert.Contains("and up to 198 work items waited in the pool's queue", Reason(queued.Avoid.Single(), queued), StringComparison.Ordinal);
 
+        // Two and a half of four, with the pool's three threads all in items: the cause is shown, so it is named; with
+        // no cause shown (more pool threads than items in flight), two and a half of four is too close to say.
+        Assert.Equal(StartCause.PoolThreadsBlocked, Assert.IsType<CouldNotStart>(Recommend(fastest, F("parallel-for@4", 1050, mean: 2.5, peak: 3, allowed: 4, cores: 0.05, pool: 3)).Avoid.Single()).Cause);
+        Assert.IsType<MuchSlower>(Recommend(fastest, F("parallel-for@4", 1050, mean: 2.5, peak: 3, allowed: 4, cores: 1.2, pool: 10)).Avoid.Single());
+
         // The pool raised its target for starvation as well: still the same cause, the raises said with it.
         var raised = Recommend(fastest, F("threadpool", 2300, mean: 4.8, peak: 5, allowed: 200, cores: 0.31, pool: 5, queue: 198, starved: 3));
         var withRaises = Assert.IsType<CouldNotStart>(raised.Avoid.Single());
