@@ -213,7 +213,7 @@ internal static class RecommendationText
     {
         Results.StartCause.CallingThread => Statement.Of($"the calling thread ran {Piece.Ms(n.CallerMs ?? 0)} ms of the items' work itself, one item after another, before each call returned, of the {Piece.Ms(n.MedianMs)} ms it took"),
         Results.StartCause.OneAtATime => Statement.Plain("never more than one at a time: each call ran its item to the end before the next began"),
-        Results.StartCause.PoolThreadsBlocked => Statement.Of($"its pool threads were blocked inside the items: each of the pool's {Count(n.PoolThreads)} threads was in an item while {Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores were busy{Queued(n.QueuePeak)}{Added(n)}"),
+        Results.StartCause.PoolThreadsBlocked => Statement.Of($"its pool threads were blocked inside the items: at most {Count(n.PoolThreads)} pool threads and {Piece.Count(n.InFlight.Peak)} items in flight, with {Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy{Queued(n.QueuePeak)}{Added(n)}"),
         _ => Statement.Of($"what held the rest back is not explained by what this run measured ({Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy, at most {Count(n.PoolThreads)} pool threads)"),
     };
 

@@ -293,7 +293,10 @@ public enum StartCause
     /// <summary>Never more than one item at a time, though the strategy allows more: its calls ran each item to its end before starting the next.</summary>
     OneAtATime,
 
-    /// <summary>Every pool thread was inside an item while the cores stood mostly idle: the items blocked their threads, and the pool added more only slowly.</summary>
+    /// <summary>
+    /// The items in flight were as many as the pool's threads (one more at most: the calling thread may run one) while
+    /// the cores stood mostly idle: the items blocked their threads, and the pool added more only slowly.
+    /// </summary>
     PoolThreadsBlocked,
 
     /// <summary>Nothing this run measured says why.</summary>

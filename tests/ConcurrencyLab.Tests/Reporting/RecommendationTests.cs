@@ -237,7 +237,7 @@ public class RecommendationTests
         var blocked = Assert.IsType<CouldNotStart>(r.Avoid.Single());
         Assert.Equal(StartCause.PoolThreadsBlocked, blocked.Cause);
         var said = Reason(blocked, r);
-        Assert.StartsWith("its work could not start: it ran 3.9 items at once on average (peak 5) though it allows 128; its pool threads were blocked inside the items: each of the pool's 4 threads was in an item while 0.41 of 2 cores were busy", said, StringComparison.Ordinal);
+        Assert.StartsWith("its work could not start: it ran 3.9 items at once on average (peak 5) though it allows 128; its pool threads were blocked inside the items: at most 4 pool threads and 5 items in flight, with 0.41 of 2 cores busy", said, StringComparison.Ordinal);
         Assert.DoesNotContain("at most 128", said, StringComparison.Ordinal);
 
         // The thread pool strategy with its queue full: the queue is said too.
