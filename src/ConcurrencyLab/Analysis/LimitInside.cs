@@ -26,9 +26,17 @@ internal static class LimitInside
     public const double IdleCoresShare = 0.7;
 
     /// <summary>
+    /// Where the machine's idle time was read, at least this share of its core time stood idle in each witness's
+    /// region: had the CPU held the items, runnable threads would have taken those cores.
+    /// </summary>
+    public const double MachineIdleShare = 0.15;
+
+    /// <summary>
     /// The limit <paramref name="variants"/> (the sound ones of one answer) show, or null where they show none or
     /// cannot: the scenario does not time its items (<see cref="ScenarioResult.ItemTimes"/>), fewer than two variants
-    /// had far more items in flight and were as fast, or the cores were busy.
+    /// had far more items in flight and were as fast, or the trial's process kept the cores busy. Where only other
+    /// work kept the machine's cores busy, the limit is given with <see cref="InsideLimit.MachineBusy"/>: seen, but not
+    /// judged.
     /// </summary>
     public static InsideLimit? Of(ScenarioResult scenario, IReadOnlyList<VariantResult> variants, int processorCount)
     {
@@ -60,18 +68,16 @@ internal static class LimitInside
 
         // The CPU holds items back the same way (more in flight, each slower, no faster in all): only where the cores
         // stood idle is the limit inside the items. Where the machine's idle time was read, the cores must have been
-        // idle there too, not busy with other work (another process, the hypervisor's).
+        // idle there too, not busy with other work (another process, the hypervisor's): on a machine kept busy by
+        // others the run cannot tell a limit inside the items from the CPU, and says nothing.
         var cores = witnesses.Select(w => w.Summary.Median(StandardMetrics.CoresUsed)).ToList();
         if (cores.Any(c => c is null) || cores.Max() > IdleCoresShare * processorCount)
         {
             return null;
         }
 
-        if (witnesses.Any(w => w.Summary.Median(StandardMetrics.MachineIdle) is { } idle && idle < (1 - IdleCoresShare) * processorCount * w.Summary.MedianWallMs))
-        {
-            return null;
-        }
-
+        var idleShares = witnesses.Select(w => w.Summary.Median(StandardMetrics.MachineIdle) / (processorCount * w.Summary.MedianWallMs)).OfType<double>().ToList();
+        double? leastIdle = idleShares.Count > 0 ? Math.Round(Math.Clamp(idleShares.Min(), 0, 1), 3) : null;
         var slots = Math.Max(1, (int)Math.Ceiling(atOnce - 0.05));
         return new InsideLimit
         {
@@ -89,6 +95,8 @@ internal static class LimitInside
             LockContentions = witnesses.Max(w => w.Summary.Median(StandardMetrics.LockContentions) ?? 0),
             Cores = cores.Max()!.Value,
             ProcessorCount = processorCount,
+            MachineIdleShare = leastIdle,
+            MachineBusy = leastIdle < MachineIdleShare,
         };
     }
 }

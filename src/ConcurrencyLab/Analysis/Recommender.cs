@@ -136,7 +136,8 @@ internal static class Recommender
             FastestCpuMs = Cpu(fastest),
             Avoid = Ranked(judged.Where(v => v.Name != use.Name).Select(v => ReasonToAvoid(scenario, v, use, fastest, tied.Contains(v), processorCount))),
             Gap = GapOf(scenario, fastest, processorCount),
-            Limit = limit,
+            Limit = limit is { MachineBusy: false } ? limit : null,
+            LimitNotJudged = limit is { MachineBusy: true } ? limit : null,
             NotJudged = unlike,
         };
     }

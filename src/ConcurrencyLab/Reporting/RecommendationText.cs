@@ -30,6 +30,11 @@ internal static class RecommendationText
             lines.Add(Statement.Of(Tone.Plain, $"{Limit(limit)}"));
         }
 
+        if (recommendation.LimitNotJudged is { } unjudged)
+        {
+            lines.Add(Statement.Of(Tone.Unjudged, $"{LimitNotJudged(unjudged)}"));
+        }
+
         if (recommendation.Gap is { } gap)
         {
             lines.Add(Statement.Of(Tone.Plain, $"{Gap(gap)}"));
@@ -79,6 +84,17 @@ internal static class RecommendationText
             ? Statement.Of($"; threads waited for a lock {Piece.Count(limit.LockContentions)} times for {Piece.Count(limit.Items)} items, so a lock is among the limits")
             : Statement.Plain(" (a semaphore, a pool of connections, a lock or a service downstream: what it is, the run cannot tell)");
         return Statement.Of($"A limit inside the items: about {Piece.Fixed(limit.AtOnce, "0.0")} made progress at once, whatever the strategy and degree. The best rate was {Rate(limit.BestPerSecond)} items/s ({V(limit.Best)}) and an item takes {Piece.Ms(limit.ItemLeastMs)} ms at its least, so by Little's law {Rate(limit.BestPerSecond)}/s x {Piece.Ms(limit.ItemLeastMs)} ms = {Piece.Fixed(limit.AtOnce, "0.0")} at once; {witnesses} were no faster ({Rate(low)}-{Rate(high)} items/s), each item taking {Piece.Fixed(shortest, "0.0")}-{Piece.Fixed(longest, "0.0")} times its least, with at most {Piece.Fixed(limit.Cores, "0.00")} of {Piece.Count(limit.ProcessorCount)} cores busy{what}.");
+    }
+
+    /// <summary>
+    /// What looked like a limit inside the items on a machine other work kept busy: "A limit inside the items could not
+    /// be judged: 4 variants with far more items in flight were no faster, but ...".
+    /// </summary>
+    public static Statement LimitNotJudged(InsideLimit limit)
+    {
+        ArgumentNullException.ThrowIfNull(limit);
+        var idle = limit.MachineIdleShare is { } share ? Statement.Of($" (as little as {Piece.Fixed(100 * share, "0")}% of its core time idle in their regions)") : Statement.Plain(string.Empty);
+        return Statement.Of($"A limit inside the items could not be judged: {Piece.Count(limit.Witnesses.Count)} variants with far more items in flight than {V(limit.Best)} were no faster, but other work kept the machine's cores busy{idle}, so the CPU cannot be ruled out.");
     }
 
     private static Number Rate(double perSecond) => Piece.Fixed(perSecond, perSecond >= 100 ? "0" : "0.#");

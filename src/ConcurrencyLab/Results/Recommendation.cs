@@ -60,6 +60,12 @@ public sealed record Recommendation
     public InsideLimit? Limit { get; init; }
 
     /// <summary>
+    /// What looked like a limit inside the items where other work kept the machine's cores busy
+    /// (<see cref="InsideLimit.MachineBusy"/>): not judged, since the CPU cannot be ruled out; null otherwise.
+    /// </summary>
+    public InsideLimit? LimitNotJudged { get; init; }
+
+    /// <summary>
     /// The variants left out of this answer, neither to use nor to avoid, because a figure of their trials strayed from
     /// what the scenario expects of the work (<see cref="ScenarioResult.Expectations"/>): their times measure other work
     /// than the run describes. Empty when none strayed, and in older files.
@@ -431,6 +437,16 @@ public sealed record InsideLimit
 
     /// <summary>The cores the machine had.</summary>
     public required int ProcessorCount { get; init; }
+
+    /// <summary>The least share of the machine's core time, 0 to 1, that stood idle in a witness's region; null where the machine's time was not read.</summary>
+    public double? MachineIdleShare { get; init; }
+
+    /// <summary>
+    /// Whether other work kept the machine's cores busy in a witness's region (less than 0.15 of its core time idle):
+    /// then the figures cannot tell a limit inside the items from the CPU, and the answer holds this one as
+    /// <see cref="Recommendation.LimitNotJudged"/>, never as <see cref="Recommendation.Limit"/>.
+    /// </summary>
+    public bool MachineBusy { get; init; }
 }
 
 /// <summary>A variant that shows a limit inside the items: many more items under way than the limit, and no faster.</summary>

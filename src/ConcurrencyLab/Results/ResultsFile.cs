@@ -325,15 +325,20 @@ public static class ResultsFile
 
                 // A limit inside the items is said with its witnesses' figures: at least one witness, counts and times as
                 // a run writes them.
-                if (recommendation.Limit is { } limit)
+                foreach (var (limit, name) in new[] { (recommendation.Limit, "limit"), (recommendation.LimitNotJudged, "limitNotJudged") })
                 {
-                    var where = $"{at}.recommendations[{r}].limit";
+                    if (limit is null)
+                    {
+                        continue;
+                    }
+
+                    var where = $"{at}.recommendations[{r}].{name}";
                     if (Null(limit.Witnesses, $"{where}.witnesses") is { } witness)
                     {
                         return witness;
                     }
 
-                    if (limit.Witnesses.Count == 0 || limit.Slots < 1 || limit.Items < 1 || !(limit.AtOnce > 0)
+                    if (limit.Witnesses.Count == 0 || limit.Slots < 1 || limit.Items < 1 || !(limit.AtOnce > 0) || limit.MachineIdleShare is < 0 or > 1
                         || Unwritable([limit.AtOnce, limit.ItemLeastMs, limit.BestPerSecond, limit.BoundMs, limit.LockContentions, limit.Cores, .. limit.Witnesses.SelectMany(w => new[] { w.InFlight, w.PerSecond, w.Stretch })]) is not null)
                     {
                         return $"{where} holds what no run writes: no witness, a count below 1, or a figure negative or not finite";

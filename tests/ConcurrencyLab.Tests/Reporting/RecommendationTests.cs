@@ -358,6 +358,28 @@ public class RecommendationTests
     }
 
     [Fact]
+    public void ALimitSeenWhileOtherWorkKeptTheCoresBusy_IsNotJudged_AndSetsNoIdeal()
+    {
+        // The same figures, but the machine's cores stood idle for only 5% of the witnesses' regions: the CPU, taken
+        // by another process, could be what held them.
+        VariantResult Busy(VariantResult v) => v with { Summary = v.Summary! with { Medians = new Dictionary<string, double>(v.Summary.Medians) { [StandardMetrics.MachineIdle.Id] = 0.05 * 2 * v.Summary.MedianWallMs } } };
+        var scenario = Limited();
+        scenario = scenario with { Variants = [.. scenario.Variants.Select(Busy)] };
+
+        var r = Recommender.For(scenario, processorCount: 2)!;
+        Assert.Null(r.Limit);
+        var unjudged = r.LimitNotJudged!;
+        Assert.True(unjudged.MachineBusy);
+        Assert.Equal(0.05, unjudged.MachineIdleShare);
+        Assert.Equal("A limit inside the items could not be judged: 2 variants with far more items in flight than parallel-for@4 were no faster, but other work kept the machine's cores busy (as little as 5% of its core time idle in their regions), so the CPU cannot be ruled out.", RecommendationText.LimitNotJudged(unjudged).Text);
+        Assert.Equal(21, ConcurrencyLab.Analysis.Summarizer.Answer(scenario, processorCount: 2).IdealMs);
+
+        // Where the machine's time was not read (off Linux), the process's own cores decide alone: judged, no share.
+        var unread = Recommender.For(Limited(), processorCount: 2)!.Limit!;
+        Assert.Equal((false, (double?)null), (unread.MachineBusy, unread.MachineIdleShare));
+    }
+
+    [Fact]
     public void ALimitInsideTheItems_SetsTheIdeal_AndEachEfficiencyIsAgainstIt()
     {
         var answered = ConcurrencyLab.Analysis.Summarizer.Answer(Limited(), processorCount: 2);
