@@ -24,7 +24,8 @@ internal static class Recommender
 
     /// <summary>
     /// A variant with at most this share of the items in flight it allows, on average, could not start its work, even
-    /// where no figure says why; where one does, below <see cref="AtLimitShare"/> is enough.
+    /// where no figure says why; where one does, fewer than it allows on average is enough (and it was not held to
+    /// them, <see cref="AtLimitShare"/>).
     /// </summary>
     public const double StartShare = 0.5;
 
@@ -37,8 +38,8 @@ internal static class Recommender
     /// <summary>A variant at least this many times the fastest's CPU, with the cores busy, was held by its own extra CPU.</summary>
     public const double MoreCpuRatio = 1.5;
 
-    /// <summary>A variant that ran its allowed items at once for this share of the region, or this share of them on average, was held to them.</summary>
-    public const double AtLimitShare = 0.75;
+    /// <summary>A variant with as many items in flight as it allows for at least this share of the region was held to them.</summary>
+    public const double AtLimitShare = 0.5;
 
     /// <summary>
     /// The recommendations <paramref name="scenario"/> holds, or, for a file written before they were stored, the
@@ -404,14 +405,14 @@ internal static class Recommender
             }
             : null;
 
-    // Fewer items in flight than the strategy allows: its work could not start. Why, in the order the figures can tell
-    // it: the calling thread ran the items itself; never more than one at a time; every pool thread inside an item with
-    // the cores idle. A cause the figures show is named below the share at which the variant counts as held to its
-    // limit; with none shown, only far below (half or less) is it said, as not explained. With the cores busy the CPU
-    // is the account (CpuBoundOf), not this one.
+    // Fewer items in flight than the strategy allows, and not held at that many for half the region: its work could
+    // not start. Why, in the order the figures can tell it: the calling thread ran the items itself; never more than
+    // one at a time; the pool's threads all inside items with the cores idle. A cause the figures show is named
+    // whenever fewer ran than allowed; with none shown, only far below (half or less) is it said, as not explained.
+    // With the cores busy the CPU is the account (CpuBoundOf), not this one.
     private static CouldNotStart? CouldNotStart(VariantResult variant, VariantSummary summary, double ratio, int processorCount)
     {
-        if (InFlightOf(summary) is not { Allowed: >= 2 and var allowed } inFlight || inFlight.Mean >= AtLimitShare * allowed)
+        if (InFlightOf(summary) is not { Allowed: >= 2 and var allowed } inFlight || inFlight.Mean >= allowed || inFlight.AtAllowedShare >= AtLimitShare)
         {
             return null;
         }
@@ -464,8 +465,8 @@ internal static class Recommender
             ? new CpuBound { Variant = variant.Name, Cores = summary.Median(StandardMetrics.CoresUsed)!.Value, ProcessorCount = processorCount, CpuMs = cpu, FastestCpuMs = fastestCpu, Ratio = ratio }
             : null;
 
-    // As many items in flight as it allows for most of the region, where the fastest ran far more: its degree (or its
-    // loop) held it.
+    // As many items in flight as it allows for at least half the region, where the fastest ran far more on average:
+    // its degree (or its loop) held it.
     private static HeldToItsDegree? HeldOf(VariantResult variant, InFlightFigures inFlight, VariantResult fastest, double ratio)
     {
         if (inFlight.Allowed is not { } allowed || fastest.Summary is null || InFlightOf(fastest.Summary) is not { } fastestInFlight)
@@ -473,8 +474,7 @@ internal static class Recommender
             return null;
         }
 
-        var atLimit = inFlight.Mean >= AtLimitShare * allowed || inFlight.AtAllowedShare >= AtLimitShare;
-        return atLimit && fastestInFlight.Mean >= 1.5 * inFlight.Mean
+        return inFlight.AtAllowedShare >= AtLimitShare && allowed >= 1 && fastestInFlight.Mean >= 1.5 * inFlight.Mean
             ? new HeldToItsDegree { Variant = variant.Name, Degree = (int)Math.Round(allowed), Ratio = ratio, InFlight = inFlight, FastestInFlight = fastestInFlight.Mean }
             : null;
     }

@@ -268,7 +268,7 @@ public sealed record BlockedWithCoresIdle : AvoidReason
 
 /// <summary>
 /// Much slower, and it ran as many items at once as it allows (its degree, or one at a time for a loop that waits for
-/// each item) for most of the region, where the fastest ran far more: measured by its items in flight.
+/// each item) for at least half the region, where the fastest ran far more on average: measured by its items in flight.
 /// </summary>
 public sealed record HeldToItsDegree : AvoidReason
 {
@@ -310,9 +310,9 @@ public enum StartCause
 }
 
 /// <summary>
-/// Much slower, and it ran fewer items at once than it allows: its work could not start. The cause is the first the
-/// figures show (below three quarters of what it allows, on average), or <see cref="StartCause.Unexplained"/> (half
-/// or less).
+/// Much slower, and it ran fewer items at once than it allows on average, at that many for less than half the region:
+/// its work could not start. The cause is the first the figures show, or <see cref="StartCause.Unexplained"/> (only
+/// at half or less of what it allows).
 /// </summary>
 public sealed record CouldNotStart : AvoidReason
 {

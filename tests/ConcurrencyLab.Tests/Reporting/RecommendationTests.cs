@@ -222,6 +222,11 @@ public class RecommendationTests
         var loop = Recommend(fastest, F("sequential", 2000, mean: 1, peak: 1, allowed: 1, share: 0.99));
         Assert.StartsWith("it ran one item at a time, all it allows (1)", Reason(Assert.IsType<HeldToItsDegree>(loop.Avoid.Single()), loop), StringComparison.Ordinal);
 
+        // Three of four on average but at four for only 29% of the region, its three pool threads all in items with the
+        // cores idle: the pool's threads held it, not its degree.
+        var pool = Recommend(fastest, F("parallel-for@4", 2270, mean: 3.0, peak: 4, allowed: 4, share: 0.29, cores: 0.4, pool: 3));
+        Assert.Equal(StartCause.PoolThreadsBlocked, Assert.IsType<CouldNotStart>(pool.Avoid.Single()).Cause);
+
         // Its degree alone says nothing of how many ran at once: without the items in flight, no such reason.
         var unmeasured = V("foreach-async@4", 690) with { Parameters = new Dictionary<string, string> { ["degree"] = "4" } };
         Assert.IsType<MuchSlower>(Recommend(V("whenall", 50), unmeasured).Avoid.Single());
