@@ -367,12 +367,17 @@ internal static class Recommender
             };
         }
 
-        // About one core busy where the fastest kept more: said only where the items in flight, if measured, agree
-        // that it ran about one at a time (items under a lock keep one core busy with many in flight).
+        // About one core busy where the fastest kept more: a figure, not a cause; the calling thread is named as its
+        // cause where it ran the items' work for half the region or more.
         var fastestCores = fastest.Summary.Median(StandardMetrics.CoresUsed);
-        if (processorCount >= 2 && cores is >= 0.8 and <= 1.2 && fastestCores >= 1.5 && !asFast && !WaitedForIo(summary) && inFlight is not { Mean: > 1.5 })
+        if (processorCount >= 2 && cores is >= 0.8 and <= 1.2 && fastestCores >= 1.5 && !asFast && !WaitedForIo(summary))
         {
-            return new OneCoreBusy { Variant = variant.Name, Cores = cores.Value, FastestCores = fastestCores.Value, ProcessorCount = processorCount };
+            var caller = summary.Median(StandardMetrics.CallerTime);
+            return new OneCoreBusy
+            {
+                Variant = variant.Name, Cores = cores.Value, FastestCores = fastestCores.Value, ProcessorCount = processorCount,
+                CallerMs = caller >= 0.5 * summary.MedianWallMs ? caller : null,
+            };
         }
 
         if (Threads(variant) is { } threads && Threads(use) is { } fewest && threads >= ThreadsRatio * fewest && threads >= fewest + ExtraThreads)

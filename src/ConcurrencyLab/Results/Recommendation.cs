@@ -203,9 +203,15 @@ public sealed record BlocksPoolThreads : AvoidReason
     public override int Rank => 2;
 }
 
-/// <summary>About one core busy where the fastest kept more busy; not said where more than one item and a half were in flight on average.</summary>
+/// <summary>About one core busy where the fastest kept more busy: a figure, with its cause where the run measured one.</summary>
 public sealed record OneCoreBusy : AvoidReason
 {
+    /// <summary>
+    /// The handing-over thread's median time inside the items, in milliseconds, where it was half the region or more:
+    /// that thread ran the items' work, one item after another; null otherwise, and in older files.
+    /// </summary>
+    public double? CallerMs { get; init; }
+
     /// <summary>Its median cores busy.</summary>
     public required double Cores { get; init; }
 

@@ -252,7 +252,7 @@ public class RecommendationTests
         // Two and a half of four, with the pool's three threads all in items: the cause is shown, so it is named; with
         // no cause shown (more pool threads than items in flight), two and a half of four is too close to say.
         Assert.Equal(StartCause.PoolThreadsBlocked, Assert.IsType<CouldNotStart>(Recommend(fastest, F("parallel-for@4", 1050, mean: 2.5, peak: 3, allowed: 4, cores: 0.05, pool: 3)).Avoid.Single()).Cause);
-        Assert.IsType<MuchSlower>(Recommend(fastest, F("parallel-for@4", 1050, mean: 2.5, peak: 3, allowed: 4, cores: 1.2, pool: 10)).Avoid.Single());
+        Assert.IsType<MuchSlower>(Recommend(fastest, F("parallel-for@4", 1050, mean: 2.5, peak: 3, allowed: 4, cores: 1.3, pool: 10)).Avoid.Single());
 
         // The pool raised its target for starvation as well: still the same cause, the raises said with it.
         var raised = Recommend(fastest, F("threadpool", 2300, mean: 4.8, peak: 5, allowed: 200, cores: 0.31, pool: 5, queue: 198, starved: 3));
@@ -301,12 +301,18 @@ public class RecommendationTests
     }
 
     [Fact]
-    public void OneCoreBusy_IsNotSaid_WhereManyItemsWereInFlight()
+    public void OneCoreBusy_NamesTheCallingThread_WhereItRanTheItemsWorkForHalfTheRegion()
     {
-        // Items under one lock keep one core busy with four in flight: "one item at a time" would contradict the count.
-        var r = Recommend(F("parallel", 440, mean: 2, peak: 2, allowed: 2, cores: 1.9), F("whenall", 830, mean: 4, peak: 4, allowed: 4, share: 0.9, cores: 1.0));
-        Assert.DoesNotContain(r.Avoid, a => a is OneCoreBusy);
-        Assert.IsType<OneCoreBusy>(Recommend(F("parallel", 440, mean: 2, peak: 2, allowed: 2, cores: 1.9), F("whenall", 830, mean: 1, peak: 1, allowed: 1, cores: 1.0)).Avoid.Single());
+        // whenall over items whose 4 ms of CPU comes before their first await: 1.1 cores, 1.8 times the fastest, the
+        // calling thread inside the items for 800 of its 835 ms.
+        var fastest = F("foreach-async@64", 463, mean: 26, peak: 40, allowed: 64, cores: 1.88);
+        var r = Recommend(fastest, F("whenall", 835, mean: 8.2, peak: 10, allowed: 200, cores: 1.12, caller: 800));
+        var one = Assert.IsType<OneCoreBusy>(r.Avoid.Single());
+        Assert.Equal(800, one.CallerMs);
+        Assert.EndsWith("; the calling thread ran 800 ms of the items' work itself, one item after another, before each call returned", Reason(one, r), StringComparison.Ordinal);
+
+        // The caller inside the items for less than half the region: the figure alone.
+        Assert.Null(Assert.IsType<OneCoreBusy>(Recommend(fastest, F("whenall", 835, mean: 8.2, peak: 10, allowed: 200, cores: 1.12, caller: 100)).Avoid.Single()).CallerMs);
     }
 
     [Fact]
