@@ -291,10 +291,10 @@ internal static class Recommender
     private static AvoidReason[] Ranked(IEnumerable<AvoidReason?> reasons) =>
         [.. reasons.OfType<AvoidReason>().OrderBy(a => a.Rank).ThenBy(a => a.Variant, StringComparer.Ordinal)];
 
-    // The first rule that fires, in the order a performance engineer would check: wrong answers; the pool pushed; then,
-    // for a variant much slower than the fastest, its work that could not start, the CPU it spent, the limit it set
-    // itself; then waste. Every rule fires only on figures the run measured, and a reason carries them; a variant much
-    // slower for no measured cause is said to be so, and nothing more.
+    // The first rule that fires, in the order a performance engineer would check: wrong answers; then, for a variant
+    // much slower than the fastest, its work that could not start, the CPU it spent, the limit it set itself; the pool
+    // pushed; then a figure of waste. Every rule fires only on figures the run measured, and a reason carries them; a
+    // variant much slower for no measured cause is said to be so, and nothing more.
     private static AvoidReason? ReasonToAvoid(ScenarioResult scenario, VariantResult variant, VariantResult use, VariantResult fastest, bool asFast, int processorCount)
     {
         var failed = variant.Trials.Where(t => t.Status != TrialStatus.Ok).ToList();
