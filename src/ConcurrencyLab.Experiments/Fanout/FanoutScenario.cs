@@ -312,7 +312,10 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         await using var product = productStarting.Result;
 
         // Every request in flight at once: one connection each, none queued in the client.
-        using var client = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = requests })
+        // The lab's guarded handler: the services it started are on loopback, and a redirect is an answer, not followed.
+        var handler = Loopback.Handler();
+        handler.MaxConnectionsPerServer = requests;
+        using var client = new HttpClient(handler)
         {
             BaseAddress = product.BaseAddress,
             Timeout = TimeSpan.FromSeconds(parameters.Get(RequestTimeout)),
@@ -429,7 +432,11 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     private static async Task<TrialOutcome> RunAgainstAsync(Uri product, TrialContext context, string endpoint, int requests, CancellationToken cancellationToken)
     {
         var parameters = context.Parameters;
-        using var client = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = requests, UseProxy = false })
+        // The lab's guarded handler: the address connected to is loopback or the one --allow-host names, and a redirect
+        // is an answer, not followed.
+        var handler = Loopback.Handler(parameters.Get(AllowHost) is { Length: > 0 } allowed ? [allowed] : []);
+        handler.MaxConnectionsPerServer = requests;
+        using var client = new HttpClient(handler)
         {
             BaseAddress = product,
             Timeout = TimeSpan.FromSeconds(parameters.Get(RequestTimeout)),

@@ -75,11 +75,18 @@ internal static class ProductService
 
         // Sized for the load: every request's three calls may be in flight at once.
         var timeout = TimeSpan.FromSeconds(settings.CallTimeoutSeconds);
-        var shared = new HttpClient(new SocketsHttpHandler { MaxConnectionsPerServer = Math.Max(1, settings.MaxConnections) }) { BaseAddress = external, Timeout = timeout };
+        // Every client below is on the lab's guarded handler: the external service's address as connected to is checked
+        // (loopback, or a host --allow-host names), and a redirect it answers is a failed call, never followed.
+        IReadOnlyList<string> allowed = settings.AllowedHosts ?? [];
+        var sharedHandler = Loopback.Handler(allowed);
+        sharedHandler.MaxConnectionsPerServer = Math.Max(1, settings.MaxConnections);
+        var shared = new HttpClient(sharedHandler) { BaseAddress = external, Timeout = timeout };
         app.Lifetime.ApplicationStopped.Register(shared.Dispose);
         // HTTP/2 carries up to the server's stream limit (100 in Kestrel) on a connection, and opens another
         // connection when that is full: 3,000 calls at once take some 30 connections instead of 3,000.
-        var multiplexed = new HttpClient(new SocketsHttpHandler { EnableMultipleHttp2Connections = true })
+        var multiplexedHandler = Loopback.Handler(allowed);
+        multiplexedHandler.EnableMultipleHttp2Connections = true;
+        var multiplexed = new HttpClient(multiplexedHandler)
         {
             BaseAddress = externalHttp2,
             Timeout = timeout,
@@ -93,9 +100,9 @@ internal static class ProductService
             var product = new Product { Id = id };
             Task[] calls =
             [
-                Task.Run(() => product.Name = GetBlocking(external, timeout, "name", id)),
-                Task.Run(() => product.Price = long.Parse(GetBlocking(external, timeout, "price", id), CultureInfo.InvariantCulture)),
-                Task.Run(() => product.Category = GetBlocking(external, timeout, "category", id)),
+                Task.Run(() => product.Name = GetBlocking(external, allowed, timeout, "name", id)),
+                Task.Run(() => product.Price = long.Parse(GetBlocking(external, allowed, timeout, "price", id), CultureInfo.InvariantCulture)),
+                Task.Run(() => product.Category = GetBlocking(external, allowed, timeout, "category", id)),
             ];
             Task.WaitAll(calls);
             return Answer(product);
@@ -104,24 +111,24 @@ internal static class ProductService
         app.MapGet("/product/sequential/{id:int}", (int id) => Answer(new Product
         {
             Id = id,
-            Name = GetBlocking(external, timeout, "name", id),
-            Price = long.Parse(GetBlocking(external, timeout, "price", id), CultureInfo.InvariantCulture),
-            Category = GetBlocking(external, timeout, "category", id),
+            Name = GetBlocking(external, allowed, timeout, "name", id),
+            Price = long.Parse(GetBlocking(external, allowed, timeout, "price", id), CultureInfo.InvariantCulture),
+            Category = GetBlocking(external, allowed, timeout, "category", id),
         }));
 
         app.MapGet("/product/whenall-blocking/{id:int}", async (int id) =>
         {
             var product = new Product { Id = id };
             await Task.WhenAll(
-                Task.Run(() => product.Name = GetBlocking(external, timeout, "name", id)),
-                Task.Run(() => product.Price = long.Parse(GetBlocking(external, timeout, "price", id), CultureInfo.InvariantCulture)),
-                Task.Run(() => product.Category = GetBlocking(external, timeout, "category", id))).ConfigureAwait(false);
+                Task.Run(() => product.Name = GetBlocking(external, allowed, timeout, "name", id)),
+                Task.Run(() => product.Price = long.Parse(GetBlocking(external, allowed, timeout, "price", id), CultureInfo.InvariantCulture)),
+                Task.Run(() => product.Category = GetBlocking(external, allowed, timeout, "category", id))).ConfigureAwait(false);
             return Answer(product);
         });
 
         app.MapGet("/product/whenall-async/{id:int}", async (int id) =>
         {
-            using var client = new HttpClient { BaseAddress = external, Timeout = timeout };
+            using var client = new HttpClient(Loopback.Handler(allowed)) { BaseAddress = external, Timeout = timeout };
             return Answer(await GetAllAsync(client, id).ConfigureAwait(false));
         });
 
@@ -131,7 +138,7 @@ internal static class ProductService
 
         app.MapGet("/product/sync-over-async/{id:int}", (int id) =>
         {
-            using var client = new HttpClient { BaseAddress = external, Timeout = timeout };
+            using var client = new HttpClient(Loopback.Handler(allowed)) { BaseAddress = external, Timeout = timeout };
             // All three calls start at once, as in whenall-async; only the waiting differs.
             var name = client.GetStringAsync(Path("name", id));
             var price = client.GetStringAsync(Path("price", id));
@@ -153,9 +160,9 @@ internal static class ProductService
 
     // A synchronous HTTP call that holds its thread until the answer is in, on a client of its own as the
     // published service created one per call.
-    private static string GetBlocking(Uri external, TimeSpan timeout, string what, int id)
+    private static string GetBlocking(Uri external, IReadOnlyList<string> allowed, TimeSpan timeout, string what, int id)
     {
-        using var client = new HttpClient { BaseAddress = external, Timeout = timeout };
+        using var client = new HttpClient(Loopback.Handler(allowed)) { BaseAddress = external, Timeout = timeout };
         using var request = new HttpRequestMessage(HttpMethod.Get, Path(what, id));
         using var response = client.Send(request);
         response.EnsureSuccessStatusCode();

@@ -255,7 +255,7 @@ internal sealed class ServiceProcess : IAsyncDisposable
 
     private async Task WaitHealthyAsync(CancellationToken cancellationToken)
     {
-        using var client = new HttpClient { BaseAddress = BaseAddress };
+        using var client = new HttpClient(ConcurrencyLab.Hosting.Loopback.Handler()) { BaseAddress = BaseAddress };
         while (true)
         {
             try

@@ -199,9 +199,10 @@ internal sealed partial record LoadOptions
                 problems.Add($"--endpoint '{endpoint.Name}={endpoint.Path}': a name is 1 to 40 letters, digits, '-' or '_'.");
             }
 
-            if (!endpoint.Path.StartsWith('/') || endpoint.Path.StartsWith("//", StringComparison.Ordinal) || endpoint.Path.Any(char.IsControl) || endpoint.Path.Contains(' ', StringComparison.Ordinal))
+            if (!endpoint.Path.StartsWith('/') || endpoint.Path.StartsWith("//", StringComparison.Ordinal) || endpoint.Path.Any(char.IsControl) || endpoint.Path.Contains(' ', StringComparison.Ordinal)
+                || endpoint.Path.Contains('\\', StringComparison.Ordinal) || !SameAuthority(Probe, new Uri(Probe, endpoint.Path.TrimStart('/'))))
             {
-                problems.Add($"--endpoint '{endpoint.Name}={endpoint.Path}': the path must start with a single '/' and hold no spaces: it is requested from the service's URL, never elsewhere.");
+                problems.Add($"--endpoint '{endpoint.Name}={endpoint.Path}': the path must start with a single '/' and hold no spaces or backslashes: it is requested from the service's URL, never elsewhere.");
             }
         }
 
@@ -257,6 +258,18 @@ internal sealed partial record LoadOptions
     }
 
     private const int MostEndpoints = 16;
+
+    // A base no path may leave: any authority would do, since only whether the path keeps it is asked.
+    private static readonly Uri Probe = new("http://127.0.0.1:1/");
+
+    /// <summary>Whether <paramref name="requested"/> is on the same scheme, host and port as <paramref name="service"/>: a path joined to a URL never reaches another.</summary>
+    internal static bool SameAuthority(Uri service, Uri requested)
+    {
+        ArgumentNullException.ThrowIfNull(service);
+        ArgumentNullException.ThrowIfNull(requested);
+        return requested.IsAbsoluteUri && string.Equals(service.Scheme, requested.Scheme, StringComparison.OrdinalIgnoreCase)
+            && string.Equals(service.Host, requested.Host, StringComparison.OrdinalIgnoreCase) && service.Port == requested.Port;
+    }
 
     private const int MostConnections = 10_000;
 

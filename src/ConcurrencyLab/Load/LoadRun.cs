@@ -193,7 +193,7 @@ internal static class LoadRun
                     return;
                 }
 
-                using var client = Client(options.Timeout, options.Http2);
+                using var client = Client(options.Timeout, options.Http2, options.AllowHost);
                 async Task Send(CancellationToken token)
                 {
                     using var response = await client.GetAsync(_path, HttpCompletionOption.ResponseContentRead, token).ConfigureAwait(false);
@@ -239,11 +239,17 @@ internal static class LoadRun
             string Concrete(string text) => port is null ? text : text.Replace(LoadOptions.PortPlaceholder, port, StringComparison.Ordinal);
             var baseUrl = new Uri(Concrete(options.Url ?? LoadOptions.BaseOf(options.Ready!)));
             _path = new Uri(baseUrl, endpoint.Path.TrimStart('/'));
+            if (!LoadOptions.SameAuthority(baseUrl, _path))
+            {
+                throw new InvalidOperationException($"--endpoint {endpoint.Path} reaches {_path.GetLeftPart(UriPartial.Authority)}, not the service at {baseUrl.GetLeftPart(UriPartial.Authority)}");
+            }
             if (endpoint.Command is not { } command)
             {
                 // A service already running is asked once before it is loaded: any reply will do, but nothing at all
                 // (nothing listening) is no service to measure, not a step of failed requests.
-                using var probe = new HttpClient(new SocketsHttpHandler { UseProxy = false, AllowAutoRedirect = false, ConnectTimeout = TimeSpan.FromSeconds(5) })
+                var guarded = Loopback.Handler(options.AllowHost is { } host ? [host] : []);
+                guarded.ConnectTimeout = TimeSpan.FromSeconds(5);
+                using var probe = new HttpClient(guarded)
                 {
                     Timeout = TimeSpan.FromSeconds(10),
                     DefaultRequestVersion = options.Http2 ? HttpVersion.Version20 : HttpVersion.Version11,
@@ -276,7 +282,7 @@ internal static class LoadRun
 
             try
             {
-                _service = await StartedService.StartAsync(Concrete(command), new Uri(Concrete(options.Ready!)), options.ReadyTimeout, _session, cancellationToken).ConfigureAwait(false);
+                _service = await StartedService.StartAsync(Concrete(command), new Uri(Concrete(options.Ready!)), options.ReadyTimeout, _session, options.AllowHost, cancellationToken).ConfigureAwait(false);
                 observer.ServiceStarted(endpoint.Name, _service.ProcessIds);
             }
             catch (InvalidOperationException ex)
@@ -523,20 +529,21 @@ internal static class LoadRun
 
         // HTTP/2 is spoken from the first byte (prior knowledge, as h2c needs), over as many connections as the server's
         // stream limit asks for, so a step's requests are never queued behind a full connection in the lab's own client.
-        private static HttpClient Client(TimeSpan timeout, bool http2) => new(new SocketsHttpHandler
+        private static HttpClient Client(TimeSpan timeout, bool http2, string? allowHost)
         {
-            UseProxy = false,
-            UseCookies = false,
-            AllowAutoRedirect = false,
-            ConnectTimeout = timeout,
-            PooledConnectionIdleTimeout = TimeSpan.FromSeconds(30),
-            MaxConnectionsPerServer = int.MaxValue,
-            EnableMultipleHttp2Connections = true,
-        })
-        {
-            Timeout = Timeout.InfiniteTimeSpan,
-            DefaultRequestVersion = http2 ? HttpVersion.Version20 : HttpVersion.Version11,
-            DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
-        };
+            // The lab's guarded handler (loopback or --allow-host, checked on the address connected to; no redirect).
+            var handler = Loopback.Handler(allowHost is null ? [] : [allowHost]);
+            handler.UseCookies = false;
+            handler.ConnectTimeout = timeout;
+            handler.PooledConnectionIdleTimeout = TimeSpan.FromSeconds(30);
+            handler.MaxConnectionsPerServer = int.MaxValue;
+            handler.EnableMultipleHttp2Connections = true;
+            return new HttpClient(handler)
+            {
+                Timeout = Timeout.InfiniteTimeSpan,
+                DefaultRequestVersion = http2 ? HttpVersion.Version20 : HttpVersion.Version11,
+                DefaultVersionPolicy = HttpVersionPolicy.RequestVersionExact,
+            };
+        }
     }
 }

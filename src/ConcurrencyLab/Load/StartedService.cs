@@ -86,7 +86,7 @@ internal sealed partial class StartedService : IAsyncDisposable
     /// <paramref name="ready"/> answers with success; throws <see cref="InvalidOperationException"/> with its last
     /// lines of output when it exits first or does not answer within <paramref name="timeout"/>.
     /// </summary>
-    public static async Task<StartedService> StartAsync(string command, Uri ready, TimeSpan timeout, RuntimeEventSession? session, CancellationToken cancellationToken)
+    public static async Task<StartedService> StartAsync(string command, Uri ready, TimeSpan timeout, RuntimeEventSession? session, string? allowHost, CancellationToken cancellationToken)
     {
         var words = Words(command);
         if (words.Count == 0)
@@ -122,7 +122,7 @@ internal sealed partial class StartedService : IAsyncDisposable
         var service = new StartedService(process, Stopwatch.GetTimestamp());
         try
         {
-            await service.WaitReadyAsync(ready, timeout, cancellationToken).ConfigureAwait(false);
+            await service.WaitReadyAsync(ready, timeout, allowHost, cancellationToken).ConfigureAwait(false);
             service._readyTree = [.. Tree(process.Id).Select(id => (id, ProcessIdentity.StartTimeOf(id)))];
             return service;
         }
@@ -133,9 +133,16 @@ internal sealed partial class StartedService : IAsyncDisposable
         }
     }
 
-    private async Task WaitReadyAsync(Uri ready, TimeSpan timeout, CancellationToken cancellationToken)
+    // Text a service sent, as a line may quote it: no control character (no terminal escape, no line of its own), at
+    // most 200 characters.
+    private static string Printable(string text) => new([.. text.Take(200).Select(c => char.IsControl(c) ? '?' : c)]);
+
+    private async Task WaitReadyAsync(Uri ready, TimeSpan timeout, string? allowHost, CancellationToken cancellationToken)
     {
-        using var client = new HttpClient(new SocketsHttpHandler { UseProxy = false, ConnectTimeout = TimeSpan.FromSeconds(2) }) { Timeout = TimeSpan.FromSeconds(5) };
+        // The lab's guarded handler: a redirect is an answer that is not ready, said with where it pointed, never followed.
+        var handler = Hosting.Loopback.Handler(allowHost is null ? [] : [allowHost]);
+        handler.ConnectTimeout = TimeSpan.FromSeconds(2);
+        using var client = new HttpClient(handler) { Timeout = TimeSpan.FromSeconds(5) };
         var deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
         string? last = null;
         while (true)
@@ -156,7 +163,9 @@ internal sealed partial class StartedService : IAsyncDisposable
                     return;
                 }
 
-                last = $"HTTP {(int)response.StatusCode}";
+                last = response.Headers.Location is { } location
+                    ? $"HTTP {(int)response.StatusCode} to {Printable(location.OriginalString)}, not followed"
+                    : $"HTTP {(int)response.StatusCode}";
             }
             catch (HttpRequestException ex)
             {

@@ -81,6 +81,26 @@ public sealed class LoadOptionsTests
         Assert.Contains((Good with { Pid = 0 }).Problems(), p => p.StartsWith("--pid must be a process id", StringComparison.Ordinal));
     }
 
+    [Theory]
+    [InlineData("/\\/192.0.2.1/x")]
+    [InlineData("/\\\\192.0.2.1/x")]
+    [InlineData("//192.0.2.1/x")]
+    [InlineData("/x\\y")]
+    [InlineData("/ x")]
+    [InlineData("x")]
+    public void AnEndpointThatIsNoPathOnTheService_IsRefused_BeforeAnythingIsSent(string path)
+    {
+        // The URI parser reads '\' as '/': '/\/192.0.2.1/x' joined to the service's URL is a network path to another host.
+        var problems = (Good with { Endpoints = [new Endpoint("a", path)] }).Problems();
+        Assert.Contains(problems, p => p.Contains("it is requested from the service's URL, never elsewhere", StringComparison.Ordinal));
+    }
+
+    [Theory]
+    [InlineData("/a/b?c=1&d=%2F%2Fhost")]
+    [InlineData("/product/whenall-async/1")]
+    [InlineData("/a@b/c")]
+    public void AnEndpointThatIsAPathOnTheService_IsAllowed(string path) => Assert.Empty((Good with { Endpoints = [new Endpoint("a", path)] }).Problems());
+
     [Fact]
     public void OtherMistakes_AreEachSaid()
     {
