@@ -79,6 +79,24 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample)
         Assert.Equal(0, b.GetProperty("notes").GetArrayLength());
     }
 
+    [SkippableFact]
+    public async Task AStartCommandThatForksItsServerAndExits_IsAFailedStart_AndLeavesNothingRunning()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "a shell command as the service, and its process group read from /proc");
+        using var folder = new TempFolder();
+
+        // As many start scripts do: the server in the background, the script gone at once. The "server" here listens on
+        // nothing; what matters is that it is still running when the script has exited, and must not be afterwards.
+        var marker = $"{317 + (Environment.ProcessId % 97)}.{Random.Shared.Next(100, 999)}";
+        var result = await ProgramRunner.ConclabAsync(folder.Path, [
+            "load", "--start", $"sh -c 'sleep {marker} & exit 0'", "--ready", "http://127.0.0.1:{port}/health",
+            "--endpoint", "a=/a", "--rate", "10", "--step", "1", "--out", "out"]);
+
+        Assert.True(result.ExitCode == 1, result.ToString());
+        Assert.Contains("the service exited with code 0 before", result.Output.ReplaceLineEndings(string.Empty), StringComparison.Ordinal);
+        Assert.True(await RunningProgram.UntilAsync(() => RunningProgram.ProcessesWith($"sleep\0{marker}").Count == 0 && RunningProgram.ProcessesWith($"sleep {marker}").Count == 0, TimeSpan.FromSeconds(5)), "the forked server was left running");
+    }
+
     [Fact]
     public async Task AUrlWhereNothingListens_FailsInOneLine_WithoutAStepOfFailedRequests()
     {

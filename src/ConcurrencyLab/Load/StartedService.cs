@@ -26,6 +26,11 @@ internal sealed partial class StartedService : IAsyncDisposable
     private readonly Queue<string> _lines = new();
     private readonly Lock _linesLock = new();
     private bool _stopped;
+    private bool _grouped;
+
+    // util-linux's setsid: run by a process that leads no group (a child the runtime just made), it calls setsid() and
+    // becomes the command, so the service's process id is its session's and its group's.
+    private const string SetSid = "/usr/bin/setsid";
     private List<(int Id, string? Start)> _readyTree = [];
 
     private StartedService(Process process, long startedAt)
@@ -94,7 +99,11 @@ internal sealed partial class StartedService : IAsyncDisposable
             throw new InvalidOperationException("--start names no command.");
         }
 
-        var info = new ProcessStartInfo(words[0])
+        // On Linux the command starts in a session, and so a process group, of its own (setsid, which the command
+        // becomes, keeping its process id): whatever it forks, even a server it leaves behind when it exits at once
+        // as many start scripts do, stays in that group, and the group is ended with it.
+        var grouped = OperatingSystem.IsLinux() && File.Exists(SetSid);
+        var info = new ProcessStartInfo(grouped ? SetSid : words[0])
         {
             UseShellExecute = false,
             RedirectStandardOutput = true,
@@ -103,7 +112,7 @@ internal sealed partial class StartedService : IAsyncDisposable
             StandardOutputEncoding = Encoding.UTF8,
             StandardErrorEncoding = Encoding.UTF8,
         };
-        foreach (var word in words.Skip(1))
+        foreach (var word in grouped ? ["--", .. words] : words.Skip(1))
         {
             info.ArgumentList.Add(word);
         }
@@ -119,7 +128,7 @@ internal sealed partial class StartedService : IAsyncDisposable
             throw new InvalidOperationException($"--start '{command}' could not be started: {ex.Message}.", ex);
         }
 
-        var service = new StartedService(process, Stopwatch.GetTimestamp());
+        var service = new StartedService(process, Stopwatch.GetTimestamp()) { _grouped = grouped };
         try
         {
             await service.WaitReadyAsync(ready, timeout, allowHost, cancellationToken).ConfigureAwait(false);
@@ -224,7 +233,10 @@ internal sealed partial class StartedService : IAsyncDisposable
         // The command may be a shell or a launcher whose child is the .NET service: each process of the tree is written
         // down now (and when the service was ready, for a child that has died since), so every one is stopped, also one
         // its parent leaves behind, and what a killed one leaves is removed once it is gone.
-        var tree = Tree(_process.Id).Select(id => (Id: id, Start: ProcessIdentity.StartTimeOf(id))).Concat(_readyTree).Where(t => t.Start is not null).Distinct().ToList();
+        // With the command in a process group of its own, every process still in that group is stopped too, also one
+        // whose parent exited and left it to init, which no tree from the command reaches.
+        var tree = Tree(_process.Id).Concat(_grouped ? Group(_process.Id) : []).Distinct().Where(id => id != _process.Id)
+            .Select(id => (Id: id, Start: ProcessIdentity.StartTimeOf(id))).Concat(_readyTree).Where(t => t.Start is not null).Distinct().ToList();
         bool Alive((int Id, string? Start) member) => ProcessIdentity.StartTimeOf(member.Id) == member.Start;
         var killed = false;
         try
@@ -300,6 +312,12 @@ internal sealed partial class StartedService : IAsyncDisposable
 
         return true;
     }
+
+    // The live processes of a process group, from /proc (none elsewhere).
+    private static List<int> Group(int group) =>
+        !OperatingSystem.IsLinux()
+            ? []
+            : [.. Directory.EnumerateDirectories("/proc").Select(f => int.TryParse(Path.GetFileName(f), out var id) ? id : 0).Where(id => id > 0 && ProcessIdentity.GroupOf(id) == group)];
 
     // The live descendants of a process, from /proc (none elsewhere).
     private static List<int> Tree(int root)
