@@ -14,6 +14,28 @@ public sealed partial class ServeEndToEndTests
 {
     private static readonly TimeSpan Ready = TimeSpan.FromSeconds(60);
 
+    [Fact]
+    public async Task AnAddressThisHostLacks_OrAPortInUse_IsOneLine_Exit2_BeforeAnythingStarts()
+    {
+        using var folder = new TempFolder();
+
+        // 192.0.2.1 (documentation only) is no address of this host: binding it fails at once, and nothing is sent.
+        var absent = await ProgramRunner.ConclabAsync(folder.Path, "serve", "fanout-external", "--host", "192.0.2.1", "--allow-host", "192.0.2.1", "--port", "5001");
+        Assert.True(absent.ExitCode == 2, absent.ToString());
+        Assert.StartsWith("conclab: --port: 192.0.2.1:5001 is not an address of this host", absent.Error.Trim(), StringComparison.Ordinal);
+        Assert.DoesNotContain("\n", absent.Error.Trim(), StringComparison.Ordinal);
+
+        // A port in use: the product service says so before it starts its own external service.
+        using var taken = new System.Net.Sockets.TcpListener(System.Net.IPAddress.Loopback, 0);
+        taken.Start();
+        var port = ((System.Net.IPEndPoint)taken.LocalEndpoint).Port;
+        var busy = await ProgramRunner.ConclabAsync(folder.Path, "serve", "fanout-product", "--port", port.ToString(CultureInfo.InvariantCulture), "--http2-port", "0");
+        Assert.True(busy.ExitCode == 2, busy.ToString());
+        Assert.Equal($"conclab: --port: 127.0.0.1:{port} is in use.", busy.Error.Trim());
+        Assert.DoesNotContain("##ChildProcessId", busy.Output + busy.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain("   at ", busy.Output + busy.Error, StringComparison.Ordinal);
+    }
+
     [SkippableFact]
     public async Task TheTwoServices_EachStartedByItself_AnswerAProduct_AndEndOnSigterm()
     {

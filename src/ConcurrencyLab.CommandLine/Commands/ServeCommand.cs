@@ -56,6 +56,13 @@ internal static class ServeCommand
             errors.Add($"--port and --http2-port must differ: Kestrel speaks HTTP/2 without TLS only on a port of its own.");
         }
 
+        // Where it cannot listen (an address this host lacks, a port in use or one this user may not bind), it says so
+        // in one line before it starts anything, its own external service included.
+        if (errors.Count == 0 && host is not null)
+        {
+            errors.AddRange(new[] { ("--port", port ?? 0), ("--http2-port", http2Port ?? 0) }.Where(p => p.Item2 > 0).Select(p => Unbindable(p.Item1, new IPEndPoint(host, p.Item2))).OfType<string>());
+        }
+
         if (errors.Count > 0 || host is null)
         {
             await ErrorLine.WriteAsync(errors).ConfigureAwait(false);
@@ -76,10 +83,32 @@ internal static class ServeCommand
             // Stopped before it was ready (its own external service still starting, say).
             return ExitCode.Cancelled;
         }
-        catch (Exception ex) when (ex is ArgumentException or IOException or InvalidOperationException)
+        catch (Exception ex) when (ex is ArgumentException or IOException or InvalidOperationException or System.Net.Sockets.SocketException)
         {
             await ErrorLine.WriteAsync($"{service.Name}: {ex.Message}").ConfigureAwait(false);
             return ExitCode.BadInput;
+        }
+    }
+
+    // Why nothing could listen at endpoint, tried by binding it for a moment; null where something could.
+    private static string? Unbindable(string flag, IPEndPoint endpoint)
+    {
+        using var socket = new System.Net.Sockets.Socket(endpoint.AddressFamily, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+        try
+        {
+            socket.Bind(endpoint);
+            return null;
+        }
+        catch (System.Net.Sockets.SocketException ex)
+        {
+            var why = ex.SocketErrorCode switch
+            {
+                System.Net.Sockets.SocketError.AddressAlreadyInUse => "is in use",
+                System.Net.Sockets.SocketError.AddressNotAvailable => "is not an address of this host",
+                System.Net.Sockets.SocketError.AccessDenied => "may not be bound by this user",
+                _ => $"cannot be bound ({ex.SocketErrorCode})",
+            };
+            return $"{flag}: {endpoint} {why}.";
         }
     }
 
