@@ -278,16 +278,32 @@ internal static class PngCharts
     // The most characters of a strip's label that fit the image's width at the legend's size.
     private const int LongestStripLabel = 112;
 
+    // Strips one above another, each a variant's on its own scale: strip i spans [floor, floor + 1] of the vertical
+    // axis, with a gap for its label above it.
+    private const double StripGap = 0.55;
+
+    private static double StripFloor(int r, int count) => (count - 1 - r) * (1 + StripGap);
+
+    // A strip's label above it, cut to the image's width.
+    private static void StripLabel(Plot plot, string text, double floor, Color ink) =>
+        Label(plot, text.Length <= LongestStripLabel ? text : string.Concat(text.AsSpan(0, LongestStripLabel - 1), "\u2026"), 0, floor + 1 + (StripGap / 2), Alignment.MiddleLeft, ink);
+
+    // The axes of strips: time across, no ticks up (each strip has its own scale).
+    private static void StripAxes(Plot plot, double maxTimeMs, int count)
+    {
+        plot.Axes.Left.TickGenerator = new ScottPlot.TickGenerators.NumericManual();
+        plot.Axes.SetLimits(0, maxTimeMs, -0.05, (count * (1 + StripGap)) - 0.1);
+    }
+
     // A strip per variant, each on its own scale: a strip's band i spans [base, base + 1] of the vertical axis.
     private static List<LegendEntry> Draw(Plot plot, ThreadStateChart chart)
     {
-        const double Gap = 0.55;
         var rows = chart.Rows;
         var ink = File(ChartPalette.Foreground);
         for (var r = 0; r < rows.Count; r++)
         {
             var row = rows[r];
-            var floor = (rows.Count - 1 - r) * (1 + Gap);
+            var floor = StripFloor(r, rows.Count);
             double Y(double threads) => floor + (threads / row.Peak);
             var below = new double[row.Timeline.Count];
             for (var state = 0; state < ThreadStateChart.States.Count; state++)
@@ -321,11 +337,10 @@ internal static class PngCharts
             }
 
             var text = row.Site is null ? $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)})" : $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}): {row.Site}";
-            Label(plot, text.Length <= LongestStripLabel ? text : string.Concat(text.AsSpan(0, LongestStripLabel - 1), "\u2026"), 0, floor + 1 + (Gap / 2), Alignment.MiddleLeft, ink);
+            StripLabel(plot, text, floor, ink);
         }
 
-        plot.Axes.Left.TickGenerator = new ScottPlot.TickGenerators.NumericManual();
-        plot.Axes.SetLimits(0, chart.MaxTimeMs, -0.05, (rows.Count * (1 + Gap)) - 0.1);
+        StripAxes(plot, chart.MaxTimeMs, rows.Count);
         plot.XLabel(OverTimeChart.TimeAxis);
         plot.YLabel("threads, each strip to its own peak");
         return
@@ -339,14 +354,13 @@ internal static class PngCharts
     // A strip per variant, each on its own scale: its items in flight as a stepped area, the most it allows dashed.
     private static List<LegendEntry> Draw(Plot plot, InFlightChart chart)
     {
-        const double Gap = 0.55;
         var rows = chart.Rows;
         var ink = File(ChartPalette.Foreground);
         var (colour, _) = ChartPalette.StyleOf(0);
         for (var r = 0; r < rows.Count; r++)
         {
             var row = rows[r];
-            var floor = (rows.Count - 1 - r) * (1 + Gap);
+            var floor = StripFloor(r, rows.Count);
             double Y(double items) => floor + (items / row.Top);
             var outline = new List<Coordinates> { new(0, floor) };
             for (var i = 0; i < row.Timeline.Count; i++)
@@ -369,11 +383,10 @@ internal static class PngCharts
             }
 
             var text = $"{Chart.Label(row.Name)}  {row.Said}";
-            Label(plot, text.Length <= LongestStripLabel ? text : string.Concat(text.AsSpan(0, LongestStripLabel - 1), "\u2026"), 0, floor + 1 + (Gap / 2), Alignment.MiddleLeft, ink);
+            StripLabel(plot, text, floor, ink);
         }
 
-        plot.Axes.Left.TickGenerator = new ScottPlot.TickGenerators.NumericManual();
-        plot.Axes.SetLimits(0, chart.MaxTimeMs, -0.05, (rows.Count * (1 + Gap)) - 0.1);
+        StripAxes(plot, chart.MaxTimeMs, rows.Count);
         plot.XLabel(OverTimeChart.TimeAxis);
         plot.YLabel("items in flight, each strip to its own scale");
         return

@@ -1,6 +1,7 @@
 using System.CommandLine;
 using System.Globalization;
 using System.Net;
+using System.Net.Sockets;
 using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Diagnostics;
 using ConcurrencyLab.Hosting;
@@ -60,7 +61,13 @@ internal static class ServeCommand
         // in one line before it starts anything, its own external service included.
         if (errors.Count == 0 && host is not null)
         {
-            errors.AddRange(new[] { ("--port", port ?? 0), ("--http2-port", http2Port ?? 0) }.Where(p => p.Item2 > 0).Select(p => Unbindable(p.Item1, new IPEndPoint(host, p.Item2))).OfType<string>());
+            foreach (var (flag, number) in new[] { ("--port", port), ("--http2-port", http2Port) })
+            {
+                if (number is > 0 && Unbindable(flag, new IPEndPoint(host, number.Value)) is { } problem)
+                {
+                    errors.Add(problem);
+                }
+            }
         }
 
         if (errors.Count > 0 || host is null)
@@ -83,7 +90,7 @@ internal static class ServeCommand
             // Stopped before it was ready (its own external service still starting, say).
             return ExitCode.Cancelled;
         }
-        catch (Exception ex) when (ex is ArgumentException or IOException or InvalidOperationException or System.Net.Sockets.SocketException)
+        catch (Exception ex) when (ex is ArgumentException or IOException or InvalidOperationException or SocketException)
         {
             await ErrorLine.WriteAsync($"{service.Name}: {ex.Message}").ConfigureAwait(false);
             return ExitCode.BadInput;
@@ -93,19 +100,19 @@ internal static class ServeCommand
     // Why nothing could listen at endpoint, tried by binding it for a moment; null where something could.
     private static string? Unbindable(string flag, IPEndPoint endpoint)
     {
-        using var socket = new System.Net.Sockets.Socket(endpoint.AddressFamily, System.Net.Sockets.SocketType.Stream, System.Net.Sockets.ProtocolType.Tcp);
+        using var socket = new Socket(endpoint.AddressFamily, SocketType.Stream, ProtocolType.Tcp);
         try
         {
             socket.Bind(endpoint);
             return null;
         }
-        catch (System.Net.Sockets.SocketException ex)
+        catch (SocketException ex)
         {
             var why = ex.SocketErrorCode switch
             {
-                System.Net.Sockets.SocketError.AddressAlreadyInUse => "is in use",
-                System.Net.Sockets.SocketError.AddressNotAvailable => "is not an address of this host",
-                System.Net.Sockets.SocketError.AccessDenied => "may not be bound by this user",
+                SocketError.AddressAlreadyInUse => "is in use",
+                SocketError.AddressNotAvailable => "is not an address of this host",
+                SocketError.AccessDenied => "may not be bound by this user",
                 _ => $"cannot be bound ({ex.SocketErrorCode})",
             };
             return $"{flag}: {endpoint} {why}.";

@@ -434,7 +434,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         var parameters = context.Parameters;
         // The lab's guarded handler: the address connected to is loopback or the one --allow-host names, and a redirect
         // is an answer, not followed.
-        var handler = Loopback.Handler(parameters.Get(AllowHost) is { Length: > 0 } allowed ? [allowed] : []);
+        var handler = Loopback.Handler(parameters.Get(AllowHost));
         handler.MaxConnectionsPerServer = requests;
         using var client = new HttpClient(handler)
         {

@@ -332,7 +332,7 @@ internal static class Recommender
         // pool's raises are part of the first account; where the items ran as many at once as allowed, the degree is.
         if (slow && inFlight is not null)
         {
-            var cause = (AvoidReason?)CouldNotStart(variant, summary, ratio, processorCount)
+            var cause = (AvoidReason?)CouldNotStart(variant, summary, inFlight, ratio, processorCount)
                 ?? (AvoidReason?)CpuBoundOf(variant, summary, fastest, ratio, coresBusy, processorCount)
                 ?? HeldOf(variant, inFlight, fastest, ratio);
             if (cause is not null)
@@ -415,9 +415,9 @@ internal static class Recommender
     // one at a time; the pool's threads all inside items with the cores idle. A cause the figures show is named
     // whenever fewer ran than allowed; with none shown, only far below (half or less) is it said, as not explained.
     // With the cores busy the CPU is the account (CpuBoundOf), not this one.
-    private static CouldNotStart? CouldNotStart(VariantResult variant, VariantSummary summary, double ratio, int processorCount)
+    private static CouldNotStart? CouldNotStart(VariantResult variant, VariantSummary summary, InFlightFigures inFlight, double ratio, int processorCount)
     {
-        if (InFlightOf(summary) is not { Allowed: >= 2 and var allowed } inFlight || inFlight.Mean >= allowed || inFlight.AtAllowedShare >= AtLimitShare)
+        if (inFlight is not { Allowed: >= 2 and var allowed } || inFlight.Mean >= allowed || inFlight.AtAllowedShare >= AtLimitShare)
         {
             return null;
         }

@@ -185,7 +185,7 @@ internal static class Summarizer
             Variants =
             [
                 .. result.Variants.Select(v => v.Summary is { IdealMs: null } summary
-                    ? v with { Summary = summary with { Efficiency = summary.MedianWallMs >= limit.BoundMs ? limit.BoundMs / summary.MedianWallMs : null } }
+                    ? v with { Summary = summary with { Efficiency = EfficiencyOf(limit.BoundMs, summary.MedianWallMs) } }
                     : v),
             ],
         };
@@ -332,12 +332,15 @@ internal static class Summarizer
             CiHighMs = wall.High,
             // A variant faster than the ideal shows the ideal is no bound: that is said in the scenario's notes
             // (BeatenIdeal), never as an efficiency above 1.
-            Efficiency = idealMs > 0 && wall.Median >= idealMs ? idealMs / wall.Median : null,
+            Efficiency = EfficiencyOf(idealMs, wall.Median),
             RatioToBaseline = baselineMedianMs is > 0 ? wall.Median / baselineMedianMs.Value : null,
             Spread = min > 0 ? max / min : 0,
             Medians = VariantSummary.MediansOf(ok, scenarioMetrics),
         };
     }
+
+    /// <summary>The ideal over a median, where the ideal is known (above 0) and not beaten; null otherwise.</summary>
+    private static double? EfficiencyOf(double idealMs, double medianMs) => idealMs > 0 && medianMs >= idealMs ? idealMs / medianMs : null;
 
     /// <summary>The status of a variant: ok only when every trial was; otherwise the worst seen.</summary>
     public static TrialStatus VariantStatus(IReadOnlyList<TrialResult> trials)

@@ -51,9 +51,9 @@ internal static class Loopback
     /// as such), and a connection made only to an address <see cref="Refusal"/> allows, checked on the address actually
     /// connected to, after the name is resolved, so that no path, redirect or name can reach another host.
     /// </summary>
-    public static SocketsHttpHandler Handler(IEnumerable<string>? allowedHosts = null)
+    public static SocketsHttpHandler Handler(params IEnumerable<string?> allowedHosts)
     {
-        IReadOnlyCollection<string> allowed = [.. allowedHosts ?? []];
+        IReadOnlyCollection<string> allowed = [.. allowedHosts.Where(h => !string.IsNullOrEmpty(h)).Select(h => h!)];
         return new SocketsHttpHandler
         {
             UseProxy = false,
@@ -72,26 +72,28 @@ internal static class Loopback
         var addresses = IPAddress.TryParse(endpoint.Host.Trim('[', ']'), out var literal)
             ? [literal]
             : await Dns.GetHostAddressesAsync(endpoint.Host, cancellationToken).ConfigureAwait(false);
-        var refusals = addresses.Select(a => (Address: a, Refusal: Refusal(endpoint.Host, a, allowed))).ToList();
-        if (!refusals.Any(r => r.Refusal is null))
+        string? refused = null;
+        SocketException? failed = null;
+        foreach (var address in addresses)
         {
-            throw new HttpRequestException(HttpRequestError.ConnectionError, (refusals.FirstOrDefault().Refusal ?? $"{endpoint.Host} has no address") + ".");
-        }
+            if (Refusal(endpoint.Host, address, allowed) is { } refusal)
+            {
+                refused ??= refusal;
+                continue;
+            }
 
-        SocketException? last = null;
-        foreach (var (address, _) in refusals.Where(r => r.Refusal is null))
-        {
             try
             {
                 return await open(new IPEndPoint(address, endpoint.Port), cancellationToken).ConfigureAwait(false);
             }
             catch (SocketException ex)
             {
-                last = ex;
+                failed = ex;
             }
         }
 
-        throw last!;
+        // An allowed address that did not answer says why; with none allowed, the refusal does, and nothing was sent.
+        throw failed ?? (Exception)new HttpRequestException(HttpRequestError.ConnectionError, (refused ?? $"{endpoint.Host} has no address") + ".");
     }
 
     // A TCP connection to one address, as the framework's own handler makes it.

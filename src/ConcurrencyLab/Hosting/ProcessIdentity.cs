@@ -36,13 +36,13 @@ internal static class ProcessIdentity
         }
     }
 
-    /// <summary>The id of process <paramref name="processId"/>'s parent (Linux, from <c>/proc</c>); null when it is gone or elsewhere.</summary>
-    public static int? ParentOf(int processId) =>
-        StatFields(processId) is { Length: > 1 } fields && int.TryParse(fields[1], NumberStyles.None, CultureInfo.InvariantCulture, out var parent) ? parent : null;
-
-    /// <summary>The process group of process <paramref name="processId"/>; null when it cannot be read (it is gone, or this is not Linux).</summary>
-    public static int? GroupOf(int processId) =>
-        StatFields(processId) is { Length: > 2 } fields && int.TryParse(fields[2], NumberStyles.None, CultureInfo.InvariantCulture, out var group) ? group : null;
+    /// <summary>The parent and the process group of process <paramref name="processId"/>, from one read; null when they cannot be read (it is gone, or this is not Linux).</summary>
+    public static (int Parent, int Group)? StatOf(int processId) =>
+        StatFields(processId) is { Length: > 2 } fields
+            && int.TryParse(fields[1], NumberStyles.None, CultureInfo.InvariantCulture, out var parent)
+            && int.TryParse(fields[2], NumberStyles.None, CultureInfo.InvariantCulture, out var group)
+            ? (parent, group)
+            : null;
 
     // The fields of /proc/PID/stat after the command name, from the state on; null when it cannot be read. The name, in
     // parentheses, may hold spaces, so the fields are counted after its end.

@@ -402,7 +402,7 @@ internal sealed class RunJournal : IDisposable
     }
 
     // A name from a file on disk, fit for one line of notes: no control characters.
-    private static string Escaped(string? text) => new([.. (text ?? string.Empty).Take(300).Select(c => char.IsControl(c) ? '?' : c)]);
+    private static string Escaped(string? text) => ForeignText.Line(text, 300);
 
     // name -> identity, as the run wrote each down when it made it; read only from this user's own file.
     private static Dictionary<string, string> Made(string claimPath)

@@ -247,7 +247,7 @@ internal static class LoadRun
             {
                 // A service already running is asked once before it is loaded: any reply will do, but nothing at all
                 // (nothing listening) is no service to measure, not a step of failed requests.
-                var guarded = Loopback.Handler(options.AllowHost is { } host ? [host] : []);
+                var guarded = Loopback.Handler(options.AllowHost);
                 guarded.ConnectTimeout = TimeSpan.FromSeconds(5);
                 using var probe = new HttpClient(guarded)
                 {
@@ -532,7 +532,7 @@ internal static class LoadRun
         private static HttpClient Client(TimeSpan timeout, bool http2, string? allowHost)
         {
             // The lab's guarded handler (loopback or --allow-host, checked on the address connected to; no redirect).
-            var handler = Loopback.Handler(allowHost is null ? [] : [allowHost]);
+            var handler = Loopback.Handler(allowHost);
             handler.UseCookies = false;
             handler.ConnectTimeout = timeout;
             handler.PooledConnectionIdleTimeout = TimeSpan.FromSeconds(30);

@@ -142,14 +142,10 @@ internal sealed partial class StartedService : IAsyncDisposable
         }
     }
 
-    // Text a service sent, as a line may quote it: no control character (no terminal escape, no line of its own), at
-    // most 200 characters.
-    private static string Printable(string text) => new([.. text.Take(200).Select(c => char.IsControl(c) ? '?' : c)]);
-
     private async Task WaitReadyAsync(Uri ready, TimeSpan timeout, string? allowHost, CancellationToken cancellationToken)
     {
         // The lab's guarded handler: a redirect is an answer that is not ready, said with where it pointed, never followed.
-        var handler = Hosting.Loopback.Handler(allowHost is null ? [] : [allowHost]);
+        var handler = Loopback.Handler(allowHost);
         handler.ConnectTimeout = TimeSpan.FromSeconds(2);
         using var client = new HttpClient(handler) { Timeout = TimeSpan.FromSeconds(5) };
         var deadline = Stopwatch.GetTimestamp() + (long)(timeout.TotalSeconds * Stopwatch.Frequency);
@@ -173,7 +169,7 @@ internal sealed partial class StartedService : IAsyncDisposable
                 }
 
                 last = response.Headers.Location is { } location
-                    ? $"HTTP {(int)response.StatusCode} to {Printable(location.OriginalString)}, not followed"
+                    ? $"HTTP {(int)response.StatusCode} to {ForeignText.Line(location.OriginalString, 200)}, not followed"
                     : $"HTTP {(int)response.StatusCode}";
             }
             catch (HttpRequestException ex)
@@ -235,8 +231,7 @@ internal sealed partial class StartedService : IAsyncDisposable
         // its parent leaves behind, and what a killed one leaves is removed once it is gone.
         // With the command in a process group of its own, every process still in that group is stopped too, also one
         // whose parent exited and left it to init, which no tree from the command reaches.
-        var tree = Tree(_process.Id).Concat(_grouped ? Group(_process.Id) : []).Distinct().Where(id => id != _process.Id)
-            .Select(id => (Id: id, Start: ProcessIdentity.StartTimeOf(id))).Concat(_readyTree).Where(t => t.Start is not null).Distinct().ToList();
+        var tree = Tree(_process.Id, _grouped).Select(id => (Id: id, Start: ProcessIdentity.StartTimeOf(id))).Concat(_readyTree).Where(t => t.Start is not null).Distinct().ToList();
         bool Alive((int Id, string? Start) member) => ProcessIdentity.StartTimeOf(member.Id) == member.Start;
         var killed = false;
         try
@@ -313,14 +308,9 @@ internal sealed partial class StartedService : IAsyncDisposable
         return true;
     }
 
-    // The live processes of a process group, from /proc (none elsewhere).
-    private static List<int> Group(int group) =>
-        !OperatingSystem.IsLinux()
-            ? []
-            : [.. Directory.EnumerateDirectories("/proc").Select(f => int.TryParse(Path.GetFileName(f), out var id) ? id : 0).Where(id => id > 0 && ProcessIdentity.GroupOf(id) == group)];
-
-    // The live descendants of a process, from /proc (none elsewhere).
-    private static List<int> Tree(int root)
+    // The live descendants of a process and, where it leads a process group of its own, the group's other members
+    // (a child whose parent exited is init's, out of the tree, but still in the group): one pass over /proc (none elsewhere).
+    private static List<int> Tree(int root, bool group = false)
     {
         var found = new List<int>();
         if (!OperatingSystem.IsLinux())
@@ -331,9 +321,15 @@ internal sealed partial class StartedService : IAsyncDisposable
         var parents = new Dictionary<int, int>();
         foreach (var folder in Directory.EnumerateDirectories("/proc"))
         {
-            if (int.TryParse(Path.GetFileName(folder), out var id) && ProcessIdentity.ParentOf(id) is { } parent)
+            if (!int.TryParse(Path.GetFileName(folder), out var id) || ProcessIdentity.StatOf(id) is not { } stat)
             {
-                parents[id] = parent;
+                continue;
+            }
+
+            parents[id] = stat.Parent;
+            if (group && stat.Group == root && id != root)
+            {
+                found.Add(id);
             }
         }
 
@@ -344,7 +340,7 @@ internal sealed partial class StartedService : IAsyncDisposable
             found.AddRange(frontier);
         }
 
-        return found;
+        return [.. found.Distinct()];
     }
 
     /// <summary>

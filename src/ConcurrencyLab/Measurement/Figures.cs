@@ -27,6 +27,9 @@ internal static class Figures
     /// <summary>A count: a tenth where it has one, none from 100: "40.5", "61", "1024".</summary>
     public static string Count(double value) => value.ToString(Math.Abs(value) >= 100 ? "0" : "0.#", Invariant);
 
+    /// <summary>Items at once on average: one decimal below 10, none from 10: "3.9", "54".</summary>
+    public static string AtOnce(double value) => value.ToString(value >= 10 ? "0" : "0.0", Invariant);
+
     /// <summary>A multiple: two decimals below 1, one below 10, none from 10: "0.04", "2.5", "62".</summary>
     public static string Multiple(double value) => value.ToString(value >= 10 ? "0" : value >= 1 ? "0.0" : "0.00", Invariant);
 

@@ -72,34 +72,23 @@ public sealed record RuntimeAccount
     public int Injections(PoolAdjustmentReason reason) => Raises().Count(a => a.Reason == reason);
 
     /// <summary>The adjustments that raised the pool's target, in order.</summary>
-    internal IEnumerable<PoolAdjustment> Raises()
-    {
-        var target = PoolTargetAtStart;
-        foreach (var adjustment in PoolAdjustments)
-        {
-            if (target is null || adjustment.Threads > target)
-            {
-                yield return adjustment;
-            }
-
-            target = adjustment.Threads;
-        }
-    }
+    internal IEnumerable<PoolAdjustment> Raises() => Moves().Where(m => m.Raised).Select(m => m.Adjustment);
 
     /// <summary>
     /// The adjustments made for starvation or a thread blocking on a task, in order, each with whether it raised the
     /// target (a thread added) or lowered it (for blocking, the pool takes back threads once the blocking ends).
     /// </summary>
-    internal IEnumerable<(PoolAdjustment Adjustment, bool Raised)> InjectionMoves()
+    internal IEnumerable<(PoolAdjustment Adjustment, bool Raised)> InjectionMoves() =>
+        Moves().Where(m => m.Moved && m.Adjustment.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking).Select(m => (m.Adjustment, m.Raised));
+
+    // Each adjustment against the target before it: whether it changed it, and whether it raised it. The first, with
+    // no target known before it, counts as a raise.
+    private IEnumerable<(PoolAdjustment Adjustment, bool Moved, bool Raised)> Moves()
     {
         var target = PoolTargetAtStart;
         foreach (var adjustment in PoolAdjustments)
         {
-            if (adjustment.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking && (target is null || adjustment.Threads != target))
-            {
-                yield return (adjustment, target is null || adjustment.Threads > target);
-            }
-
+            yield return (adjustment, target is null || adjustment.Threads != target, target is null || adjustment.Threads > target);
             target = adjustment.Threads;
         }
     }

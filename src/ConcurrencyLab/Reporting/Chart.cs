@@ -756,5 +756,5 @@ internal sealed record InFlightChart : Chart
 internal sealed record InFlightRow(string Name, double BinMs, IReadOnlyList<double> Timeline, int? Allowed, double Mean, int Peak, double Top)
 {
     /// <summary>What the strip's label says after the name: "3.9 on average, peak 5, of the 128 it allows".</summary>
-    public string Said => string.Create(CultureInfo.InvariantCulture, $"{(Mean >= 10 ? Mean.ToString("0", CultureInfo.InvariantCulture) : Mean.ToString("0.0", CultureInfo.InvariantCulture))} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
+    public string Said => string.Create(CultureInfo.InvariantCulture, $"{Figures.AtOnce(Mean)} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
 }

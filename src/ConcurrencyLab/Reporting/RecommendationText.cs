@@ -99,7 +99,7 @@ internal static class RecommendationText
 
     private static Number Rate(double perSecond) => Piece.Fixed(perSecond, perSecond >= 100 ? "0" : "0.#");
 
-    private static Number InFlight(double mean) => Piece.Fixed(mean, mean >= 10 ? "0" : "0.0");
+    private static Number InFlight(double mean) => new(Figures.AtOnce(mean), mean);
 
     /// <summary>
     /// How the degree of a variant to use was found: "foreach-async@48's degree was searched: 2 to 128 tried in 27
@@ -209,10 +209,10 @@ internal static class RecommendationText
             WrongResults w => w.Metrics.Count == 0
                 ? Statement.Plain("wrong results")
                 : Statement.Of($"wrong results: {Statement.Join(", ", w.Metrics.Select(m => Wrong(scenario, m.Key, m.Value)))}"),
-            BlocksPoolThreads b => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}{At(b)}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}{RanAtOnce(b.InFlight)}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
-            CouldNotStart n => Statement.Of($"its work could not start: it ran {InFlight(n.InFlight.Mean)} items at once on average (peak {Piece.Count(n.InFlight.Peak)}) though it allows {Piece.Count(n.InFlight.Allowed ?? 0)}; {StartCause(n)}: {Times(n.Ratio)} the time of {fastest}"),
+            BlocksPoolThreads b => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}{At(b)}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}{RanOfAllowed(b.InFlight)}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
+            CouldNotStart n => Statement.Of($"its work could not start: it {RanAtOnce(n.InFlight)} though it allows {Piece.Count(n.InFlight.Allowed ?? 0)}; {StartCause(n)}: {Times(n.Ratio)} the time of {fastest}"),
             CpuBound c => Statement.Of($"its own CPU held it: {Piece.Fixed(c.Cores, "0.00")} of {Piece.Count(c.ProcessorCount)} cores busy on {Piece.Ms(c.CpuMs)} ms of CPU, {Times(c.CpuMs / c.FastestCpuMs)} the {Piece.Ms(c.FastestCpuMs)} ms {fastest} spent: {Times(c.Ratio)} the time of {fastest}"),
-            OneCoreBusy c => Statement.Of($"its CPU ran on about one core: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy{(c.CallerMs is { } caller ? Statement.Of($"; the calling thread ran {Piece.Ms(caller)} ms of the items' work itself, one item after another, before each call returned") : Statement.Plain(string.Empty))}"),
+            OneCoreBusy c => Statement.Of($"its CPU ran on about one core: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy{(c.CallerMs is { } caller ? Statement.Of($"; {CallerRan(caller)}") : Statement.Plain(string.Empty))}"),
             ManyMoreThreads t => t.AsFast
                 ? Statement.Of($"as fast, but on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}")
                 : Statement.Of($"{Times(t.Ratio)} slower than {fastest}, and on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}"),
@@ -227,11 +227,14 @@ internal static class RecommendationText
     // Why the work could not start, as the figures show it.
     private static Statement StartCause(CouldNotStart n) => n.Cause switch
     {
-        Results.StartCause.CallingThread => Statement.Of($"the calling thread ran {Piece.Ms(n.CallerMs ?? 0)} ms of the items' work itself, one item after another, before each call returned, of the {Piece.Ms(n.MedianMs)} ms it took"),
+        Results.StartCause.CallingThread => Statement.Of($"{CallerRan(n.CallerMs ?? 0)}, of the {Piece.Ms(n.MedianMs)} ms it took"),
         Results.StartCause.OneAtATime => Statement.Plain("never more than one at a time: each call ran its item to the end before the next began"),
         Results.StartCause.PoolThreadsBlocked => Statement.Of($"its pool threads were blocked inside the items: at most {Count(n.PoolThreads)} pool threads and {Piece.Count(n.InFlight.Peak)} items in flight, with {Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy{Queued(n.QueuePeak)}{Added(n)}"),
         _ => Statement.Of($"what held the rest back is not explained by what this run measured ({Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy, at most {Count(n.PoolThreads)} pool threads)"),
     };
+
+    // The calling thread's time inside the items, as two reasons say it.
+    private static Statement CallerRan(double ms) => Statement.Of($"the calling thread ran {Piece.Ms(ms)} ms of the items' work itself, one item after another, before each call returned");
 
     private static Statement Cores(double? cores) => cores is { } c ? Statement.Of($"{Piece.Fixed(c, "0.00")}") : Statement.Plain("?");
 
@@ -255,10 +258,13 @@ internal static class RecommendationText
         ? Statement.Of($" for {Piece.Fixed(100 * share, "0")}% of the region")
         : Statement.Plain(string.Empty);
 
+    // "ran 3.9 items at once on average (peak 5)".
+    private static Statement RanAtOnce(InFlightFigures f) => Statement.Of($"ran {InFlight(f.Mean)} items at once on average (peak {Piece.Count(f.Peak)})");
+
     // "; it ran 3.9 items at once on average (peak 5) of the 128 it allows": where measured.
-    private static Statement RanAtOnce(InFlightFigures? f) => f is null
+    private static Statement RanOfAllowed(InFlightFigures? f) => f is null
         ? Statement.Plain(string.Empty)
-        : Statement.Of($"; it ran {InFlight(f.Mean)} items at once on average (peak {Piece.Count(f.Peak)}){(f.Allowed is { } allowed ? Statement.Of($" of the {Piece.Count(allowed)} it allows") : Statement.Plain(string.Empty))}");
+        : Statement.Of($"; it {RanAtOnce(f)}{(f.Allowed is { } allowed ? Statement.Of($" of the {Piece.Count(allowed)} it allows") : Statement.Plain(string.Empty))}");
 
     // Where the threads blocked most, when the stacks were sampled: " at Worker.Fetch (Worker.cs:42) -> Task`1.get_Result
     // (77% of the time not running)".

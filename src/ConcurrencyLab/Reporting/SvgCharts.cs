@@ -142,25 +142,17 @@ internal static class SvgCharts
     /// <summary>A strip per variant: its threads by state stacked over time, the pool's raises as dots, its top site above it.</summary>
     private static string Draw(ThreadStateChart chart)
     {
-        const int left = 56;
-        const int stripTop = 20;
-        const int strip = 46;
-        const int rowHeight = stripTop + strip + 12;
-        var plotWidth = Width - left - 20;
         var rows = chart.Rows;
-        var bottom = 8 + (rows.Count * rowHeight);
-        var height = bottom + 50 + 18;
-        var maxTime = chart.MaxTimeMs;
-        double X(double ms) => left + (Math.Min(ms, maxTime) / maxTime * plotWidth);
+        var strips = new Strips(rows.Count, chart.MaxTimeMs);
+        var (left, bottom) = (Strips.Left, strips.Bottom);
+        double X(double ms) => strips.X(ms);
 
-        var svg = Open("thread-states", chart, height);
+        var svg = Open("thread-states", chart, bottom + 50 + 18);
         for (var r = 0; r < rows.Count; r++)
         {
             var row = rows[r];
-            var y0 = 8 + (r * rowHeight);
-            var floor = y0 + stripTop + strip;
-            double Y(double threads) => floor - (threads / row.Peak * strip);
-            svg.Append(Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{y0 + 12}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan>");
+            double Y(double threads) => Strips.Y(r, threads, row.Peak);
+            svg.Append(Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan>");
             if (row.Site is { } site)
             {
                 // Cut to the strip's width; the whole sentence is the strip's tooltip.
@@ -170,8 +162,7 @@ internal static class SvgCharts
             }
 
             svg.Append("</text>");
-            svg.Append(Invariant, $"<line class=\"axis\" x1=\"{left}\" y1=\"{floor}\" x2=\"{left + plotWidth}\" y2=\"{floor}\"/>");
-            svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(row.Peak) + 4)}\" text-anchor=\"end\">{Number(row.Peak)}</text><text class=\"tick\" x=\"{left - 6}\" y=\"{floor + 4}\" text-anchor=\"end\">0</text>");
+            Strips.Scale(svg, r, row.Peak);
 
             // Each state's band between the states below it and itself, as a stepped outline over the spans.
             var below = new double[row.Timeline.Count];
@@ -206,7 +197,7 @@ internal static class SvgCharts
             }
         }
 
-        Axis(svg, bottom, left, left + plotWidth, maxTime, OverTimeChart.TimeAxis, X);
+        Axis(svg, bottom, left, left + Strips.PlotWidth, chart.MaxTimeMs, OverTimeChart.TimeAxis, X);
         var legendY = bottom + 56;
         for (var state = 0; state < ThreadStateChart.States.Count; state++)
         {
@@ -229,27 +220,19 @@ internal static class SvgCharts
     /// <summary>A strip per variant: its items in flight over time as a stepped area, a dashed line at the most it allows, its figures above it.</summary>
     private static string Draw(InFlightChart chart)
     {
-        const int left = 56;
-        const int stripTop = 20;
-        const int strip = 46;
-        const int rowHeight = stripTop + strip + 12;
-        var plotWidth = Width - left - 20;
         var rows = chart.Rows;
-        var bottom = 8 + (rows.Count * rowHeight);
-        var height = bottom + 50;
-        var maxTime = chart.MaxTimeMs;
-        double X(double ms) => left + (Math.Min(ms, maxTime) / maxTime * plotWidth);
+        var strips = new Strips(rows.Count, chart.MaxTimeMs);
+        var (left, plotWidth, bottom) = (Strips.Left, Strips.PlotWidth, strips.Bottom);
+        double X(double ms) => strips.X(ms);
 
-        var svg = Open("in-flight", chart, height);
+        var svg = Open("in-flight", chart, bottom + 50);
         for (var r = 0; r < rows.Count; r++)
         {
             var row = rows[r];
-            var y0 = 8 + (r * rowHeight);
-            var floor = y0 + stripTop + strip;
-            double Y(double items) => floor - (items / row.Top * strip);
-            svg.Append(Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{y0 + 12}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan><tspan class=\"tick\" dx=\"8\">{Encode(row.Said)}</tspan></text>");
-            svg.Append(Invariant, $"<line class=\"axis\" x1=\"{left}\" y1=\"{floor}\" x2=\"{left + plotWidth}\" y2=\"{floor}\"/>");
-            svg.Append(Invariant, $"<text class=\"tick\" x=\"{left - 6}\" y=\"{Fmt(Y(row.Top) + 4)}\" text-anchor=\"end\">{Number(row.Top)}</text><text class=\"tick\" x=\"{left - 6}\" y=\"{floor + 4}\" text-anchor=\"end\">0</text>");
+            var floor = Strips.Floor(r);
+            double Y(double items) => Strips.Y(r, items, row.Top);
+            svg.Append(Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan><tspan class=\"tick\" dx=\"8\">{Encode(row.Said)}</tspan></text>");
+            Strips.Scale(svg, r, row.Top);
             var path = new StringBuilder();
             path.Append(Invariant, $"M{Fmt(X(0))} {floor}");
             for (var i = 0; i < row.Timeline.Count; i++)
@@ -265,8 +248,44 @@ internal static class SvgCharts
             }
         }
 
-        Axis(svg, bottom, left, left + plotWidth, maxTime, OverTimeChart.TimeAxis, X);
+        Axis(svg, bottom, left, left + Strips.PlotWidth, chart.MaxTimeMs, OverTimeChart.TimeAxis, X);
         return svg.Append("</svg>").ToString();
+    }
+
+    /// <summary>
+    /// Strips one above another, each a variant's on its own scale (the thread states, the items in flight): where each
+    /// strip's label, floor and values go, and its scale drawn.
+    /// </summary>
+    private readonly record struct Strips(int Count, double MaxTimeMs)
+    {
+        public const int Left = 56;
+        public const int PlotWidth = Width - Left - 20;
+        private const int LabelRoom = 20;
+        private const int Height = 46;
+        private const int RowHeight = LabelRoom + Height + 12;
+
+        /// <summary>The bottom of the last strip.</summary>
+        public int Bottom => 8 + (Count * RowHeight);
+
+        /// <summary>Where a time goes across.</summary>
+        public double X(double ms) => Left + (Math.Min(ms, MaxTimeMs) / MaxTimeMs * PlotWidth);
+
+        /// <summary>The baseline of strip <paramref name="r"/>'s label.</summary>
+        public static int LabelY(int r) => 8 + (r * RowHeight) + 12;
+
+        /// <summary>Strip <paramref name="r"/>'s zero.</summary>
+        public static int Floor(int r) => 8 + (r * RowHeight) + LabelRoom + Height;
+
+        /// <summary>Where <paramref name="value"/> goes up strip <paramref name="r"/>, whose scale ends at <paramref name="top"/>.</summary>
+        public static double Y(int r, double value, double top) => Floor(r) - (value / top * Height);
+
+        /// <summary>Strip <paramref name="r"/>'s axis, and its scale from 0 to <paramref name="top"/>.</summary>
+        public static void Scale(StringBuilder svg, int r, double top)
+        {
+            var floor = Floor(r);
+            svg.Append(Invariant, $"<line class=\"axis\" x1=\"{Left}\" y1=\"{floor}\" x2=\"{Left + PlotWidth}\" y2=\"{floor}\"/>");
+            svg.Append(Invariant, $"<text class=\"tick\" x=\"{Left - 6}\" y=\"{Fmt(Y(r, top, top) + 4)}\" text-anchor=\"end\">{Number(top)}</text><text class=\"tick\" x=\"{Left - 6}\" y=\"{floor + 4}\" text-anchor=\"end\">0</text>");
+        }
     }
 
     /// <summary>A line per family against the swept number, on a log-2 axis, with the ideal as a dashed line.</summary>

@@ -230,12 +230,7 @@ internal sealed class WorkBatch
     /// </summary>
     public Measurement.ItemsInFlight? InFlight(int? allowed)
     {
-        var end = Completed == Count ? 0L : Stopwatch.GetTimestamp();
-        for (var i = 0; i < _finishedAt.Length && Completed == Count; i++)
-        {
-            end = Math.Max(end, _finishedAt[i]);
-        }
-
+        var end = Completed == Count && Count > 0 ? _finishedAt.Max() : Stopwatch.GetTimestamp();
         return Measurement.ItemsInFlight.Of(_begunAt, _finishedAt, _startedAt, end, Stopwatch.Frequency, allowed);
     }
 
