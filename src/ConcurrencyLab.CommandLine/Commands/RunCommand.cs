@@ -111,6 +111,7 @@ internal static class RunCommand
             Prime = !parse.GetValue(switches.NoPrime) && defaults.Prime,
             Events = Events(parse, switches.Events, errors) ?? defaults.Events,
             Grow = parse.GetValue(switches.Grow) ?? defaults.Grow,
+            AllowLargePlan = parse.GetValue(switches.Yes) || defaults.AllowLargePlan,
         };
         options = RuntimeSettingsOf(parse, switches, errors, options);
 
@@ -183,6 +184,7 @@ internal static class RunCommand
         nameof(RunOptions.Baseline) => "--baseline",
         nameof(RunOptions.InProcess) => "--in-process",
         nameof(RunOptions.RuntimeEnvironment) => "--runtime-env",
+        nameof(RunOptions.AllowLargePlan) => "--yes",
         RunPlanner.RuntimeSettingsKey => "the runtime's settings (--cores, --pool-min-threads, --hill-climbing, --gc, --runtime-env)",
         _ => member,
     };
@@ -354,7 +356,14 @@ internal static class RunCommand
             }
 
             var values = new List<int>();
-            foreach (var item in text.Split(',', StringSplitOptions.TrimEntries))
+            var items = text.Split(',', StringSplitOptions.TrimEntries);
+            if (items.Length > Parameter.MostListValues)
+            {
+                errors.Add(string.Create(CultureInfo.InvariantCulture, $"{option.Name} takes at most {Parameter.MostListValues:N0} values, not {items.Length:N0}."));
+                return;
+            }
+
+            foreach (var item in items)
             {
                 if (read(item) is { } value && value >= setting.Parameter.Minimum && value <= setting.Parameter.Maximum)
                 {
@@ -436,6 +445,7 @@ internal static class RunCommand
         public readonly Option<string> Baseline = new("--baseline") { Description = "Variant the ratio column compares with [default: the scenario's]" };
         public readonly Option<bool> NoPrime = new("--no-prime") { Description = "Measure each variant cold: skip the unmeasured dry run that compiles its code first" };
         public readonly Option<string> Columns = new("--columns") { Description = "The console table's columns: all, or ids separated by commas (medianWallMs, peakThreads, cpuMs...); by default those that decide, as many as the terminal fits. The results files keep every column" };
+        public readonly Option<bool> Yes = new("--yes") { Description = $"Run a plan past {RunOptions.LargePlanVariants:N0} variants or estimated at {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more (up to {RunOptions.MostVariants:N0} variants), which is otherwise refused with its count and estimate" };
         public readonly Option<bool> Plain = new("--plain") { Description = "Plain progress lines even on a terminal" };
         public readonly Option<bool> Crank = new("--crank") { Description = "Report as a crank job: each trial's process id on standard error (##ChildProcessId:PID), and the run's figures between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
         public readonly Option<string> Events = new("--events")
@@ -452,12 +462,12 @@ internal static class RunCommand
         public readonly Option<string> Cores = new("--cores") { Description = "The processor count every trial's runtime sees (DOTNET_PROCESSOR_COUNT): its pool minimum and default degrees follow; above the real cores, the runtime's policies are emulated, not the CPUs. Several, comma-separated, multiply the variants (whenall:cores=2, whenall:cores=8)" };
         public readonly Option<string> MinThreads = new("--pool-min-threads") { Description = "The pool's minimum worker threads in every trial (DOTNET_ThreadPool_ForceMinWorkerThreads); several multiply the variants (:pool-min=N)" };
         public readonly Option<string> HillClimbing = new("--hill-climbing") { Description = "on or off: the pool's hill climbing in every trial (DOTNET_HillClimbing_Disable); on,off multiplies the variants (:hill-climbing=1|0)" };
-        public readonly Option<string> Gc = new("--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer); both multiply the variants (:server-gc=1|0)" };
+        public readonly Option<string> Gc = new("--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer); server,workstation multiplies the variants (:server-gc=1|0)" };
         public readonly Option<string[]> RuntimeEnv = new("--runtime-env") { Description = "Any DOTNET_NAME=VALUE set in every trial's process before its runtime starts; repeatable", AllowMultipleArgumentsPerToken = false };
 
         public readonly Option<string> Grow = new("--grow") { Description = "How each variant's cost grows with the work: NAME=SIZE,SIZE,... (items=100,1000,10000) runs every variant at each size of a whole-number parameter of the scenario and reports the growth exponent of its median, with its interval, and the size at which it stops keeping up" };
 
-        public Option[] All => [Variants, Repeat, RepeatExactly, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Grow, Columns, Plain, Crank];
+        public Option[] All => [Variants, Repeat, RepeatExactly, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Grow, Columns, Yes, Plain, Crank];
     }
 }
 

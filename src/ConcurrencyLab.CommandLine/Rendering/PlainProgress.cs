@@ -27,7 +27,7 @@ internal sealed class PlainProgress : IRunObserver
         var s = plan.Settings;
         _console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"conclab: {plan.Scenarios.Count} scenario(s), {plan.Scenarios.Sum(p => p.Variants.Count)} variants, {s.Warmup} warmup + {(s.Adaptive ? "at most " : string.Empty)}{s.Repeat} measured trials each, {(s.Isolated ? "each in a fresh process" : "in this process")}, {plan.TotalTrials} trials."));
+            $"conclab: {plan.Scenarios.Count} scenario(s), {plan.Scenarios.Sum(p => p.Variants.Count)} variants, {s.Warmup} warmup + {(s.Adaptive ? "at most " : string.Empty)}{s.Repeat} measured trials each, {(s.Isolated ? "each in a fresh process" : "in this process")}, {plan.TotalTrials} trials, estimated at {plan.SpokenEstimate()}."));
     }
 
     public void TrialStarting(TrialProgress progress)

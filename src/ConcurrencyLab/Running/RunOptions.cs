@@ -49,6 +49,18 @@ public sealed record RunOptions
     /// <summary>The longest sample interval a run accepts: a minute.</summary>
     public static readonly TimeSpan MaxSampleInterval = TimeSpan.FromMinutes(1);
 
+    /// <summary>
+    /// The most variants a run plans unless <see cref="AllowLargePlan"/> says so: a typed list or a product of
+    /// sweeps that goes past it is more likely a slip than a wish.
+    /// </summary>
+    public const int LargePlanVariants = 2_000;
+
+    /// <summary>The longest a run may be estimated to take at least unless <see cref="AllowLargePlan"/> says so: a day.</summary>
+    public static readonly TimeSpan LargePlanDuration = TimeSpan.FromHours(24);
+
+    /// <summary>The most variants any run plans, <see cref="AllowLargePlan"/> or not: found by counting, before any is made.</summary>
+    public const int MostVariants = 100_000;
+
     /// <summary>Scenarios to run by name; empty means all.</summary>
     public IReadOnlyList<string> Scenarios { get; init; } = [];
 
@@ -132,4 +144,10 @@ public sealed record RunOptions
 
     /// <summary>The variant ratios are computed against; null for the scenario's default.</summary>
     public string? Baseline { get; init; }
+
+    /// <summary>
+    /// Whether a plan past <see cref="LargePlanVariants"/> variants or estimated to take at least <see cref="LargePlanDuration"/>
+    /// runs (up to <see cref="MostVariants"/>); otherwise it is refused before anything runs, with its count and estimate.
+    /// </summary>
+    public bool AllowLargePlan { get; init; }
 }

@@ -8,6 +8,57 @@ internal sealed record RunPlan(IReadOnlyList<ScenarioPlan> Scenarios, RunSetting
 {
     /// <summary>Every trial the plan will run, warmups included.</summary>
     public int TotalTrials => Scenarios.Sum(s => s.Variants.Count) * (Settings.Repeat + Settings.Warmup);
+
+    /// <summary>What a trial costs besides its work when it runs in a process of its own: the process and runtime starting, about.</summary>
+    internal static readonly TimeSpan TrialStartCost = TimeSpan.FromSeconds(0.3);
+
+    /// <summary>What a trial of a scenario that states no expected duration is counted as.</summary>
+    internal static readonly TimeSpan UnstatedTrialDuration = TimeSpan.FromSeconds(1);
+
+    /// <summary>
+    /// How long the plan should take, at least and at most. At least: the fewest trials a variant may stop after,
+    /// each at its scenario's ideal. At most: every trial run, each at its scenario's expected longest
+    /// (<see cref="UnstatedTrialDuration"/> where a scenario states none). Each trial in a process of its own adds
+    /// <see cref="TrialStartCost"/>; a degree search before the run is not counted.
+    /// </summary>
+    public (TimeSpan Least, TimeSpan Most) Estimate
+    {
+        get
+        {
+            double least = 0, most = 0;
+            foreach (var scenario in Scenarios)
+            {
+                var sizes = scenario.Grow is { IsSweep: false } grow
+                    ? grow.Sizes.Select(size => (Parameters: grow.At(scenario.Parameters, size), IdealMs: grow.Ideals.GetValueOrDefault(size)?.Ms ?? scenario.Ideal.Ms)).ToList()
+                    : [(scenario.Parameters, scenario.Ideal.Ms)];
+                var longest = sizes.Average(p => scenario.Scenario.ExpectedTrialDuration(p.Parameters) is { } expected && expected > TimeSpan.Zero ? expected.TotalSeconds : UnstatedTrialDuration.TotalSeconds);
+                var shortest = sizes.Average(p => p.IdealMs / 1000);
+                var start = Settings.Isolated ? TrialStartCost.TotalSeconds : 0;
+                var fewest = Settings.Adaptive ? Math.Min(Settings.Repeat, EarlyStopping.FewestTrials(scenario.Scenario)) : Settings.Repeat;
+                least += (double)scenario.Variants.Count * (fewest + Settings.Warmup) * (shortest + start);
+                most += (double)scenario.Variants.Count * (Settings.Repeat + Settings.Warmup) * (Math.Max(longest, shortest) + start);
+            }
+
+            var cap = TimeSpan.MaxValue.TotalSeconds / 2;
+            return (TimeSpan.FromSeconds(Math.Min(least, cap)), TimeSpan.FromSeconds(Math.Min(most, cap)));
+        }
+    }
+
+    /// <summary>The estimate as a person says it: <c>4 min to 3 h 37 min</c>, or one figure where both round alike.</summary>
+    internal string SpokenEstimate()
+    {
+        var (least, most) = Estimate;
+        var (low, high) = (Spoken(least), Spoken(most));
+        return low == high ? low : $"{low} to {high}";
+    }
+
+    /// <summary><paramref name="span"/> as a person says it, to the minute above: <c>1 min</c>, <c>40 min</c>, <c>3 h 5 min</c>, <c>9 d 4 h</c>.</summary>
+    internal static string Spoken(TimeSpan span) => span switch
+    {
+        _ when span < TimeSpan.FromHours(1) => $"{Math.Max(1, (int)Math.Ceiling(span.TotalMinutes))} min",
+        _ when span <= TimeSpan.FromDays(1) => span.Minutes == 0 ? $"{(int)span.TotalHours} h" : $"{(int)span.TotalHours} h {span.Minutes} min",
+        _ => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{(long)span.TotalDays:N0} d{(span.Hours == 0 ? string.Empty : $" {span.Hours} h")}"),
+    };
 }
 
 /// <summary>One scenario of a plan.</summary>

@@ -87,6 +87,7 @@ internal static partial class RunPlanner
         }
 
         var plans = new List<ScenarioPlan>();
+        long counted = 0;
         foreach (var scenario in chosen)
         {
             var given = options.Parameters
@@ -157,7 +158,7 @@ internal static partial class RunPlanner
 
             try
             {
-                if (PlanScenario(scenario, parameters, options, problems, naming, grow) is { } scenarioPlan)
+                if (PlanScenario(scenario, parameters, options, problems, naming, grow, ref counted) is { } scenarioPlan)
                 {
                     plans.Add(scenarioPlan with
                     {
@@ -198,6 +199,17 @@ internal static partial class RunPlanner
             RuntimeEnvironment = options.RuntimeEnvironment,
         };
         plan = new RunPlan(plans, settings, options.TrialTimeout);
+
+        // A plan past the ceiling is more likely a slip (a range typed for a list, sweeps multiplied) than a wish:
+        // refused with its size and estimate unless the caller says it is meant.
+        var variantCount = plans.Sum(p => p.Variants.Count);
+        if (!options.AllowLargePlan && (variantCount > RunOptions.LargePlanVariants || plan.Estimate.Least > RunOptions.LargePlanDuration))
+        {
+            errors = [string.Create(CultureInfo.InvariantCulture, $"this run plans {variantCount:N0} variants, {plan.TotalTrials:N0} trials, estimated at {plan.SpokenEstimate()}: past {RunOptions.LargePlanVariants:N0} variants or {RunPlan.Spoken(RunOptions.LargePlanDuration)} at least, a run starts only when {naming(nameof(RunOptions.AllowLargePlan))} says it is meant.")];
+            plan = null!;
+            return false;
+        }
+
         return true;
     }
 
@@ -321,7 +333,7 @@ internal static partial class RunPlanner
 
     // The variants, baseline, notes and ideal of one scenario whose parameters are valid; null, with the problems
     // added, when a variant or the baseline named cannot run.
-    private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems, Func<string, string> naming, GrowPlan? grow)
+    private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems, Func<string, string> naming, GrowPlan? grow, ref long counted)
     {
         // The runtime's settings at several values multiply every variant, as a sweep does; so do --grow's sizes
         // of a parameter that is not already a sweep.
@@ -333,41 +345,43 @@ internal static partial class RunPlanner
         }
 
         var space = scenario.Variants(parameters).WithSweeps(runtimeSweeps);
-        var variants = new List<Variant>();
-        var refused = false;
         var firstLook = options.Variants.Count == 0 && options.FirstLook && scenario.FirstLook.Count > 0;
-        if (options.Variants.Count == 0)
+
+        // The names before the sweeps multiply them: "all" is every variant the scenario can run here, and a name
+        // that leaves out a sweep of several values stands for the variant at each of them.
+        var heads = options.Variants.Count > 0
+            ? options.Variants.SelectMany(n => string.Equals(n.Trim(), AllVariants, StringComparison.OrdinalIgnoreCase) ? scenario.AllVariants(parameters).Select(v => v.Name) : [n]).ToList()
+            : (firstLook ? scenario.FirstLook : scenario.DefaultVariants(parameters).Select(v => v.Name)).ToList();
+
+        // Counted before any is made: a product of sweeps past what any run plans is refused without enumerating it.
+        foreach (var head in heads)
         {
-            var names = firstLook ? scenario.FirstLook : scenario.DefaultVariants(parameters).Select(v => v.Name);
-            foreach (var name in names.SelectMany(space.Expand))
+            var expanded = space.ExpandedCount(head);
+            counted = expanded > long.MaxValue - counted ? long.MaxValue : counted + expanded;
+        }
+
+        if (counted > RunOptions.MostVariants)
+        {
+            problems.Add(string.Create(CultureInfo.InvariantCulture, $"this run would plan {(counted == long.MaxValue ? "more than 9 quintillion" : counted.ToString("N0", CultureInfo.InvariantCulture))} variants or more, past the {RunOptions.MostVariants:N0} any run plans ({naming(nameof(RunOptions.AllowLargePlan))} or not): give fewer variants, or fewer values to the sweeps (--dop, --grow, the runtime's settings), which multiply each other."));
+            return null;
+        }
+
+        var variants = new List<Variant>();
+        var known = new HashSet<string>(StringComparer.Ordinal);
+        var refused = false;
+        foreach (var name in heads.SelectMany(space.Expand))
+        {
+            if (space.TryParse(name, out var variant, out var error))
             {
-                if (space.TryParse(name, out var variant, out _) && !variants.Any(v => v.Name == variant.Name))
+                if (known.Add(variant.Name))
                 {
                     variants.Add(variant);
                 }
             }
-        }
-        else
-        {
-            // "all" is every variant the scenario can run here; a name that leaves out a sweep of several values
-            // stands for the variant at each of them.
-            var typed = options.Variants.SelectMany(n => string.Equals(n.Trim(), AllVariants, StringComparison.OrdinalIgnoreCase)
-                ? scenario.AllVariants(parameters).SelectMany(v => space.Expand(v.Name))
-                : space.Expand(n));
-            foreach (var name in typed)
+            else if (options.Variants.Count > 0)
             {
-                if (space.TryParse(name, out var variant, out var error))
-                {
-                    if (!variants.Any(v => v.Name == variant.Name))
-                    {
-                        variants.Add(variant);
-                    }
-                }
-                else
-                {
-                    problems.Add(error);
-                    refused = true;
-                }
+                problems.Add(error);
+                refused = true;
             }
         }
 

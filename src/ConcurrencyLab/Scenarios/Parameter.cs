@@ -74,6 +74,12 @@ public abstract class Parameter
         };
     }
 
+    /// <summary>The most values a sweep (a list of distinct values) takes: each is a variant or more, and a list past this is a slip.</summary>
+    public const int MostListValues = 1_000;
+
+    // A refused text quoted back whole up to a line's worth, then cut: an error is one line.
+    private static string Shortened(string text) => text.Length <= 80 ? text : text[..77] + "...";
+
     /// <summary>
     /// A comma-separated list of whole numbers from <paramref name="minimum"/> to <paramref name="maximum"/>, such
     /// as the degrees <c>4,40</c>. A sweep (<paramref name="distinct"/>) drops repeats, keeping the order given;
@@ -100,14 +106,21 @@ public abstract class Parameter
         return new(name, description, Text(defaultValue), quick is null ? null : Text(quick), text =>
         {
             var values = new List<int>();
-            foreach (var part in text.Split(',', StringSplitOptions.TrimEntries))
+            var seen = new HashSet<int>();
+            var parts = text.Split(',', StringSplitOptions.TrimEntries);
+            if (distinct && parts.Length > MostListValues)
+            {
+                return ([], string.Create(CultureInfo.InvariantCulture, $"--{name} takes at most {MostListValues:N0} values, not {parts.Length:N0}."));
+            }
+
+            foreach (var part in parts)
             {
                 if (!long.TryParse(part, NumberStyles.None, CultureInfo.InvariantCulture, out var value) || !range.Holds(value))
                 {
-                    return ([], Refused(text));
+                    return ([], Refused(Shortened(text)));
                 }
 
-                if (!distinct || !values.Contains((int)value))
+                if (!distinct || seen.Add((int)value))
                 {
                     values.Add((int)value);
                 }

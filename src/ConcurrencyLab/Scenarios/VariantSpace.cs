@@ -106,6 +106,22 @@ public sealed class VariantSpace
         return names;
     }
 
+    /// <summary>How many names <see cref="Expand(string)"/> gives for <paramref name="text"/>, counted without making them (at most <see cref="long.MaxValue"/>).</summary>
+    internal long ExpandedCount(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        long count = 1;
+        foreach (var (parameter, values) in Sweeps)
+        {
+            if (values.Count >= 2 && !text.Contains($":{parameter.Name}=", StringComparison.OrdinalIgnoreCase))
+            {
+                count = count > long.MaxValue / values.Count ? long.MaxValue : count * values.Count;
+            }
+        }
+
+        return count;
+    }
+
     // A family's parameters after the first, then the sweeps every family shares: the ones written ':name=value'.
     private IEnumerable<VariantParameter> Named(VariantFamily family) => family.Parameters.Skip(1).Concat(Sweeps.Select(s => s.Parameter));
 

@@ -279,4 +279,74 @@ public sealed class RunPlannerTests
         parameters["hosts"] = "3";
         Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["scan"], Parameters = parameters }, Catalog, out _, out errors), string.Join("; ", errors));
     }
+
+    [Fact]
+    public void APlanPastTheCeiling_IsRefusedWithItsCount_UnlessAllowed_AndItsCountIsTheProductOfItsSweeps()
+    {
+        // The variants one value of each sweep gives: the count every product below is a multiple of.
+        var one = new RunOptions { Scenarios = ["delay"], RuntimeSweeps = new Dictionary<string, IReadOnlyList<int>> { ["cores"] = [1, 2] } };
+        Assert.True(RunPlanner.TryCreate(one, Catalog, out var small, out var errors), string.Join("; ", errors));
+        var each = small.Scenarios[0].Variants.Count / 2;
+
+        // 64 core counts and both GCs: each x 128, past 2,000 for any scenario of more than 15 variants.
+        var sweeps = new Dictionary<string, IReadOnlyList<int>> { ["cores"] = [.. Enumerable.Range(1, 64)], ["server-gc"] = [0, 1] };
+        var large = new RunOptions { Scenarios = ["delay"], RuntimeSweeps = sweeps };
+        Assert.True(each * 128 > RunOptions.LargePlanVariants, $"{each} variants");
+        Assert.False(RunPlanner.TryCreate(large, Catalog, m => m == nameof(RunOptions.AllowLargePlan) ? "--yes" : m, out _, out errors));
+        var refusal = Assert.Single(errors);
+        Assert.StartsWith($"this run plans {each * 128:N0} variants, {each * 128 * 6:N0} trials, estimated at ", refusal, StringComparison.Ordinal);
+        Assert.EndsWith("a run starts only when --yes says it is meant.", refusal, StringComparison.Ordinal);
+
+        Assert.True(RunPlanner.TryCreate(large with { AllowLargePlan = true }, Catalog, out var allowed, out errors), string.Join("; ", errors));
+        Assert.Equal(each * 128, allowed.Scenarios[0].Variants.Count);
+        Assert.Equal(each * 128, allowed.Scenarios[0].Variants.Select(v => v.Name).Distinct().Count());
+    }
+
+    [Fact]
+    public void AProductPastWhatAnyRunPlans_IsRefusedByCounting_EvenWhenAllowed()
+    {
+        // 12 sizes x 64 core counts x 64 pool minimums x 2 GCs x 2 hill climbings: 196,608 for each default variant,
+        // refused with the product itself (counted, not made: making them would take minutes and gigabytes).
+        Assert.True(RunPlanner.TryCreate(new RunOptions { Scenarios = ["delay"] }, Catalog, out var plain, out _));
+        var each = plain.Scenarios[0].Variants.Count;
+        var sweeps = new Dictionary<string, IReadOnlyList<int>>
+        {
+            ["cores"] = [.. Enumerable.Range(1, 64)],
+            ["pool-min"] = [.. Enumerable.Range(1, 64)],
+            ["server-gc"] = [0, 1],
+            ["hill-climbing"] = [0, 1],
+        };
+        var options = new RunOptions { Scenarios = ["delay"], Grow = "items=" + string.Join(",", Enumerable.Range(1, 12)), RuntimeSweeps = sweeps, AllowLargePlan = true };
+
+        Assert.False(RunPlanner.TryCreate(options, Catalog, out _, out var errors));
+        Assert.StartsWith($"this run would plan {(long)each * 196_608:N0} variants or more, past the 100,000 any run plans", Assert.Single(errors), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void AFewVariantsEstimatedAtMoreThanADayAtLeast_AreRefused_AndTheEstimateBracketsTheTrials()
+    {
+        // Poll's ideal is its duration: 7 variants x (1 warmup + at least 3 trials) x an hour is 28 h at the least.
+        var parameters = new Dictionary<string, string> { ["duration"] = "3600", ["connections"] = "10" };
+        var options = new RunOptions { Scenarios = ["poll"], Parameters = parameters };
+        Assert.False(RunPlanner.TryCreate(options, Catalog, out _, out var errors));
+        Assert.Matches(@"^this run plans \d+ variants, \d+ trials, estimated at 1 d [0-9]+ h to ", Assert.Single(errors));
+
+        Assert.True(RunPlanner.TryCreate(options with { AllowLargePlan = true }, Catalog, out var plan, out errors), string.Join("; ", errors));
+        var (least, most) = plan.Estimate;
+        var variants = plan.Scenarios[0].Variants.Count;
+        Assert.Equal(variants * 4 * (plan.Scenarios[0].Ideal.Ms / 1000 + RunPlan.TrialStartCost.TotalSeconds), least.TotalSeconds, 0.001);
+        Assert.True(most >= least * 1.5, $"{most} against {least}: every trial run, at the most each may take");
+
+        // In one process no trial starts a process: the least is the ideal's alone.
+        Assert.True(RunPlanner.TryCreate(options with { AllowLargePlan = true, InProcess = true }, Catalog, out var inProcess, out _));
+        Assert.Equal(variants * 4 * plan.Scenarios[0].Ideal.Ms / 1000, inProcess.Estimate.Least.TotalSeconds, 0.001);
+    }
+
+    [Fact]
+    public void ASweepOfMoreValuesThanAnyRunNeeds_IsOneLine()
+    {
+        var parameters = new Dictionary<string, string> { ["dop"] = string.Join(",", Enumerable.Range(1, 3000)) };
+        Assert.False(RunPlanner.TryCreate(new RunOptions { Scenarios = ["delay"], Parameters = parameters }, Catalog, out _, out var errors));
+        Assert.Equal("Parameters[\"dop\"] takes at most 1,000 values, not 3,000.", Assert.Single(errors));
+    }
 }
