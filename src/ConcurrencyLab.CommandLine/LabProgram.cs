@@ -36,6 +36,9 @@ public static class LabProgram
         // Standard output or error closed, or a terminal gone: writes to them are dropped, never the run's end.
         CommandLine.Rendering.ForgivingWriter.Install();
 
+        // Nothing printed from elsewhere (a results file, a service's output) may make a line crank's agent acts on.
+        Hosting.ProtocolLines.Install();
+
         // A child process (a trial, or a scenario's service): run it and leave before any parsing or console set-up.
         if (await ChildEntry.TryRunAsync(args, scenarios).ConfigureAwait(false) is { } childExitCode)
         {

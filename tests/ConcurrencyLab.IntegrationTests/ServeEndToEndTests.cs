@@ -101,9 +101,19 @@ public sealed partial class ServeEndToEndTests
     {
         Skip.IfNot(OperatingSystem.IsLinux(), "signals as Linux sends them, and /proc");
         using var folder = new TempFolder();
+        // Not under crank's agent, the service names no child: its standard error is a person's to read.
+        using (var plain = RunningProgram.StartConclab(folder.Path, "serve", "fanout-product", "--port", "0", "--http2-port", "0", "--time-scale", "0.01"))
+        {
+            await ListeningAsync(plain);
+            plain.Signal(15);
+            Assert.Equal(0, await plain.WaitAsync(TimeSpan.FromSeconds(15)));
+            Assert.DoesNotContain("ChildProcessId", plain.Error, StringComparison.Ordinal);
+        }
+
+        var underCrank = new Dictionary<string, string> { ["CRANK_JOB_ID"] = "1" };
         foreach (var signal in new[] { 15, 9 })
         {
-            using var product = RunningProgram.StartConclab(folder.Path, "serve", "fanout-product", "--port", "0", "--http2-port", "0", "--time-scale", "0.01");
+            using var product = RunningProgram.StartConclab(folder.Path, underCrank, "serve", "fanout-product", "--port", "0", "--http2-port", "0", "--time-scale", "0.01");
             var (address, _) = await ListeningAsync(product);
 
             // crank's agent learns of a child from this line on standard error, and then measures it too.

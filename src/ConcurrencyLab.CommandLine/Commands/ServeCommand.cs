@@ -79,7 +79,10 @@ internal static class ServeCommand
         // This process's runtime may report to a load run's event session (conclab load --start sets the port); a
         // service this one starts in turn must not connect there too, and wait for ever.
         Environment.SetEnvironmentVariable(RuntimeEventSession.PortVariable, null);
-        var request = new StandaloneRequest(values, new IPEndPoint(host, port ?? 0), new IPEndPoint(host, http2Port ?? 0), allowed, Console.Out, Console.Error);
+        var request = new StandaloneRequest(values, new IPEndPoint(host, port ?? 0), new IPEndPoint(host, http2Port ?? 0), allowed, Console.Out, Console.Error)
+        {
+            AnnounceChild = CrankJob.IsRunning() ? CrankJob.Announce : _ => { },
+        };
         try
         {
             await service.ServeAsync(request, cancellationToken).ConfigureAwait(false);

@@ -31,12 +31,13 @@ internal static class CrankJob
     public static Task WriteAsync(ConcurrencyLab.Reproduction.ReproductionResult reproduction) =>
         WriteLastAsync(ConcurrencyLab.Reproduction.ReproductionCrankStatistics.Block(reproduction, DateTimeOffset.UtcNow));
 
-    // After everything else written so far, so nothing lands after the block, where the agent stops reading.
-    private static async Task WriteLastAsync(string block)
+    // After everything else written so far, so nothing lands after the block, where the agent stops reading; past
+    // the guard that breaks every marker anything else prints.
+    private static Task WriteLastAsync(string block)
     {
-        await Console.Out.FlushAsync().ConfigureAwait(false);
-        await Console.Out.WriteAsync(block).ConfigureAwait(false);
-        await Console.Out.FlushAsync().ConfigureAwait(false);
+        ProtocolLines.FlushAll();
+        ProtocolLines.Write(error: false, block);
+        return Task.CompletedTask;
     }
 
     // Every call passed on; a trial's own process (not this one, when trials run in-process) named on standard error.

@@ -55,9 +55,8 @@ internal static class FanoutServe
             // ends when this process closes its standard input, also when this one is killed outright.
             own = await ServiceProcess.StartAsync(SelfLauncher.Current(), ExternalService.Definition, FanoutScenario.Delays(values), ExternalStartTimeout, cancellationToken: cancellationToken).ConfigureAwait(false);
 
-            // As crank's agent reads it: a child whose CPU and memory belong to this job.
-            await request.Errors.WriteLineAsync($"##ChildProcessId:{own.ProcessId.ToString(CultureInfo.InvariantCulture)}").ConfigureAwait(false);
-            await request.Errors.FlushAsync(cancellationToken).ConfigureAwait(false);
+            // A child whose CPU and memory belong to this job, where a job runner listens.
+            request.AnnounceChild(own.ProcessId);
             http1 = own.BaseAddress.ToString();
             http2 = own.Http2Address.ToString();
         }

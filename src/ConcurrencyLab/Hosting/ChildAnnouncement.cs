@@ -35,11 +35,7 @@ internal static class ChildAnnouncement
     {
         try
         {
-            lock (Console.Error)
-            {
-                Console.Error.WriteLine(Line(processId));
-                Console.Error.Flush();
-            }
+            ProtocolLines.Write(error: true, Line(processId) + "\n");
         }
         catch (IOException)
         {

@@ -92,7 +92,8 @@ internal static class CrankStatistics
     {
         var text = new StringBuilder();
         text.Append(StartMarker).Append('\n');
-        text.Append(JsonSerializer.Serialize(statistics, CrankJson)).Append('\n');
+        // Names and descriptions may hold text from a results file: no marker inside the block either.
+        text.Append(Hosting.ProtocolLines.Neutralise(JsonSerializer.Serialize(statistics, CrankJson))).Append('\n');
         text.Append(EndMarker).Append('\n');
         return text.ToString();
     }

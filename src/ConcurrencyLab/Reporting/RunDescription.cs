@@ -23,7 +23,9 @@ internal static class RunDescription
     public static string Machine(EnvironmentInfo env)
     {
         ArgumentNullException.ThrowIfNull(env);
-        return $"{env.Os}, {env.Runtime}, {env.ProcessorCount} logical cores, {env.Architecture}, GC {env.GcMode}";
+        // A results file may hold anything here: each part is one line's worth of text.
+        static string Part(string text) => Hosting.ForeignText.Line(text, 120);
+        return $"{Part(env.Os)}, {Part(env.Runtime)}, {env.ProcessorCount} logical cores, {Part(env.Architecture)}, GC {Part(env.GcMode)}";
     }
 
     /// <summary>How the trials were run: how many, how isolated, in what order, with what seed, and when.</summary>

@@ -43,4 +43,7 @@ internal sealed record StandaloneRequest(
     /// <summary>Whether the service may call or serve <paramref name="host"/>: loopback always, another host only when named.</summary>
     public bool Allows(string host) =>
         Loopback.IsHost(host) || AllowedHosts.Contains(host.Trim('[', ']'));
+
+    /// <summary>Tells a job runner (crank's agent) of a process the service starts, whose CPU and memory are the job's; nothing when none listens.</summary>
+    public Action<int> AnnounceChild { get; init; } = _ => { };
 }
