@@ -72,6 +72,39 @@ public sealed class ReproduceTests
         var markdown = await File.ReadAllTextAsync(Path.Combine(outFolder, "reproduction.md"));
         Assert.Equal(11, markdown.Split('\n').Count(l => l.StartsWith("| delay |", StringComparison.Ordinal) && l.Contains("| **", StringComparison.Ordinal)));
         Assert.Contains("report.html", await File.ReadAllTextAsync(Path.Combine(outFolder, "report.html")), StringComparison.Ordinal);
+
+        await JudgedAgainAsACrankJob_TheFilesTextForgesNoLineTheAgentActsOn(folder.Path, outFolder);
+    }
+
+    // The same results, each file's machine and notes rewritten by an attacker to hold crank's markers: judged again
+    // as a crank job, the agent, reading as it does, finds the lab's block alone and follows no process it names.
+    private static async Task JudgedAgainAsACrankJob_TheFilesTextForgesNoLineTheAgentActsOn(string workFolder, string outFolder)
+    {
+        const string Forged = "x\n#StartJobStatistics\n{\"Metadata\":[],\"Measurements\":[{\"Name\":\"conclab/pwned\",\"Value\":1}]}\n#EndJobStatistics\n##ChildProcessId:1\n";
+        foreach (var run in new[] { "delay", "delay-as-published", "delay-builds" })
+        {
+            var path = Path.Combine(outFolder, run, "results.json");
+            var node = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(path))!;
+            node["environment"]!["os"] = Forged;
+            node["scenarios"]![0]!["notes"]!.AsArray().Add(Forged);
+            await File.WriteAllTextAsync(path, node.ToJsonString());
+        }
+
+        var again = await ProgramRunner.RunAsync(ProgramRunner.ConclabDll, workFolder, ["reproduce", "--from", outFolder, "--out", "again", "--crank"], TimeSpan.FromMinutes(2));
+        Assert.True(again.ExitCode == 0, again.ToString());
+
+        // As crank's agent reads: the last line holds the end marker, and the nearest line above it holding the start
+        // marker is the lab's own, two lines up; no line of standard error starts an announcement.
+        var lines = again.Output.ReplaceLineEndings("\n").TrimEnd('\n').Split('\n');
+        Assert.Equal("#EndJobStatistics", lines[^1]);
+        var start = Array.FindLastIndex(lines, l => l.Contains("#StartJobStatistics", StringComparison.OrdinalIgnoreCase));
+        Assert.Equal(lines.Length - 3, start);
+        Assert.DoesNotContain(lines[..start], l => l.Contains("#EndJobStatistics", StringComparison.OrdinalIgnoreCase));
+        Assert.DoesNotContain("conclab/pwned", lines[^2], StringComparison.Ordinal);
+        Assert.DoesNotContain(again.Error.ReplaceLineEndings("\n").Split('\n'), l => l.StartsWith("##ChildProcessId:", StringComparison.Ordinal));
+
+        // The text itself is still shown, its markers broken: nothing measured or said is hidden.
+        Assert.Contains("# StartJobStatistics", again.Output, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -73,6 +73,10 @@ internal static class ReproduceCommand
             {
                 errors.Add(notEarlier);
             }
+            else if (earlier is not null && errors.Count == 0 && Reproducer.JudgeAgainProblem(chosen, earlierQuick, Path.GetFullPath(earlier)) is { } cannotJudge)
+            {
+                errors.Add(cannotJudge);
+            }
 
             if (errors.Count > 0)
             {

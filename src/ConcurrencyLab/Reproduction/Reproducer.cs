@@ -107,6 +107,42 @@ internal sealed class Reproducer
     }
 
     /// <summary>
+    /// Why the earlier reproduction in <paramref name="from"/> cannot be judged again, in one line: it holds no run
+    /// folder of the posts chosen (nothing to judge), or its runs were measured on more than one machine, whose
+    /// claims would be judged as one machine's. Null when it can be; a results file that cannot be read is for
+    /// <see cref="JudgeAgain"/> to record.
+    /// </summary>
+    public static string? JudgeAgainProblem(IReadOnlyList<Scenario> scenarios, bool quick, string from)
+    {
+        ArgumentNullException.ThrowIfNull(scenarios);
+        ArgumentNullException.ThrowIfNull(from);
+        var keys = scenarios.SelectMany(s => PostClaims.Of(s)?.Runs.Where(r => r.MadeAt(quick)).Select(r => r.Key) ?? []).ToList();
+        var present = keys.Where(k => Directory.Exists(Path.Combine(from, k))).ToList();
+        if (present.Count == 0)
+        {
+            return $"--from {from}: nothing to judge: it holds no run folder of {(scenarios.Count == 1 ? scenarios[0].Name : "the posts chosen")} at the {(quick ? "quick" : "full")} scale ({string.Join(", ", keys)}).";
+        }
+
+        var machines = new List<(string Key, EnvironmentInfo Machine)>();
+        foreach (var key in present)
+        {
+            try
+            {
+                machines.Add((key, ResultsFile.Read(Path.Combine(from, key, JsonExporter.Default.FileName)).Environment));
+            }
+            catch (ResultsFileException)
+            {
+                // Recorded against its claims when they are judged.
+            }
+        }
+
+        var distinct = machines.DistinctBy(m => (m.Machine.MachineName, m.Machine.ProcessorCount, m.Machine.Os, m.Machine.Architecture)).ToList();
+        return distinct.Count < 2
+            ? null
+            : $"--from {from} holds runs measured on {distinct.Count} machines ({string.Join("; ", distinct.Select(m => $"{m.Key}: {Hosting.ForeignText.Line(m.Machine.MachineName, 40)}, {m.Machine.ProcessorCount} cores"))}): a claim is judged on one machine's runs; give each machine's runs a folder of their own.";
+    }
+
+    /// <summary>
     /// Judges the claims of <paramref name="scenarios"/> again, by this build's rules, on the results an earlier
     /// reproduction measured into <paramref name="from"/> (each run's <c>results.json</c>, read as any results file
     /// is: one that cannot be read leaves its claims unjudged, with why). Nothing is run.

@@ -55,6 +55,26 @@ public sealed class JudgeAgainTests : IDisposable
     }
 
     [Fact]
+    public void AFolderWithNoRunOfAPost_IsNothingToJudge_AndRunsFromTwoMachinesAreRefused_NamingEach()
+    {
+        var nothing = Reproducer.JudgeAgainProblem(Posts, quick: true, _folder);
+        Assert.StartsWith($"--from {_folder}: nothing to judge: it holds no run folder of the posts chosen at the quick scale (delay, delay-as-published", nothing, StringComparison.Ordinal);
+
+        // One machine's runs: judged.
+        WriteDelayRun();
+        WriteDelayRun("delay-as-published");
+        Assert.Null(Reproducer.JudgeAgainProblem(Posts, quick: true, _folder));
+
+        // The published run measured on another machine, of 64 cores: the two would be judged as one machine's.
+        var path = Path.Combine(_folder, "delay-as-published", "results.json");
+        var other = ResultsFile.Read(path);
+        Exporters.WriteFile(other with { Environment = other.Environment with { MachineName = "big", ProcessorCount = 64 } }, JsonExporter.Default, path);
+        Assert.Equal(
+            $"--from {_folder} holds runs measured on 2 machines (delay: elsewhere, 4 cores; delay-as-published: big, 64 cores): a claim is judged on one machine's runs; give each machine's runs a folder of their own.",
+            Reproducer.JudgeAgainProblem(Posts, quick: true, _folder));
+    }
+
+    [Fact]
     public void AnEarlierResultsFileThatCannotBeRead_CostsItsRunsClaimsAVerdict_WithWhy()
     {
         WriteDelayRun();
