@@ -203,10 +203,21 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample)
         using var client = new HttpClient();
         Assert.True(await RunningProgram.UntilAsync(() => LoadAgainstWrkTests.Healthy(client, port), TimeSpan.FromSeconds(30)), service.ToString());
 
-        // The service's own process, then this test's, which does not listen on the service's port.
-        foreach (var (pid, isService) in new[] { (service.Id, true), (Environment.ProcessId, false) })
+        // Another user's process (where this test may start one): never read, whatever it listens on.
+        using var others = Environment.UserName == "root" && File.Exists("/usr/bin/setpriv")
+            ? RunningProgram.Start("/usr/bin/setpriv", folder.Path, ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sleep", "60"])
+            : null;
+
+        // The service's own process, then this test's, which does not listen on the service's port, then the other user's.
+        var cases = new List<(int Pid, bool IsService)> { (service.Id, true), (Environment.ProcessId, false) };
+        if (others is not null)
         {
-            var output = isService ? "attached" : "refused";
+            cases.Add((others.Id, false));
+        }
+
+        foreach (var (pid, isService) in cases)
+        {
+            var output = isService ? "attached" : $"refused-{pid}";
             var result = await ProgramRunner.ConclabAsync(folder.Path, [
                 "load", "--url", $"http://127.0.0.1:{port}/", "--pid", pid.ToString(System.Globalization.CultureInfo.InvariantCulture),
                 "--endpoint", "sync=/orders/sync", "--rate", "300", "--step", "1", "--warmup", "0.3", "--repeat", "1", "--out", output]);
@@ -231,7 +242,8 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample)
             else
             {
                 Assert.False(step.TryGetProperty("runtime", out var none) && none.ValueKind == JsonValueKind.Object, step.ToString());
-                Assert.Contains(variant.GetProperty("notes").EnumerateArray(), n => n.GetString()!.Contains($"does not listen on port {port}", StringComparison.Ordinal));
+                var why = pid == others?.Id ? "runs as another user" : $"does not listen on port {port}";
+                Assert.Contains(variant.GetProperty("notes").EnumerateArray(), n => n.GetString()!.Contains(why, StringComparison.Ordinal));
             }
         }
 

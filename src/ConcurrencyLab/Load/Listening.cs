@@ -72,4 +72,42 @@ internal static class Listening
 
         return inodes;
     }
+
+    /// <summary>
+    /// Whether process <paramref name="processId"/> runs as this process's user (its effective user id): false when
+    /// another user's, null where it cannot be told (not Linux, or it is gone).
+    /// </summary>
+    public static bool? OwnedByThisUser(int processId)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return null;
+        }
+
+        var theirs = EffectiveUser($"/proc/{processId.ToString(CultureInfo.InvariantCulture)}/status");
+        var ours = EffectiveUser("/proc/self/status");
+        return theirs is null || ours is null ? null : theirs == ours;
+    }
+
+    // The effective user id a /proc status file names: "Uid: real effective saved filesystem".
+    private static string? EffectiveUser(string statusPath)
+    {
+        try
+        {
+            foreach (var line in File.ReadLines(statusPath))
+            {
+                if (line.StartsWith("Uid:", StringComparison.Ordinal))
+                {
+                    var fields = line[4..].Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries);
+                    return fields.Length > 1 ? fields[1] : null;
+                }
+            }
+        }
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        {
+            // Gone as it was read.
+        }
+
+        return null;
+    }
 }

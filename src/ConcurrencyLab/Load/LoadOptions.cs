@@ -149,6 +149,19 @@ internal sealed partial record LoadOptions
             }
         }
 
+        // Each command split as it will be when it starts: a quote left open is said now, not after the run began.
+        foreach (var command in Starts.Select(s => s.Command).Append(Command).OfType<string>())
+        {
+            try
+            {
+                _ = StartedService.Words(command);
+            }
+            catch (InvalidOperationException ex)
+            {
+                problems.Add(Hosting.ForeignText.Line(ex.Message, 300));
+            }
+        }
+
         if (Starts.GroupBy(s => s.Name, StringComparer.OrdinalIgnoreCase).FirstOrDefault(g => g.Count() > 1) is { } named)
         {
             problems.Add($"--start names '{named.Key}' twice.");

@@ -313,14 +313,21 @@ internal static class LoadRun
                 }
             }
 
+            // Another user's process is not the lab's to read, whatever it listens on.
+            if (Listening.OwnedByThisUser(pid) is false)
+            {
+                Note($"--pid {pid}: that process runs as another user, so no runtime account was read: the lab reads only its own user's processes");
+                return;
+            }
+
             switch (Listening.Holds(pid, baseUrl.Port))
             {
                 case false:
                     Note($"--pid {pid}: that process is not running or does not listen on port {baseUrl.Port}, so no runtime account was read: it would not be the service's");
                     return;
                 case null:
-                    Note($"--pid {pid}: whether it is the process listening on port {baseUrl.Port} could not be checked here (only Linux's /proc tells); its account is taken as the service's");
-                    break;
+                    Note($"--pid {pid}: whether it is the process listening on port {baseUrl.Port} could not be checked here (its open sockets cannot be read, which only Linux's /proc tells), so no runtime account was read: it might not be the service's");
+                    return;
             }
 
             try

@@ -33,4 +33,30 @@ public sealed class ListeningTests
         // Above the kernel's highest process id (4,194,304 at most).
         Assert.False(Listening.Holds(4_194_305, ((IPEndPoint)listener.LocalEndpoint).Port));
     }
+
+    [SkippableFact]
+    public async Task AProcessOfAnotherUser_IsNotThisUsers_AndThisOneIs()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "read from /proc");
+        Assert.True(Listening.OwnedByThisUser(Environment.ProcessId));
+        Skip.IfNot(Environment.UserName == "root" && File.Exists("/usr/bin/setpriv"), "only root starts a process as another user here");
+
+        using var other = System.Diagnostics.Process.Start("/usr/bin/setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sleep", "30"]);
+        try
+        {
+            // setpriv becomes sleep in the same process once it has changed its user.
+            var deadline = DateTime.UtcNow.AddSeconds(10);
+            while (Listening.OwnedByThisUser(other.Id) is true && DateTime.UtcNow < deadline)
+            {
+                await Task.Delay(20);
+            }
+
+            Assert.False(Listening.OwnedByThisUser(other.Id));
+        }
+        finally
+        {
+            other.Kill();
+            await other.WaitForExitAsync();
+        }
+    }
 }

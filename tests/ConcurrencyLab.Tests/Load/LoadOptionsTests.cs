@@ -129,4 +129,15 @@ public sealed class LoadOptionsTests
     [InlineData("http://localhost:5000", "http://localhost:5000/")]
     [InlineData("https://[::1]:8443/a/b?c", "https://[::1]:8443/")]
     public void TheBaseOfAReadyUrl_KeepsSchemeHostAndPort(string ready, string expected) => Assert.Equal(expected, LoadOptions.BaseOf(ready));
+
+    [Theory]
+    [InlineData("dotnet \"x.dll", "--start has an unclosed \" quote: dotnet \"x.dll")]
+    [InlineData("sh -c 'serve", "--start has an unclosed ' quote: sh -c 'serve")]
+    public void AStartCommandWithAQuoteLeftOpen_IsRefusedBeforeAnythingStarts(string command, string problem)
+    {
+        var single = Good with { Url = null, Command = command, Ready = "http://127.0.0.1:{port}/health" };
+        Assert.Equal(problem, Assert.Single(single.Problems()));
+        var named = Good with { Url = null, Starts = [new Start("v1", "dotnet v1.dll"), new Start("v2", command)], Ready = "http://127.0.0.1:{port}/health" };
+        Assert.Equal(problem, Assert.Single(named.Problems()));
+    }
 }
