@@ -7,7 +7,11 @@ _conclab_complete() {
   [ "$line" = "$COMP_LINE" ] && line=""
   local at=$(( COMP_POINT - ${#COMP_LINE} + ${#line} ))
   (( at < 0 )) && at=0
-  local IFS=$'\n'
-  COMPREPLY=( $(compgen -W "$(conclab "[suggest:$at]" "$line" 2>/dev/null)" -- "${COMP_WORDS[COMP_CWORD]}") )
+  # Each candidate is compared with the word typed as plain text: nothing typed or printed is ever expanded.
+  local cur="${COMP_WORDS[COMP_CWORD]}" candidate
+  COMPREPLY=()
+  while IFS= read -r candidate; do
+    [[ "$candidate" == "$cur"* ]] && COMPREPLY+=("$candidate")
+  done < <(conclab "[suggest:$at]" "$line" 2>/dev/null)
 }
 complete -o default -F _conclab_complete conclab

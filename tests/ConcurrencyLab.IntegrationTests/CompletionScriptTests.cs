@@ -20,6 +20,7 @@ public sealed class CompletionScriptTests
             tab "conclab run delay --variants whenall,cha"
             tab "conclab run delay --timer "
             tab "conclab run delay --rep"
+            tab "conclab run delay --variants \$(>made-by-substitution),\`>made-by-backticks\`,w"
             """;
 
         var run = await ProgramRunner.RunProgramAsync("/bin/bash", folder.Path, ["-c", script], TimeSpan.FromMinutes(2));
@@ -31,6 +32,8 @@ public sealed class CompletionScriptTests
         Assert.All(lines["conclab run delay --variants whenall,cha"], c => Assert.StartsWith("whenall,channel", c, StringComparison.Ordinal));
         Assert.Equal(["precise", "task-delay"], lines["conclab run delay --timer "]);
         Assert.Equal(["--repeat", "--repeat-exactly"], lines["conclab run delay --rep"]);
+
+        // The typed text is compared, never expanded: neither file is made.
         Assert.Empty(Directory.EnumerateFileSystemEntries(folder.Path));
     }
 }

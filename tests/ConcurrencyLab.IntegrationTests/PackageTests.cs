@@ -88,6 +88,15 @@ public sealed class PackageTests(PackageTests.Packed packed) : IClassFixture<Pac
         Assert.True(File.Exists(Path.Combine(project, "Resize.csproj")), made.ToString());
         Assert.Contains("namespace Resize;", await File.ReadAllTextAsync(Path.Combine(project, "ItemWorkload.cs")), StringComparison.Ordinal);
 
+        // A version is a version: a value that would add to the project file loses every character a version lacks.
+        var hostile = Path.Combine(folder.Path, "Hostile");
+        var forged = await packed.DotnetAsync(folder.Path, "new", "conclab-workload", "-n", "Hostile", "-o", hostile, "--labVersion", "1.0\"/><Target Name=\"X\" BeforeTargets=\"Build\"><Exec Command=\"touch pwned\"/></Target><X A=\"", "--debug:custom-hive", hive);
+        Assert.True(forged.ExitCode == 0, forged.ToString());
+        var hostileProject = await File.ReadAllTextAsync(Path.Combine(hostile, "Hostile.csproj"));
+        Assert.DoesNotContain("<Exec", hostileProject, StringComparison.Ordinal);
+        Assert.Contains("Version=\"1.0TargetNameXBeforeTargetsBuildExecCommandtouchpwnedTargetXA\"", hostileProject, StringComparison.Ordinal);
+        System.Xml.Linq.XDocument.Parse(hostileProject);
+
         packed.WriteNuGetConfig(project);
         var build = await packed.DotnetAsync(project, "build", "-c", "Release");
         Assert.True(build.ExitCode == 0, build.ToString());

@@ -13,11 +13,52 @@ namespace ConcurrencyLab.CommandLine.Commands;
 /// </summary>
 internal static class CommandLineRoot
 {
+    /// <summary>
+    /// A completion request, <c>[suggest:N] LINE</c>, checked: N must be a whole number, and one past the line's end is
+    /// its end. Returns the problem in one line, or null with <paramref name="checkedArgs"/> the arguments to parse
+    /// (null when they are not a completion request).
+    /// </summary>
+    internal static string? SuggestDirective(string[] args, out string[]? checkedArgs)
+    {
+        checkedArgs = null;
+        const string Directive = "[suggest";
+        if (args.Length == 0 || !args[0].StartsWith(Directive, StringComparison.Ordinal) || !args[0].EndsWith(']'))
+        {
+            return null;
+        }
+
+        var position = args[0][Directive.Length..^1];
+        if (position.Length == 0)
+        {
+            return null;
+        }
+
+        var line = args.Length > 1 ? string.Join(' ', args[1..]) : string.Empty;
+        if (position[0] != ':' || !int.TryParse(position.AsSpan(1), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var at))
+        {
+            return $"{ForeignText(args[0])}: a completion's position is [suggest:N], N a whole number from 0 to the line's length ({line.Length}).";
+        }
+
+        checkedArgs = [.. args];
+        checkedArgs[0] = $"[suggest:{Math.Min(at, line.Length).ToString(System.Globalization.CultureInfo.InvariantCulture)}]";
+        return null;
+
+        static string ForeignText(string text) => Hosting.ForeignText.Line(text, 40);
+    }
+
     public static Task<int> InvokeAsync(string[] args, IAnsiConsole console, IReadOnlyList<Scenario> scenarios) =>
         InvokeAsync(args, console, scenarios, new LabProgramOptions());
 
     public static async Task<int> InvokeAsync(string[] args, IAnsiConsole console, IReadOnlyList<Scenario> scenarios, LabProgramOptions options)
     {
+        // A shell's completion asks with [suggest:POSITION]: a position that is no place in the line is one line.
+        if (SuggestDirective(args, out var suggestion) is { } notAPosition)
+        {
+            await ErrorLine.WriteAsync(notAPosition).ConfigureAwait(false);
+            return ExitCode.BadInput;
+        }
+
+        args = suggestion ?? args;
         var root = Build(console, scenarios, options);
         var parse = root.Parse(args);
         if (parse.Errors.Count > 0)
@@ -134,3 +175,4 @@ internal static class CommandLineRoot
         }
     }
 }
+

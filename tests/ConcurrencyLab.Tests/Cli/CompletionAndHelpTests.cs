@@ -30,6 +30,27 @@ public sealed class CompletionAndHelpTests
         Assert.Contains("cold", Complete("run hash --cache "));
     }
 
+    [Theory]
+    [InlineData("[suggest:-5]")]
+    [InlineData("[suggest:99999999999]")]
+    [InlineData("[suggest:x]")]
+    [InlineData("[suggest:]")]
+    public async Task ACompletionPositionThatIsNoPlaceInTheLine_IsOneLineAndExitCode2(string directive)
+    {
+        var (exitCode, error, _) = await Conclab.InvokeAsync([directive, "run del"]);
+        Assert.Equal(2, exitCode);
+        Assert.Equal($"conclab: {directive}: a completion's position is [suggest:N], N a whole number from 0 to the line's length (7).", error.Trim());
+    }
+
+    [Fact]
+    public void ACompletionPositionPastTheLine_IsItsEnd()
+    {
+        Assert.Null(ConcurrencyLab.CommandLine.Commands.CommandLineRoot.SuggestDirective(["[suggest:500]", "run del"], out var args));
+        Assert.Equal(["[suggest:7]", "run del"], args!);
+        Assert.Null(ConcurrencyLab.CommandLine.Commands.CommandLineRoot.SuggestDirective(["run", "delay"], out var untouched));
+        Assert.Null(untouched);
+    }
+
     [Fact]
     public async Task Completion_RunsNoBenchmark_AndWritesNoResults()
     {
