@@ -16,8 +16,8 @@ public sealed class LoopbackGuardTests
     public async Task Redirects_AreAnswers_NeverFollowed_ByTheLoadNorByTheReadyCheck_AndAnEndpointThatLeavesTheServiceIsRefused()
     {
         using var folder = new TempFolder();
-        await using var trap = Listener.Start(IPAddress.Parse("127.0.0.2"), _ => string.Empty);
-        await using var service = Listener.Start(IPAddress.Loopback, _ => $"HTTP/1.1 302 Found\r\nLocation: http://127.0.0.2:{trap.Port}/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+        await using var trap = CountingListener.Start(IPAddress.Parse("127.0.0.2"), _ => string.Empty);
+        await using var service = CountingListener.Start(IPAddress.Loopback, _ => $"HTTP/1.1 302 Found\r\nLocation: http://127.0.0.2:{trap.Port}/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
 
         // The load: every request answered 302, counted as failed, none followed.
         var load = await ProgramRunner.ConclabAsync(folder.Path, "load", "--url", $"http://127.0.0.1:{service.Port}/", "--endpoint", "a=/x", "--rate", "20", "--step", "1", "--warmup", "0", "--repeat", "1", "--events", "off", "--out", "out");
@@ -39,71 +39,5 @@ public sealed class LoopbackGuardTests
 
         Assert.True(service.Connections > 0);
         Assert.Equal(0, trap.Connections);
-    }
-
-    /// <summary>A listener that answers each connection's first read with a fixed text, counting connections.</summary>
-    private sealed class Listener : IAsyncDisposable
-    {
-        private readonly TcpListener _listener;
-        private readonly CancellationTokenSource _stop = new();
-        private readonly Task _serving;
-        private int _connections;
-
-        private Listener(IPAddress address, Func<int, string> answer)
-        {
-            _listener = new TcpListener(address, 0);
-            _listener.Start();
-            _serving = ServeAsync(answer);
-        }
-
-        public int Port => ((IPEndPoint)_listener.LocalEndpoint).Port;
-
-        public int Connections => Volatile.Read(ref _connections);
-
-        public static Listener Start(IPAddress address, Func<int, string> answer) => new(address, answer);
-
-        public async ValueTask DisposeAsync()
-        {
-            await _stop.CancelAsync();
-            _listener.Stop();
-            try
-            {
-                await _serving;
-            }
-            catch (Exception ex) when (ex is OperationCanceledException or SocketException or ObjectDisposedException)
-            {
-            }
-
-            _stop.Dispose();
-        }
-
-        private async Task ServeAsync(Func<int, string> answer)
-        {
-            while (!_stop.IsCancellationRequested)
-            {
-                var socket = await _listener.AcceptSocketAsync(_stop.Token);
-                var n = Interlocked.Increment(ref _connections);
-                _ = AnswerAsync(socket, answer(n));
-            }
-        }
-
-        private async Task AnswerAsync(Socket socket, string text)
-        {
-            using (socket)
-            {
-                try
-                {
-                    var buffer = new byte[8192];
-                    await socket.ReceiveAsync(buffer, SocketFlags.None, _stop.Token);
-                    if (text.Length > 0)
-                    {
-                        await socket.SendAsync(Encoding.ASCII.GetBytes(text), SocketFlags.None, _stop.Token);
-                    }
-                }
-                catch (Exception ex) when (ex is OperationCanceledException or SocketException)
-                {
-                }
-            }
-        }
     }
 }

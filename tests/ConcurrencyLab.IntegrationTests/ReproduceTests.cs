@@ -81,9 +81,8 @@ public sealed class ReproduceTests
     private static async Task JudgedAgainAsACrankJob_TheFilesTextForgesNoLineTheAgentActsOn(string workFolder, string outFolder)
     {
         const string Forged = "x\n#StartJobStatistics\n{\"Metadata\":[],\"Measurements\":[{\"Name\":\"conclab/pwned\",\"Value\":1}]}\n#EndJobStatistics\n##ChildProcessId:1\n";
-        foreach (var run in new[] { "delay", "delay-as-published", "delay-builds" })
+        foreach (var path in Directory.GetDirectories(outFolder).Select(run => Path.Combine(run, "results.json")).Where(File.Exists))
         {
-            var path = Path.Combine(outFolder, run, "results.json");
             var node = System.Text.Json.Nodes.JsonNode.Parse(await File.ReadAllTextAsync(path))!;
             node["environment"]!["os"] = Forged;
             node["scenarios"]![0]!["notes"]!.AsArray().Add(Forged);

@@ -14,7 +14,7 @@ public sealed partial class ServeAcrossHostsTests
     [SkippableFact]
     public async Task TheProductService_CallsTheExternalService_OnAnotherHost_OnlyWhereAllowed()
     {
-        RequireNamespaces();
+        Namespaces.Require();
         using var folder = new TempFolder();
         await using var spaces = new Namespaces();
         var hostA = await spaces.AddAsync("a");
@@ -58,7 +58,7 @@ public sealed partial class ServeAcrossHostsTests
     [SkippableFact]
     public async Task FanoutsBurst_FromAThirdHost_IsAnsweredInFull_WithTheClientsRuntimeAccount()
     {
-        RequireNamespaces();
+        Namespaces.Require();
         using var folder = new TempFolder();
         await using var spaces = new Namespaces();
         var (external, product, client) = (await spaces.AddAsync("ext"), await spaces.AddAsync("prod"), await spaces.AddAsync("cli"));
@@ -103,7 +103,7 @@ public sealed partial class ServeAcrossHostsTests
     [SkippableFact]
     public async Task ThePublishedOrdering_HoldsAcrossHosts_WhenEachPatternMeetsAFreshProductService()
     {
-        RequireNamespaces();
+        Namespaces.Require();
         using var folder = new TempFolder();
         await using var spaces = new Namespaces();
         var (external, product, client) = (await spaces.AddAsync("ext"), await spaces.AddAsync("prod"), await spaces.AddAsync("cli"));
@@ -147,71 +147,6 @@ public sealed partial class ServeAcrossHostsTests
         Assert.Equal(0, await externalService.WaitAsync(TimeSpan.FromSeconds(15)));
     }
 
-    // Skipped where namespaces cannot be made. CI (.ci/run) installs iproute2 and runs as root: there, a missing one
-    // fails the test instead of skipping it.
-    private static void RequireNamespaces()
-    {
-        var can = OperatingSystem.IsLinux() && (File.Exists("/usr/sbin/ip") || File.Exists("/sbin/ip") || File.Exists("/usr/bin/ip")) && Environment.UserName == "root";
-        Skip.If(!can && Environment.GetEnvironmentVariable("CONCLAB_REQUIRE_NETNS") != "1", "network namespaces need Linux, its ip (iproute2) and root");
-        Assert.True(can, "CONCLAB_REQUIRE_NETNS=1, but this is not Linux as root with ip (iproute2)");
-    }
-
     [GeneratedRegex(@"^listening http://\S+ http2=http://\S+$", RegexOptions.Multiline)]
     private static partial Regex Ready();
-
-    /// <summary>Network namespaces this test makes, joined in pairs by veth cables, each pair on a /24 of 10.231 of its own; all removed when disposed.</summary>
-    private sealed class Namespaces : IAsyncDisposable
-    {
-        private readonly string _tag = Guid.NewGuid().ToString("N")[..6];
-        private readonly List<string> _made = [];
-        private int _cables;
-
-        /// <summary>A namespace of its own, its loopback up.</summary>
-        public async Task<string> AddAsync(string name)
-        {
-            var space = $"conclab-it-{_tag}-{name}";
-            await IpAsync($"netns add {space}");
-            _made.Add(space);
-            await IpAsync($"-n {space} link set lo up");
-            return space;
-        }
-
-        /// <summary>A cable between <paramref name="x"/> and <paramref name="y"/>; the address each end has.</summary>
-        public async Task<(string X, string Y)> LinkAsync(string x, string y)
-        {
-            var cable = $"cl{_tag}{_cables++}";
-            var subnet = $"10.231.{Random.Shared.Next(1, 255).ToString(CultureInfo.InvariantCulture)}";
-            foreach (var command in new[]
-            {
-                $"link add {cable}x type veth peer name {cable}y",
-                $"link set {cable}x netns {x}", $"link set {cable}y netns {y}",
-                $"-n {x} addr add {subnet}.1/24 dev {cable}x", $"-n {y} addr add {subnet}.2/24 dev {cable}y",
-                $"-n {x} link set {cable}x up", $"-n {y} link set {cable}y up",
-            })
-            {
-                await IpAsync(command);
-            }
-
-            return ($"{subnet}.1", $"{subnet}.2");
-        }
-
-        /// <summary>conclab with <paramref name="args"/>, in namespace <paramref name="space"/>.</summary>
-        public static RunningProgram Start(string space, string folder, params string[] args) =>
-            RunningProgram.Start("ip", folder, ["netns", "exec", space, "dotnet", ProgramRunner.ConclabDll, .. args]);
-
-        public async ValueTask DisposeAsync()
-        {
-            // Deleting a namespace takes its ends of the cables with it, and their other ends too.
-            foreach (var space in _made)
-            {
-                await ProgramRunner.RunProgramAsync("ip", Path.GetTempPath(), ["netns", "del", space]);
-            }
-        }
-
-        private static async Task IpAsync(string command)
-        {
-            var done = await ProgramRunner.RunProgramAsync("ip", Path.GetTempPath(), command.Split(' '));
-            Assert.True(done.ExitCode == 0, $"ip {command}: {done}");
-        }
-    }
 }

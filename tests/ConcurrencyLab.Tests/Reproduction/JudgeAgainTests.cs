@@ -70,7 +70,7 @@ public sealed class JudgeAgainTests : IDisposable
         var other = ResultsFile.Read(path);
         Exporters.WriteFile(other with { Environment = other.Environment with { MachineName = "big", ProcessorCount = 64 } }, JsonExporter.Default, path);
         Assert.Equal(
-            $"--from {_folder} holds runs measured on 2 machines (delay: elsewhere, 4 cores; delay-as-published: big, 64 cores): a claim is judged on one machine's runs; give each machine's runs a folder of their own.",
+            $"--from {_folder} holds runs measured on 2 machines (delay: elsewhere, 4 cores, {other.Environment.Os} {other.Environment.Architecture}; delay-as-published: big, 64 cores, {other.Environment.Os} {other.Environment.Architecture}): a claim is judged on one machine's runs; give each machine's runs a folder of their own.",
             Reproducer.JudgeAgainProblem(Posts, quick: true, _folder));
     }
 
