@@ -7,9 +7,9 @@ public static class ExitCode
     public const int Ok = 0;
 
     /// <summary>
-    /// Something the command exists to say went wrong, and everything else was done and written: from <c>run</c> and
-    /// <c>reproduce</c>, some trial failed or timed out (or a run could not be made); from <c>compare</c>, some variant
-    /// got significantly slower; from <c>report</c>, some report could not be written.
+    /// Something the command exists to say went wrong, and everything else was done and written: from <c>run</c>, some
+    /// trial failed or timed out; from <c>reproduce</c>, some run could not be made (a trial that failed is a result
+    /// there); from <c>compare</c>, some variant got significantly slower; from <c>report</c>, some report could not be written.
     /// </summary>
     public const int Failed = 1;
 

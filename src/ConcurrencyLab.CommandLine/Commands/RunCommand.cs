@@ -428,7 +428,7 @@ internal static class RunCommand
         public readonly Option<string> RepeatExactly = new("--repeat-exactly") { Description = "Exactly this many measured trials per variant, none stopping early" };
         public readonly Option<string> Warmup = new("--warmup") { Description = $"Discarded trials per variant before the measured ones [default: {RunOptions.DefaultWarmup}; {RunOptions.QuickWarmup} with --quick]" };
         public readonly Option<string> Seed = new("--seed") { Description = $"Seed of the workload; the same seed gives the same work [default: {RunOptions.DefaultSeed}]" };
-        public readonly Option<bool> Quick = new("--quick") { Description = "Each scenario's small scale, which finishes in well under a minute" };
+        public readonly Option<bool> Quick = new("--quick") { Description = "Each scenario's small scale, with no warmup trials: a minute or two a scenario" };
         public readonly Option<string> Out = new("--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts (charts/*.svg and *.png) [default: conclab-results/<UTC timestamp>]" };
         public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
         public readonly Option<bool> InProcess = new("--in-process") { Description = "Run every trial in this process, to see what isolation changes" };
@@ -445,7 +445,7 @@ internal static class RunCommand
         public readonly Option<string> Baseline = new("--baseline") { Description = "Variant the ratio column compares with [default: the scenario's]" };
         public readonly Option<bool> NoPrime = new("--no-prime") { Description = "Measure each variant cold: skip the unmeasured dry run that compiles its code first" };
         public readonly Option<string> Columns = new("--columns") { Description = "The console table's columns: all, or ids separated by commas (medianWallMs, peakThreads, cpuMs...); by default those that decide, as many as the terminal fits. The results files keep every column" };
-        public readonly Option<bool> Yes = new("--yes") { Description = $"Run a plan past {RunOptions.LargePlanVariants:N0} variants or estimated at {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more (up to {RunOptions.MostVariants:N0} variants), which is otherwise refused with its count and estimate" };
+        public readonly Option<bool> Yes = new("--yes") { Description = $"Run a plan estimated to take {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more at least, which is otherwise refused with its count and estimate (no plan runs past {RunOptions.MostVariants:N0} variants or {RunOptions.MostTrials:N0} trials, what a results file holds)" };
         public readonly Option<bool> Plain = new("--plain") { Description = "Plain progress lines even on a terminal" };
         public readonly Option<bool> Crank = new("--crank") { Description = "Report as a crank job: each trial's process id on standard error (##ChildProcessId:PID), and the run's figures between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
         public readonly Option<string> Events = new("--events")

@@ -49,17 +49,17 @@ public sealed record RunOptions
     /// <summary>The longest sample interval a run accepts: a minute.</summary>
     public static readonly TimeSpan MaxSampleInterval = TimeSpan.FromMinutes(1);
 
-    /// <summary>
-    /// The most variants a run plans unless <see cref="AllowLargePlan"/> says so: a typed list or a product of
-    /// sweeps that goes past it is more likely a slip than a wish.
-    /// </summary>
-    public const int LargePlanVariants = 2_000;
-
     /// <summary>The longest a run may be estimated to take at least unless <see cref="AllowLargePlan"/> says so: a day.</summary>
     public static readonly TimeSpan LargePlanDuration = TimeSpan.FromHours(24);
 
-    /// <summary>The most variants any run plans, <see cref="AllowLargePlan"/> or not: found by counting, before any is made.</summary>
-    public const int MostVariants = 100_000;
+    /// <summary>
+    /// The most variants a run plans: as many as a results file holds for <c>report</c> and <c>compare</c> to read
+    /// back. Counted before any is made, so a product of sweeps past it is refused at once.
+    /// </summary>
+    public const int MostVariants = Results.ResultsFile.MaxVariants;
+
+    /// <summary>The most trials a run plans, warmups included: as many as a results file holds.</summary>
+    public const int MostTrials = Results.ResultsFile.MaxTrials;
 
     /// <summary>Scenarios to run by name; empty means all.</summary>
     public IReadOnlyList<string> Scenarios { get; init; } = [];
@@ -146,8 +146,8 @@ public sealed record RunOptions
     public string? Baseline { get; init; }
 
     /// <summary>
-    /// Whether a plan past <see cref="LargePlanVariants"/> variants or estimated to take at least <see cref="LargePlanDuration"/>
-    /// runs (up to <see cref="MostVariants"/>); otherwise it is refused before anything runs, with its count and estimate.
+    /// Whether a plan estimated to take at least <see cref="LargePlanDuration"/> runs; otherwise it is refused before
+    /// anything runs, with its count and estimate. No plan runs past <see cref="MostVariants"/> or <see cref="MostTrials"/>.
     /// </summary>
     public bool AllowLargePlan { get; init; }
 }

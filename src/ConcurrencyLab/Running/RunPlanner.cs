@@ -202,10 +202,18 @@ internal static partial class RunPlanner
 
         // A plan past the ceiling is more likely a slip (a range typed for a list, sweeps multiplied) than a wish:
         // refused with its size and estimate unless the caller says it is meant.
+        // A plan past what a results file holds could not be read back; one estimated at a day or more is more likely a
+        // slip (a range typed for a list, sweeps multiplied) than a wish, and runs only when the caller says so.
         var variantCount = plans.Sum(p => p.Variants.Count);
-        if (!options.AllowLargePlan && (variantCount > RunOptions.LargePlanVariants || plan.Estimate.Least > RunOptions.LargePlanDuration))
+        var size = string.Create(CultureInfo.InvariantCulture, $"this run plans {variantCount:N0} variants, {plan.TotalTrials:N0} trials, estimated at {plan.SpokenEstimate()}");
+        string? refusal = variantCount > RunOptions.MostVariants || plan.TotalTrials > RunOptions.MostTrials
+            ? string.Create(CultureInfo.InvariantCulture, $"{size}: past the {RunOptions.MostVariants:N0} variants and {RunOptions.MostTrials:N0} trials a results file holds; give fewer variants, fewer values to the sweeps, or fewer {naming(nameof(RunOptions.Repeat))}.")
+            : !options.AllowLargePlan && plan.Estimate.Least > RunOptions.LargePlanDuration
+                ? $"{size}: {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more at least, so it starts only when {naming(nameof(RunOptions.AllowLargePlan))} says it is meant."
+                : null;
+        if (refusal is not null)
         {
-            errors = [string.Create(CultureInfo.InvariantCulture, $"this run plans {variantCount:N0} variants, {plan.TotalTrials:N0} trials, estimated at {plan.SpokenEstimate()}: past {RunOptions.LargePlanVariants:N0} variants or {RunPlan.Spoken(RunOptions.LargePlanDuration)} at least, a run starts only when {naming(nameof(RunOptions.AllowLargePlan))} says it is meant.")];
+            errors = [refusal];
             plan = null!;
             return false;
         }
@@ -362,7 +370,7 @@ internal static partial class RunPlanner
 
         if (counted > RunOptions.MostVariants)
         {
-            problems.Add(string.Create(CultureInfo.InvariantCulture, $"this run would plan {(counted == long.MaxValue ? "more than 9 quintillion" : counted.ToString("N0", CultureInfo.InvariantCulture))} variants or more, past the {RunOptions.MostVariants:N0} any run plans ({naming(nameof(RunOptions.AllowLargePlan))} or not): give fewer variants, or fewer values to the sweeps (--dop, --grow, the runtime's settings), which multiply each other."));
+            problems.Add(string.Create(CultureInfo.InvariantCulture, $"this run would plan up to {(counted == long.MaxValue ? "more than 9 quintillion" : counted.ToString("N0", CultureInfo.InvariantCulture))} variants, past the {RunOptions.MostVariants:N0} a results file holds: give fewer variants, or fewer values to the sweeps, which multiply each other."));
             return null;
         }
 

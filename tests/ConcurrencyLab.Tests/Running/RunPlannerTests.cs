@@ -281,29 +281,43 @@ public sealed class RunPlannerTests
     }
 
     [Fact]
-    public void APlanPastTheCeiling_IsRefusedWithItsCount_UnlessAllowed_AndItsCountIsTheProductOfItsSweeps()
+    public void APlansVariants_AreTheProductOfItsSweeps_AndPastWhatAResultsFileHolds_ItIsRefusedWithItsCount_EvenWhenAllowed()
     {
         // The variants one value of each sweep gives: the count every product below is a multiple of.
         var one = new RunOptions { Scenarios = ["delay"], RuntimeSweeps = new Dictionary<string, IReadOnlyList<int>> { ["cores"] = [1, 2] } };
         Assert.True(RunPlanner.TryCreate(one, Catalog, out var small, out var errors), string.Join("; ", errors));
         var each = small.Scenarios[0].Variants.Count / 2;
 
-        // 64 core counts and both GCs: each x 128, past 2,000 for any scenario of more than 15 variants.
-        var sweeps = new Dictionary<string, IReadOnlyList<int>> { ["cores"] = [.. Enumerable.Range(1, 64)], ["server-gc"] = [0, 1] };
-        var large = new RunOptions { Scenarios = ["delay"], RuntimeSweeps = sweeps };
-        Assert.True(each * 128 > RunOptions.LargePlanVariants, $"{each} variants");
-        Assert.False(RunPlanner.TryCreate(large, Catalog, m => m == nameof(RunOptions.AllowLargePlan) ? "--yes" : m, out _, out errors));
-        var refusal = Assert.Single(errors);
-        Assert.StartsWith($"this run plans {each * 128:N0} variants, {each * 128 * 6:N0} trials, estimated at ", refusal, StringComparison.Ordinal);
-        Assert.EndsWith("a run starts only when --yes says it is meant.", refusal, StringComparison.Ordinal);
+        // 4 core counts and both GCs: each x 8, every one of them made once.
+        var within = new RunOptions { Scenarios = ["delay"], RuntimeSweeps = new Dictionary<string, IReadOnlyList<int>> { ["cores"] = [1, 2, 3, 4], ["server-gc"] = [0, 1] } };
+        Assert.True(RunPlanner.TryCreate(within, Catalog, out var planned, out errors), string.Join("; ", errors));
+        Assert.Equal(each * 8, planned.Scenarios[0].Variants.Select(v => v.Name).Distinct().Count());
+        Assert.Equal(each * 8, planned.Scenarios[0].Variants.Count);
 
-        Assert.True(RunPlanner.TryCreate(large with { AllowLargePlan = true }, Catalog, out var allowed, out errors), string.Join("; ", errors));
-        Assert.Equal(each * 128, allowed.Scenarios[0].Variants.Count);
-        Assert.Equal(each * 128, allowed.Scenarios[0].Variants.Select(v => v.Name).Distinct().Count());
+        // 64 core counts and both GCs: each x 128, past the 2,000 variants a results file holds for any scenario of more
+        // than 15; refused with its count, --yes or not.
+        var sweeps = new Dictionary<string, IReadOnlyList<int>> { ["cores"] = [.. Enumerable.Range(1, 64)], ["server-gc"] = [0, 1] };
+        Assert.True(each * 128 > RunOptions.MostVariants, $"{each} variants");
+        foreach (var allowed in new[] { false, true })
+        {
+            Assert.False(RunPlanner.TryCreate(new RunOptions { Scenarios = ["delay"], RuntimeSweeps = sweeps, AllowLargePlan = allowed }, Catalog, out _, out errors));
+            Assert.Equal(
+                $"this run would plan up to {each * 128:N0} variants, past the 2,000 a results file holds: give fewer variants, or fewer values to the sweeps, which multiply each other.",
+                Assert.Single(errors));
+        }
+
+        // Within the variants, past the trials: more than 250 variants of 41 trials each, made and then refused.
+        var cores = 250 / each + 1;
+        var trials = new RunOptions { Scenarios = ["delay"], RuntimeSweeps = new Dictionary<string, IReadOnlyList<int>> { ["cores"] = [.. Enumerable.Range(1, cores)] }, Repeat = 40 };
+        Assert.False(RunPlanner.TryCreate(trials, Catalog, out _, out errors));
+        Assert.Equal(
+            $"this run plans {each * cores:N0} variants, {each * cores * 41:N0} trials, estimated at ",
+            Assert.Single(errors)[..$"this run plans {each * cores:N0} variants, {each * cores * 41:N0} trials, estimated at ".Length]);
+        Assert.EndsWith("past the 2,000 variants and 10,000 trials a results file holds; give fewer variants, fewer values to the sweeps, or fewer Repeat.", errors[0], StringComparison.Ordinal);
     }
 
     [Fact]
-    public void AProductPastWhatAnyRunPlans_IsRefusedByCounting_EvenWhenAllowed()
+    public void AProductOfSweepsPastWhatAResultsFileHolds_IsRefusedByCounting_NotMaking()
     {
         // 12 sizes x 64 core counts x 64 pool minimums x 2 GCs x 2 hill climbings: 196,608 for each default variant,
         // refused with the product itself (counted, not made: making them would take minutes and gigabytes).
@@ -319,7 +333,7 @@ public sealed class RunPlannerTests
         var options = new RunOptions { Scenarios = ["delay"], Grow = "items=" + string.Join(",", Enumerable.Range(1, 12)), RuntimeSweeps = sweeps, AllowLargePlan = true };
 
         Assert.False(RunPlanner.TryCreate(options, Catalog, out _, out var errors));
-        Assert.StartsWith($"this run would plan {(long)each * 196_608:N0} variants or more, past the 100,000 any run plans", Assert.Single(errors), StringComparison.Ordinal);
+        Assert.StartsWith($"this run would plan up to {(long)each * 196_608:N0} variants, past the 2,000 a results file holds", Assert.Single(errors), StringComparison.Ordinal);
     }
 
     [Fact]
