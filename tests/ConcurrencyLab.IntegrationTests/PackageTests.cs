@@ -83,7 +83,8 @@ public sealed class PackageTests(PackageTests.Packed packed) : IClassFixture<Pac
         Assert.Contains("conclab-workload", install.Output, StringComparison.Ordinal);
 
         var project = Path.Combine(folder.Path, "Resize");
-        var made = await packed.DotnetAsync(folder.Path, "new", "conclab-workload", "-n", "Resize", "-o", project, "--labVersion", packed.Version, "--debug:custom-hive", hive);
+        // As the README's quick start makes it: the feed the pack wrote, named once, so the project builds with no --source.
+        var made = await packed.DotnetAsync(folder.Path, "new", "conclab-workload", "-n", "Resize", "-o", project, "--labVersion", packed.Version, "--labFeed", packed.Feed, "--debug:custom-hive", hive);
         Assert.True(made.ExitCode == 0, made.ToString());
         Assert.True(File.Exists(Path.Combine(project, "Resize.csproj")), made.ToString());
         Assert.Contains("namespace Resize;", await File.ReadAllTextAsync(Path.Combine(project, "ItemWorkload.cs")), StringComparison.Ordinal);
@@ -97,7 +98,8 @@ public sealed class PackageTests(PackageTests.Packed packed) : IClassFixture<Pac
         Assert.Contains("Version=\"1.0TargetNameXBeforeTargetsBuildExecCommandtouchpwnedTargetXA\"", hostileProject, StringComparison.Ordinal);
         System.Xml.Linq.XDocument.Parse(hostileProject);
 
-        packed.WriteNuGetConfig(project);
+        Assert.Contains(packed.Feed, await File.ReadAllTextAsync(Path.Combine(project, "NuGet.config")), StringComparison.Ordinal);
+        Assert.False(File.Exists(Path.Combine(hostile, "NuGet.config")), "a project made without --labFeed has no NuGet.config");
         var build = await packed.DotnetAsync(project, "build", "-c", "Release");
         Assert.True(build.ExitCode == 0, build.ToString());
         Assert.DoesNotMatch(@"warning [A-Z]+\d+", build.Output);

@@ -8,7 +8,7 @@ using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Delay;
 
 /// <summary>
-/// What the delayed-items post (seeds/001) claims, and how each claim is decided. It ran 100 items of 10-50 ms with
+/// What the delayed-items post claims, and how each claim is decided. It ran 100 items of 10-50 ms with
 /// Task.Delay, each case once, in a fixed order, in one process; its figures are in an image, and its machine's 8
 /// cores are the lab's reading of them (the default degree's 384 ms is 100 items of 30 ms about 8 at a time). So the
 /// claims about its figures hold at 100 items, Task.Delay and 8 cores as the runtime sees them; the runs here are
@@ -39,7 +39,7 @@ internal static class DelayClaims
     private static readonly Requirement[] OnThePublishedMachine = [.. Workload, Requirement.Cores(8)];
 
     public static PublishedClaims All { get; } = new(
-        "seeds/001: Channels vs Parallel.ForEachAsync on 100 delayed items",
+        "Channels vs Parallel.ForEachAsync on 100 delayed items (the post \".NET Task Parallel Library vs System.Threading.Channels\", 2023)",
         [
             new ClaimRun { Key = Isolated, Variants = Published, Cores = [8], Parameters = PublishedWorkload },
             new ClaimRun { Key = AsPublished, Variants = Published, Cores = [2, 8], AsPublished = true, Parameters = PublishedWorkload },

@@ -19,7 +19,7 @@ public sealed class DelayScenario : BatchScenario, IReproducesPost
     public override string Summary => "N items that each wait a seeded 10-50 ms: pure waiting, no CPU";
 
     /// <inheritdoc/>
-    public override string Reproduces => "Channels vs Parallel.ForEachAsync on 100 delayed items (seeds/001)";
+    public override string Reproduces => "Channels vs Parallel.ForEachAsync on 100 delayed items (the post \".NET Task Parallel Library vs System.Threading.Channels\", 2023)";
 
     /// <inheritdoc/>
     PublishedClaims IReproducesPost.Claims => DelayClaims.All;

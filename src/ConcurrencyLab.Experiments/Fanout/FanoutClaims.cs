@@ -8,7 +8,7 @@ using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Fanout;
 
 /// <summary>
-/// What the fan-out post (seeds/003) claims, and how each claim is decided. Its service made three calls to a slow
+/// What the fan-out post claims, and how each claim is decided. Its service made three calls to a slow
 /// service (1, 1.5 and 2 s) for each of 100, then 1000, requests sent at once, and counted the service's threads;
 /// its figures are in the text. How many threads a blocking service needs, and how long it takes, depends on how
 /// fast the pool adds threads against those delays, so every claim holds at the published delays (time scale 1)
@@ -37,7 +37,7 @@ internal static class FanoutClaims
     private static readonly Dictionary<int, (double WaitAll, double WhenAll, double Async)> PublishedThreads = new() { [100] = (121, 63, 54), [1000] = (139, 80, 53) };
 
     public static PublishedClaims All { get; } = new(
-        "seeds/003: Task.WaitAll vs await Task.WhenAll vs an async client in a service calling a slow service",
+        "Task.WaitAll vs await Task.WhenAll vs an async client in a service calling a slow service (the post \"The Power of Async\")",
         [
             new ClaimRun { Key = OneRequest, Variants = ["sequential@1", "waitall@1"], Parameters = PublishedDelays, Repeat = 3, QuickRepeat = 3 },
             new ClaimRun

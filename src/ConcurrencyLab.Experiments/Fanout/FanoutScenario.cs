@@ -14,7 +14,7 @@ namespace ConcurrencyLab.Experiments.Fanout;
 
 /// <summary>
 /// A product service that fans every request out to three calls on a slow external service, each service
-/// on Kestrel in a process of its own, driven by a client sending N requests at once. Reproduces seeds/003:
+/// on Kestrel in a process of its own, driven by a client sending N requests at once. Reproduces the post "The Power of Async":
 /// Task.WaitAll vs await Task.WhenAll vs an async client, and the threads each makes the service create.
 /// </summary>
 public sealed class FanoutScenario : Scenario, IReproducesPost
@@ -28,7 +28,7 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     public override string Summary => "N requests at once to a service that makes three calls to a slow service: WaitAll vs WhenAll vs an async client";
 
     /// <inheritdoc/>
-    public override string Reproduces => "Task.WaitAll vs await Task.WhenAll vs async client in a service calling a slow web service (seeds/003)";
+    public override string Reproduces => "Task.WaitAll vs await Task.WhenAll vs async client in a service calling a slow web service (the post \"The Power of Async\")";
 
     /// <inheritdoc/>
     PublishedClaims IReproducesPost.Claims => FanoutClaims.All;

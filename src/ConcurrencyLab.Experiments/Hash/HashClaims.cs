@@ -9,7 +9,7 @@ using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>
-/// What the file-hashing post (seeds/004) claims, and how each claim is decided: 512 files of 16 MiB from a cold
+/// What the file-hashing post claims, and how each claim is decided: 512 files of 16 MiB from a cold
 /// cache, hashed with MD5 by 16 to 128 workers fed by a Channel, on Windows with a USB SSD read at about 374 MiB/s,
 /// so that the device, not the CPU, was the limit. Its claims are about such a machine: on one whose cores are the
 /// limit (this one: MD5 on 2 cores is slower than the virtual disk), they could not be judged, and the run says so
@@ -62,7 +62,7 @@ internal static class HashClaims
     private static readonly Requirement[] ColdOnTheDisk = [Requirement.Is("cache", "cold"), PublishedBuffer, FilesPerWorker, DiskBound];
 
     public static PublishedClaims All { get; } = new(
-        "seeds/004: sync vs async file hashing with N workers fed by a Channel",
+        "sync vs async file hashing with N workers fed by a Channel (the post \"Benchmarking Async Throughput\")",
         [
             new ClaimRun { Key = Cold, Variants = ["sync@16", "sync@32", "sync@64", "sync@128", "async@16", "async@128"], Parameters = PublishedSet, QuickParameters = QuickSet, Repeat = 3 },
             new ClaimRun { Key = Warm, Variants = WarmCases, Parameters = new Dictionary<string, string>(PublishedSet) { ["cache"] = "warm" }, QuickParameters = QuickSet, Repeat = 3 },

@@ -11,7 +11,7 @@ namespace ConcurrencyLab.Experiments.Hash;
 
 /// <summary>
 /// A set of files hashed with MD5 by N workers fed from a Channel, sync vs async, as published in
-/// seeds/004; with the page cache emptied before every trial (or filled, for the CPU-bound case), every hash
+/// the post "Benchmarking Async Throughput"; with the page cache emptied before every trial (or filled, for the CPU-bound case), every hash
 /// checked against the set's manifest, and the two rates no variant can beat measured on the same files.
 /// </summary>
 public sealed class HashScenario : Scenario, IReproducesPost
@@ -32,7 +32,7 @@ public sealed class HashScenario : Scenario, IReproducesPost
     public override string Summary => "N workers hashing a set of files with MD5 from a cold (or warm) cache: sync vs async vs direct reads";
 
     /// <inheritdoc/>
-    public override string Reproduces => "sync vs async file hashing with N workers fed by a Channel (seeds/004)";
+    public override string Reproduces => "sync vs async file hashing with N workers fed by a Channel (the post \"Benchmarking Async Throughput\")";
 
     private static readonly Parameter<int> Files = Parameter.WholeNumber("files", 512, "files in the set (the published 512)", minimum: 1, maximum: 100_000, quick: 64);
 

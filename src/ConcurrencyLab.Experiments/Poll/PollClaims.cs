@@ -8,7 +8,7 @@ using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>
-/// What the polled-connections post (seeds/002) claims, and how each claim is decided. It polled 500 objects every
+/// What the polled-connections post claims, and how each claim is decided. It polled 500 objects every
 /// 50 ms, each with a 1 in 100 chance of a message, on .NET Framework 4.5 (machine not given); its polls per second
 /// are in the text, its thread counts and memory in images. Two supplements made each message cost 100 ms and 500 ms
 /// of work and timed how long the pool took to catch up. Every claim holds at those settings only.
@@ -31,7 +31,7 @@ internal static class PollClaims
     private static readonly Dictionary<string, string> MainQuick = new() { ["duration"] = "5" };
 
     public static PublishedClaims All { get; } = new(
-        "seeds/002: threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections",
+        "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (the post \"Implementing Concurrency in C#\")",
         [
             new ClaimRun { Key = Main, Variants = Published, QuickParameters = MainQuick },
             new ClaimRun

@@ -13,7 +13,7 @@ namespace ConcurrencyLab.Experiments.Poll;
 /// <summary>
 /// A server holding many real connections on loopback, each carrying a message now and then; the variants
 /// receive them by dedicated threads, by polling through the pool, Task, async methods or Parallel.For,
-/// or by leaving the waiting to the runtime's socket engine. Reproduces seeds/002, where 500 in-memory
+/// or by leaving the waiting to the runtime's socket engine. Reproduces the post "Implementing Concurrency in C#", where 500 in-memory
 /// objects were polled every 50 ms.
 /// </summary>
 public sealed class PollScenario : Scenario, IReproducesPost
@@ -27,7 +27,7 @@ public sealed class PollScenario : Scenario, IReproducesPost
     public override string Summary => "receive from N mostly idle loopback connections: threads vs polling through the pool vs pending receives";
 
     /// <inheritdoc/>
-    public override string Reproduces => "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (seeds/002)";
+    public override string Reproduces => "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (the post \"Implementing Concurrency in C#\")";
 
     /// <inheritdoc/>
     PublishedClaims IReproducesPost.Claims => PollClaims.All;

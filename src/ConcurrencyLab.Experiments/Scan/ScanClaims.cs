@@ -7,7 +7,7 @@ using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>
-/// What the port-scan post (seeds/000) claims, and how each claim is decided. It scanned 255 addresses with a 500 ms
+/// What the port-scan post claims, and how each claim is decided. It scanned 255 addresses with a 500 ms
 /// connect timeout (from its code) on a 2-core and an 8-core machine, each case once, in a fixed order, in one
 /// process. How long a parallel case takes depends on how fast the pool adds threads against that timeout and on how
 /// many hosts there are, so the claims about those cases hold at the published 255 hosts and 500 ms only, on 2 and 8
@@ -57,7 +57,7 @@ internal static class ScanClaims
     };
 
     public static PublishedClaims All { get; } = new(
-        "seeds/000: TPL vs TAP vs APM port scan of 255 addresses",
+        "TPL vs TAP vs APM port scan of 255 addresses (the post \"Task Parallel Library (TPL) vs Task-based Async Pattern (TAP) vs Async Programming Model (APM)\", 2014)",
         [
             // The one-at-a-time cases alone, quick only: at full scale the as-published passes run each of them
             // (102 s a time), and running them again isolated would add 20 minutes for figures already measured.

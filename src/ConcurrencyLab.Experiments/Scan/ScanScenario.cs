@@ -11,7 +11,7 @@ namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>
 /// A TCP connect sweep of a fleet of hosts on loopback, mostly silent like a LAN sweep, with a per-connect
-/// timeout. Reproduces the published comparison of APM, TAP, task loops and Parallel.For (seeds/000), then
+/// timeout. Reproduces the published comparison of APM, TAP, task loops and Parallel.For, then
 /// the ways that wait for every host at once.
 /// </summary>
 public sealed class ScanScenario : BatchScenario, IReproducesPost
@@ -33,7 +33,7 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
     public override string Summary => "connect to N loopback hosts (open, closed, silent) with a timeout: mostly waiting on silence";
 
     /// <inheritdoc/>
-    public override string Reproduces => "TPL vs TAP vs APM port scan of 255 addresses (seeds/000)";
+    public override string Reproduces => "TPL vs TAP vs APM port scan of 255 addresses (the post \"Task Parallel Library (TPL) vs Task-based Async Pattern (TAP) vs Async Programming Model (APM)\", 2014)";
 
     /// <inheritdoc/>
     PublishedClaims IReproducesPost.Claims => ScanClaims.All;

@@ -7,7 +7,7 @@ internal sealed class ParallelForEachAsyncStrategy : Strategy
 {
     public override string Id => "foreach-async";
 
-    // Its default degree (Environment.ProcessorCount) is the one the delay post (seeds/001) judged the worst of both worlds.
+    // Its default degree (Environment.ProcessorCount) is the one the delay post judged the worst of both worlds.
     public override bool RunAtDefaultDegree => true;
 
     public override string Description => "Parallel.ForEachAsync with MaxDegreeOfParallelism = N";
