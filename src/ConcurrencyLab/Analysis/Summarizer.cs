@@ -19,6 +19,7 @@ internal static class Summarizer
         ArgumentNullException.ThrowIfNull(run);
         return new RunResult
         {
+            ToolVersion = RunResult.CurrentToolVersion,
             StartedAt = run.StartedAt,
             Environment = run.Environment,
             Settings = run.Settings,

@@ -134,6 +134,7 @@ internal static class LoadRun
         };
         return new RunResult
         {
+            ToolVersion = RunResult.CurrentToolVersion,
             StartedAt = started,
             Environment = EnvironmentInfo.Current(),
             Settings = new RunSettings

@@ -150,6 +150,7 @@ internal sealed class ProbeBuilds
         }, System.Environment.ProcessorCount);
         return new RunResult
         {
+            ToolVersion = RunResult.CurrentToolVersion,
             StartedAt = started.ToString("O", CultureInfo.InvariantCulture),
             Environment = EnvironmentInfo.Current(),
             Settings = new RunSettings

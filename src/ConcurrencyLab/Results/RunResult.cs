@@ -26,6 +26,15 @@ public sealed record RunResult
     /// <summary>The program that wrote the file.</summary>
     public string Tool { get; init; } = "conclab";
 
+    /// <summary>The version of the lab that measured the run (<c>0.1.0+</c> the source's revision); null in files written before it was recorded.</summary>
+    public string? ToolVersion { get; init; }
+
+    /// <summary>The version of the lab in this process, as <see cref="ToolVersion"/> records it.</summary>
+    public static string CurrentToolVersion { get; } =
+        typeof(RunResult).Assembly.GetCustomAttributes(typeof(System.Reflection.AssemblyInformationalVersionAttribute), false)
+            .OfType<System.Reflection.AssemblyInformationalVersionAttribute>().FirstOrDefault()?.InformationalVersion
+        ?? typeof(RunResult).Assembly.GetName().Version?.ToString() ?? "unknown";
+
     /// <summary>UTC time the run started, ISO 8601.</summary>
     public required string StartedAt { get; init; }
 

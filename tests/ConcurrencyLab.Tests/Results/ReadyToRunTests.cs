@@ -85,6 +85,27 @@ public sealed class ReadyToRunTests
         }
     }
 
+    [Fact]
+    public void TheLabsVersion_IsKeptInTheFile_AsTheToolSaysIt_AndAnOlderFileLeavesItUnknown()
+    {
+        var run = ExporterTests.SampleRun() with { ToolVersion = RunResult.CurrentToolVersion };
+        var folder = Directory.CreateTempSubdirectory("conclab-version-");
+        try
+        {
+            var path = Path.Combine(folder.FullName, "results.json");
+            Exporters.WriteFile(run, JsonExporter.Default, path);
+            Assert.Equal(RunResult.CurrentToolVersion, ResultsFile.Read(path).ToolVersion);
+            Assert.Null(ResultsFile.Read(OldFile()).ToolVersion);
+
+            // The version is the package's, as conclab --version prints it: the build's <Version>, then its revision.
+            Assert.StartsWith(typeof(RunResult).Assembly.GetName().Version!.ToString(3), RunResult.CurrentToolVersion, StringComparison.Ordinal);
+        }
+        finally
+        {
+            folder.Delete(recursive: true);
+        }
+    }
+
     private static string OldFile([System.Runtime.CompilerServices.CallerFilePath] string source = "") =>
         Path.Combine(Path.GetDirectoryName(source)!, "Files", "v1-delay.json");
 
