@@ -140,6 +140,10 @@ public sealed partial class CliPageTests
     [GeneratedRegex(@"(?<=`)--[a-z][a-z0-9-]*")]
     private static partial Regex OptionAnywhere();
 
+    // An issue number, a commit hash, or a day of a month.
+    [GeneratedRegex(@"[Ii]ssue \d|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b|\b\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December)\b|\b20\d\d-\d\d-\d\d\b")]
+    private static partial Regex NotebookMark();
+
     // A command and the commands above it, whose options it takes.
     private static IEnumerable<Command> Ancestry(Command command)
     {
@@ -147,6 +151,19 @@ public sealed partial class CliPageTests
         {
             yield return c;
         }
+    }
+
+    [Fact]
+    public void TheDocs_SpeakOfTheTool_NotOfItsHistory()
+    {
+        // No issue number, commit hash or date a figure was taken: figures say the machine and the command instead.
+        var marks = Directory.GetFiles(Path.Combine(Root, "docs"), "*.md", SearchOption.AllDirectories)
+            .Append(Path.Combine(Root, "README.md"))
+            .SelectMany(f => File.ReadAllLines(f).Select((line, i) => (File: Path.GetRelativePath(Root, f), Line: i + 1, Text: line)))
+            .Where(l => NotebookMark().IsMatch(l.Text))
+            .Select(l => $"{l.File}:{l.Line}: {l.Text.Trim()}")
+            .ToList();
+        Assert.True(marks.Count == 0, string.Join("\n", marks));
     }
 
     // An option's name at the start of a table row: | `--name ...` |
