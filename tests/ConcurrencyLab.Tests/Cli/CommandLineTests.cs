@@ -51,6 +51,11 @@ public sealed class CommandLineTests
     [InlineData("serve fanout-external --delays 1,2", "--delays must list three delays")]
     [InlineData("serve fanout-product --external http://10.0.0.2:5001/ --port 0", "fanout-product: The external service must be on loopback, not 10.0.0.2")]
     [InlineData("serve fanout-product --external ftp://127.0.0.1:5001/ --port 0", "must be an http:// URL")]
+    [InlineData("run delay --grow items=1,99999999999", "--grow items:")]
+    [InlineData("run delay --cores 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32 --gc server,workstation --pool-min-threads 1,2,3,4", "this run would plan up to")]
+    [InlineData("run poll --duration 3600 --connections 10", "24 h or more at least, so it starts only when --yes says it is meant.")]
+    [InlineData("run delay --gc both", "--gc takes server or workstation, or several separated by commas, not 'both'.")]
+    [InlineData("load --start 'serve --ready http://127.0.0.1:1/ --endpoint a=/a", "--start has an unclosed ' quote: 'serve")]
     public async Task BadInput_ExitsTwo_WithOneLineNamingTheProblem(string commandLine, string expected)
     {
         var (exitCode, error, output) = await InvokeAsync(commandLine.Split(' '));
