@@ -1,7 +1,6 @@
 using ConcurrencyLab;
 using ConcurrencyLab.Charts;
 using ConcurrencyLab.Reporting;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Experiments;
 
 // The conclab tool: the published experiments through the lab's own command line, with PNG charts besides the

@@ -4,7 +4,6 @@ using ConcurrencyLab.Experiments.Hash;
 using ConcurrencyLab.Experiments.Poll;
 using ConcurrencyLab.Experiments.Scan;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments;
 

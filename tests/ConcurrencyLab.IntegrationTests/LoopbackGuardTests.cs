@@ -1,6 +1,4 @@
 using System.Net;
-using System.Net.Sockets;
-using System.Text;
 using System.Text.Json;
 
 namespace ConcurrencyLab.IntegrationTests;

@@ -1,6 +1,5 @@
 using System.Diagnostics;
 using System.Reflection;
-using System.Text;
 
 namespace ConcurrencyLab.IntegrationTests;
 

@@ -1,7 +1,6 @@
 using System.Globalization;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Running;
 using ConcurrencyLab.Statistics;
 using Spectre.Console;
 using Spectre.Console.Rendering;

@@ -1,4 +1,3 @@
-using System.Globalization;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using Spectre.Console;

@@ -2,8 +2,6 @@ using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Delay;
 

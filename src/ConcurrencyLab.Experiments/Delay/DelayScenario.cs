@@ -1,8 +1,6 @@
 using ConcurrencyLab.Claims;
-using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Workloads;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Delay;
 

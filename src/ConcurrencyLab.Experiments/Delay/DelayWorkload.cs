@@ -1,7 +1,5 @@
 using System.Diagnostics;
 using ConcurrencyLab.Workloads;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Delay;
 

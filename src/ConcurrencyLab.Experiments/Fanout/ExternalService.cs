@@ -1,9 +1,7 @@
 using System.Globalization;
-using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Workloads;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Experiments.Hosting;
 
 namespace ConcurrencyLab.Experiments.Fanout;

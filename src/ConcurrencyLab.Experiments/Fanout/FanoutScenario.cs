@@ -1,5 +1,4 @@
 using ConcurrencyLab.Claims;
-using ConcurrencyLab.Reproduction;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;

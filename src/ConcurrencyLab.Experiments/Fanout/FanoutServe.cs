@@ -1,4 +1,3 @@
-using System.Globalization;
 using ConcurrencyLab.Experiments.Hosting;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Scenarios;

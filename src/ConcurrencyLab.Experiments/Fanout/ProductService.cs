@@ -5,7 +5,6 @@ using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Serialization;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Http;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Experiments.Hosting;
 
 namespace ConcurrencyLab.Experiments.Fanout;

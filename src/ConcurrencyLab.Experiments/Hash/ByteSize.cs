@@ -1,6 +1,4 @@
 using System.Globalization;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Hash;
 

@@ -1,7 +1,5 @@
 using System.Runtime.InteropServices;
 using Microsoft.Win32.SafeHandles;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Hash;
 

@@ -1,8 +1,6 @@
 using System.Diagnostics;
 using System.Security.Cryptography;
 using System.Threading.Channels;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Hash;
 

@@ -4,7 +4,6 @@ using System.Text.Json;
 using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Serialization;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Strategies;
 
 namespace ConcurrencyLab.Experiments.Hash;

@@ -2,7 +2,6 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Security.Cryptography;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Hash;
 

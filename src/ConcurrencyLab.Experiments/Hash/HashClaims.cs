@@ -1,10 +1,7 @@
 using System.Globalization;
 using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Hash;
 

@@ -1,11 +1,9 @@
 using ConcurrencyLab.Claims;
-using ConcurrencyLab.Reproduction;
 using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Hash;
 

@@ -1,7 +1,6 @@
 using System.Text.Json;
 using ConcurrencyLab.Serialization;
 using Microsoft.AspNetCore.Builder;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Hosting;

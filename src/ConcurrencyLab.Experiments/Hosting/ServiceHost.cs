@@ -4,7 +4,6 @@ using ConcurrencyLab.Serialization;
 using Microsoft.AspNetCore.Builder;
 using Microsoft.AspNetCore.Hosting;
 using Microsoft.AspNetCore.Server.Kestrel.Core;
-using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.Logging;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Hosting;

@@ -3,7 +3,6 @@ using System.Diagnostics;
 using System.Net;
 using System.Text.Json;
 using ConcurrencyLab.Serialization;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Hosting;

@@ -1,7 +1,5 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Mix;
 

@@ -2,7 +2,6 @@ using System.Globalization;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Workloads;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Mix;
 

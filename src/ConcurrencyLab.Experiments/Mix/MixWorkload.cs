@@ -1,6 +1,4 @@
 using ConcurrencyLab.Workloads;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Experiments.Mix;

@@ -1,6 +1,4 @@
 using System.Diagnostics;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Poll;
 

@@ -1,6 +1,4 @@
 using System.Buffers.Binary;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Poll;
 

@@ -1,6 +1,4 @@
 using System.Net.Sockets;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Poll;
 

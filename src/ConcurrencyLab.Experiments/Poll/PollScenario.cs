@@ -1,12 +1,10 @@
 using ConcurrencyLab.Claims;
-using ConcurrencyLab.Reproduction;
 using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Experiments.Poll.Receivers;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Poll;
 

@@ -1,5 +1,3 @@
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>One schedule being sent: what went out, when, and whether the server got through it.</summary>

@@ -1,6 +1,3 @@
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
-
 namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>

@@ -1,7 +1,5 @@
 using System.Net;
 using System.Net.Sockets;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Scan;
 

@@ -1,5 +1,3 @@
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Scan;
 
 /// <summary>How a host of the fleet answers a TCP connect.</summary>

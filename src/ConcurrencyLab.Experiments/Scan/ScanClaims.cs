@@ -1,8 +1,5 @@
 using ConcurrencyLab.Claims;
-using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Scan;
 

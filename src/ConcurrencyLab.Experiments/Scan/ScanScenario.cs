@@ -1,11 +1,8 @@
 using ConcurrencyLab.Claims;
-using ConcurrencyLab.Reproduction;
-using System.Globalization;
 using System.Net;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Workloads;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Scan;
 

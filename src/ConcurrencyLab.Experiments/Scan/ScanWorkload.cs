@@ -1,8 +1,6 @@
 using System.Net;
 using System.Net.Sockets;
 using ConcurrencyLab.Workloads;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Scan;
 

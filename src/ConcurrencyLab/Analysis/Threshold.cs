@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text.RegularExpressions;
-using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Analysis;

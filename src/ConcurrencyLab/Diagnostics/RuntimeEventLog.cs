@@ -1,5 +1,3 @@
-using ConcurrencyLab.Results;
-using ConcurrencyLab.Running;
 using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Diagnostics;

@@ -5,8 +5,6 @@ using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Parsers.Clr;
 using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
-using ConcurrencyLab.Results;
-using ConcurrencyLab.Running;
 using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Diagnostics;

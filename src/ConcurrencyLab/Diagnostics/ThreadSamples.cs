@@ -1,5 +1,4 @@
 using Microsoft.Diagnostics.Symbols;
-using Microsoft.Diagnostics.Tracing;
 using Microsoft.Diagnostics.Tracing.Etlx;
 using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Measurement;

@@ -1,4 +1,3 @@
-using ConcurrencyLab.Measurement;
 namespace ConcurrencyLab.Measurement;
 
 /// <summary>

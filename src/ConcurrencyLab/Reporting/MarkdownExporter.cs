@@ -1,4 +1,3 @@
-using System.Globalization;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Reporting;

@@ -1,5 +1,4 @@
 using System.Globalization;
-using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;

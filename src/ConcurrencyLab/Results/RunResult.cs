@@ -1,4 +1,3 @@
-using ConcurrencyLab.Running;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Statistics;
 using ConcurrencyLab.Workloads;

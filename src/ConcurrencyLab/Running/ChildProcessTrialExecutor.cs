@@ -1,13 +1,11 @@
 using System.Diagnostics;
 using System.Text;
-using System.Text.Json;
 using ConcurrencyLab.Diagnostics;
 using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Running;
 

@@ -3,7 +3,6 @@ using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Running;
 

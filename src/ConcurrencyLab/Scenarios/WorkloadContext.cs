@@ -1,8 +1,6 @@
 using System.Collections.Concurrent;
 using System.Globalization;
 using System.Text.Json;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Scenarios;
 

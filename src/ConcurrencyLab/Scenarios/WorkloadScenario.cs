@@ -1,7 +1,6 @@
 using System.Text.Json;
 using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Strategies;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Workloads;

@@ -3,7 +3,6 @@ using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Tests.Reporting;
-using Xunit;
 
 namespace ConcurrencyLab.Tests.Analysis;
 

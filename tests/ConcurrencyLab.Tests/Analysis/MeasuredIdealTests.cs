@@ -5,7 +5,6 @@ using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Workloads;
 using CsCheck;
-using Xunit;
 
 namespace ConcurrencyLab.Tests.Analysis;
 

@@ -1,7 +1,6 @@
 using System.Reflection;
 using System.Text.RegularExpressions;
 using ConcurrencyLab.Tests.Docs;
-using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Architecture;
 

@@ -1,8 +1,6 @@
 using System.CommandLine;
 using System.Diagnostics;
-using System.Globalization;
 using ConcurrencyLab.CommandLine.Commands;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Cli;

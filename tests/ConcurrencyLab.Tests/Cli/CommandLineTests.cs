@@ -1,6 +1,4 @@
 using ConcurrencyLab.CommandLine.Commands;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Cli;
 

@@ -1,7 +1,6 @@
 using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
-using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 using ConcurrencyLab.Experiments;
 

@@ -2,7 +2,6 @@ using ConcurrencyLab.Measurement;
 using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Tests.Reporting;
 using ConcurrencyLab.Experiments;

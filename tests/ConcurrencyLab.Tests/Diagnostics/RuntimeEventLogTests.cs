@@ -1,7 +1,4 @@
 using ConcurrencyLab.Diagnostics;
-using ConcurrencyLab.Results;
-using ConcurrencyLab.Running;
-using Xunit;
 using ConcurrencyLab.Measurement;
 
 namespace ConcurrencyLab.Tests.Diagnostics;

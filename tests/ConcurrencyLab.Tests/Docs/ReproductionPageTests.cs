@@ -1,7 +1,6 @@
 using System.Text;
 using ConcurrencyLab.Claims;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Docs;

@@ -1,4 +1,3 @@
-using System.Text;
 using ConcurrencyLab.Hosting;
 using CsCheck;
 

@@ -1,8 +1,6 @@
 using System.Text.Json;
-using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Running;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Serialization;
 using ConcurrencyLab.Tests.Cli;
 using ConcurrencyLab.Experiments;

@@ -1,6 +1,5 @@
 using CsCheck;
 using ConcurrencyLab.Load;
-using Xunit;
 
 namespace ConcurrencyLab.Tests.Load;
 

@@ -1,5 +1,4 @@
 using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Strategies;
 using ConcurrencyLab.Workloads;
 using CsCheck;

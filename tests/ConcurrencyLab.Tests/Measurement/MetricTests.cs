@@ -1,8 +1,6 @@
-using ConcurrencyLab.Running;
 using System.Reflection;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Measurement;

@@ -1,5 +1,4 @@
 using ConcurrencyLab.Reporting;
-using Xunit;
 
 namespace ConcurrencyLab.Tests.Reporting;
 

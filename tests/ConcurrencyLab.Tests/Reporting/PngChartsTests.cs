@@ -3,7 +3,6 @@ using ConcurrencyLab.Charts;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using SkiaSharp;
-using Xunit;
 
 namespace ConcurrencyLab.Tests.Reporting;
 

@@ -3,7 +3,6 @@ using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Workloads;
-using Xunit;
 
 namespace ConcurrencyLab.Tests.Reporting;
 

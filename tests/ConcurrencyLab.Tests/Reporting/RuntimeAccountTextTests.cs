@@ -1,8 +1,6 @@
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Running;
-using Xunit;
 
 namespace ConcurrencyLab.Tests.Reporting;
 

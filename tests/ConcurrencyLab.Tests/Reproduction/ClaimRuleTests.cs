@@ -7,7 +7,6 @@ using ConcurrencyLab.Experiments.Fanout;
 using ConcurrencyLab.Experiments.Hash;
 using ConcurrencyLab.Experiments.Poll;
 using ConcurrencyLab.Experiments.Scan;
-using Xunit;
 using static ConcurrencyLab.Tests.Reproduction.Made;
 
 namespace ConcurrencyLab.Tests.Reproduction;

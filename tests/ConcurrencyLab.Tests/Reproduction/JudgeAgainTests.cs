@@ -4,7 +4,6 @@ using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Tests.Cli;
 using ConcurrencyLab.Tests.Reporting;
-using Xunit;
 using static ConcurrencyLab.Tests.Reproduction.Made;
 using ConcurrencyLab.Experiments;
 

@@ -2,7 +2,6 @@ using System.Globalization;
 using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Tests.Reproduction;

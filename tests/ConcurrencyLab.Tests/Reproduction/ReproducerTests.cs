@@ -1,9 +1,7 @@
 using ConcurrencyLab.Claims;
-using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
-using Xunit;
 using static ConcurrencyLab.Tests.Reproduction.Made;
 using ConcurrencyLab.Experiments;
 

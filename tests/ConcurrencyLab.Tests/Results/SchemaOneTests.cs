@@ -2,7 +2,6 @@ using System.Text.Json;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Results;
 

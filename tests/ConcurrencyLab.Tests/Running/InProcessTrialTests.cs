@@ -2,7 +2,6 @@ using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Running;

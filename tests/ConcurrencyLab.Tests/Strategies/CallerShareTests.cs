@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using ConcurrencyLab.Strategies;
 using ConcurrencyLab.Workloads;
-using Xunit;
 
 namespace ConcurrencyLab.Tests.Strategies;
 

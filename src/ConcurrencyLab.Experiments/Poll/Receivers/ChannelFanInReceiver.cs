@@ -1,6 +1,4 @@
 using System.Threading.Channels;
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 
 namespace ConcurrencyLab.Experiments.Poll.Receivers;
 

@@ -1,5 +1,3 @@
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>Each interval, the driver polls every connection with Parallel.For and waits for the round.</summary>

@@ -1,5 +1,3 @@
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>One way of receiving from every connection: a variant of the poll experiment.</summary>

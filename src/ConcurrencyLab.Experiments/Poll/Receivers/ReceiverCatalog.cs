@@ -1,5 +1,3 @@
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>Every receiver, in the order the experiment runs and reports them: the published five, then the two done right.</summary>

@@ -1,5 +1,3 @@
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>The driver starts one Task.Run per connection per interval.</summary>

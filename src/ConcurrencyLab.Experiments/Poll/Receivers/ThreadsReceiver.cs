@@ -1,5 +1,3 @@
-using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Hosting;
 namespace ConcurrencyLab.Experiments.Poll.Receivers;
 
 /// <summary>A dedicated thread per connection, polling it and then sleeping an interval, as the published server did.</summary>

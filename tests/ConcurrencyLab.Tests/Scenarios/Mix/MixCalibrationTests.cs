@@ -1,7 +1,6 @@
 using ConcurrencyLab.Experiments.Mix;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
-using Xunit;
 
 namespace ConcurrencyLab.Tests.Scenarios.Mix;
 

@@ -1,7 +1,5 @@
 using ConcurrencyLab.Running;
-using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Experiments.Mix;
-using Xunit;
 using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Scenarios.Mix;

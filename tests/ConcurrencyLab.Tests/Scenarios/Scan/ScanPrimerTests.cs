@@ -1,6 +1,5 @@
 using System.Net;
 using ConcurrencyLab.Experiments.Scan;
-using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Tests.Scenarios.Scan;
 
