@@ -1,3 +1,4 @@
+using ConcurrencyLab.Experiments.Digests;
 using System.Diagnostics;
 using ConcurrencyLab.Workloads;
 

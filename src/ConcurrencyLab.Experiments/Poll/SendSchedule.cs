@@ -1,3 +1,5 @@
+using ConcurrencyLab.Experiments.Digests;
+
 namespace ConcurrencyLab.Experiments.Poll;
 
 /// <summary>

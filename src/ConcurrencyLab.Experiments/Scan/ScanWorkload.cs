@@ -1,3 +1,4 @@
+using ConcurrencyLab.Experiments.Digests;
 using System.Net;
 using System.Net.Sockets;
 using ConcurrencyLab.Workloads;

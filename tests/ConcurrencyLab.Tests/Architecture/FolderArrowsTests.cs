@@ -52,7 +52,7 @@ public sealed class FolderArrowsTests
 
     private static Dictionary<(string From, string To), HashSet<string>> Graph()
     {
-        _graph ??= new(() => Build(Core));
+        _graph ??= new(() => Build(Core, Folder));
         return _graph.Value;
     }
 
@@ -67,8 +67,10 @@ public sealed class FolderArrowsTests
         return ns["ConcurrencyLab.".Length..].Split('.')[0];
     }
 
-    private static Dictionary<(string, string), HashSet<string>> Build(Assembly assembly)
+    /// <summary>Which folder of <paramref name="assembly"/> uses which, each arrow with the uses that make it; <paramref name="folder"/> names a type's folder, or null for a type of another assembly.</summary>
+    internal static Dictionary<(string, string), HashSet<string>> Build(Assembly assembly, Func<Type?, string?> folder)
     {
+        var Folder = folder;
         var graph = new Dictionary<(string, string), HashSet<string>>();
         void Add(Type from, Type? to)
         {
@@ -147,7 +149,7 @@ public sealed class FolderArrowsTests
 
 
     // A cycle in the graph, as the folders along it (the first repeated at the end), or null.
-    private static List<string>? FindCycle(IReadOnlyList<(string From, string To)> arrows)
+    internal static List<string>? FindCycle(IReadOnlyList<(string From, string To)> arrows)
     {
         var next = arrows.GroupBy(a => a.From).ToDictionary(g => g.Key, g => g.Select(a => a.To).Order(StringComparer.Ordinal).ToList());
         var state = new Dictionary<string, int>();

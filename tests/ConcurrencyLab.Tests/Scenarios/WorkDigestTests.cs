@@ -1,5 +1,5 @@
+using ConcurrencyLab.Experiments.Digests;
 using System.Text;
-using ConcurrencyLab.Experiments;
 
 namespace ConcurrencyLab.Tests.Scenarios;
 

@@ -1,13 +1,12 @@
 using System.Globalization;
 
-namespace ConcurrencyLab.Experiments;
+namespace ConcurrencyLab.Experiments.Digests;
 
 /// <summary>
 /// A fingerprint of a trial's work, 16 hexadecimal digits, that tells trials which ran different work apart within a
-/// run: FNV-1a over 64 bits. It is no cryptographic hash and need not be, since nobody picks the work to collide.
-/// SHA-256 did this before. Loading the cryptography library and OpenSSL for it took about 9 ms of a trial's start-up
-/// (a program of its own, 25 starts of each, alternating: medians 51.3 ms with one <c>SHA256.HashData</c>, 42.5 ms
-/// without).
+/// run: FNV-1a over 64 bits. It is no cryptographic hash and need not be, since nobody picks the work to collide; a
+/// cryptographic one would load the cryptography library and OpenSSL into every trial's process, about 9 ms of its
+/// start-up on 2 cores. It sits in a folder of its own, below every experiment that fingerprints its work.
 /// </summary>
 internal static class WorkDigest
 {

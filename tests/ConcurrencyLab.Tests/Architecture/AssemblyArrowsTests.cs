@@ -1,0 +1,58 @@
+using System.Reflection;
+
+namespace ConcurrencyLab.Tests.Architecture;
+
+/// <summary>
+/// The folder-arrows rule for the assemblies around the core: the command line (its root, Commands and Rendering) and
+/// the experiments (their root and each experiment's folder). Read from the compiled assemblies as the core's are; no
+/// new arrow may close a cycle, and the debt below can only shrink.
+/// </summary>
+public sealed class AssemblyArrowsTests
+{
+    // Arrows that close a cycle today. Each is a design to mend, not a line to add to.
+    private static readonly Dictionary<string, (string From, string To, string Why)[]> Debt = new(StringComparer.Ordinal)
+    {
+        ["ConcurrencyLab.CommandLine"] =
+        [
+            ("Rendering", "Commands", "the live view and the crank observer take the commands' request types"),
+            ("(root)", "Commands", "LabProgram hands its arguments to the command tree"),
+            ("Commands", "(root)", "the commands return ExitCode and read LabProgramOptions, which the root declares"),
+        ],
+        ["ConcurrencyLab.Experiments"] = [],
+    };
+
+    public static TheoryData<string> Assemblies => ["ConcurrencyLab.CommandLine", "ConcurrencyLab.Experiments"];
+
+    [Theory]
+    [MemberData(nameof(Assemblies))]
+    public void NoNewArrow_ClosesACycleBetweenFolders_AndTheDebtListIsTrue(string name)
+    {
+        var assembly = Assembly.Load(name);
+        var graph = FolderArrowsTests.Build(assembly, type => FolderOf(type, assembly));
+        var arrows = graph.Keys.ToHashSet();
+        var debt = Debt.GetValueOrDefault(name, []).Select(d => (d.From, d.To)).ToHashSet();
+
+        var gone = debt.Where(d => !arrows.Contains(d)).ToList();
+        Assert.True(gone.Count == 0, $"{name}: no longer there, strike off the debt list: {string.Join(", ", gone.Select(g => $"{g.Item1} -> {g.Item2}"))}");
+
+        var cycle = FolderArrowsTests.FindCycle([.. arrows.Where(a => !debt.Contains(a))]);
+        Assert.True(cycle is null, $"{name}: a cycle between folders: {string.Join(" -> ", cycle ?? [])}; arrows: {string.Join("; ", (cycle ?? []).Zip((cycle ?? []).Skip(1)).Select(p => $"{p.First} -> {p.Second} ({string.Join(", ", graph.GetValueOrDefault((p.First, p.Second), []).Order(StringComparer.Ordinal).Take(3))})"))}");
+    }
+
+    // A type's folder in its assembly: the namespace's part after the assembly's name (or after ConcurrencyLab, for
+    // the command line's public root), its first segment; "(root)" for the root itself.
+    private static string? FolderOf(Type? type, Assembly assembly)
+    {
+        type = type is null ? null : CompiledReferences.Outer(type);
+        if (type?.Assembly != assembly || type.Namespace is not { } ns)
+        {
+            return null;
+        }
+
+        var root = assembly.GetName().Name!;
+        var rest = ns == root || ns == "ConcurrencyLab" ? string.Empty
+            : ns.StartsWith(root + ".", StringComparison.Ordinal) ? ns[(root.Length + 1)..]
+            : null;
+        return rest is null ? null : rest.Length == 0 ? "(root)" : rest.Split('.')[0];
+    }
+}
