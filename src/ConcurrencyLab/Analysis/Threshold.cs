@@ -17,7 +17,7 @@ public sealed partial record Threshold
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
-    private Threshold(string text, string? scenario, string variant, string quantity, string op, double value, bool ofIdeal) =>
+    private Threshold(string text, string? scenario, string variant, string quantity, ThresholdOperator op, double value, bool ofIdeal) =>
         (Text, Scenario, Variant, Quantity, Operator, Value, OfIdeal) = (text, scenario, variant, quantity, op, value, ofIdeal);
 
     /// <summary>The threshold as it was written.</summary>
@@ -32,8 +32,17 @@ public sealed partial record Threshold
     /// <summary>What is compared: <c>median</c>, <c>efficiency</c>, <c>ratio</c>, <c>failed</c>, <c>lost</c> or a metric's id.</summary>
     public string Quantity { get; }
 
-    /// <summary>The comparison: <c>&lt;=</c>, <c>&lt;</c>, <c>&gt;=</c>, <c>&gt;</c> or <c>==</c>.</summary>
-    public string Operator { get; }
+    /// <summary>The comparison, as <c>&lt;=</c>, <c>&lt;</c>, <c>&gt;=</c>, <c>&gt;</c> or <c>==</c> write it.</summary>
+    public ThresholdOperator Operator { get; }
+
+    // Each operator as it is written: the one place its text is read and printed.
+    private static readonly (string Text, ThresholdOperator Operator)[] Operators =
+    [
+        ("<=", ThresholdOperator.AtMost), ("<", ThresholdOperator.Below), (">=", ThresholdOperator.AtLeast), (">", ThresholdOperator.Above), ("==", ThresholdOperator.Equal),
+    ];
+
+    /// <summary><paramref name="op"/> as <c>--assert</c> writes it.</summary>
+    public static string Symbol(ThresholdOperator op) => Operators.First(o => o.Operator == op).Text;
 
     /// <summary>The limit, or its multiple of the scenario's ideal where <see cref="OfIdeal"/> is set.</summary>
     public double Value { get; }
@@ -80,7 +89,8 @@ public sealed partial record Threshold
         }
 
         error = null;
-        threshold = new Threshold(text!.Trim(), match.Groups["scenario"].Success ? match.Groups["scenario"].Value : null, match.Groups["variant"].Value, quantity, match.Groups["op"].Value, value, ofIdeal);
+        var op = Operators.First(o => o.Text == match.Groups["op"].Value).Operator;
+        threshold = new Threshold(text!.Trim(), match.Groups["scenario"].Success ? match.Groups["scenario"].Value : null, match.Groups["variant"].Value, quantity, op, value, ofIdeal);
         return true;
     }
 
@@ -121,16 +131,17 @@ public sealed partial record Threshold
                 var limit = OfIdeal ? Value * scenario.IdealMs : Value;
                 var met = measured is { } m && Operator switch
                 {
-                    "<=" => m <= limit,
-                    "<" => m < limit,
-                    ">=" => m >= limit,
-                    ">" => m > limit,
-                    _ => m == limit,
+                    ThresholdOperator.AtMost => m <= limit,
+                    ThresholdOperator.Below => m < limit,
+                    ThresholdOperator.AtLeast => m >= limit,
+                    ThresholdOperator.Above => m > limit,
+                    ThresholdOperator.Equal => m == limit,
+                    _ => throw new InvalidOperationException($"no comparison {Operator}"),
                 };
                 var limitText = OfIdeal ? $"{Value.ToString("0.###", Invariant)} x the ideal {scenario.IdealMs.ToString("0.#", Invariant)} = {limit.ToString("0.###", Invariant)}" : limit.ToString("0.###", Invariant);
                 var message = measured is { } value
-                    ? $"{scenario.Name}/{variant.Name}: {Quantity} {value.ToString("0.###", Invariant)}, limit {Operator} {limitText}"
-                    : $"{scenario.Name}/{variant.Name}: no {Quantity} to compare (no trial was ok, or none recorded it), limit {Operator} {limitText}";
+                    ? $"{scenario.Name}/{variant.Name}: {Quantity} {value.ToString("0.###", Invariant)}, limit {Symbol(Operator)} {limitText}"
+                    : $"{scenario.Name}/{variant.Name}: no {Quantity} to compare (no trial was ok, or none recorded it), limit {Symbol(Operator)} {limitText}";
                 checks.Add(new ThresholdCheck(this, scenario.Name, variant.Name, measured, met, message));
             }
         }
@@ -160,3 +171,22 @@ public sealed partial record Threshold
 /// <param name="Met">Whether the limit held.</param>
 /// <param name="Message">What was compared with what, in one line.</param>
 public sealed record ThresholdCheck(Threshold Threshold, string Scenario, string Variant, double? Measured, bool Met, string Message);
+
+/// <summary>How a <see cref="Threshold"/> compares a measured quantity with its limit.</summary>
+public enum ThresholdOperator
+{
+    /// <summary><c>&lt;=</c>: at most the limit.</summary>
+    AtMost,
+
+    /// <summary><c>&lt;</c>: below the limit.</summary>
+    Below,
+
+    /// <summary><c>&gt;=</c>: at least the limit.</summary>
+    AtLeast,
+
+    /// <summary><c>&gt;</c>: above the limit.</summary>
+    Above,
+
+    /// <summary><c>==</c>: exactly the limit.</summary>
+    Equal,
+}

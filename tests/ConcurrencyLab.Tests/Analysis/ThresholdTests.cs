@@ -20,7 +20,7 @@ public class ThresholdTests
     public void ReadsWhatItSays(string text, string? scenario, string variant, string quantity, string op, double value, bool ofIdeal)
     {
         var threshold = Parse(text);
-        Assert.Equal((scenario, variant, quantity, op, value, ofIdeal), (threshold.Scenario, threshold.Variant, threshold.Quantity, threshold.Operator, threshold.Value, threshold.OfIdeal));
+        Assert.Equal((scenario, variant, quantity, op, value, ofIdeal), (threshold.Scenario, threshold.Variant, threshold.Quantity, Threshold.Symbol(threshold.Operator), threshold.Value, threshold.OfIdeal));
     }
 
     [Theory]
