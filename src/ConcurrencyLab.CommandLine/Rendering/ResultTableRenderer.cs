@@ -98,10 +98,10 @@ internal static class ResultTableRenderer
                         table.AddColumn(grid.Numeric[i] ? header.RightAligned() : header.NoWrap());
                     }
 
-                    foreach (var row in grid.Rows)
+                    for (var r = 0; r < grid.Rows.Count; r++)
                     {
-                        var style = row[^1] == "kept up" ? Style.Plain : new Style(Color.Yellow);
-                        table.AddRow(row.Select(cell => (IRenderable)new Text(cell, style)));
+                        var style = r < grid.Flagged.Count && grid.Flagged[r] ? new Style(Color.Yellow) : Style.Plain;
+                        table.AddRow(grid.Rows[r].Select(cell => (IRenderable)new Text(cell, style)));
                     }
 
                     lines.Insert(0, table);

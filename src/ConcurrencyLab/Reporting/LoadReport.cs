@@ -11,7 +11,11 @@ namespace ConcurrencyLab.Reporting;
 /// <param name="Numeric">For each column, whether it holds numbers (right-aligned).</param>
 /// <param name="Rows">The rows, a cell per header.</param>
 /// <param name="Room">Which reports show it.</param>
-internal sealed record TextTable(string Kind, IReadOnlyList<string> Headers, IReadOnlyList<bool> Numeric, IReadOnlyList<IReadOnlyList<string>> Rows, Room Room = Room.All) : Block(Room);
+internal sealed record TextTable(string Kind, IReadOnlyList<string> Headers, IReadOnlyList<bool> Numeric, IReadOnlyList<IReadOnlyList<string>> Rows, Room Room = Room.All) : Block(Room)
+{
+    /// <summary>Which rows a reader's eye belongs on (a load step that did not keep up), by row; empty for none.</summary>
+    public IReadOnlyList<bool> Flagged { get; init; } = [];
+}
 
 /// <summary>
 /// The report of a service under open-loop load (<see cref="LoadResult"/>), as blocks: how it was loaded, each
@@ -252,6 +256,7 @@ internal static class LoadReport
             ? ["offered /s", "done /s", "done %", "p50 ms", "p99 ms", "errors", "outcome"]
             : ["offered /s", "sent /s", "done /s", "done %", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "service p99 ms", "late", "lag p99 ms", "timed out", "failed", "generator CPU ms", "service CPU ms", "outcome"]);
         var rows = new List<IReadOnlyList<string>>();
+        var flagged = new List<bool>();
         foreach (var variant in load.Variants)
         {
             foreach (var step in variant.Steps.OrderBy(s => s.Repeat).ThenBy(s => s.OfferedPerSecond))
@@ -262,7 +267,9 @@ internal static class LoadReport
                     row.Add((step.Repeat + 1).ToString(CultureInfo.InvariantCulture));
                 }
 
-                var outcome = Outcome(Saturation.Judge(step, variant.SloMs));
+                var judged = Saturation.Judge(step, variant.SloMs);
+                var outcome = Outcome(judged);
+                flagged.Add(judged != StepOutcome.KeptUp);
                 var failed = step.Failed.Sum(f => f.Value);
                 row.AddRange(brief
                     ? [Figures.Count(step.OfferedPerSecond), Figures.Count(step.CompletedPerSecond), Share(step.CompletedShare), Q(step.Latency?.P50Ms), Q(step.Latency?.P99Ms), Figures.Count(step.TimedOut + failed), outcome]
@@ -272,7 +279,7 @@ internal static class LoadReport
         }
 
         var numeric = headers.Select(h => h is not ("variant" or "outcome" or "failed")).ToList();
-        return new TextTable(brief ? "load-steps-brief" : "load-steps", headers, numeric, rows, brief ? Room.Brief : Room.Full);
+        return new TextTable(brief ? "load-steps-brief" : "load-steps", headers, numeric, rows, brief ? Room.Brief : Room.Full) { Flagged = flagged };
 
         static string Q(double? ms) => ms is { } v ? Figures.Ms(v) : "-";
         static string Share(double share) => (share * 100).ToString("0.#", CultureInfo.InvariantCulture);

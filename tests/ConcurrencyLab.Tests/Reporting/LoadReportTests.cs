@@ -113,6 +113,19 @@ public sealed class LoadReportTests
     }
 
     [Fact]
+    public void TheStepsTable_FlagsTheStepsThatDidNotKeepUp_AsData_NotByItsOwnText()
+    {
+        // Async's third step of each repeat completed half its requests; sync's second of each, 30%.
+        var run = Run(Async, Sync(60));
+        foreach (var table in ScenarioReport.Of(run.Scenarios[0], 2).OfType<TextTable>().Where(t => t.Kind.StartsWith("load-steps", StringComparison.Ordinal)))
+        {
+            Assert.Equal(table.Rows.Count, table.Flagged.Count);
+            Assert.Equal([false, false, true, false, false, true, false, true, false, true], table.Flagged);
+            Assert.All(table.Rows.Zip(table.Flagged), r => Assert.Equal(r.Second, r.First[^1] != "kept up"));
+        }
+    }
+
+    [Fact]
     public void TheStepsTable_IsTheSameInMarkdownAndHtml()
     {
         var run = Run(Async, Sync(60));
