@@ -46,7 +46,7 @@ internal static class ParameterOptions
             switch (option)
             {
                 case Option<bool> flag when parse.GetValue(flag):
-                    values[descriptor.Name] = "true";
+                    values[descriptor.Name] = Parameter.SwitchOn;
                     break;
                 case Option<string> text when parse.GetValue(text) is { } value:
                     values[descriptor.Name] = value;

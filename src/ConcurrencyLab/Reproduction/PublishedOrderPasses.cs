@@ -143,9 +143,10 @@ internal sealed class PublishedOrderPasses
         foreach (var (name, value) in run.ParametersAt(quick))
         {
             var descriptor = scenario.Parameters.FirstOrDefault(p => p.Name == name);
-            if (descriptor is { IsSwitch: true })
+            if (descriptor is Parameter<bool> { IsSwitch: true } flag)
             {
-                if (value == "true")
+                // Read as the switch reads it, never compared as text: given only where it is on.
+                if (flag.Parse(value) is (true, null))
                 {
                     arguments.Add("--" + name);
                 }

@@ -154,13 +154,19 @@ public abstract class Parameter
     public static Parameter<string> FreeText(string name, string defaultValue, string description) =>
         new(name, description, defaultValue, null, text => (text, null));
 
+    /// <summary>A switch's value when it is given, as parameters are held: text, as a user would type it.</summary>
+    internal const string SwitchOn = "true";
+
+    /// <summary>A switch's value when it is not given.</summary>
+    internal const string SwitchOff = "false";
+
     /// <summary>On or off, off unless given; on the command line a flag with no value.</summary>
     public static Parameter<bool> Switch(string name, string description) =>
-        new(name, description, "false", null, text => text switch
+        new(name, description, SwitchOff, null, text => text switch
         {
-            "true" => (true, null),
-            "false" => (false, null),
-            _ => (false, $"--{name} is on or off: true or false, not '{text}'."),
+            SwitchOn => (true, null),
+            SwitchOff => (false, null),
+            _ => (false, $"--{name} is on or off: {SwitchOn} or {SwitchOff}, not '{text}'."),
         })
         { Flag = true };
 
