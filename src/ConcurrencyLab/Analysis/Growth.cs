@@ -105,7 +105,7 @@ internal static partial class Growth
     private static string Auto(string name, int degree)
     {
         var at = name.IndexOf("@" + degree.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
-        return at < 0 ? name : string.Concat(name.AsSpan(0, at), "@auto", name.AsSpan(at + 1 + degree.ToString(System.Globalization.CultureInfo.InvariantCulture).Length));
+        return at < 0 ? name : string.Concat(name.AsSpan(0, at), "@" + Scenarios.BatchScenario.SearchWord, name.AsSpan(at + 1 + degree.ToString(System.Globalization.CultureInfo.InvariantCulture).Length));
     }
 
     /// <summary>A variant's name without its size: <c>parallel-for@4</c> for <c>parallel-for@4:items=1000</c>.</summary>

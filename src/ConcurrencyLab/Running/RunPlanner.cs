@@ -97,9 +97,9 @@ internal static partial class RunPlanner
             // --dop auto searches the degrees before the run: the plan is made at the default degrees, which the
             // degrees found replace.
             var search = false;
-            if (given.TryGetValue(DegreesName, out var dop) && dop.Contains("auto", StringComparison.OrdinalIgnoreCase))
+            if (given.TryGetValue(DegreesName, out var dop) && dop.Contains(BatchScenario.SearchWord, StringComparison.OrdinalIgnoreCase))
             {
-                if (!string.Equals(dop.Trim(), "auto", StringComparison.OrdinalIgnoreCase))
+                if (!string.Equals(dop.Trim(), BatchScenario.SearchWord, StringComparison.OrdinalIgnoreCase))
                 {
                     problems.Add($"--{DegreesName} '{dop}': auto searches the degree, so it cannot be given with degrees; give auto, or a list of degrees.");
                     continue;
