@@ -5,7 +5,6 @@ using ConcurrencyLab.FileSystem;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Scenarios;
 
 namespace ConcurrencyLab.Running;
 
@@ -39,8 +38,11 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     public bool Isolated => true;
 
     /// <inheritdoc/>
-    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, Task? before = null, CancellationToken cancellationToken = default)
+    public async Task<TrialResult> RunAsync(TrialLaunch launch, CancellationToken cancellationToken = default)
     {
+        ArgumentNullException.ThrowIfNull(launch);
+        var (scenario, request, timeout) = (launch.Scenario, launch.Request, launch.Timeout);
+        var (processStarted, childStarted, measured, before) = (launch.ProcessStarted, launch.ChildStarted, launch.Measured, launch.Before);
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(scenario);
 

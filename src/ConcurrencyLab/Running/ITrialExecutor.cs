@@ -11,16 +11,37 @@ internal interface ITrialExecutor
     bool Isolated { get; }
 
     /// <summary>
-    /// Runs <paramref name="request"/>, telling <paramref name="processStarted"/> the id of the process the trial
-    /// runs in once it runs, and <paramref name="childStarted"/> each process the trial starts and names (its services). Never throws for a failed, crashed or hung trial: those come back as a
-    /// <see cref="TrialResult"/> with status failed or timeout. <paramref name="measured"/> is told, at most once, when the
-    /// trial's process (given with its start time) has written its result and only its exit and the account of its events remain: a runner may start
-    /// the next trial's process then (an executor that cannot tell never calls it). Given <paramref name="before"/> (the
-    /// runner finishing the trial before: its exit, its account), a trial's process, told of that trial in
+    /// Runs the trial <paramref name="launch"/> describes. Never throws for a failed, crashed or hung trial: those come
+    /// back as a <see cref="TrialResult"/> with status failed or timeout.
+    /// </summary>
+    Task<TrialResult> RunAsync(TrialLaunch launch, CancellationToken cancellationToken = default);
+}
+
+/// <summary>One trial to run, and whom to tell as it goes.</summary>
+/// <param name="Scenario">The scenario the trial belongs to.</param>
+/// <param name="Request">What the trial runs: the variant, its parameters, its seed and its place in the run.</param>
+/// <param name="Timeout">How long its measured region may last.</param>
+internal sealed record TrialLaunch(Scenario Scenario, TrialRequest Request, TimeSpan Timeout)
+{
+    /// <summary>Told the id of the process the trial runs in, once it runs.</summary>
+    public Action<int>? ProcessStarted { get; init; }
+
+    /// <summary>Told each process the trial starts and names (its services).</summary>
+    public Action<int>? ChildStarted { get; init; }
+
+    /// <summary>
+    /// Told, at most once, when the trial's process (given with its start time) has written its result and only its
+    /// exit and the account of its events remain: a runner may start the next trial's process then (an executor that
+    /// cannot tell never calls it).
+    /// </summary>
+    public Action<PreviousTrial>? Measured { get; init; }
+
+    /// <summary>
+    /// The runner finishing the trial before (its exit, its account): a trial's process, told of that trial in
     /// <see cref="TrialRequest.After"/>, begins its region only once it has ended, so the runner's work on one trial
     /// never falls in the next one's region.
     /// </summary>
-    Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, Task? before = null, CancellationToken cancellationToken = default);
+    public Task? Before { get; init; }
 }
 
 /// <summary>Chooses the executor a run's options ask for.</summary>

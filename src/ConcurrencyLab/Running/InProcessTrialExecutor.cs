@@ -1,5 +1,4 @@
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Scenarios;
 
 namespace ConcurrencyLab.Running;
 
@@ -18,9 +17,12 @@ internal sealed class InProcessTrialExecutor : ITrialExecutor
     /// <summary>Set once a trial has been abandoned after its timeout.</summary>
     public bool AbandonedTrial { get; private set; }
 
-    /// <summary>Runs the trial on a pool thread of this process, whose id <paramref name="processStarted"/> is told (its threads include the runner's own).</summary>
-    public async Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, Task? before = null, CancellationToken cancellationToken = default)
+    /// <summary>Runs the trial on a pool thread of this process, whose id <see cref="TrialLaunch.ProcessStarted"/> is told (its threads include the runner's own).</summary>
+    public async Task<TrialResult> RunAsync(TrialLaunch launch, CancellationToken cancellationToken = default)
     {
+        ArgumentNullException.ThrowIfNull(launch);
+        var (scenario, request, timeout) = (launch.Scenario, launch.Request, launch.Timeout);
+        var processStarted = launch.ProcessStarted;
         ArgumentNullException.ThrowIfNull(request);
         processStarted?.Invoke(Environment.ProcessId);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);

@@ -174,15 +174,14 @@ internal sealed partial class Runner
                                 exiting = null;
                                 var news = new HeldNews();
                                 var measured = new TaskCompletionSource<PreviousTrial>(TaskCreationOptions.RunContinuationsAsynchronously);
-                                var trial = started = _executor.RunAsync(
-                                    scenarioPlan.Scenario,
-                                    request,
-                                    plan.TrialTimeout,
-                                    processId => news.Tell(() => Notify(o => o.TrialProcessStarted(progress, processId), notes)),
-                                    child => news.Tell(() => Notify(o => o.TrialChildStarted(progress, child), notes)),
-                                    overlap ? previous => measured.TrySetResult(previous) : null,
-                                    finishing,
-                                    cancellationToken);
+                                var launch = new TrialLaunch(scenarioPlan.Scenario, request, plan.TrialTimeout)
+                                {
+                                    ProcessStarted = processId => news.Tell(() => Notify(o => o.TrialProcessStarted(progress, processId), notes)),
+                                    ChildStarted = child => news.Tell(() => Notify(o => o.TrialChildStarted(progress, child), notes)),
+                                    Measured = overlap ? previous => measured.TrySetResult(previous) : null,
+                                    Before = finishing,
+                                };
+                                var trial = started = _executor.RunAsync(launch, cancellationToken);
                                 if (finishing is not null)
                                 {
                                     await finishing.ConfigureAwait(false);

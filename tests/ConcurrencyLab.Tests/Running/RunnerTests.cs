@@ -417,8 +417,9 @@ public sealed class RunnerTests
 
         public bool Isolated => true;
 
-        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, Task? before = null, CancellationToken cancellationToken = default)
+        public Task<TrialResult> RunAsync(TrialLaunch launch, CancellationToken cancellationToken = default)
         {
+            var (scenario, request, timeout, processStarted, childStarted, measured, before) = (launch.Scenario, launch.Request, launch.Timeout, launch.ProcessStarted, launch.ChildStarted, launch.Measured, launch.Before);
             var n = Calls.Count;
             Calls.Add(request);
             GivenBefore.Add(before is not null);
@@ -469,8 +470,9 @@ public sealed class RunnerTests
 
         public bool Isolated => true;
 
-        public Task<TrialResult> RunAsync(Scenario scenario, TrialRequest request, TimeSpan timeout, Action<int>? processStarted = null, Action<int>? childStarted = null, Action<PreviousTrial>? measured = null, Task? before = null, CancellationToken cancellationToken = default)
+        public Task<TrialResult> RunAsync(TrialLaunch launch, CancellationToken cancellationToken = default)
         {
+            var (scenario, request, timeout, processStarted, childStarted, measured, before) = (launch.Scenario, launch.Request, launch.Timeout, launch.ProcessStarted, launch.ChildStarted, launch.Measured, launch.Before);
             Calls.Add(request);
             return Task.FromResult(script(request) with { Repeat = request.Repeat });
         }
