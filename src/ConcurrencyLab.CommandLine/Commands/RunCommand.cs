@@ -258,9 +258,6 @@ internal static class RunCommand
         return breaches.Count > 0 ? ExitCode.ThresholdFailed : allOk && failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
     }
 
-    /// <summary>How often the live view redraws: a few times a second, so watching costs the trials little.</summary>
-    internal static readonly TimeSpan LiveRefresh = TimeSpan.FromMilliseconds(250);
-
     private static async Task<RunResult> RunLiveAsync(IAnsiConsole console, RunOptions options, ConsoleErrorLogger logger, RunPlan plan, bool crank, CancellationToken cancellationToken)
     {
         RunResult? record = null;

@@ -19,6 +19,9 @@ internal sealed class LiveSession : IRunObserver, IDisposable
 
     public LiveSession(IAnsiConsole console) => _console = console ?? throw new ArgumentNullException(nameof(console));
 
+    /// <summary>How often the live view redraws: a few times a second, so watching costs the trials little.</summary>
+    internal static readonly TimeSpan LiveRefresh = TimeSpan.FromMilliseconds(250);
+
     /// <summary>Whether <paramref name="console"/> can show the live view: a terminal that takes ANSI, and no <c>--plain</c>.</summary>
     internal static bool Possible(IAnsiConsole console, bool plain) =>
         !plain && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
@@ -28,7 +31,7 @@ internal sealed class LiveSession : IRunObserver, IDisposable
     {
         LiveProgress? live = null;
         var progress = console.Progress();
-        progress.RefreshRate = Commands.RunCommand.LiveRefresh;
+        progress.RefreshRate = LiveRefresh;
         return progress
             .AutoClear(true)
             .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new RemainingTimeColumn())

@@ -14,9 +14,8 @@ public sealed class AssemblyArrowsTests
     {
         ["ConcurrencyLab.CommandLine"] =
         [
-            ("Rendering", "Commands", "the live view and the crank observer take the commands' request types"),
-            ("(root)", "Commands", "LabProgram hands its arguments to the command tree"),
-            ("Commands", "(root)", "the commands return ExitCode and read LabProgramOptions, which the root declares"),
+            ("(root)", "Commands", "LabProgram hands its arguments to the command tree (CommandLineRoot)"),
+            ("Commands", "(root)", "the commands return ExitCode and read LabProgramOptions, public types of the root namespace a user's program names"),
         ],
         ["ConcurrencyLab.Experiments"] = [],
     };

@@ -114,7 +114,7 @@ public sealed class LiveSessionTests
         var progress = new ConcurrencyLab.Running.TrialProgress("delay", "whenall", Warmup: false, Round: 0, Index: 0, Total: 2);
         session.TrialStarting(progress);
         session.TrialFinished(progress, new TrialResult { Metrics = Measured.Metrics(48.9, (StandardMetrics.PeakThreads, 15)), ItemsPlanned = 1, ItemsCompleted = 1 });
-        Thread.Sleep(2 * (int)ConcurrencyLab.CommandLine.Commands.RunCommand.LiveRefresh.TotalMilliseconds);
+        Thread.Sleep(2 * (int)ConcurrencyLab.CommandLine.Rendering.LiveSession.LiveRefresh.TotalMilliseconds);
         var ended = Task.Run(() => session.ScenarioFinished(new ConcurrencyLab.Running.ScenarioRecord(plan.Scenarios[0], [], [], plan.Scenarios[0].Ideal, new Dictionary<string, double>())));
 
         Assert.True(ended.Wait(TimeSpan.FromSeconds(10)), "the display did not end with the run's last scenario");
