@@ -73,7 +73,10 @@ internal static class ReproduceCommand
             {
                 errors.Add(notEarlier);
             }
-            else if (earlier is not null && errors.Count == 0 && Reproducer.JudgeAgainProblem(chosen, earlierQuick, Path.GetFullPath(earlier)) is { } cannotJudge)
+
+            // Each earlier results file is read once: to check it can be judged, then to judge it.
+            var earlierRuns = new Dictionary<string, ConcurrencyLab.Results.RunResult>(StringComparer.Ordinal);
+            if (earlier is not null && errors.Count == 0 && Reproducer.JudgeAgainProblem(chosen, earlierQuick, Path.GetFullPath(earlier), earlierRuns) is { } cannotJudge)
             {
                 errors.Add(cannotJudge);
             }
@@ -96,7 +99,7 @@ internal static class ReproduceCommand
             if (earlier is not null)
             {
                 // Judged again at the scale the earlier reproduction measured, into a folder of its own.
-                var again = Reproducer.JudgeAgain(chosen, earlierQuick, Path.GetFullPath(earlier));
+                var again = Reproducer.JudgeAgain(chosen, earlierQuick, Path.GetFullPath(earlier), earlierRuns);
                 ReproductionRenderer.Write(console, again);
                 var problems = ReproductionReport.WriteAll(again, folder, out var made);
                 foreach (var unwritten in problems)

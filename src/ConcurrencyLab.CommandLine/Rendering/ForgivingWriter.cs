@@ -1,5 +1,3 @@
-using System.Text;
-
 namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>
@@ -8,25 +6,10 @@ namespace ConcurrencyLab.CommandLine.Rendering;
 /// written to its files and the exit code still says what happened to it; the run's own files are the record, the
 /// console only its echo.
 /// </summary>
-internal sealed class ForgivingWriter(TextWriter inner) : TextWriter
+internal sealed class ForgivingWriter(TextWriter inner) : Hosting.SyncForwardingWriter(inner)
 {
     private static int _installed;
     private volatile bool _lost;
-
-    /// <inheritdoc/>
-    public override Encoding Encoding => inner.Encoding;
-
-    /// <inheritdoc/>
-    public override IFormatProvider FormatProvider => inner.FormatProvider;
-
-    /// <inheritdoc/>
-#pragma warning disable CS8765 // The base allows null to mean the default line end.
-    public override string NewLine
-    {
-        get => inner.NewLine;
-        set => inner.NewLine = value;
-    }
-#pragma warning restore CS8765
 
     /// <summary>Puts forgiving writers in place of the console's standard output and error, once a process.</summary>
     public static void Install()
@@ -41,86 +24,29 @@ internal sealed class ForgivingWriter(TextWriter inner) : TextWriter
     }
 
     /// <inheritdoc/>
-    public override void Write(char value) => Try(() => inner.Write(value));
+    public override void Write(char value) => Try(() => Inner.Write(value));
 
     /// <inheritdoc/>
-    public override void Write(string? value) => Try(() => inner.Write(value));
+    public override void Write(string? value) => Try(() => Inner.Write(value));
 
     /// <inheritdoc/>
-    public override void Write(char[] buffer, int index, int count) => Try(() => inner.Write(buffer, index, count));
+    public override void Write(char[] buffer, int index, int count) => Try(() => Inner.Write(buffer, index, count));
 
     /// <inheritdoc/>
     public override void Write(ReadOnlySpan<char> buffer)
     {
         var copy = buffer.ToString();
-        Try(() => inner.Write(copy));
+        Try(() => Inner.Write(copy));
     }
 
     /// <inheritdoc/>
-    public override void WriteLine(string? value) => Try(() => inner.WriteLine(value));
+    public override void WriteLine(string? value) => Try(() => Inner.WriteLine(value));
 
     /// <inheritdoc/>
-    public override void WriteLine() => Try(inner.WriteLine);
+    public override void WriteLine() => Try(Inner.WriteLine);
 
     /// <inheritdoc/>
-    public override void Flush() => Try(inner.Flush);
-
-    /// <inheritdoc/>
-    public override Task WriteAsync(char value)
-    {
-        Write(value);
-        return Task.CompletedTask;
-    }
-
-    /// <inheritdoc/>
-    public override Task WriteAsync(string? value)
-    {
-        Write(value);
-        return Task.CompletedTask;
-    }
-
-    /// <inheritdoc/>
-    public override Task WriteAsync(char[] buffer, int index, int count)
-    {
-        Write(buffer, index, count);
-        return Task.CompletedTask;
-    }
-
-    /// <inheritdoc/>
-    public override Task WriteAsync(ReadOnlyMemory<char> buffer, CancellationToken cancellationToken = default)
-    {
-        Write(buffer.Span);
-        return Task.CompletedTask;
-    }
-
-    /// <inheritdoc/>
-    public override Task WriteLineAsync(string? value)
-    {
-        WriteLine(value);
-        return Task.CompletedTask;
-    }
-
-    /// <inheritdoc/>
-    public override Task WriteLineAsync(ReadOnlyMemory<char> buffer, CancellationToken cancellationToken = default)
-    {
-        Write(buffer.Span);
-        WriteLine();
-        return Task.CompletedTask;
-    }
-
-    /// <inheritdoc/>
-    public override Task FlushAsync()
-    {
-        Flush();
-        return Task.CompletedTask;
-    }
-
-    /// <inheritdoc/>
-    public override Task FlushAsync(CancellationToken cancellationToken)
-    {
-        Flush();
-        return Task.CompletedTask;
-    }
+    public override void Flush() => Try(Inner.Flush);
 
     private void Try(Action write)
     {

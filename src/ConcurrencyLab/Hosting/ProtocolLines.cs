@@ -21,6 +21,9 @@ internal static class ProtocolLines
         ("#ChildProcessId", "# ChildProcessId"),
     ];
 
+    // The longest end of a line that could still become a marker: one character short of the longest marker.
+    private static readonly int LongestOpenTail = Markers.Max(m => m.Marker.Length) - 1;
+
     private static Guard? _out;
     private static Guard? _error;
 
@@ -63,8 +66,7 @@ internal static class ProtocolLines
     // The length of the longest end of text that could begin a marker the next write completes.
     private static int OpenTail(StringBuilder text)
     {
-        var longest = Markers.Max(m => m.Marker.Length) - 1;
-        for (var length = Math.Min(longest, text.Length); length > 0; length--)
+        for (var length = Math.Min(LongestOpenTail, text.Length); length > 0; length--)
         {
             var start = text.Length - length;
             if (text[start] != '#')
@@ -151,27 +153,12 @@ internal static class ProtocolLines
     /// A writer that writes at once all but an end that could still become a marker, with every marker broken.
     /// Calls come one at a time: the console's synchronised writer wraps it.
     /// </summary>
-    internal sealed class Guard(TextWriter inner) : TextWriter
+    internal sealed class Guard(TextWriter inner) : SyncForwardingWriter(inner)
     {
         private readonly StringBuilder _pending = new();
 
         // Whether part of the current line is already written.
         private bool _lineOpen;
-
-        /// <inheritdoc/>
-        public override Encoding Encoding => inner.Encoding;
-
-        /// <inheritdoc/>
-        public override IFormatProvider FormatProvider => inner.FormatProvider;
-
-        /// <inheritdoc/>
-#pragma warning disable CS8765 // The base allows null to mean the default line end.
-        public override string NewLine
-        {
-            get => inner.NewLine;
-            set => inner.NewLine = value;
-        }
-#pragma warning restore CS8765
 
         /// <inheritdoc/>
         public override void Write(char value) => Take([value]);
@@ -196,70 +183,13 @@ internal static class ProtocolLines
         }
 
         /// <inheritdoc/>
-        public override void Flush() => inner.Flush();
-
-        /// <inheritdoc/>
-        public override Task WriteAsync(char value)
-        {
-            Write(value);
-            return Task.CompletedTask;
-        }
-
-        /// <inheritdoc/>
-        public override Task WriteAsync(string? value)
-        {
-            Write(value);
-            return Task.CompletedTask;
-        }
-
-        /// <inheritdoc/>
-        public override Task WriteAsync(char[] buffer, int index, int count)
-        {
-            Write(buffer, index, count);
-            return Task.CompletedTask;
-        }
-
-        /// <inheritdoc/>
-        public override Task WriteAsync(ReadOnlyMemory<char> buffer, CancellationToken cancellationToken = default)
-        {
-            Write(buffer.Span);
-            return Task.CompletedTask;
-        }
-
-        /// <inheritdoc/>
-        public override Task WriteLineAsync(string? value)
-        {
-            WriteLine(value);
-            return Task.CompletedTask;
-        }
-
-        /// <inheritdoc/>
-        public override Task WriteLineAsync(ReadOnlyMemory<char> buffer, CancellationToken cancellationToken = default)
-        {
-            Write(buffer.Span);
-            WriteLine();
-            return Task.CompletedTask;
-        }
-
-        /// <inheritdoc/>
-        public override Task FlushAsync()
-        {
-            Flush();
-            return Task.CompletedTask;
-        }
-
-        /// <inheritdoc/>
-        public override Task FlushAsync(CancellationToken cancellationToken)
-        {
-            Flush();
-            return Task.CompletedTask;
-        }
+        public override void Flush() => Inner.Flush();
 
         /// <summary>Everything held written, broken where it holds a marker, and flushed.</summary>
         internal void FlushHeld()
         {
             Emit(_pending.Length);
-            inner.Flush();
+            Inner.Flush();
         }
 
         /// <summary>The lab's own protocol, past the guard, starting a line of its own.</summary>
@@ -268,11 +198,11 @@ internal static class ProtocolLines
             Emit(_pending.Length);
             if (_lineOpen)
             {
-                inner.Write('\n');
+                Inner.Write('\n');
             }
 
-            inner.Write(text);
-            inner.Flush();
+            Inner.Write(text);
+            Inner.Flush();
             _lineOpen = text.Length > 0 && text[^1] != '\n';
         }
 
@@ -292,7 +222,7 @@ internal static class ProtocolLines
                 return;
             }
 
-            inner.Write(Neutralise(_pending.ToString(0, count)));
+            Inner.Write(Neutralise(_pending.ToString(0, count)));
             _lineOpen = _pending[count - 1] != '\n';
             _pending.Remove(0, count);
         }

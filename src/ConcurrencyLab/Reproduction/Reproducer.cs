@@ -111,7 +111,11 @@ internal sealed class Reproducer
     /// claims would be judged as one machine's. Null when it can be; a results file that cannot be read is for
     /// <see cref="JudgeAgain"/> to record.
     /// </summary>
-    public static string? JudgeAgainProblem(IReadOnlyList<Scenario> scenarios, bool quick, string from)
+    /// <param name="scenarios">The posts chosen.</param>
+    /// <param name="quick">The scale the earlier reproduction ran at.</param>
+    /// <param name="from">Its folder.</param>
+    /// <param name="read">Where each results file read here is kept, by its path, for <see cref="JudgeAgain"/> to judge without reading it again.</param>
+    public static string? JudgeAgainProblem(IReadOnlyList<Scenario> scenarios, bool quick, string from, IDictionary<string, RunResult>? read = null)
     {
         ArgumentNullException.ThrowIfNull(scenarios);
         ArgumentNullException.ThrowIfNull(from);
@@ -127,7 +131,10 @@ internal sealed class Reproducer
         {
             try
             {
-                machines.Add((key, ResultsFile.Read(Path.Combine(from, key, JsonExporter.Default.FileName)).Environment));
+                var path = Path.Combine(from, key, JsonExporter.Default.FileName);
+                var run = ResultsFile.Read(path);
+                read?.TryAdd(path, run);
+                machines.Add((key, run.Environment));
             }
             catch (ResultsFileException)
             {
@@ -146,7 +153,7 @@ internal sealed class Reproducer
     /// reproduction measured into <paramref name="from"/> (each run's <c>results.json</c>, read as any results file
     /// is: one that cannot be read leaves its claims unjudged, with why). Nothing is run.
     /// </summary>
-    public static ReproductionResult JudgeAgain(IReadOnlyList<Scenario> scenarios, bool quick, string from)
+    public static ReproductionResult JudgeAgain(IReadOnlyList<Scenario> scenarios, bool quick, string from, IReadOnlyDictionary<string, RunResult>? read = null)
     {
         ArgumentNullException.ThrowIfNull(scenarios);
         var rows = new List<ClaimVerdict>();
@@ -170,10 +177,11 @@ internal sealed class Reproducer
 
                 try
                 {
-                    var read = ResultsFile.Read(Path.Combine(folder, JsonExporter.Default.FileName));
-                    var measured = read.Scenarios.FirstOrDefault(s => s.Name == scenario.Name);
-                    machine ??= read.Environment;
-                    results[run.Key] = new RunOutcome(measured, measured is null ? $"{folder} holds no results of {scenario.Name}" : null, false, read.Environment, read.Settings);
+                    var path = Path.Combine(folder, JsonExporter.Default.FileName);
+                    var earlier = read?.GetValueOrDefault(path) ?? ResultsFile.Read(path);
+                    var measured = earlier.Scenarios.FirstOrDefault(s => s.Name == scenario.Name);
+                    machine ??= earlier.Environment;
+                    results[run.Key] = new RunOutcome(measured, measured is null ? $"{folder} holds no results of {scenario.Name}" : null, false, earlier.Environment, earlier.Settings);
                     runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), folder, 0, measured?.Notes ?? [], measured?.Variants.All(v => v.Status == TrialStatus.Ok) == true, measured is not null));
                 }
                 catch (ResultsFileException ex)

@@ -54,6 +54,20 @@ public sealed class JudgeAgainTests : IDisposable
     }
 
     [Fact]
+    public void TheFilesCheckedBeforeJudging_AreJudgedAsRead_NotReadAgain()
+    {
+        WriteDelayRun();
+        var read = new Dictionary<string, RunResult>(StringComparer.Ordinal);
+        Assert.Null(Reproducer.JudgeAgainProblem(Posts, quick: true, _folder, read));
+        Assert.Single(read);
+
+        // Gone from the disk after the check: the judgement stands on what the check read.
+        File.Delete(Path.Combine(_folder, "delay", "results.json"));
+        var again = Reproducer.JudgeAgain(Posts, quick: true, _folder, read);
+        Assert.Equal(Verdict.Holds, again.Claims.First(c => c.Result.Id == "delay-channel-12x" && c.Run == "delay").Result.Verdict);
+    }
+
+    [Fact]
     public void AFolderWithNoRunOfAPost_IsNothingToJudge_AndRunsFromTwoMachinesAreRefused_NamingEach()
     {
         var nothing = Reproducer.JudgeAgainProblem(Posts, quick: true, _folder);
