@@ -4,6 +4,7 @@ using ConcurrencyLab.Claims;
 using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using Spectre.Console;
 
@@ -33,9 +34,10 @@ internal static class ReportCommand
                 run = await Task.Run(
                     () =>
                     {
-                        // A version 1 file recorded variants by name only: the scenarios read their structure back.
+                        // A version 1 file recorded variants by name only, and older files lack what the structure gives:
+                        // the scenarios read it back.
                         var read = ResultsFile.Read(path, out var writtenAs);
-                        read = writtenAs < 2 ? RecordedVariants.WithStructure(read, scenarios) : read;
+                        read = RecordedVariants.WithGrowthLines(writtenAs < 2 ? RecordedVariants.WithStructure(read, scenarios) : read, scenarios);
 
                         // The published claims are judged again by this build's rules, each only where the run met its
                         // conditions: a verdict an older build gave on a run that did not test its claim is not repeated.

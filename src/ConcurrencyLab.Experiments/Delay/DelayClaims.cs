@@ -152,13 +152,14 @@ internal static class DelayClaims
     internal static Judgement AotForEachAsync40Wins(ClaimEvidence evidence) => Decide.Each(
         [.. new[] { (ProbeBuild.AsNoted, "the note's build"), (ProbeBuild.NativeAot, "native AOT") }.Select(b =>
         {
-            var ratio = evidence.Ratio(ProbeBuilds.Variant("foreach-async@40", b.Item1), ProbeBuilds.Variant("channel", b.Item1));
+            var inBuild = evidence.In(b.Item1);
+            var ratio = inBuild.Ratio("foreach-async@40", "channel");
             return (b.Item2, Decide.Below(
                 Quantity.Ratio($"foreach-async@40 over channel in the {ProbeBuilds.Name(b.Item1)} build, median wall time"),
                 ratio,
                 1,
                 null,
-                $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(evidence.Wall(ProbeBuilds.Variant("foreach-async@40", b.Item1)))} against {ClaimEvidence.Time(evidence.Wall(ProbeBuilds.Variant("channel", b.Item1)))}",
+                $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(inBuild.Wall("foreach-async@40"))} against {ClaimEvidence.Time(inBuild.Wall("channel"))}",
                 $"degree 40 finishes first: unprimed, each case pays its JIT in the region ({Jit(evidence, "channel", b.Item1)} for the Channel, {Jit(evidence, "foreach-async@40", b.Item1)} for degree 40), and the Channel's PLINQ and channel code is the more to compile",
                 $"degree 40 waits in three waves where the Channel waits once ({Jit(evidence, "channel", b.Item1)} for the Channel, {Jit(evidence, "foreach-async@40", b.Item1)} for degree 40)"));
         })],
@@ -167,15 +168,15 @@ internal static class DelayClaims
     /// <summary>channel in the note's build over channel in the same build untrimmed above 1.1, interval and all: PublishTrimmed the one difference.</summary>
     internal static Judgement TrimmingPenalisesTheChannel(ClaimEvidence evidence)
     {
-        var trimmed = ProbeBuilds.Variant("channel", ProbeBuild.AsNoted);
-        var untrimmed = ProbeBuilds.Variant("channel", ProbeBuild.AsNotedUntrimmed);
-        var ratio = evidence.Ratio(trimmed, untrimmed);
+        var trimmed = evidence.In(ProbeBuild.AsNoted).Wall("channel");
+        var untrimmed = evidence.In(ProbeBuild.AsNotedUntrimmed).Wall("channel");
+        var ratio = Estimate.Ratio(trimmed, untrimmed);
         return Decide.Above(
             Quantity.Ratio("channel in the note's build over the same build untrimmed, median wall time"),
             ratio,
             1.1,
             null,
-            $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(evidence.Wall(trimmed))} against {ClaimEvidence.Time(evidence.Wall(untrimmed))}",
+            $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(trimmed)} against {ClaimEvidence.Time(untrimmed)}",
             $"unprimed, the trimmed build compiles {Jit(evidence, "channel", ProbeBuild.AsNoted)} where the untrimmed one compiles {Jit(evidence, "channel", ProbeBuild.AsNotedUntrimmed)}: trimming rewrites the framework's assemblies without their ready-to-run code",
             $"trimmed, the build runs the Channel case no more than a tenth slower ({Jit(evidence, "channel", ProbeBuild.AsNoted)} against {Jit(evidence, "channel", ProbeBuild.AsNotedUntrimmed)} untrimmed)");
     }
@@ -183,9 +184,8 @@ internal static class DelayClaims
     // The JIT's work in a case's region in one build, from its trials: "1,558 methods in 124 ms".
     private static string Jit(ClaimEvidence evidence, string variant, ProbeBuild build)
     {
-        var name = ProbeBuilds.Variant(variant, build);
-        var methods = evidence.Values(name, StandardMetrics.JitMethods);
-        var ms = evidence.Values(name, StandardMetrics.Jit);
+        var methods = evidence.In(build).Values(variant, StandardMetrics.JitMethods);
+        var ms = evidence.In(build).Values(variant, StandardMetrics.Jit);
         return methods.Count == 0 || ms.Count == 0
             ? "no JIT account"
             : $"{Statistics.MedianEstimate.MedianOf(methods).ToString("#,0", System.Globalization.CultureInfo.InvariantCulture)} methods in {ClaimEvidence.Time(Statistics.MedianEstimate.MedianOf(ms))}";

@@ -1,19 +1,21 @@
-using System.Text.RegularExpressions;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Scenarios;
 using Perfolizer.Mathematics.Distributions.ContinuousDistributions;
 
 namespace ConcurrencyLab.Analysis;
 
 /// <summary>Fits how each variant's time grew with a parameter grown by <c>--grow</c> (see <see cref="GrowthResult"/>).</summary>
-internal static partial class Growth
+internal static class Growth
 {
     /// <summary>
     /// The growth of <paramref name="scenario"/>'s variants over <paramref name="parameter"/>'s <paramref name="sizes"/>,
-    /// against the ideal at each (<paramref name="idealsMs"/>, by size; 0 or absent where there is none).
+    /// against the ideal at each (<paramref name="idealsMs"/>, by size; 0 or absent where there is none). A line is
+    /// the variants whose keys differ only in the size, named by <paramref name="space"/>.
     /// </summary>
-    public static GrowthResult Of(ScenarioResult scenario, string parameter, IReadOnlyList<int> sizes, IReadOnlyDictionary<int, double> idealsMs)
+    public static GrowthResult Of(ScenarioResult scenario, VariantSpace space, string parameter, IReadOnlyList<int> sizes, IReadOnlyDictionary<int, double> idealsMs)
     {
         ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(space);
         ArgumentNullException.ThrowIfNull(parameter);
         ArgumentNullException.ThrowIfNull(sizes);
         ArgumentNullException.ThrowIfNull(idealsMs);
@@ -24,7 +26,9 @@ internal static partial class Growth
         var searched = scenario.DegreeSearches.Select(d => d.Variant).ToHashSet(StringComparer.Ordinal);
         var lines = scenario.Variants
             .Where(v => v.WholeNumber(parameter) is { } size && sizes.Contains(size))
-            .GroupBy(v => LineOf(searched.Contains(v.Name) && v.WholeNumber(Scenarios.BatchVariant.DegreeName) is { } degree ? Auto(v.Name, degree) : v.Name, parameter), StringComparer.Ordinal)
+            .Select(v => (Variant: v, Key: space.KeyOf(v)))
+            .Where(v => v.Key is not null)
+            .GroupBy(v => LineOf(searched.Contains(v.Variant.Name) ? Searched(v.Key!) : v.Key!, parameter), v => v.Variant)
             .Select(line =>
             {
                 var at = sizes.Select(s => line.FirstOrDefault(v => v.WholeNumber(parameter) == s)).ToList();
@@ -35,7 +39,7 @@ internal static partial class Growth
                 var fit = Fit(points);
                 return new LineGrowth
                 {
-                    Line = line.Key,
+                    Line = space.NameOf(line.Key),
                     MediansMs = medians,
                     Exponent = fit.Exponent,
                     ExponentLow = fit.Low,
@@ -46,7 +50,10 @@ internal static partial class Growth
             .OrderBy(l => l.Exponent ?? double.MaxValue)
             .ThenBy(l => l.Line, StringComparer.Ordinal)
             .ToList();
-        return new GrowthResult { Parameter = parameter, Sizes = sizes, IdealsMs = ideals, IdealExponent = idealExponent, Lines = lines };
+        var baseline = scenario.Variants.FirstOrDefault(v => v.Name == scenario.Baseline) is { } first && space.KeyOf(first) is { } key
+            ? space.NameOf(LineOf(key, parameter))
+            : null;
+        return new GrowthResult { Parameter = parameter, Sizes = sizes, IdealsMs = ideals, IdealExponent = idealExponent, Lines = lines, BaselineLine = baseline };
     }
 
     /// <summary>
@@ -102,19 +109,13 @@ internal static partial class Growth
     }
 
     // foreach-async@32:items=100 as foreach-async@auto:items=100.
-    private static string Auto(string name, int degree)
-    {
-        var at = name.IndexOf("@" + degree.ToString(System.Globalization.CultureInfo.InvariantCulture), StringComparison.Ordinal);
-        return at < 0 ? name : string.Concat(name.AsSpan(0, at), "@" + Scenarios.BatchScenario.SearchWord, name.AsSpan(at + 1 + degree.ToString(System.Globalization.CultureInfo.InvariantCulture).Length));
-    }
+    private static VariantKey Searched(VariantKey key) =>
+        key.WholeNumber(BatchVariant.DegreeName) is null ? key : key.With(BatchVariant.DegreeName, VariantValue.Of(BatchScenario.SearchWord));
 
-    /// <summary>A variant's name without its size: <c>parallel-for@4</c> for <c>parallel-for@4:items=1000</c>.</summary>
-    public static string LineOf(string variant, string parameter)
+    /// <summary>A variant's line: its key without the size, <c>parallel-for@4</c> for <c>parallel-for@4:items=1000</c>.</summary>
+    public static VariantKey LineOf(VariantKey variant, string parameter)
     {
         ArgumentNullException.ThrowIfNull(variant);
-        return SizePart().Replace(variant, m => m.Groups["name"].Value == parameter ? string.Empty : m.Value);
+        return variant.Without(parameter);
     }
-
-    [GeneratedRegex(@":(?<name>[a-z0-9-]+)=\d+")]
-    private static partial Regex SizePart();
 }

@@ -63,10 +63,10 @@ internal static class Summarizer
 
         // With --grow, each size has its own ideal and its own baseline: the baseline's variant at that size.
         double IdealOf(Variant v) => grow?.SizeOf(v) is { } size && scenario.GrowIdeals.TryGetValue(size, out var bound) && bound.Ms > 0 ? bound.Ms : scenario.Ideal.Ms;
-        var baselineLine = baseline is null || grow is null ? null : Growth.LineOf(baseline.Variant.Name, grow.Name);
+        var baselineLine = baseline is null || grow is null ? null : Growth.LineOf(baseline.Variant.Key, grow.Name);
         var baselineBySize = grow is null || baselineLine is null
             ? []
-            : scenario.Variants.Where(o => grow.SizeOf(o.Variant) is not null && Growth.LineOf(o.Variant.Name, grow.Name) == baselineLine)
+            : scenario.Variants.Where(o => grow.SizeOf(o.Variant) is not null && Growth.LineOf(o.Variant.Key, grow.Name).Equals(baselineLine))
                 .GroupBy(o => grow.SizeOf(o.Variant)!.Value)
                 .ToDictionary(g => g.Key, g => MedianWall(g.First()));
         var baselineMedian = baseline is null ? null : MedianWall(baseline);
@@ -130,7 +130,7 @@ internal static class Summarizer
         result = result with { Expectations = plan.Scenario.WeighableExpectations(result.Parameters) };
         if (grow is not null)
         {
-            result = result with { Growth = Growth.Of(result, grow.Name, grow.Sizes, grow.Sizes.ToDictionary(size => size, size => scenario.GrowIdeals.TryGetValue(size, out var b) && b.Ms > 0 ? b.Ms : 0)) };
+            result = result with { Growth = Growth.Of(result, plan.Space ?? plan.Scenario.Variants(plan.Parameters), grow.Name, grow.Sizes, grow.Sizes.ToDictionary(size => size, size => scenario.GrowIdeals.TryGetValue(size, out var b) && b.Ms > 0 ? b.Ms : 0)) };
         }
 
         var answered = Answer(result, processorCount);
@@ -216,7 +216,7 @@ internal static class Summarizer
 
         // A run that swept the processor count is judged at each count, as a reproduction's is.
         var cores = result.Variants.Select(v => v.WholeNumber(RuntimeSettings.Cores.Parameter.Name)).OfType<int>().Distinct().Order().ToList();
-        var evidence = new ClaimEvidence(result, cores, runs: runs, machine: machine, settings: settings);
+        var evidence = new ClaimEvidence(result, cores, runs: runs, machine: machine, settings: settings, space: RecordedVariants.SpaceOf(scenario, result));
         return [.. (PostClaims.Of(scenario)?.Claims ?? []).Select(claim => claim.ToResult(claim.Evaluate(evidence)))];
     }
 

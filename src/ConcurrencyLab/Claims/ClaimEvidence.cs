@@ -2,6 +2,7 @@ using System.Globalization;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Statistics;
 
 namespace ConcurrencyLab.Claims;
@@ -16,7 +17,8 @@ namespace ConcurrencyLab.Claims;
 internal sealed class ClaimEvidence
 {
     private readonly ScenarioResult? _result;
-    private readonly string _suffix;
+    private readonly (string Name, VariantValue Value)? _slice;
+    private readonly VariantSpace? _space;
     private readonly IReadOnlyDictionary<string, ClaimEvidence> _runs;
     private readonly IReadOnlySet<string>? _pinned;
     private readonly IReadOnlyList<VariantRequirement> _variants;
@@ -29,17 +31,38 @@ internal sealed class ClaimEvidence
     /// <param name="machine">The machine that measured the run; null for this one.</param>
     /// <param name="settings">How the run was made; null where it is not known.</param>
     /// <param name="notMade">Whether there is no result because the run was never made (cancelled, or not found), rather than made and failed.</param>
-    public ClaimEvidence(ScenarioResult? result, IReadOnlyList<int> cores, string? absent = null, IReadOnlyDictionary<string, ClaimEvidence>? runs = null, EnvironmentInfo? machine = null, RunSettings? settings = null, bool notMade = false)
-        : this(result, cores, string.Empty, absent, runs ?? new Dictionary<string, ClaimEvidence>(), null, [], null, machine ?? EnvironmentInfo.Current(), settings)
+    /// <param name="space">The variants of the scenario as the run named them, which a slice at one processor count names its variants by; null where the run is not sliced.</param>
+    public ClaimEvidence(
+        ScenarioResult? result,
+        IReadOnlyList<int> cores,
+        string? absent = null,
+        IReadOnlyDictionary<string, ClaimEvidence>? runs = null,
+        EnvironmentInfo? machine = null,
+        RunSettings? settings = null,
+        bool notMade = false,
+        VariantSpace? space = null)
+        : this(result, cores, null, space, absent, runs ?? new Dictionary<string, ClaimEvidence>(), null, [], null, machine ?? EnvironmentInfo.Current(), settings)
     {
         NotMade = notMade;
     }
 
-    private ClaimEvidence(ScenarioResult? result, IReadOnlyList<int> cores, string suffix, string? absent, IReadOnlyDictionary<string, ClaimEvidence> runs, IReadOnlySet<string>? pinned, IReadOnlyList<VariantRequirement> variants, int? sliceCores, EnvironmentInfo machine, RunSettings? settings)
+    private ClaimEvidence(
+        ScenarioResult? result,
+        IReadOnlyList<int> cores,
+        (string Name, VariantValue Value)? slice,
+        VariantSpace? space,
+        string? absent,
+        IReadOnlyDictionary<string, ClaimEvidence> runs,
+        IReadOnlySet<string>? pinned,
+        IReadOnlyList<VariantRequirement> variants,
+        int? sliceCores,
+        EnvironmentInfo machine,
+        RunSettings? settings)
     {
         _result = result;
         Cores = cores;
-        _suffix = suffix;
+        _slice = slice;
+        _space = space;
         _runs = runs;
         _pinned = pinned;
         _variants = variants;
@@ -81,19 +104,23 @@ internal sealed class ClaimEvidence
     {
         ArgumentNullException.ThrowIfNull(claim);
         var pinned = claim.Conditions.Select(c => c.Pins).OfType<string>().ToHashSet(StringComparer.Ordinal);
-        return new ClaimEvidence(_result, Cores, _suffix, Absent, _runs, pinned, [.. claim.Conditions.OfType<VariantRequirement>()], SliceCores, Machine, Settings) { NotMade = NotMade };
+        return new ClaimEvidence(_result, Cores, _slice, _space, Absent, _runs, pinned, [.. claim.Conditions.OfType<VariantRequirement>()], SliceCores, Machine, Settings) { NotMade = NotMade };
     }
 
     /// <summary>The same results, seen as the trials that ran with the runtime seeing <paramref name="cores"/> processors.</summary>
     public ClaimEvidence At(int cores) =>
-        new(_result, [], $":{RuntimeSettings.Cores.Parameter.Name}={cores.ToString(CultureInfo.InvariantCulture)}", Absent, _runs, _pinned, _variants, cores, Machine, Settings) { NotMade = NotMade };
+        new(_result, [], (RuntimeSettings.Cores.Parameter.Name, VariantValue.Of(cores)), _space, Absent, _runs, _pinned, _variants, cores, Machine, Settings) { NotMade = NotMade };
+
+    /// <summary>The same results, seen as the variants of the probe's <paramref name="build"/>, named without it.</summary>
+    public ClaimEvidence In(ProbeBuild build) =>
+        new(_result, Cores, (ProbeBuildValues.Parameter, VariantValue.Of(build.Word())), _space, Absent, _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = NotMade };
 
     /// <summary>The run as one slice at the processor count its trials saw (when they all saw one).</summary>
     public ClaimEvidence Whole() => _result is null ? this
-        : new(_result, [], _suffix, Absent, _runs, _pinned, _variants, ProcessorCounts(_result) is [var only] ? only : null, Machine, Settings) { NotMade = NotMade };
+        : new(_result, [], _slice, _space, Absent, _runs, _pinned, _variants, ProcessorCounts(_result) is [var only] ? only : null, Machine, Settings) { NotMade = NotMade };
 
     /// <summary>The whole run, swept over <paramref name="cores"/> only: for a rule that compares the counts itself.</summary>
-    public ClaimEvidence Sweeping(IReadOnlyList<int> cores) => new(_result, cores, _suffix, Absent, _runs, _pinned, _variants, null, Machine, Settings) { NotMade = NotMade };
+    public ClaimEvidence Sweeping(IReadOnlyList<int> cores) => new(_result, cores, _slice, _space, Absent, _runs, _pinned, _variants, null, Machine, Settings) { NotMade = NotMade };
 
     /// <summary>
     /// Another of the post's runs, seen at the same processor count, through the same pins, when it meets
@@ -105,7 +132,7 @@ internal sealed class ClaimEvidence
         ArgumentNullException.ThrowIfNull(conditions);
         if (!_runs.TryGetValue(key, out var run))
         {
-            return new(null, [], _suffix, $"the run {key} was not made", _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = true };
+            return new(null, [], _slice, _space, $"the run {key} was not made", _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = true };
         }
 
         if (run._result is not null)
@@ -114,17 +141,17 @@ internal sealed class ClaimEvidence
             if (unmet.Count > 0)
             {
                 var needs = string.Join(", ", unmet.Select(c => $"{c.Name} {c.Required} (that run: {c.Actual ?? "none"})"));
-                return new(null, [], _suffix, $"the run {key} did not meet the claim's conditions: {needs}", _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = true };
+                return new(null, [], _slice, _space, $"the run {key} did not meet the claim's conditions: {needs}", _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = true };
             }
         }
 
-        return new(run._result, [], _suffix, run.Absent, _runs, _pinned, _variants, SliceCores, run.Machine, run.Settings) { NotMade = run.NotMade };
+        return new(run._result, [], _slice, run._space ?? _space, run.Absent, _runs, _pinned, _variants, SliceCores, run.Machine, run.Settings) { NotMade = run.NotMade };
     }
 
     /// <summary>The processor counts the trials of this slice recorded (their runtime's own <c>processorCount</c>).</summary>
     public IReadOnlyList<int> SeenInSlice() =>
         _result is null ? []
-            : [.. _result.Variants.Where(v => _suffix.Length == 0 || v.Name.EndsWith(_suffix, StringComparison.Ordinal)).SelectMany(v => v.Trials)
+            : [.. _result.Variants.Where(v => _slice is not { } slice || ValueOf(v, slice.Name) == slice.Value).SelectMany(v => v.Trials)
                 .Select(t => t.Metrics.TryGetValue(StandardMetrics.ProcessorCountSeen.Id, out var n) ? (int?)(int)n : null).OfType<int>().Distinct().Order()];
 
     /// <summary>The processor counts the run's trials saw: the variants' swept <c>cores</c>, or what each trial recorded.</summary>
@@ -291,7 +318,7 @@ internal sealed class ClaimEvidence
 
     private VariantResult? Find(string name)
     {
-        var found = _result?.Variants.FirstOrDefault(v => v.Name == name + _suffix);
+        var found = _slice is not { } slice ? _result?.Variants.FirstOrDefault(v => v.Name == name) : InSlice(name, slice.Name, slice.Value);
         if (found is null)
         {
             return null;
@@ -308,4 +335,25 @@ internal sealed class ClaimEvidence
 
         return found;
     }
+
+    // In a slice at one value of a parameter (a processor count, a probe's build), the variant a rule names is the
+    // one at that value whose key, without the parameter, the scenario's space names so: channel is channel:cores=8
+    // in the slice at 8 cores, and channel:build=native-aot in the native AOT build.
+    private VariantResult? InSlice(string name, string parameter, VariantValue value)
+    {
+        // Evidence made without the space (a test's made-up run) names nothing in a slice.
+        if (_space is not { } space)
+        {
+            return null;
+        }
+
+        return _result?.Variants.FirstOrDefault(v =>
+            space.KeyOf(v) is { } key && key.Values.TryGetValue(parameter, out var at) && at == value && space.NameOf(key.Without(parameter)) == name);
+    }
+
+    // A variant's value of a parameter, as recorded, or as its name says where the file kept the name alone.
+    private VariantValue? ValueOf(VariantResult variant, string parameter) =>
+        variant.Parameters.TryGetValue(parameter, out var text) ? VariantValue.Read(text)
+        : _space?.KeyOf(variant) is { } key && key.Values.TryGetValue(parameter, out var value) ? value
+        : null;
 }

@@ -21,3 +21,19 @@ internal enum ProbeBuild
     /// <summary>Native AOT (<c>PublishAot=true</c>): compiled ahead of time, trimmed, no JIT.</summary>
     NativeAot,
 }
+
+/// <summary>How a probe build is written where a variant carries it: the value of its <see cref="Parameter"/>.</summary>
+internal static class ProbeBuildValues
+{
+    /// <summary>The parameter a probe build's variants carry their build in: <c>channel:build=native-aot</c>.</summary>
+    public const string Parameter = "build";
+
+    /// <summary>The build's word: <c>framework</c>, <c>as-noted</c>, <c>untrimmed</c>, <c>native-aot</c>.</summary>
+    public static string Word(this ProbeBuild build) => build switch
+    {
+        ProbeBuild.Framework => "framework",
+        ProbeBuild.AsNoted => "as-noted",
+        ProbeBuild.AsNotedUntrimmed => "untrimmed",
+        _ => "native-aot",
+    };
+}

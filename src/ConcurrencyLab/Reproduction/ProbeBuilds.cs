@@ -53,16 +53,7 @@ internal sealed class ProbeBuilds
     }
 
     /// <summary>The name a build's variants carry: <c>framework</c>, <c>as-noted</c>, <c>native-aot</c>.</summary>
-    public static string Name(ProbeBuild build) => build switch
-    {
-        ProbeBuild.Framework => "framework",
-        ProbeBuild.AsNoted => "as-noted",
-        ProbeBuild.AsNotedUntrimmed => "untrimmed",
-        _ => "native-aot",
-    };
-
-    /// <summary>The variant of <paramref name="variant"/> in <paramref name="build"/>: <c>channel:build=native-aot</c>.</summary>
-    public static string Variant(string variant, ProbeBuild build) => $"{variant}:build={Name(build)}";
+    public static string Name(ProbeBuild build) => build.Word();
 
     /// <summary>Builds every build of <paramref name="run"/> and times its cases in each.</summary>
     public async Task<RunResult> RunAsync(Scenario scenario, ClaimRun run, bool quick, string folder, CancellationToken cancellationToken)
@@ -105,8 +96,14 @@ internal sealed class ProbeBuilds
         }
 
         var repeat = (quick ? run.QuickRepeat : run.Repeat) ?? (quick ? RunOptions.QuickRepeat : RunOptions.DefaultRepeat);
-        var cases = builds.SelectMany(b => run.VariantsAt(quick).Select(v => (Variant: v, b.Build, b.Command, b.Problem))).ToList();
-        var trials = cases.ToDictionary(c => Variant(c.Variant, c.Build), _ => new List<TrialResult>(), StringComparer.Ordinal);
+        // Each case is the variant with its build as one more value of its key: channel:build=native-aot.
+        var space = scenario.Variants(parameters);
+        var variants = run.VariantsAt(quick)
+            .Select(name => space.TryParse(name, allowUnavailable: true, out var variant, out var problem) ? variant : throw new ReproductionException($"{run.Key}: {problem}"))
+            .ToList();
+        VariantKey InBuild(Variant variant, ProbeBuild build) => variant.Key.With(ProbeBuildValues.Parameter, VariantValue.Of(build.Word()));
+        var cases = builds.SelectMany(b => variants.Select(v => (Variant: v, b.Build, b.Command, b.Problem))).ToList();
+        var trials = cases.ToDictionary(c => InBuild(c.Variant, c.Build), _ => new List<TrialResult>());
         var timeout = run.TrialTimeoutAt(quick) + RunOptions.TrialStartUpAllowance;
         for (var round = 0; round < repeat; round++)
         {
@@ -116,9 +113,9 @@ internal sealed class ProbeBuilds
                 cancellationToken.ThrowIfCancellationRequested();
                 var trial = command is null
                     ? TrialResult.Unmeasured(TrialStatus.Failed, $"the {Name(build)} build could not be made: {problem}", isolated: true)
-                    : await TrialAsync(command, scenario, variant, parameters, run, timeout, cancellationToken).ConfigureAwait(false);
-                trials[Variant(variant, build)].Add(trial with { Repeat = round });
-                _say($"{run.Key}: {Variant(variant, build)} trial {round + 1}: {(trial.Status == TrialStatus.Ok ? ClaimEvidence.Time(trial.WallMs) : trial.Error)}");
+                    : await TrialAsync(command, scenario, variant.Name, parameters, run, timeout, cancellationToken).ConfigureAwait(false);
+                trials[InBuild(variant, build)].Add(trial with { Repeat = round });
+                _say($"{run.Key}: {space.NameOf(InBuild(variant, build))} trial {round + 1}: {(trial.Status == TrialStatus.Ok ? ClaimEvidence.Time(trial.WallMs) : trial.Error)}");
             }
         }
 
@@ -129,17 +126,20 @@ internal sealed class ProbeBuilds
             Parameters = parameters.Values,
             IdealMs = ideal.Ms,
             IdealReason = ideal.Reason,
-            Baseline = Variant(run.VariantsAt(quick)[0], run.Builds[0]),
+            Baseline = space.NameOf(InBuild(variants[0], run.Builds[0])),
             Metrics = scenario.Metrics,
             Variants =
             [
-                .. cases.Select(c => Variant(c.Variant, c.Build)).Select(name => new VariantResult
+                .. cases.Select(c => (c.Variant, c.Build, Key: InBuild(c.Variant, c.Build))).Select(c => new VariantResult
                 {
-                    Name = name,
-                    Description = $"{name[..name.LastIndexOf(":build=", StringComparison.Ordinal)]} in the probe's {name[(name.LastIndexOf('=') + 1)..]} build",
-                    Status = Summarizer.VariantStatus(trials[name]),
-                    Trials = trials[name],
-                    Summary = Summarizer.Summarise(trials[name], ideal.Ms, null, scenario.Metrics),
+                    Name = space.NameOf(c.Key),
+                    Description = $"{c.Variant.Name} in the probe's {c.Build.Word()} build",
+                    Family = c.Key.Family,
+                    Form = c.Key.Form,
+                    Parameters = c.Key.Recorded(),
+                    Status = Summarizer.VariantStatus(trials[c.Key]),
+                    Trials = trials[c.Key],
+                    Summary = Summarizer.Summarise(trials[c.Key], ideal.Ms, null, scenario.Metrics),
                 }),
             ],
             Notes =

@@ -78,7 +78,7 @@ internal sealed class PublishedOrderPasses
         }
 
         var template = first.Scenarios[0];
-        var merged = Merge(template, run.VariantsAt(quick), byCores);
+        var merged = Merge(scenario, template, run.VariantsAt(quick), byCores);
         var settings = first.Settings with { Repeat = passes, Isolated = false, FixedOrder = true, Prime = false, Warmup = 0 };
         merged = merged with { Claims = Analysis.Summarizer.Judge(scenario, merged, machine: first.Environment, settings: settings) };
         return first with
@@ -91,13 +91,16 @@ internal sealed class PublishedOrderPasses
     }
 
     // One variant result per variant and processor count, holding the trials of every pass, summarised as any run's.
-    internal static ScenarioResult Merge(ScenarioResult template, IReadOnlyList<string> names, IReadOnlyList<(int? Cores, List<ScenarioResult> Passes)> byCores)
+    internal static ScenarioResult Merge(Scenario scenario, ScenarioResult template, IReadOnlyList<string> names, IReadOnlyList<(int? Cores, List<ScenarioResult> Passes)> byCores)
     {
+        // Named by processor count as a sweep names them, when there are several counts to tell apart.
+        var swept = RuntimeSettings.Cores.Parameter;
+        var counts = byCores.Select(b => b.Cores).OfType<int>().ToList();
+        var unswept = RecordedVariants.SpaceOf(scenario, template);
+        var space = unswept?.WithSweeps(counts.Count > 1 ? [(swept, counts)] : []);
         var variants = new List<VariantResult>();
         foreach (var (cores, passes) in byCores)
         {
-            // Named by processor count as a sweep names them, when there are several counts to tell apart.
-            var suffix = cores is { } c && byCores.Count > 1 ? $":{RuntimeSettings.Cores.Parameter.Name}={c.ToString(CultureInfo.InvariantCulture)}" : string.Empty;
             var baseline = passes.SelectMany(p => p.Variants.Where(v => v.Name == template.Baseline)).SelectMany(v => v.Trials).Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList();
             double? baselineMedian = baseline.Count > 0 ? Statistics.MedianEstimate.MedianOf(baseline) : null;
             foreach (var name in names)
@@ -106,14 +109,19 @@ internal sealed class PublishedOrderPasses
                 var trials = found.SelectMany(v => v.Trials).Select((t, i) => t with { Repeat = i }).ToList();
                 var model = found.FirstOrDefault();
                 var parameters = new Dictionary<string, string>(model?.Parameters ?? new Dictionary<string, string>(), StringComparer.Ordinal);
-                if (cores is { } count && byCores.Count > 1)
+                var merged = name;
+                if (cores is { } count && counts.Count > 1)
                 {
-                    parameters[RuntimeSettings.Cores.Parameter.Name] = count.ToString(CultureInfo.InvariantCulture);
+                    parameters[swept.Name] = count.ToString(CultureInfo.InvariantCulture);
+                    var key = model is not null && unswept?.KeyOf(model) is { } recorded ? recorded
+                        : unswept is not null && unswept.TryParse(name, allowUnavailable: true, out var parsed, out _) ? parsed.Key
+                        : throw new ReproductionException($"{template.Name}: the variant {name} is not one the scenario can name");
+                    merged = space!.NameOf(key.With(swept.Name, VariantValue.Of(count)));
                 }
 
                 variants.Add(new VariantResult
                 {
-                    Name = name + suffix,
+                    Name = merged,
                     Description = model?.Description ?? name,
                     Family = model?.Family,
                     Form = model?.Form,

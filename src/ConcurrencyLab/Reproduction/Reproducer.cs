@@ -219,7 +219,8 @@ internal sealed class Reproducer
         foreach (var run in claims.Runs.Where(r => r.MadeAt(quick)))
         {
             var outcome = results.TryGetValue(run.Key, out var found) ? found : RunOutcome.NotMade("the run was not made");
-            evidence[run.Key] = new ClaimEvidence(outcome.Result, run.Cores.Count > 1 ? run.Cores : [], outcome.Absent, evidence, outcome.Machine, outcome.Settings, outcome.WasNotMade);
+            var space = outcome.Result is null ? null : RecordedVariants.SpaceOf(scenario, outcome.Result);
+            evidence[run.Key] = new ClaimEvidence(outcome.Result, run.Cores.Count > 1 ? run.Cores : [], outcome.Absent, evidence, outcome.Machine, outcome.Settings, outcome.WasNotMade, space);
         }
 
         var rows = new List<ClaimVerdict>();

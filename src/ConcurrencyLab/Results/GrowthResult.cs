@@ -32,6 +32,9 @@ public sealed record GrowthResult
     /// <summary>The ideal's own growth exponent over the sizes; null where any size has no ideal.</summary>
     public double? IdealExponent { get; init; }
 
+    /// <summary>The line of the run's baseline, which each size's ratios are to; null in a file written before it was recorded.</summary>
+    public string? BaselineLine { get; init; }
+
     /// <summary>Each line of variants, the slowest-growing first.</summary>
     public IReadOnlyList<LineGrowth> Lines { get; init; } = [];
 }

@@ -132,7 +132,7 @@ internal static partial class RunPlanner
             // name (parallel-for@8 is a degree the user chose), whose plan then starts from the default degrees.
             if (scenario is BatchScenario { SearchesDegreesByDefault: true } batch && !given.ContainsKey(DegreesName))
             {
-                if (options.Variants.Any(n => NamedDegree().IsMatch(n)))
+                if (options.Variants.Any(batch.NamesADegree))
                 {
                     given[DegreesName] = string.Join(",", batch.StartingDegrees);
                 }
@@ -238,9 +238,6 @@ internal static partial class RunPlanner
     // Each --name in a problem that names a declared parameter, as the caller names it (the command line keeps it).
     internal static string NameParameters(string problem, IReadOnlySet<string> declared, Func<string, string> naming) =>
         ParameterFlag().Replace(problem, m => declared.Contains(m.Groups[1].Value) ? naming(m.Value) : m.Value);
-
-    [System.Text.RegularExpressions.GeneratedRegex(@"@\d")]
-    private static partial System.Text.RegularExpressions.Regex NamedDegree();
 
     [System.Text.RegularExpressions.GeneratedRegex(@"(?<![\w-])--([a-z0-9][a-z0-9-]*)")]
     private static partial System.Text.RegularExpressions.Regex ParameterFlag();

@@ -76,6 +76,10 @@ public abstract class BatchScenario : Scenario
     /// <summary>The degrees a plan starts from when <c>--dop</c> is <see cref="SearchWord"/>.</summary>
     internal IReadOnlyList<int> StartingDegrees => Degrees.Parse(SearchWord) is ({ } degrees, null) ? degrees : [];
 
+    /// <summary>Whether the variant name <paramref name="text"/> a user typed chooses a degree (<c>parallel-for@8</c>, not <c>parallel-for@default</c>).</summary>
+    internal bool NamesADegree(string text) =>
+        new VariantSpace(Name, "strategy", [.. StrategyCatalog.All.Select(BatchVariant.Family)]) { Aliases = PublishedNames }.LeadValue(text)?.Number is not null;
+
     /// <summary>The degrees from <c>--dop</c>.</summary>
     protected IReadOnlyList<int> DegreesOf(ParameterValues parameters)
     {

@@ -19,7 +19,12 @@ public sealed record Variant
         Form = form;
         Parameters = parameters;
         Description = description;
+        Key = new VariantKey(family, form, VariantKey.Read(parameters));
     }
+
+    /// <summary>What the variant is, as structure: family, form and typed values. Variants are equal when their keys are.</summary>
+    [JsonIgnore]
+    public VariantKey Key { get; }
 
     /// <summary>The name results and tables show, such as <c>foreach-async@40</c> or <c>parallel-for@4-apm</c>.</summary>
     public string Name { get; }
@@ -30,22 +35,20 @@ public sealed record Variant
     /// <summary>The form items are called in, for scenarios that pair strategies with forms; null otherwise.</summary>
     public WorkForm? Form { get; }
 
-    /// <summary>The variant's parameter values by name, as text: <c>degree</c> = <c>40</c> or <c>default</c>.</summary>
+    /// <summary>The variant's parameter values by name, as results record them: <c>degree</c> = <c>40</c> or <c>default</c>.</summary>
     public IReadOnlyDictionary<string, string> Parameters { get; }
 
     /// <summary>What the variant does, in .NET terms.</summary>
     public string Description { get; }
 
     /// <summary>The value of parameter <paramref name="name"/> as a whole number; null when the variant has none, or it is a word such as <c>default</c>.</summary>
-    public int? WholeNumber(string name) => Results.VariantValues.WholeNumber(Parameters, name);
+    public int? WholeNumber(string name) => Key.WholeNumber(name);
 
-    /// <summary>Variants are the same when their structure is: the same family, form and parameter values (and so the same name).</summary>
-    public bool Equals(Variant? other) =>
-        other is not null && Name == other.Name && Family == other.Family && Form == other.Form
-        && Parameters.Count == other.Parameters.Count && Parameters.All(p => other.Parameters.TryGetValue(p.Key, out var value) && value == p.Value);
+    /// <summary>Variants are the same when their structure is: the same <see cref="Key"/> (and so the same name).</summary>
+    public bool Equals(Variant? other) => other is not null && Key.Equals(other.Key);
 
-    /// <summary>A hash of the name, family and form.</summary>
-    public override int GetHashCode() => HashCode.Combine(Name, Family, Form);
+    /// <summary>The key's hash.</summary>
+    public override int GetHashCode() => Key.GetHashCode();
 
     /// <summary>The variant's name.</summary>
     public override string ToString() => Name;

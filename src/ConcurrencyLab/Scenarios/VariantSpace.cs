@@ -211,6 +211,18 @@ public sealed class VariantSpace
         return TryBuild(family, valueText, named, formText, text, allowUnavailable, out variant, out problem);
     }
 
+    /// <summary>
+    /// The value a typed name gives its family's first parameter, read as the name is (<c>8</c> in
+    /// <c>parallel-for@8:wait-ms=10</c>), with no other check; null when it gives none or names no family here.
+    /// </summary>
+    internal VariantValue? LeadValue(string text)
+    {
+        ArgumentNullException.ThrowIfNull(text);
+        var head = text.Trim().ToLowerInvariant().Split(':')[0];
+        var (family, value, _) = Split(_aliases.GetValueOrDefault(head, head));
+        return value is not null && Find(family) is { Parameters.Count: > 0 } ? VariantValue.Read(value) : null;
+    }
+
     // Every check a variant of this space passes, whether it was typed or made in code: the family can run here,
     // its values are in range, the form is one it has, and the scenario does not refuse it.
     private bool TryBuild(
@@ -322,14 +334,15 @@ public sealed class VariantSpace
     private static bool TryRead(string text, VariantFamily family, VariantParameter parameter, string? given, SortedDictionary<string, string> values, out string problem)
     {
         var (value, trouble) = parameter.Read(given);
+        var lead = family.Parameters.Count > 0 && parameter == family.Parameters[0];
         var range = $"from {parameter.Minimum} to {parameter.Maximum}";
         problem = trouble switch
         {
             VariantParameter.Problem.None => string.Empty,
             VariantParameter.Problem.TooLarge when parameter.DefaultWord is not null => $"variant '{text}': {family.Id} accepts a {parameter.Name} of at most {parameter.Maximum}.",
             VariantParameter.Problem.NotANumber when parameter.DefaultWord is not null =>
-                $"variant '{text}': the {parameter.Name}{(parameter == family.Parameters[0] ? " after '@'" : string.Empty)} must be a positive whole number or '{parameter.DefaultWord}'.",
-            _ when parameter == family.Parameters[0] => $"variant '{text}' must say {parameter.Meaning}, {range}: {family.Id}@{parameter.Example}.",
+                $"variant '{text}': the {parameter.Name}{(lead ? " after '@'" : string.Empty)} must be a positive whole number or '{parameter.DefaultWord}'.",
+            _ when lead => $"variant '{text}' must say {parameter.Meaning}, {range}: {family.Id}@{parameter.Example}.",
             _ => $"variant '{text}' must say {parameter.Meaning}, {range}: :{parameter.Name}={parameter.Example}.",
         };
         if (value is null)
@@ -343,27 +356,10 @@ public sealed class VariantSpace
 
     private Variant Build(VariantFamily family, WorkForm? form, SortedDictionary<string, string> values)
     {
-        var name = new StringBuilder(family.Id);
         var description = new StringBuilder(family.Description);
-        for (var i = 0; i < family.Parameters.Count; i++)
+        foreach (var parameter in family.Parameters)
         {
-            var parameter = family.Parameters[i];
-            var value = values[parameter.Name];
-            description.Append(parameter.DescribeValue(value));
-            if (i == 0)
-            {
-                name.Append('@').Append(value);
-            }
-        }
-
-        if (form is { } chosen && chosen != family.Forms[0])
-        {
-            name.Append('-').Append(chosen.ToSuffix());
-        }
-
-        foreach (var parameter in Named(family).Where(p => values[p.Name] != p.DefaultWord))
-        {
-            name.Append(':').Append(parameter.Name).Append('=').Append(values[parameter.Name]);
+            description.Append(parameter.DescribeValue(values[parameter.Name]));
         }
 
         // A sweep of one value says nothing about one variant against another.
@@ -377,12 +373,73 @@ public sealed class VariantSpace
             description.Append("; ").Append(described.Describe());
         }
 
-        // The published name stands for the part before any ':', which a sweep's values follow either way.
-        var canonical = name.ToString();
-        var colon = canonical.IndexOf(':', StringComparison.Ordinal);
-        var head = colon < 0 ? canonical : canonical[..colon];
-        var named = _namesByCanonical.GetValueOrDefault(head, head) + (colon < 0 ? string.Empty : canonical[colon..]);
-        return new Variant(named, family.Id, form, values.ToImmutableSortedDictionary(StringComparer.Ordinal), description.ToString());
+        var recorded = values.ToImmutableSortedDictionary(StringComparer.Ordinal);
+        var key = new VariantKey(family.Id, form, VariantKey.Read(recorded));
+        return new Variant(NameOf(key), family.Id, form, recorded, description.ToString());
+    }
+
+    /// <summary>
+    /// The name of the variant <paramref name="key"/> stands for, as results and tables show it: the family, its
+    /// first parameter after '@', the form where it is not the family's own, then every other value as
+    /// <c>:name=value</c> (a family's own parameters and the sweeps left out at their default word, values the
+    /// family does not know, such as a probe's <c>build</c>, always), under its published name where it has one.
+    /// </summary>
+    public string NameOf(VariantKey key)
+    {
+        ArgumentNullException.ThrowIfNull(key);
+        var family = Find(key.Family);
+        var name = new StringBuilder(key.Family);
+        var first = family is { Parameters.Count: > 0 } ? family.Parameters[0].Name : null;
+        if (first is not null && key.Values.TryGetValue(first, out var lead))
+        {
+            name.Append('@').Append(lead.ToString());
+        }
+
+        if (key.Form is { } chosen && (family is null || family.Forms.Count == 0 || chosen != family.Forms[0]))
+        {
+            name.Append('-').Append(chosen.ToSuffix());
+        }
+
+        var head = name.ToString();
+        name.Clear().Append(_namesByCanonical.GetValueOrDefault(head, head));
+        var known = family is null ? [] : Named(family).ToList();
+        foreach (var parameter in known.Where(p => key.Values.TryGetValue(p.Name, out var value) && value.ToString() != p.DefaultWord))
+        {
+            name.Append(':').Append(parameter.Name).Append('=').Append(key.Values[parameter.Name].ToString());
+        }
+
+        foreach (var (other, value) in key.Values.Where(v => v.Key != first && known.All(p => p.Name != v.Key)))
+        {
+            name.Append(':').Append(other).Append('=').Append(value.ToString());
+        }
+
+        return name.ToString();
+    }
+
+    /// <summary>
+    /// The key of a variant a results file recorded: its recorded structure, or, for a file that kept its name
+    /// alone, the name read back here; null when neither can be had.
+    /// </summary>
+    internal VariantKey? KeyOf(Results.VariantResult variant)
+    {
+        ArgumentNullException.ThrowIfNull(variant);
+        return VariantKey.Recorded(variant) ?? KeyOf(variant.Name);
+    }
+
+    // A recorded name read back; a last ':name=value' that no family here takes (a probe's :build=native-aot) is a
+    // value of the key all the same, a word or a number.
+    private VariantKey? KeyOf(string name)
+    {
+        if (TryParse(name, allowUnavailable: true, out var parsed, out _))
+        {
+            return parsed.Key;
+        }
+
+        var colon = name.LastIndexOf(':');
+        var equals = colon < 0 ? -1 : name.IndexOf('=', colon);
+        return equals > colon + 1 && equals < name.Length - 1 && KeyOf(name[..colon]) is { } known && !known.Values.ContainsKey(name[(colon + 1)..equals])
+            ? known.With(name[(colon + 1)..equals], VariantValue.Read(name[(equals + 1)..]))
+            : null;
     }
 
     private string Known() => string.Join(", ", Families.Where(f => f.Unavailable is null).Select(f => f.Id));

@@ -2,6 +2,9 @@ using CsCheck;
 using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Strategies;
 using ConcurrencyLab.Tests.Reporting;
 
 namespace ConcurrencyLab.Tests.Analysis;
@@ -58,7 +61,7 @@ public sealed class GrowthTests
             ],
         };
 
-        var growth = Growth.Of(scenario, "items", [100, 1000, 10000], new Dictionary<int, double> { [100] = 50, [1000] = 50, [10000] = 50 });
+        var growth = Growth.Of(scenario, Space, "items", [100, 1000, 10000], new Dictionary<int, double> { [100] = 50, [1000] = 50, [10000] = 50 });
 
         Assert.Equal(0, growth.IdealExponent!.Value, 1e-9);
         Assert.Equal(["channel", "parallel-for@4"], growth.Lines.Select(l => l.Line));
@@ -76,25 +79,63 @@ public sealed class GrowthTests
             Variants = [V("plinq:items=100", 100, 110), V("plinq:items=1000", 1000, 1050), V("plinq:items=10000", 10000, 10400)],
         };
 
-        var growth = Growth.Of(scenario, "items", [100, 1000, 10000], new Dictionary<int, double> { [100] = 100, [1000] = 1000, [10000] = 10000 });
+        var growth = Growth.Of(scenario, Space, "items", [100, 1000, 10000], new Dictionary<int, double> { [100] = 100, [1000] = 1000, [10000] = 10000 });
 
         Assert.Equal(1, growth.IdealExponent!.Value, 1e-9);
         Assert.Null(Assert.Single(growth.Lines).StopsKeepingUpAt);
     }
 
     [Theory]
-    [InlineData("parallel-for@4:items=1000", "parallel-for@4")]
+    [InlineData("parallel-for@4:items=1000:cores=2", "parallel-for@4:cores=2")]
     [InlineData("whenall:items=10:cores=2", "whenall:cores=2")]
-    [InlineData("whenall:cores=2", "whenall:cores=2")]
-    public void ALinesName_IsTheVariantsWithoutItsSize(string variant, string line) => Assert.Equal(line, Growth.LineOf(variant, "items"));
-
-    private static VariantResult V(string name, int size, double ms) => new()
+    [InlineData("parallel-for@default-apm:items=10:cores=8", "parallel-for@default-apm:cores=8")]
+    public void ALinesName_IsTheVariantsWithoutItsSize(string variant, string line)
     {
-        Name = name,
+        Assert.True(SweptSpace.TryParse(variant, out var parsed, out var problem), problem);
+        Assert.Equal(line, SweptSpace.NameOf(Growth.LineOf(parsed.Key, "items")));
+    }
+
+    [Fact]
+    public void ASearchedDegree_IsOneLineAcrossSizes_NamedAuto_AndTheBaselinesLineIsRecorded()
+    {
+        // The search found 8 at 100 items and 32 at 1000: one strategy, one line, whatever degree each size found.
+        var scenario = ExporterTests.SampleRun().Scenarios[0] with
+        {
+            Baseline = "parallel-for@4:items=100",
+            DegreeSearches =
+            [
+                new DegreeSearchResult { Family = "foreach-async", Variant = "foreach-async@8:items=100", Chosen = 8 },
+                new DegreeSearchResult { Family = "foreach-async", Variant = "foreach-async@32:items=1000", Chosen = 32 },
+            ],
+            Variants =
+            [
+                V("foreach-async@8:items=100", 100, 51), V("foreach-async@32:items=1000", 1000, 53),
+                V("parallel-for@4:items=100", 100, 52), V("parallel-for@4:items=1000", 1000, 60),
+            ],
+        };
+
+        var growth = Growth.Of(scenario, Space, "items", [100, 1000], new Dictionary<int, double> { [100] = 50, [1000] = 50 });
+
+        Assert.Equal(["foreach-async@auto", "parallel-for@4"], growth.Lines.Select(l => l.Line).Order(StringComparer.Ordinal));
+        Assert.Equal([51.0, 53.0], growth.Lines.Single(l => l.Line == "foreach-async@auto").MediansMs);
+        Assert.Equal("parallel-for@4", growth.BaselineLine);
+    }
+
+    // The variants of a batch scenario whose items are swept; and the same at the processor counts 2 and 8 too.
+    private static readonly VariantSpace Space = new VariantSpace("batch", "strategy", [.. StrategyCatalog.All.Select(BatchVariant.Family)])
+        .WithSweeps([(new VariantParameter("items", "how many items", 1, 100_000) { ChangesWork = true }, [100, 1000, 10000])]);
+
+    private static readonly VariantSpace SweptSpace = Space.WithSweeps([(RuntimeSettings.Cores.Parameter, [2, 8])]);
+
+    private static VariantResult V(string name, int size, double ms) => Space.TryParse(name, out var variant, out var problem) ? new()
+    {
+        Name = variant.Name,
+        Family = variant.Family,
+        Form = variant.Form,
         Description = name,
         Status = TrialStatus.Ok,
-        Parameters = new Dictionary<string, string> { ["items"] = size.ToString(System.Globalization.CultureInfo.InvariantCulture) },
+        Parameters = variant.Parameters,
         Trials = [new TrialResult { Metrics = new Dictionary<string, double> { [StandardMetrics.WallTime.Id] = ms } }],
         Summary = new VariantSummary { Trials = 1, MedianWallMs = ms, CiLowMs = ms, CiHighMs = ms },
-    };
+    } : throw new ArgumentException(problem);
 }

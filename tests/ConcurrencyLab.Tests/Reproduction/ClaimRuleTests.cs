@@ -163,7 +163,7 @@ public class ClaimRuleTests
         Assert.Contains("seeing 8 processors (this run: 2", judgement.Reason, StringComparison.Ordinal);
 
         // A run over 2 and 8 judges it at 8 alone.
-        var swept = new ClaimEvidence(Result(DelayParameters, [.. DelayVariants(8, 50, 800, 750).Select(v => v.AtCores(8)), .. DelayVariants(2, 50, 100, 100).Select(v => v.AtCores(2))]), [2, 8]);
+        var swept = Made.Swept(new DelayScenario(), Result(DelayParameters, [.. DelayVariants(8, 50, 800, 750).Select(v => v.AtCores(8)), .. DelayVariants(2, 50, 100, 100).Select(v => v.AtCores(2))]), [2, 8]);
         var at8 = Judge(DelayClaims.All, "delay-channel-12x", swept);
         Assert.Equal(Verdict.Holds, at8.Verdict);
         Assert.All(at8.Figures, f => Assert.DoesNotContain("2 cores", f.At ?? string.Empty, StringComparison.Ordinal));
@@ -224,7 +224,7 @@ public class ClaimRuleTests
     public void ASliceNamedForOneProcessorCount_WhoseRuntimesSawAnother_CannotJudge()
     {
         // Named 8 cores, but the runtime in every trial saw 2: the option did not reach the trials.
-        var evidence = new ClaimEvidence(Result(DelayParameters, [.. DelayVariants(2, 50, 800, 750).Select(v => v.AtCores(8))]), [8]);
+        var evidence = Made.Swept(new DelayScenario(), Result(DelayParameters, [.. DelayVariants(2, 50, 800, 750).Select(v => v.AtCores(8))]), [8]);
 
         var judgement = Judge(DelayClaims.All, "delay-channel-12x", evidence);
 
@@ -344,7 +344,8 @@ public class ClaimRuleTests
     public void ScanMoreCores_ComparesTwoAndEightCores_AndIsNotTestedWithoutBoth()
     {
         string[] names = ["task-run-apm", "task-run-tap", "parallel-for@999-apm", "parallel-for@999-tap", "parallel-for@default-apm", "parallel-for@default-tap"];
-        ClaimEvidence Of(double atEight, double defaultAtEight) => new(
+        ClaimEvidence Of(double atEight, double defaultAtEight) => Made.Swept(
+            new ScanScenario(),
             Result(ScanPublished, [.. names.Select(n => V(n, 10_000).AtCores(2)), .. names.Select(n => V(n, n.Contains("default", StringComparison.Ordinal) ? defaultAtEight : atEight).AtCores(8))]),
             [2, 8]);
 
@@ -437,15 +438,17 @@ public class ClaimRuleTests
         Assert.Equal(Verdict.NotTested, Judge(DelayClaims.All, "delay-channel-position", alone).Verdict);
     }
 
-    private static ClaimEvidence Builds(double channelAsNoted, double forEachAsNoted, double channelAot = 51, double forEachAot = 104) => Evidence(
-        DelayParameters,
-        [.. new[]
+    // As a file of the probe's builds records them by name alone: the build is read back from the names.
+    private static ClaimEvidence Builds(double channelAsNoted, double forEachAsNoted, double channelAot = 51, double forEachAot = 104) => Swept(
+        new DelayScenario(),
+        Result(DelayParameters, [.. new[]
         {
             V("channel:build=framework", 73), V("foreach-async@40:build=framework", 112),
             V("channel:build=untrimmed", 78), V("foreach-async@40:build=untrimmed", 114),
             V("channel:build=as-noted", channelAsNoted), V("foreach-async@40:build=as-noted", forEachAsNoted),
             V("channel:build=native-aot", channelAot), V("foreach-async@40:build=native-aot", forEachAot),
-        }.Select(v => v.WithMetric(StandardMetrics.ProcessorCountSeen, 8).WithMetric(StandardMetrics.Jit, 20).WithMetric(StandardMetrics.JitMethods, 250))]);
+        }.Select(v => v.WithMetric(StandardMetrics.ProcessorCountSeen, 8).WithMetric(StandardMetrics.Jit, 20).WithMetric(StandardMetrics.JitMethods, 250))]),
+        []);
 
     [Fact]
     public void DelayBuilds_ForEachAsync40WinsOnlyInTheBuildsWhereItIsFaster()
@@ -475,8 +478,18 @@ public class ClaimRuleTests
         // The sources this build was made from hold the probe; a folder that is not them is never searched.
         Assert.NotNull(ProbeBuilds.Find());
         Assert.Null(ProbeBuilds.Find(AppContext.BaseDirectory));
-        Assert.Equal("channel:build=native-aot", ProbeBuilds.Variant("channel", ProbeBuild.NativeAot));
-        Assert.Equal("foreach-async@40:build=as-noted", ProbeBuilds.Variant("foreach-async@40", ProbeBuild.AsNoted));
+
+        // A build is one more value of the variant's key, named by the scenario's space, and read back from it.
+        var space = new DelayScenario().Variants(ConcurrencyLab.Scenarios.ParameterValues.Create(new DelayScenario().Parameters, null, quick: false, out _));
+        Assert.True(space.TryParse("foreach-async@40", out var variant, out _));
+        var key = variant.Key.With(ProbeBuildValues.Parameter, ConcurrencyLab.Scenarios.VariantValue.Of(ProbeBuild.AsNoted.Word()));
+        Assert.Equal("foreach-async@40:build=as-noted", space.NameOf(key));
+        Assert.Equal(key, space.KeyOf(new VariantResult { Name = "foreach-async@40:build=as-noted", Description = "d", Status = TrialStatus.Ok, Trials = [] }));
+
+        // The slice of one build sees its variants under their own names, and no other build's.
+        Assert.Equal(51, Builds(139, 129).In(ProbeBuild.NativeAot).Wall("channel").Value, 0.5);
+        Assert.Equal(73, Builds(139, 129).In(ProbeBuild.Framework).Wall("channel").Value, 0.5);
+        Assert.Throws<MissingEvidenceException>(() => Builds(139, 129).Wall("channel"));
     }
 
     // Poll -------------------------------------------------------------------------------------------------------

@@ -3,6 +3,8 @@ using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
+using ConcurrencyLab.Running;
+using ConcurrencyLab.Scenarios;
 
 namespace ConcurrencyLab.Tests.Reproduction;
 
@@ -47,6 +49,10 @@ internal static class Made
     /// <summary>The evidence of one run on the machine's cores.</summary>
     public static ClaimEvidence Evidence(IReadOnlyDictionary<string, string> parameters, params VariantResult[] variants) =>
         new(Result(parameters, variants), []);
+
+    /// <summary>The evidence of a run swept over <paramref name="cores"/>, its variants named as <paramref name="scenario"/> names them.</summary>
+    public static ClaimEvidence Swept(Scenario scenario, ScenarioResult result, IReadOnlyList<int> cores) =>
+        new(result, cores, space: RecordedVariants.SpaceOf(scenario, result));
 
     /// <summary>No parameters.</summary>
     public static IReadOnlyDictionary<string, string> None { get; } = new Dictionary<string, string>();

@@ -67,7 +67,7 @@ public class ReproducerTests
         var template = Result(None, V("channel", 50), V("parallel-for@4", 800));
         List<ConcurrencyLab.Results.ScenarioResult> Passes(double channel) => [Result(None, V("channel", channel), V("parallel-for@4", 800)), Result(None, V("channel", channel + 1), V("parallel-for@4", 801))];
 
-        var merged = PublishedOrderPasses.Merge(template, ["channel", "parallel-for@4"], [(2, Passes(50)), (8, Passes(70))]);
+        var merged = PublishedOrderPasses.Merge(new ConcurrencyLab.Experiments.Delay.DelayScenario(), template, ["channel", "parallel-for@4"], [(2, Passes(50)), (8, Passes(70))]);
 
         Assert.Equal(["channel:cores=2", "parallel-for@4:cores=2", "channel:cores=8", "parallel-for@4:cores=8"], merged.Variants.Select(v => v.Name));
         var channel8 = merged.Variants.Single(v => v.Name == "channel:cores=8");
@@ -79,12 +79,12 @@ public class ReproducerTests
 
         // Answered from the merged variants, not from the template's first pass: the names are the merged ones.
         var stale = template with { Recommendations = [new ConcurrencyLab.Results.Recommendation { Fastest = "channel", FastestMs = 50, Use = "channel", Because = ConcurrencyLab.Results.UseBecause.Fastest }] };
-        var answered = PublishedOrderPasses.Merge(stale, ["channel", "parallel-for@4"], [(2, Passes(50)), (8, Passes(70))]);
+        var answered = PublishedOrderPasses.Merge(new ConcurrencyLab.Experiments.Delay.DelayScenario(), stale, ["channel", "parallel-for@4"], [(2, Passes(50)), (8, Passes(70))]);
         Assert.Equal("channel:cores=2", Assert.Single(answered.Recommendations!).Use);
         Assert.Contains(answered.Recommendations![0].Avoid, a => a.Variant == "parallel-for@4:cores=8");
 
         // The same evidence a sweep gives: a rule judges it at each count.
-        var judged = new ClaimEvidence(merged, [2, 8]).At(8).Wall("channel");
+        var judged = Swept(new ConcurrencyLab.Experiments.Delay.DelayScenario(), merged, [2, 8]).At(8).Wall("channel");
         Assert.InRange(judged.Value, 68, 72);
     }
 }

@@ -108,7 +108,7 @@ public sealed class SchemaOneTests
         Assert.All(delay.Scenarios[0].Variants, v => Assert.Null(v.Family));
         Assert.Null(SweepChart.From(delay.Scenarios[0]));
 
-        var restored = ConcurrencyLab.Scenarios.RecordedVariants.WithStructure(delay, ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn).Scenarios[0];
+        var restored = ConcurrencyLab.Running.RecordedVariants.WithStructure(delay, ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn).Scenarios[0];
 
         var apm = restored.Variants.Single(v => v.Name == "parallel-for@4-apm");
         Assert.Equal(("parallel-for", Workloads.WorkForm.Apm, 4), (apm.Family, apm.Form, apm.WholeNumber("degree")));
@@ -117,7 +117,7 @@ public sealed class SchemaOneTests
         Assert.Equal(["foreach-async", "parallel-for-apm"], sweep.Families.Select(f => f.Family));
 
         // A published name (scan's task-run-tap) stands for the lab's variant it always did.
-        var scan = ConcurrencyLab.Scenarios.RecordedVariants.WithStructure(ResultsFile.Read(PathOf("scan")), ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn).Scenarios[0];
+        var scan = ConcurrencyLab.Running.RecordedVariants.WithStructure(ResultsFile.Read(PathOf("scan")), ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn).Scenarios[0];
         var published = scan.Variants.Single(v => v.Name == "task-run-tap");
         Assert.Equal(("task-run-waitall", Workloads.WorkForm.Tap), (published.Family, published.Form));
     }
