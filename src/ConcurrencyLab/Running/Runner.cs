@@ -51,227 +51,13 @@ internal sealed partial class Runner
         using var journal = RunJournal.TryBegin(runNotes);
         Notify(o => o.RunStarting(plan), runNotes);
         var scenarios = new List<ScenarioRecord>();
-        var index = 0;
+        var counter = new TrialCounter();
         var cancelled = false;
-        var abandoned = false;
-
         foreach (var scenarioPlan in plan.Scenarios)
         {
-            var trials = scenarioPlan.Variants.ToDictionary(v => v.Name, _ => new List<TrialResult>());
-            var notes = new List<string>(scenarioPlan.Notes);
-            var floor = new ItemFloor();
-            IdealBound? ideal = null;
-            IReadOnlyDictionary<string, double>? bounds = null;
-            var growIdeals = new Dictionary<int, IdealBound>();
-            var stops = new Dictionary<string, EarlyStop>(StringComparer.Ordinal);
-            var workParameters = scenarioPlan.WorkParameters();
-
-            // What the scenario expects of its trials' metrics: no variant stops against one that ran other work.
-            var expected = scenarioPlan.Scenario.WeighableExpectations(scenarioPlan.Parameters.Values);
-            string WorkGroup(Variant v) => VariantValues.WorkGroup(workParameters, v.Parameters);
-
-            // A trial's result once its process has exited and its account is read: kept, and told to the observers.
-            async Task FinishAsync(Exiting done)
-            {
-                var result = await done.Trial.ConfigureAwait(false);
-
-                // Each item's time is folded into the scenario's floor here, and goes no further.
-                if (!done.Warmup && result is { Status: TrialStatus.Ok, ItemTimesMs: { } times })
-                {
-                    floor.Add(result.WorkloadDigest ?? string.Empty, done.Variant.Name, times);
-                }
-
-                result = result.WithoutItemTimes();
-                Notify(o => o.TrialFinished(done.Progress, result), notes);
-
-                // A trial in this process that outlived its timeout could only be abandoned, still running.
-                abandoned |= result.Status == TrialStatus.Timeout && !result.Isolated;
-                if (!done.Warmup)
-                {
-                    trials[done.Variant.Name].Add(result);
-                }
-                else if (result.Status != TrialStatus.Ok)
-                {
-                    notes.Add($"warmup trial of {done.Variant.Name} ended {result.Status.ToText()}: {result.Error}");
-                }
-            }
-
-            // One phase, or with --grow one per size, one after another: each with its own set-up, torn down before
-            // the next, and its own ideal.
-            foreach (var (phaseParameters, phaseVariants, size) in Phases(scenarioPlan))
-            {
-                var rounds = plan.Settings.Warmup + plan.Settings.Repeat;
-                var at = size is { } s ? $" at {scenarioPlan.Grow!.Name}={s}" : string.Empty;
-                RunFixture? fixture = null;
-                try
-                {
-                    try
-                    {
-                        fixture = await scenarioPlan.Scenario.PrepareRunAsync(phaseParameters, plan.Settings.Seed, cancellationToken).ConfigureAwait(false);
-                    }
-                    catch (Exception ex) when (ex is not OperationCanceledException)
-                    {
-                        // Nothing to run the trials on: say why in one line, and go on to the next scenario.
-                        notes.Add($"the scenario's set-up{at} failed, so none of its trials{at} ran: " + TrialFailure.Describe(ex));
-                        rounds = 0;
-                    }
-
-                    notes.AddRange((fixture?.Notes ?? []).Where(n => !notes.Contains(n)));
-
-                    // A bound the set-up measured on this machine replaces the one planned from the parameters alone.
-                    var phaseIdeal = fixture?.Ideal ?? (size is { } planned && scenarioPlan.Grow!.Ideals.TryGetValue(planned, out var grown) ? grown : scenarioPlan.Ideal);
-                    ideal ??= phaseIdeal;
-                    bounds ??= fixture?.Bounds;
-                    if (size is { } measuredAt)
-                    {
-                        growIdeals[measuredAt] = phaseIdeal;
-                    }
-
-                    // The fixture's values win: it may settle one the user left open, such as a folder.
-                    var parameters = fixture is null ? phaseParameters.Values : phaseParameters.Values.SetItems(fixture.TrialParameters);
-                    var expectedMs = scenarioPlan.Scenario.ExpectedTrialDuration(phaseParameters).TotalMilliseconds;
-                    // A trial's process that has written its result may take 100-200 ms more to exit (PreviousTrial
-                    // says why); the next trial's process starts meanwhile, and its region waits for that one to be
-                    // gone. A trial that starts services ends them before it writes its result, and the next one starts
-                    // measuring its own only after that wait (TrialMeter.AwaitTrialBefore).
-                    var overlap = _executor.Isolated;
-                    for (var round = 0; round < rounds; round++)
-                    {
-                        var warmup = round < plan.Settings.Warmup;
-                        var repeat = warmup ? round : round - plan.Settings.Warmup;
-                        Exiting? exiting = null;
-                        Task? finishing = null;
-                        Task<TrialResult>? started = null;
-                        try
-                        {
-                            foreach (var variant in plan.Settings.FixedOrder ? phaseVariants : Rotate(phaseVariants, round))
-                            {
-                                if (stops.ContainsKey(variant.Name))
-                                {
-                                    continue;
-                                }
-
-                                cancellationToken.ThrowIfCancellationRequested();
-                                var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, index++, plan.TotalTrials);
-                                var request = new TrialRequest
-                                {
-                                    Scenario = scenarioPlan.Scenario.Name,
-                                    Variant = variant,
-                                    Parameters = parameters,
-                                    Seed = plan.Settings.Seed,
-                                    SampleIntervalMs = plan.Settings.SampleIntervalMs,
-                                    Repeat = repeat,
-                                    Prime = plan.Settings.Prime,
-                                    TimeoutMs = plan.TrialTimeout.TotalMilliseconds,
-                                    ExpectedDurationMs = expectedMs,
-                                    After = exiting?.Process,
-                                };
-
-                                // The trial before is finished (its exit, its account) while this one's process starts,
-                                // which begins its region only once that is done. The observers hear of one trial at a
-                                // time: this one's news waits until the one before has finished.
-                                finishing = exiting is null ? null : FinishAsync(exiting);
-                                exiting = null;
-                                var news = new HeldNews();
-                                var measured = new TaskCompletionSource<PreviousTrial>(TaskCreationOptions.RunContinuationsAsynchronously);
-                                var launch = new TrialLaunch(scenarioPlan.Scenario, request, plan.TrialTimeout)
-                                {
-                                    ProcessStarted = processId => news.Tell(() => Notify(o => o.TrialProcessStarted(progress, processId), notes)),
-                                    ChildStarted = child => news.Tell(() => Notify(o => o.TrialChildStarted(progress, child), notes)),
-                                    Measured = overlap ? previous => measured.TrySetResult(previous) : null,
-                                    Before = finishing,
-                                };
-                                var trial = started = _executor.RunAsync(launch, cancellationToken);
-                                if (finishing is not null)
-                                {
-                                    await finishing.ConfigureAwait(false);
-                                    finishing = null;
-                                }
-
-                                Notify(o => o.TrialStarting(progress), notes);
-                                news.Release();
-                                await Task.WhenAny(measured.Task, trial).ConfigureAwait(false);
-                                exiting = new Exiting(progress, variant, warmup, trial, measured.Task.IsCompletedSuccessfully ? measured.Task.Result : null);
-                                started = null;
-                                if (trial.IsCompleted)
-                                {
-                                    var done = exiting;
-                                    exiting = null;
-                                    await FinishAsync(done).ConfigureAwait(false);
-                                }
-                            }
-                        }
-                        finally
-                        {
-                            // Cut short (a cancellation): the trial being finished, and one already started, end before
-                            // the run goes on, their processes stopped by their executors; what was measured is kept
-                            // where its result was written.
-                            await Quietly(finishing).ConfigureAwait(false);
-                            await Quietly(started).ConfigureAwait(false);
-
-                            // The round's last trial.
-                            if (exiting is not null)
-                            {
-                                await FinishAsync(exiting).ConfigureAwait(false);
-                            }
-                        }
-
-                        // After each measured round but the last, the variants that have had enough trials stop.
-                        if (plan.Settings.Adaptive && !warmup && repeat + 1 < plan.Settings.Repeat)
-                        {
-                            var running = phaseVariants.Where(v => !stops.ContainsKey(v.Name)).ToList();
-                            foreach (var (name, stop) in EarlyStopping.After(running, trials, phaseVariants, WorkGroup, plan.Settings.Repeat, EarlyStopping.FewestTrials(scenarioPlan.Scenario), expected))
-                            {
-                                stops[name] = stop;
-                                index += plan.Settings.Repeat - repeat - 1;
-                                Notify(o => o.VariantStopped(scenarioPlan.Scenario.Name, name, stop), notes);
-                            }
-                        }
-                    }
-                }
-                catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-                {
-                    cancelled = true;
-                    notes.Add("the run was cancelled; trials measured before that are kept.");
-                }
-                finally
-                {
-                    if (fixture is not null)
-                    {
-                        try
-                        {
-                            await fixture.DisposeAsync().ConfigureAwait(false);
-                        }
-                        catch (Exception ex) when (ex is not OutOfMemoryException)
-                        {
-                            // What was measured stands; the user learns what was left behind.
-                            notes.Add($"the scenario's set-up{at} could not be torn down: " + TrialFailure.Describe(ex));
-                        }
-                    }
-                }
-
-                if (cancelled)
-                {
-                    break;
-                }
-            }
-
-            if (abandoned)
-            {
-                notes.Add("an in-process trial was abandoned after its timeout and may have disturbed later trials.");
-            }
-
-            var record = new ScenarioRecord(
-                scenarioPlan,
-                [.. scenarioPlan.Variants.Select(v => new VariantTrials(v, trials[v.Name]) { Stop = stops.GetValueOrDefault(v.Name) })],
-                notes,
-                ideal ?? scenarioPlan.Ideal,
-                bounds ?? new Dictionary<string, double>())
-            {
-                LongestItem = floor.Longest(),
-                DegreeSearches = scenarioPlan.DegreeSearches,
-                GrowIdeals = growIdeals,
-            };
+            var run = new ScenarioRun(this, plan, scenarioPlan, counter);
+            cancelled = await run.RunAsync(cancellationToken).ConfigureAwait(false);
+            var record = run.Record();
             scenarios.Add(record);
             Notify(o => o.ScenarioFinished(record), runNotes);
             if (cancelled)
@@ -289,6 +75,274 @@ internal sealed partial class Runner
             Cancelled = cancelled,
             Notes = runNotes,
         };
+    }
+
+    // The number of the next trial in the run, which early stopping moves past the trials it saves.
+    private sealed class TrialCounter
+    {
+        public int Next { get; set; }
+    }
+
+    // One scenario's run, in stages: its phases (one, or one per --grow size), each with its set-up, its rounds and
+    // its tear-down; each round's trials, one's exit overlapping the next one's start; early stopping after a round;
+    // and the finished trials kept as they come.
+    private sealed class ScenarioRun(Runner runner, RunPlan plan, ScenarioPlan scenarioPlan, TrialCounter counter)
+    {
+        private readonly Dictionary<string, List<TrialResult>> _trials = scenarioPlan.Variants.ToDictionary(v => v.Name, _ => new List<TrialResult>());
+        private readonly List<string> _notes = [.. scenarioPlan.Notes];
+        private readonly ItemFloor _floor = new();
+        private readonly Dictionary<int, IdealBound> _growIdeals = [];
+        private readonly Dictionary<string, EarlyStop> _stops = new(StringComparer.Ordinal);
+        private readonly IReadOnlyList<string> _workParameters = scenarioPlan.WorkParameters();
+
+        // What the scenario expects of its trials' metrics: no variant stops against one that ran other work.
+        private readonly IReadOnlyList<ExpectedMetric> _expected = scenarioPlan.Scenario.WeighableExpectations(scenarioPlan.Parameters.Values);
+        private IdealBound? _ideal;
+        private IReadOnlyDictionary<string, double>? _bounds;
+        private bool _abandoned;
+
+        // Every phase in turn; returns whether the run was cancelled.
+        public async Task<bool> RunAsync(CancellationToken cancellationToken)
+        {
+            // One phase, or with --grow one per size, one after another: each with its own set-up, torn down before
+            // the next, and its own ideal.
+            foreach (var (phaseParameters, phaseVariants, size) in Phases(scenarioPlan))
+            {
+                if (await RunPhaseAsync(phaseParameters, phaseVariants, size, cancellationToken).ConfigureAwait(false))
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+
+        public ScenarioRecord Record()
+        {
+            if (_abandoned)
+            {
+                _notes.Add("an in-process trial was abandoned after its timeout and may have disturbed later trials.");
+            }
+
+            return new ScenarioRecord(
+                scenarioPlan,
+                [.. scenarioPlan.Variants.Select(v => new VariantTrials(v, _trials[v.Name]) { Stop = _stops.GetValueOrDefault(v.Name) })],
+                _notes,
+                _ideal ?? scenarioPlan.Ideal,
+                _bounds ?? new Dictionary<string, double>())
+            {
+                LongestItem = _floor.Longest(),
+                DegreeSearches = scenarioPlan.DegreeSearches,
+                GrowIdeals = _growIdeals,
+            };
+        }
+
+        // A phase's set-up, rounds and tear-down; returns whether the run was cancelled.
+        private async Task<bool> RunPhaseAsync(ParameterValues phaseParameters, IReadOnlyList<Variant> phaseVariants, int? size, CancellationToken cancellationToken)
+        {
+            var at = size is { } s ? $" at {scenarioPlan.Grow!.Name}={s}" : string.Empty;
+            RunFixture? fixture = null;
+            try
+            {
+                var rounds = plan.Settings.Warmup + plan.Settings.Repeat;
+                try
+                {
+                    fixture = await scenarioPlan.Scenario.PrepareRunAsync(phaseParameters, plan.Settings.Seed, cancellationToken).ConfigureAwait(false);
+                }
+                catch (Exception ex) when (ex is not OperationCanceledException)
+                {
+                    // Nothing to run the trials on: say why in one line, and go on to the next scenario.
+                    _notes.Add($"the scenario's set-up{at} failed, so none of its trials{at} ran: " + TrialFailure.Describe(ex));
+                    rounds = 0;
+                }
+
+                _notes.AddRange((fixture?.Notes ?? []).Where(n => !_notes.Contains(n)));
+
+                // A bound the set-up measured on this machine replaces the one planned from the parameters alone.
+                var phaseIdeal = fixture?.Ideal ?? (size is { } planned && scenarioPlan.Grow!.Ideals.TryGetValue(planned, out var grown) ? grown : scenarioPlan.Ideal);
+                _ideal ??= phaseIdeal;
+                _bounds ??= fixture?.Bounds;
+                if (size is { } measuredAt)
+                {
+                    _growIdeals[measuredAt] = phaseIdeal;
+                }
+
+                // The fixture's values win: it may settle one the user left open, such as a folder.
+                var parameters = fixture is null ? phaseParameters.Values : phaseParameters.Values.SetItems(fixture.TrialParameters);
+                var expectedMs = scenarioPlan.Scenario.ExpectedTrialDuration(phaseParameters).TotalMilliseconds;
+                for (var round = 0; round < rounds; round++)
+                {
+                    var warmup = round < plan.Settings.Warmup;
+                    var repeat = warmup ? round : round - plan.Settings.Warmup;
+                    var order = plan.Settings.FixedOrder ? phaseVariants : Rotate(phaseVariants, round);
+                    await RunRoundAsync([.. order], parameters, expectedMs, warmup, repeat, cancellationToken).ConfigureAwait(false);
+                    StopEarly(phaseVariants, warmup, repeat);
+                }
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                _notes.Add("the run was cancelled; trials measured before that are kept.");
+                return true;
+            }
+            finally
+            {
+                await TearDownAsync(fixture, at).ConfigureAwait(false);
+            }
+
+            return false;
+        }
+
+        private async Task TearDownAsync(RunFixture? fixture, string at)
+        {
+            if (fixture is null)
+            {
+                return;
+            }
+
+            try
+            {
+                await fixture.DisposeAsync().ConfigureAwait(false);
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                // What was measured stands; the user learns what was left behind.
+                _notes.Add($"the scenario's set-up{at} could not be torn down: " + TrialFailure.Describe(ex));
+            }
+        }
+
+        // One round over the variants still running, in the round's order. A trial's process that has written its
+        // result may take 100-200 ms more to exit (PreviousTrial says why); the next trial's process starts
+        // meanwhile, and its region waits for that one to be gone. A trial that starts services ends them before it
+        // writes its result, and the next one starts measuring its own only after that wait (TrialMeter.AwaitTrialBefore).
+        private async Task RunRoundAsync(
+            IReadOnlyList<Variant> order,
+            IReadOnlyDictionary<string, string> parameters,
+            double expectedMs,
+            bool warmup,
+            int repeat,
+            CancellationToken cancellationToken)
+        {
+            var overlap = runner._executor.Isolated;
+            Exiting? exiting = null;
+            Task? finishing = null;
+            Task<TrialResult>? started = null;
+            try
+            {
+                foreach (var variant in order.Where(v => !_stops.ContainsKey(v.Name)))
+                {
+                    cancellationToken.ThrowIfCancellationRequested();
+                    var progress = new TrialProgress(scenarioPlan.Scenario.Name, variant.Name, warmup, repeat, counter.Next++, plan.TotalTrials);
+                    var request = Request(variant, parameters, expectedMs, repeat, exiting?.Process);
+
+                    // The trial before is finished (its exit, its account) while this one's process starts, which
+                    // begins its region only once that is done. The observers hear of one trial at a time: this
+                    // one's news waits until the one before has finished.
+                    finishing = exiting is null ? null : FinishAsync(exiting);
+                    exiting = null;
+                    var news = new NewsGate();
+                    var measured = new TaskCompletionSource<PreviousTrial>(TaskCreationOptions.RunContinuationsAsynchronously);
+                    var launch = new TrialLaunch(scenarioPlan.Scenario, request, plan.TrialTimeout)
+                    {
+                        ProcessStarted = processId => news.Deliver(() => runner.Notify(o => o.TrialProcessStarted(progress, processId), _notes)),
+                        ChildStarted = child => news.Deliver(() => runner.Notify(o => o.TrialChildStarted(progress, child), _notes)),
+                        Measured = overlap ? previous => measured.TrySetResult(previous) : null,
+                        Before = finishing,
+                    };
+                    var trial = started = runner._executor.RunAsync(launch, cancellationToken);
+                    if (finishing is not null)
+                    {
+                        await finishing.ConfigureAwait(false);
+                        finishing = null;
+                    }
+
+                    runner.Notify(o => o.TrialStarting(progress), _notes);
+                    news.Open();
+                    await Task.WhenAny(measured.Task, trial).ConfigureAwait(false);
+                    exiting = new Exiting(progress, variant, warmup, trial, measured.Task.IsCompletedSuccessfully ? measured.Task.Result : null);
+                    started = null;
+                    if (trial.IsCompleted)
+                    {
+                        var done = exiting;
+                        exiting = null;
+                        await FinishAsync(done).ConfigureAwait(false);
+                    }
+                }
+            }
+            finally
+            {
+                // Cut short (a cancellation): the trial being finished, and one already started, end before the run
+                // goes on, their processes stopped by their executors; what was measured is kept where its result
+                // was written.
+                await Quietly(finishing).ConfigureAwait(false);
+                await Quietly(started).ConfigureAwait(false);
+
+                // The round's last trial.
+                if (exiting is not null)
+                {
+                    await FinishAsync(exiting).ConfigureAwait(false);
+                }
+            }
+        }
+
+        private TrialRequest Request(Variant variant, IReadOnlyDictionary<string, string> parameters, double expectedMs, int repeat, PreviousTrial? after) => new()
+        {
+            Scenario = scenarioPlan.Scenario.Name,
+            Variant = variant,
+            Parameters = parameters,
+            Seed = plan.Settings.Seed,
+            SampleIntervalMs = plan.Settings.SampleIntervalMs,
+            Repeat = repeat,
+            Prime = plan.Settings.Prime,
+            TimeoutMs = plan.TrialTimeout.TotalMilliseconds,
+            ExpectedDurationMs = expectedMs,
+            After = after,
+        };
+
+        // After each measured round but the last, the variants that have had enough trials stop.
+        private void StopEarly(IReadOnlyList<Variant> phaseVariants, bool warmup, int repeat)
+        {
+            if (!plan.Settings.Adaptive || warmup || repeat + 1 >= plan.Settings.Repeat)
+            {
+                return;
+            }
+
+            var running = phaseVariants.Where(v => !_stops.ContainsKey(v.Name)).ToList();
+            var fewest = EarlyStopping.FewestTrials(scenarioPlan.Scenario);
+            foreach (var (name, stop) in EarlyStopping.After(running, _trials, phaseVariants, WorkGroup, plan.Settings.Repeat, fewest, _expected))
+            {
+                _stops[name] = stop;
+                counter.Next += plan.Settings.Repeat - repeat - 1;
+                runner.Notify(o => o.VariantStopped(scenarioPlan.Scenario.Name, name, stop), _notes);
+            }
+        }
+
+        private string WorkGroup(Variant variant) => VariantValues.WorkGroup(_workParameters, variant.Parameters);
+
+        // A trial's result once its process has exited and its account is read: kept, and told to the observers.
+        private async Task FinishAsync(Exiting done)
+        {
+            var result = await done.Trial.ConfigureAwait(false);
+
+            // Each item's time is folded into the scenario's floor here, and goes no further.
+            if (!done.Warmup && result is { Status: TrialStatus.Ok, ItemTimesMs: { } times })
+            {
+                _floor.Add(result.WorkloadDigest ?? string.Empty, done.Variant.Name, times);
+            }
+
+            result = result.WithoutItemTimes();
+            runner.Notify(o => o.TrialFinished(done.Progress, result), _notes);
+
+            // A trial in this process that outlived its timeout could only be abandoned, still running.
+            _abandoned |= result.Status == TrialStatus.Timeout && !result.Isolated;
+            if (!done.Warmup)
+            {
+                _trials[done.Variant.Name].Add(result);
+            }
+            else if (result.Status != TrialStatus.Ok)
+            {
+                _notes.Add($"warmup trial of {done.Variant.Name} ended {result.Status.ToText()}: {result.Error}");
+            }
+        }
     }
 
     // The phases of a scenario's run: all its variants at its parameters, or with --grow each size's variants at
@@ -374,13 +428,14 @@ internal sealed partial class Runner
     // A trial whose process has measured and may still be exiting; Process is null when it ended without saying so.
     private sealed record Exiting(TrialProgress Progress, Variant Variant, bool Warmup, Task<TrialResult> Trial, PreviousTrial? Process);
 
-    // A trial's news (its process, the services it started) held until the observers have heard the trial before finish.
-    private sealed class HeldNews
+    // A trial's news (its process, the services it started), delivered at once when the gate is open, and held
+    // while it is shut: until the observers have heard the trial before finish.
+    private sealed class NewsGate
     {
         private readonly Lock _lock = new();
         private List<Action>? _held = [];
 
-        public void Tell(Action news)
+        public void Deliver(Action news)
         {
             lock (_lock)
             {
@@ -394,8 +449,8 @@ internal sealed partial class Runner
             news();
         }
 
-        // Told in order: news that comes while the held news is told waits its turn, until none is left.
-        public void Release()
+        // Opens the gate, telling the held news in order: news that comes while it is told waits its turn, until none is left.
+        public void Open()
         {
             while (true)
             {
