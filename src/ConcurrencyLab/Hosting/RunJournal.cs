@@ -118,7 +118,7 @@ internal sealed class RunJournal : IDisposable
     }
 
     /// <summary>Adds the journal to a child process's environment, so it and its own children join it.</summary>
-    public void Hand(ProcessStartInfo info)
+    public void Join(ProcessStartInfo info)
     {
         ArgumentNullException.ThrowIfNull(info);
         info.Environment[Variable] = Folder;
