@@ -173,7 +173,7 @@ internal static class PngCharts
 
         plot.Axes.Left.TickGenerator = ticks;
 
-        // Room past the slowest interval for its printed median.
+        // Audience past the slowest interval for its printed median.
         plot.Axes.SetLimits(0, chart.Max * 1.1, -0.6, top);
         plot.XLabel(chart.AxisTitle);
         return 110 + (n * 26);

@@ -48,7 +48,7 @@ internal static class ResultTableRenderer
             lines.Add(new Text($"Left out to fit {width} columns: {string.Join(", ", leftOut.Select(c => c.Header))}; --columns all shows every column, and results.md has them all.", new Style(Color.Grey)));
         }
 
-        foreach (var block in ScenarioReport.Of(scenario, processorCount ?? Environment.ProcessorCount).Where(b => b.Room != Room.Full))
+        foreach (var block in ScenarioReport.Of(scenario, processorCount ?? Environment.ProcessorCount).Where(b => b.Audience != Audience.Full))
         {
             switch (block)
             {
@@ -83,7 +83,7 @@ internal static class ResultTableRenderer
     private static Rows RenderLoad(ScenarioResult scenario, int processorCount)
     {
         var lines = new List<IRenderable>();
-        foreach (var block in ScenarioReport.Of(scenario, processorCount).Where(b => b.Room != Room.Full))
+        foreach (var block in ScenarioReport.Of(scenario, processorCount).Where(b => b.Audience != Audience.Full))
         {
             switch (block)
             {

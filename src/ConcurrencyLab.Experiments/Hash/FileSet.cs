@@ -32,7 +32,7 @@ internal sealed class FileSet : IDisposable
     // What the manifest reader's complaints call what it reads.
     private const string ManifestWhat = "the file set's manifest";
 
-    // Room left free beside the set, so the run never fills the disk to the last byte.
+    // Audience left free beside the set, so the run never fills the disk to the last byte.
     private const long Headroom = 64L * 1024 * 1024;
 
     private readonly bool _deleteFolder;

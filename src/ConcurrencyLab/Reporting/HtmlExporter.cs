@@ -61,7 +61,7 @@ public sealed class HtmlExporter : IExporter
     private static void WriteScenario(ScenarioResult scenario, int processorCount, TextWriter writer)
     {
         writer.WriteLine($"<section class=\"scenario\" id=\"{Anchor(scenario)}\"><h2>{Encode(scenario.Name)}</h2>");
-        foreach (var block in ScenarioReport.Of(scenario, processorCount).Where(b => b.Room != Room.Brief))
+        foreach (var block in ScenarioReport.Of(scenario, processorCount).Where(b => b.Audience != Audience.Brief))
         {
             switch (block)
             {

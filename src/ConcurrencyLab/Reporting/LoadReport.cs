@@ -10,8 +10,8 @@ namespace ConcurrencyLab.Reporting;
 /// <param name="Headers">The column headers.</param>
 /// <param name="Numeric">For each column, whether it holds numbers (right-aligned).</param>
 /// <param name="Rows">The rows, a cell per header.</param>
-/// <param name="Room">Which reports show it.</param>
-internal sealed record TextTable(string Kind, IReadOnlyList<string> Headers, IReadOnlyList<bool> Numeric, IReadOnlyList<IReadOnlyList<string>> Rows, Room Room = Room.All) : Block(Room)
+/// <param name="Audience">Which reports show it.</param>
+internal sealed record TextTable(string Kind, IReadOnlyList<string> Headers, IReadOnlyList<bool> Numeric, IReadOnlyList<IReadOnlyList<string>> Rows, Audience Audience = Audience.All) : Block(Audience)
 {
     /// <summary>Which rows a reader's eye belongs on (a load step that did not keep up), by row; empty for none.</summary>
     public IReadOnlyList<bool> Flagged { get; init; } = [];
@@ -60,7 +60,7 @@ internal static class LoadReport
         var accounts = load.Variants.SelectMany(v => v.Steps.Where(s => s.Runtime is not null).Select(s => AccountLine(v, s, load))).ToList();
         if (accounts.Count > 0)
         {
-            blocks.Add(new BulletList("runtime", Statement.Plain("What the service's runtime reported over each step:"), accounts, Room.Full));
+            blocks.Add(new BulletList("runtime", Statement.Plain("What the service's runtime reported over each step:"), accounts, Audience.Full));
         }
 
         var notes = new List<Statement>();
@@ -279,7 +279,7 @@ internal static class LoadReport
         }
 
         var numeric = headers.Select(h => h is not ("variant" or "outcome" or "failed")).ToList();
-        return new TextTable(brief ? "load-steps-brief" : "load-steps", headers, numeric, rows, brief ? Room.Brief : Room.Full) { Flagged = flagged };
+        return new TextTable(brief ? "load-steps-brief" : "load-steps", headers, numeric, rows, brief ? Audience.Brief : Audience.Full) { Flagged = flagged };
 
         static string Q(double? ms) => ms is { } v ? Figures.Ms(v) : "-";
         static string Share(double share) => (share * 100).ToString("0.#", CultureInfo.InvariantCulture);

@@ -35,7 +35,7 @@ public sealed class MarkdownExporter : IExporter
         {
             writer.WriteLine();
             writer.WriteLine($"## {Escape(scenario.Name)}");
-            foreach (var block in ScenarioReport.Of(scenario, run.Environment.ProcessorCount).Where(b => b.Room != Room.Brief))
+            foreach (var block in ScenarioReport.Of(scenario, run.Environment.ProcessorCount).Where(b => b.Audience != Audience.Brief))
             {
                 writer.WriteLine();
                 Write(block, writer);

@@ -2,8 +2,8 @@ using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Reporting;
 
-/// <summary>Which reports have room for a block.</summary>
-internal enum Room
+/// <summary>Which reports a block is for: the console, the files, or both.</summary>
+internal enum Audience
 {
     /// <summary>Every report.</summary>
     All,
@@ -16,35 +16,35 @@ internal enum Room
 }
 
 /// <summary>A part of a scenario's report, made once; each renderer lays out the blocks it has room for.</summary>
-/// <param name="Room">Which reports show it.</param>
-internal abstract record Block(Room Room);
+/// <param name="Audience">Which reports show it.</param>
+internal abstract record Block(Audience Audience);
 
 /// <summary>Statements shown together, each on a line of its own.</summary>
 /// <param name="Lines">The statements.</param>
-/// <param name="Room">Which reports show it.</param>
-internal sealed record Passage(IReadOnlyList<Statement> Lines, Room Room = Room.All) : Block(Room);
+/// <param name="Audience">Which reports show it.</param>
+internal sealed record Passage(IReadOnlyList<Statement> Lines, Audience Audience = Audience.All) : Block(Audience);
 
 /// <summary>A list of statements under an optional lead.</summary>
 /// <param name="Kind">What the list holds (<c>recommendation</c>, <c>claims</c>, <c>runtime</c>, <c>notes</c>), for a page's class.</param>
 /// <param name="Lead">A line before the list, or null.</param>
 /// <param name="Items">The statements.</param>
-/// <param name="Room">Which reports show it.</param>
-internal sealed record BulletList(string Kind, Statement? Lead, IReadOnlyList<Statement> Items, Room Room = Room.All) : Block(Room);
+/// <param name="Audience">Which reports show it.</param>
+internal sealed record BulletList(string Kind, Statement? Lead, IReadOnlyList<Statement> Items, Audience Audience = Audience.All) : Block(Audience);
 
 /// <summary>The scenario's table of variants (<see cref="ResultColumn"/> says its columns).</summary>
 /// <param name="Scenario">The scenario.</param>
-internal sealed record VariantTable(ScenarioResult Scenario) : Block(Room.All);
+internal sealed record VariantTable(ScenarioResult Scenario) : Block(Audience.All);
 
 /// <summary>The scenario's charts, for a report that draws: made by the renderer (<see cref="Chart.For"/>), so one that does not draw never makes them.</summary>
 /// <param name="Scenario">The scenario.</param>
-internal sealed record ChartSet(ScenarioResult Scenario) : Block(Room.Full);
+internal sealed record ChartSet(ScenarioResult Scenario) : Block(Audience.Full);
 
 /// <summary>
 /// The runtime's account of the variants whose pool raised its target because work waited, as a compact table: the
 /// console's brief form of the runtime list the files print in full.
 /// </summary>
 /// <param name="Scenario">The scenario.</param>
-internal sealed record RuntimeTable(ScenarioResult Scenario) : Block(Room.Brief);
+internal sealed record RuntimeTable(ScenarioResult Scenario) : Block(Audience.Brief);
 
 /// <summary>
 /// A scenario's report as blocks, made once from its results and its answer for the console, results.md and
@@ -78,7 +78,7 @@ internal static class ScenarioReport
             setting.Add(Statement.Of($"Bounds measured by the run: {Statement.Join(", ", scenario.Bounds.Select(b => Statement.Of($"{Piece.Code(b.Key)} {Piece.Fixed(b.Value, "0.##")}")))}."));
         }
 
-        blocks.Add(new Passage(setting, Room.Full));
+        blocks.Add(new Passage(setting, Audience.Full));
         var lines = new List<Statement>
         {
             scenario.Growth is { } grown
@@ -112,17 +112,17 @@ internal static class ScenarioReport
         var all = scenario.Claims.Select(Said).ToList();
         if (all.Count > 0)
         {
-            blocks.Add(new BulletList("claims", null, all, Room.Full));
+            blocks.Add(new BulletList("claims", null, all, Audience.Full));
         }
 
         if (tested.Count > 0)
         {
-            blocks.Add(new Passage(tested, Room.Brief));
+            blocks.Add(new Passage(tested, Audience.Brief));
         }
 
         if (RunSummary.NotTestedLine(scenario.Name, scenario.Claims) is { } untested)
         {
-            blocks.Add(new Passage([Statement.Plain(untested, Tone.NotTested)], Room.Brief));
+            blocks.Add(new Passage([Statement.Plain(untested, Tone.NotTested)], Audience.Brief));
         }
 
         blocks.Add(new ChartSet(scenario));
@@ -134,7 +134,7 @@ internal static class ScenarioReport
         var accounts = RuntimeAccountText.Describe(scenario);
         if (accounts.Count > 0)
         {
-            blocks.Add(new BulletList("runtime", Statement.Plain("What the runtime reported (each variant's median trial):"), accounts, Room.Full));
+            blocks.Add(new BulletList("runtime", Statement.Plain("What the runtime reported (each variant's median trial):"), accounts, Audience.Full));
             blocks.Add(new RuntimeTable(scenario));
         }
 

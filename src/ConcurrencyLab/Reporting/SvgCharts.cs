@@ -368,7 +368,7 @@ internal static class SvgCharts
         }
     }
 
-    /// <summary>Room below a plot for its axis, its title and a legend of <paramref name="entries"/> in rows of three.</summary>
+    /// <summary>Audience below a plot for its axis, its title and a legend of <paramref name="entries"/> in rows of three.</summary>
     private static int LegendHeight(int entries) => 50 + ((entries + 2) / 3 * 18);
 
     /// <summary>Horizontal grid lines with their values at the left, at round ticks up to <paramref name="max"/>.</summary>

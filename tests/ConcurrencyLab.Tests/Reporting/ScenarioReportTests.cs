@@ -45,7 +45,7 @@ public sealed class ScenarioReportTests
         var blocks = ScenarioReport.Of(scenario, run.Environment.ProcessorCount);
         var (console, markdown, page) = Render(run);
 
-        var shared = Statements(blocks, Room.All).ToList();
+        var shared = Statements(blocks, Audience.All).ToList();
         Assert.True(shared.Count >= 5, string.Join("\n", shared.Select(s => s.Text)));
         foreach (var statement in shared)
         {
@@ -56,13 +56,13 @@ public sealed class ScenarioReportTests
         }
 
         // The files say each claim, the untested one included; the console the tested one, and one line for the rest.
-        foreach (var statement in Statements(blocks, Room.Full))
+        foreach (var statement in Statements(blocks, Audience.Full))
         {
             Assert.Contains(MarkdownExporter.Write(statement), markdown, StringComparison.Ordinal);
             Assert.Contains(WebUtility.HtmlDecode(HtmlExporter.Write(statement)), WebUtility.HtmlDecode(page), StringComparison.Ordinal);
         }
 
-        var brief = Statements(blocks, Room.Brief).ToList();
+        var brief = Statements(blocks, Audience.Brief).ToList();
         Assert.Contains(brief, s => s.Tone == Tone.NotTested && s.Text.StartsWith("Not tested by this run: 1 of the post's claims", StringComparison.Ordinal));
         foreach (var statement in brief)
         {
@@ -80,7 +80,7 @@ public sealed class ScenarioReportTests
     {
         var (run, scenario) = Sample();
         var blocks = ScenarioReport.Of(scenario, run.Environment.ProcessorCount);
-        var all = Statements(blocks, Room.All).Concat(Statements(blocks, Room.Full)).ToList();
+        var all = Statements(blocks, Audience.All).Concat(Statements(blocks, Audience.Full)).ToList();
 
         // The fastest: its name a variant, its median a number holding the median itself.
         var fastest = Assert.Single(all, s => s.Tone == Tone.Fastest);
@@ -119,7 +119,7 @@ public sealed class ScenarioReportTests
         Assert.Equal(@"a\|b", MarkdownExporter.Write(new Statement([new VariantName("a|b")])));
     }
 
-    private static IEnumerable<Statement> Statements(IEnumerable<Block> blocks, Room room) => blocks.Where(b => b.Room == room).SelectMany(b => b switch
+    private static IEnumerable<Statement> Statements(IEnumerable<Block> blocks, Audience room) => blocks.Where(b => b.Audience == room).SelectMany(b => b switch
     {
         Passage p => p.Lines,
         BulletList l => l.Lead is { } lead ? [lead, .. l.Items] : l.Items,
