@@ -152,7 +152,7 @@ public sealed class PackageTests(PackageTests.Packed packed) : IClassFixture<Pac
         public async Task InitializeAsync()
         {
             var configuration = ProgramRunner.Configuration;
-            foreach (var project in new[] { "ConcurrencyLab", "ConcurrencyLab.Experiments", "ConcurrencyLab.Charts", "ConcurrencyLab.CommandLine", "ConcurrencyLab.Cli", "ConcurrencyLab.Templates" })
+            foreach (var project in new[] { "ConcurrencyLab", "ConcurrencyLab.Load", "ConcurrencyLab.Reproduction", "ConcurrencyLab.Experiments", "ConcurrencyLab.Charts", "ConcurrencyLab.CommandLine", "ConcurrencyLab.Cli", "ConcurrencyLab.Templates" })
             {
                 var path = Path.Combine(ProgramRunner.RepositoryRoot, project == "ConcurrencyLab.Templates" ? "templates" : "src", project, project + ".csproj");
 

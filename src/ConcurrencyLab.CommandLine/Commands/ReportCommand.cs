@@ -1,8 +1,7 @@
 using System.CommandLine;
-using ConcurrencyLab.Analysis;
-using ConcurrencyLab.Claims;
 using ConcurrencyLab.CommandLine.Rendering;
 using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
@@ -43,7 +42,7 @@ internal static class ReportCommand
                         // conditions: a verdict an older build gave on a run that did not test its claim is not repeated.
                         return read with
                         {
-                            Scenarios = [.. read.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { } known && PostClaims.Of(known) is not null ? s with { Claims = Summarizer.Judge(known, s, machine: read.Environment, settings: read.Settings) } : s)],
+                            Scenarios = [.. read.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { } known && PostClaims.Of(known) is not null ? s with { Claims = PostJudge.Judge(known, s, machine: read.Environment, settings: read.Settings) } : s)],
                         };
                     },
                     CancellationToken.None).WaitAsync(cancellationToken).ConfigureAwait(false);

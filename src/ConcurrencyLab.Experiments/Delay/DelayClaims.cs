@@ -1,6 +1,6 @@
-using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Reproduction;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Experiments.Delay;

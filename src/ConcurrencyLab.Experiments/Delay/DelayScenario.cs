@@ -1,6 +1,6 @@
-using ConcurrencyLab.Claims;
-using ConcurrencyLab.Workloads;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Experiments.Delay;
 

@@ -1,5 +1,5 @@
-using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Experiments.Fanout;

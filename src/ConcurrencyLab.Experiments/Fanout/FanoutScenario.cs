@@ -1,13 +1,13 @@
-using ConcurrencyLab.Claims;
+using ConcurrencyLab.Reproduction.Claims;
 using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
+using ConcurrencyLab.Experiments.Hosting;
 using ConcurrencyLab.Hosting;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Serialization;
 using ConcurrencyLab.Scenarios;
-using ConcurrencyLab.Experiments.Hosting;
+using ConcurrencyLab.Serialization;
 
 namespace ConcurrencyLab.Experiments.Fanout;
 

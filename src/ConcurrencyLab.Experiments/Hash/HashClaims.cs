@@ -1,6 +1,6 @@
 using System.Globalization;
-using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Experiments.Hash;

@@ -1,4 +1,4 @@
-using ConcurrencyLab.Claims;
+using ConcurrencyLab.Reproduction.Claims;
 using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Measurement;

@@ -1,9 +1,9 @@
-using ConcurrencyLab.Claims;
+using ConcurrencyLab.Reproduction.Claims;
 using System.Diagnostics;
 using System.Globalization;
+using ConcurrencyLab.Experiments.Poll.Receivers;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
-using ConcurrencyLab.Experiments.Poll.Receivers;
 using ConcurrencyLab.Scenarios;
 
 namespace ConcurrencyLab.Experiments.Poll;

@@ -1,4 +1,4 @@
-using ConcurrencyLab.Claims;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Experiments.Scan;

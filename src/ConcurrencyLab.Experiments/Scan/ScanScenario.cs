@@ -1,8 +1,8 @@
-using ConcurrencyLab.Claims;
+using ConcurrencyLab.Reproduction.Claims;
 using System.Net;
 using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Workloads;
 using ConcurrencyLab.Scenarios;
+using ConcurrencyLab.Workloads;
 
 namespace ConcurrencyLab.Experiments.Scan;
 

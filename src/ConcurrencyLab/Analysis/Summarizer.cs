@@ -1,4 +1,3 @@
-using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
@@ -29,7 +28,7 @@ internal static class Summarizer
                 .. run.Scenarios.Select(s =>
                 {
                     var result = Summarise(s, run.Environment.ProcessorCount);
-                    return result with { Claims = Judge(s.Plan.Scenario, result, machine: run.Environment, settings: run.Settings) };
+                    return result with { Claims = Claims(s.Plan.Scenario, result, run.Environment, run.Settings) };
                 }),
             ],
             Cancelled = run.Cancelled,
@@ -137,7 +136,7 @@ internal static class Summarizer
         return answered with
         {
             Notes = [.. result.Notes, .. BeatenIdeal(answered), .. Conclude(plan.Scenario, result)],
-            Claims = Judge(plan.Scenario, result),
+            Claims = Claims(plan.Scenario, result, null, null),
         };
     }
 
@@ -192,33 +191,10 @@ internal static class Summarizer
         };
     }
 
-    /// <summary>
-    /// Every published claim of the scenario's post, each judged by its rule on this run where the run met the
-    /// claim's conditions, and "not tested" where it did not (other parameters, other variants, a run over other
-    /// processor counts): a claim is never given a verdict by a run that did not put it to the test. A rule's failure
-    /// costs its claim a verdict, never the results.
-    /// </summary>
-    /// <param name="scenario">The scenario, whose post's claims are judged.</param>
-    /// <param name="result">The run's results of it.</param>
-    /// <param name="runs">The post's other runs by key, for a claim that compares two (a reproduction has them; a plain run does not).</param>
-    /// <param name="machine">The machine that measured the run; null for this one.</param>
-    /// <param name="settings">How the run was made; null where it is not known.</param>
-    internal static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result, IReadOnlyDictionary<string, ClaimEvidence>? runs = null, EnvironmentInfo? machine = null, RunSettings? settings = null)
-    {
-        ArgumentNullException.ThrowIfNull(scenario);
-        ArgumentNullException.ThrowIfNull(result);
-
-        // A post's claims are about one size of its work: a run of several sizes (--grow) puts none to the test.
-        if (result.Growth is { } growth)
-        {
-            return [.. (PostClaims.Of(scenario)?.Claims ?? []).Select(claim => claim.ToResult(Judgement.NotTested($"the run grew --{growth.Parameter} over {growth.Sizes.Count} sizes; the post's claims are judged on a run of one size")))];
-        }
-
-        // A run that swept the processor count is judged at each count, as a reproduction's is.
-        var cores = result.Variants.Select(v => v.WholeNumber(RuntimeSettings.Cores.Parameter.Name)).OfType<int>().Distinct().Order().ToList();
-        var evidence = new ClaimEvidence(result, cores, runs: runs, machine: machine, settings: settings, space: RecordedVariants.SpaceOf(scenario, result));
-        return [.. (PostClaims.Of(scenario)?.Claims ?? []).Select(claim => claim.ToResult(claim.Evaluate(evidence)))];
-    }
+    // The post's claims judged on the run, by the scenario that reproduces a post (ConcurrencyLab.Reproduction);
+    // none for any other.
+    private static IReadOnlyList<ClaimResult> Claims(Scenario scenario, ScenarioResult result, EnvironmentInfo? machine, RunSettings? settings) =>
+        scenario is IJudgedByClaims judged ? judged.JudgeClaims(result, machine, settings) : [];
 
     /// <summary>
     /// A note for each variant whose median is below the ideal: the bound was wrong, by how much, and the variant's

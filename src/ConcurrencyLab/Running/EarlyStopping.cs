@@ -19,7 +19,7 @@ internal static class EarlyStopping
 {
     /// <summary>
     /// The fewest ok trials a variant has before it may stop: as many as a claim's interval needs
-    /// (<see cref="Claims.Decide.MinimumTrials"/>), so stopping early never leaves a claim unjudged.
+    /// (the reproducer's Decide.MinimumTrials, which a test holds equal to this), so stopping early never leaves a claim unjudged.
     /// </summary>
     public const int MinimumTrials = 3;
 

@@ -3,9 +3,10 @@ using System.Reflection;
 namespace ConcurrencyLab.Tests.Architecture;
 
 /// <summary>
-/// The folder-arrows rule for the assemblies around the core: the command line (its root, Commands and Rendering) and
-/// the experiments (their root and each experiment's folder). Read from the compiled assemblies as the core's are; no
-/// new arrow may close a cycle, and the debt below can only shrink.
+/// The arrows between the lab's assemblies, and the folder-arrows rule inside each assembly around the core (the
+/// command line's root, Commands and Rendering; each experiment's folder; the load generator; the charts; the tool).
+/// Read from the compiled assemblies as the core's are; no new arrow may close a cycle, and the debt below can only
+/// shrink.
 /// </summary>
 public sealed class AssemblyArrowsTests
 {
@@ -18,9 +19,46 @@ public sealed class AssemblyArrowsTests
             ("Commands", "(root)", "the commands return ExitCode and read LabProgramOptions, public types of the root namespace a user's program names"),
         ],
         ["ConcurrencyLab.Experiments"] = [],
+        ["ConcurrencyLab.Reproduction"] = [],
     };
 
-    public static TheoryData<string> Assemblies => ["ConcurrencyLab.CommandLine", "ConcurrencyLab.Experiments"];
+    public static TheoryData<string> Assemblies =>
+        ["ConcurrencyLab.CommandLine", "ConcurrencyLab.Experiments", "ConcurrencyLab.Load", "ConcurrencyLab.Reproduction", "ConcurrencyLab.Charts", "conclab"];
+
+    // Which of the lab's assemblies each may reference: the core none, each product the core, the experiments the
+    // reproducer their claims are written for, the command line the products it runs, the tool everything. The load
+    // generator and the reproducer never reference each other, the experiments or the command line.
+    private static readonly Dictionary<string, string[]> Allowed = new(StringComparer.Ordinal)
+    {
+        ["ConcurrencyLab"] = [],
+        ["ConcurrencyLab.Load"] = ["ConcurrencyLab"],
+        ["ConcurrencyLab.Reproduction"] = ["ConcurrencyLab"],
+        ["ConcurrencyLab.Charts"] = ["ConcurrencyLab"],
+        ["ConcurrencyLab.Experiments"] = ["ConcurrencyLab", "ConcurrencyLab.Reproduction"],
+        ["ConcurrencyLab.CommandLine"] = ["ConcurrencyLab", "ConcurrencyLab.Load", "ConcurrencyLab.Reproduction"],
+        ["conclab"] =
+        [
+            "ConcurrencyLab", "ConcurrencyLab.Load", "ConcurrencyLab.Reproduction", "ConcurrencyLab.Charts", "ConcurrencyLab.Experiments",
+            "ConcurrencyLab.CommandLine",
+        ],
+    };
+
+    [Fact]
+    public void EachAssembly_ReferencesOnlyTheLabAssembliesItsLayerAllows()
+    {
+        foreach (var (name, allowed) in Allowed)
+        {
+            var referenced = Assembly.Load(name).GetReferencedAssemblies().Select(a => a.Name!)
+                .Where(n => n == "conclab" || n.StartsWith("ConcurrencyLab", StringComparison.Ordinal))
+                .ToList();
+            var extra = referenced.Except(allowed, StringComparer.Ordinal).ToList();
+            Assert.True(extra.Count == 0, $"{name} references {string.Join(", ", extra)}, which its layer does not allow");
+        }
+
+        // Every lab assembly the tool ships is placed in a layer here.
+        var shipped = Assembly.Load("conclab").GetReferencedAssemblies().Select(a => a.Name!).Where(n => n.StartsWith("ConcurrencyLab", StringComparison.Ordinal));
+        Assert.All(shipped, n => Assert.True(Allowed.ContainsKey(n), $"{n} has no layer in this test"));
+    }
 
     [Theory]
     [MemberData(nameof(Assemblies))]

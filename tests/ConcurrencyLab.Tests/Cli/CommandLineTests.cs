@@ -161,7 +161,7 @@ public sealed class CommandLineTests
             // A run as this build writes it: its post's claims judged (report judges them again, the same way).
             var sample = Reporting.ExporterTests.SampleRun();
             var delay = ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
-            sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, s) })] };
+            sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(delay, s) })] };
             var results = Write(folder, "results.json", sample);
             var broken = Path.Combine(folder, "broken.json");
             await File.WriteAllTextAsync(broken, (await File.ReadAllTextAsync(results)).Replace("\"variants\": [", "\"variants\": null, \"x\": [", StringComparison.Ordinal));
@@ -208,7 +208,7 @@ public sealed class CommandLineTests
             // A run as this build writes it: its post's claims judged (report judges them again, the same way).
             var sample = Reporting.ExporterTests.SampleRun();
             var delay = ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
-            sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, s) })] };
+            sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(delay, s) })] };
             var results = Write(folder, "results.json", sample);
 
             var (exitCode, _, output) = await InvokeAsync(["report", results, "--out", Path.Combine(folder, "again")]);
@@ -305,7 +305,7 @@ public sealed class CommandLineTests
             // A run as this build writes it: its post's claims judged (report judges them again, the same way).
             var sample = Reporting.ExporterTests.SampleRun();
             var delay = ConcurrencyLab.Experiments.ScenarioCatalog.BuiltIn.Single(s => s.Name == sample.Scenarios[0].Name);
-            sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Analysis.Summarizer.Judge(delay, s) })] };
+            sample = sample with { Scenarios = [.. sample.Scenarios.Select(s => s with { Claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(delay, s) })] };
             var results = Write(folder, "results.json", sample);
             var before = await File.ReadAllTextAsync(results);
 

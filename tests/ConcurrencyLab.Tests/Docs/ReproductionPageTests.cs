@@ -1,7 +1,7 @@
 using System.Text;
-using ConcurrencyLab.Claims;
-using ConcurrencyLab.Results;
 using ConcurrencyLab.Experiments;
+using ConcurrencyLab.Reproduction.Claims;
+using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.Tests.Docs;
 

@@ -12,6 +12,8 @@ public sealed class PublicApiTests
     public static TheoryData<string> Assemblies { get; } = new()
     {
         "ConcurrencyLab",
+        "ConcurrencyLab.Load",
+        "ConcurrencyLab.Reproduction",
         "ConcurrencyLab.Experiments",
         "ConcurrencyLab.Charts",
         "ConcurrencyLab.CommandLine",

@@ -1,12 +1,12 @@
-using ConcurrencyLab.Claims;
-using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Reproduction;
-using ConcurrencyLab.Results;
 using ConcurrencyLab.Experiments.Delay;
 using ConcurrencyLab.Experiments.Fanout;
 using ConcurrencyLab.Experiments.Hash;
 using ConcurrencyLab.Experiments.Poll;
 using ConcurrencyLab.Experiments.Scan;
+using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Reproduction;
+using ConcurrencyLab.Reproduction.Claims;
+using ConcurrencyLab.Results;
 using static ConcurrencyLab.Tests.Reproduction.Made;
 
 namespace ConcurrencyLab.Tests.Reproduction;

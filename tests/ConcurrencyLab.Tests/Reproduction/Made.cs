@@ -1,7 +1,7 @@
 using System.Globalization;
 using ConcurrencyLab.Analysis;
-using ConcurrencyLab.Claims;
 using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;

@@ -1,5 +1,5 @@
-using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reproduction;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using static ConcurrencyLab.Tests.Reproduction.Made;

@@ -195,7 +195,7 @@ public sealed class EarlyStoppingTests
     [Fact]
     public void TheFewestTrials_AreAsManyAsAClaimNeeds()
     {
-        Assert.Equal(ConcurrencyLab.Claims.Decide.MinimumTrials, EarlyStopping.MinimumTrials);
+        Assert.Equal(ConcurrencyLab.Reproduction.Claims.Decide.MinimumTrials, EarlyStopping.MinimumTrials);
         Assert.Equal(ConcurrencyLab.Analysis.Recommender.SlowRatio, EarlyStopping.OutOfContentionRatio);
     }
 }

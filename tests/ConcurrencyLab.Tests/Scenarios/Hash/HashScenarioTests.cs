@@ -218,7 +218,7 @@ public sealed class HashScenarioTests
     public void Claims_OnADiskBoundMachine_SayWhetherAsyncHeldAndSyncFell(double async16, double async128, double sync16, double sync128, ConcurrencyLab.Results.Verdict asyncFlat, ConcurrencyLab.Results.Verdict syncFalls)
     {
         // Wall times in seconds for 512 files; CIs of +-1% around each median.
-        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, Result(DiskBound, "cold", ("async@16", async16), ("async@128", async128), ("sync@16", sync16), ("sync@128", sync128)));
+        var claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(Scenario, Result(DiskBound, "cold", ("async@16", async16), ("async@128", async128), ("sync@16", sync16), ("sync@128", sync128)));
 
         var flat = claims.Single(c => c.Id == "hash-async-flat");
         var falls = claims.Single(c => c.Id == "hash-sync-falls");
@@ -237,7 +237,7 @@ public sealed class HashScenarioTests
     [Fact]
     public void Claims_OnACpuBoundMachine_CouldNotBeJudged_SayingBothRates()
     {
-        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, Result(CpuBound, "cold", ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 23.0)));
+        var claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(Scenario, Result(CpuBound, "cold", ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 23.0)));
 
         var flat = claims.Single(c => c.Id == "hash-async-flat");
         Assert.Equal(ConcurrencyLab.Results.Verdict.CouldNotJudge, flat.Verdict);
@@ -247,7 +247,7 @@ public sealed class HashScenarioTests
     [Fact]
     public void Claims_OfAWarmRun_AreNotTested_ButTheCacheClaimIs()
     {
-        var claims = ConcurrencyLab.Analysis.Summarizer.Judge(Scenario, Result(DiskBound, "warm", ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 23.0)));
+        var claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(Scenario, Result(DiskBound, "warm", ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 23.0)));
 
         Assert.All(claims.Where(c => c.Id is "hash-async-flat" or "hash-sync-falls"), c => Assert.Equal(ConcurrencyLab.Results.Verdict.NotTested, c.Verdict));
         Assert.All(claims.Where(c => c.Id is "hash-async-flat"), c => Assert.Contains("cache cold (this run: warm)", c.Reason, StringComparison.Ordinal));

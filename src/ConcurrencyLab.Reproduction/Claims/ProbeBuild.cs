@@ -1,4 +1,4 @@
-namespace ConcurrencyLab.Claims;
+namespace ConcurrencyLab.Reproduction.Claims;
 
 /// <summary>
 /// A build of the lab's trial probe (<c>src/ConcurrencyLab.BuildProbe</c>) a claim about builds is timed in: the

@@ -1,6 +1,6 @@
 using ConcurrencyLab.Results;
 
-namespace ConcurrencyLab.Claims;
+namespace ConcurrencyLab.Reproduction.Claims;
 
 /// <summary>
 /// One claim a published post makes, as data: what it says, the figure it published, where that figure comes from

@@ -1,7 +1,7 @@
 using System.Globalization;
 using ConcurrencyLab.Results;
 
-namespace ConcurrencyLab.Claims;
+namespace ConcurrencyLab.Reproduction.Claims;
 
 /// <summary>
 /// One condition a published claim holds under, as data: a scenario parameter at an exact value, in a range or at

@@ -5,7 +5,7 @@ using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
 using ConcurrencyLab.Statistics;
 
-namespace ConcurrencyLab.Claims;
+namespace ConcurrencyLab.Reproduction.Claims;
 
 /// <summary>
 /// What a rule reads: one run's results, seen at one processor count when the run swept several, and through one

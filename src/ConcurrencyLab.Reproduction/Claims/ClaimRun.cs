@@ -1,4 +1,4 @@
-namespace ConcurrencyLab.Claims;
+namespace ConcurrencyLab.Reproduction.Claims;
 
 /// <summary>
 /// A run that tests one or more claims of a post: its scenario's variants and parameters, the processor counts

@@ -1,7 +1,7 @@
 using System.Globalization;
 using ConcurrencyLab.Results;
 
-namespace ConcurrencyLab.Claims;
+namespace ConcurrencyLab.Reproduction.Claims;
 
 /// <summary>
 /// The decisions every claim's rule is made of, each three-way and each the same in every rule: a verdict only when

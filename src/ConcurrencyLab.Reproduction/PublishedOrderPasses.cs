@@ -1,8 +1,8 @@
 using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Analysis;
-using ConcurrencyLab.Claims;
 using ConcurrencyLab.Hosting;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;
@@ -80,7 +80,7 @@ internal sealed class PublishedOrderPasses
         var template = first.Scenarios[0];
         var merged = Merge(scenario, template, run.VariantsAt(quick), byCores);
         var settings = first.Settings with { Repeat = passes, Isolated = false, FixedOrder = true, Prime = false, Warmup = 0 };
-        merged = merged with { Claims = Analysis.Summarizer.Judge(scenario, merged, machine: first.Environment, settings: settings) };
+        merged = merged with { Claims = PostJudge.Judge(scenario, merged, machine: first.Environment, settings: settings) };
         return first with
         {
             Environment = EnvironmentInfo.ForTrialsOfThisProgram(),

@@ -1,6 +1,6 @@
 using ConcurrencyLab.Statistics;
 
-namespace ConcurrencyLab.Claims;
+namespace ConcurrencyLab.Reproduction.Claims;
 
 /// <summary>
 /// A figure a rule decides on: a median, or a ratio of two medians, with its 95% interval and the number of ok

@@ -2,7 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Text.Json;
 using ConcurrencyLab.Analysis;
-using ConcurrencyLab.Claims;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;

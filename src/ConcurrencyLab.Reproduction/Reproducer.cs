@@ -1,6 +1,6 @@
 using System.Globalization;
-using ConcurrencyLab.Claims;
 using ConcurrencyLab.Reporting;
+using ConcurrencyLab.Reproduction.Claims;
 using ConcurrencyLab.Results;
 using ConcurrencyLab.Running;
 using ConcurrencyLab.Scenarios;

@@ -1,6 +1,6 @@
 using ConcurrencyLab.Results;
 
-namespace ConcurrencyLab.Claims;
+namespace ConcurrencyLab.Reproduction.Claims;
 
 /// <summary>A claim's verdict on one run: the figure here in words and as numbers, and why.</summary>
 /// <param name="Verdict">What the rule decided, or why it did not.</param>
