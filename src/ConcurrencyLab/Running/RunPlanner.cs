@@ -29,11 +29,46 @@ internal static partial class RunPlanner
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(catalog);
         ArgumentNullException.ThrowIfNull(naming);
-        var problems = new List<string>();
         plan = null!;
 
+        // Every problem is found before any is said: the settings, the scenarios chosen, then each scenario's plan.
         var repeat = options.Repeat ?? (options.Quick ? RunOptions.QuickRepeat : RunOptions.DefaultRepeat);
         var warmup = options.Warmup ?? (options.Quick ? RunOptions.QuickWarmup : RunOptions.DefaultWarmup);
+        var problems = SettingsProblems(options, naming, repeat, warmup);
+        var chosen = Choose(options, catalog, problems);
+        var plans = new List<ScenarioPlan>();
+        long counted = 0;
+        foreach (var scenario in chosen)
+        {
+            if (PlanOne(scenario, options, naming, problems, ref counted) is { } scenarioPlan)
+            {
+                plans.Add(scenarioPlan);
+            }
+        }
+
+        // Parameters and scenarios write a parameter as its flag, --name; the caller's naming says it its way.
+        var declared = chosen.SelectMany(c => c.Parameters).Select(p => p.Name).Concat(options.Parameters.Keys).ToHashSet(StringComparer.Ordinal);
+        errors = [.. problems.Select(p => NameParameters(p, declared, naming))];
+        if (problems.Count > 0)
+        {
+            return false;
+        }
+
+        var made = new RunPlan(plans, Settings(options, chosen, repeat, warmup), options.TrialTimeout);
+        if (Refusal(made, options, naming) is { } refusal)
+        {
+            errors = [refusal];
+            return false;
+        }
+
+        plan = made;
+        return true;
+    }
+
+    // The run's own settings, each in its range.
+    private static List<string> SettingsProblems(RunOptions options, Func<string, string> naming, int repeat, int warmup)
+    {
+        var problems = new List<string>();
         if (repeat is < 1 or > 1000)
         {
             problems.Add($"{naming(nameof(RunOptions.Repeat))} must be a whole number from 1 to 1000, not {repeat}.");
@@ -55,25 +90,28 @@ internal static partial class RunPlanner
         }
 
         problems.AddRange(RuntimeEnvironmentProblems(options, naming));
+        return problems;
+    }
 
+    // The scenarios named (all but those run only when named, when none is), and the parameters none of them takes.
+    private static List<Scenario> Choose(RunOptions options, IReadOnlyList<Scenario> catalog, List<string> problems)
+    {
         var chosen = new List<Scenario>();
         if (options.Scenarios.Count == 0)
         {
             chosen.AddRange(catalog.Where(s => !s.OnlyWhenNamed));
         }
-        else
+
+        foreach (var name in options.Scenarios)
         {
-            foreach (var name in options.Scenarios)
+            var scenario = catalog.FirstOrDefault(s => string.Equals(s.Name, name, StringComparison.OrdinalIgnoreCase));
+            if (scenario is null)
             {
-                var scenario = catalog.FirstOrDefault(s => string.Equals(s.Name, name, StringComparison.OrdinalIgnoreCase));
-                if (scenario is null)
-                {
-                    problems.Add($"unknown scenario '{name}'; known: {string.Join(", ", catalog.Select(s => s.Name))}.");
-                }
-                else if (!chosen.Contains(scenario))
-                {
-                    chosen.Add(scenario);
-                }
+                problems.Add($"unknown scenario '{name}'; known: {string.Join(", ", catalog.Select(s => s.Name))}.");
+            }
+            else if (!chosen.Contains(scenario))
+            {
+                chosen.Add(scenario);
             }
         }
 
@@ -86,139 +124,128 @@ internal static partial class RunPlanner
             }
         }
 
-        var plans = new List<ScenarioPlan>();
-        long counted = 0;
-        foreach (var scenario in chosen)
+        return chosen;
+    }
+
+    // One scenario's plan: its parameters (with --dop auto and --grow read first), checked together, then its
+    // variants; null, with its problems added, where it cannot be made.
+    private static ScenarioPlan? PlanOne(Scenario scenario, RunOptions options, Func<string, string> naming, List<string> problems, ref long counted)
+    {
+        var given = options.Parameters
+            .Where(p => scenario.Parameters.Any(d => d.Name == p.Key))
+            .ToDictionary(p => p.Key, p => p.Value);
+        if (SearchAsked(scenario, given, problems) is not { } search)
         {
-            var given = options.Parameters
-                .Where(p => scenario.Parameters.Any(d => d.Name == p.Key))
-                .ToDictionary(p => p.Key, p => p.Value);
+            return null;
+        }
 
-            // --dop auto searches the degrees before the run: the plan is made at the default degrees, which the
-            // degrees found replace.
-            var search = false;
-            if (given.TryGetValue(DegreesName, out var dop) && dop.Contains(BatchScenario.SearchWord, StringComparison.OrdinalIgnoreCase))
+        // --grow runs every variant at each size: the plan is made at the smallest (a sweep's list at them all).
+        GrowPlan? grow = null;
+        if (options.Grow is { } growText)
+        {
+            grow = GrowOf(scenario, growText, given, problems);
+            if (grow is null)
             {
-                if (!string.Equals(dop.Trim(), BatchScenario.SearchWord, StringComparison.OrdinalIgnoreCase))
-                {
-                    problems.Add($"--{DegreesName} '{dop}': auto searches the degree, so it cannot be given with degrees; give auto, or a list of degrees.");
-                    continue;
-                }
+                return null;
+            }
 
-                if (scenario is not BatchScenario)
-                {
-                    problems.Add($"--{DegreesName} auto: {scenario.Name} has no strategies whose degree the lab can search.");
-                    continue;
-                }
+            given[grow.Name] = grow.IsSweep ? string.Join(",", grow.Sizes) : Text(grow.Sizes[0]);
+        }
 
+        // A scenario whose --dop defaults to auto searches unless a degree is given: as --dop, or in a variant's
+        // name (parallel-for@8 is a degree the user chose), whose plan then starts from the default degrees.
+        if (scenario is BatchScenario { SearchesDegreesByDefault: true } batch && !given.ContainsKey(DegreesName))
+        {
+            if (options.Variants.Any(batch.NamesADegree))
+            {
+                given[DegreesName] = string.Join(",", batch.StartingDegrees);
+            }
+            else
+            {
                 search = true;
-                given.Remove(DegreesName);
-            }
-
-            // --grow runs every variant at each size: the plan is made at the smallest (a sweep's list at them all).
-            GrowPlan? grow = null;
-            if (options.Grow is { } growText)
-            {
-                grow = GrowOf(scenario, growText, given, problems);
-                if (grow is null)
-                {
-                    continue;
-                }
-
-                given[grow.Name] = grow.IsSweep ? string.Join(",", grow.Sizes) : Text(grow.Sizes[0]);
-            }
-
-            // A scenario whose --dop defaults to auto searches unless a degree is given: as --dop, or in a variant's
-            // name (parallel-for@8 is a degree the user chose), whose plan then starts from the default degrees.
-            if (scenario is BatchScenario { SearchesDegreesByDefault: true } batch && !given.ContainsKey(DegreesName))
-            {
-                if (options.Variants.Any(batch.NamesADegree))
-                {
-                    given[DegreesName] = string.Join(",", batch.StartingDegrees);
-                }
-                else
-                {
-                    search = true;
-                }
-            }
-
-            var parameters = ParameterValues.Create(scenario.Parameters, given, options.Quick, out var parameterErrors);
-            problems.AddRange(parameterErrors);
-            if (parameterErrors.Count > 0)
-            {
-                continue;
-            }
-
-            var crossErrors = scenario.Validate(parameters, options.Seed).ToList();
-            problems.AddRange(crossErrors);
-            if (crossErrors.Count > 0)
-            {
-                continue;
-            }
-
-            try
-            {
-                if (PlanScenario(scenario, parameters, options, problems, naming, grow, ref counted) is { } scenarioPlan)
-                {
-                    plans.Add(scenarioPlan with
-                    {
-                        SearchDegrees = search,
-                        Grow = grow is null ? null : grow with { Ideals = grow.Sizes.ToDictionary(size => size, size => scenario.Ideal(grow.At(parameters, size), options.Seed)) },
-                    });
-                }
-            }
-            catch (Exception ex) when (ex is not OutOfMemoryException)
-            {
-                // The scenario's own code runs here first (a user's workload factory among it, which says what
-                // forms the workload has): its failure is bad input, not a crash.
-                problems.Add($"{scenario.Name}: building the workload failed: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" "));
             }
         }
 
-        // Parameters and scenarios write a parameter as its flag, --name; the caller's naming says it its way.
-        var declared = chosen.SelectMany(c => c.Parameters).Select(p => p.Name).Concat(options.Parameters.Keys).ToHashSet(StringComparer.Ordinal);
-        errors = [.. problems.Select(p => NameParameters(p, declared, naming))];
-        if (problems.Count > 0)
+        var parameters = ParameterValues.Create(scenario.Parameters, given, options.Quick, out var parameterErrors);
+        problems.AddRange(parameterErrors);
+        var crossErrors = parameterErrors.Count > 0 ? [] : scenario.Validate(parameters, options.Seed).ToList();
+        problems.AddRange(crossErrors);
+        if (parameterErrors.Count > 0 || crossErrors.Count > 0)
+        {
+            return null;
+        }
+
+        try
+        {
+            return PlanScenario(scenario, parameters, options, problems, naming, grow, ref counted) is { } scenarioPlan
+                ? scenarioPlan with
+                {
+                    SearchDegrees = search,
+                    Grow = grow is null ? null : grow with { Ideals = grow.Sizes.ToDictionary(size => size, size => scenario.Ideal(grow.At(parameters, size), options.Seed)) },
+                }
+                : null;
+        }
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+        {
+            // The scenario's own code runs here first (a user's workload factory among it, which says what
+            // forms the workload has): its failure is bad input, not a crash.
+            problems.Add($"{scenario.Name}: building the workload failed: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" "));
+            return null;
+        }
+    }
+
+    // --dop auto searches the degrees before the run: the plan is made at the default degrees, which the degrees
+    // found replace. Whether it was asked for; null, with the problem added, where it cannot be.
+    private static bool? SearchAsked(Scenario scenario, Dictionary<string, string> given, List<string> problems)
+    {
+        if (!given.TryGetValue(DegreesName, out var dop) || !dop.Contains(BatchScenario.SearchWord, StringComparison.OrdinalIgnoreCase))
         {
             return false;
         }
 
-        var settings = new RunSettings
+        if (!string.Equals(dop.Trim(), BatchScenario.SearchWord, StringComparison.OrdinalIgnoreCase))
         {
-            Repeat = repeat,
-            Adaptive = !options.RepeatExactly && !options.FixedOrder && repeat > chosen.Select(EarlyStopping.FewestTrials).DefaultIfEmpty(EarlyStopping.MinimumTrials).Min(),
-            Warmup = warmup,
-            Seed = options.Seed,
-            Quick = options.Quick,
-            Isolated = !options.InProcess,
-            FixedOrder = options.FixedOrder,
-            TrialTimeoutSec = options.TrialTimeout.TotalSeconds,
-            SampleIntervalMs = options.SampleInterval.TotalMilliseconds,
-            Prime = options.Prime,
-            Events = options.InProcess ? RuntimeEvents.Off : options.Events,
-            RuntimeEnvironment = options.RuntimeEnvironment,
-        };
-        plan = new RunPlan(plans, settings, options.TrialTimeout);
+            problems.Add($"--{DegreesName} '{dop}': auto searches the degree, so it cannot be given with degrees; give auto, or a list of degrees.");
+            return null;
+        }
 
-        // A plan past the ceiling is more likely a slip (a range typed for a list, sweeps multiplied) than a wish:
-        // refused with its size and estimate unless the caller says it is meant.
-        // A plan past what a results file holds could not be read back; one estimated at a day or more is more likely a
-        // slip (a range typed for a list, sweeps multiplied) than a wish, and runs only when the caller says so.
-        var variantCount = plans.Sum(p => p.Variants.Count);
+        if (scenario is not BatchScenario)
+        {
+            problems.Add($"--{DegreesName} auto: {scenario.Name} has no strategies whose degree the lab can search.");
+            return null;
+        }
+
+        given.Remove(DegreesName);
+        return true;
+    }
+
+    private static RunSettings Settings(RunOptions options, IReadOnlyList<Scenario> chosen, int repeat, int warmup) => new()
+    {
+        Repeat = repeat,
+        Adaptive = !options.RepeatExactly && !options.FixedOrder && repeat > chosen.Select(EarlyStopping.FewestTrials).DefaultIfEmpty(EarlyStopping.MinimumTrials).Min(),
+        Warmup = warmup,
+        Seed = options.Seed,
+        Quick = options.Quick,
+        Isolated = !options.InProcess,
+        FixedOrder = options.FixedOrder,
+        TrialTimeoutSec = options.TrialTimeout.TotalSeconds,
+        SampleIntervalMs = options.SampleInterval.TotalMilliseconds,
+        Prime = options.Prime,
+        Events = options.InProcess ? RuntimeEvents.Off : options.Events,
+        RuntimeEnvironment = options.RuntimeEnvironment,
+    };
+
+    // A plan past what a results file holds could not be read back; one estimated at a day or more is more likely a
+    // slip (a range typed for a list, sweeps multiplied) than a wish, and runs only when the caller says so.
+    private static string? Refusal(RunPlan plan, RunOptions options, Func<string, string> naming)
+    {
+        var variantCount = plan.Scenarios.Sum(p => p.Variants.Count);
         var size = string.Create(CultureInfo.InvariantCulture, $"this run plans {variantCount:N0} variants, {plan.TotalTrials:N0} trials, estimated at {plan.SpokenEstimate()}");
-        string? refusal = variantCount > RunOptions.MostVariants || plan.TotalTrials > RunOptions.MostTrials
+        return variantCount > RunOptions.MostVariants || plan.TotalTrials > RunOptions.MostTrials
             ? string.Create(CultureInfo.InvariantCulture, $"{size}: past the {RunOptions.MostVariants:N0} variants and {RunOptions.MostTrials:N0} trials a results file holds; give fewer variants, fewer values to the sweeps, or fewer {naming(nameof(RunOptions.Repeat))}.")
             : !options.AllowLargePlan && plan.Estimate.Least > RunOptions.LargePlanDuration
                 ? $"{size}: {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more at least, so it starts only when {naming(nameof(RunOptions.AllowLargePlan))} says it is meant."
                 : null;
-        if (refusal is not null)
-        {
-            errors = [refusal];
-            plan = null!;
-            return false;
-        }
-
-        return true;
     }
 
     private static string Text(double value) => value.ToString(CultureInfo.InvariantCulture);
