@@ -246,8 +246,8 @@ internal static class LoadCommand
 
         public void StepDone(string variant, LoadStep step, StepOutcome outcome, double? sloMs)
         {
-            var latency = step.Latency is { } l ? $"p50 {Figures.Ms(l.P50Ms)} ms, p99 {Figures.Ms(l.P99Ms)} ms" : "no request completed";
-            var slo = sloMs is { } s ? $" (SLO {Figures.Ms(s)} ms)" : string.Empty;
+            var latency = step.Latency is { } l ? $"p50 {NumberText.Ms(l.P50Ms)} ms, p99 {NumberText.Ms(l.P99Ms)} ms" : "no request completed";
+            var slo = sloMs is { } s ? $" (SLO {NumberText.Ms(s)} ms)" : string.Empty;
             var verdict = outcome switch
             {
                 StepOutcome.KeptUp => "[green]kept up[/]",
@@ -258,7 +258,7 @@ internal static class LoadCommand
                 StepOutcome.ClosedLoop => $"closed loop, {step.Connections} connections",
                 _ => "[red]stopped[/]",
             };
-            console.MarkupLine($"{Markup.Escape(variant)} at {Figures.Count(step.OfferedPerSecond)}/s: {Figures.Count(step.CompletedPerSecond)}/s done ({(step.CompletedShare * 100).ToString("0.#", CultureInfo.InvariantCulture)}%), {latency}{slo}: {verdict}");
+            console.MarkupLine($"{Markup.Escape(variant)} at {NumberText.Count(step.OfferedPerSecond)}/s: {NumberText.Count(step.CompletedPerSecond)}/s done ({(step.CompletedShare * 100).ToString("0.#", CultureInfo.InvariantCulture)}%), {latency}{slo}: {verdict}");
         }
 
         public void Note(string note) => console.MarkupLineInterpolated($"[yellow]{note}[/]");

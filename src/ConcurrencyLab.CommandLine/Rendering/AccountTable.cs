@@ -109,5 +109,5 @@ internal static class AccountTable
 
     private static string Count(int n) => n == 0 ? string.Empty : n.ToString(Invariant);
 
-    private static string Ms(double value) => Measurement.Figures.Ms(value);
+    private static string Ms(double value) => Measurement.NumberText.Ms(value);
 }

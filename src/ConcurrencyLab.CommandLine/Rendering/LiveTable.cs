@@ -141,8 +141,8 @@ internal sealed class LiveTable
     {
         var of = row.StoppedAt ?? planned;
         var trials = string.Create(CultureInfo.InvariantCulture, $"{row.Done}/{of}{(row.Failed > 0 ? $" ({row.Failed} failed)" : string.Empty)}");
-        var median = row.Walls.Count > 0 ? Figures.Ms(MedianEstimate.MedianOf(row.Walls)) + " ms" : string.Empty;
-        var interval = row.Walls.Count >= 2 && MedianEstimate.Of(row.Walls) is var estimate ? $"{Figures.Ms(estimate.Low)}-{Figures.Ms(estimate.High)}" : string.Empty;
+        var median = row.Walls.Count > 0 ? NumberText.Ms(MedianEstimate.MedianOf(row.Walls)) + " ms" : string.Empty;
+        var interval = row.Walls.Count >= 2 && MedianEstimate.Of(row.Walls) is var estimate ? $"{NumberText.Ms(estimate.Low)}-{NumberText.Ms(estimate.High)}" : string.Empty;
         var mark = (row.Starved, row.Blocked) switch
         {
             (true, true) => "starved, blocked",
@@ -154,7 +154,7 @@ internal sealed class LiveTable
     }
 
     // The median of the trials' peaks, as the final table shows them.
-    private static string Count(List<double> peaks) => peaks.Count > 0 ? Figures.Count(MedianEstimate.MedianOf(peaks)) : string.Empty;
+    private static string Count(List<double> peaks) => peaks.Count > 0 ? NumberText.Count(MedianEstimate.MedianOf(peaks)) : string.Empty;
 
     private sealed class Row(string variant)
     {

@@ -150,7 +150,7 @@ internal static class MixScenario
     private static double Asked(IReadOnlyDictionary<string, string> parameters, Parameter<double> parameter) =>
         parameters.TryGetValue(parameter.Name, out var text) && double.TryParse(text, NumberStyles.Float, Invariant, out var value) && double.IsFinite(value) && value > 0 ? value : 0;
 
-    private static string Ms(double value) => Measurement.Figures.Ms(value);
+    private static string Ms(double value) => Measurement.NumberText.Ms(value);
 
     internal static MixShape ShapeOf(ParameterValues parameters) =>
         new(parameters.Get(Items), parameters.Get(CpuMs), parameters.Get(WaitMs), parameters.Get(CpuAt), parameters.Get(LockMs), parameters.Get(Downstream));

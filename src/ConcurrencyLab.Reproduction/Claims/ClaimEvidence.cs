@@ -294,13 +294,13 @@ internal sealed class ClaimEvidence
     }
 
     /// <summary>A wall time as a reader likes it: 49.6 ms, 1055 ms, 10.3 s.</summary>
-    public static string Time(double ms) => Figures.Time(ms);
+    public static string Time(double ms) => NumberText.Time(ms);
 
     /// <summary>A median wall time with its interval: "10.3 s (10.1-10.5)".</summary>
-    public static string Time(Estimate wall) => $"{Time(wall.Value)} ({Figures.TimeLike(wall.Low, wall.Value)}-{Figures.TimeLike(wall.High, wall.Value)})";
+    public static string Time(Estimate wall) => $"{Time(wall.Value)} ({NumberText.TimeLike(wall.Low, wall.Value)}-{NumberText.TimeLike(wall.High, wall.Value)})";
 
     /// <summary>A count, without decimals when whole.</summary>
-    public static string Count(double value) => Figures.Count(value);
+    public static string Count(double value) => NumberText.Count(value);
 
     /// <summary>A count's median with its interval: "61 (58-63)".</summary>
     public static string Count(Estimate value) => value.Low == value.High ? Count(value.Value) : $"{Count(value.Value)} ({Count(value.Low)}-{Count(value.High)})";
@@ -309,10 +309,10 @@ internal sealed class ClaimEvidence
     public static string Times(Estimate ratio) => $"{Multiple(ratio.Value)}x ({Multiple(ratio.Low)}-{Multiple(ratio.High)})";
 
     /// <summary>A multiple as ratios are written: two decimals below 1, one below 10, none above.</summary>
-    public static string Multiple(double value) => Figures.Multiple(value);
+    public static string Multiple(double value) => NumberText.Multiple(value);
 
     /// <summary>A rate per second with thousands apart: "9,529".</summary>
-    public static string Rate(double perSecond) => Figures.Rate(perSecond);
+    public static string Rate(double perSecond) => NumberText.Rate(perSecond);
 
     private List<TrialResult> Ok(string variant) => [.. Variant(variant).Trials.Where(t => t.Status == TrialStatus.Ok)];
 

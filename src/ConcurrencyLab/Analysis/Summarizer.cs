@@ -175,8 +175,8 @@ internal static class Summarizer
             return null;
         }
 
-        var before = result.IdealMs > 0 ? $"; the scenario's own bound, {Figures.Ms(result.IdealMs)} ms ({result.IdealReason.TrimEnd('.')}), assumes no such limit" : string.Empty;
-        var reason = $"measured: a limit inside the items lets about {limit.AtOnce.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} make progress at once (the answer says how the run shows it), so {limit.Items} items of {Figures.Ms(limit.ItemLeastMs)} ms at their least need {Figures.Ms(limit.BoundMs)} ms in {limit.Slots} slot{(limit.Slots == 1 ? string.Empty : "s")}{before}";
+        var before = result.IdealMs > 0 ? $"; the scenario's own bound, {NumberText.Ms(result.IdealMs)} ms ({result.IdealReason.TrimEnd('.')}), assumes no such limit" : string.Empty;
+        var reason = $"measured: a limit inside the items lets about {limit.AtOnce.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} make progress at once (the answer says how the run shows it), so {limit.Items} items of {NumberText.Ms(limit.ItemLeastMs)} ms at their least need {NumberText.Ms(limit.BoundMs)} ms in {limit.Slots} slot{(limit.Slots == 1 ? string.Empty : "s")}{before}";
         return result with
         {
             IdealMs = limit.BoundMs,
@@ -211,7 +211,7 @@ internal static class Summarizer
             var idealMs = summary.IdealMs ?? result.IdealMs;
             var reason = summary.IdealMs is null ? result.IdealReason : "the ideal at its size";
             var within = summary.CiHighMs >= idealMs ? ", within its interval" : string.Empty;
-            yield return $"the ideal is not a lower bound here: {variant.Name}'s median, {Figures.Ms(summary.MedianWallMs)} ms ({Figures.Ms(summary.CiLowMs)}-{Figures.Ms(summary.CiHighMs)} ms), is below it ({Figures.Ms(idealMs)} ms: {reason}) by {Figures.Ms(idealMs - summary.MedianWallMs)} ms{within}, so the bound is in error and {variant.Name} has no efficiency.";
+            yield return $"the ideal is not a lower bound here: {variant.Name}'s median, {NumberText.Ms(summary.MedianWallMs)} ms ({NumberText.Ms(summary.CiLowMs)}-{NumberText.Ms(summary.CiHighMs)} ms), is below it ({NumberText.Ms(idealMs)} ms: {reason}) by {NumberText.Ms(idealMs - summary.MedianWallMs)} ms{within}, so the bound is in error and {variant.Name} has no efficiency.";
         }
     }
 

@@ -122,7 +122,7 @@ public sealed record Metric
             MetricFormat.Count => value.ToString("0.#", invariant),
             MetricFormat.Kibibytes => (value / 1024).ToString("0", invariant),
             MetricFormat.Ratio => value.ToString("0.00", invariant),
-            MetricFormat.Milliseconds => Figures.Ms(value),
+            MetricFormat.Milliseconds => NumberText.Ms(value),
             _ => Math.Abs(value) switch
             {
                 >= 100 => value.ToString("0", invariant),

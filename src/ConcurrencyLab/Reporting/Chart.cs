@@ -514,7 +514,7 @@ internal sealed record OverTimeChart : Chart
                 points.AddRange(runtime.PoolAdjustments.Where(a => a.TimeMs >= 0).Select(a => (step.StartMs + a.TimeMs, (double)a.Threads)));
                 marks.AddRange(runtime.InjectionMoves()
                     .Where(m => m.Adjustment.TimeMs >= 0)
-                    .Select(m => Mark(series.Count, m, step.StartMs, $"{variant.Name} at {Figures.Count(step.OfferedPerSecond)}/s")));
+                    .Select(m => Mark(series.Count, m, step.StartMs, $"{variant.Name} at {NumberText.Count(step.OfferedPerSecond)}/s")));
             }
 
             if (points.Count >= 2 && points.All(p => double.IsFinite(p.TimeMs) && double.IsFinite(p.Value)))
@@ -756,5 +756,5 @@ internal sealed record InFlightChart : Chart
 internal sealed record InFlightRow(string Name, double BinMs, IReadOnlyList<double> Timeline, int? Allowed, double Mean, int Peak, double Top)
 {
     /// <summary>What the strip's label says after the name: "3.9 on average, peak 5, of the 128 it allows".</summary>
-    public string Said => string.Create(CultureInfo.InvariantCulture, $"{Figures.AtOnce(Mean)} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
+    public string Said => string.Create(CultureInfo.InvariantCulture, $"{NumberText.AtOnce(Mean)} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
 }

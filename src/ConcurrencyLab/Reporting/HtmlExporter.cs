@@ -143,7 +143,7 @@ public sealed class HtmlExporter : IExporter
 
     private static string Anchor(ScenarioResult scenario) => "scenario-" + Encode(scenario.Name);
 
-    private static string Ms(double? value) => value is { } ms ? Measurement.Figures.Ms(ms) : "-";
+    private static string Ms(double? value) => value is { } ms ? Measurement.NumberText.Ms(ms) : "-";
 
     private static string Efficiency(double? value) => value is { } v ? v.ToString("0.00", Invariant) : "-";
 

@@ -272,8 +272,8 @@ internal static class LoadReport
                 flagged.Add(judged != StepOutcome.KeptUp);
                 var failed = step.Failed.Sum(f => f.Value);
                 row.AddRange(brief
-                    ? [Figures.Count(step.OfferedPerSecond), Figures.Count(step.CompletedPerSecond), Share(step.CompletedShare), Q(step.Latency?.P50Ms), Q(step.Latency?.P99Ms), Figures.Count(step.TimedOut + failed), outcome]
-                    : [Figures.Count(step.OfferedPerSecond), Figures.Count(step.SentPerSecond), Figures.Count(step.CompletedPerSecond), Share(step.CompletedShare), Q(step.Latency?.P50Ms), Q(step.Latency?.P90Ms), Q(step.Latency?.P99Ms), Q(step.Latency?.P999Ms), Q(step.Latency?.MaxMs), Q(step.Service?.P99Ms), Figures.Count(step.Late), Q(step.Lag?.P99Ms), Figures.Count(step.TimedOut), failed == 0 ? "0" : string.Join(", ", step.Failed.OrderByDescending(f => f.Value).Select(f => $"{f.Value} {f.Key}")), Figures.Ms(step.GeneratorCpuMs), step.ServiceCpuMs is { } cpu ? Figures.Ms(cpu) : "-", outcome]);
+                    ? [NumberText.Count(step.OfferedPerSecond), NumberText.Count(step.CompletedPerSecond), Share(step.CompletedShare), Q(step.Latency?.P50Ms), Q(step.Latency?.P99Ms), NumberText.Count(step.TimedOut + failed), outcome]
+                    : [NumberText.Count(step.OfferedPerSecond), NumberText.Count(step.SentPerSecond), NumberText.Count(step.CompletedPerSecond), Share(step.CompletedShare), Q(step.Latency?.P50Ms), Q(step.Latency?.P90Ms), Q(step.Latency?.P99Ms), Q(step.Latency?.P999Ms), Q(step.Latency?.MaxMs), Q(step.Service?.P99Ms), NumberText.Count(step.Late), Q(step.Lag?.P99Ms), NumberText.Count(step.TimedOut), failed == 0 ? "0" : string.Join(", ", step.Failed.OrderByDescending(f => f.Value).Select(f => $"{f.Value} {f.Key}")), NumberText.Ms(step.GeneratorCpuMs), step.ServiceCpuMs is { } cpu ? NumberText.Ms(cpu) : "-", outcome]);
                 rows.Add(row);
             }
         }
@@ -281,7 +281,7 @@ internal static class LoadReport
         var numeric = headers.Select(h => h is not ("variant" or "outcome" or "failed")).ToList();
         return new TextTable(brief ? "load-steps-brief" : "load-steps", headers, numeric, rows, brief ? Audience.Brief : Audience.Full) { Flagged = flagged };
 
-        static string Q(double? ms) => ms is { } v ? Figures.Ms(v) : "-";
+        static string Q(double? ms) => ms is { } v ? NumberText.Ms(v) : "-";
         static string Share(double share) => (share * 100).ToString("0.#", CultureInfo.InvariantCulture);
     }
 

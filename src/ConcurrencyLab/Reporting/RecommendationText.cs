@@ -99,7 +99,7 @@ internal static class RecommendationText
 
     private static Number Rate(double perSecond) => Piece.Fixed(perSecond, perSecond >= 100 ? "0" : "0.#");
 
-    private static Number InFlight(double mean) => new(Figures.AtOnce(mean), mean);
+    private static Number InFlight(double mean) => new(NumberText.AtOnce(mean), mean);
 
     /// <summary>
     /// How the degree of a variant to use was found: "foreach-async@48's degree was searched: 2 to 128 tried in 27

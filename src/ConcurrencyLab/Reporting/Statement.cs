@@ -14,7 +14,7 @@ internal abstract record Inline(string Text);
 /// <param name="Text">The words.</param>
 internal sealed record Words(string Text) : Inline(Text);
 
-/// <summary>A measured or counted figure: its text as <see cref="Measurement.Figures"/> writes it, and the value it writes.</summary>
+/// <summary>A measured or counted figure: its text as <see cref="Measurement.NumberText"/> writes it, and the value it writes.</summary>
 /// <param name="Text">The figure as written ("1,251").</param>
 /// <param name="Value">The value it stands for.</param>
 internal sealed record Number(string Text, double Value) : Inline(Text);
@@ -170,13 +170,13 @@ internal readonly ref struct Say
 internal static class Piece
 {
     /// <summary>Milliseconds as every report writes them (the unit is the caller's words).</summary>
-    public static Number Ms(double value) => new(Measurement.Figures.Ms(value), value);
+    public static Number Ms(double value) => new(Measurement.NumberText.Ms(value), value);
 
     /// <summary>A count ("1,024").</summary>
-    public static Number Count(double value) => new(Measurement.Figures.Count(value), value);
+    public static Number Count(double value) => new(Measurement.NumberText.Count(value), value);
 
     /// <summary>How many times ("5.2").</summary>
-    public static Number Multiple(double value) => new(Measurement.Figures.Multiple(value), value);
+    public static Number Multiple(double value) => new(Measurement.NumberText.Multiple(value), value);
 
     /// <summary>A number in <paramref name="format"/>, invariant ("0.00").</summary>
     public static Number Fixed(double value, string format) => new(value.ToString(format, CultureInfo.InvariantCulture), value);

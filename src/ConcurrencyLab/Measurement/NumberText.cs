@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Measurement;
 /// How the lab writes a number, one rule per kind, for every table, sentence and verdict alike: a figure read in
 /// the console, results.md, report.html and reproduction.md is written the same everywhere.
 /// </summary>
-internal static class Figures
+internal static class NumberText
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
