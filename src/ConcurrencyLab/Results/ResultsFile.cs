@@ -275,233 +275,264 @@ public static class ResultsFile
     {
         for (var s = 0; s < run.Scenarios.Count; s++)
         {
-            var scenario = run.Scenarios[s];
             var at = $"scenarios[{s}]";
-            if (scenario is null)
+            if (run.Scenarios[s] is not { } scenario)
             {
                 return at;
             }
 
-            if ((Null(scenario.Variants, $"{at}.variants") ?? Null(scenario.Claims, $"{at}.claims") ?? Null(scenario.Metrics, $"{at}.metrics") ?? Null(scenario.Notes, $"{at}.notes") ?? Null(scenario.Recommendations ?? [], $"{at}.recommendations") ?? Null(scenario.Expectations ?? [], $"{at}.expectations")) is { } found)
+            if (InScenario(scenario, at) is { } found)
             {
                 return found;
             }
+        }
 
-            // An expectation is one the lab could have weighed: a metric the scenario describes, a value above 0, a tolerance a fraction.
-            for (var e = 0; e < (scenario.Expectations?.Count ?? 0); e++)
+        return Null(run.Scenarios, "scenarios") ?? Null(run.Notes, "notes") ?? InSearches(run);
+    }
+
+    // A scenario's lists, its expectations, its answer, its least item times, growth and load, and each variant.
+    private static string? InScenario(ScenarioResult scenario, string at)
+    {
+        if ((Null(scenario.Variants, $"{at}.variants") ?? Null(scenario.Claims, $"{at}.claims") ?? Null(scenario.Metrics, $"{at}.metrics") ?? Null(scenario.Notes, $"{at}.notes") ?? Null(scenario.Recommendations ?? [], $"{at}.recommendations") ?? Null(scenario.Expectations ?? [], $"{at}.expectations")) is { } found)
+        {
+            return found;
+        }
+
+        // An expectation is one the lab could have weighed: a metric the scenario describes, a value above 0, a tolerance a fraction.
+        for (var e = 0; e < (scenario.Expectations?.Count ?? 0); e++)
+        {
+            if (!scenario.Expectations![e].IsWeighable(scenario))
             {
-                if (!scenario.Expectations![e].IsWeighable(scenario))
-                {
-                    return $"{at}.expectations[{e}] holds what no run expects: a metric the scenario does not describe, a value not above 0 or not finite, or a tolerance not between 0 and 1";
-                }
+                return $"{at}.expectations[{e}] holds what no run expects: a metric the scenario does not describe, a value not above 0 or not finite, or a tolerance not between 0 and 1";
+            }
+        }
+
+        for (var r = 0; r < (scenario.Recommendations?.Count ?? 0); r++)
+        {
+            if (InRecommendation(scenario, scenario.Recommendations![r], $"{at}.recommendations[{r}]") is { } inAnswer)
+            {
+                return inAnswer;
+            }
+        }
+
+        if (scenario.ItemTimes is { } least && (least.Items < 1 || least.Timings < 0 || least.Variants < 0 || Unwritable(least.MeanMs, least.LongestMs) is not null))
+        {
+            return $"{at}.itemTimes holds what no run writes: no items, a negative count, or a time negative or not finite";
+        }
+
+        if (scenario.Growth is { } growth && Null(growth.Lines, $"{at}.growth.lines") is { } inGrowth)
+        {
+            return inGrowth;
+        }
+
+        if (scenario.Load is { } load && InLoad(load, $"{at}.load") is { } inLoad)
+        {
+            return inLoad;
+        }
+
+        for (var v = 0; v < scenario.Variants.Count; v++)
+        {
+            if (InVariant(scenario.Variants[v], $"{at}.variants[{v}]") is { } inVariant)
+            {
+                return inVariant;
+            }
+        }
+
+        return null;
+    }
+
+    // The answer: what it avoids and leaves out, the gap's parts, a limit inside the items and the machine's share.
+    private static string? InRecommendation(ScenarioResult scenario, Recommendation recommendation, string at)
+    {
+        if ((Null(recommendation.Avoid, $"{at}.avoid")
+            ?? Null(recommendation.Gap?.Parts ?? [], $"{at}.gap.parts")
+            ?? Null(recommendation.Gap?.NotJudged ?? [], $"{at}.gap.notJudged")
+            ?? Null(recommendation.NotJudged ?? [], $"{at}.notJudged")) is { } avoid)
+        {
+            return avoid;
+        }
+
+        // A variant left out of the answer is one of the scenario's, neither the one to use nor one to avoid, and is
+        // said with its figures: an expected value above 0, a measured one at least 0, a tolerance a fraction.
+        for (var n = 0; n < (recommendation.NotJudged?.Count ?? 0); n++)
+        {
+            var unlike = recommendation.NotJudged![n];
+            if (!(unlike.Expected > 0 && double.IsFinite(unlike.Expected)) || !(unlike.Measured >= 0 && double.IsFinite(unlike.Measured)) || unlike.Tolerance is not (> 0 and < 1))
+            {
+                return $"{at}.notJudged[{n}] holds a figure no run writes: an expected value not above 0, a measured one below 0, one not finite, or a tolerance not between 0 and 1";
             }
 
-            for (var r = 0; r < (scenario.Recommendations?.Count ?? 0); r++)
+            if (!scenario.Variants.Any(v => v.Name == unlike.Variant) || unlike.Variant == recommendation.Use || recommendation.Avoid.Any(a => a.Variant == unlike.Variant))
             {
-                var recommendation = scenario.Recommendations![r];
-                if ((Null(recommendation.Avoid, $"{at}.recommendations[{r}].avoid")
-                    ?? Null(recommendation.Gap?.Parts ?? [], $"{at}.recommendations[{r}].gap.parts")
-                    ?? Null(recommendation.Gap?.NotJudged ?? [], $"{at}.recommendations[{r}].gap.notJudged")
-                    ?? Null(recommendation.NotJudged ?? [], $"{at}.recommendations[{r}].notJudged")) is { } avoid)
-                {
-                    return avoid;
-                }
+                return $"{at}.notJudged[{n}] holds a variant the scenario did not run, or one the answer also weighs";
+            }
+        }
 
-                // A variant left out of the answer is one of the scenario's, neither the one to use nor one to avoid, and is
-                // said with its figures: an expected value above 0, a measured one at least 0, a tolerance a fraction.
-                for (var n = 0; n < (recommendation.NotJudged?.Count ?? 0); n++)
-                {
-                    var unlike = recommendation.NotJudged![n];
-                    if (!(unlike.Expected > 0 && double.IsFinite(unlike.Expected)) || !(unlike.Measured >= 0 && double.IsFinite(unlike.Measured)) || unlike.Tolerance is not (> 0 and < 1))
-                    {
-                        return $"{at}.recommendations[{r}].notJudged[{n}] holds a figure no run writes: an expected value not above 0, a measured one below 0, one not finite, or a tolerance not between 0 and 1";
-                    }
-
-                    if (!scenario.Variants.Any(v => v.Name == unlike.Variant) || unlike.Variant == recommendation.Use || recommendation.Avoid.Any(a => a.Variant == unlike.Variant))
-                    {
-                        return $"{at}.recommendations[{r}].notJudged[{n}] holds a variant the scenario did not run, or one the answer also weighs";
-                    }
-                }
-
-                // A limit inside the items is said with its witnesses' figures: at least one witness, counts and times as
-                // a run writes them.
-                foreach (var (limit, name) in new[] { (recommendation.Limit, "limit"), (recommendation.LimitNotJudged, "limitNotJudged") })
-                {
-                    if (limit is null)
-                    {
-                        continue;
-                    }
-
-                    var where = $"{at}.recommendations[{r}].{name}";
-                    if (Null(limit.Witnesses, $"{where}.witnesses") is { } witness)
-                    {
-                        return witness;
-                    }
-
-                    if (limit.Witnesses.Count == 0 || limit.Slots < 1 || limit.Items < 1 || !(limit.AtOnce > 0) || limit.MachineIdleShare is < 0 or > 1
-                        || Unwritable([limit.AtOnce, limit.ItemLeastMs, limit.BestPerSecond, limit.BoundMs, limit.LockContentions, limit.Cores, .. limit.Witnesses.SelectMany(w => new[] { w.InFlight, w.PerSecond, w.Stretch })]) is not null)
-                    {
-                        return $"{where} holds what no run writes: no witness, a count below 1, or a figure negative or not finite";
-                    }
-                }
-
-                // The machine's share is said in a sentence: core times as the lab reads them. Others' time may dip a
-                // tick or two below 0, so it is held to its size only.
-                if (recommendation.Gap?.Machine is { } machine
-                    && (Unwritable(machine.CoreMs, machine.ProcessCpuMs, machine.IdleMs, machine.StealMs, Math.Abs(machine.OthersMs)) ?? (machine.OthersMs < -machine.CoreMs ? "others' time below minus the core time" : null)) is { } share)
-                {
-                    return $"{at}.recommendations[{r}].gap.machine holds {share}";
-                }
+        // A limit inside the items is said with its witnesses' figures: at least one witness, counts and times as
+        // a run writes them.
+        foreach (var (limit, name) in new[] { (recommendation.Limit, "limit"), (recommendation.LimitNotJudged, "limitNotJudged") })
+        {
+            if (limit is null)
+            {
+                continue;
             }
 
-            if (scenario.ItemTimes is { } least && (least.Items < 1 || least.Timings < 0 || least.Variants < 0 || Unwritable(least.MeanMs, least.LongestMs) is not null))
+            var where = $"{at}.{name}";
+            if (Null(limit.Witnesses, $"{where}.witnesses") is { } witness)
             {
-                return $"{at}.itemTimes holds what no run writes: no items, a negative count, or a time negative or not finite";
+                return witness;
             }
 
-            if (scenario.Growth is { } growth && Null(growth.Lines, $"{at}.growth.lines") is { } inGrowth)
+            if (limit.Witnesses.Count == 0 || limit.Slots < 1 || limit.Items < 1 || !(limit.AtOnce > 0) || limit.MachineIdleShare is < 0 or > 1
+                || Unwritable([limit.AtOnce, limit.ItemLeastMs, limit.BestPerSecond, limit.BoundMs, limit.LockContentions, limit.Cores, .. limit.Witnesses.SelectMany(w => new[] { w.InFlight, w.PerSecond, w.Stretch })]) is not null)
             {
-                return inGrowth;
+                return $"{where} holds what no run writes: no witness, a count below 1, or a figure negative or not finite";
+            }
+        }
+
+        // The machine's share is said in a sentence: core times as the lab reads them. Others' time may dip a
+        // tick or two below 0, so it is held to its size only.
+        if (recommendation.Gap?.Machine is { } machine
+            && (Unwritable(machine.CoreMs, machine.ProcessCpuMs, machine.IdleMs, machine.StealMs, Math.Abs(machine.OthersMs)) ?? (machine.OthersMs < -machine.CoreMs ? "others' time below minus the core time" : null)) is { } share)
+        {
+            return $"{at}.gap.machine holds {share}";
+        }
+
+        return null;
+    }
+
+    // A variant's trials, its summary and stop in order, and the runtime's accounts: each trial's, its service's,
+    // and the variant's added up.
+    private static string? InVariant(VariantResult variant, string at)
+    {
+        if (Null(variant.Trials, $"{at}.trials") is { } trial)
+        {
+            return trial;
+        }
+
+        // A summary no run could write: what a report ranks and draws by must at least be in order.
+        if (variant.Summary is { } summary && Disordered(summary) is { } disorder)
+        {
+            return $"{at}.summary holds {disorder}";
+        }
+
+        if (variant.Stop is { } stop && Disordered(stop) is { } stopDisorder)
+        {
+            return $"{at}.stop holds {stopDisorder}";
+        }
+
+        // The runtime's accounts, each trial's and its service's, and the variant's added up.
+        for (var t = 0; t < variant.Trials.Count; t++)
+        {
+            var where = $"{at}.trials[{t}]";
+            if ((InAccount(variant.Trials[t].Runtime, $"{where}.runtime") ?? InAccount(variant.Trials[t].Service?.Runtime, $"{where}.service.runtime")) is { } inTrial)
+            {
+                return inTrial;
             }
 
-            if (scenario.Load is { } load && InLoad(load, $"{at}.load") is { } inLoad)
+            if (InFlight(variant.Trials[t].InFlight) is { } inFlight)
             {
-                return inLoad;
+                return $"{where}.inFlight holds {inFlight}";
+            }
+        }
+
+        if ((Null(variant.Account?.Process.Threads?.Sites ?? [], $"{at}.account.process.threads.sites")
+            ?? Null(variant.Account?.Process.Threads?.Timeline ?? [], $"{at}.account.process.threads.timeline")
+            ?? Null(variant.Account?.Service?.Threads?.Sites ?? [], $"{at}.account.service.threads.sites")
+            ?? Null(variant.Account?.Service?.Threads?.Timeline ?? [], $"{at}.account.service.threads.timeline")) is { } inSummary)
+        {
+            return inSummary;
+        }
+
+        return null;
+    }
+
+    private static string? InSearches(RunResult run)
+    {
+        for (var s = 0; s < run.Scenarios.Count; s++)
+        {
+            var searches = run.Scenarios[s].DegreeSearches ?? [];
+            if (Null(searches, $"scenarios[{s}].degreeSearches") is { } search)
+            {
+                return search;
             }
 
-            for (var v = 0; v < scenario.Variants.Count; v++)
+            for (var d = 0; d < searches.Count; d++)
             {
-                var variant = scenario.Variants[v];
-                if (Null(variant.Trials, $"{at}.variants[{v}].trials") is { } trial)
+                if (Null(searches[d].Tried ?? [], $"scenarios[{s}].degreeSearches[{d}].tried") is { } tried)
                 {
-                    return trial;
-                }
-
-                // A summary no run could write: what a report ranks and draws by must at least be in order.
-                if (variant.Summary is { } summary && Disordered(summary) is { } disorder)
-                {
-                    return $"{at}.variants[{v}].summary holds {disorder}";
-                }
-
-                if (variant.Stop is { } stop && Disordered(stop) is { } stopDisorder)
-                {
-                    return $"{at}.variants[{v}].stop holds {stopDisorder}";
-                }
-
-                // The runtime's accounts, each trial's and its service's, and the variant's added up.
-                for (var t = 0; t < variant.Trials.Count; t++)
-                {
-                    var where = $"{at}.variants[{v}].trials[{t}]";
-                    if ((InAccount(variant.Trials[t].Runtime, $"{where}.runtime") ?? InAccount(variant.Trials[t].Service?.Runtime, $"{where}.service.runtime")) is { } inTrial)
-                    {
-                        return inTrial;
-                    }
-
-                    if (InFlight(variant.Trials[t].InFlight) is { } inFlight)
-                    {
-                        return $"{where}.inFlight holds {inFlight}";
-                    }
-                }
-
-                if ((Null(variant.Account?.Process.Threads?.Sites ?? [], $"{at}.variants[{v}].account.process.threads.sites")
-                    ?? Null(variant.Account?.Process.Threads?.Timeline ?? [], $"{at}.variants[{v}].account.process.threads.timeline")
-                    ?? Null(variant.Account?.Service?.Threads?.Sites ?? [], $"{at}.variants[{v}].account.service.threads.sites")
-                    ?? Null(variant.Account?.Service?.Threads?.Timeline ?? [], $"{at}.variants[{v}].account.service.threads.timeline")) is { } inSummary)
-                {
-                    return inSummary;
+                    return tried;
                 }
             }
         }
 
-        return Null(run.Scenarios, "scenarios") ?? Null(run.Notes, "notes") ?? InSearches();
+        return null;
+    }
 
-        string? InSearches()
+    // A load run's variants, their steps and notes, each step's failures and account; and every rate and figure a
+    // report divides by or draws is a finite number at least 0 (a rate above 0).
+    private static string? InLoad(LoadResult load, string where)
+    {
+        if (Null(load.Variants, $"{where}.variants") is { } variant)
         {
-            for (var s = 0; s < run.Scenarios.Count; s++)
-            {
-                var searches = run.Scenarios[s].DegreeSearches ?? [];
-                if (Null(searches, $"scenarios[{s}].degreeSearches") is { } search)
-                {
-                    return search;
-                }
-
-                for (var d = 0; d < searches.Count; d++)
-                {
-                    if (Null(searches[d].Tried ?? [], $"scenarios[{s}].degreeSearches[{d}].tried") is { } tried)
-                    {
-                        return tried;
-                    }
-                }
-            }
-
-            return null;
+            return variant;
         }
 
-        // A load run's variants, their steps and notes, each step's failures and account; and every rate and figure a
-        // report divides by or draws is a finite number at least 0 (a rate above 0).
-        static string? InLoad(LoadResult load, string where)
+        for (var v = 0; v < load.Variants.Count; v++)
         {
-            if (Null(load.Variants, $"{where}.variants") is { } variant)
+            var at = $"{where}.variants[{v}]";
+            var each = load.Variants[v];
+            // A null in saturation.perRepeat is a repeat in which no rate kept up: a finding, not a hole.
+            if ((Null(each.Steps, $"{at}.steps") ?? Null(each.Notes, $"{at}.notes") ?? (each.Saturation is { PerRepeat: null } ? $"{at}.saturation.perRepeat" : null)) is { } inVariant)
             {
-                return variant;
+                return inVariant;
             }
 
-            for (var v = 0; v < load.Variants.Count; v++)
+            for (var i = 0; i < each.Steps.Count; i++)
             {
-                var at = $"{where}.variants[{v}]";
-                var each = load.Variants[v];
-                // A null in saturation.perRepeat is a repeat in which no rate kept up: a finding, not a hole.
-                if ((Null(each.Steps, $"{at}.steps") ?? Null(each.Notes, $"{at}.notes") ?? (each.Saturation is { PerRepeat: null } ? $"{at}.saturation.perRepeat" : null)) is { } inVariant)
+                var step = each.Steps[i];
+                var figures = new double?[] { step.StartMs, step.WallMs, step.SentPerSecond, step.CompletedPerSecond, step.GeneratorCpuMs, step.ServiceCpuMs, step.Planned, step.Sent, step.Completed, step.TimedOut, step.Late };
+                if (step.Failed is null || InAccount(step.Runtime, $"{at}.steps[{i}].runtime") is { } inAccount)
                 {
-                    return inVariant;
+                    return step.Failed is null ? $"{at}.steps[{i}].failed" : InAccount(step.Runtime, $"{at}.steps[{i}].runtime");
                 }
 
-                for (var i = 0; i < each.Steps.Count; i++)
+                if (!(step.OfferedPerSecond is > 0 and < double.PositiveInfinity) || figures.Any(f => f is { } x && !(x >= 0 && double.IsFinite(x))))
                 {
-                    var step = each.Steps[i];
-                    var figures = new double?[] { step.StartMs, step.WallMs, step.SentPerSecond, step.CompletedPerSecond, step.GeneratorCpuMs, step.ServiceCpuMs, step.Planned, step.Sent, step.Completed, step.TimedOut, step.Late };
-                    if (step.Failed is null || InAccount(step.Runtime, $"{at}.steps[{i}].runtime") is { } inAccount)
-                    {
-                        return step.Failed is null ? $"{at}.steps[{i}].failed" : InAccount(step.Runtime, $"{at}.steps[{i}].runtime");
-                    }
-
-                    if (!(step.OfferedPerSecond is > 0 and < double.PositiveInfinity) || figures.Any(f => f is { } x && !(x >= 0 && double.IsFinite(x))))
-                    {
-                        return $"{at}.steps[{i}] holds a rate or count that is negative or not finite";
-                    }
+                    return $"{at}.steps[{i}] holds a rate or count that is negative or not finite";
                 }
             }
-
-            return null;
         }
 
-        // Items in flight as a run writes them: counts at least 0, a share from 0 to 1, a timeline of at most its spans.
-        static string? InFlight(Measurement.ItemsInFlight? inFlight) => inFlight switch
-        {
-            null => null,
-            { Timeline: null } => "no timeline",
-            _ when inFlight.Timeline.Count > Measurement.ItemsInFlight.Bins => $"{inFlight.Timeline.Count} spans, more than {Measurement.ItemsInFlight.Bins}",
-            _ when !(inFlight.Mean is >= 0 and < 1e9) || inFlight.Peak < 0 || inFlight.Allowed < 0 || inFlight.AtAllowedShare is { } share && !(share is >= 0 and <= 1)
-                || !(inFlight.BinMs is >= 0 and < 1e9) || inFlight.Timeline.Any(n => !(n is >= 0 and < 1e9)) => "a count or share out of its range",
-            _ => null,
-        };
+        return null;
+    }
 
-        static string? InAccount(Measurement.RuntimeAccount? account, string where) =>
-            account is null ? null : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites")
-                ?? Null(account.Threads?.Timeline ?? [], $"{where}.threads.timeline");
+    // Items in flight as a run writes them: counts at least 0, a share from 0 to 1, a timeline of at most its spans.
+    private static string? InFlight(Measurement.ItemsInFlight? inFlight) => inFlight switch
+    {
+        null => null,
+        { Timeline: null } => "no timeline",
+        _ when inFlight.Timeline.Count > Measurement.ItemsInFlight.Bins => $"{inFlight.Timeline.Count} spans, more than {Measurement.ItemsInFlight.Bins}",
+        _ when !(inFlight.Mean is >= 0 and < 1e9) || inFlight.Peak < 0 || inFlight.Allowed < 0 || inFlight.AtAllowedShare is { } share && !(share is >= 0 and <= 1)
+            || !(inFlight.BinMs is >= 0 and < 1e9) || inFlight.Timeline.Any(n => !(n is >= 0 and < 1e9)) => "a count or share out of its range",
+        _ => null,
+    };
 
-        static string? Null<T>(IReadOnlyList<T> list, string where)
+    private static string? InAccount(Measurement.RuntimeAccount? account, string where) =>
+        account is null ? null : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites")
+            ?? Null(account.Threads?.Timeline ?? [], $"{where}.threads.timeline");
+
+    private static string? Null<T>(IReadOnlyList<T> list, string where)
+    {
+        for (var i = 0; i < list.Count; i++)
         {
-            for (var i = 0; i < list.Count; i++)
+            if (list[i] is null)
             {
-                if (list[i] is null)
-                {
-                    return $"{where}[{i}]";
-                }
+                return $"{where}[{i}]";
             }
-
-            return null;
         }
+
+        return null;
     }
 
     /// <summary>
