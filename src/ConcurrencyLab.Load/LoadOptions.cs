@@ -125,6 +125,16 @@ internal sealed partial record LoadOptions
     public IReadOnlyList<string> Problems()
     {
         var problems = new List<string>();
+        ServiceProblems(problems);
+        EndpointProblems(problems);
+        RateProblems(problems);
+        return problems;
+    }
+
+    // The service: one to start (its commands, each split now as it will be when it starts) or one running at --url,
+    // and the addresses it is reached at.
+    private void ServiceProblems(List<string> problems)
+    {
         if (!StartsService && Url is null)
         {
             problems.Add("load needs a service: --url URL of one already running on loopback, or --start COMMAND with --ready URL.");
@@ -198,7 +208,11 @@ internal sealed partial record LoadOptions
                 problems.Add(problem);
             }
         }
+    }
 
+    // The endpoints requested, each a path of the service's own, and the variants they make.
+    private void EndpointProblems(List<string> problems)
+    {
         if (Endpoints.Count == 0)
         {
             problems.Add("load needs at least one --endpoint NAME=/path.");
@@ -231,7 +245,11 @@ internal sealed partial record LoadOptions
         {
             problems.Add($"--start and --endpoint make the variant name '{clash.Key}' twice.");
         }
+    }
 
+    // The rates offered (or the connections of a closed loop), the steps' times and the repeats.
+    private void RateProblems(List<string> problems)
+    {
         if (Rates.Any(r => !double.IsFinite(r) || r <= 0 || r > MostRate))
         {
             problems.Add($"--rate takes rates above 0 and at most {MostRate:0} per second, or auto.");
@@ -265,8 +283,6 @@ internal sealed partial record LoadOptions
         {
             problems.Add($"--rate {Rates[^1]} for --step {Step.TotalSeconds} s plans more than {ArrivalSchedule.MostRequests} requests in one step.");
         }
-
-        return problems;
     }
 
     private const int MostEndpoints = 16;

@@ -74,90 +74,10 @@ internal sealed class RuntimeEventLog
         var events = Snapshot().Where(e => !excluded.Contains(e.Thread)).OrderBy(e => e.Ticks).ToList();
         var regionStart = start ?? (events.Count > 0 ? events[0].Ticks : 0);
         var end = regionEnd ?? (events.Count > 0 ? Math.Max(events[^1].Ticks, regionStart) : regionStart);
-        double Ms(long ticks) => ticks * 1000.0 / ticksPerSecond;
-        bool In(long ticks) => ticks >= regionStart && ticks <= end;
-
-        int? targetAtStart = null;
-        var adjustments = new List<PoolAdjustment>();
-        int started = 0, stopped = 0, collections = 0;
-        var contentions = new Durations();
-        var waits = new Durations();
-        var join = new Durations();
-        var work = new Durations();
-        var pauses = new Durations();
-        var contentionStarts = new Dictionary<int, long>();
-        var waitStarts = new Dictionary<int, long>();
-        var workers = events.Where(e => e.Kind == RuntimeEventKind.WorkerStart).Select(e => e.Thread).ToHashSet();
-        long? suspended = null;
-
+        var tally = new RegionTally(regionStart, end, ticksPerSecond, caller, events.Where(e => e.Kind == RuntimeEventKind.WorkerStart).Select(e => e.Thread));
         foreach (var e in events)
         {
-            switch (e.Kind)
-            {
-                case RuntimeEventKind.PoolAdjustment when e.Ticks < regionStart:
-                    targetAtStart = e.Value;
-                    break;
-                case RuntimeEventKind.PoolAdjustment when In(e.Ticks):
-                    adjustments.Add(new PoolAdjustment(Math.Round(Ms(e.Ticks - regionStart), 3), e.Value, e.Reason, Math.Round(e.Number, 3)));
-                    break;
-                case RuntimeEventKind.WorkerStart when In(e.Ticks):
-                    started++;
-                    break;
-                case RuntimeEventKind.WorkerStop when In(e.Ticks):
-                    stopped++;
-                    break;
-                case RuntimeEventKind.GcStart when In(e.Ticks):
-                    collections++;
-                    break;
-                case RuntimeEventKind.ContentionStart:
-                    contentionStarts[e.Thread] = e.Ticks;
-                    break;
-                case RuntimeEventKind.ContentionStop:
-                {
-                    // Since .NET 8 the stop carries its duration; before, the start on the same thread gives it.
-                    var began = e.Number > 0
-                        ? e.Ticks - (long)(e.Number * ticksPerSecond / 1e9)
-                        : contentionStarts.Remove(e.Thread, out var s) ? s : (long?)null;
-                    contentionStarts.Remove(e.Thread);
-                    if (began is { } b && In(e.Ticks))
-                    {
-                        contentions.Add(Ms(e.Ticks - Math.Max(b, regionStart)));
-                    }
-
-                    break;
-                }
-
-                case RuntimeEventKind.WaitStart:
-                    // A contended lock waits on the same wait subsystem: that wait is the contention, counted once.
-                    // A wait on a bare handle counts on a pool thread only: elsewhere it is the runtime's own
-                    // threads timing themselves (the pool's gate thread waits 500 ms at a time, for ever).
-                    if (!contentionStarts.ContainsKey(e.Thread) && (e.Value == RuntimeEvent.MonitorWaitSource || workers.Contains(e.Thread)))
-                    {
-                        waitStarts[e.Thread] = e.Ticks;
-                    }
-
-                    break;
-                case RuntimeEventKind.WaitStop:
-                    if (waitStarts.Remove(e.Thread, out var waited) && In(e.Ticks))
-                    {
-                        var ms = Ms(e.Ticks - Math.Max(waited, regionStart));
-                        waits.Add(ms);
-                        (e.Thread == caller ? join : work).Add(ms);
-                    }
-
-                    break;
-                case RuntimeEventKind.GcSuspend:
-                    suspended = e.Ticks;
-                    break;
-                case RuntimeEventKind.GcRestart:
-                    if (suspended is { } paused && In(e.Ticks))
-                    {
-                        pauses.Add(Ms(e.Ticks - Math.Max(paused, regionStart)));
-                    }
-
-                    suspended = null;
-                    break;
-            }
+            tally.Add(e);
         }
 
         var notes = new List<string>();
@@ -176,17 +96,121 @@ internal sealed class RuntimeEventLog
             Events = level,
             Complete = complete && Lost == 0,
             Note = notes.Count == 0 ? null : string.Join("; ", notes),
-            PoolTargetAtStart = targetAtStart,
-            PoolAdjustments = adjustments,
-            WorkerThreadsStarted = started,
-            WorkerThreadsStopped = stopped,
-            GcCollections = collections,
-            GcPauses = pauses.Total(),
-            LockContentions = level >= RuntimeEvents.Full ? contentions.Total() : null,
-            Waits = level >= RuntimeEvents.Full ? waits.Total() : null,
-            Join = level >= RuntimeEvents.Full && caller is not null ? join.Total() : null,
-            WorkWaits = level >= RuntimeEvents.Full && caller is not null ? work.Total() : null,
+            PoolTargetAtStart = tally.TargetAtStart,
+            PoolAdjustments = tally.Adjustments,
+            WorkerThreadsStarted = tally.Started,
+            WorkerThreadsStopped = tally.Stopped,
+            GcCollections = tally.Collections,
+            GcPauses = tally.Pauses.Total(),
+            LockContentions = level >= RuntimeEvents.Full ? tally.Contentions.Total() : null,
+            Waits = level >= RuntimeEvents.Full ? tally.Waits.Total() : null,
+            Join = level >= RuntimeEvents.Full && caller is not null ? tally.Join.Total() : null,
+            WorkWaits = level >= RuntimeEvents.Full && caller is not null ? tally.Work.Total() : null,
         };
+    }
+
+    // The region's events added up as they come, in time order: the pool's adjustments and threads, collections and
+    // their pauses, contended locks, and waits (the caller's, which are the join, apart from the work's).
+    private sealed class RegionTally(long regionStart, long end, long ticksPerSecond, int? caller, IEnumerable<int> workers)
+    {
+        private readonly Dictionary<int, long> _contentionStarts = [];
+        private readonly Dictionary<int, long> _waitStarts = [];
+        private readonly HashSet<int> _workers = [.. workers];
+        private long? _suspended;
+
+        public int? TargetAtStart { get; private set; }
+
+        public List<PoolAdjustment> Adjustments { get; } = [];
+
+        public int Started { get; private set; }
+
+        public int Stopped { get; private set; }
+
+        public int Collections { get; private set; }
+
+        public Durations Contentions { get; } = new();
+
+        public Durations Waits { get; } = new();
+
+        public Durations Join { get; } = new();
+
+        public Durations Work { get; } = new();
+
+        public Durations Pauses { get; } = new();
+
+        public void Add(RuntimeEvent e)
+        {
+        switch (e.Kind)
+        {
+            case RuntimeEventKind.PoolAdjustment when e.Ticks < regionStart:
+                TargetAtStart = e.Value;
+                break;
+            case RuntimeEventKind.PoolAdjustment when In(e.Ticks):
+                Adjustments.Add(new PoolAdjustment(Math.Round(Ms(e.Ticks - regionStart), 3), e.Value, e.Reason, Math.Round(e.Number, 3)));
+                break;
+            case RuntimeEventKind.WorkerStart when In(e.Ticks):
+                Started++;
+                break;
+            case RuntimeEventKind.WorkerStop when In(e.Ticks):
+                Stopped++;
+                break;
+            case RuntimeEventKind.GcStart when In(e.Ticks):
+                Collections++;
+                break;
+            case RuntimeEventKind.ContentionStart:
+                _contentionStarts[e.Thread] = e.Ticks;
+                break;
+            case RuntimeEventKind.ContentionStop:
+            {
+                // Since .NET 8 the stop carries its duration; before, the start on the same thread gives it.
+                var began = e.Number > 0
+                    ? e.Ticks - (long)(e.Number * ticksPerSecond / 1e9)
+                    : _contentionStarts.Remove(e.Thread, out var s) ? s : (long?)null;
+                _contentionStarts.Remove(e.Thread);
+                if (began is { } b && In(e.Ticks))
+                {
+                    Contentions.Add(Ms(e.Ticks - Math.Max(b, regionStart)));
+                }
+
+                break;
+            }
+
+            case RuntimeEventKind.WaitStart:
+                // A contended lock waits on the same wait subsystem: that wait is the contention, counted once.
+                // A wait on a bare handle counts on a pool thread only: elsewhere it is the runtime's own
+                // threads timing themselves (the pool's gate thread waits 500 ms at a time, for ever).
+                if (!_contentionStarts.ContainsKey(e.Thread) && (e.Value == RuntimeEvent.MonitorWaitSource || _workers.Contains(e.Thread)))
+                {
+                    _waitStarts[e.Thread] = e.Ticks;
+                }
+
+                break;
+            case RuntimeEventKind.WaitStop:
+                if (_waitStarts.Remove(e.Thread, out var waited) && In(e.Ticks))
+                {
+                    var ms = Ms(e.Ticks - Math.Max(waited, regionStart));
+                    Waits.Add(ms);
+                    (e.Thread == caller ? Join : Work).Add(ms);
+                }
+
+                break;
+            case RuntimeEventKind.GcSuspend:
+                _suspended = e.Ticks;
+                break;
+            case RuntimeEventKind.GcRestart:
+                if (_suspended is { } paused && In(e.Ticks))
+                {
+                    Pauses.Add(Ms(e.Ticks - Math.Max(paused, regionStart)));
+                }
+
+                _suspended = null;
+                break;
+        }
+        }
+
+        private double Ms(long ticks) => ticks * 1000.0 / ticksPerSecond;
+
+        private bool In(long ticks) => ticks >= regionStart && ticks <= end;
     }
 
     private sealed class Durations

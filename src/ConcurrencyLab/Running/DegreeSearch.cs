@@ -35,117 +35,141 @@ internal static class DegreeSearch
                 continue;
             }
 
-            // The plan's own space: a variant made at a degree keeps the run's sweeps (--cores, --grow) in its name.
-            var space = scenarioPlan.Space ?? scenarioPlan.Scenario.Variants(scenarioPlan.Parameters);
-            // Every strategy that takes a degree, named at a degree or at the API's default (`--variants
-            // foreach-async` with --dop auto asks for its degree to be searched).
-            var groups = scenarioPlan.Variants
-                .Where(v => v.Parameters.ContainsKey(BatchVariant.DegreeName) && StrategyCatalog.Find(v.Family)?.HasDegree == true)
-                .GroupBy(Group.Of)
-                .ToList();
-            var members = groups.ToDictionary(g => g.Key);
-            var probeNotes = new SortedSet<string>(StringComparer.Ordinal);
-            // Each search starts at the cores its trials' runtime sees: the variant's own (a sweep of --cores), else
-            // the run's (--cores), else this machine's.
-            var runCores = plan.Settings.RuntimeEnvironment.TryGetValue(RuntimeSettings.Cores.Variable, out var set)
-                && int.TryParse(set, System.Globalization.NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n >= 1 ? n : processorCount;
-            var probes = groups.ToDictionary(
-                g => g.Key,
-                g => new DegreeProbe(g.First().WholeNumber(RuntimeSettings.Cores.Parameter.Name) ?? runCores, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
-
-            // Rounds: each strategy's next degrees at once, so a probe round is one small run.
-            // Each round by the trials its probes want (one for a new degree, more for one a single trial did not
-            // settle), each a small run of its own.
-            while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d)))).ToList() is { Count: > 0 } wanted)
-            foreach (var round in wanted.GroupBy(w => w.Trials))
+            if (await SearchAsync(plan, scenarioPlan, runner, processorCount, observer, cancellationToken).ConfigureAwait(false) is not { } searched)
             {
-                var variants = round.Select(r => (r.Group, r.Degree, Variant: At(space, members[r.Group], r.Degree))).ToList();
-                var probePlan = plan with
-                {
-                    Scenarios = [scenarioPlan with { Variants = [.. variants.Select(v => v.Variant)] }],
-                    Settings = plan.Settings with { Repeat = round.Key, Warmup = 0, Adaptive = false },
-                };
-                RunRecord record;
-                try
-                {
-                    record = await runner().RunAsync(probePlan, cancellationToken).ConfigureAwait(false);
-                }
-                catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-                {
-                    // Cancelled mid-search: the run that follows sees the cancellation and keeps what it can.
-                    return plan with { Scenarios = [.. scenarios, .. plan.Scenarios.Skip(scenarios.Count)] };
-                }
-
-                if (record.Cancelled)
-                {
-                    return plan with { Scenarios = [.. scenarios, .. plan.Scenarios.Skip(scenarios.Count)] };
-                }
-
-                probeNotes.UnionWith(record.Scenarios.SelectMany(s => s.Notes));
-                var measured = record.Scenarios.SingleOrDefault()?.Variants.ToDictionary(v => v.Variant.Name, v => v.Trials) ?? [];
-                foreach (var (group, degree, variant) in variants)
-                {
-                    // No degree above the batch's items: past it, every item already runs at once.
-                    if (measured.GetValueOrDefault(variant.Name)?.FirstOrDefault(t => t.ItemsPlanned > 0) is { } planned)
-                    {
-                        probes[group].LimitTo(planned.ItemsPlanned);
-                    }
-
-                    var walls = measured.GetValueOrDefault(variant.Name)?.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
-                    probes[group].Record(degree, walls);
-                    try
-                    {
-                        // Said with every trial of the degree so far, the ones a probe added to included.
-                        var all = probes[group].Tried.FirstOrDefault(t => t.Degree == degree).WallMs?.Where(w => w < double.MaxValue).ToList() ?? walls;
-                        observer?.DegreeProbed(scenarioPlan.Scenario.Name, variant.Name, all.Count, all.Count == 0 ? null : Statistics.MedianEstimate.MedianOf(all));
-                    }
-                    catch (Exception ex) when (ex is not OutOfMemoryException)
-                    {
-                        // A display that fails costs the display, never the search.
-                    }
-                }
+                // Cancelled mid-search: the run that follows sees the cancellation and keeps what it can.
+                return plan with { Scenarios = [.. scenarios, .. plan.Scenarios.Skip(scenarios.Count)] };
             }
 
-            var found = groups.Select(g => (Group: g.Key, Probe: probes[g.Key])).Where(g => g.Probe.Best is not null).ToList();
-            var results = found.Select(f => Result(f.Group, f.Probe, At(space, members[f.Group], f.Probe.Best!.Value))).ToList();
-
-            // The degree found takes the place of the group's degrees, where the group's first variant was; the API's
-            // default degree is a variant of its own and stays, as does the baseline, whatever its degree.
-            var chosen = found.ToDictionary(f => f.Group, f => At(space, members[f.Group], f.Probe.Best!.Value));
-            var kept = new List<Variant>();
-            foreach (var variant in scenarioPlan.Variants)
-            {
-                var group = variant.Parameters.ContainsKey(BatchVariant.DegreeName) ? Group.Of(variant) : null;
-                var searched = group is not null && chosen.TryGetValue(group, out var at) ? at : null;
-                var numbered = variant.WholeNumber(BatchVariant.DegreeName) is not null;
-                if (searched is not null && !kept.Any(k => k.Name == searched.Name))
-                {
-                    kept.Add(searched);
-                }
-
-                if ((searched is null || !numbered || variant.Name == scenarioPlan.Baseline) && !kept.Any(k => k.Name == variant.Name))
-                {
-                    kept.Add(variant);
-                }
-            }
-
-            var notes = new List<string>(scenarioPlan.Notes);
-            if (results.Count > 0)
-            {
-                notes.Add($"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in {results.Sum(r => r.Trials)} probe trials before the run (one a degree, {DegreeProbe.Trials} where one did not settle it and for the degrees near the best, at most {Budget} degrees each); the run measured the degree found");
-            }
-
-            var unfound = groups.Where(g => !chosen.ContainsKey(g.Key)).Select(g => g.Key.Family).Distinct().ToList();
-            if (unfound.Count > 0)
-            {
-                notes.Add($"--dop auto found no degree for {string.Join(", ", unfound)}: no probe trial succeeded, so the degrees given run as they were");
-                notes.AddRange(probeNotes.Select(n => "while searching: " + n));
-            }
-
-            scenarios.Add(scenarioPlan with { Variants = kept, Notes = notes, DegreeSearches = results });
+            scenarios.Add(searched);
         }
 
         return plan with { Scenarios = scenarios };
+    }
+
+    // One scenario's searches, in rounds of probes; its plan with the degrees found, or null when the run was cancelled.
+    private static async Task<ScenarioPlan?> SearchAsync(RunPlan plan, ScenarioPlan scenarioPlan, Func<Runner> runner, int processorCount, IRunObserver? observer, CancellationToken cancellationToken)
+    {
+        // The plan's own space: a variant made at a degree keeps the run's sweeps (--cores, --grow) in its name.
+        var space = scenarioPlan.Space ?? scenarioPlan.Scenario.Variants(scenarioPlan.Parameters);
+        // Every strategy that takes a degree, named at a degree or at the API's default (`--variants
+        // foreach-async` with --dop auto asks for its degree to be searched).
+        var groups = scenarioPlan.Variants
+            .Where(v => v.Parameters.ContainsKey(BatchVariant.DegreeName) && StrategyCatalog.Find(v.Family)?.HasDegree == true)
+            .GroupBy(Group.Of)
+            .ToList();
+        var members = groups.ToDictionary(g => g.Key);
+        var probeNotes = new SortedSet<string>(StringComparer.Ordinal);
+        // Each search starts at the cores its trials' runtime sees: the variant's own (a sweep of --cores), else
+        // the run's (--cores), else this machine's.
+        var runCores = plan.Settings.RuntimeEnvironment.TryGetValue(RuntimeSettings.Cores.Variable, out var set)
+            && int.TryParse(set, System.Globalization.NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n >= 1 ? n : processorCount;
+        var probes = groups.ToDictionary(
+            g => g.Key,
+            g => new DegreeProbe(g.First().WholeNumber(RuntimeSettings.Cores.Parameter.Name) ?? runCores, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
+
+        // Rounds: each strategy's next degrees at once, so a probe round is one small run.
+        // Each round by the trials its probes want (one for a new degree, more for one a single trial did not
+        // settle), each a small run of its own.
+        while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d)))).ToList() is { Count: > 0 } wanted)
+        foreach (var round in wanted.GroupBy(w => w.Trials))
+        {
+            var variants = round.Select(r => (r.Group, r.Degree, Variant: At(space, members[r.Group], r.Degree))).ToList();
+            var probePlan = plan with
+            {
+                Scenarios = [scenarioPlan with { Variants = [.. variants.Select(v => v.Variant)] }],
+                Settings = plan.Settings with { Repeat = round.Key, Warmup = 0, Adaptive = false },
+            };
+            RunRecord record;
+            try
+            {
+                record = await runner().RunAsync(probePlan, cancellationToken).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                return null;
+            }
+
+            if (record.Cancelled)
+            {
+                return null;
+            }
+
+            probeNotes.UnionWith(record.Scenarios.SelectMany(s => s.Notes));
+            RecordRound(record, variants, probes, scenarioPlan.Scenario.Name, observer);
+        }
+
+        return Searched(scenarioPlan, space, groups, probes, probeNotes);
+    }
+
+    // What one round's probes measured, told to each strategy's probe (and to the display).
+    private static void RecordRound(RunRecord record, List<(Group Group, int Degree, Variant Variant)> variants, Dictionary<Group, DegreeProbe> probes, string scenario, IRunObserver? observer)
+    {
+        var measured = record.Scenarios.SingleOrDefault()?.Variants.ToDictionary(v => v.Variant.Name, v => v.Trials) ?? [];
+        foreach (var (group, degree, variant) in variants)
+        {
+            // No degree above the batch's items: past it, every item already runs at once.
+            if (measured.GetValueOrDefault(variant.Name)?.FirstOrDefault(t => t.ItemsPlanned > 0) is { } planned)
+            {
+                probes[group].LimitTo(planned.ItemsPlanned);
+            }
+
+            var walls = measured.GetValueOrDefault(variant.Name)?.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
+            probes[group].Record(degree, walls);
+            try
+            {
+                // Said with every trial of the degree so far, the ones a probe added to included.
+                var all = probes[group].Tried.FirstOrDefault(t => t.Degree == degree).WallMs?.Where(w => w < double.MaxValue).ToList() ?? walls;
+                observer?.DegreeProbed(scenario, variant.Name, all.Count, all.Count == 0 ? null : Statistics.MedianEstimate.MedianOf(all));
+            }
+            catch (Exception ex) when (ex is not OutOfMemoryException)
+            {
+                // A display that fails costs the display, never the search.
+            }
+        }
+    }
+
+    // The scenario's plan once searched: the degree found in place of each group's degrees, its searches, and notes.
+    private static ScenarioPlan Searched(ScenarioPlan scenarioPlan, VariantSpace space, List<IGrouping<Group, Variant>> groups, Dictionary<Group, DegreeProbe> probes, SortedSet<string> probeNotes)
+    {
+        var members = groups.ToDictionary(g => g.Key);
+        var found = groups.Select(g => (Group: g.Key, Probe: probes[g.Key])).Where(g => g.Probe.Best is not null).ToList();
+        var results = found.Select(f => Result(f.Group, f.Probe, At(space, members[f.Group], f.Probe.Best!.Value))).ToList();
+
+        // The degree found takes the place of the group's degrees, where the group's first variant was; the API's
+        // default degree is a variant of its own and stays, as does the baseline, whatever its degree.
+        var chosen = found.ToDictionary(f => f.Group, f => At(space, members[f.Group], f.Probe.Best!.Value));
+        var kept = new List<Variant>();
+        foreach (var variant in scenarioPlan.Variants)
+        {
+            var group = variant.Parameters.ContainsKey(BatchVariant.DegreeName) ? Group.Of(variant) : null;
+            var searched = group is not null && chosen.TryGetValue(group, out var at) ? at : null;
+            var numbered = variant.WholeNumber(BatchVariant.DegreeName) is not null;
+            if (searched is not null && !kept.Any(k => k.Name == searched.Name))
+            {
+                kept.Add(searched);
+            }
+
+            if ((searched is null || !numbered || variant.Name == scenarioPlan.Baseline) && !kept.Any(k => k.Name == variant.Name))
+            {
+                kept.Add(variant);
+            }
+        }
+
+        var notes = new List<string>(scenarioPlan.Notes);
+        if (results.Count > 0)
+        {
+            notes.Add($"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in {results.Sum(r => r.Trials)} probe trials before the run (one a degree, {DegreeProbe.Trials} where one did not settle it and for the degrees near the best, at most {Budget} degrees each); the run measured the degree found");
+        }
+
+        var unfound = groups.Where(g => !chosen.ContainsKey(g.Key)).Select(g => g.Key.Family).Distinct().ToList();
+        if (unfound.Count > 0)
+        {
+            notes.Add($"--dop auto found no degree for {string.Join(", ", unfound)}: no probe trial succeeded, so the degrees given run as they were");
+            notes.AddRange(probeNotes.Select(n => "while searching: " + n));
+        }
+
+        return scenarioPlan with { Variants = kept, Notes = notes, DegreeSearches = results };
     }
 
     private static DegreeSearchResult Result(Group group, DegreeProbe probe, Variant variant)
