@@ -273,42 +273,9 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             return await RunAgainstAsync(new Uri(productUrl), context, endpoint, requests, cancellationToken).ConfigureAwait(false);
         }
 
-        var launcher = SelfLauncher.Current();
-
-        // Side by side: the product service's runtime and host are built while the external service starts, and it is
-        // told the external's addresses as soon as that one listens, while the external answers its health check
-        // (0.5-0.6 s of each trial's start-up when one waited for the other; told after that health check, the product
-        // service answered its own 100-160 ms later).
-        var externalListening = new TaskCompletionSource<(Uri Http1, Uri Http2)>(TaskCreationOptions.RunContinuationsAsynchronously);
-        var externalStarting = ServiceProcess.StartAsync(
-            launcher, ExternalService.Definition, Task.FromResult(Delays(parameters)), ServiceStartTimeout, listening: externalListening, cancellationToken: cancellationToken);
-        var productStarting = ServiceProcess.StartAsync(
-            launcher,
-            ProductService.Definition,
-            ProductSettingsAsync(externalListening.Task, externalStarting, context.Variant.WholeNumber(PoolMinimum.Name) ?? parameters.Get(MinThreads), 3 * requests, parameters.Get(CallTimeout)),
-            ServiceStartTimeout,
-            context.TakeServiceEventPort(),
-            cancellationToken: cancellationToken);
-        try
-        {
-            // The first failure in this order: the external's own, where the product only failed for want of it.
-            await Task.WhenAll(externalStarting, productStarting).ConfigureAwait(false);
-        }
-        catch
-        {
-            foreach (var starting in new[] { externalStarting, productStarting })
-            {
-                if (starting.IsCompletedSuccessfully)
-                {
-                    await starting.Result.DisposeAsync().ConfigureAwait(false);
-                }
-            }
-
-            throw;
-        }
-
-        await using var external = externalStarting.Result;
-        await using var product = productStarting.Result;
+        var services = await StartServicesAsync(context, requests, cancellationToken).ConfigureAwait(false);
+        await using var external = services.External;
+        await using var product = services.Product;
 
         // Every request in flight at once: one connection each, none queued in the client.
         // The lab's guarded handler: the services it started are on loopback, and a redirect is an answer, not followed.
@@ -387,6 +354,48 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             // The same external service for every variant; the endpoint and N are what the variants vary.
             WorkloadDigest = $"delays {parameters.Values[DelaysMs.Name]} x {parameters.Values[TimeScale.Name]}",
         };
+    }
+
+    // The two services, started side by side; when either fails, the one that started is ended and the first
+    // failure thrown.
+    private static async Task<(ServiceProcess External, ServiceProcess Product)> StartServicesAsync(TrialContext context, int requests, CancellationToken cancellationToken)
+    {
+        var parameters = context.Parameters;
+        var launcher = SelfLauncher.Current();
+
+        // Side by side: the product service's runtime and host are built while the external service starts, and it is
+        // told the external's addresses as soon as that one listens, while the external answers its health check
+        // (0.5-0.6 s of each trial's start-up when one waited for the other; told after that health check, the product
+        // service answered its own 100-160 ms later).
+        var externalListening = new TaskCompletionSource<(Uri Http1, Uri Http2)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var externalStarting = ServiceProcess.StartAsync(
+            launcher, ExternalService.Definition, Task.FromResult(Delays(parameters)), ServiceStartTimeout, listening: externalListening, cancellationToken: cancellationToken);
+        var productStarting = ServiceProcess.StartAsync(
+            launcher,
+            ProductService.Definition,
+            ProductSettingsAsync(externalListening.Task, externalStarting, context.Variant.WholeNumber(PoolMinimum.Name) ?? parameters.Get(MinThreads), 3 * requests, parameters.Get(CallTimeout)),
+            ServiceStartTimeout,
+            context.TakeServiceEventPort(),
+            cancellationToken: cancellationToken);
+        try
+        {
+            // The first failure in this order: the external's own, where the product only failed for want of it.
+            await Task.WhenAll(externalStarting, productStarting).ConfigureAwait(false);
+        }
+        catch
+        {
+            foreach (var starting in new[] { externalStarting, productStarting })
+            {
+                if (starting.IsCompletedSuccessfully)
+                {
+                    await starting.Result.DisposeAsync().ConfigureAwait(false);
+                }
+            }
+
+            throw;
+        }
+
+        return (externalStarting.Result, productStarting.Result);
     }
 
     // The measured region: every request sent at once, the trial's meter around them. Each priming request comes
