@@ -16,12 +16,14 @@ public static class ExitCode
     /// <summary>Bad input: an unknown option, a value out of range, an impossible variant.</summary>
     public const int BadInput = 2;
 
-    /// <summary>A threshold given with <c>--assert</c> was not met; every result is written all the same. It wins over <see cref="Failed"/>.</summary>
+    /// <summary>A threshold given with <c>--assert</c> was not met; every result is written all the same. It wins over
+    /// <see cref="Failed"/>.</summary>
     public const int ThresholdFailed = 3;
 
     /// <summary>Interrupted with Ctrl+C or SIGTERM; what was measured is written.</summary>
     public const int Cancelled = 130;
 
-    /// <summary>Stopped by SIGHUP (its terminal closed, its ssh connection dropped); what was measured is written, as for <see cref="Cancelled"/>.</summary>
+    /// <summary>Stopped by SIGHUP (its terminal closed, its ssh connection dropped); what was measured is written, as
+    /// for <see cref="Cancelled"/>.</summary>
     public const int HungUp = 129;
 }

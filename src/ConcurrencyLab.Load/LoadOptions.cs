@@ -26,10 +26,12 @@ internal sealed partial record LoadOptions
     /// <summary>The highest rate a step may offer, per second: the schedule kept time to 50,000 a second on 2 cores.</summary>
     public const double MostRate = 50_000;
 
-    /// <summary>The service's base URL (with <see cref="PortPlaceholder"/> where the lab picks the port); derived from <see cref="Ready"/> when not given.</summary>
+    /// <summary>The service's base URL (with <see cref="PortPlaceholder"/> where the lab picks the port); derived from
+    /// <see cref="Ready"/> when not given.</summary>
     public string? Url { get; init; }
 
-    /// <summary>The command that starts the service, once per variant and repeat; null for a service already running at <see cref="Url"/>, or where each variant has its own (<see cref="Starts"/>).</summary>
+    /// <summary>The command that starts the service, once per variant and repeat; null for a service already running at
+    /// <see cref="Url"/>, or where each variant has its own (<see cref="Starts"/>).</summary>
     public string? Command { get; init; }
 
     /// <summary>Named commands, each starting a variant's service (two builds of a service, or two services): compared side by side.</summary>
@@ -70,7 +72,8 @@ internal sealed partial record LoadOptions
     /// <summary>Whether the rates are searched: doubling from <see cref="StartRate"/> until a step does not keep up, then narrowing.</summary>
     public bool Auto => Rates.Count == 0 && Connections is null;
 
-    /// <summary>A closed loop instead of rates: this many connections, each sending its next request when its last was answered (as wrk does).</summary>
+    /// <summary>A closed loop instead of rates: this many connections, each sending its next request when its last was
+    /// answered (as wrk does).</summary>
     public int? Connections { get; init; }
 
     /// <summary>The first rate of a search, per second.</summary>
@@ -109,7 +112,8 @@ internal sealed partial record LoadOptions
     /// <summary>Whether the quick scale was asked for (it set the defaults; recorded in the results).</summary>
     public bool Quick { get; init; }
 
-    /// <summary>The defaults at the quick scale: 2 s steps after 0.5 s of warm-up, one repeat, a 1 s timeout (so a step lasts at most 3 s after its warm-up), a search from 32 a second with two narrowing steps.</summary>
+    /// <summary>The defaults at the quick scale: 2 s steps after 0.5 s of warm-up, one repeat, a 1 s timeout (so a step
+    /// lasts at most 3 s after its warm-up), a search from 32 a second with two narrowing steps.</summary>
     public static LoadOptions QuickDefaults { get; } = new()
     {
         Step = TimeSpan.FromSeconds(2),
@@ -290,7 +294,8 @@ internal sealed partial record LoadOptions
     // A base no path may leave: any authority would do, since only whether the path keeps it is asked.
     private static readonly Uri Probe = new("http://127.0.0.1:1/");
 
-    /// <summary>Whether <paramref name="requested"/> is on the same scheme, host and port as <paramref name="service"/>: a path joined to a URL never reaches another.</summary>
+    /// <summary>Whether <paramref name="requested"/> is on the same scheme, host and port as
+    /// <paramref name="service"/>: a path joined to a URL never reaches another.</summary>
     internal static bool SameAuthority(Uri service, Uri requested)
     {
         ArgumentNullException.ThrowIfNull(service);
@@ -309,7 +314,8 @@ internal sealed partial record LoadOptions
         }
     }
 
-    /// <summary>The scheme, host and port of <paramref name="url"/> with a closing slash, any <see cref="PortPlaceholder"/> kept: the service's base URL when only its ready URL is given.</summary>
+    /// <summary>The scheme, host and port of <paramref name="url"/> with a closing slash, any
+    /// <see cref="PortPlaceholder"/> kept: the service's base URL when only its ready URL is given.</summary>
     internal static string BaseOf(string url)
     {
         var scheme = url.IndexOf("://", StringComparison.Ordinal);

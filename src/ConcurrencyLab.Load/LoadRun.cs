@@ -34,7 +34,8 @@ internal static class LoadRun
     /// <summary>The name of the one scenario a load run's results hold.</summary>
     public const string ScenarioName = "load";
 
-    /// <summary>Runs <paramref name="options"/> (checked already: <see cref="LoadOptions.Problems"/> is empty) and returns everything measured, also when stopped.</summary>
+    /// <summary>Runs <paramref name="options"/> (checked already: <see cref="LoadOptions.Problems"/> is empty) and
+    /// returns everything measured, also when stopped.</summary>
     public static async Task<RunResult> RunAsync(LoadOptions options, ILoadObserver observer, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(options);

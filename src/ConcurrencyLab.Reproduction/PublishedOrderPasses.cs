@@ -35,7 +35,8 @@ internal sealed class PublishedOrderPasses
         _passStarted = passStarted;
     }
 
-    /// <summary>Runs every pass of <paramref name="run"/> and returns their trials as one run; each pass's own results stay in <paramref name="folder"/>.</summary>
+    /// <summary>Runs every pass of <paramref name="run"/> and returns their trials as one run; each pass's own results
+    /// stay in <paramref name="folder"/>.</summary>
     public async Task<RunResult> RunAsync(Scenario scenario, ClaimRun run, bool quick, string folder, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(scenario);

@@ -114,7 +114,8 @@ internal sealed class Reproducer
     /// <param name="scenarios">The posts chosen.</param>
     /// <param name="quick">The scale the earlier reproduction ran at.</param>
     /// <param name="from">Its folder.</param>
-    /// <param name="read">Where each results file read here is kept, by its path, for <see cref="JudgeAgain"/> to judge without reading it again.</param>
+    /// <param name="read">Where each results file read here is kept, by its path, for <see cref="JudgeAgain"/> to judge
+    /// without reading it again.</param>
     public static string? JudgeAgainProblem(IReadOnlyList<Scenario> scenarios, bool quick, string from, IDictionary<string, RunResult>? read = null)
     {
         ArgumentNullException.ThrowIfNull(scenarios);
@@ -285,7 +286,8 @@ internal sealed class Reproducer
         return Write(result, folder);
     }
 
-    /// <summary>Writes a run's own results (JSON, Markdown, CSV, HTML, charts) into <paramref name="folder"/>; a failure is a note, not the end.</summary>
+    /// <summary>Writes a run's own results (JSON, Markdown, CSV, HTML, charts) into <paramref name="folder"/>; a
+    /// failure is a note, not the end.</summary>
     internal RunResult Write(RunResult result, string folder)
     {
         var failures = Exporters.ExportAll(result, folder, Exporters.Default, _chartFormats, out _);

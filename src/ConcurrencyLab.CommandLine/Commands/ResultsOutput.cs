@@ -8,7 +8,9 @@ namespace ConcurrencyLab.CommandLine.Commands;
 /// <summary>Writing a run's results, as every command that measures does: the files, a further results.json, and a line saying where.</summary>
 internal static class ResultsOutput
 {
-    /// <summary>Why the results could not go to <c>--out</c> <paramref name="outFolder"/> or <c>--json</c> <paramref name="jsonPath"/> (each when given): found out before a run, not after it, when they would have nowhere to go.</summary>
+    /// <summary>Why the results could not go to <c>--out</c> <paramref name="outFolder"/> or <c>--json</c>
+    /// <paramref name="jsonPath"/> (each when given): found out before a run, not after it, when they would have
+    /// nowhere to go.</summary>
     public static IEnumerable<string> Problems(string? outFolder, string? jsonPath)
     {
         if (outFolder is not null && OutputTargets.CheckFolder("--out", outFolder, mayHoldResults: false) is { } outProblem)

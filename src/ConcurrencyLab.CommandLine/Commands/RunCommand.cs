@@ -400,7 +400,8 @@ internal static class RunCommand
         return null;
     }
 
-    /// <summary>What one of <c>run</c>'s commands was invoked with: the program's scenarios and settings, the parsed line, and which command.</summary>
+    /// <summary>What one of <c>run</c>'s commands was invoked with: the program's scenarios and settings, the parsed
+    /// line, and which command.</summary>
     /// <param name="Scenarios">The program's scenarios.</param>
     /// <param name="Settings">The program's settings (defaults, chart formats).</param>
     /// <param name="Switches">The options every <c>run</c> command shares.</param>

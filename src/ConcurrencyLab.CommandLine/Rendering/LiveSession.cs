@@ -26,7 +26,8 @@ internal sealed class LiveSession : IRunObserver, IDisposable
     internal static bool Possible(IAnsiConsole console, bool plain) =>
         !plain && console.Profile.Capabilities.Interactive && console.Profile.Out.IsTerminal && console.Profile.Capabilities.Ansi;
 
-    /// <summary>The same bars and rows as <c>conclab run</c>'s live view, on <paramref name="console"/>, for a run of <paramref name="plan"/>.</summary>
+    /// <summary>The same bars and rows as <c>conclab run</c>'s live view, on <paramref name="console"/>, for a run of
+    /// <paramref name="plan"/>.</summary>
     internal static Task Show(IAnsiConsole console, RunPlan plan, Func<LiveProgress, Task> body)
     {
         LiveProgress? live = null;

@@ -6,9 +6,10 @@ namespace ConcurrencyLab.CommandLine.Rendering;
 
 /// <summary>
 /// Which columns a scenario's console table shows. By default the ones that decide: the variant, its median and
-/// interval, efficiency, threads, pool threads, CPU, at most two of the scenario's own measures, trials ok, and
-/// the pool's starvation adds, the items in flight where the answer cites them, and the flags where there are any; and when the terminal is too narrow for them, the least important go first, so that no name breaks.
-/// <c>--columns</c> names others, or <c>all</c>. The results files always keep every column.
+/// interval, efficiency, threads, pool threads, CPU, at most two of the scenario's own measures, trials ok, and the
+/// pool's starvation adds, the items in flight where the answer cites them, and the flags where there are any; and when
+/// the terminal is too narrow for them, the least important go first, so that no name breaks. <c>--columns</c> names
+/// others, or <c>all</c>. The results files always keep every column.
 /// </summary>
 internal sealed class TableColumns
 {

@@ -134,7 +134,8 @@ internal static class DelayClaims
             $"the default degree is the processor count, {cores} here, and it was not a tenth slower than degree 40");
     }
 
-    /// <summary>The highest of the published cases' median peak threads below 24 (19 and a quarter: the runtime's own threads differ between versions), interval and all.</summary>
+    /// <summary>The highest of the published cases' median peak threads below 24 (19 and a quarter: the runtime's own
+    /// threads differ between versions), interval and all.</summary>
     internal static Judgement ThreadsNear19(ClaimEvidence evidence)
     {
         var top = Published.Select(v => (Variant: v, Threads: evidence.Metric(v, StandardMetrics.PeakThreads))).MaxBy(m => m.Threads.Value);
@@ -148,7 +149,8 @@ internal static class DelayClaims
             $"{top.Variant} rose to {ClaimEvidence.Count(top.Threads)}; {evidence.Pool(top.Variant)}");
     }
 
-    /// <summary>foreach-async@40 over channel below 1 in the note's build and in native AOT, interval and all; in one only, it holds only there.</summary>
+    /// <summary>foreach-async@40 over channel below 1 in the note's build and in native AOT, interval and all; in one
+    /// only, it holds only there.</summary>
     internal static Judgement AotForEachAsync40Wins(ClaimEvidence evidence) => Decide.Each(
         [.. new[] { (ProbeBuild.AsNoted, "the note's build"), (ProbeBuild.NativeAot, "native AOT") }.Select(b =>
         {
@@ -165,7 +167,8 @@ internal static class DelayClaims
         })],
         held => $"in {string.Join(" and ", held)}");
 
-    /// <summary>channel in the note's build over channel in the same build untrimmed above 1.1, interval and all: PublishTrimmed the one difference.</summary>
+    /// <summary>channel in the note's build over channel in the same build untrimmed above 1.1, interval and all:
+    /// PublishTrimmed the one difference.</summary>
     internal static Judgement TrimmingPenalisesTheChannel(ClaimEvidence evidence)
     {
         var trimmed = evidence.In(ProbeBuild.AsNoted).Wall("channel");

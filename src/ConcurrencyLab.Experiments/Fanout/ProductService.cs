@@ -33,7 +33,8 @@ internal static class ProductService
         (Sequential, "the three blocking calls one after another on the request's thread: the published 4.5 s a request"),
     ];
 
-    /// <summary>The endpoint that makes the three calls in turn: a published figure, not a pattern to compare, so no run has it unless named.</summary>
+    /// <summary>The endpoint that makes the three calls in turn: a published figure, not a pattern to compare, so no
+    /// run has it unless named.</summary>
     public const string Sequential = "sequential";
 
     /// <summary>Adds an endpoint per variant to <paramref name="app"/>: <c>GET /product/{variant}/{id}</c>.</summary>
@@ -169,7 +170,8 @@ internal static class ProductService
         return reader.ReadToEnd();
     }
 
-    /// <summary>The status that says how an external call failed: 504 for a timeout, 502 for any other HTTP failure; null when the failure was not a call's.</summary>
+    /// <summary>The status that says how an external call failed: 504 for a timeout, 502 for any other HTTP failure;
+    /// null when the failure was not a call's.</summary>
     internal static int? Upstream(Exception exception)
     {
         IEnumerable<Exception> causes = exception is AggregateException aggregate ? aggregate.Flatten().InnerExceptions : [exception];

@@ -2,7 +2,8 @@ using System.Globalization;
 
 namespace ConcurrencyLab.Experiments.Hash;
 
-/// <summary>Sizes as people type them: <c>16MiB</c>, <c>4M</c>, <c>512KiB</c>, <c>1G</c> or plain bytes; units are binary (1 MiB = 1,048,576 bytes).</summary>
+/// <summary>Sizes as people type them: <c>16MiB</c>, <c>4M</c>, <c>512KiB</c>, <c>1G</c> or plain bytes; units are
+/// binary (1 MiB = 1,048,576 bytes).</summary>
 internal static class ByteSize
 {
     private static readonly (string Unit, long Bytes)[] Units =

@@ -58,7 +58,8 @@ internal sealed record HashBounds
     /// <summary>Whether the files were really out of the cache for <see cref="DeviceReadMibPerSec"/>.</summary>
     public required bool DeviceReadCold { get; init; }
 
-    /// <summary>The faster of one reader and <see cref="ManyReaders"/>, 1 MiB reads, with every file in the cache (MiB/s); measured for warm runs only.</summary>
+    /// <summary>The faster of one reader and <see cref="ManyReaders"/>, 1 MiB reads, with every file in the cache
+    /// (MiB/s); measured for warm runs only.</summary>
     public double? CachedReadMibPerSec { get; init; }
 
     /// <summary>MD5 over bytes in memory on one thread (MiB/s).</summary>

@@ -36,7 +36,8 @@ internal static class HashClaims
         return (each >= 4, $"{Requirement.Number(each)} ({Requirement.Number(files.Value)} files, {most} workers)");
     });
 
-    /// <summary>The machine kind the post's claims are about: its device slower than its cores can read and hash, as this run's own bounds measured them.</summary>
+    /// <summary>The machine kind the post's claims are about: its device slower than its cores can read and hash, as
+    /// this run's own bounds measured them.</summary>
     internal static readonly Requirement DiskBound = Requirement.Machine("disk-bound: the device reads slower than the cores can read and hash", result =>
     {
         if (!result.Bounds.TryGetValue("deviceReadMibPerSec", out var device) || !result.Bounds.TryGetValue("cpuMibPerSec", out var cpu))
@@ -121,7 +122,8 @@ internal static class HashClaims
         return Decide.About(Quantity.Ratio("async@128's rate over async@16's"), rate, 22.23 / 22.17, Band.NoChange(1.1), Describe(evidence, "async", 16, 128, rate), "the rate does not depend on how many read at once");
     }
 
-    /// <summary>sync's rate at 128 workers over its rate at 16 within 0.45-0.80 (a fall of 20-55%, the published 39% inside), interval and all.</summary>
+    /// <summary>sync's rate at 128 workers over its rate at 16 within 0.45-0.80 (a fall of 20-55%, the published 39%
+    /// inside), interval and all.</summary>
     internal static Judgement SyncFalls(ClaimEvidence evidence)
     {
         var rate = RateRatio(evidence, "sync@128", "sync@16");
@@ -161,7 +163,8 @@ internal static class HashClaims
         return Decide.About(Quantity.Ratio("async@16's MiB/s over the device's fastest read"), share, 22.17 * 16 / 374, new Band(0.8, 1.1), $"{Rate(rate.Value)} MiB/s against the device's {Rate(device)}", "the reads keep the device busy and the cores keep up");
     }
 
-    /// <summary>async@16's CPU per MiB hashed (each trial's CPU time over the MiB it hashed) within half to twice the published 1.1 ms, interval and all.</summary>
+    /// <summary>async@16's CPU per MiB hashed (each trial's CPU time over the MiB it hashed) within half to twice the
+    /// published 1.1 ms, interval and all.</summary>
     internal static Judgement LittleCpu(ClaimEvidence evidence)
     {
         var perMib = evidence.Trials("async@16")

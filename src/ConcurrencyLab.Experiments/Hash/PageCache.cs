@@ -194,7 +194,8 @@ internal static partial class PageCache
     private static unsafe partial int Mincore(IntPtr address, nuint length, byte* vector);
 }
 
-/// <summary>What eviction achieved: whether the files are cold, the fraction of their pages still resident (null when unknown) and, if eviction failed, why.</summary>
+/// <summary>What eviction achieved: whether the files are cold, the fraction of their pages still resident (null when
+/// unknown) and, if eviction failed, why.</summary>
 internal sealed record CacheState(bool Cold, double? ResidentFraction, string? Problem)
 {
     /// <summary>Whether eviction file by file was not enough and the whole system's page cache was dropped.</summary>

@@ -25,11 +25,13 @@ internal sealed class ServiceDefinition<TSettings> : ServiceDefinition
     /// <summary>The settings as they travel to the service process.</summary>
     internal static string Serialize(TSettings settings) => JsonSerializer.Serialize(settings, LabJson.Compact);
 
-    /// <summary>Maps the service's endpoints onto <paramref name="app"/>; throws <see cref="ArgumentException"/> or <see cref="JsonException"/> for settings it cannot serve with.</summary>
+    /// <summary>Maps the service's endpoints onto <paramref name="app"/>; throws <see cref="ArgumentException"/> or
+    /// <see cref="JsonException"/> for settings it cannot serve with.</summary>
     internal void Map(WebApplication app, string settingsJson) =>
         _map(app, JsonSerializer.Deserialize<TSettings>(settingsJson, LabJson.Options) ?? throw new ArgumentException($"The {Name} service's settings are missing: {settingsJson}"));
 
-    /// <summary>Maps the service's endpoints onto <paramref name="app"/> for <paramref name="settings"/>; throws <see cref="ArgumentException"/> for settings it cannot serve with.</summary>
+    /// <summary>Maps the service's endpoints onto <paramref name="app"/> for <paramref name="settings"/>; throws
+    /// <see cref="ArgumentException"/> for settings it cannot serve with.</summary>
     internal void Map(WebApplication app, TSettings settings) => _map(app, settings);
 
     internal override Task<int> ServeAsync(string settingsJson) => ServiceHost.ServeAsync(this, settingsJson);

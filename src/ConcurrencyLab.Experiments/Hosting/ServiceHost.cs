@@ -38,7 +38,8 @@ internal static class ServiceHost
     /// <summary>Exit code of a service process started with arguments it does not understand.</summary>
     public const int BadRequestExitCode = ServiceDefinition.BadRequestExitCode;
 
-    /// <summary>The accept queue a service asks for; the kernel lowers it to its own cap, <see cref="Measurement.TcpCounters.ReadMaxBacklog"/>.</summary>
+    /// <summary>The accept queue a service asks for; the kernel lowers it to its own cap,
+    /// <see cref="Measurement.TcpCounters.ReadMaxBacklog"/>.</summary>
     public const int AcceptBacklog = 65_535;
 
     // How long a stopping service lets requests in flight finish.
@@ -47,7 +48,8 @@ internal static class ServiceHost
     /// <summary>The parent's command that starts the service's own meter; the answer is <c>reply measuring</c>.</summary>
     public const string StartCommand = "measure start";
 
-    /// <summary>The parent's command that stops the meter; the answer is <c>reply measured</c> and the <see cref="Measurement.Measurements"/> as one line of JSON.</summary>
+    /// <summary>The parent's command that stops the meter; the answer is <c>reply measured</c> and the
+    /// <see cref="Measurement.Measurements"/> as one line of JSON.</summary>
     public const string StopCommand = "measure stop";
 
     /// <summary>Begins every answer to a command, so the parent can tell answers from any other output.</summary>
@@ -100,7 +102,8 @@ internal static class ServiceHost
         }
     }
 
-    /// <summary>Runs <paramref name="service"/> with its settings, <paramref name="settingsJson"/>, until standard input closes; returns the exit code.</summary>
+    /// <summary>Runs <paramref name="service"/> with its settings, <paramref name="settingsJson"/>, until standard
+    /// input closes; returns the exit code.</summary>
     internal static async Task<int> ServeAsync<TSettings>(ServiceDefinition<TSettings> service, string settingsJson)
     {
         // The thread the program entered on waits for the service to end: the host's, not the service's work.

@@ -158,7 +158,8 @@ internal static class PollClaims
         return Decide.About(Quantity.Ratio($"{variant}'s polls per second over threadpool's"), ratio, published / 9529, Band.NoChange(1.05), $"{ClaimEvidence.Rate(evidence.Metric(variant, PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)} threadpool's", "both queue each poll to the pool");
     }
 
-    /// <summary>parallel's polls within 5% of threadpool's, its CPU within a factor of 1.5 and its peak working set within 1.25, each interval and all.</summary>
+    /// <summary>parallel's polls within 5% of threadpool's, its CPU within a factor of 1.5 and its peak working set
+    /// within 1.25, each interval and all.</summary>
     internal static Judgement ParallelLikeThePool(ClaimEvidence evidence)
     {
         var cpu = evidence.Ratio("parallel", "threadpool", StandardMetrics.Cpu);

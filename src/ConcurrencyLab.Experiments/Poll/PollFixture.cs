@@ -18,7 +18,8 @@ internal sealed class PollFixture : IDisposable
 
     public IReadOnlyList<PollConnection> Connections { get; }
 
-    /// <summary>Starts the server and opens <paramref name="count"/> connections to it, one at a time so the i-th accepted socket is the i-th client's peer.</summary>
+    /// <summary>Starts the server and opens <paramref name="count"/> connections to it, one at a time so the i-th
+    /// accepted socket is the i-th client's peer.</summary>
     public static async Task<PollFixture> StartAsync(int count, CancellationToken cancellationToken)
     {
         var server = MessageServer.Listen(Math.Min(count, 4096));

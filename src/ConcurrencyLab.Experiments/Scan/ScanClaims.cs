@@ -143,7 +143,8 @@ internal static class ScanClaims
             },
         ]);
 
-    /// <summary>The published seconds of <paramref name="variant"/> on the machine of the slice's cores (8 when the slice is at 8, 2 otherwise).</summary>
+    /// <summary>The published seconds of <paramref name="variant"/> on the machine of the slice's cores (8 when the
+    /// slice is at 8, 2 otherwise).</summary>
     private static double PublishedSeconds(ClaimEvidence evidence, string variant) =>
         evidence.SliceCores == 8 ? Seconds[variant].Eight : Seconds[variant].Two;
 

@@ -12,7 +12,8 @@ namespace ConcurrencyLab.Reproduction.Claims;
 /// <param name="Text">The claim in one line, in the lab's words.</param>
 /// <param name="Published">The published figure and the machine it came from.</param>
 /// <param name="Runs">The keys of the <see cref="ClaimRun"/>s it is judged on, each on its own row.</param>
-/// <param name="Judge">The decision rule; it may throw <see cref="MissingEvidenceException"/>, which makes the verdict "could not be judged" (or "not tested").</param>
+/// <param name="Judge">The decision rule; it may throw <see cref="MissingEvidenceException"/>, which makes the verdict
+/// "could not be judged" (or "not tested").</param>
 internal sealed record Claim(string Id, string Text, string Published, IReadOnlyList<string> Runs, Func<ClaimEvidence, Judgement> Judge)
 {
     /// <summary>The decision rule in words, with its band or threshold: what docs/reproduction.md states for the claim.</summary>

@@ -30,8 +30,10 @@ internal sealed class ClaimEvidence
     /// <param name="runs">The post's other runs by key, for a rule that compares two (a case run first and last).</param>
     /// <param name="machine">The machine that measured the run; null for this one.</param>
     /// <param name="settings">How the run was made; null where it is not known.</param>
-    /// <param name="notMade">Whether there is no result because the run was never made (cancelled, or not found), rather than made and failed.</param>
-    /// <param name="space">The variants of the scenario as the run named them, which a slice at one processor count names its variants by; null where the run is not sliced.</param>
+    /// <param name="notMade">Whether there is no result because the run was never made (cancelled, or not found),
+    /// rather than made and failed.</param>
+    /// <param name="space">The variants of the scenario as the run named them, which a slice at one processor count
+    /// names its variants by; null where the run is not sliced.</param>
     public ClaimEvidence(
         ScenarioResult? result,
         IReadOnlyList<int> cores,
@@ -99,7 +101,8 @@ internal sealed class ClaimEvidence
     /// <summary>Whether the run was never made at all (cancelled before it, or not found): a claim that needs it was not put to the test.</summary>
     public bool NotMade { get; private init; }
 
-    /// <summary>The same evidence seen through <paramref name="claim"/>'s conditions: only the parameters they pin can be read, only the variants they accept are seen.</summary>
+    /// <summary>The same evidence seen through <paramref name="claim"/>'s conditions: only the parameters they pin can
+    /// be read, only the variants they accept are seen.</summary>
     public ClaimEvidence For(Claim claim)
     {
         ArgumentNullException.ThrowIfNull(claim);
@@ -257,7 +260,8 @@ internal sealed class ClaimEvidence
     public IReadOnlyList<TrialResult> Trials(string variant) =>
         (Find(variant) ?? throw new MissingEvidenceException(_result is null ? Absent : $"{variant} was not run", notRun: _result is not null || NotMade)).Trials;
 
-    /// <summary>The ratio of two variants' median wall times (<paramref name="over"/> / <paramref name="under"/>), with <see cref="Estimate.Ratio"/>'s interval.</summary>
+    /// <summary>The ratio of two variants' median wall times (<paramref name="over"/> / <paramref name="under"/>), with
+    /// <see cref="Estimate.Ratio"/>'s interval.</summary>
     public Estimate Ratio(string over, string under) => Estimate.Ratio(Wall(over), Wall(under));
 
     /// <summary>The ratio of one metric's medians in two variants, with the same interval.</summary>

@@ -49,7 +49,8 @@ internal abstract record Requirement
     /// <summary>Variants whose own parameter (fanout's <c>requests</c>) is one of <paramref name="values"/>; the rule sees only those.</summary>
     public static VariantRequirement Variants(string parameter, params int[] values) => new(parameter, values);
 
-    /// <summary>A condition computed from the run's results (files per worker); <paramref name="check"/> gives whether it is met and what the run had.</summary>
+    /// <summary>A condition computed from the run's results (files per worker); <paramref name="check"/> gives whether
+    /// it is met and what the run had.</summary>
     public static Requirement Of(string name, string required, Func<ScenarioResult, (bool Met, string? Actual)> check) => new ComputedRequirement(name, required, run => check(run.Result), OfMachine: false);
 
     /// <summary>A condition on the machine, read from the run's results (its measured bounds); unmet, the claim could not be judged here.</summary>

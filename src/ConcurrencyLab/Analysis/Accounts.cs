@@ -9,7 +9,8 @@ namespace ConcurrencyLab.Analysis;
 /// </summary>
 internal static class Accounts
 {
-    /// <summary>The summary <paramref name="variant"/> holds, or the one its trials give; null when none of its ok trials has a complete account.</summary>
+    /// <summary>The summary <paramref name="variant"/> holds, or the one its trials give; null when none of its ok
+    /// trials has a complete account.</summary>
     public static AccountSummary? Of(VariantResult variant)
     {
         ArgumentNullException.ThrowIfNull(variant);

@@ -13,7 +13,8 @@ internal static class Recommender
     /// <summary>A variant this many times slower than the fastest, with no other reason, is listed as slow.</summary>
     public const double SlowRatio = 2;
 
-    /// <summary>As fast, but this many times the threads of the one to use (and at least <see cref="ExtraThreads"/> more) is a cost to avoid.</summary>
+    /// <summary>As fast, but this many times the threads of the one to use (and at least <see cref="ExtraThreads"/>
+    /// more) is a cost to avoid.</summary>
     public const double ThreadsRatio = 2;
 
     /// <summary>See <see cref="ThreadsRatio"/>.</summary>
@@ -32,7 +33,8 @@ internal static class Recommender
     /// <summary>At least this share of the machine's cores busy, on average: the CPU was what the variant ran on, all of it.</summary>
     public const double BusyCoresShare = 0.8;
 
-    /// <summary>At most this share of the machine's cores busy, on average, while every pool thread was inside an item: the items blocked their threads.</summary>
+    /// <summary>At most this share of the machine's cores busy, on average, while every pool thread was inside an item:
+    /// the items blocked their threads.</summary>
     public const double IdleCoresShare = 0.5;
 
     /// <summary>A variant at least this many times the fastest's CPU, with the cores busy, was held by its own extra CPU.</summary>

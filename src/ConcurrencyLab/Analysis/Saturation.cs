@@ -15,7 +15,8 @@ internal enum StepOutcome
     /// <summary>Completions kept up but the corrected p99 went over the SLO.</summary>
     Latency,
 
-    /// <summary>The corrected p99 went over the SLO while more than 1% of the sends started late: the generator's lag, not only the service, was measured.</summary>
+    /// <summary>The corrected p99 went over the SLO while more than 1% of the sends started late: the generator's lag,
+    /// not only the service, was measured.</summary>
     Generator,
 
     /// <summary>The step was stopped before its end, so it is not judged.</summary>

@@ -24,7 +24,8 @@ internal enum RuntimeEventKind
 /// <param name="Ticks">When the event was written.</param>
 /// <param name="Kind">What it is.</param>
 /// <param name="Thread">The OS thread that wrote it, for pairing a start with its stop.</param>
-/// <param name="Value">A pool adjustment's new target for worker threads; a wait's source (<see cref="MonitorWaitSource"/> for Monitor.Wait, 0 for a handle).</param>
+/// <param name="Value">A pool adjustment's new target for worker threads; a wait's source
+/// (<see cref="MonitorWaitSource"/> for Monitor.Wait, 0 for a handle).</param>
 /// <param name="Number">A pool adjustment's throughput; a contention stop's duration in nanoseconds (0 where the runtime gives none).</param>
 /// <param name="Reason">A pool adjustment's reason.</param>
 internal readonly record struct RuntimeEvent(long Ticks, RuntimeEventKind Kind, int Thread, int Value = 0, double Number = 0, PoolAdjustmentReason Reason = default)

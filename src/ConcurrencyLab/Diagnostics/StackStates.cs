@@ -50,7 +50,8 @@ internal static class StackStates
         "Connect", "Accept", "Poll", "PollEvents", "Select", "FSync", "FLock", "Open", "Stat", "LStat", "FStat",
     };
 
-    /// <summary>The state <paramref name="frames"/> show, the framework's method the thread blocked in (or null), and the first other frame above it (or null).</summary>
+    /// <summary>The state <paramref name="frames"/> show, the framework's method the thread blocked in (or null), and
+    /// the first other frame above it (or null).</summary>
     public static (StackState State, string? Api, string? Site) Read(IReadOnlyList<string> frames)
     {
         ArgumentNullException.ThrowIfNull(frames);
@@ -100,7 +101,8 @@ internal static class StackStates
         return waiting ? (StackState.Waiting, api, siteName) : (StackState.Running, null, null);
     }
 
-    /// <summary>Whether <paramref name="api"/> is a way into a lock (<c>lock</c> on an object or a <c>Lock</c>), whose contention the runtime reports with its owner.</summary>
+    /// <summary>Whether <paramref name="api"/> is a way into a lock (<c>lock</c> on an object or a <c>Lock</c>), whose
+    /// contention the runtime reports with its owner.</summary>
     public static bool EntersLock(string? api) =>
         api is not null && (api.StartsWith("System.Threading.Monitor.", StringComparison.Ordinal) && !api.StartsWith("System.Threading.Monitor.Wait", StringComparison.Ordinal)
             || api.StartsWith("System.Threading.Lock.", StringComparison.Ordinal));

@@ -213,12 +213,13 @@ internal static class ThreadSamples
     }
 
     /// <summary>
-    /// The samples added up: each stands for the time until its thread's next sample (of whatever state). Where
-    /// other threads were sampled in between, the thread went unsampled and its sample stands for at most four times
-    /// the profiler's median interval; where nobody was, the profiler itself paused and the sample stands for the
-    /// whole gap. A thread's last sample (it stopped being sampled, or the region ended) gets one interval. Samples of idle pool threads and the runtime's own time nothing but the intervals.
-    /// The work's time is also spread over <see cref="ThreadTime.Bins"/> bins from <paramref name="start"/> (the
-    /// first sample's time when unknown) to <paramref name="end"/> (the last sample's end when unknown).
+    /// The samples added up: each stands for the time until its thread's next sample (of whatever state). Where other
+    /// threads were sampled in between, the thread went unsampled and its sample stands for at most four times the
+    /// profiler's median interval; where nobody was, the profiler itself paused and the sample stands for the whole
+    /// gap. A thread's last sample (it stopped being sampled, or the region ended) gets one interval. Samples of idle
+    /// pool threads and the runtime's own time nothing but the intervals. The work's time is also spread over
+    /// <see cref="ThreadTime.Bins"/> bins from <paramref name="start"/> (the first sample's time when unknown) to
+    /// <paramref name="end"/> (the last sample's end when unknown).
     /// </summary>
     internal static ThreadTime? Tally(IReadOnlyList<StackSample> samples, long ticksPerSecond, int? caller, long? start = null, long? end = null)
     {
@@ -361,7 +362,8 @@ internal readonly record struct StackSample(int Thread, long Ticks, StackState S
     /// <summary>For a wait to enter a lock, where the lock's owner was; else null.</summary>
     public OwnerSite? Owner { get; init; }
 
-    /// <summary>The first frame of code outside the framework, whatever the state (a running sample has no <see cref="Site"/>); null when there is none.</summary>
+    /// <summary>The first frame of code outside the framework, whatever the state (a running sample has no
+    /// <see cref="Site"/>); null when there is none.</summary>
     public string? Here { get; init; }
 }
 

@@ -163,7 +163,8 @@ internal readonly record struct FileFacts(FileKind Kind, long Size, ulong Device
 /// <param name="Inode">Its inode: with <paramref name="Device"/>, its identity.</param>
 internal readonly record struct EntryFacts(FileKind Kind, bool Link, uint Owner, int Permissions, ulong Device, ulong Inode)
 {
-    /// <summary>Whether it is a real (not linked) entry of kind <paramref name="kind"/> that <paramref name="user"/> owns and nobody else may write to.</summary>
+    /// <summary>Whether it is a real (not linked) entry of kind <paramref name="kind"/> that <paramref name="user"/>
+    /// owns and nobody else may write to.</summary>
     public bool IsPrivate(FileKind kind, uint user) => !Link && Kind == kind && Owner == user && (Permissions & 0b000_010_010) == 0;
 
     /// <summary>Its identity as the journal writes it down: device and inode.</summary>

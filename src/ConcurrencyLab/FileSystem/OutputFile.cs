@@ -11,7 +11,8 @@ internal static class OutputFile
     /// <summary>How long a pipe may wait for its reader before the write is given up.</summary>
     public static readonly TimeSpan PipeReaderWait = TimeSpan.FromSeconds(10);
 
-    /// <summary>Writes <paramref name="path"/> with <paramref name="write"/>; throws <see cref="IOException"/> (or another I/O exception) with the reason when it cannot.</summary>
+    /// <summary>Writes <paramref name="path"/> with <paramref name="write"/>; throws <see cref="IOException"/> (or
+    /// another I/O exception) with the reason when it cannot.</summary>
     public static void Write(string path, Action<Stream> write)
     {
         ArgumentNullException.ThrowIfNull(path);

@@ -29,7 +29,8 @@ internal static class PrivateFiles
         File.SetUnixFileMode(path, FolderMode);
     }
 
-    /// <summary>Writes <paramref name="text"/> to a new file only this user may read or change (written over when it is already this process's).</summary>
+    /// <summary>Writes <paramref name="text"/> to a new file only this user may read or change (written over when it is
+    /// already this process's).</summary>
     public static void WriteAllText(string path, string text)
     {
         using var stream = Open(path, FileMode.Create);

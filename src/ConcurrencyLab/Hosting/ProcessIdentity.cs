@@ -5,10 +5,11 @@ using System.Globalization;
 namespace ConcurrencyLab.Hosting;
 
 /// <summary>
-/// Tells one process from another under the same id, and removes what the .NET runtime leaves of a process that
-/// was killed outright: its diagnostics socket, <c>dotnet-diagnostic-PID-KEY-socket</c> in the temporary folder (and the debugger's pipes, <c>clr-debug-pipe-PID-KEY-in</c> and <c>-out</c>),
-/// which the runtime deletes on a normal exit only. On Linux the key is the process's start time in clock ticks
-/// since boot, as <c>/proc/PID/stat</c> gives it, so a socket is removed by its exact name.
+/// Tells one process from another under the same id, and removes what the .NET runtime leaves of a process that was
+/// killed outright: its diagnostics socket, <c>dotnet-diagnostic-PID-KEY-socket</c> in the temporary folder (and the
+/// debugger's pipes, <c>clr-debug-pipe-PID-KEY-in</c> and <c>-out</c>), which the runtime deletes on a normal exit
+/// only. On Linux the key is the process's start time in clock ticks since boot, as <c>/proc/PID/stat</c> gives it, so
+/// a socket is removed by its exact name.
 /// </summary>
 internal static class ProcessIdentity
 {
@@ -36,7 +37,8 @@ internal static class ProcessIdentity
         }
     }
 
-    /// <summary>The parent and the process group of process <paramref name="processId"/>, from one read; null when they cannot be read (it is gone, or this is not Linux).</summary>
+    /// <summary>The parent and the process group of process <paramref name="processId"/>, from one read; null when they
+    /// cannot be read (it is gone, or this is not Linux).</summary>
     public static (int Parent, int Group)? StatOf(int processId) =>
         StatFields(processId) is { Length: > 2 } fields
             && int.TryParse(fields[1], NumberStyles.None, CultureInfo.InvariantCulture, out var parent)

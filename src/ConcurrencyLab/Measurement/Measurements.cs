@@ -48,7 +48,8 @@ public sealed record Measurements
     /// <summary>The process's peak working set since it started, in bytes.</summary>
     public required long PeakWorkingSetBytes { get; init; }
 
-    /// <summary>Time the JIT spent compiling methods in the region, on any thread: a fresh process pays it while tiered compilation settles.</summary>
+    /// <summary>Time the JIT spent compiling methods in the region, on any thread: a fresh process pays it while tiered
+    /// compilation settles.</summary>
     public double JitMs { get; init; }
 
     /// <summary>Methods the JIT compiled in the region (recompilations at a higher tier included).</summary>
@@ -61,10 +62,12 @@ public sealed record Measurements
     /// </summary>
     public double? StartUpMs { get; init; }
 
-    /// <summary>The processor count the runtime saw in the trial (<c>Environment.ProcessorCount</c>; <c>DOTNET_PROCESSOR_COUNT</c> changes it).</summary>
+    /// <summary>The processor count the runtime saw in the trial (<c>Environment.ProcessorCount</c>;
+    /// <c>DOTNET_PROCESSOR_COUNT</c> changes it).</summary>
     public int? ProcessorCountSeen { get; init; }
 
-    /// <summary>The pool's minimum worker threads as the region ended (<c>ThreadPool.GetMinThreads</c>, read after the wall time, like the other counters).</summary>
+    /// <summary>The pool's minimum worker threads as the region ended (<c>ThreadPool.GetMinThreads</c>, read after the
+    /// wall time, like the other counters).</summary>
     public int? PoolMinimumSeen { get; init; }
 
     /// <summary>Whether the trial's runtime ran the server GC.</summary>

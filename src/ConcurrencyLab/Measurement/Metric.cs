@@ -96,7 +96,8 @@ public sealed record Metric
     /// <summary>What the metric is and how it is read, in a line, for a reader of the data files.</summary>
     public string Description { get; init; } = string.Empty;
 
-    /// <summary>How the meter's readings of a trial give this metric, for the lab's own metrics; null for a scenario's, which it sets itself.</summary>
+    /// <summary>How the meter's readings of a trial give this metric, for the lab's own metrics; null for a scenario's,
+    /// which it sets itself.</summary>
     [JsonIgnore]
     internal Func<MeasuredTrial, double?>? Measure { get; init; }
 

@@ -2,7 +2,8 @@ using System.Runtime.InteropServices;
 
 namespace ConcurrencyLab.Measurement;
 
-/// <summary>The C library's clocks (Linux), as the experiments and a trial's start-up read them: a clock's reading and its resolution, in nanoseconds.</summary>
+/// <summary>The C library's clocks (Linux), as the experiments and a trial's start-up read them: a clock's reading and
+/// its resolution, in nanoseconds.</summary>
 internal static partial class PosixClocks
 {
     /// <summary><c>CLOCK_MONOTONIC_COARSE</c>: the clock the runtime's timers keep on Linux.</summary>

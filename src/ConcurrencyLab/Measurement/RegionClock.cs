@@ -7,7 +7,8 @@ namespace ConcurrencyLab.Measurement;
 /// </summary>
 /// <param name="Start">When the region began.</param>
 /// <param name="End">When it ended.</param>
-/// <param name="LabThreads">The lab's own threads' OS ids, never the caller (the thread the host entered on is the variant's when the region begins on it).</param>
+/// <param name="LabThreads">The lab's own threads' OS ids, never the caller (the thread the host entered on is the
+/// variant's when the region begins on it).</param>
 /// <param name="Caller">
 /// The OS id of the thread that began the region and handed the work to the variant: its waits are the variant
 /// waiting for its own batch (the join), told apart from the work's; null where it cannot be read.

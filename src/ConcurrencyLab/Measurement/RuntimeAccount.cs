@@ -33,7 +33,8 @@ public sealed record RuntimeAccount
     /// <summary>Worker threads that ended in the region (timed out while idle).</summary>
     public int WorkerThreadsStopped { get; init; }
 
-    /// <summary>Lock contentions that ended in the region, with how long threads waited; null when not collected (<see cref="RuntimeEvents.Full"/> only).</summary>
+    /// <summary>Lock contentions that ended in the region, with how long threads waited; null when not collected
+    /// (<see cref="RuntimeEvents.Full"/> only).</summary>
     public BlockedTime? LockContentions { get; init; }
 
     /// <summary>
@@ -126,7 +127,8 @@ public enum PoolAdjustmentReason
     /// <summary>Hill climbing settling.</summary>
     Stabilizing,
 
-    /// <summary>The starvation monitor: work waited in the queue while no thread was free, so a thread was added (about one every half second).</summary>
+    /// <summary>The starvation monitor: work waited in the queue while no thread was free, so a thread was added (about
+    /// one every half second).</summary>
     Starvation,
 
     /// <summary>A thread was idle long enough to leave.</summary>

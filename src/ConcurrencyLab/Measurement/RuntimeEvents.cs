@@ -9,7 +9,8 @@ public enum RuntimeEvents
     /// <summary>None: no session, no account.</summary>
     Off,
 
-    /// <summary>The thread pool's decisions (each worker-thread adjustment and its reason, workers started and stopped) and the GC's pauses.</summary>
+    /// <summary>The thread pool's decisions (each worker-thread adjustment and its reason, workers started and stopped)
+    /// and the GC's pauses.</summary>
     Pool,
 
     /// <summary>Also every lock contention and every wait on a handle, task or semaphore, with its duration: the time spent blocked.</summary>

@@ -311,7 +311,8 @@ public static class StandardMetrics
     /// <summary>The metrics read from the machine's /proc/stat: absent off Linux, so a table shows them only where some variant has them.</summary>
     internal static IReadOnlyList<Metric> Machine { get; } = [MachineIdle, MachineIoWait, MachineSteal, OthersCpu];
 
-    /// <summary>The metrics a table shows only where some variant recorded them: the machine's, and the items in flight (kept by scenarios that time their items).</summary>
+    /// <summary>The metrics a table shows only where some variant recorded them: the machine's, and the items in flight
+    /// (kept by scenarios that time their items).</summary>
     internal static IReadOnlyList<Metric> WhereRecorded { get; } = [.. Machine, InFlightMean];
 
     /// <summary>Every standard metric, in the order tables show them; a new one goes last, so that the CSV's columns keep their places.</summary>

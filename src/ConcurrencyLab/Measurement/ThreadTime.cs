@@ -48,8 +48,10 @@ public sealed record ThreadTime
 }
 
 /// <summary>Time in each state, in milliseconds, added up over threads.</summary>
-/// <param name="RunningMs">Running managed or native code, or ready to (the profiler cannot tell a thread on a core from one waiting for a core).</param>
-/// <param name="WaitingMs">Blocked in a managed wait: a lock, <c>Monitor.Wait</c> (tasks, <c>ManualResetEventSlim</c>, <c>SemaphoreSlim</c>), a wait handle, a join.</param>
+/// <param name="RunningMs">Running managed or native code, or ready to (the profiler cannot tell a thread on a core
+/// from one waiting for a core).</param>
+/// <param name="WaitingMs">Blocked in a managed wait: a lock, <c>Monitor.Wait</c> (tasks, <c>ManualResetEventSlim</c>,
+/// <c>SemaphoreSlim</c>), a wait handle, a join.</param>
 /// <param name="SleepingMs">In <c>Thread.Sleep</c>.</param>
 /// <param name="IoMs">In a synchronous I/O call (a file or socket read or write, a connect, a poll): the kernel's work included.</param>
 public sealed record ThreadStates(double RunningMs, double WaitingMs, double SleepingMs, double IoMs)
@@ -73,7 +75,8 @@ public sealed record ThreadCounts(double Running, double Waiting, double Sleepin
 
 /// <summary>A call site where the work's threads were not running.</summary>
 /// <param name="State">waiting, sleeping or io.</param>
-/// <param name="Site">The first frame of code outside the framework above the blocking call (<c>Worker.Fetch</c>); empty when every frame was the framework's.</param>
+/// <param name="Site">The first frame of code outside the framework above the blocking call (<c>Worker.Fetch</c>);
+/// empty when every frame was the framework's.</param>
 /// <param name="Api">The framework's method that code called (<c>System.Threading.Tasks.Task`1.get_Result</c>).</param>
 /// <param name="Ms">Time there, added up over threads.</param>
 /// <param name="Samples">Samples there.</param>
@@ -85,7 +88,8 @@ public sealed record BlockingSite(string State, string Site, string Api, double 
     /// <summary>The site's line in <see cref="File"/>: the line of the call that blocked; null with no PDB.</summary>
     public int? Line { get; init; }
 
-    /// <summary>For a wait to enter a lock: where the lock's owner was while the waiters waited, the most of their time; null elsewhere, or where the runtime did not name the owner.</summary>
+    /// <summary>For a wait to enter a lock: where the lock's owner was while the waiters waited, the most of their
+    /// time; null elsewhere, or where the runtime did not name the owner.</summary>
     public LockOwner? Owner { get; init; }
 }
 

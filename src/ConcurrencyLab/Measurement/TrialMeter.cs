@@ -55,7 +55,8 @@ public sealed class TrialMeter : IDisposable
     /// <summary>Samples taken so far (readable while the trial runs).</summary>
     public int SampleCount => _sampler.Count;
 
-    /// <summary>When this process started, for a process made for the trial: the region's start then says how long the process took to reach it.</summary>
+    /// <summary>When this process started, for a process made for the trial: the region's start then says how long the
+    /// process took to reach it.</summary>
     internal DateTime? ProcessStartedUtc { get; init; }
 
     /// <summary>

@@ -16,7 +16,8 @@ internal abstract record Chart
     /// <summary>The scenario the chart belongs to.</summary>
     public ScenarioResult Scenario { get; }
 
-    /// <summary>The most bars, lines or strips a chart draws: beyond them a picture is no longer read, and only costs time and memory to draw.</summary>
+    /// <summary>The most bars, lines or strips a chart draws: beyond them a picture is no longer read, and only costs
+    /// time and memory to draw.</summary>
     public const int MaxRows = 60;
 
     /// <summary>The first <see cref="MaxRows"/> of <paramref name="all"/>, in the tables' order: what a chart draws of them.</summary>
@@ -26,7 +27,8 @@ internal abstract record Chart
     private protected static string LeftOutClause(int total) =>
         total > MaxRows ? $" (the first {MaxRows} variants in the tables' order; {total - MaxRows} more are in results.md)" : string.Empty;
 
-    /// <summary>The chart's kind, also the end of its file name: <c>wall-time</c>, <c>sweep</c>, <c>metric-</c> and an id, <c>os-threads</c>, <c>pool-threads</c>.</summary>
+    /// <summary>The chart's kind, also the end of its file name: <c>wall-time</c>, <c>sweep</c>, <c>metric-</c> and an
+    /// id, <c>os-threads</c>, <c>pool-threads</c>.</summary>
     public abstract string Kind { get; }
 
     /// <summary>One sentence saying what the chart shows, for readers who cannot see it.</summary>
@@ -41,7 +43,8 @@ internal abstract record Chart
     /// </summary>
     public string? Caption { get; init; }
 
-    /// <summary>A chart file's caption for a scenario of <paramref name="run"/>: "conclab, delay: Debian..., .NET 10.0.12, 2 logical cores, x64, GC workstation, concurrent; 2026-11-23".</summary>
+    /// <summary>A chart file's caption for a scenario of <paramref name="run"/>: "conclab, delay: Debian..., .NET
+    /// 10.0.12, 2 logical cores, x64, GC workstation, concurrent; 2026-11-23".</summary>
     public static string CaptionOf(RunResult run, ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(run);
@@ -249,7 +252,8 @@ internal sealed record SweepChart : Chart
     private SweepChart(ScenarioResult scenario, string kind, IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> families, string axisTitle, double maxMs)
         : base(scenario) => (Kind, Families, AxisTitle, MaxMs) = (kind, families, axisTitle, maxMs);
 
-    /// <summary>Each line with two or more points, its points in increasing N, named by its family (with its form or other values where the family has lines that differ in them).</summary>
+    /// <summary>Each line with two or more points, its points in increasing N, named by its family (with its form or
+    /// other values where the family has lines that differ in them).</summary>
     public IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> Families { get; }
 
     /// <summary>Every swept number that has a point, in increasing order.</summary>

@@ -120,7 +120,8 @@ internal static class CrankStatistics
 /// <param name="Measurements">The values, each with its name and time.</param>
 internal sealed record CrankJobStatistics(IReadOnlyList<CrankMetadata> Metadata, IReadOnlyList<CrankMeasurement> Measurements);
 
-/// <summary>How crank describes a measurement: <c>Aggregate</c> combines one job's values, <c>Reduce</c> the jobs' aggregates (First, Last, Avg, Sum, Median, Max, Min, Count, All, Delta).</summary>
+/// <summary>How crank describes a measurement: <c>Aggregate</c> combines one job's values, <c>Reduce</c> the jobs'
+/// aggregates (First, Last, Avg, Sum, Median, Max, Min, Count, All, Delta).</summary>
 internal sealed record CrankMetadata(string Source, string Name, string Aggregate, string Reduce, string Format, string ShortDescription, string LongDescription);
 
 /// <summary>One value of a measurement: a number, or text.</summary>

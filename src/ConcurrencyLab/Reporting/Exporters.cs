@@ -14,7 +14,8 @@ public static class Exporters
     /// <summary>A new output folder, <c>conclab-results/&lt;UTC timestamp&gt;</c>, made now so no other run takes it.</summary>
     public static string DefaultFolder(TimeProvider? time = null) => OutputTargets.NewFolder(DefaultParent, time);
 
-    /// <summary>Writes every exporter's file into <paramref name="folder"/>, and the charts as SVG files; see the overload that takes chart formats.</summary>
+    /// <summary>Writes every exporter's file into <paramref name="folder"/>, and the charts as SVG files; see the
+    /// overload that takes chart formats.</summary>
     public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, out IReadOnlyList<string> written) =>
         ExportAll(run, folder, exporters, [ChartFormat.Svg], out written);
 
@@ -27,7 +28,8 @@ public static class Exporters
     public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, IEnumerable<ChartFormat> chartFormats, out IReadOnlyList<string> written) =>
         ExportAll(run, folder, exporters, chartFormats, out written, CancellationToken.None);
 
-    /// <summary>The overload that takes chart formats, stopping between files once <paramref name="cancellationToken"/> is cancelled (each file written is whole).</summary>
+    /// <summary>The overload that takes chart formats, stopping between files once <paramref name="cancellationToken"/>
+    /// is cancelled (each file written is whole).</summary>
     internal static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, IEnumerable<ChartFormat> chartFormats, out IReadOnlyList<string> written, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(run);

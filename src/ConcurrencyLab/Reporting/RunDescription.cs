@@ -5,7 +5,8 @@ namespace ConcurrencyLab.Reporting;
 /// <summary>The sentences every report opens with, so Markdown and HTML say the same thing the same way.</summary>
 internal static class RunDescription
 {
-    /// <summary>The machine and runtime: <c>Linux, .NET 10, 2 logical cores, x64, GC workstation, the trials' code precompiled (ReadyToRun).</c></summary>
+    /// <summary>The machine and runtime: <c>Linux, .NET 10, 2 logical cores, x64, GC workstation, the trials' code
+    /// precompiled (ReadyToRun).</c></summary>
     public static string Machine(RunResult run)
     {
         ArgumentNullException.ThrowIfNull(run);

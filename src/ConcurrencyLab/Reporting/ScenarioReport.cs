@@ -35,7 +35,8 @@ internal sealed record BulletList(string Kind, Statement? Lead, IReadOnlyList<St
 /// <param name="Scenario">The scenario.</param>
 internal sealed record VariantTable(ScenarioResult Scenario) : Block(Audience.All);
 
-/// <summary>The scenario's charts, for a report that draws: made by the renderer (<see cref="Chart.For"/>), so one that does not draw never makes them.</summary>
+/// <summary>The scenario's charts, for a report that draws: made by the renderer (<see cref="Chart.For"/>), so one that
+/// does not draw never makes them.</summary>
 /// <param name="Scenario">The scenario.</param>
 internal sealed record ChartSet(ScenarioResult Scenario) : Block(Audience.Full);
 
@@ -53,7 +54,8 @@ internal sealed record RuntimeTable(ScenarioResult Scenario) : Block(Audience.Br
 /// </summary>
 internal static class ScenarioReport
 {
-    /// <summary>The blocks of <paramref name="scenario"/>'s report, measured on a machine of <paramref name="processorCount"/> cores, in reading order.</summary>
+    /// <summary>The blocks of <paramref name="scenario"/>'s report, measured on a machine of
+    /// <paramref name="processorCount"/> cores, in reading order.</summary>
     public static IReadOnlyList<Block> Of(ScenarioResult scenario, int processorCount)
     {
         ArgumentNullException.ThrowIfNull(scenario);

@@ -110,7 +110,8 @@ internal sealed record Statement(IReadOnlyList<Inline> Inlines, Tone Tone = Tone
 [InterpolatedStringHandler]
 internal readonly ref struct Say
 {
-    /// <summary>A builder for an interpolated string of <paramref name="literalLength"/> characters and <paramref name="formattedCount"/> holes.</summary>
+    /// <summary>A builder for an interpolated string of <paramref name="literalLength"/> characters and
+    /// <paramref name="formattedCount"/> holes.</summary>
     public Say(int literalLength, int formattedCount) => Inlines = new List<Inline>(formattedCount * 2 + 1);
 
     /// <summary>The pieces so far.</summary>

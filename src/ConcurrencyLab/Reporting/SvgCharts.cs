@@ -216,7 +216,8 @@ internal static class SvgCharts
         static double Count(Measurement.ThreadCounts b, int state) => state switch { 0 => b.Running, 1 => b.Waiting, 2 => b.Sleeping, _ => b.Io };
     }
 
-    /// <summary>A strip per variant: its items in flight over time as a stepped area, a dashed line at the most it allows, its figures above it.</summary>
+    /// <summary>A strip per variant: its items in flight over time as a stepped area, a dashed line at the most it
+    /// allows, its figures above it.</summary>
     private static string Draw(InFlightChart chart)
     {
         var rows = chart.Rows;
@@ -345,7 +346,8 @@ internal static class SvgCharts
         return svg.Append("</svg>").ToString();
     }
 
-    /// <summary>The ticks of a logarithmic axis from <paramref name="min"/> to <paramref name="max"/>: 1, 2 and 5 times each power of 10 within it (powers of 10 alone when that is too many).</summary>
+    /// <summary>The ticks of a logarithmic axis from <paramref name="min"/> to <paramref name="max"/>: 1, 2 and 5 times
+    /// each power of 10 within it (powers of 10 alone when that is too many).</summary>
     internal static IEnumerable<double> DecadeTicks(double min, double max)
     {
         if (!(min > 0) || !(max > min) || !double.IsFinite(max))

@@ -55,7 +55,8 @@ public sealed record ProcessAccount
     /// <summary>Waits that ended in the region, on every thread (<see cref="Join"/> and <see cref="WorkWaits"/>); null when not collected.</summary>
     public BlockedTime? Waits { get; init; }
 
-    /// <summary>Of <see cref="Waits"/>, those of the thread that began the region: the variant's wait for its batch; null where it was not told apart.</summary>
+    /// <summary>Of <see cref="Waits"/>, those of the thread that began the region: the variant's wait for its batch;
+    /// null where it was not told apart.</summary>
     public BlockedTime? Join { get; init; }
 
     /// <summary>Of <see cref="Waits"/>, those of every other thread: the work's own; null where <see cref="Join"/> is.</summary>
@@ -64,7 +65,8 @@ public sealed record ProcessAccount
     /// <summary>Thread time by state and the call sites that blocked, from stack samples; null unless collected (<c>--events stacks</c>).</summary>
     public ThreadTime? Threads { get; init; }
 
-    /// <summary>The work's time blocked: lock contentions and the waits of threads other than the caller (all waits where they were not told apart); null when not collected.</summary>
+    /// <summary>The work's time blocked: lock contentions and the waits of threads other than the caller (all waits
+    /// where they were not told apart); null when not collected.</summary>
     internal double? WorkBlockedMs => LockContentions is null && Waits is null ? null : (LockContentions?.TotalMs ?? 0) + ((WorkWaits ?? Waits)?.TotalMs ?? 0);
 
     /// <summary>The GC's pauses; null when not collected.</summary>

@@ -47,7 +47,8 @@ public sealed record ClaimResult
     [System.Text.Json.Serialization.JsonIgnore]
     public string VerdictText => Text(Verdict, Condition);
 
-    /// <summary>The claim as one sentence for a report: "Claim (published in the text: ...): holds here, figure; reason." Made from the data, never stored.</summary>
+    /// <summary>The claim as one sentence for a report: "Claim (published in the text: ...): holds here, figure;
+    /// reason." Made from the data, never stored.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
     public string Sentence => Figure is "" or "-"
         ? $"{Claim} ({From(Source)}: {Published}): {VerdictText} here: {Reason}."

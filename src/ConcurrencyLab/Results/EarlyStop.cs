@@ -3,7 +3,8 @@ namespace ConcurrencyLab.Results;
 /// <summary>Why a variant stopped before the run's most measured trials (<see cref="RunSettings.Repeat"/>).</summary>
 public enum EarlyStopReason
 {
-    /// <summary>Its interval lay wholly above a stated multiple of the fastest variant's interval: more trials could not make it the answer.</summary>
+    /// <summary>Its interval lay wholly above a stated multiple of the fastest variant's interval: more trials could
+    /// not make it the answer.</summary>
     OutOfContention,
 
     /// <summary>Its interval was already within a stated share of its median: more trials would only narrow it further.</summary>
@@ -38,7 +39,8 @@ public sealed record EarlyStop
     /// <summary>For <see cref="EarlyStopReason.OutOfContention"/>, the fastest variant it was weighed against; null otherwise.</summary>
     public string? Fastest { get; init; }
 
-    /// <summary>For <see cref="EarlyStopReason.OutOfContention"/>, the high end of the fastest's interval then, in milliseconds; null otherwise.</summary>
+    /// <summary>For <see cref="EarlyStopReason.OutOfContention"/>, the high end of the fastest's interval then, in
+    /// milliseconds; null otherwise.</summary>
     public double? FastestCiHighMs { get; init; }
 
     /// <summary>

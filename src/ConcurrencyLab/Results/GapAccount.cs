@@ -51,7 +51,8 @@ public sealed record GapAccount
 /// </summary>
 public sealed record MachineShare
 {
-    /// <summary>The machine's cores (the run's <c>environment.processorCount</c>) times the variant's median wall time: the core time there was.</summary>
+    /// <summary>The machine's cores (the run's <c>environment.processorCount</c>) times the variant's median wall time:
+    /// the core time there was.</summary>
     public required double CoreMs { get; init; }
 
     /// <summary>The CPU time of the trial's own process.</summary>
@@ -99,7 +100,8 @@ public enum GapLimit
     /// <summary>The pool raised its target because its threads blocked on tasks, and was still raising it this far into the run.</summary>
     PoolThreadsBlocked,
 
-    /// <summary>The pool added threads at the starvation monitor's pace (about two a second) while work waited, and was still adding them this far into the run.</summary>
+    /// <summary>The pool added threads at the starvation monitor's pace (about two a second) while work waited, and was
+    /// still adding them this far into the run.</summary>
     SlowInjection,
 
     /// <summary>Threads waited for a lock another held: the summed wait, over the pool's threads at their peak.</summary>

@@ -8,14 +8,16 @@ namespace ConcurrencyLab.Results;
 /// </summary>
 public sealed record GrowthResult
 {
-    /// <summary>The least by which a line's local exponent must exceed the ideal's, between two sizes, for it to have stopped keeping up there.</summary>
+    /// <summary>The least by which a line's local exponent must exceed the ideal's, between two sizes, for it to have
+    /// stopped keeping up there.</summary>
     public const double StopsKeepingUp = 0.5;
 
     /// <summary>The parameter grown, as its option is named without dashes: <c>items</c>.</summary>
     public required string Parameter { get; init; }
 
     /// <summary>The sizes, increasing.</summary>
-    /// <exception cref="ArgumentException">Set to no sizes, or to sizes that are not 1 or more and increasing (as a results file someone sent might).</exception>
+    /// <exception cref="ArgumentException">Set to no sizes, or to sizes that are not 1 or more and increasing (as a
+    /// results file someone sent might).</exception>
     public required IReadOnlyList<int> Sizes
     {
         get => _sizes;
@@ -45,7 +47,8 @@ public sealed record LineGrowth
     /// <summary>The variants' name without the size: <c>parallel-for@4</c> for <c>parallel-for@4:items=1000</c>.</summary>
     public required string Line { get; init; }
 
-    /// <summary>Its median wall time at each size, in milliseconds, in the order of <see cref="GrowthResult.Sizes"/>; null where no trial was ok.</summary>
+    /// <summary>Its median wall time at each size, in milliseconds, in the order of <see cref="GrowthResult.Sizes"/>;
+    /// null where no trial was ok.</summary>
     public IReadOnlyList<double?> MediansMs { get; init; } = [];
 
     /// <summary>The growth exponent: time grows as size to this power (0 flat, 1 linear); null with fewer than two sizes measured.</summary>

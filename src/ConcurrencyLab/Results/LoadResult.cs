@@ -12,13 +12,16 @@ public sealed record LoadResult
     /// <summary>The service: its base URL, and the command the lab started it with (null when it was already running).</summary>
     public required string Url { get; init; }
 
-    /// <summary>The command the lab started the service with, once per variant and repeat; null for a service already running at <see cref="Url"/>.</summary>
+    /// <summary>The command the lab started the service with, once per variant and repeat; null for a service already
+    /// running at <see cref="Url"/>.</summary>
     public string? Command { get; init; }
 
-    /// <summary>The process of a service already running whose runtime the lab attached to (<c>--pid</c>); null when it started the service or read no account.</summary>
+    /// <summary>The process of a service already running whose runtime the lab attached to (<c>--pid</c>); null when it
+    /// started the service or read no account.</summary>
     public int? ProcessId { get; init; }
 
-    /// <summary>The protocol requests were sent over: <c>HTTP/1.1</c>, or <c>HTTP/2</c> (<c>--http2</c>); null in files written before it was recorded, which sent HTTP/1.1.</summary>
+    /// <summary>The protocol requests were sent over: <c>HTTP/1.1</c>, or <c>HTTP/2</c> (<c>--http2</c>); null in files
+    /// written before it was recorded, which sent HTTP/1.1.</summary>
     public string? Protocol { get; init; }
 
     /// <summary>How requests arrived: <c>constant</c> (evenly spaced) or <c>poisson</c> (seeded exponential gaps).</summary>
@@ -36,7 +39,8 @@ public sealed record LoadResult
     /// <summary>How long one request could take before it was counted as timed out, in seconds.</summary>
     public double TimeoutSeconds { get; init; }
 
-    /// <summary>The corrected p99 latency a step had to stay under, as given (<c>--slo</c>), in milliseconds; null when each variant's came from its lowest step.</summary>
+    /// <summary>The corrected p99 latency a step had to stay under, as given (<c>--slo</c>), in milliseconds; null when
+    /// each variant's came from its lowest step.</summary>
     public double? SloMs { get; init; }
 
     /// <summary>Each variant, in the order given.</summary>
@@ -52,10 +56,13 @@ public sealed record LoadVariant
     /// <summary>The path requested, relative to the service's URL.</summary>
     public required string Path { get; init; }
 
-    /// <summary>The command that started this variant's service, where each variant had its own (<c>--start NAME=COMMAND</c>); null where <see cref="LoadResult.Command"/> started every variant's, or none was started.</summary>
+    /// <summary>The command that started this variant's service, where each variant had its own (<c>--start
+    /// NAME=COMMAND</c>); null where <see cref="LoadResult.Command"/> started every variant's, or none was
+    /// started.</summary>
     public string? Command { get; init; }
 
-    /// <summary>The corrected p99 a step had to stay under, in milliseconds: <see cref="LoadResult.SloMs"/>, or ten times this variant's lowest step's corrected p50; null when no step completed a request.</summary>
+    /// <summary>The corrected p99 a step had to stay under, in milliseconds: <see cref="LoadResult.SloMs"/>, or ten
+    /// times this variant's lowest step's corrected p50; null when no step completed a request.</summary>
     public double? SloMs { get; init; }
 
     /// <summary>Every step, in the order run (repeat by repeat, each repeat's rates in the order tried).</summary>
@@ -74,13 +81,16 @@ public sealed record LoadStep
     /// <summary>Which repeat of the variant, from 0.</summary>
     public int Repeat { get; init; }
 
-    /// <summary>The rate offered, requests per second; in a closed-loop step (<see cref="Connections"/>), the rate its connections achieved.</summary>
+    /// <summary>The rate offered, requests per second; in a closed-loop step (<see cref="Connections"/>), the rate its
+    /// connections achieved.</summary>
     public required double OfferedPerSecond { get; init; }
 
-    /// <summary>For a closed-loop step (<c>--connections</c>): how many connections each sent its next request when its last was answered; null for an open-loop step.</summary>
+    /// <summary>For a closed-loop step (<c>--connections</c>): how many connections each sent its next request when its
+    /// last was answered; null for an open-loop step.</summary>
     public int? Connections { get; init; }
 
-    /// <summary>When the step's measured part began, in milliseconds after the service was started (or after the repeat began, for a service already running).</summary>
+    /// <summary>When the step's measured part began, in milliseconds after the service was started (or after the repeat
+    /// began, for a service already running).</summary>
     public double StartMs { get; init; }
 
     /// <summary>How long the measured part took, in milliseconds, from its first send to its last reply or timeout.</summary>
@@ -125,10 +135,12 @@ public sealed record LoadStep
     /// <summary>The service process's CPU over the step, in milliseconds; null when the lab did not start it.</summary>
     public double? ServiceCpuMs { get; init; }
 
-    /// <summary>The runtime's own account of the service over the step, read from its events; null when the lab did not start the service or events were off.</summary>
+    /// <summary>The runtime's own account of the service over the step, read from its events; null when the lab did not
+    /// start the service or events were off.</summary>
     public RuntimeAccount? Runtime { get; init; }
 
-    /// <summary>Whether the step was stopped before its end because the service ended; it is kept, and judged only by <see cref="ServiceExitCode"/>.</summary>
+    /// <summary>Whether the step was stopped before its end because the service ended; it is kept, and judged only by
+    /// <see cref="ServiceExitCode"/>.</summary>
     public bool Stopped { get; init; }
 
     /// <summary>
@@ -138,7 +150,8 @@ public sealed record LoadStep
     /// </summary>
     public int? ServiceExitCode { get; init; }
 
-    /// <summary>The share of the offered requests that completed: the step kept up when it is at least <see cref="LoadSaturation.KeepUpShare"/>.</summary>
+    /// <summary>The share of the offered requests that completed: the step kept up when it is at least
+    /// <see cref="LoadSaturation.KeepUpShare"/>.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
     public double CompletedShare => Planned > 0 ? (double)Completed / Planned : 0;
 
@@ -165,7 +178,8 @@ public sealed record LoadSaturation
     /// <summary>The least share of offered requests a step must complete to keep up.</summary>
     public const double KeepUpShare = 0.99;
 
-    /// <summary>The share of sends that may start late before a step over its SLO is put down to the load generator rather than the service.</summary>
+    /// <summary>The share of sends that may start late before a step over its SLO is put down to the load generator
+    /// rather than the service.</summary>
     public const double LateLimit = 0.01;
 
     /// <summary>The saturation rate, requests per second: the median over the repeats that found one; null when none did.</summary>
@@ -186,7 +200,8 @@ public sealed record LoadSaturation
     /// <summary>The lowest rate that failed, in the median repeat; null when none failed.</summary>
     public double? FailedAtPerSecond { get; init; }
 
-    /// <summary>What the runtime said of the service at <see cref="FailedAtPerSecond"/>: the why, where the lab started the service with events on.</summary>
+    /// <summary>What the runtime said of the service at <see cref="FailedAtPerSecond"/>: the why, where the lab started
+    /// the service with events on.</summary>
     public LoadCause? Cause { get; init; }
 }
 
@@ -199,7 +214,8 @@ public enum LoadLimit
     /// <summary>The corrected p99 went over the SLO while completions kept up.</summary>
     Latency,
 
-    /// <summary>The corrected p99 went over the SLO while the load generator was behind its own schedule (more than 1% of sends late): the step measured the lab as much as the service, so the climb stopped there.</summary>
+    /// <summary>The corrected p99 went over the SLO while the load generator was behind its own schedule (more than 1%
+    /// of sends late): the step measured the lab as much as the service, so the climb stopped there.</summary>
     Generator,
 
     /// <summary>Every step kept up: the saturation point is above the highest rate run.</summary>

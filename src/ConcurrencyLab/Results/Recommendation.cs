@@ -10,10 +10,12 @@ namespace ConcurrencyLab.Results;
 /// </summary>
 public sealed record Recommendation
 {
-    /// <summary>Where variants run different work (<see cref="ScenarioResult.WorkParameters"/>), which group this answers: <c>requests=1000</c>; null when they all run the same.</summary>
+    /// <summary>Where variants run different work (<see cref="ScenarioResult.WorkParameters"/>), which group this
+    /// answers: <c>requests=1000</c>; null when they all run the same.</summary>
     public string? Group { get; init; }
 
-    /// <summary>The variant with the lowest median wall time among those whose every trial was ok with right results (among all, when none was).</summary>
+    /// <summary>The variant with the lowest median wall time among those whose every trial was ok with right results
+    /// (among all, when none was).</summary>
     public required string Fastest { get; init; }
 
     /// <summary>The fastest's median wall time, in milliseconds.</summary>
@@ -49,7 +51,8 @@ public sealed record Recommendation
     /// <summary>The variants to avoid, the most worrying reason first (<see cref="AvoidReason.Rank"/>), then by name.</summary>
     public IReadOnlyList<AvoidReason> Avoid { get; init; } = [];
 
-    /// <summary>Why the fastest sound variant stayed far from the ideal; null when its efficiency is at least <see cref="GapAccount.Threshold"/> or unknown.</summary>
+    /// <summary>Why the fastest sound variant stayed far from the ideal; null when its efficiency is at least
+    /// <see cref="GapAccount.Threshold"/> or unknown.</summary>
     public GapAccount? Gap { get; init; }
 
     /// <summary>
@@ -302,7 +305,8 @@ public enum StartCause
     /// <summary>The thread that handed the batch over ran the items' synchronous work itself, one after another, for most of the region.</summary>
     CallingThread,
 
-    /// <summary>Never more than one item at a time, though the strategy allows more: its calls ran each item to its end before starting the next.</summary>
+    /// <summary>Never more than one item at a time, though the strategy allows more: its calls ran each item to its end
+    /// before starting the next.</summary>
     OneAtATime,
 
     /// <summary>
@@ -340,7 +344,8 @@ public sealed record CouldNotStart : AvoidReason
     /// <summary>Work items waiting in the pool's queue at their most (median); null where not measured.</summary>
     public double? QueuePeak { get; init; }
 
-    /// <summary>The median count of threads the pool added because queued work waited (the runtime's starvation reason); 0 where none or not read.</summary>
+    /// <summary>The median count of threads the pool added because queued work waited (the runtime's starvation
+    /// reason); 0 where none or not read.</summary>
     public double Starvation { get; init; }
 
     /// <summary>The median count of threads the pool added because its threads blocked on tasks; 0 where none or not read.</summary>
@@ -422,7 +427,8 @@ public sealed record InsideLimit
     /// <summary>The items in the batch.</summary>
     public required int Items { get; init; }
 
-    /// <summary>The lower bound the limit sets: the items' least times added up over <see cref="Slots"/>, or the longest item, whichever is longer.</summary>
+    /// <summary>The lower bound the limit sets: the items' least times added up over <see cref="Slots"/>, or the
+    /// longest item, whichever is longer.</summary>
     public required double BoundMs { get; init; }
 
     /// <summary>The variants that had far more items under way and were no faster: the evidence.</summary>
@@ -444,7 +450,8 @@ public sealed record InsideLimit
     /// <summary>The cores the machine had.</summary>
     public required int ProcessorCount { get; init; }
 
-    /// <summary>The least share of the machine's core time, 0 to 1, that stood idle in a witness's region; null where the machine's time was not read.</summary>
+    /// <summary>The least share of the machine's core time, 0 to 1, that stood idle in a witness's region; null where
+    /// the machine's time was not read.</summary>
     public double? MachineIdleShare { get; init; }
 
     /// <summary>

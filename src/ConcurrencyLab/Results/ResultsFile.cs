@@ -595,7 +595,8 @@ public sealed class ResultsFileException : Exception
     {
     }
 
-    /// <summary>A results file that cannot be read, for the reason <paramref name="message"/> gives, found by <paramref name="innerException"/>.</summary>
+    /// <summary>A results file that cannot be read, for the reason <paramref name="message"/> gives, found by
+    /// <paramref name="innerException"/>.</summary>
     public ResultsFileException(string message, Exception innerException)
         : base(message, innerException)
     {

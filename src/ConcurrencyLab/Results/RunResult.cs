@@ -25,7 +25,8 @@ public sealed record RunResult
     /// <summary>The program that wrote the file.</summary>
     public string Tool { get; init; } = "conclab";
 
-    /// <summary>The version of the lab that measured the run (<c>0.1.0+</c> the source's revision); null in files written before it was recorded.</summary>
+    /// <summary>The version of the lab that measured the run (<c>0.1.0+</c> the source's revision); null in files
+    /// written before it was recorded.</summary>
     public string? ToolVersion { get; init; }
 
     /// <summary>The version of the lab in this process, as <see cref="ToolVersion"/> records it.</summary>
@@ -89,10 +90,12 @@ public sealed record RunSettings
     /// <summary>Whether each trial ran its variant once on a dry workload before measuring.</summary>
     public bool Prime { get; init; }
 
-    /// <summary>Which of the runtime's events each trial's account was made from; off in files written before accounts, and for trials run in-process.</summary>
+    /// <summary>Which of the runtime's events each trial's account was made from; off in files written before accounts,
+    /// and for trials run in-process.</summary>
     public RuntimeEvents Events { get; init; }
 
-    /// <summary>The <c>DOTNET_</c> variables every trial's process started with (the runtime's settings for the run); empty when none, and in older files.</summary>
+    /// <summary>The <c>DOTNET_</c> variables every trial's process started with (the runtime's settings for the run);
+    /// empty when none, and in older files.</summary>
     public IReadOnlyDictionary<string, string> RuntimeEnvironment { get; init; } = new Dictionary<string, string>();
 }
 
@@ -114,7 +117,8 @@ public sealed record ScenarioResult
     /// <summary>Whether the ideal was measured from the results (the scenario gave none) rather than given; false in older files.</summary>
     public bool IdealMeasured { get; init; }
 
-    /// <summary>Reference rates measured on this machine at the start of the scenario, from which the ideal was derived; empty when the ideal needs none.</summary>
+    /// <summary>Reference rates measured on this machine at the start of the scenario, from which the ideal was
+    /// derived; empty when the ideal needs none.</summary>
     public IReadOnlyDictionary<string, double> Bounds { get; init; } = new Dictionary<string, double>();
 
     /// <summary>
@@ -156,13 +160,15 @@ public sealed record ScenarioResult
     /// </summary>
     public IReadOnlyList<ExpectedMetric> Expectations { get; init; } = [];
 
-    /// <summary>The degrees searched before the run (<c>--dop auto</c>), one per strategy that takes a degree; empty when none was searched, and in older files.</summary>
+    /// <summary>The degrees searched before the run (<c>--dop auto</c>), one per strategy that takes a degree; empty
+    /// when none was searched, and in older files.</summary>
     public IReadOnlyList<DegreeSearchResult> DegreeSearches { get; init; } = [];
 
     /// <summary>How each variant's cost grew with the parameter <c>--grow</c> grew; null when the run grew none.</summary>
     public GrowthResult? Growth { get; init; }
 
-    /// <summary>A service under open-loop load (<c>conclab load</c>): its variants' steps and saturation points; null for a run of batches. A load scenario has no <see cref="Variants"/> of trials.</summary>
+    /// <summary>A service under open-loop load (<c>conclab load</c>): its variants' steps and saturation points; null
+    /// for a run of batches. A load scenario has no <see cref="Variants"/> of trials.</summary>
     public LoadResult? Load { get; init; }
 
     /// <summary>
@@ -220,7 +226,8 @@ public sealed record VariantResult
     /// <summary>The variant's parameter values by name, as text (<c>degree</c>: <c>40</c>); what reports group sweeps by.</summary>
     public IReadOnlyDictionary<string, string> Parameters { get; init; } = new Dictionary<string, string>();
 
-    /// <summary>The value of parameter <paramref name="name"/> as a whole number; null when there is none, or it is a word such as <c>default</c>.</summary>
+    /// <summary>The value of parameter <paramref name="name"/> as a whole number; null when there is none, or it is a
+    /// word such as <c>default</c>.</summary>
     public int? WholeNumber(string name) => VariantValues.WholeNumber(Parameters, name);
 
     /// <summary>Ok only when every trial was ok; otherwise the worst a trial met.</summary>
@@ -232,7 +239,8 @@ public sealed record VariantResult
     /// <summary>Null when no trial succeeded.</summary>
     public VariantSummary? Summary { get; init; }
 
-    /// <summary>Why the variant ran fewer measured trials than <see cref="RunSettings.Repeat"/>; null when it ran them all (or the run was cancelled first).</summary>
+    /// <summary>Why the variant ran fewer measured trials than <see cref="RunSettings.Repeat"/>; null when it ran them
+    /// all (or the run was cancelled first).</summary>
     public EarlyStop? Stop { get; init; }
 
     /// <summary>
@@ -385,7 +393,8 @@ public sealed record EnvironmentInfo
             .Where(p => !string.IsNullOrEmpty(p)).Select(p => p!).Distinct(StringComparer.Ordinal)];
     }
 
-    /// <summary>Whether any of the assembly files holds precompiled code: false when every one could be read and none does, null when none could be read.</summary>
+    /// <summary>Whether any of the assembly files holds precompiled code: false when every one could be read and none
+    /// does, null when none could be read.</summary>
     internal static bool? AnyReadyToRun(IEnumerable<string?> paths)
     {
         var known = paths.Select(p => p is null ? null : IsReadyToRun(p)).Where(r => r is not null).ToList();
@@ -444,10 +453,12 @@ public sealed record ExpectedMetric
     /// <summary>Whether <paramref name="median"/> is within the tolerance of the value.</summary>
     internal bool Holds(double median) => Math.Abs(median - Value) <= Tolerance * Value;
 
-    /// <summary>Whether it can be weighed in <paramref name="scenario"/>: a metric of the scenario's, a finite value above 0, and a tolerance above 0 and below 1.</summary>
+    /// <summary>Whether it can be weighed in <paramref name="scenario"/>: a metric of the scenario's, a finite value
+    /// above 0, and a tolerance above 0 and below 1.</summary>
     internal bool IsWeighable(ScenarioResult scenario) => IsWeighable(scenario.AllMetrics());
 
-    /// <summary>Whether it can be weighed among <paramref name="metrics"/>, a scenario's: one of them, a finite value above 0, and a tolerance above 0 and below 1.</summary>
+    /// <summary>Whether it can be weighed among <paramref name="metrics"/>, a scenario's: one of them, a finite value
+    /// above 0, and a tolerance above 0 and below 1.</summary>
     internal bool IsWeighable(IEnumerable<Metric> metrics) =>
         Metric is not null && metrics.Any(m => m.Id == Metric) && double.IsFinite(Value) && Value > 0 && Tolerance is > 0 and < 1;
 }

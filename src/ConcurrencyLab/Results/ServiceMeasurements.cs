@@ -17,10 +17,12 @@ public sealed record ServiceMeasurements
     /// <summary>What the service's own sampler read over the region.</summary>
     public IReadOnlyList<Sample> Samples { get; init; } = [];
 
-    /// <summary>The runtime's own account of the service over the trial's region, read by the runner from the service's events; null when events were off.</summary>
+    /// <summary>The runtime's own account of the service over the trial's region, read by the runner from the service's
+    /// events; null when events were off.</summary>
     public RuntimeAccount? Runtime { get; init; }
 
-    /// <summary>The service's own threads (its sampler), from the trial's process to the runner, which leaves their events out and drops this.</summary>
+    /// <summary>The service's own threads (its sampler), from the trial's process to the runner, which leaves their
+    /// events out and drops this.</summary>
     [System.Text.Json.Serialization.JsonInclude]
     [System.Text.Json.Serialization.JsonPropertyName("labThreads")]
     internal IReadOnlyList<int>? LabThreads { get; init; }

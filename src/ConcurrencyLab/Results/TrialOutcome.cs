@@ -17,7 +17,8 @@ public sealed record TrialOutcome
     /// <summary>Per-item latencies in milliseconds.</summary>
     public IReadOnlyCollection<double> LatenciesMs { get; init; } = [];
 
-    /// <summary>The longest any item took alone, in milliseconds, where items ran one after another (the sequential variant); null elsewhere.</summary>
+    /// <summary>The longest any item took alone, in milliseconds, where items ran one after another (the sequential
+    /// variant); null elsewhere.</summary>
     public double? LongestItemMs { get; init; }
 
     /// <summary>
@@ -27,19 +28,22 @@ public sealed record TrialOutcome
     /// </summary>
     internal IReadOnlyList<double>? ItemTimesMs { get; init; }
 
-    /// <summary>The handing-over thread's time inside the items it started asynchronously (see <see cref="StandardMetrics.CallerTime"/>); null where not timed.</summary>
+    /// <summary>The handing-over thread's time inside the items it started asynchronously (see
+    /// <see cref="StandardMetrics.CallerTime"/>); null where not timed.</summary>
     internal double? CallerMs { get; init; }
 
     /// <summary>From the handover to the first item's call (see <see cref="StandardMetrics.FirstItem"/>); null where not timed.</summary>
     internal double? FirstItemMs { get; init; }
 
-    /// <summary>How many items were in flight at once over the region (see <see cref="Measurement.ItemsInFlight"/>); null where the scenario does not time its items.</summary>
+    /// <summary>How many items were in flight at once over the region (see <see cref="Measurement.ItemsInFlight"/>);
+    /// null where the scenario does not time its items.</summary>
     internal ItemsInFlight? InFlight { get; init; }
 
     /// <summary>The workload's fingerprint (<see cref="Workloads.Workload.Digest"/>), so a report can show every variant ran the same work.</summary>
     public string? WorkloadDigest { get; init; }
 
-    /// <summary>The scenario's own metrics for this trial (such as hosts misclassified or messages per second), set through their descriptors.</summary>
+    /// <summary>The scenario's own metrics for this trial (such as hosts misclassified or messages per second), set
+    /// through their descriptors.</summary>
     public MetricValues? Metrics { get; init; }
 
     /// <summary>What a service the trial ran in a process of its own measured of itself over the same region, if any.</summary>

@@ -18,6 +18,7 @@ public enum TrialStatus
 /// <summary>How a <see cref="TrialStatus"/> is written for a reader.</summary>
 internal static class TrialStatuses
 {
-    /// <summary>The status as results and tables write it: <c>ok</c>, <c>failed</c> or <c>timeout</c>, by the same rule as <c>results.json</c>.</summary>
+    /// <summary>The status as results and tables write it: <c>ok</c>, <c>failed</c> or <c>timeout</c>, by the same rule
+    /// as <c>results.json</c>.</summary>
     public static string ToText(this TrialStatus status) => JsonNamingPolicy.CamelCase.ConvertName(status.ToString());
 }

@@ -10,7 +10,8 @@ namespace ConcurrencyLab.Running;
 /// </summary>
 internal sealed class DegreeProbe
 {
-    /// <summary>The least share by which a degree must beat the best so far to count as better: timings on a shared machine differ by this much between runs of the same thing.</summary>
+    /// <summary>The least share by which a degree must beat the best so far to count as better: timings on a shared
+    /// machine differ by this much between runs of the same thing.</summary>
     public const double LeastNoise = 0.05;
 
     /// <summary>The trials a degree gets where one does not settle it, and the best and those near it always.</summary>
@@ -147,7 +148,8 @@ internal sealed class DegreeProbe
         return mids.Count > 0 ? [.. mids.Take(_budget - _tried.Count)] : Final();
     }
 
-    /// <summary>How many trials to run of <paramref name="degree"/> now: one for a degree not yet tried, else what it lacks of <see cref="Trials"/>.</summary>
+    /// <summary>How many trials to run of <paramref name="degree"/> now: one for a degree not yet tried, else what it
+    /// lacks of <see cref="Trials"/>.</summary>
     public int TrialsFor(int degree) =>
         _tried.TryGetValue(degree, out var times) && times[0] < double.MaxValue ? Math.Max(1, Trials - times.Count) : 1;
 
@@ -166,7 +168,8 @@ internal sealed class DegreeProbe
         return [.. _topUps];
     }
 
-    /// <summary>Records what a probe of <paramref name="degree"/> measured (a degree probed again adds to its trials), and decides what comes next.</summary>
+    /// <summary>Records what a probe of <paramref name="degree"/> measured (a degree probed again adds to its trials),
+    /// and decides what comes next.</summary>
     public void Record(int degree, IReadOnlyList<double> wallMs)
     {
         ArgumentNullException.ThrowIfNull(wallMs);

@@ -50,7 +50,8 @@ internal static class EarlyStopping
     /// </summary>
     public const int TightMinimumTrials = 5;
 
-    /// <summary>A variant whose interval lies within this share of its median on either side is tight: 2%, BenchmarkDotNet's own default for the error at which it stops iterating.</summary>
+    /// <summary>A variant whose interval lies within this share of its median on either side is tight: 2%,
+    /// BenchmarkDotNet's own default for the error at which it stops iterating.</summary>
     public const double TightShare = 0.02;
 
     /// <summary>The fewest ok trials a variant of <paramref name="scenario"/> has before it may stop.</summary>

@@ -41,7 +41,8 @@ internal interface IRunObserver
     {
     }
 
-    /// <summary>A degree was probed before the run (<c>--dop auto</c>): its variant, its successful trials and their median (null when none succeeded).</summary>
+    /// <summary>A degree was probed before the run (<c>--dop auto</c>): its variant, its successful trials and their
+    /// median (null when none succeeded).</summary>
     void DegreeProbed(string scenario, string variant, int trials, double? medianMs)
     {
     }

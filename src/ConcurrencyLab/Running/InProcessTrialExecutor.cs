@@ -17,7 +17,8 @@ internal sealed class InProcessTrialExecutor : ITrialExecutor
     /// <summary>Set once a trial has been abandoned after its timeout.</summary>
     public bool AbandonedTrial { get; private set; }
 
-    /// <summary>Runs the trial on a pool thread of this process, whose id <see cref="TrialLaunch.ProcessStarted"/> is told (its threads include the runner's own).</summary>
+    /// <summary>Runs the trial on a pool thread of this process, whose id <see cref="TrialLaunch.ProcessStarted"/> is
+    /// told (its threads include the runner's own).</summary>
     public async Task<TrialResult> RunAsync(TrialLaunch launch, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(launch);

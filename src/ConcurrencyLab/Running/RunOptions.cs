@@ -43,7 +43,8 @@ public sealed record RunOptions
     /// <summary>How often the sampler reads threads, the pool's queue and CPU, unless said otherwise.</summary>
     public static readonly TimeSpan DefaultSampleInterval = TimeSpan.FromMilliseconds(10);
 
-    /// <summary>The shortest sample interval a run accepts, but for 0 (off): a millisecond; a sampler any busier would cost the trial more than it tells.</summary>
+    /// <summary>The shortest sample interval a run accepts, but for 0 (off): a millisecond; a sampler any busier would
+    /// cost the trial more than it tells.</summary>
     public static readonly TimeSpan MinSampleInterval = TimeSpan.FromMilliseconds(1);
 
     /// <summary>The longest sample interval a run accepts: a minute.</summary>
@@ -84,7 +85,8 @@ public sealed record RunOptions
     /// </summary>
     public int? Repeat { get; init; }
 
-    /// <summary>Run every variant <see cref="Repeat"/> measured trials, none stopping early (<c>--repeat-exactly</c>); implied by <see cref="FixedOrder"/>, whose later variants inherit what earlier ones left.</summary>
+    /// <summary>Run every variant <see cref="Repeat"/> measured trials, none stopping early (<c>--repeat-exactly</c>);
+    /// implied by <see cref="FixedOrder"/>, whose later variants inherit what earlier ones left.</summary>
     public bool RepeatExactly { get; init; }
 
     /// <summary>Discarded trials per variant before the measured ones; null for the default.</summary>
@@ -112,7 +114,8 @@ public sealed record RunOptions
     /// </summary>
     public bool FixedOrder { get; init; }
 
-    /// <summary>How long a trial's measured region may last before the trial is stopped and recorded as timed out (see <see cref="TrialStartUpAllowance"/>).</summary>
+    /// <summary>How long a trial's measured region may last before the trial is stopped and recorded as timed out (see
+    /// <see cref="TrialStartUpAllowance"/>).</summary>
     public TimeSpan TrialTimeout { get; init; } = DefaultTrialTimeout;
 
     /// <summary>How often the sampler reads the trial's process; zero turns the sampler off.</summary>

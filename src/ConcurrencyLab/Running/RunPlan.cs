@@ -52,7 +52,8 @@ internal sealed record RunPlan(IReadOnlyList<ScenarioPlan> Scenarios, RunSetting
         return low == high ? low : $"{low} to {high}";
     }
 
-    /// <summary><paramref name="span"/> as a person says it, to the minute above: <c>1 min</c>, <c>40 min</c>, <c>3 h 5 min</c>, <c>9 d 4 h</c>.</summary>
+    /// <summary><paramref name="span"/> as a person says it, to the minute above: <c>1 min</c>, <c>40 min</c>, <c>3 h 5
+    /// min</c>, <c>9 d 4 h</c>.</summary>
     internal static string Spoken(TimeSpan span) => span switch
     {
         _ when span < TimeSpan.FromHours(1) => $"{Math.Max(1, (int)Math.Ceiling(span.TotalMinutes))} min",
@@ -76,7 +77,8 @@ internal sealed record ScenarioPlan(
     /// <summary>The searches made for it before the run, which the run's record carries on; empty until then.</summary>
     public IReadOnlyList<DegreeSearchResult> DegreeSearches { get; init; } = [];
 
-    /// <summary>The variants it can run, with the run's sweeps (<c>--cores 2,8</c>, <c>--grow</c>); null where the plan was made without them.</summary>
+    /// <summary>The variants it can run, with the run's sweeps (<c>--cores 2,8</c>, <c>--grow</c>); null where the plan
+    /// was made without them.</summary>
     public VariantSpace? Space { get; init; }
 
     /// <summary>The sizes its variants run at (<c>--grow</c>); null for none.</summary>

@@ -250,7 +250,9 @@ internal static partial class RunPlanner
 
     private static string Text(double value) => value.ToString(CultureInfo.InvariantCulture);
 
-    /// <summary>The key <see cref="TryCreate(RunOptions, IReadOnlyList{Scenario}, Func{string, string}, out RunPlan, out IReadOnlyList{string})"/> names the runtime's settings by, together.</summary>
+    /// <summary>The key
+    /// <see cref="TryCreate(RunOptions, IReadOnlyList{Scenario}, Func{string, string}, out RunPlan, out IReadOnlyList{string})"/>
+    /// names the runtime's settings by, together.</summary>
     public const string RuntimeSettingsKey = "RuntimeSettings";
 
     // How code names a setting: by the RunOptions member that holds it; a scenario's parameter (--items) by its key

@@ -21,7 +21,8 @@ internal static class TrialHost
     /// <summary>The line a child writes on standard error once its result file is in place: the runner may start the next trial.</summary>
     public const string ResultWrittenLine = "##conclab-result-written";
 
-    /// <summary>The line the runner writes on a child's standard input once it has finished the trial before (<see cref="TrialRequest.After"/>).</summary>
+    /// <summary>The line the runner writes on a child's standard input once it has finished the trial before
+    /// (<see cref="TrialRequest.After"/>).</summary>
     public const string BeginLine = "begin";
 
     /// <summary>Exit code of a child that could not read its request or find its scenario.</summary>
@@ -117,7 +118,8 @@ internal static class TrialHost
         watchdog.Start();
     }
 
-    /// <summary>Where the child writes its one result, whether the trial's own or the watchdog's timeout: the first to come is written, the other dropped.</summary>
+    /// <summary>Where the child writes its one result, whether the trial's own or the watchdog's timeout: the first to
+    /// come is written, the other dropped.</summary>
     private sealed class ResultFile(string path)
     {
         private int _claimed;

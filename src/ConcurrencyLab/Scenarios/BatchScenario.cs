@@ -24,7 +24,8 @@ public abstract class BatchScenario : Scenario
     protected virtual Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken) =>
         Task.FromResult(new PreparedTrial(CreateWorkload(parameters, seed), null));
 
-    /// <summary>Sets up a trial of <see cref="TrialContext.Variant"/>: by default, as <see cref="PrepareAsync(ParameterValues, int, CancellationToken)"/> does from the parameters and seed.</summary>
+    /// <summary>Sets up a trial of <see cref="TrialContext.Variant"/>: by default, as
+    /// <see cref="PrepareAsync(ParameterValues, int, CancellationToken)"/> does from the parameters and seed.</summary>
     private protected virtual Task<PreparedTrial> PrepareAsync(TrialContext context, CancellationToken cancellationToken) =>
         PrepareAsync(context.Parameters, context.Seed, cancellationToken);
 
@@ -76,7 +77,8 @@ public abstract class BatchScenario : Scenario
     /// <summary>The degrees a plan starts from when <c>--dop</c> is <see cref="SearchWord"/>.</summary>
     internal IReadOnlyList<int> StartingDegrees => Degrees.Parse(SearchWord) is ({ } degrees, null) ? degrees : [];
 
-    /// <summary>Whether the variant name <paramref name="text"/> a user typed chooses a degree (<c>parallel-for@8</c>, not <c>parallel-for@default</c>).</summary>
+    /// <summary>Whether the variant name <paramref name="text"/> a user typed chooses a degree (<c>parallel-for@8</c>,
+    /// not <c>parallel-for@default</c>).</summary>
     internal bool NamesADegree(string text) =>
         new VariantSpace(Name, "strategy", [.. StrategyCatalog.All.Select(BatchVariant.Family)]) { Aliases = PublishedNames }.LeadValue(text)?.Number is not null;
 

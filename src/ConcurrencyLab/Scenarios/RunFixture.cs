@@ -11,7 +11,9 @@ public sealed class RunFixture : IAsyncDisposable
     private readonly Func<ValueTask> _dispose;
     private bool _disposed;
 
-    /// <summary>What the run's trials share: <paramref name="trialParameters"/> reach every trial, <paramref name="notes"/> go in the report, and <paramref name="dispose"/> tears it down after the scenario's last trial.</summary>
+    /// <summary>What the run's trials share: <paramref name="trialParameters"/> reach every trial,
+    /// <paramref name="notes"/> go in the report, and <paramref name="dispose"/> tears it down after the scenario's
+    /// last trial.</summary>
     public RunFixture(IReadOnlyDictionary<string, string> trialParameters, IReadOnlyList<string> notes, Func<ValueTask> dispose)
     {
         ArgumentNullException.ThrowIfNull(trialParameters);
@@ -34,7 +36,8 @@ public sealed class RunFixture : IAsyncDisposable
     /// </summary>
     public IdealBound? Ideal { get; init; }
 
-    /// <summary>Reference rates the set-up measured, by name (such as <c>deviceReadMibPerSec</c>), written to the results as the scenario's <c>bounds</c>.</summary>
+    /// <summary>Reference rates the set-up measured, by name (such as <c>deviceReadMibPerSec</c>), written to the
+    /// results as the scenario's <c>bounds</c>.</summary>
     public IReadOnlyDictionary<string, double> Bounds { get; init; } = new Dictionary<string, double>();
 
     /// <summary>Tears the fixture down once; later calls do nothing.</summary>

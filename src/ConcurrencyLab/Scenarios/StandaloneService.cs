@@ -21,7 +21,8 @@ internal sealed record StandaloneService(
     IReadOnlyList<Parameter> Parameters,
     Func<StandaloneRequest, CancellationToken, Task> ServeAsync)
 {
-    /// <summary>Begins the line a service writes once it listens, followed by its HTTP/1.1 address and then <c>http2=</c> and its HTTP/2 one.</summary>
+    /// <summary>Begins the line a service writes once it listens, followed by its HTTP/1.1 address and then
+    /// <c>http2=</c> and its HTTP/2 one.</summary>
     public const string ReadyLine = "listening ";
 }
 
@@ -44,6 +45,7 @@ internal sealed record StandaloneRequest(
     public bool Allows(string host) =>
         Loopback.IsHost(host) || AllowedHosts.Contains(host.Trim('[', ']'));
 
-    /// <summary>Tells a job runner (crank's agent) of a process the service starts, whose CPU and memory are the job's; nothing when none listens.</summary>
+    /// <summary>Tells a job runner (crank's agent) of a process the service starts, whose CPU and memory are the job's;
+    /// nothing when none listens.</summary>
     public Action<int> AnnounceChild { get; init; } = _ => { };
 }

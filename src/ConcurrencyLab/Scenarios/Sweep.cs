@@ -11,7 +11,8 @@ namespace ConcurrencyLab.Scenarios;
 /// </summary>
 public sealed class Sweep
 {
-    /// <summary>A sweep called <paramref name="name"/> (lowercase, as its option is written) over <paramref name="values"/> unless the command line gives others.</summary>
+    /// <summary>A sweep called <paramref name="name"/> (lowercase, as its option is written) over
+    /// <paramref name="values"/> unless the command line gives others.</summary>
     /// <param name="name">The option's name without dashes, such as <c>wait-ms</c>.</param>
     /// <param name="values">The values run by default, in order; repeats are dropped.</param>
     /// <param name="description">What the number is, for <c>list</c> and <c>--help</c>.</param>

@@ -41,7 +41,8 @@ public sealed record Variant
     /// <summary>What the variant does, in .NET terms.</summary>
     public string Description { get; }
 
-    /// <summary>The value of parameter <paramref name="name"/> as a whole number; null when the variant has none, or it is a word such as <c>default</c>.</summary>
+    /// <summary>The value of parameter <paramref name="name"/> as a whole number; null when the variant has none, or it
+    /// is a word such as <c>default</c>.</summary>
     public int? WholeNumber(string name) => Key.WholeNumber(name);
 
     /// <summary>Variants are the same when their structure is: the same <see cref="Key"/> (and so the same name).</summary>

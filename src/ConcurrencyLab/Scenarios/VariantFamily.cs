@@ -23,12 +23,14 @@ public sealed class VariantFamily
     /// <summary>What its variants do, in .NET terms.</summary>
     public string Description { get; }
 
-    /// <summary>The forms it can call items in, the first the one it is written for (which names leave out); empty where forms do not apply.</summary>
+    /// <summary>The forms it can call items in, the first the one it is written for (which names leave out); empty
+    /// where forms do not apply.</summary>
     public IReadOnlyList<WorkForm> Forms { get; init; } = [];
 
     /// <summary>What its variants vary: the first is written after <c>@</c>; empty when it has no parameter.</summary>
     public IReadOnlyList<VariantParameter> Parameters { get; init; } = [];
 
-    /// <summary>Why it cannot run on this machine (such as <c>needs direct reads (O_DIRECT), which this system does not offer</c>); null when it can.</summary>
+    /// <summary>Why it cannot run on this machine (such as <c>needs direct reads (O_DIRECT), which this system does not
+    /// offer</c>); null when it can.</summary>
     public string? Unavailable { get; init; }
 }

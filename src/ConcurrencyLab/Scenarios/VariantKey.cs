@@ -134,7 +134,8 @@ public sealed class VariantKey : IEquatable<VariantKey>
         return hash.ToHashCode();
     }
 
-    /// <summary>The key's structure for a debugger (<c>foreach-async[tap]{degree=40}</c>); a name is printed by the scenario's <see cref="VariantSpace"/>.</summary>
+    /// <summary>The key's structure for a debugger (<c>foreach-async[tap]{degree=40}</c>); a name is printed by the
+    /// scenario's <see cref="VariantSpace"/>.</summary>
     public override string ToString() =>
         $"{Family}{(Form is { } form ? $"[{form.ToSuffix()}]" : string.Empty)}{{{string.Join(",", Values.Select(v => $"{v.Key}={v.Value}"))}}}";
 }

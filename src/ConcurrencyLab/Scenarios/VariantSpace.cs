@@ -5,10 +5,12 @@ using ConcurrencyLab.Workloads;
 namespace ConcurrencyLab.Scenarios;
 
 /// <summary>
-/// The variants a scenario can run: its families, and how their names are written. This is the one place a
-/// variant's name is printed from its structure (<see cref="Create(string, WorkForm?, string?, IReadOnlyDictionary{string, string}?)"/>) and the one place a name a user typed is
-/// read back (<see cref="TryParse(string, out Variant, out string)"/>): <c>family[@value][-form][:name=value]</c>, such as <c>foreach-async@40</c>,
-/// <c>parallel-for@default-apm</c> or <c>sequential-tap</c>. The form is left out when it is the family's own.
+/// The variants a scenario can run: its families, and how their names are written. This is the one place a variant's
+/// name is printed from its structure
+/// (<see cref="Create(string, WorkForm?, string?, IReadOnlyDictionary{string, string}?)"/>) and the one place a name a
+/// user typed is read back (<see cref="TryParse(string, out Variant, out string)"/>):
+/// <c>family[@value][-form][:name=value]</c>, such as <c>foreach-async@40</c>, <c>parallel-for@default-apm</c> or
+/// <c>sequential-tap</c>. The form is left out when it is the family's own.
 /// </summary>
 public sealed class VariantSpace
 {
@@ -106,7 +108,8 @@ public sealed class VariantSpace
         return names;
     }
 
-    /// <summary>How many names <see cref="Expand(string)"/> gives for <paramref name="text"/>, counted without making them (at most <see cref="long.MaxValue"/>).</summary>
+    /// <summary>How many names <see cref="Expand(string)"/> gives for <paramref name="text"/>, counted without making
+    /// them (at most <see cref="long.MaxValue"/>).</summary>
     internal long ExpandedCount(string text)
     {
         ArgumentNullException.ThrowIfNull(text);

@@ -118,7 +118,8 @@ public sealed class WorkloadScenario : BatchScenario
     /// <inheritdoc/>
     public override IEnumerable<string> Conclusions(ScenarioResult result) => Conclude?.Invoke(result) ?? [];
 
-    /// <summary>What the lab's own workloads expect of their trials' metrics for the times to measure the work described (<see cref="Scenario.Expectations"/>); none when null.</summary>
+    /// <summary>What the lab's own workloads expect of their trials' metrics for the times to measure the work
+    /// described (<see cref="Scenario.Expectations"/>); none when null.</summary>
     internal Func<IReadOnlyDictionary<string, string>, IReadOnlyList<ExpectedMetric>>? Expect { get; init; }
 
     /// <inheritdoc/>

@@ -234,7 +234,8 @@ internal sealed class WorkBatch
         return Measurement.ItemsInFlight.Of(_begunAt, _finishedAt, _startedAt, end, Stopwatch.Frequency, allowed);
     }
 
-    /// <summary>Milliseconds from <see cref="MarkStart"/> to the first item's call: the strategy's own start (threads made, a pipeline built); null when no item began.</summary>
+    /// <summary>Milliseconds from <see cref="MarkStart"/> to the first item's call: the strategy's own start (threads
+    /// made, a pipeline built); null when no item began.</summary>
     public double? FirstItemMs()
     {
         long? first = null;
