@@ -120,7 +120,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     private static async Task<TrialResult> WatchAsync(Trial trial, Process process, CancellationToken cancellationToken)
     {
         var startTime = ProcessIdentity.StartTimeOf(process.Id);
-        trial.Output.Started(startTime is null ? null : new PreviousTrial(process.Id, startTime));
+        trial.Output.Started(startTime is null ? null : new ProcessInstance(process.Id, startTime));
         trial.Launch.ProcessStarted?.Invoke(process.Id);
         using var deadline = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
         var limit = trial.Launch.Timeout + RunOptions.TrialStartUpAllowance + KillGrace;
@@ -212,17 +212,17 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     // and start time: a trial ends them before it writes its result, but one that timed out leaves them to end on
     // their own once its process is gone, ServiceHost, within a second), the line that says its result is written,
     // and the last of its errors.
-    private sealed class TrialOutput(Action<int>? childStarted, Action<PreviousTrial>? measured)
+    private sealed class TrialOutput(Action<int>? childStarted, Action<ProcessInstance>? measured)
     {
         private readonly StringBuilder _errors = new();
-        private readonly List<PreviousTrial> _children = [];
-        private PreviousTrial? _self;
+        private readonly List<ProcessInstance> _children = [];
+        private ProcessInstance? _self;
         private CancellationTokenSource? _deadline;
         private int _written;
 
         public bool Written => Volatile.Read(ref _written) == 1;
 
-        public void Started(PreviousTrial? self) => Volatile.Write(ref _self, self);
+        public void Started(ProcessInstance? self) => Volatile.Write(ref _self, self);
 
         public void Deadline(CancellationTokenSource deadline) => Volatile.Write(ref _deadline, deadline);
 
@@ -239,7 +239,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
                 {
                     lock (_children)
                     {
-                        _children.Add(new PreviousTrial(child, childStart));
+                        _children.Add(new ProcessInstance(child, childStart));
                     }
                 }
 
@@ -269,7 +269,7 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             }
         }
 
-        public IReadOnlyList<PreviousTrial> Children()
+        public IReadOnlyList<ProcessInstance> Children()
         {
             lock (_children)
             {
@@ -364,8 +364,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         }
     }
 
-    // A service still running after PreviousTrial.MostWait: stopped, if the id is still that process's.
-    private static void StopChild(PreviousTrial child)
+    // A service still running after ProcessInstance.MostWait: stopped, if the id is still that process's.
+    private static void StopChild(ProcessInstance child)
     {
         try
         {

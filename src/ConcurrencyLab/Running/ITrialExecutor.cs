@@ -34,7 +34,7 @@ internal sealed record TrialLaunch(Scenario Scenario, TrialRequest Request, Time
     /// exit and the account of its events remain: a runner may start the next trial's process then (an executor that
     /// cannot tell never calls it).
     /// </summary>
-    public Action<PreviousTrial>? Measured { get; init; }
+    public Action<ProcessInstance>? Measured { get; init; }
 
     /// <summary>
     /// The runner finishing the trial before (its exit, its account): a trial's process, told of that trial in

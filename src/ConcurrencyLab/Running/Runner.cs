@@ -211,7 +211,7 @@ internal sealed partial class Runner
         }
 
         // One round over the variants still running, in the round's order. A trial's process that has written its
-        // result may take 100-200 ms more to exit (PreviousTrial says why); the next trial's process starts
+        // result may take 100-200 ms more to exit (ProcessInstance says why); the next trial's process starts
         // meanwhile, and its region waits for that one to be gone. A trial that starts services ends them before it
         // writes its result, and the next one starts measuring its own only after that wait (TrialMeter.AwaitTrialBefore).
         private async Task RunRoundAsync(
@@ -240,7 +240,7 @@ internal sealed partial class Runner
                     finishing = exiting is null ? null : FinishAsync(exiting);
                     exiting = null;
                     var news = new NewsGate();
-                    var measured = new TaskCompletionSource<PreviousTrial>(TaskCreationOptions.RunContinuationsAsynchronously);
+                    var measured = new TaskCompletionSource<ProcessInstance>(TaskCreationOptions.RunContinuationsAsynchronously);
                     var launch = new TrialLaunch(scenarioPlan.Scenario, request, plan.TrialTimeout)
                     {
                         ProcessStarted = processId => news.Deliver(() => runner.Notify(o => o.TrialProcessStarted(progress, processId), _notes)),
@@ -284,7 +284,7 @@ internal sealed partial class Runner
             }
         }
 
-        private TrialRequest Request(Variant variant, IReadOnlyDictionary<string, string> parameters, double expectedMs, int repeat, PreviousTrial? after) => new()
+        private TrialRequest Request(Variant variant, IReadOnlyDictionary<string, string> parameters, double expectedMs, int repeat, ProcessInstance? after) => new()
         {
             Scenario = scenarioPlan.Scenario.Name,
             Variant = variant,
@@ -426,7 +426,7 @@ internal sealed partial class Runner
     }
 
     // A trial whose process has measured and may still be exiting; Process is null when it ended without saying so.
-    private sealed record Exiting(TrialProgress Progress, Variant Variant, bool Warmup, Task<TrialResult> Trial, PreviousTrial? Process);
+    private sealed record Exiting(TrialProgress Progress, Variant Variant, bool Warmup, Task<TrialResult> Trial, ProcessInstance? Process);
 
     // A trial's news (its process, the services it started), delivered at once when the gate is open, and held
     // while it is shut: until the observers have heard the trial before finish.

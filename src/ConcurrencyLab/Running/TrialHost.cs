@@ -186,7 +186,7 @@ internal static class TrialHost
         }
     }
 
-    private static void WaitForTrialBefore(PreviousTrial previous)
+    private static void WaitForTrialBefore(ProcessInstance previous)
     {
         // The runner's word that it has finished the trial before, its account included. The end of input instead
         // means the runner is gone, and the watchdog ends this process. However long the runner takes (converting a
@@ -194,7 +194,7 @@ internal static class TrialHost
         _ = Console.In.ReadLine();
         if (!previous.WaitUntilGone())
         {
-            throw new InvalidOperationException($"the trial before this one (process {previous.ProcessId}) was still running {TrialWatch.Seconds(PreviousTrial.MostWait)} s after it wrote its result, so this region would have shared the machine with it");
+            throw new InvalidOperationException($"the trial before this one (process {previous.ProcessId}) was still running {TrialWatch.Seconds(ProcessInstance.MostWait)} s after it wrote its result, so this region would have shared the machine with it");
         }
     }
 

@@ -116,7 +116,7 @@ internal static class TrialJson
         return new Variant(name ?? throw Missing("variant.name"), family ?? throw Missing("variant.family"), form, parameters ?? new Dictionary<string, string>(), description ?? string.Empty);
     }
 
-    private static PreviousTrial ReadPrevious(ref Utf8JsonReader reader)
+    private static ProcessInstance ReadPrevious(ref Utf8JsonReader reader)
     {
         int? processId = null;
         string? startTime = null;
@@ -131,7 +131,7 @@ internal static class TrialJson
             }
         }
 
-        return new PreviousTrial(processId ?? throw Missing("after.processId"), startTime ?? throw Missing("after.startTime"));
+        return new ProcessInstance(processId ?? throw Missing("after.processId"), startTime ?? throw Missing("after.startTime"));
     }
 
     private static Dictionary<string, string> ReadStrings(ref Utf8JsonReader reader)

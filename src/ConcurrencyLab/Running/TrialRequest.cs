@@ -37,5 +37,5 @@ internal sealed record TrialRequest
     /// The process of the trial before this one, with its start time (<see cref="Hosting.ProcessIdentity.StartTimeOf"/>),
     /// when the runner started this one while that one was still exiting: this trial's region waits for it to be gone.
     /// </summary>
-    public PreviousTrial? After { get; init; }
+    public ProcessInstance? After { get; init; }
 }

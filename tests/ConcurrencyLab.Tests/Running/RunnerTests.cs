@@ -374,7 +374,7 @@ public sealed class RunnerTests
         Assert.Equal(6, executor.Calls.Count);
         for (var call = 0; call < 6; call++)
         {
-            Assert.Equal(call % 3 == 0 ? null : new PreviousTrial(1000 + call - 1, "start " + (call - 1)), executor.Calls[call].After);
+            Assert.Equal(call % 3 == 0 ? null : new ProcessInstance(1000 + call - 1, "start " + (call - 1)), executor.Calls[call].After);
         }
 
         Assert.Equal(4, executor.FinishedByTheNext);
@@ -396,7 +396,7 @@ public sealed class RunnerTests
         await new Runner(executor).RunAsync(plan);
 
         Assert.Equal(4, executor.Calls.Count);
-        Assert.Equal([null, new PreviousTrial(1000, "start 0"), null, new PreviousTrial(1002, "start 2")], executor.Calls.Select(c => c.After));
+        Assert.Equal([null, new ProcessInstance(1000, "start 0"), null, new ProcessInstance(1002, "start 2")], executor.Calls.Select(c => c.After));
         Assert.Equal(2, executor.FinishedByTheNext);
     }
 
@@ -438,7 +438,7 @@ public sealed class RunnerTests
 
             var exiting = new TaskCompletionSource<TrialResult>(TaskCreationOptions.RunContinuationsAsynchronously);
             (_last, _lastResult) = (exiting, result);
-            measured(new PreviousTrial(1000 + n, "start " + n));
+            measured(new ProcessInstance(1000 + n, "start " + n));
             _ = Task.Delay(TimeSpan.FromSeconds(1), CancellationToken.None).ContinueWith(_ => exiting.TrySetResult(result), TaskScheduler.Default);
             return exiting.Task;
         }

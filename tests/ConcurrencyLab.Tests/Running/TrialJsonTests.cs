@@ -42,7 +42,7 @@ public sealed class TrialJsonTests
             TimeoutMs = timeout,
             ExpectedDurationMs = expected,
             ServiceEventPort = port ? "/tmp/p" + description : null,
-            After = after < 0 ? null : new PreviousTrial(after, description),
+            After = after < 0 ? null : new ProcessInstance(after, description),
         };
 
     [Fact]

@@ -4,7 +4,7 @@ using ConcurrencyLab.Running;
 
 namespace ConcurrencyLab.Tests.Running;
 
-public sealed class PreviousTrialTests
+public sealed class ProcessInstanceTests
 {
     [SkippableFact]
     public void AProcessStillExiting_IsWaitedFor_UntilItIsGone()
@@ -14,7 +14,7 @@ public sealed class PreviousTrialTests
         using var process = Process.Start(new ProcessStartInfo("cat") { UseShellExecute = false, RedirectStandardInput = true })!;
         var started = ProcessIdentity.StartTimeOf(process.Id);
         Assert.NotNull(started);
-        var previous = new PreviousTrial(process.Id, started);
+        var previous = new ProcessInstance(process.Id, started);
         Assert.True(previous.IsRunning());
 
         process.StandardInput.Close();
@@ -32,8 +32,8 @@ public sealed class PreviousTrialTests
         var started = ProcessIdentity.StartTimeOf(self);
         Assert.NotNull(started);
 
-        Assert.True(new PreviousTrial(self, started).IsRunning());
-        Assert.False(new PreviousTrial(self, started + "0").IsRunning());
-        Assert.True(new PreviousTrial(self, started + "0").WaitUntilGone());
+        Assert.True(new ProcessInstance(self, started).IsRunning());
+        Assert.False(new ProcessInstance(self, started + "0").IsRunning());
+        Assert.True(new ProcessInstance(self, started + "0").WaitUntilGone());
     }
 }
