@@ -17,8 +17,11 @@ public sealed partial record Threshold
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
-    private Threshold(string text, string? scenario, string variant, string quantity, ThresholdOperator op, double value, bool ofIdeal) =>
+    private Threshold(string text, string? scenario, string variant, string quantity, ThresholdOperator op, double value, bool ofIdeal)
+    {
         (Text, Scenario, Variant, Quantity, Operator, Value, OfIdeal) = (text, scenario, variant, quantity, op, value, ofIdeal);
+        Measures = Quantities.Where(q => q.Text == quantity).Select(q => q.Quantity).DefaultIfEmpty(ThresholdQuantity.Metric).First();
+    }
 
     /// <summary>The threshold as it was written.</summary>
     public string Text { get; }
@@ -29,8 +32,19 @@ public sealed partial record Threshold
     /// <summary>The variant's name, or <c>*</c> for every variant.</summary>
     public string Variant { get; }
 
-    /// <summary>What is compared: <c>median</c>, <c>efficiency</c>, <c>ratio</c>, <c>failed</c>, <c>lost</c> or a metric's id.</summary>
+    /// <summary>What is compared, as written: <c>median</c>, <c>efficiency</c>, <c>ratio</c>, <c>failed</c>, <c>lost</c> or a metric's id.</summary>
     public string Quantity { get; }
+
+    /// <summary>What is compared, read: one of the quantities every variant has, or
+    /// <see cref="ThresholdQuantity.Metric"/> (<see cref="Quantity"/> is its id).</summary>
+    public ThresholdQuantity Measures { get; }
+
+    // Each quantity every variant has, as it is written: the one place its text is read.
+    private static readonly (string Text, ThresholdQuantity Quantity)[] Quantities =
+    [
+        ("median", ThresholdQuantity.Median), ("efficiency", ThresholdQuantity.Efficiency), ("ratio", ThresholdQuantity.Ratio),
+        ("failed", ThresholdQuantity.Failed), ("lost", ThresholdQuantity.Lost),
+    ];
 
     /// <summary>The comparison, as <c>&lt;=</c>, <c>&lt;</c>, <c>&gt;=</c>, <c>&gt;</c> or <c>==</c> write it.</summary>
     public ThresholdOperator Operator { get; }
@@ -54,7 +68,7 @@ public sealed partial record Threshold
     public const int MaxLength = 500;
 
     /// <summary>The quantities every variant has, besides its metrics' ids.</summary>
-    public static IReadOnlyList<string> OwnQuantities { get; } = ["median", "efficiency", "ratio", "failed", "lost"];
+    public static IReadOnlyList<string> OwnQuantities { get; } = [.. Quantities.Select(q => q.Text)];
 
     /// <summary>Reads <paramref name="text"/>; false with a one-line reason when it is not a threshold.</summary>
     public static bool TryParse(string? text, out Threshold? threshold, out string? error)
@@ -76,7 +90,7 @@ public sealed partial record Threshold
 
         var quantity = match.Groups["quantity"].Value;
         var ofIdeal = match.Groups["ideal"].Success;
-        if (ofIdeal && quantity != "median")
+        if (ofIdeal && quantity != Quantities[0].Text)
         {
             error = $"--assert '{text}': only a median can be a multiple of the ideal.";
             return false;
@@ -127,7 +141,7 @@ public sealed partial record Threshold
         {
             foreach (var variant in scenario.Variants.Where(v => Variant == "*" || v.Name == Variant))
             {
-                var measured = Measure(scenario, variant);
+                var measured = Measure(variant);
                 var limit = OfIdeal ? Value * scenario.IdealMs : Value;
                 var met = measured is { } m && Operator switch
                 {
@@ -149,14 +163,15 @@ public sealed partial record Threshold
         return checks;
     }
 
-    private double? Measure(ScenarioResult scenario, VariantResult variant) => Quantity switch
+    private double? Measure(VariantResult variant) => Measures switch
     {
-        "median" => variant.Summary?.MedianWallMs,
-        "efficiency" => variant.Summary?.Efficiency,
-        "ratio" => variant.Summary?.RatioToBaseline,
-        "failed" => variant.Trials.Count(t => t.Status != TrialStatus.Ok),
-        "lost" => variant.Trials.Sum(t => Math.Max(0, t.ItemsPlanned - t.ItemsCompleted)),
-        _ => variant.Summary?.Medians.TryGetValue(Quantity, out var value) == true ? value : null,
+        ThresholdQuantity.Median => variant.Summary?.MedianWallMs,
+        ThresholdQuantity.Efficiency => variant.Summary?.Efficiency,
+        ThresholdQuantity.Ratio => variant.Summary?.RatioToBaseline,
+        ThresholdQuantity.Failed => variant.Trials.Count(t => t.Status != TrialStatus.Ok),
+        ThresholdQuantity.Lost => variant.Trials.Sum(t => Math.Max(0, t.ItemsPlanned - t.ItemsCompleted)),
+        ThresholdQuantity.Metric => variant.Summary?.Medians.TryGetValue(Quantity, out var value) == true ? value : null,
+        _ => throw new InvalidOperationException($"no quantity {Measures}"),
     };
 
     [GeneratedRegex(@"^\s*(?:(?<scenario>[A-Za-z0-9_.-]+)/)?(?<variant>\*|[^:\s]+)\s*:\s*(?<quantity>[A-Za-z][A-Za-z0-9_-]*)\s*(?<op><=|>=|==|<|>)\s*(?<value>[-+]?[0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(?<ideal>ideal)?\s*$", RegexOptions.NonBacktracking)]
@@ -189,4 +204,26 @@ public enum ThresholdOperator
 
     /// <summary><c>==</c>: exactly the limit.</summary>
     Equal,
+}
+
+/// <summary>What a <see cref="Threshold"/> compares with its limit.</summary>
+public enum ThresholdQuantity
+{
+    /// <summary>The median wall time, in milliseconds (<c>median</c>).</summary>
+    Median,
+
+    /// <summary>The efficiency against the ideal (<c>efficiency</c>).</summary>
+    Efficiency,
+
+    /// <summary>The ratio of the median to the baseline's (<c>ratio</c>).</summary>
+    Ratio,
+
+    /// <summary>The trials that were not ok (<c>failed</c>).</summary>
+    Failed,
+
+    /// <summary>The items not completed, over all trials (<c>lost</c>).</summary>
+    Lost,
+
+    /// <summary>A metric's median over the ok trials, named by its id.</summary>
+    Metric,
 }

@@ -8,10 +8,11 @@ namespace ConcurrencyLab.Running;
 /// when the next one starts, or a service a trial started.
 /// <para>
 /// A process ends its runtime's event sessions as it exits, and each waits out its streaming thread's 100 ms sleep:
-/// 100-200 ms a trial with the runtime's account on, all of it idle. So the runner starts the next trial's process once a trial has written its result, and the next
-/// trial waits, just before its region (a trial with services: before they start measuring), for the runner's word that
-/// it has finished with this one (its exit, its account), then checks that this one is gone (for at most
-/// <see cref="MostWait"/>), so neither the process before nor the runner's work on it shares a region.
+/// 100-200 ms a trial with the runtime's account on, all of it idle. So the runner starts the next trial's process once
+/// a trial has written its result, and the next trial waits, just before its region (a trial with services: before they
+/// start measuring), for the runner's word that it has finished with this one (its exit, its account), then checks that
+/// this one is gone (for at most <see cref="MostWait"/>), so neither the process before nor the runner's work on it
+/// shares a region.
 /// </para>
 /// </summary>
 /// <param name="ProcessId">The process's id.</param>

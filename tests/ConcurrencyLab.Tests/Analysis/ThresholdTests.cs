@@ -13,14 +13,19 @@ public class ThresholdTests
     }
 
     [Theory]
-    [InlineData("whenall:median<=1.2ideal", null, "whenall", "median", "<=", 1.2, true)]
-    [InlineData(" delay/parallel-for@4 : peakPoolThreads < 8 ", "delay", "parallel-for@4", "peakPoolThreads", "<", 8, false)]
-    [InlineData("*:lost==0", null, "*", "lost", "==", 0, false)]
-    [InlineData("whenall-async@1000:efficiency>=0.8", null, "whenall-async@1000", "efficiency", ">=", 0.8, false)]
-    public void ReadsWhatItSays(string text, string? scenario, string variant, string quantity, string op, double value, bool ofIdeal)
+    [InlineData("whenall:median<=1.2ideal", null, "whenall", "median", ThresholdQuantity.Median, "<=", 1.2, true)]
+    [InlineData(" delay/parallel-for@4 : peakPoolThreads < 8 ", "delay", "parallel-for@4", "peakPoolThreads", ThresholdQuantity.Metric, "<", 8, false)]
+    [InlineData("*:lost==0", null, "*", "lost", ThresholdQuantity.Lost, "==", 0, false)]
+    [InlineData("whenall-async@1000:efficiency>=0.8", null, "whenall-async@1000", "efficiency", ThresholdQuantity.Efficiency, ">=", 0.8, false)]
+    [InlineData("x:ratio>2", null, "x", "ratio", ThresholdQuantity.Ratio, ">", 2, false)]
+    [InlineData("x:failed==0", null, "x", "failed", ThresholdQuantity.Failed, "==", 0, false)]
+    [InlineData("x:medianish==0", null, "x", "medianish", ThresholdQuantity.Metric, "==", 0, false)]
+    public void ReadsWhatItSays(string text, string? scenario, string variant, string quantity, ThresholdQuantity measures, string op, double value, bool ofIdeal)
     {
         var threshold = Parse(text);
-        Assert.Equal((scenario, variant, quantity, op, value, ofIdeal), (threshold.Scenario, threshold.Variant, threshold.Quantity, Threshold.Symbol(threshold.Operator), threshold.Value, threshold.OfIdeal));
+        Assert.Equal(
+            (scenario, variant, quantity, measures, op, value, ofIdeal),
+            (threshold.Scenario, threshold.Variant, threshold.Quantity, threshold.Measures, Threshold.Symbol(threshold.Operator), threshold.Value, threshold.OfIdeal));
     }
 
     [Theory]
