@@ -2,7 +2,6 @@ using ConcurrencyLab.Reproduction.Claims;
 using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 
 namespace ConcurrencyLab.Experiments.Hash;

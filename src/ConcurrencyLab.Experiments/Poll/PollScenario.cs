@@ -3,7 +3,6 @@ using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Experiments.Poll.Receivers;
 using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Results;
 using ConcurrencyLab.Scenarios;
 
 namespace ConcurrencyLab.Experiments.Poll;

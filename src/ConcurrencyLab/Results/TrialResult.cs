@@ -92,45 +92,6 @@ public sealed record TrialResult
     [JsonIgnore]
     public double WallMs => Value(StandardMetrics.WallTime) ?? 0;
 
-    /// <summary>Combines what a meter read with what the scenario reports about its items and its own metrics.</summary>
-    public static TrialResult From(Measurements m, TrialOutcome outcome, bool isolated)
-    {
-        ArgumentNullException.ThrowIfNull(m);
-        ArgumentNullException.ThrowIfNull(outcome);
-        var error = outcome.Error;
-        if (error is null && outcome.ItemsCompleted != outcome.ItemsPlanned)
-        {
-            error = $"{outcome.ItemsCompleted} of {outcome.ItemsPlanned} items completed.";
-        }
-
-        if (error is null && outcome.ItemsDuplicated > 0)
-        {
-            error = $"{outcome.ItemsDuplicated} items ran more than once.";
-        }
-
-        var metrics = StandardMetrics.Read(m, outcome.LatenciesMs.Count > 0 ? LatencyDistribution.Summarise(outcome.LatenciesMs) : null, outcome.LongestItemMs, outcome.CallerMs, outcome.FirstItemMs, outcome.InFlight);
-        if (outcome.Metrics is { } own)
-        {
-            metrics.AddRange(own);
-        }
-
-        return new TrialResult
-        {
-            Status = error is null ? TrialStatus.Ok : TrialStatus.Failed,
-            Error = error,
-            Isolated = isolated,
-            ItemsPlanned = outcome.ItemsPlanned,
-            ItemsCompleted = outcome.ItemsCompleted,
-            ItemsDuplicated = outcome.ItemsDuplicated,
-            WorkloadDigest = outcome.WorkloadDigest,
-            Metrics = metrics,
-            Samples = m.Samples,
-            Service = outcome.Service,
-            InFlight = outcome.InFlight,
-            ItemTimesMs = outcome.ItemTimesMs,
-        };
-    }
-
     /// <summary>A trial that produced no measurements: it crashed, could not start, or timed out.</summary>
     public static TrialResult Unmeasured(TrialStatus status, string error, bool isolated) =>
         new() { Status = status, Error = error, Isolated = isolated };

@@ -177,7 +177,7 @@ internal static class TrialHost
                 outcome = outcome with { Error = outcome.Error ?? $"the scenario recorded metrics it does not describe in Scenario.Metrics, or that are standard ones: {string.Join(", ", stray)}" };
             }
 
-            return TrialResult.From(meter.Result, outcome, isolated) with { Repeat = request.Repeat, Region = meter.Region };
+            return TrialRecord.Of(meter.Result, outcome, isolated) with { Repeat = request.Repeat, Region = meter.Region };
         }
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {

@@ -1,5 +1,4 @@
 using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Results;
 using ConcurrencyLab.Strategies;
 using ConcurrencyLab.Workloads;
 

@@ -125,9 +125,9 @@ public sealed class MetricTests
     public void TrialFrom_PutsTheMetersMetrics_AndTheScenariosOwn_InOneMap()
     {
         var lost = Metric.Count("lost", "Lost");
-        var outcome = new TrialOutcome { ItemsPlanned = 2, ItemsCompleted = 2, LatenciesMs = [3, 4], Metrics = new MetricValues { [lost] = 0 } };
+        var outcome = new ConcurrencyLab.Scenarios.TrialOutcome { ItemsPlanned = 2, ItemsCompleted = 2, LatenciesMs = [3, 4], Metrics = new MetricValues { [lost] = 0 } };
 
-        var trial = TrialResult.From(Reading(200, 250, 50), outcome, isolated: true);
+        var trial = ConcurrencyLab.Running.TrialRecord.Of(Reading(200, 250, 50), outcome, isolated: true);
 
         Assert.Equal(TrialStatus.Ok, trial.Status);
         Assert.Equal(200, trial.WallMs);

@@ -309,7 +309,7 @@ public sealed class HashScenarioTests
         return fixture;
     }
 
-    private static async Task<ConcurrencyLab.Results.TrialOutcome> RunTrial(string variant, ParameterValues parameters, int seed)
+    private static async Task<ConcurrencyLab.Scenarios.TrialOutcome> RunTrial(string variant, ParameterValues parameters, int seed)
     {
         using var meter = new TrialMeter(TimeSpan.Zero);
         Assert.True(Scenario.Variants(parameters).TryParse(variant, out var parsed, out var problem), problem);

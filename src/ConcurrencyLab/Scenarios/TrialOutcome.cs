@@ -1,8 +1,13 @@
 using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Results;
 
-namespace ConcurrencyLab.Results;
+namespace ConcurrencyLab.Scenarios;
 
-/// <summary>What a scenario reports about the items of one trial; the meter supplies the rest.</summary>
+/// <summary>
+/// What a scenario reports about the items of one trial; the meter supplies the rest. The runner's domain, not the
+/// results file's: the trial's host maps it, with the meter's measurements, to the <see cref="Results.TrialResult"/>
+/// results.json records.
+/// </summary>
 public sealed record TrialOutcome
 {
     /// <summary>How many items the batch held.</summary>
