@@ -72,31 +72,33 @@ internal static class DegreeSearch
         // Each round by the trials its probes want (one for a new degree, more for one a single trial did not
         // settle), each a small run of its own.
         while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d)))).ToList() is { Count: > 0 } wanted)
-        foreach (var round in wanted.GroupBy(w => w.Trials))
         {
-            var variants = round.Select(r => (r.Group, r.Degree, Variant: At(space, members[r.Group], r.Degree))).ToList();
-            var probePlan = plan with
+            foreach (var round in wanted.GroupBy(w => w.Trials))
             {
-                Scenarios = [scenarioPlan with { Variants = [.. variants.Select(v => v.Variant)] }],
-                Settings = plan.Settings with { Repeat = round.Key, Warmup = 0, Adaptive = false },
-            };
-            RunRecord record;
-            try
-            {
-                record = await runner().RunAsync(probePlan, cancellationToken).ConfigureAwait(false);
-            }
-            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
-            {
-                return null;
-            }
+                var variants = round.Select(r => (r.Group, r.Degree, Variant: At(space, members[r.Group], r.Degree))).ToList();
+                var probePlan = plan with
+                {
+                    Scenarios = [scenarioPlan with { Variants = [.. variants.Select(v => v.Variant)] }],
+                    Settings = plan.Settings with { Repeat = round.Key, Warmup = 0, Adaptive = false },
+                };
+                RunRecord record;
+                try
+                {
+                    record = await runner().RunAsync(probePlan, cancellationToken).ConfigureAwait(false);
+                }
+                catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+                {
+                    return null;
+                }
 
-            if (record.Cancelled)
-            {
-                return null;
-            }
+                if (record.Cancelled)
+                {
+                    return null;
+                }
 
-            probeNotes.UnionWith(record.Scenarios.SelectMany(s => s.Notes));
-            RecordRound(record, variants, probes, scenarioPlan.Scenario.Name, observer);
+                probeNotes.UnionWith(record.Scenarios.SelectMany(s => s.Notes));
+                RecordRound(record, variants, probes, scenarioPlan.Scenario.Name, observer);
+            }
         }
 
         return Searched(scenarioPlan, space, groups, probes, probeNotes);

@@ -472,7 +472,7 @@ public sealed class RunnerTests
 
         public Task<TrialResult> RunAsync(TrialLaunch launch, CancellationToken cancellationToken = default)
         {
-            var (scenario, request, timeout, processStarted, childStarted, measured, before) = (launch.Scenario, launch.Request, launch.Timeout, launch.ProcessStarted, launch.ChildStarted, launch.Measured, launch.Before);
+            var request = launch.Request;
             Calls.Add(request);
             return Task.FromResult(script(request) with { Repeat = request.Repeat });
         }
