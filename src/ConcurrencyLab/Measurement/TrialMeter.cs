@@ -12,7 +12,7 @@ namespace ConcurrencyLab.Measurement;
 /// </summary>
 public sealed class TrialMeter : IDisposable
 {
-    private static int s_stopCompiled;
+    private static int _stopCompiled;
 
     private readonly ProcessCounters _counters = new(machine: true);
     private readonly Sampler _sampler;
@@ -255,7 +255,7 @@ public sealed class TrialMeter : IDisposable
     // quick scale: 0.88-1.25 ms from the batch's end to the clock's read, 0.04 ms once compiled).
     private static void CompileStop()
     {
-        if (Interlocked.Exchange(ref s_stopCompiled, 1) == 1)
+        if (Interlocked.Exchange(ref _stopCompiled, 1) == 1)
         {
             return;
         }
