@@ -43,6 +43,32 @@ public sealed class AssemblyArrowsTests
         ],
     };
 
+    // Which assemblies each lab assembly grants its internals to, each grant stated with why in its project file: a new
+    // one fails here until it is added, so every widening of a boundary is reviewed.
+    private static readonly Dictionary<string, string[]> Grants = new(StringComparer.Ordinal)
+    {
+        ["ConcurrencyLab"] =
+        [
+            "ConcurrencyLab.Experiments", "ConcurrencyLab.Charts", "ConcurrencyLab.CommandLine", "ConcurrencyLab.Load", "ConcurrencyLab.Reproduction",
+            "conclab-build-probe", "ConcurrencyLab.Tests", "ConcurrencyLab.IntegrationTests", "ConcurrencyLab.Benchmarks",
+        ],
+        ["ConcurrencyLab.Load"] = ["ConcurrencyLab.CommandLine", "ConcurrencyLab.Tests", "ConcurrencyLab.IntegrationTests"],
+        ["ConcurrencyLab.Reproduction"] = ["ConcurrencyLab.Experiments", "ConcurrencyLab.CommandLine", "ConcurrencyLab.Tests", "ConcurrencyLab.IntegrationTests"],
+        ["ConcurrencyLab.Charts"] = ["ConcurrencyLab.Tests"],
+        ["ConcurrencyLab.CommandLine"] = ["ConcurrencyLab.Tests", "ConcurrencyLab.IntegrationTests"],
+        ["ConcurrencyLab.Experiments"] = ["conclab-build-probe", "ConcurrencyLab.Tests", "ConcurrencyLab.IntegrationTests"],
+    };
+
+    [Fact]
+    public void EachAssembly_GrantsItsInternals_OnlyWhereItsProjectSaysWhy()
+    {
+        foreach (var (name, expected) in Grants)
+        {
+            var granted = Assembly.Load(name).GetCustomAttributes<System.Runtime.CompilerServices.InternalsVisibleToAttribute>().Select(a => a.AssemblyName).ToList();
+            Assert.True(granted.ToHashSet(StringComparer.Ordinal).SetEquals(expected), $"{name} grants its internals to {string.Join(", ", granted.Order(StringComparer.Ordinal))}; this test lists {string.Join(", ", expected.Order(StringComparer.Ordinal))}");
+        }
+    }
+
     [Fact]
     public void EachAssembly_ReferencesOnlyTheLabAssembliesItsLayerAllows()
     {
