@@ -15,7 +15,12 @@ internal static class ClosedLoopStep
     /// Runs <paramref name="connections"/> loops of <paramref name="send"/> for <paramref name="duration"/>, each
     /// request given <paramref name="timeout"/>; the result's offered rate is the rate the loops achieved.
     /// </summary>
-    public static async Task<LoadStep> RunAsync(Func<CancellationToken, Task> send, int connections, TimeSpan duration, TimeSpan timeout, CancellationToken cancellationToken = default)
+    public static async Task<LoadStep> RunAsync(
+        Func<CancellationToken, Task> send,
+        int connections,
+        TimeSpan duration,
+        TimeSpan timeout,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(send);
         ArgumentOutOfRangeException.ThrowIfLessThan(connections, 1);

@@ -464,7 +464,12 @@ internal static class LoadRun
 
         // A fresh service first where the last step did not keep up; then a warm-up at the rate, and the measured step.
         // Null when there is no service to load.
-        private async Task<StepOutcome?> StepAsync(Func<CancellationToken, Task> send, double rate, int seed, CancellationToken cancellationToken, int? connections = null)
+        private async Task<StepOutcome?> StepAsync(
+            Func<CancellationToken, Task> send,
+            double rate,
+            int seed,
+            CancellationToken cancellationToken,
+            int? connections = null)
         {
             // A service that ended by itself between steps is recorded, not started again: its death is a finding.
             if (_service is { HasExited: true } gone)

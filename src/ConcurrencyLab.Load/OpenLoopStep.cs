@@ -30,7 +30,14 @@ internal static class OpenLoopStep
     /// <param name="seed">The Poisson schedule's seed.</param>
     /// <param name="timeout">How long one request may take before it is counted as timed out and abandoned.</param>
     /// <param name="cancellationToken">Stops the schedule; the requests under way are then abandoned.</param>
-    public static async Task<LoadStep> RunAsync(Func<CancellationToken, Task> send, double ratePerSecond, TimeSpan duration, Arrivals arrivals, int seed, TimeSpan timeout, CancellationToken cancellationToken = default)
+    public static async Task<LoadStep> RunAsync(
+        Func<CancellationToken, Task> send,
+        double ratePerSecond,
+        TimeSpan duration,
+        Arrivals arrivals,
+        int seed,
+        TimeSpan timeout,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(send);
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
@@ -95,7 +102,12 @@ internal static class OpenLoopStep
 
     // One request, timed from its intended time (null: from its send, as in a closed loop, where a request is meant to
     // go when it goes and cannot be late).
-    internal static async Task One(Func<CancellationToken, Task> send, long? intendedAt, TimeSpan timeout, Recording recording, CancellationToken cancellationToken)
+    internal static async Task One(
+        Func<CancellationToken, Task> send,
+        long? intendedAt,
+        TimeSpan timeout,
+        Recording recording,
+        CancellationToken cancellationToken)
     {
         var sentAt = Stopwatch.GetTimestamp();
         var intended = intendedAt ?? sentAt;

@@ -91,7 +91,13 @@ internal sealed partial class StartedService : IAsyncDisposable
     /// <paramref name="ready"/> answers with success; throws <see cref="InvalidOperationException"/> with its last
     /// lines of output when it exits first or does not answer within <paramref name="timeout"/>.
     /// </summary>
-    public static async Task<StartedService> StartAsync(string command, Uri ready, TimeSpan timeout, RuntimeEventSession? session, string? allowHost, CancellationToken cancellationToken)
+    public static async Task<StartedService> StartAsync(
+        string command,
+        Uri ready,
+        TimeSpan timeout,
+        RuntimeEventSession? session,
+        string? allowHost,
+        CancellationToken cancellationToken)
     {
         var words = Words(command);
         if (words.Count == 0)

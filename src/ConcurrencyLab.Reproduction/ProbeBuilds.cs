@@ -83,7 +83,13 @@ internal sealed class ProbeBuilds
         }
     }
 
-    private async Task<RunResult> BuildAndTimeAsync(Scenario scenario, ClaimRun run, bool quick, ParameterValues parameters, string buildsFolder, CancellationToken cancellationToken)
+    private async Task<RunResult> BuildAndTimeAsync(
+        Scenario scenario,
+        ClaimRun run,
+        bool quick,
+        ParameterValues parameters,
+        string buildsFolder,
+        CancellationToken cancellationToken)
     {
         var started = DateTimeOffset.UtcNow;
         var builds = new List<(ProbeBuild Build, string[]? Command, string? Problem)>();
@@ -177,7 +183,11 @@ internal sealed class ProbeBuilds
     // The builds share one artifacts folder, one after the other, so the libraries the probe references are compiled
     // once, not once a build: the delay post's four builds took 126 s this way against 158 s apart, one after the other,
     // each build's output the same size to within 1 KB.
-    private async Task<(string[]? Command, string? Problem)> PublishAsync(ProbeBuild build, string folder, string artifacts, CancellationToken cancellationToken)
+    private async Task<(string[]? Command, string? Problem)> PublishAsync(
+        ProbeBuild build,
+        string folder,
+        string artifacts,
+        CancellationToken cancellationToken)
     {
         var output = Path.Combine(folder, "app");
         var arguments = new List<string>
@@ -219,7 +229,14 @@ internal sealed class ProbeBuilds
     }
 
     // One trial in a fresh process of a build: the probe's one line of JSON, or why there is none.
-    private static async Task<TrialResult> TrialAsync(string[] command, Scenario scenario, string variant, ParameterValues parameters, ClaimRun run, TimeSpan timeout, CancellationToken cancellationToken)
+    private static async Task<TrialResult> TrialAsync(
+        string[] command,
+        Scenario scenario,
+        string variant,
+        ParameterValues parameters,
+        ClaimRun run,
+        TimeSpan timeout,
+        CancellationToken cancellationToken)
     {
         var arguments = command.Skip(1).Concat([scenario.Name, variant, RunOptions.DefaultSeed.ToString(CultureInfo.InvariantCulture)]).Concat(parameters.Values.Select(p => $"{p.Key}={p.Value}")).ToList();
         var (exitCode, text) = await RunToEndAsync(command[0], arguments, Environment(run), timeout, cancellationToken).ConfigureAwait(false);
@@ -257,7 +274,12 @@ internal sealed class ProbeBuilds
 
     // Starts a program, reads both its streams to the end, and waits for it; exit code null when it was stopped at
     // the timeout. Stopped or cancelled, it is killed with its children: a run leaves no process behind.
-    private static async Task<(int? ExitCode, string Output)> RunToEndAsync(string program, IEnumerable<string> arguments, IReadOnlyDictionary<string, string>? environment, TimeSpan timeout, CancellationToken cancellationToken)
+    private static async Task<(int? ExitCode, string Output)> RunToEndAsync(
+        string program,
+        IEnumerable<string> arguments,
+        IReadOnlyDictionary<string, string>? environment,
+        TimeSpan timeout,
+        CancellationToken cancellationToken)
     {
         var info = new ProcessStartInfo(program) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, CreateNoWindow = true };
         foreach (var argument in arguments)

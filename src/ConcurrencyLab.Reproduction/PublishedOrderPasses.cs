@@ -92,7 +92,11 @@ internal sealed class PublishedOrderPasses
     }
 
     // One variant result per variant and processor count, holding the trials of every pass, summarised as any run's.
-    internal static ScenarioResult Merge(Scenario scenario, ScenarioResult template, IReadOnlyList<string> names, IReadOnlyList<(int? Cores, List<ScenarioResult> Passes)> byCores)
+    internal static ScenarioResult Merge(
+        Scenario scenario,
+        ScenarioResult template,
+        IReadOnlyList<string> names,
+        IReadOnlyList<(int? Cores, List<ScenarioResult> Passes)> byCores)
     {
         // Named by processor count as a sweep names them, when there are several counts to tell apart.
         var swept = RuntimeSettings.Cores.Parameter;
@@ -139,7 +143,13 @@ internal sealed class PublishedOrderPasses
     }
 
     // One pass: the program again, in one process, in the published order; its results file, or why there is none.
-    private async Task<(RunResult? Result, string? Problem)> RunPassAsync(Scenario scenario, ClaimRun run, bool quick, int? cores, string folder, CancellationToken cancellationToken)
+    private async Task<(RunResult? Result, string? Problem)> RunPassAsync(
+        Scenario scenario,
+        ClaimRun run,
+        bool quick,
+        int? cores,
+        string folder,
+        CancellationToken cancellationToken)
     {
         var arguments = new List<string> { "run", scenario.Name, "--in-process", "--fixed-order", "--variants", string.Join(",", run.VariantsAt(quick)), "--repeat", "1", "--warmup", "0", "--no-prime", "--plain", "--out", folder };
         var trialTimeout = run.TrialTimeoutAt(quick);

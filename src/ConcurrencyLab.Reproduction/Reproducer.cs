@@ -29,7 +29,13 @@ internal sealed class Reproducer
     /// <param name="say">Where a line goes when a run starts, or cannot be made.</param>
     /// <param name="logger">Where the runner says what goes wrong outside a trial.</param>
     /// <param name="builds">How runs in builds of the trial probe are made; null for the probe found above this program.</param>
-    public Reproducer(Func<RunOptions, IRunObserver?> observer, PublishedOrderPasses passes, IReadOnlyList<ChartFormat> chartFormats, Action<string> say, ILogger? logger = null, ProbeBuilds? builds = null)
+    public Reproducer(
+        Func<RunOptions, IRunObserver?> observer,
+        PublishedOrderPasses passes,
+        IReadOnlyList<ChartFormat> chartFormats,
+        Action<string> say,
+        ILogger? logger = null,
+        ProbeBuilds? builds = null)
     {
         _builds = builds ?? new ProbeBuilds(say);
         _say = say;
@@ -154,7 +160,11 @@ internal sealed class Reproducer
     /// reproduction measured into <paramref name="from"/> (each run's <c>results.json</c>, read as any results file
     /// is: one that cannot be read leaves its claims unjudged, with why). Nothing is run.
     /// </summary>
-    public static ReproductionResult JudgeAgain(IReadOnlyList<Scenario> scenarios, bool quick, string from, IReadOnlyDictionary<string, RunResult>? read = null)
+    public static ReproductionResult JudgeAgain(
+        IReadOnlyList<Scenario> scenarios,
+        bool quick,
+        string from,
+        IReadOnlyDictionary<string, RunResult>? read = null)
     {
         ArgumentNullException.ThrowIfNull(scenarios);
         var rows = new List<ClaimVerdict>();

@@ -18,7 +18,10 @@ public static class Lab
     /// process, under <see cref="RunOptions.InProcess"/>), and returns the summarised results; throws
     /// <see cref="ArgumentException"/> with the plan's problems, one per line, when the options are not good.
     /// </summary>
-    public static async Task<RunResult> MeasureAsync(IReadOnlyList<Scenario> scenarios, RunOptions options, CancellationToken cancellationToken = default)
+    public static async Task<RunResult> MeasureAsync(
+        IReadOnlyList<Scenario> scenarios,
+        RunOptions options,
+        CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(scenarios);
         ArgumentNullException.ThrowIfNull(options);
@@ -35,7 +38,12 @@ public static class Lab
     /// <c>conclab reproduce</c>): the plan's trials executed as <paramref name="options"/> say (in child processes
     /// unless in-process), then summarised, the answers and the claims' verdicts with them.
     /// </summary>
-    internal static async Task<RunResult> MeasureAsync(RunPlan plan, RunOptions options, IRunObserver? observer, Microsoft.Extensions.Logging.ILogger? logger, CancellationToken cancellationToken)
+    internal static async Task<RunResult> MeasureAsync(
+        RunPlan plan,
+        RunOptions options,
+        IRunObserver? observer,
+        Microsoft.Extensions.Logging.ILogger? logger,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(options);

@@ -29,7 +29,12 @@ internal static class LoadCommand
         return load;
     }
 
-    private static async Task<int> ExecuteAsync(IAnsiConsole console, LabProgramOptions settings, Switches switches, ParseResult parse, CancellationToken cancellationToken)
+    private static async Task<int> ExecuteAsync(
+        IAnsiConsole console,
+        LabProgramOptions settings,
+        Switches switches,
+        ParseResult parse,
+        CancellationToken cancellationToken)
     {
         var errors = new List<string>();
 

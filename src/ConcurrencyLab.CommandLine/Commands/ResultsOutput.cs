@@ -29,7 +29,12 @@ internal static class ResultsOutput
     /// <paramref name="jsonPath"/> too, when given), says on <paramref name="console"/> where, and returns what could
     /// not be written, one line each; one file's failure does not stop the others.
     /// </summary>
-    public static IReadOnlyList<string> Write(IAnsiConsole console, RunResult result, string folder, string? jsonPath, IEnumerable<ChartFormat> chartFormats)
+    public static IReadOnlyList<string> Write(
+        IAnsiConsole console,
+        RunResult result,
+        string folder,
+        string? jsonPath,
+        IEnumerable<ChartFormat> chartFormats)
     {
         var failures = Exporters.ExportAll(result, folder, Exporters.Default, chartFormats, out var written);
         if (jsonPath is not null)

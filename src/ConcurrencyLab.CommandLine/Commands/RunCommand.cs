@@ -190,7 +190,12 @@ internal static class RunCommand
     };
 
     // The planned run: measured through the one pipeline, shown, written, and held to its thresholds last.
-    private static async Task<int> RunAsync(IAnsiConsole console, LabProgramOptions settings, RunRequest request, RunPlan plan, CancellationToken cancellationToken)
+    private static async Task<int> RunAsync(
+        IAnsiConsole console,
+        LabProgramOptions settings,
+        RunRequest request,
+        RunPlan plan,
+        CancellationToken cancellationToken)
     {
         var (options, columns, thresholds, live, jsonPath) = (request.Options, request.Columns, request.Thresholds, request.Live, request.JsonPath);
 
@@ -258,7 +263,13 @@ internal static class RunCommand
         return breaches.Count > 0 ? ExitCode.ThresholdFailed : allOk && failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
     }
 
-    private static async Task<RunResult> RunLiveAsync(IAnsiConsole console, RunOptions options, ConsoleErrorLogger logger, RunPlan plan, bool crank, CancellationToken cancellationToken)
+    private static async Task<RunResult> RunLiveAsync(
+        IAnsiConsole console,
+        RunOptions options,
+        ConsoleErrorLogger logger,
+        RunPlan plan,
+        bool crank,
+        CancellationToken cancellationToken)
     {
         RunResult? record = null;
         await LiveSession.Show(console, plan, async observer =>

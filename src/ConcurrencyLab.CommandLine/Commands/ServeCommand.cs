@@ -43,7 +43,12 @@ internal static class ServeCommand
         return serve;
     }
 
-    private static async Task<int> ExecuteAsync(StandaloneService service, Switches switches, IReadOnlyList<(Parameter Descriptor, Option Option)> parameterOptions, ParseResult parse, CancellationToken cancellationToken)
+    private static async Task<int> ExecuteAsync(
+        StandaloneService service,
+        Switches switches,
+        IReadOnlyList<(Parameter Descriptor, Option Option)> parameterOptions,
+        ParseResult parse,
+        CancellationToken cancellationToken)
     {
         var errors = new List<string>();
         var values = ParameterValues.Create(service.Parameters, ParameterOptions.Read(parse, parameterOptions), quick: false, out var parameterErrors);

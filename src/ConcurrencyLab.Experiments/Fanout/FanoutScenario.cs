@@ -358,7 +358,10 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
 
     // The two services, started side by side; when either fails, the one that started is ended and the first
     // failure thrown.
-    private static async Task<(ServiceProcess External, ServiceProcess Product)> StartServicesAsync(TrialContext context, int requests, CancellationToken cancellationToken)
+    private static async Task<(ServiceProcess External, ServiceProcess Product)> StartServicesAsync(
+        TrialContext context,
+        int requests,
+        CancellationToken cancellationToken)
     {
         var parameters = context.Parameters;
         var launcher = SelfLauncher.Current();
@@ -402,7 +405,13 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     // through here too, one at a time and unmeasured (no meter): the region then ends on code already compiled, where
     // its first run had compiled this method's resumption (its state machine's box, five methods) after the last
     // answer, 0.9-1.3 ms of every trial's wall time.
-    private static async Task<RequestResult[]> BurstAsync(HttpClient client, string endpoint, int firstId, int requests, TrialMeter? meter, CancellationToken cancellationToken)
+    private static async Task<RequestResult[]> BurstAsync(
+        HttpClient client,
+        string endpoint,
+        int firstId,
+        int requests,
+        TrialMeter? meter,
+        CancellationToken cancellationToken)
     {
         meter?.Start();
         var origin = Stopwatch.GetTimestamp();
@@ -437,7 +446,12 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
 
     // The burst against a product service someone else started (--product-url): the client's side only, as a trial
     // against services of its own measures it.
-    private static async Task<TrialOutcome> RunAgainstAsync(Uri product, TrialContext context, string endpoint, int requests, CancellationToken cancellationToken)
+    private static async Task<TrialOutcome> RunAgainstAsync(
+        Uri product,
+        TrialContext context,
+        string endpoint,
+        int requests,
+        CancellationToken cancellationToken)
     {
         var parameters = context.Parameters;
         // The lab's guarded handler: the address connected to is loopback or the one --allow-host names, and a redirect
@@ -522,7 +536,12 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     // (instrumented, then optimized): rounds of 40 calls, with --warm-pause-ms after each, leave it room for both.
     private const int PrimeRound = 40;
 
-    private static async Task<RequestResult> RequestAsync(HttpClient client, string endpoint, int id, long origin, CancellationToken cancellationToken)
+    private static async Task<RequestResult> RequestAsync(
+        HttpClient client,
+        string endpoint,
+        int id,
+        long origin,
+        CancellationToken cancellationToken)
     {
         try
         {

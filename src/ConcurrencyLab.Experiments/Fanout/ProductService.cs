@@ -207,7 +207,12 @@ internal static class ProductService
 /// minimum threads (0 leaves the default), the shared client's connection limit, and how long a call to the
 /// external service may take before it fails (HttpClient's own default is 100 s).
 /// </summary>
-internal sealed record ProductServiceSettings(string ExternalBaseAddress, string ExternalHttp2Address, int MinThreads, int MaxConnections, double CallTimeoutSeconds = 100)
+internal sealed record ProductServiceSettings(
+    string ExternalBaseAddress,
+    string ExternalHttp2Address,
+    int MinThreads,
+    int MaxConnections,
+    double CallTimeoutSeconds = 100)
 {
     /// <summary>Hosts other than loopback the external service may be on: those the user named to <c>conclab serve --allow-host</c>.</summary>
     public IReadOnlyList<string>? AllowedHosts { get; init; }

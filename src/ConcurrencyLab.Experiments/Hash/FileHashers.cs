@@ -129,7 +129,12 @@ internal static class FileHashers
         return [.. results];
     }
 
-    private static void Work(ChannelReader<string> files, System.Collections.Concurrent.ConcurrentQueue<FileHash> results, HashMode mode, int bufferSize, CancellationToken cancellationToken)
+    private static void Work(
+        ChannelReader<string> files,
+        System.Collections.Concurrent.ConcurrentQueue<FileHash> results,
+        HashMode mode,
+        int bufferSize,
+        CancellationToken cancellationToken)
     {
         // Each direct worker keeps one aligned buffer for all its files.
         using var direct = mode == HashMode.Direct ? new AlignedBuffer(DirectBufferSize, DirectIo.Alignment) : null;
@@ -141,7 +146,11 @@ internal static class FileHashers
         }
     }
 
-    private static async Task WorkAsync(ChannelReader<string> files, System.Collections.Concurrent.ConcurrentQueue<FileHash> results, int bufferSize, CancellationToken cancellationToken)
+    private static async Task WorkAsync(
+        ChannelReader<string> files,
+        System.Collections.Concurrent.ConcurrentQueue<FileHash> results,
+        int bufferSize,
+        CancellationToken cancellationToken)
     {
         await foreach (var path in files.ReadAllAsync(cancellationToken).ConfigureAwait(false))
         {

@@ -252,7 +252,14 @@ internal sealed class FileSet : IDisposable
         return entries;
     }
 
-    private static FileSetEntry WriteFile(string folder, int index, FileSetSpec spec, byte[] buffer, RunJournal.JournalClaim? claim, Lock journal, CancellationToken cancellationToken)
+    private static FileSetEntry WriteFile(
+        string folder,
+        int index,
+        FileSetSpec spec,
+        byte[] buffer,
+        RunJournal.JournalClaim? claim,
+        Lock journal,
+        CancellationToken cancellationToken)
     {
         // Gigabytes take a minute: a cancelled run stops between files, and the half-written set is deleted.
         cancellationToken.ThrowIfCancellationRequested();

@@ -208,7 +208,12 @@ internal sealed record HashBounds
     /// A reader's failure is thrown here, after every reader has stopped, never on a thread of its own where it
     /// would end the process; cancellation stops the readers between files.
     /// </summary>
-    private static (double MibPerSec, double CpuMsPerMib) ReadRate(IReadOnlyList<string> paths, long totalBytes, int readers, bool direct, CancellationToken cancellationToken)
+    private static (double MibPerSec, double CpuMsPerMib) ReadRate(
+        IReadOnlyList<string> paths,
+        long totalBytes,
+        int readers,
+        bool direct,
+        CancellationToken cancellationToken)
     {
         var queue = new System.Collections.Concurrent.ConcurrentQueue<string>(paths);
         var failures = new System.Collections.Concurrent.ConcurrentQueue<Exception>();

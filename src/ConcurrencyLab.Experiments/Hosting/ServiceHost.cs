@@ -181,7 +181,11 @@ internal static class ServiceHost
     /// from. Throws <see cref="ArgumentException"/> for settings it cannot serve with, <see cref="IOException"/> when
     /// it cannot listen.
     /// </summary>
-    internal static async Task ServeStandaloneAsync<TSettings>(ServiceDefinition<TSettings> service, TSettings settings, StandaloneRequest request, CancellationToken cancellationToken)
+    internal static async Task ServeStandaloneAsync<TSettings>(
+        ServiceDefinition<TSettings> service,
+        TSettings settings,
+        StandaloneRequest request,
+        CancellationToken cancellationToken)
     {
         var (app, listening) = Build(request.Http1, request.Http2);
         await using var _ = app;

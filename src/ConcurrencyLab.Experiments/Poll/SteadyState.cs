@@ -49,7 +49,13 @@ internal static class SteadyState
     /// <param name="stepMs">How far apart the window ends tried are.</param>
     /// <param name="endMs">The end of sending.</param>
     /// <param name="allowedLagMs">How much later than the sends its starts are counted (<see cref="AllowedLagMs"/>).</param>
-    public static double? FirstReachedMs(IReadOnlyList<double> sentMs, IReadOnlyList<double> startedMs, double windowMs, double stepMs, double endMs, double allowedLagMs)
+    public static double? FirstReachedMs(
+        IReadOnlyList<double> sentMs,
+        IReadOnlyList<double> startedMs,
+        double windowMs,
+        double stepMs,
+        double endMs,
+        double allowedLagMs)
     {
         ArgumentNullException.ThrowIfNull(sentMs);
         ArgumentNullException.ThrowIfNull(startedMs);

@@ -93,7 +93,10 @@ internal static class Decide
     /// A claim about several cases that may hold for some only (a form, a variant): every part must be decided, or
     /// it could not be judged; then it holds, does not, or holds only for the parts named by <paramref name="condition"/>.
     /// </summary>
-    public static Judgement Each(IReadOnlyList<(string Part, Judgement Judgement)> parts, Func<IReadOnlyList<string>, string> condition, string? why = null)
+    public static Judgement Each(
+        IReadOnlyList<(string Part, Judgement Judgement)> parts,
+        Func<IReadOnlyList<string>, string> condition,
+        string? why = null)
     {
         ArgumentNullException.ThrowIfNull(parts);
         ArgumentNullException.ThrowIfNull(condition);

@@ -41,7 +41,12 @@ internal static class PostJudge
     /// <param name="runs">The post's other runs by key, for a claim that compares two (a reproduction has them; a plain run does not).</param>
     /// <param name="machine">The machine that measured the run; null for this one.</param>
     /// <param name="settings">How the run was made; null where it is not known.</param>
-    public static IReadOnlyList<ClaimResult> Judge(Scenario scenario, ScenarioResult result, IReadOnlyDictionary<string, ClaimEvidence>? runs = null, EnvironmentInfo? machine = null, RunSettings? settings = null)
+    public static IReadOnlyList<ClaimResult> Judge(
+        Scenario scenario,
+        ScenarioResult result,
+        IReadOnlyDictionary<string, ClaimEvidence>? runs = null,
+        EnvironmentInfo? machine = null,
+        RunSettings? settings = null)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(result);

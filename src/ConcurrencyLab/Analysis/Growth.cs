@@ -12,7 +12,12 @@ internal static class Growth
     /// against the ideal at each (<paramref name="idealsMs"/>, by size; 0 or absent where there is none). A line is
     /// the variants whose keys differ only in the size, named by <paramref name="space"/>.
     /// </summary>
-    public static GrowthResult Of(ScenarioResult scenario, VariantSpace space, string parameter, IReadOnlyList<int> sizes, IReadOnlyDictionary<int, double> idealsMs)
+    public static GrowthResult Of(
+        ScenarioResult scenario,
+        VariantSpace space,
+        string parameter,
+        IReadOnlyList<int> sizes,
+        IReadOnlyDictionary<int, double> idealsMs)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(space);

@@ -297,7 +297,13 @@ internal static class Recommender
     // much slower than the fastest, its work that could not start, the CPU it spent, the limit it set itself; the pool
     // pushed; then a figure of waste. Every rule fires only on figures the run measured, and a reason carries them; a
     // variant much slower for no measured cause is said to be so, and nothing more.
-    private static AvoidReason? ReasonToAvoid(ScenarioResult scenario, VariantResult variant, VariantResult use, VariantResult fastest, bool asFast, int processorCount)
+    private static AvoidReason? ReasonToAvoid(
+        ScenarioResult scenario,
+        VariantResult variant,
+        VariantResult use,
+        VariantResult fastest,
+        bool asFast,
+        int processorCount)
     {
         var failed = variant.Trials.Where(t => t.Status != TrialStatus.Ok).ToList();
         if (failed.Count > 0)
@@ -417,7 +423,12 @@ internal static class Recommender
     // one at a time; the pool's threads all inside items with the cores idle. A cause the figures show is named
     // whenever fewer ran than allowed; with none shown, only far below (half or less) is it said, as not explained.
     // With the cores busy the CPU is the account (CpuBoundOf), not this one.
-    private static CouldNotStart? CouldNotStart(VariantResult variant, VariantSummary summary, InFlightFigures inFlight, double ratio, int processorCount)
+    private static CouldNotStart? CouldNotStart(
+        VariantResult variant,
+        VariantSummary summary,
+        InFlightFigures inFlight,
+        double ratio,
+        int processorCount)
     {
         if (inFlight is not { Allowed: >= 2 and var allowed } || inFlight.Mean >= allowed || inFlight.AtAllowedShare >= AtLimitShare)
         {

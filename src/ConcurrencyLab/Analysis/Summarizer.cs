@@ -286,7 +286,11 @@ internal static class Summarizer
     /// <param name="idealMs">The scenario's ideal; 0 or less when unknown, which leaves efficiency out.</param>
     /// <param name="baselineMedianMs">The baseline's median wall time, when it has one.</param>
     /// <param name="scenarioMetrics">The scenario's own metrics, whose descriptors say how to take their medians.</param>
-    public static VariantSummary? Summarise(IReadOnlyList<TrialResult> trials, double idealMs, double? baselineMedianMs, IReadOnlyList<Metric> scenarioMetrics)
+    public static VariantSummary? Summarise(
+        IReadOnlyList<TrialResult> trials,
+        double idealMs,
+        double? baselineMedianMs,
+        IReadOnlyList<Metric> scenarioMetrics)
     {
         ArgumentNullException.ThrowIfNull(trials);
         ArgumentNullException.ThrowIfNull(scenarioMetrics);

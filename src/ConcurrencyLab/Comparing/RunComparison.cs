@@ -34,7 +34,15 @@ internal enum ComparisonVerdict
 }
 
 /// <summary>One variant of one scenario in both runs.</summary>
-internal sealed record ComparisonRow(string Scenario, string Variant, int OldTrials, int NewTrials, double? OldMedianMs, double? NewMedianMs, double? PValue, ComparisonVerdict Verdict)
+internal sealed record ComparisonRow(
+    string Scenario,
+    string Variant,
+    int OldTrials,
+    int NewTrials,
+    double? OldMedianMs,
+    double? NewMedianMs,
+    double? PValue,
+    ComparisonVerdict Verdict)
 {
     /// <summary>New median over old: above 1 is slower.</summary>
     public double? Ratio => OldMedianMs is > 0 && NewMedianMs is { } current ? current / OldMedianMs : null;

@@ -28,7 +28,13 @@ internal enum RuntimeEventKind
 /// (<see cref="MonitorWaitSource"/> for Monitor.Wait, 0 for a handle).</param>
 /// <param name="Number">A pool adjustment's throughput; a contention stop's duration in nanoseconds (0 where the runtime gives none).</param>
 /// <param name="Reason">A pool adjustment's reason.</param>
-internal readonly record struct RuntimeEvent(long Ticks, RuntimeEventKind Kind, int Thread, int Value = 0, double Number = 0, PoolAdjustmentReason Reason = default)
+internal readonly record struct RuntimeEvent(
+    long Ticks,
+    RuntimeEventKind Kind,
+    int Thread,
+    int Value = 0,
+    double Number = 0,
+    PoolAdjustmentReason Reason = default)
 {
     /// <summary>A wait's source when it is Monitor.Wait, under Task.Wait, SemaphoreSlim, ManualResetEventSlim and CountdownEvent.</summary>
     public const int MonitorWaitSource = 1;
@@ -68,7 +74,15 @@ internal sealed class RuntimeEventLog
     /// last event, for a region that never ended; a null start: from the first), in ticks of <paramref name="ticksPerSecond"/>.
     /// The waits of <paramref name="caller"/>, the thread that began the region, are the join, apart from the work's.
     /// </summary>
-    public RuntimeAccount Account(RuntimeEvents level, long? start, long? regionEnd, long ticksPerSecond, bool complete, string? note, IReadOnlyCollection<int>? labThreads = null, int? caller = null)
+    public RuntimeAccount Account(
+        RuntimeEvents level,
+        long? start,
+        long? regionEnd,
+        long ticksPerSecond,
+        bool complete,
+        string? note,
+        IReadOnlyCollection<int>? labThreads = null,
+        int? caller = null)
     {
         // The lab's own threads (the sampler's timed waits, the watchdog) are not the variant's doing.
         var excluded = labThreads ?? [];

@@ -167,14 +167,22 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// Once the process has exited: the account of each of <paramref name="regions"/> (Stopwatch ticks), such as the
     /// steps of a load run against one service process, with its stack samples read once for them all.
     /// </summary>
-    public Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(IReadOnlyList<(long Start, long End)> regions, string? note, IReadOnlyCollection<int>? excluded = null)
+    public Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(
+        IReadOnlyList<(long Start, long End)> regions,
+        string? note,
+        IReadOnlyCollection<int>? excluded = null)
     {
         ArgumentNullException.ThrowIfNull(regions);
         return AccountsAsync([.. regions.Select(r => ((long?)r.Start, (long?)r.End))], complete: true, note, excluded, caller: null);
     }
 
     // The accounts of regions of the process that ended, its stack samples read once for them all.
-    private async Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(IReadOnlyList<(long? Start, long? End)> regions, bool complete, string? note, IReadOnlyCollection<int>? labThreads, int? caller)
+    private async Task<IReadOnlyList<RuntimeAccount>> AccountsAsync(
+        IReadOnlyList<(long? Start, long? End)> regions,
+        bool complete,
+        string? note,
+        IReadOnlyCollection<int>? labThreads,
+        int? caller)
     {
         var attachNote = await WaitForEventsAsync().ConfigureAwait(false);
         if (attachNote is not null && _sessions.Count == 0)

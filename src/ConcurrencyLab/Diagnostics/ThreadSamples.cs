@@ -35,7 +35,12 @@ internal static class ThreadSamples
     /// first sample) of the samples in <paramref name="nettrace"/>, read once: a trial's region, or a load run's steps
     /// against one service process. The file and its converted copy are deleted.
     /// </summary>
-    public static IReadOnlyList<ThreadTime?> ReadEach(string nettrace, IReadOnlyList<(long? Start, long? End)> regions, IReadOnlyCollection<int> excluded, int? caller = null, IReadOnlyList<LockWait>? lockWaits = null)
+    public static IReadOnlyList<ThreadTime?> ReadEach(
+        string nettrace,
+        IReadOnlyList<(long? Start, long? End)> regions,
+        IReadOnlyCollection<int> excluded,
+        int? caller = null,
+        IReadOnlyList<LockWait>? lockWaits = null)
     {
         ArgumentNullException.ThrowIfNull(regions);
         if (regions.Count == 0)
@@ -51,7 +56,12 @@ internal static class ThreadSamples
     }
 
     // The samples between start and end, each with its state, site and line, and a lock's owner where known.
-    private static List<StackSample> Load(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, IReadOnlyList<LockWait>? lockWaits)
+    private static List<StackSample> Load(
+        string nettrace,
+        long? start,
+        long? end,
+        IReadOnlyCollection<int> excluded,
+        IReadOnlyList<LockWait>? lockWaits)
     {
         var etlx = ConvertedPath(nettrace);
         try

@@ -66,7 +66,11 @@ internal static class Loopback
     /// allowed, in the order the name gave them; refuses, before <paramref name="open"/> is called at all, where no
     /// address is allowed.
     /// </summary>
-    internal static async ValueTask<Stream> ConnectAsync(DnsEndPoint endpoint, IReadOnlyCollection<string> allowed, Func<IPEndPoint, CancellationToken, ValueTask<Stream>> open, CancellationToken cancellationToken)
+    internal static async ValueTask<Stream> ConnectAsync(
+        DnsEndPoint endpoint,
+        IReadOnlyCollection<string> allowed,
+        Func<IPEndPoint, CancellationToken, ValueTask<Stream>> open,
+        CancellationToken cancellationToken)
     {
         var addresses = IPAddress.TryParse(endpoint.Host.Trim('[', ']'), out var literal)
             ? [literal]

@@ -327,7 +327,13 @@ public static class StandardMetrics
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>
-    internal static MetricValues Read(Measurements process, LatencyPercentiles? latency, double? longestItemMs = null, double? callerMs = null, double? firstItemMs = null, ItemsInFlight? inFlight = null)
+    internal static MetricValues Read(
+        Measurements process,
+        LatencyPercentiles? latency,
+        double? longestItemMs = null,
+        double? callerMs = null,
+        double? firstItemMs = null,
+        ItemsInFlight? inFlight = null)
     {
         ArgumentNullException.ThrowIfNull(process);
         var trial = new MeasuredTrial(process, latency, longestItemMs, callerMs, firstItemMs, inFlight);

@@ -568,7 +568,13 @@ internal sealed record OverTimeChart : Chart
     /// pool's injections in the same trials are <see cref="Marks"/>. With <paramref name="ofService"/>, the
     /// samples and the runtime's account are those of the trial's service process, over the same region.
     /// </summary>
-    public static OverTimeChart? From(ScenarioResult scenario, string kind, string quantity, Func<Measurement.Sample, double> value, bool markInjections = false, bool ofService = false)
+    public static OverTimeChart? From(
+        ScenarioResult scenario,
+        string kind,
+        string quantity,
+        Func<Measurement.Sample, double> value,
+        bool markInjections = false,
+        bool ofService = false)
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(value);

@@ -30,7 +30,13 @@ public static class Exporters
 
     /// <summary>The overload that takes chart formats, stopping between files once <paramref name="cancellationToken"/>
     /// is cancelled (each file written is whole).</summary>
-    internal static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, IEnumerable<ChartFormat> chartFormats, out IReadOnlyList<string> written, CancellationToken cancellationToken)
+    internal static IReadOnlyList<string> ExportAll(
+        RunResult run,
+        string folder,
+        IEnumerable<IExporter> exporters,
+        IEnumerable<ChartFormat> chartFormats,
+        out IReadOnlyList<string> written,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(run);
         ArgumentNullException.ThrowIfNull(exporters);

@@ -11,7 +11,12 @@ namespace ConcurrencyLab.Reporting;
 /// <param name="Numeric">For each column, whether it holds numbers (right-aligned).</param>
 /// <param name="Rows">The rows, a cell per header.</param>
 /// <param name="Audience">Which reports show it.</param>
-internal sealed record TextTable(string Kind, IReadOnlyList<string> Headers, IReadOnlyList<bool> Numeric, IReadOnlyList<IReadOnlyList<string>> Rows, Audience Audience = Audience.All) : Block(Audience)
+internal sealed record TextTable(
+    string Kind,
+    IReadOnlyList<string> Headers,
+    IReadOnlyList<bool> Numeric,
+    IReadOnlyList<IReadOnlyList<string>> Rows,
+    Audience Audience = Audience.All) : Block(Audience)
 {
     /// <summary>Which rows a reader's eye belongs on (a load step that did not keep up), by row; empty for none.</summary>
     public IReadOnlyList<bool> Flagged { get; init; } = [];

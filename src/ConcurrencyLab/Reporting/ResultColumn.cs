@@ -11,7 +11,13 @@ namespace ConcurrencyLab.Reporting;
 /// <param name="Direction">Which way is better.</param>
 /// <param name="Visibility">Whether the console table shows it too, or only Markdown and HTML.</param>
 /// <param name="Format">Renders the cell for a variant of a scenario; empty when there is nothing to show.</param>
-internal sealed record ResultColumn(string Id, string Header, string Unit, MetricDirection Direction, MetricVisibility Visibility, Func<ScenarioResult, VariantResult, string> Format)
+internal sealed record ResultColumn(
+    string Id,
+    string Header,
+    string Unit,
+    MetricDirection Direction,
+    MetricVisibility Visibility,
+    Func<ScenarioResult, VariantResult, string> Format)
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 

@@ -27,7 +27,10 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
     private readonly RuntimeEvents _events;
     private readonly IReadOnlyDictionary<string, string> _environment;
 
-    public ChildProcessTrialExecutor(SelfLauncher launcher, RuntimeEvents events = RuntimeEvents.Off, IReadOnlyDictionary<string, string>? environment = null)
+    public ChildProcessTrialExecutor(
+        SelfLauncher launcher,
+        RuntimeEvents events = RuntimeEvents.Off,
+        IReadOnlyDictionary<string, string>? environment = null)
     {
         _launcher = launcher ?? throw new ArgumentNullException(nameof(launcher));
         _events = events;

@@ -22,7 +22,12 @@ internal static class DegreeSearch
     /// Runs the searches <paramref name="plan"/> asks for, each probe through a runner <paramref name="runner"/>
     /// makes, and gives the plan with the degrees found and, in each scenario's plan, its searches.
     /// </summary>
-    public static async Task<RunPlan> RunAsync(RunPlan plan, Func<Runner> runner, int processorCount, IRunObserver? observer, CancellationToken cancellationToken)
+    public static async Task<RunPlan> RunAsync(
+        RunPlan plan,
+        Func<Runner> runner,
+        int processorCount,
+        IRunObserver? observer,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(runner);
@@ -48,7 +53,13 @@ internal static class DegreeSearch
     }
 
     // One scenario's searches, in rounds of probes; its plan with the degrees found, or null when the run was cancelled.
-    private static async Task<ScenarioPlan?> SearchAsync(RunPlan plan, ScenarioPlan scenarioPlan, Func<Runner> runner, int processorCount, IRunObserver? observer, CancellationToken cancellationToken)
+    private static async Task<ScenarioPlan?> SearchAsync(
+        RunPlan plan,
+        ScenarioPlan scenarioPlan,
+        Func<Runner> runner,
+        int processorCount,
+        IRunObserver? observer,
+        CancellationToken cancellationToken)
     {
         // The plan's own space: a variant made at a degree keeps the run's sweeps (--cores, --grow) in its name.
         var space = scenarioPlan.Space ?? scenarioPlan.Scenario.Variants(scenarioPlan.Parameters);
@@ -105,7 +116,12 @@ internal static class DegreeSearch
     }
 
     // What one round's probes measured, told to each strategy's probe (and to the display).
-    private static void RecordRound(RunRecord record, List<(Group Group, int Degree, Variant Variant)> variants, Dictionary<Group, DegreeProbe> probes, string scenario, IRunObserver? observer)
+    private static void RecordRound(
+        RunRecord record,
+        List<(Group Group, int Degree, Variant Variant)> variants,
+        Dictionary<Group, DegreeProbe> probes,
+        string scenario,
+        IRunObserver? observer)
     {
         var measured = record.Scenarios.SingleOrDefault()?.Variants.ToDictionary(v => v.Variant.Name, v => v.Trials) ?? [];
         foreach (var (group, degree, variant) in variants)
@@ -132,7 +148,12 @@ internal static class DegreeSearch
     }
 
     // The scenario's plan once searched: the degree found in place of each group's degrees, its searches, and notes.
-    private static ScenarioPlan Searched(ScenarioPlan scenarioPlan, VariantSpace space, List<IGrouping<Group, Variant>> groups, Dictionary<Group, DegreeProbe> probes, SortedSet<string> probeNotes)
+    private static ScenarioPlan Searched(
+        ScenarioPlan scenarioPlan,
+        VariantSpace space,
+        List<IGrouping<Group, Variant>> groups,
+        Dictionary<Group, DegreeProbe> probes,
+        SortedSet<string> probeNotes)
     {
         var members = groups.ToDictionary(g => g.Key);
         var found = groups.Select(g => (Group: g.Key, Probe: probes[g.Key])).Where(g => g.Probe.Best is not null).ToList();

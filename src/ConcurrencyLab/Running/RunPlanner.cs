@@ -24,7 +24,12 @@ internal static partial class RunPlanner
     /// each setting named by <paramref name="naming"/> (from a <see cref="RunOptions"/> member's name, or
     /// <c>RuntimeSettings</c> for the runtime's settings together): the command line names its flags, code its members.
     /// </summary>
-    public static bool TryCreate(RunOptions options, IReadOnlyList<Scenario> catalog, Func<string, string> naming, out RunPlan plan, out IReadOnlyList<string> errors)
+    public static bool TryCreate(
+        RunOptions options,
+        IReadOnlyList<Scenario> catalog,
+        Func<string, string> naming,
+        out RunPlan plan,
+        out IReadOnlyList<string> errors)
     {
         ArgumentNullException.ThrowIfNull(options);
         ArgumentNullException.ThrowIfNull(catalog);
@@ -367,7 +372,14 @@ internal static partial class RunPlanner
 
     // The variants, baseline, notes and ideal of one scenario whose parameters are valid; null, with the problems
     // added, when a variant or the baseline named cannot run.
-    private static ScenarioPlan? PlanScenario(Scenario scenario, ParameterValues parameters, RunOptions options, List<string> problems, Func<string, string> naming, GrowPlan? grow, ref long counted)
+    private static ScenarioPlan? PlanScenario(
+        Scenario scenario,
+        ParameterValues parameters,
+        RunOptions options,
+        List<string> problems,
+        Func<string, string> naming,
+        GrowPlan? grow,
+        ref long counted)
     {
         // The runtime's settings at several values multiply every variant, as a sweep does; so do --grow's sizes
         // of a parameter that is not already a sweep.

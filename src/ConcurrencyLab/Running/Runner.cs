@@ -138,7 +138,11 @@ internal sealed partial class Runner
         }
 
         // A phase's set-up, rounds and tear-down; returns whether the run was cancelled.
-        private async Task<bool> RunPhaseAsync(ParameterValues phaseParameters, IReadOnlyList<Variant> phaseVariants, int? size, CancellationToken cancellationToken)
+        private async Task<bool> RunPhaseAsync(
+            ParameterValues phaseParameters,
+            IReadOnlyList<Variant> phaseVariants,
+            int? size,
+            CancellationToken cancellationToken)
         {
             var at = size is { } s ? $" at {scenarioPlan.Grow!.Name}={s}" : string.Empty;
             RunFixture? fixture = null;
@@ -284,7 +288,12 @@ internal sealed partial class Runner
             }
         }
 
-        private TrialRequest Request(Variant variant, IReadOnlyDictionary<string, string> parameters, double expectedMs, int repeat, ProcessInstance? after) => new()
+        private TrialRequest Request(
+            Variant variant,
+            IReadOnlyDictionary<string, string> parameters,
+            double expectedMs,
+            int repeat,
+            ProcessInstance? after) => new()
         {
             Scenario = scenarioPlan.Scenario.Name,
             Variant = variant,

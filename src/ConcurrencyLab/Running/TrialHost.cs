@@ -146,7 +146,12 @@ internal static class TrialHost
         RunAsync(request, scenario, isolated, watch: null, cancellationToken);
 
     /// <summary>Runs the trial, and hands its meter to <paramref name="watch"/> so a watchdog can time the measured region.</summary>
-    internal static async Task<TrialResult> RunAsync(TrialRequest request, Scenario scenario, bool isolated, TrialWatch? watch, CancellationToken cancellationToken)
+    internal static async Task<TrialResult> RunAsync(
+        TrialRequest request,
+        Scenario scenario,
+        bool isolated,
+        TrialWatch? watch,
+        CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(request);
         ArgumentNullException.ThrowIfNull(scenario);

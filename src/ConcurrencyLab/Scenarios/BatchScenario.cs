@@ -199,7 +199,12 @@ public abstract class BatchScenario : Scenario
         }
     }
 
-    private async Task<TrialOutcome> RunPreparedAsync(TrialContext context, BatchVariant variant, Workload workload, IAsyncDisposable? fixture, CancellationToken cancellationToken)
+    private async Task<TrialOutcome> RunPreparedAsync(
+        TrialContext context,
+        BatchVariant variant,
+        Workload workload,
+        IAsyncDisposable? fixture,
+        CancellationToken cancellationToken)
     {
         if (context.Prime)
         {

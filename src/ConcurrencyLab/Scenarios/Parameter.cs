@@ -49,7 +49,13 @@ public abstract class Parameter
     public abstract string? Check(string text);
 
     /// <summary>A whole number from <paramref name="minimum"/> to <paramref name="maximum"/>.</summary>
-    public static Parameter<int> WholeNumber(string name, int defaultValue, string description, int minimum = int.MinValue, int maximum = int.MaxValue, int? quick = null)
+    public static Parameter<int> WholeNumber(
+        string name,
+        int defaultValue,
+        string description,
+        int minimum = int.MinValue,
+        int maximum = int.MaxValue,
+        int? quick = null)
     {
         var range = new Range(minimum, maximum);
         return new(name, description, Text(defaultValue), quick is { } q ? Text(q) : null, text =>
@@ -62,7 +68,13 @@ public abstract class Parameter
     }
 
     /// <summary>A finite number from <paramref name="minimum"/> to <paramref name="maximum"/>.</summary>
-    public static Parameter<double> Number(string name, double defaultValue, string description, double minimum = double.MinValue, double maximum = double.MaxValue, double? quick = null)
+    public static Parameter<double> Number(
+        string name,
+        double defaultValue,
+        string description,
+        double minimum = double.MinValue,
+        double maximum = double.MaxValue,
+        double? quick = null)
     {
         var range = new Range(minimum, maximum);
         return new(name, description, Text(defaultValue), quick is { } q ? Text(q) : null, text =>

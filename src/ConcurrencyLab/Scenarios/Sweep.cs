@@ -19,7 +19,13 @@ public sealed class Sweep
     /// <param name="minimum">The smallest value accepted.</param>
     /// <param name="maximum">The largest value accepted.</param>
     /// <param name="quick">The values under <c>--quick</c>; the same as <paramref name="values"/> when null.</param>
-    public Sweep(string name, IReadOnlyList<int> values, string description, int minimum = 0, int maximum = int.MaxValue, IReadOnlyList<int>? quick = null)
+    public Sweep(
+        string name,
+        IReadOnlyList<int> values,
+        string description,
+        int minimum = 0,
+        int maximum = int.MaxValue,
+        IReadOnlyList<int>? quick = null)
     {
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentNullException.ThrowIfNull(values);

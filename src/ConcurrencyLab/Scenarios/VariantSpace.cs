@@ -334,7 +334,13 @@ public sealed class VariantSpace
             : (head[..last], null, head[(last + 1)..]);
     }
 
-    private static bool TryRead(string text, VariantFamily family, VariantParameter parameter, string? given, SortedDictionary<string, string> values, out string problem)
+    private static bool TryRead(
+        string text,
+        VariantFamily family,
+        VariantParameter parameter,
+        string? given,
+        SortedDictionary<string, string> values,
+        out string problem)
     {
         var (value, trouble) = parameter.Read(given);
         var lead = family.Parameters.Count > 0 && parameter == family.Parameters[0];
