@@ -56,7 +56,8 @@ internal static class PngCharts
             // image says what it shows, and where and when it was measured.
             var title = chart.Caption is null ? 0 : TitleHeight;
             var caption = chart.Caption is null ? 0 : CaptionHeight;
-            using var surface = SKSurface.Create(new SKImageInfo(Width * Density, (title + plotHeight + layout.Height + caption) * Density, SKColorType.Rgba8888, SKAlphaType.Premul))
+            using var surface = SKSurface.Create(new SKImageInfo(Width * Density, (title + plotHeight + layout.Height + caption) * Density,
+                SKColorType.Rgba8888, SKAlphaType.Premul))
                 ?? throw new InvalidOperationException("SkiaSharp could not make a drawing surface");
             var canvas = surface.Canvas;
             canvas.Clear(SKColors.Transparent);
@@ -195,13 +196,15 @@ internal static class PngCharts
 
         if (chart.Chosen.Count > 0)
         {
-            plot.Add.Markers(chart.Chosen.Select(p => Math.Log2(p.N)).ToArray(), chart.Chosen.Select(p => p.Ms).ToArray(), MarkerShape.OpenCircle, 16, File(ChartPalette.Foreground));
+            plot.Add.Markers(chart.Chosen.Select(p => Math.Log2(p.N)).ToArray(), chart.Chosen.Select(p => p.Ms).ToArray(), MarkerShape.OpenCircle,
+                16, File(ChartPalette.Foreground));
             legend.Add(new LegendEntry("the degree chosen", ChartPalette.Foreground.File, null, Marker: true));
         }
 
         if (chart.IdealPoints.Count > 0)
         {
-            var ideal = plot.Add.ScatterLine(chart.IdealPoints.Select(p => Math.Log2(p.N)).ToArray(), chart.IdealPoints.Select(p => Time(p.Ms)).ToArray());
+            var ideal = plot.Add.ScatterLine(chart.IdealPoints.Select(p => Math.Log2(p.N)).ToArray(), chart.IdealPoints.Select(p => Time(p.Ms))
+                .ToArray());
             ideal.Color = File(ChartPalette.Ideal);
             ideal.LineWidth = 2;
             ideal.LinePattern = Pattern(ChartPalette.IdealDash);
@@ -256,7 +259,8 @@ internal static class PngCharts
         foreach (var group in chart.Marks.GroupBy(m => (m.Series, m.Lowered)))
         {
             var (colour, _) = ChartPalette.StyleOf(group.Key.Series);
-            plot.Add.Markers(group.Select(m => m.TimeMs).ToArray(), group.Select(m => m.Value).ToArray(), group.Key.Lowered ? MarkerShape.OpenCircle : MarkerShape.FilledCircle, 7, File(ChartPalette.Series[colour]));
+            plot.Add.Markers(group.Select(m => m.TimeMs).ToArray(), group.Select(m => m.Value).ToArray(), group.Key.Lowered ? MarkerShape.OpenCircle
+                : MarkerShape.FilledCircle, 7, File(ChartPalette.Series[colour]));
         }
 
         if (chart.Marks.Any(m => !m.Lowered))
@@ -286,7 +290,8 @@ internal static class PngCharts
 
     // A strip's label above it, cut to the image's width.
     private static void StripLabel(Plot plot, string text, double floor, Color ink) =>
-        Label(plot, text.Length <= LongestStripLabel ? text : string.Concat(text.AsSpan(0, LongestStripLabel - 1), "\u2026"), 0, floor + 1 + (StripGap / 2), Alignment.MiddleLeft, ink);
+        Label(plot, text.Length <= LongestStripLabel ? text : string.Concat(text.AsSpan(0, LongestStripLabel - 1), "\u2026"), 0, floor + 1
+            + (StripGap / 2), Alignment.MiddleLeft, ink);
 
     // The axes of strips: time across, no ticks up (each strip has its own scale).
     private static void StripAxes(Plot plot, double maxTimeMs, int count)
@@ -308,7 +313,8 @@ internal static class PngCharts
             var below = new double[row.Timeline.Count];
             for (var state = 0; state < ThreadStateChart.States.Count; state++)
             {
-                var upper = row.Timeline.Select((b, i) => below[i] + (state switch { 0 => b.Running, 1 => b.Waiting, 2 => b.Sleeping, _ => b.Io })).ToArray();
+                var upper = row.Timeline.Select((b, i) => below[i] + (state switch { 0 => b.Running, 1 => b.Waiting, 2 => b.Sleeping, _ => b.Io }))
+                    .ToArray();
                 if (!upper.SequenceEqual(below))
                 {
                     var outline = new List<Coordinates>();
@@ -333,10 +339,12 @@ internal static class PngCharts
 
             foreach (var group in row.Marks.GroupBy(m => m.Lowered))
             {
-                plot.Add.Markers(group.Select(m => m.TimeMs).ToArray(), group.Select(m => Y(m.Value)).ToArray(), group.Key ? MarkerShape.OpenCircle : MarkerShape.FilledCircle, 6, ink);
+                plot.Add.Markers(group.Select(m => m.TimeMs).ToArray(), group.Select(m => Y(m.Value)).ToArray(), group.Key ? MarkerShape.OpenCircle
+                    : MarkerShape.FilledCircle, 6, ink);
             }
 
-            var text = row.Site is null ? $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)})" : $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}): {row.Site}";
+            var text = row.Site is null
+                ? $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)})" : $"{Chart.Label(row.Name)}  (peak {row.Peak.ToString("0.#", System.Globalization.CultureInfo.InvariantCulture)}): {row.Site}";
             StripLabel(plot, text, floor, ink);
         }
 
@@ -347,7 +355,9 @@ internal static class PngCharts
         [
             .. ThreadStateChart.States.Select(s => new LegendEntry(s.Name, ChartPalette.Series[s.Colour].File, null, Marker: false)),
             new LegendEntry(OverTimeChart.RaiseLegend, ChartPalette.Foreground.File, null, Marker: true),
-            .. rows.Any(r => r.Marks.Any(m => m.Lowered)) ? [new LegendEntry(OverTimeChart.LoweringLegend, ChartPalette.Foreground.File, null, Marker: true) { Ring = true }] : Array.Empty<LegendEntry>(),
+            .. rows.Any(r => r.Marks.Any(m => m.Lowered))
+                ? [new LegendEntry(OverTimeChart.LoweringLegend, ChartPalette.Foreground.File, null, Marker: true) { Ring = true }]
+                    : Array.Empty<LegendEntry>(),
         ];
     }
 

@@ -71,7 +71,8 @@ public static class LabProgram
             AnsiConsole.Console.Profile.Width = 100;
         }
 
-        return await CommandLineRoot.InvokeAsync(ImplicitRun(args, scenarios, options), AnsiConsole.Console, scenarios, options).ConfigureAwait(false);
+        return await CommandLineRoot.InvokeAsync(ImplicitRun(args, scenarios, options), AnsiConsole.Console, scenarios, options)
+            .ConfigureAwait(false);
     }
 
     /// <summary>

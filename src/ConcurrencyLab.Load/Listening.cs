@@ -31,7 +31,8 @@ internal static class Listening
             {
                 // A socket descriptor links to "socket:[INODE]", the inode /proc/net/tcp names.
                 var target = new FileInfo(descriptor).LinkTarget;
-                if (target is not null && target.StartsWith("socket:[", StringComparison.Ordinal) && target.EndsWith(']') && sockets.Contains(target[8..^1]))
+                if (target is not null && target.StartsWith("socket:[", StringComparison.Ordinal) && target.EndsWith(']')
+                    && sockets.Contains(target[8..^1]))
                 {
                     return true;
                 }
@@ -63,7 +64,8 @@ internal static class Listening
             {
                 var fields = line.Split(' ', StringSplitOptions.RemoveEmptyEntries);
                 if (fields.Length > 9 && fields[3] == ListenState && fields[1].LastIndexOf(':') is var colon and > 0
-                    && int.TryParse(fields[1].AsSpan(colon + 1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var local) && local == port)
+                    && int.TryParse(fields[1].AsSpan(colon + 1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var local)
+                        && local == port)
                 {
                     inodes.Add(fields[9]);
                 }

@@ -229,7 +229,8 @@ internal sealed partial record LoadOptions
                 problems.Add($"--endpoint '{endpoint.Name}={endpoint.Path}': a name is 1 to 40 letters, digits, '-' or '_'.");
             }
 
-            if (!endpoint.Path.StartsWith('/') || endpoint.Path.StartsWith("//", StringComparison.Ordinal) || endpoint.Path.Any(char.IsControl) || endpoint.Path.Contains(' ', StringComparison.Ordinal)
+            if (!endpoint.Path.StartsWith('/') || endpoint.Path.StartsWith("//", StringComparison.Ordinal) || endpoint.Path.Any(char.IsControl)
+                || endpoint.Path.Contains(' ', StringComparison.Ordinal)
                 || endpoint.Path.Contains('\\', StringComparison.Ordinal) || !SameAuthority(Probe, new Uri(Probe, endpoint.Path.TrimStart('/'))))
             {
                 problems.Add($"--endpoint '{endpoint.Name}={endpoint.Path}': the path must start with a single '/' and hold no spaces or backslashes: it is requested from the service's URL, never elsewhere.");

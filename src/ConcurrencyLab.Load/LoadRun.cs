@@ -54,7 +54,8 @@ internal static class LoadRun
         for (var repeat = 0; repeat < options.Repeat && !cancelled && !gaveUp; repeat++)
         {
             // Rotated each repeat, so no variant always runs first on a cold machine or last on a hot one.
-            var order = options.Variants.Skip(repeat % options.Variants.Count).Concat(options.Variants.Take(repeat % options.Variants.Count)).ToList();
+            var order = options.Variants.Skip(repeat % options.Variants.Count).Concat(options.Variants.Take(repeat % options.Variants.Count))
+                .ToList();
             foreach (var endpoint in order)
             {
                 if (cancellationToken.IsCancellationRequested)
@@ -103,7 +104,8 @@ internal static class LoadRun
             Command = options.Starts.Count > 0 ? e.Command : null,
             SloMs = slos[e.Name] is { } slo ? Math.Round(slo, 3) : null,
             Steps = steps[e.Name],
-            Saturation = steps[e.Name].Count > 0 && options.Connections is null ? Saturation.Of(steps[e.Name], slos[e.Name], Environment.ProcessorCount) : null,
+            Saturation = steps[e.Name].Count > 0 && options.Connections is null
+                ? Saturation.Of(steps[e.Name], slos[e.Name], Environment.ProcessorCount) : null,
             Notes = notes[e.Name],
         }).ToList();
         var load = new LoadResult
@@ -218,7 +220,8 @@ internal static class LoadRun
                 {
                     foreach (var rate in options.Rates)
                     {
-                        if (await StepAsync(Send, rate, seed, cancellationToken).ConfigureAwait(false) is not { } outcome || outcome is StepOutcome.Stopped or StepOutcome.Died)
+                        if (await StepAsync(Send, rate, seed, cancellationToken).ConfigureAwait(false) is not { } outcome
+                            || outcome is StepOutcome.Stopped or StepOutcome.Died)
                         {
                             break;
                         }
@@ -235,7 +238,8 @@ internal static class LoadRun
         // events read), or the one at --url. False when it could not be started; the note says why.
         private async Task<bool> StartServiceAsync(CancellationToken cancellationToken)
         {
-            var port = endpoint.Command is not null && (endpoint.Command + options.Ready + options.Url).Contains(LoadOptions.PortPlaceholder, StringComparison.Ordinal)
+            var port = endpoint.Command is not null
+                && (endpoint.Command + options.Ready + options.Url).Contains(LoadOptions.PortPlaceholder, StringComparison.Ordinal)
                 ? StartedService.FreePort().ToString(CultureInfo.InvariantCulture)
                 : null;
             string Concrete(string text) => port is null ? text : text.Replace(LoadOptions.PortPlaceholder, port, StringComparison.Ordinal);
@@ -284,7 +288,8 @@ internal static class LoadRun
 
             try
             {
-                _service = await StartedService.StartAsync(Concrete(command), new Uri(Concrete(options.Ready!)), options.ReadyTimeout, _session, options.AllowHost, cancellationToken).ConfigureAwait(false);
+                _service = await StartedService.StartAsync(Concrete(command), new Uri(Concrete(options.Ready!)), options.ReadyTimeout,
+                    _session, options.AllowHost, cancellationToken).ConfigureAwait(false);
                 observer.ServiceStarted(endpoint.Name, _service.ProcessIds);
             }
             catch (InvalidOperationException ex)
@@ -384,7 +389,8 @@ internal static class LoadRun
             {
                 if (_measured.Count > 0)
                 {
-                    var accounts = await _session.AccountsAsync([.. _measured.Select(m => (m.Start, m.End))], note: null, mains).ConfigureAwait(false);
+                    var accounts = await _session.AccountsAsync([.. _measured.Select(m => (m.Start, m.End))], note: null, mains)
+                        .ConfigureAwait(false);
                     for (var i = 0; i < _measured.Count; i++)
                     {
                         Steps[_measured[i].Index] = Steps[_measured[i].Index] with { Runtime = accounts[i] };

@@ -213,7 +213,8 @@ internal static class OpenLoopStep
         private static LatencyQuantiles? Quantiles(LongHistogram histogram) =>
             histogram.TotalCount == 0
                 ? null
-                : new LatencyQuantiles(Ms(histogram.GetValueAtPercentile(50)), Ms(histogram.GetValueAtPercentile(90)), Ms(histogram.GetValueAtPercentile(99)), Ms(histogram.GetValueAtPercentile(99.9)), Ms(histogram.GetMaxValue()));
+                : new LatencyQuantiles(Ms(histogram.GetValueAtPercentile(50)), Ms(histogram.GetValueAtPercentile(90)),
+                    Ms(histogram.GetValueAtPercentile(99)), Ms(histogram.GetValueAtPercentile(99.9)), Ms(histogram.GetMaxValue()));
 
         private static double Ms(long micros) => micros / 1000.0;
     }

@@ -237,7 +237,8 @@ internal sealed partial class StartedService : IAsyncDisposable
         // its parent leaves behind, and what a killed one leaves is removed once it is gone.
         // With the command in a process group of its own, every process still in that group is stopped too, also one
         // whose parent exited and left it to init, which no tree from the command reaches.
-        var tree = Tree(_process.Id, _grouped).Select(id => (Id: id, Start: ProcessIdentity.StartTimeOf(id))).Concat(_readyTree).Where(t => t.Start is not null).Distinct().ToList();
+        var tree = Tree(_process.Id, _grouped).Select(id => (Id: id, Start: ProcessIdentity.StartTimeOf(id))).Concat(_readyTree)
+            .Where(t => t.Start is not null).Distinct().ToList();
         bool Alive((int Id, string? Start) member) => ProcessIdentity.StartTimeOf(member.Id) == member.Start;
         var killed = false;
         try

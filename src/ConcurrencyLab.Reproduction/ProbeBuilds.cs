@@ -97,7 +97,9 @@ internal sealed class ProbeBuilds
         {
             cancellationToken.ThrowIfCancellationRequested();
             _say($"{run.Key}: building the probe {Name(build)}");
-            var (command, problem) = await PublishAsync(build, Path.Combine(buildsFolder, Name(build)), Path.Combine(buildsFolder, "artifacts"), cancellationToken).ConfigureAwait(false);
+            var (command,
+                problem) = await PublishAsync(build, Path.Combine(buildsFolder, Name(build)), Path.Combine(buildsFolder, "artifacts"),
+                    cancellationToken).ConfigureAwait(false);
             builds.Add((build, command, problem));
         }
 
@@ -105,7 +107,8 @@ internal sealed class ProbeBuilds
         // Each case is the variant with its build as one more value of its key: channel:build=native-aot.
         var space = scenario.Variants(parameters);
         var variants = run.VariantsAt(quick)
-            .Select(name => space.TryParse(name, allowUnavailable: true, out var variant, out var problem) ? variant : throw new ReproductionException($"{run.Key}: {problem}"))
+            .Select(name => space.TryParse(name, allowUnavailable: true, out var variant, out var problem) ? variant
+                : throw new ReproductionException($"{run.Key}: {problem}"))
             .ToList();
         VariantKey InBuild(Variant variant, ProbeBuild build) => variant.Key.With(ProbeBuildValues.Parameter, VariantValue.Of(build.Word()));
         var cases = builds.SelectMany(b => variants.Select(v => (Variant: v, b.Build, b.Command, b.Problem))).ToList();
@@ -198,7 +201,8 @@ internal sealed class ProbeBuilds
             "--disable-build-servers", "-nodeReuse:false", "-p:UseSharedCompilation=false",
 
             // The lab's libraries warn about reflection the probe never reaches; warnings are not this build's errors.
-            "-p:TreatWarningsAsErrors=false", "-p:EnableTrimAnalyzer=false", "-p:EnableAotAnalyzer=false", "-p:EnableSingleFileAnalyzer=false", "-p:GenerateDocumentationFile=false",
+            "-p:TreatWarningsAsErrors=false", "-p:EnableTrimAnalyzer=false", "-p:EnableAotAnalyzer=false", "-p:EnableSingleFileAnalyzer=false",
+                "-p:GenerateDocumentationFile=false",
         };
         var rid = System.Runtime.InteropServices.RuntimeInformation.RuntimeIdentifier;
         arguments.AddRange(build switch
@@ -218,7 +222,8 @@ internal sealed class ProbeBuilds
 
         if (exitCode != 0)
         {
-            var line = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)) ?? $"exit code {exitCode}";
+            var line = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+                .LastOrDefault(l => l.Contains("error", StringComparison.OrdinalIgnoreCase)) ?? $"exit code {exitCode}";
             return (null, line);
         }
 
@@ -238,7 +243,8 @@ internal sealed class ProbeBuilds
         TimeSpan timeout,
         CancellationToken cancellationToken)
     {
-        var arguments = command.Skip(1).Concat([scenario.Name, variant, RunOptions.DefaultSeed.ToString(CultureInfo.InvariantCulture)]).Concat(parameters.Values.Select(p => $"{p.Key}={p.Value}")).ToList();
+        var arguments = command.Skip(1).Concat([scenario.Name, variant, RunOptions.DefaultSeed.ToString(CultureInfo.InvariantCulture)])
+            .Concat(parameters.Values.Select(p => $"{p.Key}={p.Value}")).ToList();
         var (exitCode, text) = await RunToEndAsync(command[0], arguments, Environment(run), timeout, cancellationToken).ConfigureAwait(false);
         if (exitCode is null)
         {
@@ -248,17 +254,20 @@ internal sealed class ProbeBuilds
         var line = text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).LastOrDefault(l => l.StartsWith('{'));
         if (exitCode != 0 || line is null)
         {
-            return TrialResult.Unmeasured(TrialStatus.Failed, $"the probe exited with {exitCode}: {text.Trim().Split('\n').LastOrDefault()}", isolated: true);
+            return TrialResult.Unmeasured(TrialStatus.Failed, $"the probe exited with {exitCode}: {text.Trim().Split('\n').LastOrDefault()}",
+                isolated: true);
         }
 
         try
         {
             using var document = JsonDocument.Parse(line);
             var root = document.RootElement;
-            var metrics = root.GetProperty("metrics").EnumerateObject().Where(p => p.Value.ValueKind == JsonValueKind.Number).ToDictionary(p => p.Name, p => p.Value.GetDouble(), StringComparer.Ordinal);
+            var metrics = root.GetProperty("metrics").EnumerateObject().Where(p => p.Value.ValueKind == JsonValueKind.Number)
+                .ToDictionary(p => p.Name, p => p.Value.GetDouble(), StringComparer.Ordinal);
             return new TrialResult
             {
-                Status = Enum.TryParse<TrialStatus>(root.GetProperty("status").GetString(), ignoreCase: true, out var status) ? status : TrialStatus.Failed,
+                Status = Enum.TryParse<TrialStatus>(root.GetProperty("status").GetString(), ignoreCase: true, out var status) ? status
+                    : TrialStatus.Failed,
                 Error = root.TryGetProperty("error", out var error) ? error.GetString() : null,
                 Isolated = true,
                 ItemsPlanned = root.GetProperty("itemsPlanned").GetInt32(),
@@ -281,7 +290,8 @@ internal sealed class ProbeBuilds
         TimeSpan timeout,
         CancellationToken cancellationToken)
     {
-        var info = new ProcessStartInfo(program) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true, CreateNoWindow = true };
+        var info = new ProcessStartInfo(program) { UseShellExecute = false, RedirectStandardOutput = true, RedirectStandardError = true,
+            CreateNoWindow = true };
         foreach (var argument in arguments)
         {
             info.ArgumentList.Add(argument);

@@ -106,7 +106,8 @@ internal sealed class PublishedOrderPasses
         var variants = new List<VariantResult>();
         foreach (var (cores, passes) in byCores)
         {
-            var baseline = passes.SelectMany(p => p.Variants.Where(v => v.Name == template.Baseline)).SelectMany(v => v.Trials).Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList();
+            var baseline = passes.SelectMany(p => p.Variants.Where(v => v.Name == template.Baseline)).SelectMany(v => v.Trials)
+                .Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList();
             double? baselineMedian = baseline.Count > 0 ? Statistics.MedianEstimate.MedianOf(baseline) : null;
             foreach (var name in names)
             {
@@ -151,7 +152,8 @@ internal sealed class PublishedOrderPasses
         string folder,
         CancellationToken cancellationToken)
     {
-        var arguments = new List<string> { "run", scenario.Name, "--in-process", "--fixed-order", "--variants", string.Join(",", run.VariantsAt(quick)), "--repeat", "1", "--warmup", "0", "--no-prime", "--plain", "--out", folder };
+        var arguments = new List<string> { "run", scenario.Name, "--in-process", "--fixed-order",
+            "--variants", string.Join(",", run.VariantsAt(quick)), "--repeat", "1", "--warmup", "0", "--no-prime", "--plain", "--out", folder };
         var trialTimeout = run.TrialTimeoutAt(quick);
         arguments.AddRange(["--trial-timeout", trialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)]);
         if (quick)

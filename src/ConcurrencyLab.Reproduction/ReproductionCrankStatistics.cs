@@ -32,15 +32,18 @@ internal static class ReproductionCrankStatistics
             for (var n = 2; !named.Add(name); n++)
             {
                 // Never two measurements of one name: crank would fold them into one.
-                name = Name(CrankStatistics.Part(row.Scenario), $"{CrankStatistics.Part(row.Result.Id)}/{CrankStatistics.Part(row.Run)}-{n}", "verdict");
+                name = Name(CrankStatistics.Part(row.Scenario), $"{CrankStatistics.Part(row.Result.Id)}/{CrankStatistics.Part(row.Run)}-{n}",
+                    "verdict");
             }
 
-            Add(name, row.Result.VerdictText, string.Empty, $"{row.Result.Id} ({row.Run})", $"{row.Post}: {row.Result.Claim} ({row.RunKind} run {row.Run}): the verdict here");
+            Add(name, row.Result.VerdictText,
+                string.Empty, $"{row.Result.Id} ({row.Run})", $"{row.Post}: {row.Result.Claim} ({row.RunKind} run {row.Run}): the verdict here");
         }
 
         foreach (var (verdict, id) in VerdictIds)
         {
-            Add(Name(null, null, id), reproduction.Claims.Count(c => c.Result.Verdict == verdict), "n0", $"claims: {ClaimResult.Text(verdict, "under a condition")}", $"rows (a claim on a run that tests it) whose verdict is '{ClaimResult.Text(verdict, "under a condition")}'");
+            Add(Name(null, null, id), reproduction.Claims.Count(c => c.Result.Verdict == verdict),
+                "n0", $"claims: {ClaimResult.Text(verdict, "under a condition")}", $"rows (a claim on a run that tests it) whose verdict is '{ClaimResult.Text(verdict, "under a condition")}'");
         }
 
         Add(Name(null, null, "seconds"), Math.Round(reproduction.Seconds, 1), "n0", "reproduction (s)", "how long the reproduction took, s");

@@ -25,7 +25,8 @@ internal static class ReproductionReport
         ArgumentNullException.ThrowIfNull(result);
         var files = new List<string>();
         var failures = new List<string>();
-        foreach (var (name, write) in new (string, Action<ReproductionResult, TextWriter, string>)[] { ("reproduction.md", Markdown), (JsonFileName, Json), ("report.html", Html) })
+        foreach (var (name, write) in new (string, Action<ReproductionResult, TextWriter, string>)[] { ("reproduction.md", Markdown),
+            (JsonFileName, Json), ("report.html", Html) })
         {
             var path = Path.Combine(folder, name);
             try
@@ -96,7 +97,8 @@ internal static class ReproductionReport
     }
 
     public static void Json(ReproductionResult result, TextWriter writer, string folder) =>
-        writer.Write(JsonSerializer.Serialize(result with { Runs = [.. result.Runs.Select(r => r with { Folder = Relative(folder, r.Folder) })] }, LabJson.Options));
+        writer.Write(JsonSerializer.Serialize(result with { Runs = [.. result.Runs.Select(r => r with { Folder = Relative(folder, r.Folder) })] },
+            LabJson.Options));
 
     public static void Html(ReproductionResult result, TextWriter writer, string folder)
     {
@@ -133,7 +135,8 @@ internal static class ReproductionReport
     };
 
     // The published figure, and where it comes from when that is not the post's text.
-    private static string Published(ClaimResult claim) => claim.Source == FigureSource.Text ? claim.Published : $"{claim.Published} ({ClaimResult.From(claim.Source)})";
+    private static string Published(ClaimResult claim)
+        => claim.Source == FigureSource.Text ? claim.Published : $"{claim.Published} ({ClaimResult.From(claim.Source)})";
 
     private static string Relative(string folder, string path) => Path.GetRelativePath(folder, path).Replace('\\', '/');
 

@@ -55,4 +55,5 @@ internal sealed record ClaimVerdict(string Scenario, string Post, string Run, st
 /// <param name="TrialsOk">Whether every trial of every variant was ok (a trial that lost messages because the pool
 /// never caught up failed, and still measured what its claim is about).</param>
 /// <param name="Measured">Whether the run produced results at all: false when it could not be planned or no pass gave any.</param>
-internal sealed record ReproducedRun(string Scenario, string Key, string Kind, string Configuration, string Folder, double Seconds, IReadOnlyList<string> Notes, bool TrialsOk, bool Measured);
+internal sealed record ReproducedRun(string Scenario, string Key, string Kind, string Configuration, string Folder, double Seconds,
+    IReadOnlyList<string> Notes, bool TrialsOk, bool Measured);

@@ -34,7 +34,9 @@ internal static class CommandLineRoot
         }
 
         var line = args.Length > 1 ? string.Join(' ', args[1..]) : string.Empty;
-        if (position[0] != ':' || !int.TryParse(position.AsSpan(1), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var at))
+        if (position[0] != ':'
+            || !int.TryParse(position.AsSpan(1), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture,
+                out var at))
         {
             return $"{ForeignText(args[0])}: a completion's position is [suggest:N], N a whole number from 0 to the line's length ({line.Length}).";
         }
@@ -98,7 +100,8 @@ internal static class CommandLineRoot
             // No termination timeout of System.CommandLine's own: after 2 s it ended the process with 130, with
             // nothing written and a half-written hash set left behind. conclab stops by itself, and a second
             // signal is the way to stop it at once.
-            var exitCode = await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null }, cancel.Token).ConfigureAwait(false);
+            var exitCode = await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false,
+                ProcessTerminationTimeout = null }, cancel.Token).ConfigureAwait(false);
             return hungUp && exitCode == ExitCode.Cancelled ? ExitCode.HungUp : exitCode;
         }
         finally
@@ -159,7 +162,8 @@ internal static class CommandLineRoot
     }
 
     /// <summary>The help System.CommandLine writes, and after it, for a scenario's run command, its variants.</summary>
-    private sealed class ScenarioHelp(HelpAction standard, IAnsiConsole console, IReadOnlyList<Scenario> scenarios) : System.CommandLine.Invocation.SynchronousCommandLineAction
+    private sealed class ScenarioHelp(HelpAction standard, IAnsiConsole console, IReadOnlyList<Scenario> scenarios)
+        : System.CommandLine.Invocation.SynchronousCommandLineAction
     {
         public override int Invoke(ParseResult parseResult)
         {

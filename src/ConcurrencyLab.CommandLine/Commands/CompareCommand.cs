@@ -29,7 +29,8 @@ internal static class CompareCommand
         {
             var level = 0.05;
             if (parse.GetValue(alpha) is { } text
-                && (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out level) || !double.IsFinite(level) || level is <= 0 or >= 0.5))
+                && (!double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out level) || !double.IsFinite(level)
+                    || level is <= 0 or >= 0.5))
             {
                 await ErrorLine.WriteAsync($"--alpha must be a number above 0 and below 0.5, such as 0.05, not '{text}'.").ConfigureAwait(false);
                 return ExitCode.BadInput;
@@ -43,9 +44,11 @@ internal static class CompareCommand
 
             // Never the table written over what it compares: the same file by any name, a link to it included.
             if (parse.GetValue(markdown) is { } output
-                && new[] { parse.GetValue(old)!, parse.GetValue(current)! }.FirstOrDefault(input => OutputTargets.SameFile(input, output)) is { } input)
+                && new[] { parse.GetValue(old)!, parse.GetValue(current)! }.FirstOrDefault(input => OutputTargets.SameFile(input,
+                    output)) is { } input)
             {
-                await ErrorLine.WriteAsync($"--markdown {output} is the results file {input} this compares; give another file.").ConfigureAwait(false);
+                await ErrorLine.WriteAsync($"--markdown {output} is the results file {input} this compares; give another file.")
+                    .ConfigureAwait(false);
                 return ExitCode.BadInput;
             }
 
@@ -53,7 +56,9 @@ internal static class CompareCommand
             try
             {
                 // Read apart from the signal's flow: Ctrl+C or SIGTERM while large files are read ends the command at once.
-                (before, after) = await Task.Run(() => (ResultsFile.Read(parse.GetValue(old)!), ResultsFile.Read(parse.GetValue(current)!)), CancellationToken.None)
+                (before,
+                    after) = await Task.Run(() => (ResultsFile.Read(parse.GetValue(old)!), ResultsFile.Read(parse.GetValue(current)!)),
+                        CancellationToken.None)
                     .WaitAsync(cancellationToken).ConfigureAwait(false);
             }
             catch (ResultsFileException ex)

@@ -19,7 +19,8 @@ internal static class LoadCommand
     public static Command Create(IAnsiConsole console, LabProgramOptions settings)
     {
         var switches = new Switches();
-        var load = new Command("load", "Your own service under open-loop load: each endpoint's saturation rate, latency corrected for coordinated omission, and the service's runtime account. conclab load --start \"dotnet MyApi.dll --urls http://127.0.0.1:{port}\" --ready http://127.0.0.1:{port}/health --endpoint async=/orders/async --endpoint sync=/orders/sync --rate auto");
+        var load = new Command("load",
+            "Your own service under open-loop load: each endpoint's saturation rate, latency corrected for coordinated omission, and the service's runtime account. conclab load --start \"dotnet MyApi.dll --urls http://127.0.0.1:{port}\" --ready http://127.0.0.1:{port}/health --endpoint async=/orders/async --endpoint sync=/orders/sync --rate auto");
         foreach (var option in switches.All)
         {
             load.Options.Add(option);
@@ -170,7 +171,8 @@ internal static class LoadCommand
         }
 
         RuntimeEvents? events = parse.GetValue(switches.Events) is { } eventsText
-            ? Enum.GetValues<RuntimeEvents>().Cast<RuntimeEvents?>().FirstOrDefault(l => string.Equals(l.ToString(), eventsText.Trim(), StringComparison.OrdinalIgnoreCase))
+            ? Enum.GetValues<RuntimeEvents>().Cast<RuntimeEvents?>()
+                .FirstOrDefault(l => string.Equals(l.ToString(), eventsText.Trim(), StringComparison.OrdinalIgnoreCase))
             : defaults.Events;
         if (events is null)
         {
@@ -296,6 +298,8 @@ internal static class LoadCommand
         public readonly Option<string> Out = new("--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts [default: conclab-results/<UTC timestamp>]" };
         public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
 
-        public Option[] All => [Url, Pid, Start, Ready, ReadyTimeout, AllowHost, Endpoint, Rate, Connections, RateStart, Arrivals, Step, Warmup, Timeout, Slo, Repeat, Seed, Quick, Http2, Events, Crank, Out, Json];
+        public Option[] All
+            => [Url, Pid, Start, Ready, ReadyTimeout, AllowHost, Endpoint, Rate, Connections, RateStart, Arrivals, Step, Warmup, Timeout, Slo,
+                Repeat, Seed, Quick, Http2, Events, Crank, Out, Json];
     }
 }

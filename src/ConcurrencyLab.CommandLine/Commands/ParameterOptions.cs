@@ -25,11 +25,13 @@ internal static class ParameterOptions
 
             var quick = parameter.QuickValue is null || !hasQuick ? string.Empty : $"; {parameter.QuickValue} with --quick";
             var accepts = parameter.Accepts is { } range ? $"; {range}" : string.Empty;
-            var defaults = parameter.DefaultValue.Length == 0 && quick.Length == 0 ? string.Empty : $" [default: {parameter.DefaultValue}{quick}{accepts}]";
+            var defaults = parameter.DefaultValue.Length == 0 && quick.Length == 0 ? string.Empty
+                : $" [default: {parameter.DefaultValue}{quick}{accepts}]";
             var option = new Option<string>("--" + parameter.Name) { Description = parameter.Description + defaults };
 
             // A word parameter completes to its words; any other to its default, so a shell shows what it takes.
-            option.CompletionSources.Add(_ => parameter.Choices.Count > 0 ? parameter.Choices : parameter.DefaultValue.Length > 0 ? [parameter.DefaultValue] : []);
+            option.CompletionSources.Add(_ => parameter.Choices.Count > 0 ? parameter.Choices
+                : parameter.DefaultValue.Length > 0 ? [parameter.DefaultValue] : []);
             command.Options.Add(option);
             added.Add((parameter, option));
         }

@@ -20,7 +20,8 @@ internal static class ReportCommand
         var results = new Argument<string>("results") { Description = "a results.json written by conclab run" };
         var output = new Option<string>("--out") { Description = "folder for the reports [default: the results file's folder]" };
         var columnsOption = new Option<string>("--columns") { Description = "The console tables' columns: all, or ids separated by commas; by default those that decide, as many as the terminal fits" };
-        var command = new Command("report", "Print a run's tables and write every report again from its results.json.") { results, output, columnsOption };
+        var command = new Command("report", "Print a run's tables and write every report again from its results.json.") { results, output,
+            columnsOption };
         command.SetAction(async (parse, cancellationToken) =>
         {
             var path = parse.GetValue(results)!;
@@ -42,7 +43,9 @@ internal static class ReportCommand
                         // conditions: a verdict an older build gave on a run that did not test its claim is not repeated.
                         return read with
                         {
-                            Scenarios = [.. read.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { } known && PostClaims.Of(known) is not null ? s with { Claims = PostJudge.Judge(known, s, machine: read.Environment, settings: read.Settings) } : s)],
+                            Scenarios = [.. read.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { } known
+                                && PostClaims.Of(known) is not null
+                                    ? s with { Claims = PostJudge.Judge(known, s, machine: read.Environment, settings: read.Settings) } : s)],
                         };
                     },
                     CancellationToken.None).WaitAsync(cancellationToken).ConfigureAwait(false);
@@ -69,7 +72,8 @@ internal static class ReportCommand
             }
 
             var columns = TableColumns.Default;
-            if (parse.GetValue(columnsOption) is { } columnsText && !TableColumns.TryParse(columnsText, run.Scenarios.SelectMany(s => s.Metrics), out columns, out var columnsProblem))
+            if (parse.GetValue(columnsOption) is { } columnsText
+                && !TableColumns.TryParse(columnsText, run.Scenarios.SelectMany(s => s.Metrics), out columns, out var columnsProblem))
             {
                 await ErrorLine.WriteAsync(columnsProblem).ConfigureAwait(false);
                 return ExitCode.BadInput;

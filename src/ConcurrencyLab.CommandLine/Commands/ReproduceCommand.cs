@@ -19,7 +19,8 @@ internal static class ReproduceCommand
     {
         var posts = Reproducer.Posts(scenarios);
         var switches = new Switches(posts);
-        var command = new Command("reproduce", "Re-run every claim of the published posts, each with a verdict: holds, does not hold, holds only under a condition.")
+        var command = new Command("reproduce",
+            "Re-run every claim of the published posts, each with a verdict: holds, does not hold, holds only under a condition.")
         {
             switches.Post, switches.Quick, switches.Output, switches.Plain, switches.From, switches.Crank,
         };
@@ -44,7 +45,8 @@ internal static class ReproduceCommand
             var asJob = parse.GetValue(switches.Crank) || CrankJob.IsRunning();
             return parse.GetValue(switches.From) is { } earlier
                 ? await JudgeAgainAsync(console, chosen, earlierQuick, Path.GetFullPath(earlier), earlierRuns, folder, asJob).ConfigureAwait(false)
-                : await ReproduceAsync(console, settings, chosen, parse.GetValue(switches.Quick), parse.GetValue(switches.Plain), folder, asJob, cancellationToken).ConfigureAwait(false);
+                : await ReproduceAsync(console, settings, chosen, parse.GetValue(switches.Quick), parse.GetValue(switches.Plain), folder, asJob,
+                    cancellationToken).ConfigureAwait(false);
         });
         return command;
     }
@@ -118,7 +120,8 @@ internal static class ReproduceCommand
             errors.Add(notEarlier);
         }
 
-        if (earlier is not null && errors.Count == 0 && Reproducer.JudgeAgainProblem(chosen, earlierQuick, Path.GetFullPath(earlier), earlierRuns) is { } cannotJudge)
+        if (earlier is not null && errors.Count == 0
+            && Reproducer.JudgeAgainProblem(chosen, earlierQuick, Path.GetFullPath(earlier), earlierRuns) is { } cannotJudge)
         {
             errors.Add(cannotJudge);
         }
@@ -167,7 +170,9 @@ internal static class ReproduceCommand
         var passes = new PublishedOrderPasses(SelfLauncher.Current(), Say, asJob ? CrankJob.Announce : null);
         // On a terminal, each run's rows grow live as in `conclab run`; elsewhere (and for crank's agent), plain lines.
         var live = !asJob && LiveSession.Possible(console, plain);
-        var reproducer = new Reproducer(_ => live ? new LiveSession(console) : CrankJob.Observing(new PlainProgress(console, printTables: false), asJob), passes, settings.ChartFormats, Say, new ConsoleErrorLogger());
+        var reproducer = new Reproducer(_ => live ? new LiveSession(console)
+            : CrankJob.Observing(new PlainProgress(console, printTables: false), asJob), passes, settings.ChartFormats, Say,
+                new ConsoleErrorLogger());
         var result = await reproducer.RunAsync(chosen, quick, folder, cancellationToken).ConfigureAwait(false);
 
         ReproductionRenderer.Write(console, result);

@@ -36,13 +36,18 @@ internal static class RunCommand
             run.Options.Add(option);
         }
 
-        run.SetAction((parse, cancellationToken) => ExecuteAsync(console, new RunInvocation(scenarios, settings, switches, parse, null, [], EveryDefault: false), cancellationToken));
+        run.SetAction((parse,
+            cancellationToken) => ExecuteAsync(console, new RunInvocation(scenarios, settings, switches, parse, null, [], EveryDefault: false),
+                cancellationToken));
 
         // The bare run is a first look; the whole quick suite keeps a name of its own.
         if (scenarios.Any(s => s.FirstLook.Count > 0))
         {
-            var all = new Command(AllScenarios, "Every scenario at its quick scale with all its default variants: the full quick suite, where a bare run takes a first look.");
-            all.SetAction((parse, cancellationToken) => ExecuteAsync(console, new RunInvocation(scenarios, settings, switches, parse, null, [], EveryDefault: true), cancellationToken));
+            var all = new Command(AllScenarios,
+                "Every scenario at its quick scale with all its default variants: the full quick suite, where a bare run takes a first look.");
+            all.SetAction((parse,
+                cancellationToken) => ExecuteAsync(console, new RunInvocation(scenarios, settings, switches, parse, null, [], EveryDefault: true),
+                    cancellationToken));
             run.Subcommands.Add(all);
         }
 
@@ -51,7 +56,9 @@ internal static class RunCommand
             var command = new Command(scenario.Name, scenario.Summary);
             var parameterOptions = ParameterOptions.Add(command, scenario.Parameters);
 
-            command.SetAction((parse, cancellationToken) => ExecuteAsync(console, new RunInvocation(scenarios, settings, switches, parse, scenario, parameterOptions, EveryDefault: false), cancellationToken));
+            command.SetAction((parse,
+                cancellationToken) => ExecuteAsync(console,
+                    new RunInvocation(scenarios, settings, switches, parse, scenario, parameterOptions, EveryDefault: false), cancellationToken));
             run.Subcommands.Add(command);
         }
 
@@ -105,8 +112,10 @@ internal static class RunCommand
             FirstLook = (scenario is null && !everyDefault) || defaults.FirstLook,
             InProcess = parse.GetValue(switches.InProcess) || defaults.InProcess,
             FixedOrder = parse.GetValue(switches.FixedOrder) || defaults.FixedOrder,
-            TrialTimeout = Number(parse, switches.TrialTimeout, errors, "seconds") is { } seconds ? Span(seconds, TimeSpan.TicksPerSecond) : defaults.TrialTimeout,
-            SampleInterval = Number(parse, switches.SampleInterval, errors, "milliseconds") is { } ms ? Span(ms, TimeSpan.TicksPerMillisecond) : defaults.SampleInterval,
+            TrialTimeout = Number(parse, switches.TrialTimeout, errors, "seconds") is { } seconds ? Span(seconds, TimeSpan.TicksPerSecond)
+                : defaults.TrialTimeout,
+            SampleInterval = Number(parse, switches.SampleInterval, errors, "milliseconds") is { } ms ? Span(ms, TimeSpan.TicksPerMillisecond)
+                : defaults.SampleInterval,
             Baseline = parse.GetValue(switches.Baseline) ?? defaults.Baseline,
             Prime = !parse.GetValue(switches.NoPrime) && defaults.Prime,
             Events = Events(parse, switches.Events, errors) ?? defaults.Events,
@@ -132,7 +141,8 @@ internal static class RunCommand
         errors.AddRange(ResultsOutput.Problems(outFolder, jsonPath));
 
         var columns = TableColumns.Default;
-        if (parse.GetValue(switches.Columns) is { } columnsText && !TableColumns.TryParse(columnsText, scenarios.SelectMany(s => s.Metrics), out columns, out var columnsProblem))
+        if (parse.GetValue(switches.Columns) is { } columnsText
+            && !TableColumns.TryParse(columnsText, scenarios.SelectMany(s => s.Metrics), out columns, out var columnsProblem))
         {
             errors.Add(columnsProblem);
         }
@@ -165,7 +175,8 @@ internal static class RunCommand
 
         // A threshold on a variant the run will not measure could never fail: a typo, said before anything runs.
         var planned = plan.Scenarios.SelectMany(s => s.Variants.Select(v => (s.Scenario.Name, v.Name))).ToList();
-        errors.AddRange(request.Thresholds.Where(t => !t.Names(planned)).Select(t => $"--assert '{t.Text}': this run measures no such variant{(t.Scenario is null ? string.Empty : " in " + t.Scenario)}."));
+        errors.AddRange(request.Thresholds.Where(t => !t.Names(planned))
+            .Select(t => $"--assert '{t.Text}': this run measures no such variant{(t.Scenario is null ? string.Empty : " in " + t.Scenario)}."));
 
         // A misspelt quantity would only fail at the end, after the whole benchmark: refused before anything runs.
         var measured = StandardMetrics.All.Select(m => m.Id).Concat(plan.Scenarios.SelectMany(s => s.Scenario.Metrics.Select(m => m.Id))).ToList();
@@ -220,7 +231,8 @@ internal static class RunCommand
         var logger = new ConsoleErrorLogger();
         var result = live
             ? await RunLiveAsync(console, options, logger, plan, request.Crank, cancellationToken).ConfigureAwait(false)
-            : await Lab.MeasureAsync(plan, options, CrankJob.Observing(new PlainProgress(console, printTables: true, columns), request.Crank), logger, cancellationToken).ConfigureAwait(false);
+            : await Lab.MeasureAsync(plan, options, CrankJob.Observing(new PlainProgress(console, printTables: true, columns), request.Crank),
+                logger, cancellationToken).ConfigureAwait(false);
         if (live)
         {
             // The live view cleared itself: the tables come once the run is over.
@@ -273,7 +285,8 @@ internal static class RunCommand
     {
         RunResult? record = null;
         await LiveSession.Show(console, plan, async observer =>
-            record = await Lab.MeasureAsync(plan, options, CrankJob.Observing(observer, crank), logger, cancellationToken).ConfigureAwait(false)).ConfigureAwait(false);
+            record = await Lab.MeasureAsync(plan, options, CrankJob.Observing(observer, crank), logger, cancellationToken).ConfigureAwait(false))
+                .ConfigureAwait(false);
         return record!;
     }
 
@@ -324,14 +337,20 @@ internal static class RunCommand
     // variable given as NAME=VALUE (which the planner checks).
     private static RunOptions RuntimeSettingsOf(ParseResult parse, Switches switches, List<string> errors, RunOptions options)
     {
-        Setting(switches.Cores, RuntimeSettings.Cores, WholeNumberOf, $"a whole number from {RuntimeSettings.Cores.Parameter.Minimum} to {RuntimeSettings.Cores.Parameter.Maximum}");
-        Setting(switches.MinThreads, RuntimeSettings.PoolMinimum, WholeNumberOf, $"a whole number from {RuntimeSettings.PoolMinimum.Parameter.Minimum} to {RuntimeSettings.PoolMinimum.Parameter.Maximum}");
-        Setting(switches.HillClimbing, RuntimeSettings.HillClimbing, text => text.ToLowerInvariant() switch { "on" => 1, "off" => 0, _ => null }, "on or off");
-        Setting(switches.Gc, RuntimeSettings.ServerGc, text => text.ToLowerInvariant() switch { "server" => 1, "workstation" => 0, _ => null }, "server or workstation");
+        Setting(switches.Cores, RuntimeSettings.Cores,
+            WholeNumberOf, $"a whole number from {RuntimeSettings.Cores.Parameter.Minimum} to {RuntimeSettings.Cores.Parameter.Maximum}");
+        Setting(switches.MinThreads, RuntimeSettings.PoolMinimum,
+            WholeNumberOf, $"a whole number from {RuntimeSettings.PoolMinimum.Parameter.Minimum} to {RuntimeSettings.PoolMinimum.Parameter.Maximum}");
+        Setting(switches.HillClimbing, RuntimeSettings.HillClimbing, text => text.ToLowerInvariant() switch { "on" => 1, "off" => 0, _ => null },
+            "on or off");
+        Setting(switches.Gc, RuntimeSettings.ServerGc, text => text.ToLowerInvariant() switch { "server" => 1, "workstation" => 0, _ => null },
+            "server or workstation");
 
         // A variable an option of its own sets (--gc sets DOTNET_gcServer) is not given again: the two could
         // disagree, and which one the trials ran with would be no one's guess.
-        (Option<string> Option, RuntimeSetting Setting)[] dedicated = [(switches.Cores, RuntimeSettings.Cores), (switches.MinThreads, RuntimeSettings.PoolMinimum), (switches.HillClimbing, RuntimeSettings.HillClimbing), (switches.Gc, RuntimeSettings.ServerGc)];
+        (Option<string> Option,
+            RuntimeSetting Setting)[] dedicated = [(switches.Cores, RuntimeSettings.Cores), (switches.MinThreads, RuntimeSettings.PoolMinimum),
+                (switches.HillClimbing, RuntimeSettings.HillClimbing), (switches.Gc, RuntimeSettings.ServerGc)];
         var environment = new Dictionary<string, string>(options.RuntimeEnvironment, StringComparer.Ordinal);
         foreach (var pair in parse.GetValue(switches.RuntimeEnv) ?? [])
         {
@@ -343,7 +362,8 @@ internal static class RunCommand
             }
 
             var name = pair[..equals].Trim();
-            if (dedicated.FirstOrDefault(d => string.Equals(d.Setting.Variable, name, StringComparison.OrdinalIgnoreCase) && parse.GetValue(d.Option) is not null) is { Option: { } both })
+            if (dedicated.FirstOrDefault(d => string.Equals(d.Setting.Variable, name, StringComparison.OrdinalIgnoreCase)
+                && parse.GetValue(d.Option) is not null) is { Option: { } both })
             {
                 errors.Add($"--runtime-env {pair} and {both.Name} {parse.GetValue(both)} both set {name}; give one of them.");
                 continue;
@@ -476,7 +496,9 @@ internal static class RunCommand
 
         public readonly Option<string> Grow = new("--grow") { Description = "How each variant's cost grows with the work: NAME=SIZE,SIZE,... (items=100,1000,10000) runs every variant at each size of a whole-number parameter of the scenario and reports the growth exponent of its median, with its interval, and the size at which it stops keeping up" };
 
-        public Option[] All => [Variants, Repeat, RepeatExactly, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline, NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Grow, Columns, Yes, Plain, Crank];
+        public Option[] All
+            => [Variants, Repeat, RepeatExactly, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline,
+                NoPrime, Events, Assert, Cores, MinThreads, HillClimbing, Gc, RuntimeEnv, Grow, Columns, Yes, Plain, Crank];
     }
 }
 
@@ -488,4 +510,5 @@ internal static class RunCommand
 /// <param name="Thresholds">What <c>--assert</c> holds the results to.</param>
 /// <param name="Live">Whether the live view shows the run (a terminal that can draw it, and no <c>--plain</c>).</param>
 /// <param name="Crank">Whether the run reports as a crank job (<c>--crank</c>, or under crank's agent).</param>
-internal sealed record RunRequest(RunOptions Options, string? OutFolder, string? JsonPath, TableColumns Columns, IReadOnlyList<Threshold> Thresholds, bool Live, bool Crank = false);
+internal sealed record RunRequest(RunOptions Options, string? OutFolder, string? JsonPath, TableColumns Columns,
+    IReadOnlyList<Threshold> Thresholds, bool Live, bool Crank = false);

@@ -25,7 +25,8 @@ internal static class ServeCommand
             return null;
         }
 
-        var serve = new Command("serve", "One of the lab's services on its own, until Ctrl+C: for conclab load, another host, or a crank agent. It prints 'listening http://HOST:PORT http2=http://HOST:PORT2' once it answers.");
+        var serve = new Command("serve",
+            "One of the lab's services on its own, until Ctrl+C: for conclab load, another host, or a crank agent. It prints 'listening http://HOST:PORT http2=http://HOST:PORT2' once it answers.");
         foreach (var service in services)
         {
             var switches = new Switches();
@@ -51,12 +52,14 @@ internal static class ServeCommand
         CancellationToken cancellationToken)
     {
         var errors = new List<string>();
-        var values = ParameterValues.Create(service.Parameters, ParameterOptions.Read(parse, parameterOptions), quick: false, out var parameterErrors);
+        var values = ParameterValues.Create(service.Parameters, ParameterOptions.Read(parse, parameterOptions), quick: false,
+            out var parameterErrors);
         errors.AddRange(parameterErrors);
         var allowed = new HashSet<string>(parse.GetValue(switches.AllowHost) ?? [], StringComparer.OrdinalIgnoreCase);
         var host = Host(parse.GetValue(switches.Host) ?? "127.0.0.1", allowed, errors);
         var port = Port(parse, switches.Port, errors);
-        var http2Port = parse.GetValue(switches.Http2Port) is null ? (port is > 0 and < 65_535 ? port + 1 : 0) : Port(parse, switches.Http2Port, errors);
+        var http2Port = parse.GetValue(switches.Http2Port) is null ? (port is > 0 and < 65_535 ? port + 1 : 0)
+            : Port(parse, switches.Http2Port, errors);
         if (port is > 0 && port == http2Port)
         {
             errors.Add($"--port and --http2-port must differ: Kestrel speaks HTTP/2 without TLS only on a port of its own.");
@@ -84,7 +87,8 @@ internal static class ServeCommand
         // This process's runtime may report to a load run's event session (conclab load --start sets the port); a
         // service this one starts in turn must not connect there too, and wait for ever.
         Environment.SetEnvironmentVariable(RuntimeEventSession.PortVariable, null);
-        var request = new StandaloneRequest(values, new IPEndPoint(host, port ?? 0), new IPEndPoint(host, http2Port ?? 0), allowed, Console.Out, Console.Error)
+        var request = new StandaloneRequest(values, new IPEndPoint(host, port ?? 0), new IPEndPoint(host, http2Port ?? 0),
+            allowed, Console.Out, Console.Error)
         {
             AnnounceChild = CrankJob.IsRunning() ? CrankJob.Announce : _ => { },
         };
@@ -130,7 +134,8 @@ internal static class ServeCommand
     // An address to listen on: loopback, or one --allow-host names (0.0.0.0 included, which is every interface).
     private static IPAddress? Host(string text, HashSet<string> allowed, List<string> errors)
     {
-        var address = string.Equals(text, "localhost", StringComparison.OrdinalIgnoreCase) ? IPAddress.Loopback : IPAddress.TryParse(text.Trim('[', ']'), out var parsed) ? parsed : null;
+        var address = string.Equals(text, "localhost", StringComparison.OrdinalIgnoreCase) ? IPAddress.Loopback
+            : IPAddress.TryParse(text.Trim('[', ']'), out var parsed) ? parsed : null;
         if (address is null)
         {
             errors.Add($"--host must be an IP address to listen on, such as 127.0.0.1, not '{text}'.");

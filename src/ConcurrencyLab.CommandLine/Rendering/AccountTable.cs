@@ -98,7 +98,8 @@ internal static class AccountTable
         [
             name,
             target,
-            Count(a.StarvationRaises) + (a.StarvationRaises > 0 && wallMs > 0 ? $" ({(a.StarvationRaises / (wallMs / 1000)).ToString("0.#", Invariant)}/s)" : string.Empty),
+            Count(a.StarvationRaises)
+                + (a.StarvationRaises > 0 && wallMs > 0 ? $" ({(a.StarvationRaises / (wallMs / 1000)).ToString("0.#", Invariant)}/s)" : string.Empty),
             Count(a.BlockingRaises),
             Count(a.HillClimbingMoves),
             blocked > 0 ? Ms(blocked) : string.Empty,

@@ -66,7 +66,8 @@ internal static class CrankJob
 
         public void TrialFinished(TrialProgress progress, TrialResult result) => inner.TrialFinished(progress, result);
 
-        public void DegreeProbed(string scenario, string variant, int trials, double? medianMs) => inner.DegreeProbed(scenario, variant, trials, medianMs);
+        public void DegreeProbed(string scenario, string variant, int trials, double? medianMs)
+            => inner.DegreeProbed(scenario, variant, trials, medianMs);
 
         public void ScenarioFinished(ScenarioRecord scenario) => inner.ScenarioFinished(scenario);
     }

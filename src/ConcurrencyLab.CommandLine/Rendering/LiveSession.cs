@@ -38,7 +38,8 @@ internal sealed class LiveSession : IRunObserver, IDisposable
             .Columns(new TaskDescriptionColumn(), new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new RemainingTimeColumn())
 
             // Each variant's row above the bars, where the terminal has room for it; the bars alone where it has not.
-            .UseRenderHook((bars, _) => Volatile.Read(ref live)?.Table.Render(console.Profile.Width, console.Profile.Height) is { } table ? new Rows(table, bars) : bars)
+            .UseRenderHook((bars, _) => Volatile.Read(ref live)?.Table.Render(console.Profile.Width, console.Profile.Height) is { } table
+                ? new Rows(table, bars) : bars)
             .StartAsync(async context =>
             {
                 using var observer = new LiveProgress(context, plan);
@@ -81,7 +82,8 @@ internal sealed class LiveSession : IRunObserver, IDisposable
 
     public void VariantStopped(string scenario, string variant, EarlyStop stop) => _live?.VariantStopped(scenario, variant, stop);
 
-    public void DegreeProbed(string scenario, string variant, int trials, double? medianMs) => _live?.DegreeProbed(scenario, variant, trials, medianMs);
+    public void DegreeProbed(string scenario, string variant, int trials, double? medianMs)
+        => _live?.DegreeProbed(scenario, variant, trials, medianMs);
 
     public void ScenarioFinished(ScenarioRecord scenario)
     {

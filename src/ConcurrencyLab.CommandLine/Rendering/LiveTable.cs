@@ -126,7 +126,8 @@ internal sealed class LiveTable
         foreach (var c in shown)
         {
             var style = c.Fastest ? new Style(decoration: Decoration.Bold, foreground: Color.Green) : Style.Plain;
-            table.AddRow(new Text(c.Variant, style), new Text(c.Trials), new Text(c.Median, style), new Text(c.Interval), new Text(c.Threads), new Text(c.Pool), new Text(c.Mark, new Style(Color.Yellow)));
+            table.AddRow(new Text(c.Variant, style), new Text(c.Trials), new Text(c.Median, style), new Text(c.Interval), new Text(c.Threads),
+                new Text(c.Pool), new Text(c.Mark, new Style(Color.Yellow)));
         }
 
         if (shown.Count < cells.Count)
@@ -142,7 +143,8 @@ internal sealed class LiveTable
         var of = row.StoppedAt ?? planned;
         var trials = string.Create(CultureInfo.InvariantCulture, $"{row.Done}/{of}{(row.Failed > 0 ? $" ({row.Failed} failed)" : string.Empty)}");
         var median = row.Walls.Count > 0 ? NumberText.Ms(MedianEstimate.MedianOf(row.Walls)) + " ms" : string.Empty;
-        var interval = row.Walls.Count >= 2 && MedianEstimate.Of(row.Walls) is var estimate ? $"{NumberText.Ms(estimate.Low)}-{NumberText.Ms(estimate.High)}" : string.Empty;
+        var interval = row.Walls.Count >= 2 && MedianEstimate.Of(row.Walls) is var estimate
+            ? $"{NumberText.Ms(estimate.Low)}-{NumberText.Ms(estimate.High)}" : string.Empty;
         var mark = (row.Starved, row.Blocked) switch
         {
             (true, true) => "starved, blocked",

@@ -38,7 +38,8 @@ internal static class ResultTableRenderer
                 TrialStatus.Ok => Style.Plain,
                 _ => new Style(Color.Red),
             };
-            table.AddRow(shown.Select(c => (IRenderable)new Text(TableColumns.Cell(c, scenario, variant), c.Id == "flags" ? new Style(Color.Yellow) : style)));
+            table.AddRow(shown.Select(c => (IRenderable)new Text(TableColumns.Cell(c, scenario, variant), c.Id == "flags" ? new Style(Color.Yellow)
+                : style)));
         }
 
         // The table leads on the console (it carries the scenario's name); the rest follows in the report's order.

@@ -19,9 +19,11 @@ internal static class RunSummaryRenderer
         table.AddColumn(new TableColumn("Published claims here"));
         foreach (var row in RunSummary.Of(run))
         {
-            table.AddRow(new Text(row.Scenario), new Text(row.Fastest), new Text(row.Use, new Style(Color.Green)), new Text(row.Efficiency), new Text(row.Claims));
+            table.AddRow(new Text(row.Scenario), new Text(row.Fastest), new Text(row.Use, new Style(Color.Green)), new Text(row.Efficiency),
+                new Text(row.Claims));
         }
 
-        return new Rows(table, new Text("Each claim's verdict, figure and reason are under its scenario's table; conclab reproduce re-runs every claim in the runs made for it.", new Style(Color.Grey)), Text.Empty);
+        return new Rows(table,
+            new Text("Each claim's verdict, figure and reason are under its scenario's table; conclab reproduce re-runs every claim in the runs made for it.", new Style(Color.Grey)), Text.Empty);
     }
 }

@@ -16,7 +16,8 @@ internal sealed class TableColumns
     private const string AllWord = "all";
 
     // Ids of the default columns of every scenario, in the order a table shows them.
-    private static readonly string[] Shown = ["variant", "medianWallMs", "ci95Ms", "efficiency", StandardMetrics.PeakThreads.Id, StandardMetrics.PeakPoolThreads.Id, StandardMetrics.Cpu.Id];
+    private static readonly string[] Shown = ["variant", "medianWallMs", "ci95Ms",
+        "efficiency", StandardMetrics.PeakThreads.Id, StandardMetrics.PeakPoolThreads.Id, StandardMetrics.Cpu.Id];
 
     private readonly IReadOnlyList<string>? _named;
 
@@ -75,7 +76,8 @@ internal sealed class TableColumns
         if (_named is { } named)
         {
             // The variant always leads: a row must say what it is.
-            return ([.. every.Where(c => c.Id == "variant"), .. named.Select(n => every.FirstOrDefault(c => c.Id == n)).OfType<ResultColumn>().Where(c => c.Id != "variant")], []);
+            return ([.. every.Where(c => c.Id == "variant"),
+                .. named.Select(n => every.FirstOrDefault(c => c.Id == n)).OfType<ResultColumn>().Where(c => c.Id != "variant")], []);
         }
 
         // The pool's starvation adds say why threads grew: shown when the runtime made any, as flags are.
@@ -89,7 +91,10 @@ internal sealed class TableColumns
             .ToList();
 
         // Left out first when the table is too wide: what decides least. The variant, its median and its flags stay.
-        string[] leaveOut = [StandardMetrics.Cpu.Id, "ci95Ms", .. checks.AsEnumerable().Reverse(), StandardMetrics.StarvationInjections.Id, StandardMetrics.PeakPoolThreads.Id, StandardMetrics.InFlightMean.Id, "trials", StandardMetrics.PeakThreads.Id, "efficiency"];
+        string[] leaveOut = [StandardMetrics.Cpu.Id, "ci95Ms",
+            .. checks.AsEnumerable()
+                .Reverse(), StandardMetrics.StarvationInjections.Id, StandardMetrics.PeakPoolThreads.Id, StandardMetrics.InFlightMean.Id,
+                    "trials", StandardMetrics.PeakThreads.Id, "efficiency"];
         var left = new List<ResultColumn>();
         foreach (var id in leaveOut)
         {
@@ -113,7 +118,8 @@ internal sealed class TableColumns
     {
         ArgumentNullException.ThrowIfNull(column);
         ArgumentNullException.ThrowIfNull(variant);
-        return column.Id == "variant" && variant.Status != TrialStatus.Ok ? $"{variant.Name} ({variant.Status.ToText()})" : column.Format(scenario, variant);
+        return column.Id == "variant" && variant.Status != TrialStatus.Ok
+            ? $"{variant.Name} ({variant.Status.ToText()})" : column.Format(scenario, variant);
     }
 
     /// <summary>
@@ -124,13 +130,17 @@ internal sealed class TableColumns
     {
         ArgumentNullException.ThrowIfNull(scenario);
         ArgumentNullException.ThrowIfNull(columns);
-        return 1 + columns.Sum(c => 3 + Math.Max(c.HeaderWithUnit.Length, scenario.Variants.Select(v => Cell(c, scenario, v).Length).DefaultIfEmpty(0).Max()));
+        return 1
+            + columns.Sum(c => 3
+                + Math.Max(c.HeaderWithUnit.Length, scenario.Variants.Select(v => Cell(c, scenario, v).Length).DefaultIfEmpty(0).Max()));
     }
 
     // Whether the answer cites items in flight (a reason that counts them, or a limit inside the items): then the
     // console shows the column its figures come from.
     private static bool InFlightDecides(ScenarioResult scenario) =>
-        (scenario.Recommendations ?? []).Any(r => r.Limit is not null || r.Avoid.Any(a => a is CouldNotStart or HeldToItsDegree { InFlight: not null } or BlocksPoolThreads { InFlight: not null }));
+        (scenario.Recommendations
+            ?? []).Any(r => r.Limit is not null
+                || r.Avoid.Any(a => a is CouldNotStart or HeldToItsDegree { InFlight: not null } or BlocksPoolThreads { InFlight: not null }));
 
     // The scenario's own measures a table shows by default: the first two it shows everywhere, flags aside (the
     // flags column names those that are not 0).

@@ -41,49 +41,59 @@ internal static class DelayClaims
         [
             new ClaimRun { Key = Isolated, Variants = Published, Cores = [8], Parameters = PublishedWorkload },
             new ClaimRun { Key = AsPublished, Variants = Published, Cores = [2, 8], AsPublished = true, Parameters = PublishedWorkload },
-            new ClaimRun { Key = ChannelLast, Variants = [.. Published.Skip(1), Published[0]], Cores = [2, 8], AsPublished = true, Parameters = PublishedWorkload },
+            new ClaimRun { Key = ChannelLast, Variants = [.. Published.Skip(1), Published[0]], Cores = [2, 8], AsPublished = true,
+                Parameters = PublishedWorkload },
 
             // The note's builds of the two cases, and the framework-dependent one they are compared with, on 8 cores.
-            new ClaimRun { Key = Builds, Variants = BuildCases, Cores = [8], Parameters = PublishedWorkload, Builds = [ProbeBuild.Framework, ProbeBuild.AsNotedUntrimmed, ProbeBuild.AsNoted, ProbeBuild.NativeAot], Repeat = 5, QuickRepeat = 5 },
+            new ClaimRun { Key = Builds, Variants = BuildCases, Cores = [8], Parameters = PublishedWorkload,
+                Builds = [ProbeBuild.Framework, ProbeBuild.AsNotedUntrimmed, ProbeBuild.AsNoted, ProbeBuild.NativeAot], Repeat = 5, QuickRepeat = 5 },
         ],
         [
-            new Claim("delay-channel-12x", "The Channel is almost 12x faster than TPL at degree 4 (Parallel.For and ForEachAsync)", "almost 12x in the text; 68 ms against 799 (Parallel.For@4) and 754 (ForEachAsync@4) in the image (8 cores, the lab's reading)", [Isolated, AsPublished], ChannelAbout12x)
+            new Claim("delay-channel-12x", "The Channel is almost 12x faster than TPL at degree 4 (Parallel.For and ForEachAsync)",
+                "almost 12x in the text; 68 ms against 799 (Parallel.For@4) and 754 (ForEachAsync@4) in the image (8 cores, the lab's reading)",
+                    [Isolated, AsPublished], ChannelAbout12x)
             {
                 Rule = "`parallel-for@4` / `channel` and `foreach-async@4` / `channel` both within 8-18x (2/3 to 1.5 times 12x)",
                 Source = FigureSource.Text,
                 Conditions = OnThePublishedMachine,
             },
-            new Claim("delay-foreach-async-40", "Even at degree 40, ForEachAsync is slower than the Channel", "100 ms against 68 ms (8 cores)", [Isolated, AsPublished], ForEachAsync40Slower)
+            new Claim("delay-foreach-async-40", "Even at degree 40, ForEachAsync is slower than the Channel", "100 ms against 68 ms (8 cores)",
+                [Isolated, AsPublished], ForEachAsync40Slower)
             {
                 Rule = "`foreach-async@40` / `channel` above 1.1x",
                 Source = FigureSource.Image,
                 Conditions = OnThePublishedMachine,
             },
-            new Claim("delay-default-degree", "ForEachAsync's default degree is the worst of both worlds: not throttled on purpose, yet slow", "384 ms, against 100 ms at degree 40 (8 cores)", [Isolated, AsPublished], DefaultDegreeWorst)
+            new Claim("delay-default-degree", "ForEachAsync's default degree is the worst of both worlds: not throttled on purpose, yet slow",
+                "384 ms, against 100 ms at degree 40 (8 cores)", [Isolated, AsPublished], DefaultDegreeWorst)
             {
                 Rule = "`foreach-async@default` / `foreach-async@40` above 1.1x; the reason names the degree it ran at",
                 Source = FigureSource.Image,
                 Conditions = OnThePublishedMachine,
             },
-            new Claim("delay-threads-19", "The thread count never rises above 19, even at degree 40", "8 threads at the start, 19 at the end (8 cores)", [Isolated, AsPublished], ThreadsNear19)
+            new Claim("delay-threads-19", "The thread count never rises above 19, even at degree 40",
+                "8 threads at the start, 19 at the end (8 cores)", [Isolated, AsPublished], ThreadsNear19)
             {
                 Rule = "the highest median peak of OS threads among the five cases below 24 (19 and a quarter: the runtime's own threads differ between versions)",
                 Source = FigureSource.Image,
                 Conditions = OnThePublishedMachine,
             },
-            new Claim("delay-channel-position", "The Channel case's thread count depends on its position in the run", "no figure: run it last and see", [AsPublished], ChannelPositionMatters)
+            new Claim("delay-channel-position", "The Channel case's thread count depends on its position in the run",
+                "no figure: run it last and see", [AsPublished], ChannelPositionMatters)
             {
                 Rule = "every pass with the Channel last above every pass with it first, or every one below (3 passes each: 1 in 10 under no effect); every pass in both positions at the same count: does not hold; overlap: could not be judged",
                 Source = FigureSource.Text,
                 Conditions = Workload,
             },
-            new Claim("delay-aot-foreach-async-40", "Built with native AOT, single file and trimmed, ForEachAsync at degree 40 beats the Channel", "no figure: a reader's report in the post's note", [Builds], AotForEachAsync40Wins)
+            new Claim("delay-aot-foreach-async-40", "Built with native AOT, single file and trimmed, ForEachAsync at degree 40 beats the Channel",
+                "no figure: a reader's report in the post's note", [Builds], AotForEachAsync40Wins)
             {
                 Rule = "`foreach-async@40` / `channel` below 1x in the note's build (its flags word for word: self-contained, single file, trimmed, and PublishNativeAot, which is no MSBuild property) and in a real native AOT build (PublishAot); in one only: holds only there",
                 Source = FigureSource.Text,
                 Conditions = OnThePublishedMachine,
             },
-            new Claim("delay-trimmed-channel", "PublishTrimmed penalises the Channel", "no figure: the post's note", [Builds], TrimmingPenalisesTheChannel)
+            new Claim("delay-trimmed-channel", "PublishTrimmed penalises the Channel", "no figure: the post's note", [Builds],
+                TrimmingPenalisesTheChannel)
             {
                 Rule = "`channel` in the note's build (self-contained, single file, trimmed) / in the same build untrimmed above 1.1x",
                 Source = FigureSource.Text,
@@ -101,7 +111,9 @@ internal static class DelayClaims
         {
             var ratio = evidence.Ratio(c.Item1, "channel");
             var text = $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(evidence.Wall("channel"))} against {ClaimEvidence.Time(evidence.Wall(c.Item1))}";
-            return (c.Item1, Decide.About(Quantity.Ratio($"{c.Item1} over channel, median wall time"), ratio, 12, About12x, text, "every item waits at once in the Channel case, four at a time at degree 4"));
+            return (c.Item1,
+                Decide.About(Quantity.Ratio($"{c.Item1} over channel, median wall time"), ratio, 12, About12x, text,
+                    "every item waits at once in the Channel case, four at a time at degree 4"));
         }),
     ]);
 
@@ -210,13 +222,20 @@ internal static class DelayClaims
         }
 
         var figure = $"channel first: {ClaimEvidence.Count(first.Min())}-{ClaimEvidence.Count(first.Max())} threads; last: {ClaimEvidence.Count(last.Min())}-{ClaimEvidence.Count(last.Max())}";
-        var numbers = new ClaimFigure { Quantity = "channel's peak OS threads run last, less run first (from the closest passes to the farthest)", Unit = "threads", Value = last.Min() - first.Max(), Low = last.Min() - first.Max(), High = last.Max() - first.Min(), Trials = Math.Min(first.Count, last.Count) };
+        var numbers = new ClaimFigure { Quantity = "channel's peak OS threads run last, less run first (from the closest passes to the farthest)",
+            Unit = "threads", Value = last.Min() - first.Max(), Low = last.Min() - first.Max(), High = last.Max() - first.Min(),
+                Trials = Math.Min(first.Count, last.Count) };
         return last.Min() > first.Max()
-                ? Judgement.Holds(figure, $"run last, it inherits the threads the blocking cases made the pool add ({lastRun.Pool("channel")})").With(numbers)
+                ? Judgement.Holds(figure, $"run last, it inherits the threads the blocking cases made the pool add ({lastRun.Pool("channel")})")
+                    .With(numbers)
             : last.Max() < first.Min()
-                ? Judgement.Holds(figure, "run last it has fewer threads than run first: the count depends on the position, the other way from the one the post points to").With(numbers)
+                ? Judgement.Holds(figure,
+                    "run last it has fewer threads than run first: the count depends on the position, the other way from the one the post points to")
+                        .With(numbers)
             : first.Concat(last).Distinct().Count() == 1
-                ? Judgement.DoesNotHold(figure, $"every pass in either position peaked at the same {ClaimEvidence.Count(first[0])} threads").With(numbers)
-                : Judgement.CouldNotJudge(figure, "the passes in the two positions overlap: 3 of each cannot tell a small effect from none").With(numbers);
+                ? Judgement.DoesNotHold(figure, $"every pass in either position peaked at the same {ClaimEvidence.Count(first[0])} threads")
+                    .With(numbers)
+                : Judgement.CouldNotJudge(figure, "the passes in the two positions overlap: 3 of each cannot tell a small effect from none")
+                    .With(numbers);
     }
 }

@@ -17,7 +17,8 @@ public sealed class DelayScenario : BatchScenario, IReproducesPost
     public override string Summary => "N items that each wait a seeded 10-50 ms: pure waiting, no CPU";
 
     /// <inheritdoc/>
-    public override string Reproduces => "Channels vs Parallel.ForEachAsync on 100 delayed items (the post \".NET Task Parallel Library vs System.Threading.Channels\", 2023)";
+    public override string Reproduces
+        => "Channels vs Parallel.ForEachAsync on 100 delayed items (the post \".NET Task Parallel Library vs System.Threading.Channels\", 2023)";
 
     /// <inheritdoc/>
     PublishedClaims IReproducesPost.Claims => DelayClaims.All;
@@ -28,9 +29,11 @@ public sealed class DelayScenario : BatchScenario, IReproducesPost
 
     internal static readonly Parameter<int> Items = Parameter.WholeNumber("items", 100, "number of items", minimum: 1, maximum: 100_000, quick: 40);
 
-    internal static readonly Parameter<int> MinDelay = Parameter.WholeNumber("min-delay", 10, "shortest delay of an item, ms", minimum: 0, maximum: 60_000);
+    internal static readonly Parameter<int> MinDelay = Parameter.WholeNumber("min-delay", 10,
+        "shortest delay of an item, ms", minimum: 0, maximum: 60_000);
 
-    internal static readonly Parameter<int> MaxDelay = Parameter.WholeNumber("max-delay", 50, "longest delay of an item, ms (inclusive)", minimum: 0, maximum: 60_000);
+    internal static readonly Parameter<int> MaxDelay = Parameter.WholeNumber("max-delay", 50,
+        "longest delay of an item, ms (inclusive)", minimum: 0, maximum: 60_000);
 
     internal static readonly Parameter<DelayTimer> Timer = Parameter.Choice(
         "timer",
@@ -40,7 +43,8 @@ public sealed class DelayScenario : BatchScenario, IReproducesPost
         ("task-delay", DelayTimer.TaskDelay));
 
     private static readonly Parameter<IReadOnlyList<int>> DelayDegrees =
-        DegreesParameter([4, 40], "degrees of parallelism for the Parallel.*, PLINQ, Dataflow, semaphore and channel-worker variants", maximum: 10_000);
+        DegreesParameter([4, 40],
+            "degrees of parallelism for the Parallel.*, PLINQ, Dataflow, semaphore and channel-worker variants", maximum: 10_000);
 
     /// <inheritdoc/>
     public override IReadOnlyList<Parameter> Parameters { get; init; } = [Items, MinDelay, MaxDelay, Timer, DelayDegrees];

@@ -24,14 +24,17 @@ internal static class FanoutClaims
     private static readonly Dictionary<string, string> PublishedDelays = new() { ["time-scale"] = "1", ["delays"] = "1500,2000,1000" };
 
     // The published delays, and the product service's pool as the runtime starts it (its minimum not raised).
-    private static readonly Requirement[] Delays = [Requirement.Is("time-scale", "1"), Requirement.Is("delays", "1500,2000,1000"), Requirement.Is("min-threads", "0")];
+    private static readonly Requirement[] Delays = [Requirement.Is("time-scale", "1"), Requirement.Is("delays", "1500,2000,1000"),
+        Requirement.Is("min-threads", "0")];
 
     private static readonly Requirement[] AtPublishedN = [.. Delays, Requirement.Variants("requests", 100, 1000)];
 
     // The published figures by N: seconds, then threads, for WaitAll, WhenAll over blocking calls, and the async client.
-    private static readonly Dictionary<int, (double WaitAll, double WhenAll, double Async)> PublishedSeconds = new() { [100] = (43, 42, 21), [1000] = (188, 174, 87) };
+    private static readonly Dictionary<int,
+        (double WaitAll, double WhenAll, double Async)> PublishedSeconds = new() { [100] = (43, 42, 21), [1000] = (188, 174, 87) };
 
-    private static readonly Dictionary<int, (double WaitAll, double WhenAll, double Async)> PublishedThreads = new() { [100] = (121, 63, 54), [1000] = (139, 80, 53) };
+    private static readonly Dictionary<int,
+        (double WaitAll, double WhenAll, double Async)> PublishedThreads = new() { [100] = (121, 63, 54), [1000] = (139, 80, 53) };
 
     public static PublishedClaims All { get; } = new(
         "Task.WaitAll vs await Task.WhenAll vs an async client in a service calling a slow service (the post \"The Power of Async\")",
@@ -60,7 +63,8 @@ internal static class FanoutClaims
                 Warmup = 0,
                 Scale = RunScale.FullOnly,
             },
-            new ClaimRun { Key = ThousandAsync, Variants = ["whenall-async@1000"], Parameters = PublishedDelays, Repeat = 3, Scale = RunScale.FullOnly },
+            new ClaimRun { Key = ThousandAsync, Variants = ["whenall-async@1000"], Parameters = PublishedDelays, Repeat = 3,
+                Scale = RunScale.FullOnly },
         ],
         [
             new Claim("fanout-sequential", "Three calls one after another take about 4.5 s", "4.5 s", [OneRequest], OneAfterAnother)
@@ -68,44 +72,53 @@ internal static class FanoutClaims
                 Rule = "`sequential@1`'s median within 4.05-5.6 s (0.9 to 1.25 times 4.5 s)",
                 Conditions = [.. Delays, Requirement.Variants("requests", 1)],
             },
-            new Claim("fanout-parallel", "With the three calls in parallel, a request takes about 2 s: its slowest call", "about two seconds", [OneRequest], InParallel)
+            new Claim("fanout-parallel", "With the three calls in parallel, a request takes about 2 s: its slowest call", "about two seconds",
+                [OneRequest], InParallel)
             {
                 Rule = "`waitall@1`'s median within 1.8-2.5 s (0.9 to 1.25 times 2 s)",
                 Conditions = [.. Delays, Requirement.Variants("requests", 1)],
             },
-            new Claim("fanout-whenall-threads", "WhenAll over blocking calls needs about half the threads of WaitAll", "63 against 121 threads at N = 100; 80 against 139 at N = 1000", [Main, Thousand], WhenAllHalfTheThreads)
+            new Claim("fanout-whenall-threads", "WhenAll over blocking calls needs about half the threads of WaitAll",
+                "63 against 121 threads at N = 100; 80 against 139 at N = 1000", [Main, Thousand], WhenAllHalfTheThreads)
             {
                 Rule = "`whenall-blocking@N` / `waitall@N` service threads within 2/3 to 1.5 times the published ratio (0.52 at N = 100, 0.58 at 1000), at each N",
                 Conditions = AtPublishedN,
             },
-            new Claim("fanout-whenall-time", "WhenAll over blocking calls takes about as long as WaitAll", "42 against 43 s at N = 100; 2:54 against 3:08 at N = 1000", [Main, Thousand], WhenAllSameTime)
+            new Claim("fanout-whenall-time", "WhenAll over blocking calls takes about as long as WaitAll",
+                "42 against 43 s at N = 100; 2:54 against 3:08 at N = 1000", [Main, Thousand], WhenAllSameTime)
             {
                 Rule = "`whenall-blocking@N` / `waitall@N` median within 1/1.25-1.25x, at each N",
                 Conditions = AtPublishedN,
             },
-            new Claim("fanout-async-halves", "The async client halves the time", "21 s against 42 s at N = 100; 1:27 against 2:54 at N = 1000", [Main, Thousand], AsyncHalvesTheTime)
+            new Claim("fanout-async-halves", "The async client halves the time", "21 s against 42 s at N = 100; 1:27 against 2:54 at N = 1000",
+                [Main, Thousand], AsyncHalvesTheTime)
             {
                 Rule = "`whenall-async@N` / `whenall-blocking@N` median within 0.33-0.75x (2/3 to 1.5 times 0.5), at each N",
                 Conditions = AtPublishedN,
             },
-            new Claim("fanout-async-fewer-threads", "The async client needs fewer threads than WhenAll over blocking calls", "54 against 63 at N = 100; 53 against 80 at N = 1000", [Main, Thousand], AsyncFewerThreads)
+            new Claim("fanout-async-fewer-threads", "The async client needs fewer threads than WhenAll over blocking calls",
+                "54 against 63 at N = 100; 53 against 80 at N = 1000", [Main, Thousand], AsyncFewerThreads)
             {
                 Rule = "`whenall-async@N` / `whenall-blocking@N` service threads below 0.95x, at each N",
                 Conditions = AtPublishedN,
             },
-            new Claim("fanout-async-flat", "The async client's threads stay flat from N = 100 to N = 1000", "54 and 53 threads; 'flat' is the lab's reading", [Main], AsyncThreadsFlat)
+            new Claim("fanout-async-flat", "The async client's threads stay flat from N = 100 to N = 1000",
+                "54 and 53 threads; 'flat' is the lab's reading", [Main], AsyncThreadsFlat)
             {
                 Source = FigureSource.LabReading,
                 Rule = "`whenall-async@1000` / `whenall-async@100` service threads within 1/1.25-1.25x",
                 Conditions = [.. Delays, Requirement.Variants("requests", 100, 1000)],
             },
-            new Claim("fanout-1000-answers", "At N = 1000 every pattern answers every request", "3:08, 2:54 and 1:27 for all 1000: the lab's reading of the table, which times every pattern to its end", [Thousand], EveryRequestAnswered)
+            new Claim("fanout-1000-answers", "At N = 1000 every pattern answers every request",
+                "3:08, 2:54 and 1:27 for all 1000: the lab's reading of the table, which times every pattern to its end", [Thousand],
+                    EveryRequestAnswered)
             {
                 Source = FigureSource.LabReading,
                 Rule = "no failed request in at least 3 ok trials of each of the three at N = 1000; a failed request in any trial: does not hold",
                 Conditions = [.. Delays, Requirement.Variants("requests", 1000)],
             },
-            new Claim("fanout-waitall-adds", "WaitAll blocks the request's thread, and the pool adds threads to make up for it", "no figure", [Main], WaitAllMakesThePoolAdd)
+            new Claim("fanout-waitall-adds", "WaitAll blocks the request's thread, and the pool adds threads to make up for it", "no figure",
+                [Main], WaitAllMakesThePoolAdd)
             {
                 Rule = "the service's pool added at least one thread for blocking or starvation in every `waitall@100` trial (its runtime account); in none: does not hold",
                 Conditions = [.. Delays, Requirement.Variants("requests", 100)],
@@ -116,14 +129,16 @@ internal static class FanoutClaims
     internal static Judgement OneAfterAnother(ClaimEvidence evidence)
     {
         var wall = evidence.Wall("sequential@1");
-        return Decide.About(new Quantity("sequential@1's median wall time", "ms"), wall, 4500, Band.Around(4500, 0.9, 1.25), ClaimEvidence.Time(wall), "the three delays add up: 1.5 + 2 + 1 s");
+        return Decide.About(new Quantity("sequential@1's median wall time", "ms"), wall,
+            4500, Band.Around(4500, 0.9, 1.25), ClaimEvidence.Time(wall), "the three delays add up: 1.5 + 2 + 1 s");
     }
 
     /// <summary>waitall@1's time within 0.9-1.25 times 2 s, interval and all.</summary>
     internal static Judgement InParallel(ClaimEvidence evidence)
     {
         var wall = evidence.Wall("waitall@1");
-        return Decide.About(new Quantity("waitall@1's median wall time", "ms"), wall, 2000, Band.Around(2000, 0.9, 1.25), ClaimEvidence.Time(wall), "the three calls wait at once, so the slowest sets the time");
+        return Decide.About(new Quantity("waitall@1's median wall time", "ms"), wall, 2000, Band.Around(2000, 0.9, 1.25), ClaimEvidence.Time(wall),
+            "the three calls wait at once, so the slowest sets the time");
     }
 
     /// <summary>whenall-blocking's service threads over waitall's within 2/3-1.5 times the published ratio at each N, interval and all.</summary>
@@ -187,7 +202,9 @@ internal static class FanoutClaims
         var at100 = evidence.Metric("whenall-async@100", FanoutScenario.ServerPeakThreads);
         var at1000 = evidence.Run(ThousandAsync, Delays).Metric("whenall-async@1000", FanoutScenario.ServerPeakThreads);
         var ratio = Estimate.Ratio(at1000, at100);
-        return Decide.About(Quantity.Ratio("whenall-async@1000's service threads over whenall-async@100's"), ratio, 53.0 / 54, Band.NoChange(1.25), $"{ClaimEvidence.Count(at100)} threads at N = 100, {ClaimEvidence.Count(at1000)} at N = 1000", "ten times the requests wait on the same few threads");
+        return Decide.About(Quantity.Ratio("whenall-async@1000's service threads over whenall-async@100's"),
+            ratio, 53.0 / 54, Band.NoChange(1.25), $"{ClaimEvidence.Count(at100)} threads at N = 100, {ClaimEvidence.Count(at1000)} at N = 1000",
+                "ten times the requests wait on the same few threads");
     }
 
     /// <summary>Every request of the three at N = 1000 answered in at least 3 trials each: holds; a request failed in any trial: does not.</summary>
@@ -228,8 +245,10 @@ internal static class FanoutClaims
         }
 
         var figure = $"{ClaimEvidence.Count(adds.Min())}-{ClaimEvidence.Count(adds.Max())} threads added for blocking or starvation per trial";
-        var numbers = new ClaimFigure { Quantity = "waitall@100's service pool: threads added for blocking or starvation", Unit = "threads", Value = Statistics.MedianEstimate.MedianOf(adds), Low = adds.Min(), High = adds.Max(), Trials = adds.Count, Lowest = 1 };
-        return adds.All(a => a >= 1) ? Judgement.Holds(figure, $"the runtime's account names the cause: {evidence.ServicePool("waitall@100")}").With(numbers)
+        var numbers = new ClaimFigure { Quantity = "waitall@100's service pool: threads added for blocking or starvation", Unit = "threads",
+            Value = Statistics.MedianEstimate.MedianOf(adds), Low = adds.Min(), High = adds.Max(), Trials = adds.Count, Lowest = 1 };
+        return adds.All(a => a >= 1)
+            ? Judgement.Holds(figure, $"the runtime's account names the cause: {evidence.ServicePool("waitall@100")}").With(numbers)
             : adds.All(a => a == 0) ? Judgement.DoesNotHold(figure, "the pool added no thread for blocking or starvation").With(numbers)
             : Judgement.CouldNotJudge(figure, "some trials added threads and some none").With(numbers);
     }

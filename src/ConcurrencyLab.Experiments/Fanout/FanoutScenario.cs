@@ -24,10 +24,12 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     public override string Name => "fanout";
 
     /// <inheritdoc/>
-    public override string Summary => "N requests at once to a service that makes three calls to a slow service: WaitAll vs WhenAll vs an async client";
+    public override string Summary
+        => "N requests at once to a service that makes three calls to a slow service: WaitAll vs WhenAll vs an async client";
 
     /// <inheritdoc/>
-    public override string Reproduces => "Task.WaitAll vs await Task.WhenAll vs async client in a service calling a slow web service (the post \"The Power of Async\")";
+    public override string Reproduces
+        => "Task.WaitAll vs await Task.WhenAll vs async client in a service calling a slow web service (the post \"The Power of Async\")";
 
     /// <inheritdoc/>
     PublishedClaims IReproducesPost.Claims => FanoutClaims.All;
@@ -41,41 +43,51 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     private const int MostPoolThreads = 32_767;
 
     private static readonly Parameter<IReadOnlyList<int>> Requests = Parameter.WholeNumbers(
-        "requests", [100, 1000], "requests the client sends at once; each is a variant suffix (whenall-async@1000)", minimum: 1, maximum: MostRequests, quick: [5, 15]);
+        "requests", [100, 1000],
+            "requests the client sends at once; each is a variant suffix (whenall-async@1000)", minimum: 1, maximum: MostRequests, quick: [5, 15]);
 
     // Values, not a sweep: 1000,1000,1000 is three calls of 1 s each.
     internal static readonly Parameter<IReadOnlyList<int>> DelaysMs = Parameter.WholeNumbers(
-        "delays", [1500, 2000, 1000], "how long the external service takes for name, price and category, ms (the published 1.5, 2 and 1 s)", minimum: 0, maximum: 600_000, distinct: false, count: 3,
+        "delays", [1500, 2000, 1000],
+            "how long the external service takes for name, price and category, ms (the published 1.5, 2 and 1 s)", minimum: 0, maximum: 600_000,
+                distinct: false, count: 3,
         listing: "three delays in ms, for name, price and category, such as 1500,2000,1000, each");
 
     internal static readonly Parameter<double> TimeScale = Parameter.Number(
         "time-scale", 1, "multiplies every delay, for quick runs and tests; reports say when it was not 1", minimum: 0.001, maximum: 10, quick: 0.1);
 
     internal static readonly Parameter<int> MinThreads = Parameter.WholeNumber(
-        "min-threads", 0, "ThreadPool minimum worker threads in the product service; 0 keeps the runtime's default (one per core)", minimum: 0, maximum: MostPoolThreads);
+        "min-threads", 0,
+            "ThreadPool minimum worker threads in the product service; 0 keeps the runtime's default (one per core)", minimum: 0,
+                maximum: MostPoolThreads);
 
     private static readonly Parameter<int> WarmRequests = Parameter.WholeNumber(
-        "warm-requests", 320, "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case", minimum: 0, maximum: 100_000, quick: 80);
+        "warm-requests", 320,
+            "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case", minimum: 0, maximum: 100_000, quick: 80);
 
     // Quick's rounds of 5 requests (measured at @5) took as long after 150 ms pauses as after 400, and each trial started 0.55 s
     // sooner; a round of 1,000 did not (the client compiled for 1.0-1.5 s in it, against 0.07-0.09 s): docs/scenarios/fanout.md.
     private static readonly Parameter<int> WarmPauseMs = Parameter.WholeNumber(
-        "warm-pause-ms", 400, "ms of pause after every 40 warm-up requests, for the runtime to recompile the code they made hot (it waits 100 ms without new code before it counts calls)", minimum: 0, maximum: 60_000, quick: 150);
+        "warm-pause-ms", 400,
+            "ms of pause after every 40 warm-up requests, for the runtime to recompile the code they made hot (it waits 100 ms without new code before it counts calls)", minimum: 0, maximum: 60_000, quick: 150);
 
     internal static readonly Parameter<double> CallTimeout = Parameter.Number(
-        "call-timeout", 100, "seconds the product service gives each call to the external service (HttpClient's default); a call that outlives it fails its request with 504", minimum: 0.1, maximum: 86_400);
+        "call-timeout", 100,
+            "seconds the product service gives each call to the external service (HttpClient's default); a call that outlives it fails its request with 504", minimum: 0.1, maximum: 86_400);
 
     private static readonly Parameter<double> RequestTimeout = Parameter.Number(
         "request-timeout", 600, "seconds after which the client gives up on a request and counts it as an error", minimum: 0.1, maximum: 86_400);
 
     internal static readonly Parameter<string> ProductUrl = Parameter.FreeText(
-        "product-url", string.Empty, "a product service already running (conclab serve fanout-product), such as http://127.0.0.1:5000/: the trials send to it instead of starting their own; its side is then not measured, nor started fresh for each trial");
+        "product-url", string.Empty,
+            "a product service already running (conclab serve fanout-product), such as http://127.0.0.1:5000/: the trials send to it instead of starting their own; its side is then not measured, nor started fresh for each trial");
 
     private static readonly Parameter<string> AllowHost = Parameter.FreeText(
         "allow-host", string.Empty, "a host other than loopback --product-url may name: only your own, on your own authority");
 
     /// <inheritdoc/>
-    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, WarmPauseMs, CallTimeout, RequestTimeout, ProductUrl, AllowHost];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Requests, DelaysMs, TimeScale, MinThreads, WarmRequests, WarmPauseMs,
+        CallTimeout, RequestTimeout, ProductUrl, AllowHost];
 
     /// <inheritdoc/>
     public override IEnumerable<string> Validate(ParameterValues parameters)
@@ -97,7 +109,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             yield break;
         }
 
-        if (!Uri.TryCreate(text, UriKind.Absolute, out var url) || url.Scheme != Uri.UriSchemeHttp || url.UserInfo.Length > 0 || url.AbsolutePath != "/" || url.Query.Length > 0)
+        if (!Uri.TryCreate(text, UriKind.Absolute, out var url) || url.Scheme != Uri.UriSchemeHttp || url.UserInfo.Length > 0
+            || url.AbsolutePath != "/" || url.Query.Length > 0)
         {
             yield return $"--product-url must be the service's base http:// URL, such as http://127.0.0.1:5000/, not '{text}'.";
         }
@@ -117,7 +130,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
 
     // The product service's pool minimum for one variant (waitall@100:min-threads=400), so a run can set the
     // blocking variants' cure beside them; 0 is the runtime's own minimum, and left out, --min-threads holds.
-    private static readonly VariantParameter PoolMinimum = new("min-threads", "the product service's ThreadPool minimum worker threads", 0, MostPoolThreads)
+    private static readonly VariantParameter PoolMinimum = new("min-threads", "the product service's ThreadPool minimum worker threads", 0,
+        MostPoolThreads)
     {
         DefaultWord = "default",
         Example = 400,
@@ -130,7 +144,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     };
 
     private static readonly VariantSpace Endpoints = new(
-        "fanout", "endpoint", [.. ProductService.Variants.Select(v => new VariantFamily(v.Variant, v.Description) { Parameters = [RequestsAtOnce, PoolMinimum] })]);
+        "fanout", "endpoint",
+            [.. ProductService.Variants.Select(v => new VariantFamily(v.Variant, v.Description) { Parameters = [RequestsAtOnce, PoolMinimum] })]);
 
     /// <inheritdoc/>
     public override VariantSpace Variants(ParameterValues parameters) => Endpoints;
@@ -139,7 +154,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     public override IReadOnlyList<Variant> DefaultVariants(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return [.. parameters.Get(Requests).SelectMany(n => Endpoints.Families.Where(f => f.Id != ProductService.Sequential).Select(f => Endpoints.Create(f.Id, n)))];
+        return [.. parameters.Get(Requests)
+            .SelectMany(n => Endpoints.Families.Where(f => f.Id != ProductService.Sequential).Select(f => Endpoints.Create(f.Id, n)))];
     }
 
     /// <inheritdoc/>
@@ -194,21 +210,29 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         Description = "connection attempts the kernel dropped from a full accept queue, each retried a second later (Linux's ListenOverflows)",
     };
 
-    internal static readonly Metric RequestsSent = Metric.Count("requests", "Requests") with { Direction = MetricDirection.Neither, Description = "requests the client sent at once" };
+    internal static readonly Metric RequestsSent = Metric.Count("requests", "Requests") with { Direction = MetricDirection.Neither,
+        Description = "requests the client sent at once" };
 
-    internal static readonly Metric UpstreamFailures = Metric.Count("upstreamFailures", "502s") with { Description = "requests the product service failed with 502: a call to the external service failed otherwise" };
+    internal static readonly Metric UpstreamFailures = Metric.Count("upstreamFailures",
+        "502s") with { Description = "requests the product service failed with 502: a call to the external service failed otherwise" };
 
-    internal static readonly Metric ServerErrors = Metric.Count("serverErrors", "500s") with { Description = "requests the product service failed by itself (500)" };
+    internal static readonly Metric ServerErrors = Metric.Count("serverErrors",
+        "500s") with { Description = "requests the product service failed by itself (500)" };
 
-    internal static readonly Metric ClientTimeouts = Metric.Count("clientTimeouts", "Client timeouts") with { Description = "requests the client gave up on after --request-timeout" };
+    internal static readonly Metric ClientTimeouts = Metric.Count("clientTimeouts",
+        "Client timeouts") with { Description = "requests the client gave up on after --request-timeout" };
 
-    internal static readonly Metric ConnectionErrors = Metric.Count("connectionErrors", "Connection errors") with { Description = "requests whose connection from the client failed" };
+    internal static readonly Metric ConnectionErrors = Metric.Count("connectionErrors",
+        "Connection errors") with { Description = "requests whose connection from the client failed" };
 
-    internal static readonly Metric ServerPeakQueueLength = Metric.Count("serverPeakQueueLength", "Server queue") with { Description = "the product service's pool queue at its longest" };
+    internal static readonly Metric ServerPeakQueueLength = Metric.Count("serverPeakQueueLength",
+        "Server queue") with { Description = "the product service's pool queue at its longest" };
 
-    internal static readonly Metric ServerCpuMs = Metric.Milliseconds("serverCpuMs", "Server CPU") with { Description = "the product service's CPU time over the region" };
+    internal static readonly Metric ServerCpuMs = Metric.Milliseconds("serverCpuMs",
+        "Server CPU") with { Description = "the product service's CPU time over the region" };
 
-    internal static readonly Metric ServerJitMs = Metric.Milliseconds("serverJitMs", "Server JIT") with { Description = "time the product service's JIT spent compiling in the region" };
+    internal static readonly Metric ServerJitMs = Metric.Milliseconds("serverJitMs",
+        "Server JIT") with { Description = "time the product service's JIT spent compiling in the region" };
 
     internal static readonly Metric ExternalCpuMs = Metric.Milliseconds("externalCpuMs", "External CPU") with
     {
@@ -229,7 +253,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     public override IReadOnlyList<Metric> Metrics { get; init; } =
     [
         ServerPeakThreads, ServerPeakPoolThreads, Errors, UpstreamTimeouts, ListenOverflows,
-        RequestsSent, UpstreamFailures, ServerErrors, ClientTimeouts, ConnectionErrors, ServerPeakQueueLength, ServerCpuMs, ServerJitMs, ExternalCpuMs,
+        RequestsSent, UpstreamFailures, ServerErrors, ClientTimeouts, ConnectionErrors, ServerPeakQueueLength, ServerCpuMs, ServerJitMs,
+            ExternalCpuMs,
     ];
 
     /// <inheritdoc/>
@@ -265,7 +290,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     {
         ArgumentNullException.ThrowIfNull(context);
         var endpoint = context.Variant.Family;
-        var requests = context.Variant.WholeNumber(RequestsAtOnce.Name) ?? throw new ArgumentException($"{context.Variant} says no number of requests.", nameof(context));
+        var requests = context.Variant.WholeNumber(RequestsAtOnce.Name)
+            ?? throw new ArgumentException($"{context.Variant} says no number of requests.", nameof(context));
 
         var parameters = context.Parameters;
         if (parameters.Get(ProductUrl) is { Length: > 0 } productUrl)
@@ -287,7 +313,9 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             Timeout = TimeSpan.FromSeconds(parameters.Get(RequestTimeout)),
         };
 
-        if (context.Prime && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), parameters.Get(WarmPauseMs), cancellationToken).ConfigureAwait(false) is { } primeError)
+        if (context.Prime
+            && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), parameters.Get(WarmPauseMs), cancellationToken)
+                .ConfigureAwait(false) is { } primeError)
         {
             return new TrialOutcome { ItemsPlanned = requests, ItemsCompleted = 0, Error = "while priming: " + primeError };
         }
@@ -372,11 +400,13 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         // service answered its own 100-160 ms later).
         var externalListening = new TaskCompletionSource<(Uri Http1, Uri Http2)>(TaskCreationOptions.RunContinuationsAsynchronously);
         var externalStarting = ServiceProcess.StartAsync(
-            launcher, ExternalService.Definition, Task.FromResult(Delays(parameters)), ServiceStartTimeout, listening: externalListening, cancellationToken: cancellationToken);
+            launcher, ExternalService.Definition, Task.FromResult(Delays(parameters)),
+                ServiceStartTimeout, listening: externalListening, cancellationToken: cancellationToken);
         var productStarting = ServiceProcess.StartAsync(
             launcher,
             ProductService.Definition,
-            ProductSettingsAsync(externalListening.Task, externalStarting, context.Variant.WholeNumber(PoolMinimum.Name) ?? parameters.Get(MinThreads), 3 * requests, parameters.Get(CallTimeout)),
+            ProductSettingsAsync(externalListening.Task, externalStarting, context.Variant.WholeNumber(PoolMinimum.Name)
+                ?? parameters.Get(MinThreads), 3 * requests, parameters.Get(CallTimeout)),
             ServiceStartTimeout,
             context.TakeServiceEventPort(),
             cancellationToken: cancellationToken);
@@ -464,7 +494,9 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
             Timeout = TimeSpan.FromSeconds(parameters.Get(RequestTimeout)),
         };
 
-        if (context.Prime && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), parameters.Get(WarmPauseMs), cancellationToken).ConfigureAwait(false) is { } primeError)
+        if (context.Prime
+            && await PrimeAsync(client, endpoint, parameters.Get(WarmRequests), parameters.Get(WarmPauseMs), cancellationToken)
+                .ConfigureAwait(false) is { } primeError)
         {
             return new TrialOutcome { ItemsPlanned = requests, ItemsCompleted = 0, Error = "while priming: " + primeError };
         }
@@ -491,7 +523,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     }
 
     private static async Task<ProductServiceSettings> ProductSettingsAsync(
-        Task<(Uri Http1, Uri Http2)> externalListening, Task<ServiceProcess> externalStarting, int minThreads, int maxConnections, double callTimeoutSeconds)
+        Task<(Uri Http1, Uri Http2)> externalListening, Task<ServiceProcess> externalStarting, int minThreads, int maxConnections,
+            double callTimeoutSeconds)
     {
         // The external's addresses once it listens; a start that fails first, even before it could listen, ends the wait
         // with its own error (a start that succeeded had told its addresses before its health check).
@@ -545,7 +578,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     {
         try
         {
-            using var request = new HttpRequestMessage(HttpMethod.Get, new Uri($"product/{endpoint}/{id.ToString(CultureInfo.InvariantCulture)}", UriKind.Relative));
+            using var request = new HttpRequestMessage(HttpMethod.Get,
+                new Uri($"product/{endpoint}/{id.ToString(CultureInfo.InvariantCulture)}", UriKind.Relative));
 
             // A priming request takes a connection of its own, so connecting and accepting are warm too.
             request.Headers.ConnectionClose = ExternalService.IsPriming(id);

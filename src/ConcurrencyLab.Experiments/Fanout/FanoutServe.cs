@@ -15,13 +15,17 @@ internal static class FanoutServe
     private static readonly TimeSpan ExternalStartTimeout = TimeSpan.FromSeconds(60);
 
     private static readonly Parameter<string> External = Parameter.FreeText(
-        "external", string.Empty, "the external service's HTTP/1.1 address, such as http://127.0.0.1:5001/; left out, the product service starts its own on loopback with --delays and --time-scale");
+        "external", string.Empty,
+            "the external service's HTTP/1.1 address, such as http://127.0.0.1:5001/; left out, the product service starts its own on loopback with --delays and --time-scale");
 
     private static readonly Parameter<string> ExternalHttp2 = Parameter.FreeText(
-        "external-http2", string.Empty, "the external service's HTTP/2 address (the http2= of its ready line), for the async-http2 endpoint; left out, --external's port + 1");
+        "external-http2", string.Empty,
+            "the external service's HTTP/2 address (the http2= of its ready line), for the async-http2 endpoint; left out, --external's port + 1");
 
     private static readonly Parameter<int> MaxConnections = Parameter.WholeNumber(
-        "max-connections", 0, "connections the shared HTTP/1.1 client (async-shared-client) opens to the external service at most; 0 sets no limit", minimum: 0, maximum: int.MaxValue);
+        "max-connections", 0,
+            "connections the shared HTTP/1.1 client (async-shared-client) opens to the external service at most; 0 sets no limit", minimum: 0,
+                maximum: int.MaxValue);
 
     /// <summary>Both services, as <see cref="Scenario.Standalone"/> lists them.</summary>
     public static IReadOnlyList<StandaloneService> All { get; } =
@@ -30,7 +34,9 @@ internal static class FanoutServe
             "fanout-external",
             "The fanout experiment's slow external service: GET /name/ID, /price/ID and /category/ID, each answered after its delay (the published 1.5, 2 and 1 s).",
             [FanoutScenario.DelaysMs, FanoutScenario.TimeScale],
-            (request, cancellationToken) => ServiceHost.ServeStandaloneAsync(ExternalService.Definition, FanoutScenario.Delays(request.Values), request, cancellationToken)),
+            (request,
+                cancellationToken) => ServiceHost.ServeStandaloneAsync(ExternalService.Definition, FanoutScenario.Delays(request.Values), request,
+                    cancellationToken)),
         new(
             "fanout-product",
             $"The fanout experiment's product service: GET /product/VARIANT/ID for {string.Join(", ", ProductService.Variants.Select(v => v.Variant))}, each making three calls to the external service its own way.",
@@ -52,7 +58,8 @@ internal static class FanoutServe
         {
             // Its own external service, in a process of its own so that its CPU is not the product service's; it
             // ends when this process closes its standard input, also when this one is killed outright.
-            own = await ServiceProcess.StartAsync(SelfLauncher.Current(), ExternalService.Definition, FanoutScenario.Delays(values), ExternalStartTimeout, cancellationToken: cancellationToken).ConfigureAwait(false);
+            own = await ServiceProcess.StartAsync(SelfLauncher.Current(), ExternalService.Definition, FanoutScenario.Delays(values),
+                ExternalStartTimeout, cancellationToken: cancellationToken).ConfigureAwait(false);
 
             // A child whose CPU and memory belong to this job, where a job runner listens.
             request.AnnounceChild(own.ProcessId);
@@ -63,7 +70,8 @@ internal static class FanoutServe
         try
         {
             var most = values.Get(MaxConnections);
-            var settings = new ProductServiceSettings(http1, http2, values.Get(FanoutScenario.MinThreads), most == 0 ? int.MaxValue : most, values.Get(FanoutScenario.CallTimeout))
+            var settings = new ProductServiceSettings(http1, http2, values.Get(FanoutScenario.MinThreads), most == 0 ? int.MaxValue
+                : most, values.Get(FanoutScenario.CallTimeout))
             {
                 AllowedHosts = [.. request.AllowedHosts],
             };

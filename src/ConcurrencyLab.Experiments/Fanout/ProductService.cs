@@ -144,7 +144,8 @@ internal static class ProductService
             var price = client.GetStringAsync(Path("price", id));
             var category = client.GetStringAsync(Path("category", id));
 #pragma warning disable VSTHRD002, CA1849 // The point of this variant: block a pool thread on async calls.
-            return Answer(new Product { Id = id, Name = name.Result, Price = long.Parse(price.Result, CultureInfo.InvariantCulture), Category = category.Result });
+            return Answer(new Product { Id = id, Name = name.Result, Price = long.Parse(price.Result, CultureInfo.InvariantCulture),
+                Category = category.Result });
 #pragma warning restore VSTHRD002, CA1849
         });
     }
@@ -155,7 +156,8 @@ internal static class ProductService
         var price = client.GetStringAsync(Path("price", id));
         var category = client.GetStringAsync(Path("category", id));
         await Task.WhenAll(name, price, category).ConfigureAwait(false);
-        return new Product { Id = id, Name = await name.ConfigureAwait(false), Price = long.Parse(await price.ConfigureAwait(false), CultureInfo.InvariantCulture), Category = await category.ConfigureAwait(false) };
+        return new Product { Id = id, Name = await name.ConfigureAwait(false),
+            Price = long.Parse(await price.ConfigureAwait(false), CultureInfo.InvariantCulture), Category = await category.ConfigureAwait(false) };
     }
 
     // A synchronous HTTP call that holds its thread until the answer is in, on a client of its own as the
@@ -199,7 +201,8 @@ internal static class ProductService
 
     private static Uri Path(string what, int id) => new($"{what}/{id.ToString(CultureInfo.InvariantCulture)}", UriKind.Relative);
 
-    private static IResult Answer(Product product) => Microsoft.AspNetCore.Http.Results.Text(JsonSerializer.Serialize(product, LabJson.Options), "application/json");
+    private static IResult Answer(Product product)
+        => Microsoft.AspNetCore.Http.Results.Text(JsonSerializer.Serialize(product, LabJson.Options), "application/json");
 }
 
 /// <summary>

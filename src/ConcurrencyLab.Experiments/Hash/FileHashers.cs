@@ -77,7 +77,8 @@ internal static class FileHashers
         if (mode == HashMode.ForEachAsync)
         {
             var options = new ParallelOptions { MaxDegreeOfParallelism = workers, CancellationToken = cancellationToken };
-            await Parallel.ForEachAsync(paths, options, async (path, ct) => results.Enqueue(await HashAsync(path, bufferSize, ct).ConfigureAwait(false))).ConfigureAwait(false);
+            await Parallel.ForEachAsync(paths, options,
+                async (path, ct) => results.Enqueue(await HashAsync(path, bufferSize, ct).ConfigureAwait(false))).ConfigureAwait(false);
             return [.. results];
         }
 

@@ -300,7 +300,8 @@ internal sealed class FileSet : IDisposable
 
         // Names are the ones the writer gives, in its order, so a manifest someone edited cannot point a trial at a
         // file outside the folder. Sizes are checked now; content is checked by every trial, which hashes every file anyway.
-        return manifest.Entries.Select((e, i) => e?.Name == FileName(i) && new FileInfo(Path.Combine(folder, e.Name)) is { Exists: true } f && f.Length == e.Size).All(ok => ok)
+        return manifest.Entries.Select((e, i) => e?.Name == FileName(i) && new FileInfo(Path.Combine(folder, e.Name)) is { Exists: true } f
+            && f.Length == e.Size).All(ok => ok)
             ? [.. manifest.Entries]
             : null;
     }

@@ -23,7 +23,8 @@ internal static class HashClaims
 
     private static readonly Dictionary<string, string> QuickSet = new() { ["file-size"] = "1MiB" };
 
-    private static readonly Requirement FilesPerWorker = Requirement.Of("files per worker", "at least 4 at the most workers (the published 512 files for 128)", result =>
+    private static readonly Requirement FilesPerWorker = Requirement.Of("files per worker",
+        "at least 4 at the most workers (the published 512 files for 128)", result =>
     {
         var files = result.Parameters.TryGetValue("files", out var text) ? Requirement.Parse(text) : null;
         var most = result.Variants.Select(v => v.WholeNumber("workers")).OfType<int>().DefaultIfEmpty(0).Max();
@@ -38,7 +39,8 @@ internal static class HashClaims
 
     /// <summary>The machine kind the post's claims are about: its device slower than its cores can read and hash, as
     /// this run's own bounds measured them.</summary>
-    internal static readonly Requirement DiskBound = Requirement.Machine("disk-bound: the device reads slower than the cores can read and hash", result =>
+    internal static readonly Requirement DiskBound = Requirement.Machine("disk-bound: the device reads slower than the cores can read and hash",
+        result =>
     {
         if (!result.Bounds.TryGetValue("deviceReadMibPerSec", out var device) || !result.Bounds.TryGetValue("cpuMibPerSec", out var cpu))
         {
@@ -62,8 +64,10 @@ internal static class HashClaims
     public static PublishedClaims All { get; } = new(
         "sync vs async file hashing with N workers fed by a Channel (the post \"Benchmarking Async Throughput\")",
         [
-            new ClaimRun { Key = Cold, Variants = ["sync@16", "sync@32", "sync@64", "sync@128", "async@16", "async@128"], Parameters = PublishedSet, QuickParameters = QuickSet, Repeat = 3 },
-            new ClaimRun { Key = Warm, Variants = WarmCases, Parameters = new Dictionary<string, string>(PublishedSet) { ["cache"] = "warm" }, QuickParameters = QuickSet, Repeat = 3 },
+            new ClaimRun { Key = Cold, Variants = ["sync@16", "sync@32", "sync@64", "sync@128", "async@16", "async@128"], Parameters = PublishedSet,
+                QuickParameters = QuickSet, Repeat = 3 },
+            new ClaimRun { Key = Warm, Variants = WarmCases, Parameters = new Dictionary<string, string>(PublishedSet) { ["cache"] = "warm" },
+                QuickParameters = QuickSet, Repeat = 3 },
         ],
         [
             new Claim("hash-async-flat", "Async hashing keeps its rate from 16 to 128 workers", "22.17 and 22.23 files/s", [Cold], AsyncFlat)
@@ -76,7 +80,8 @@ internal static class HashClaims
                 Rule = "`sync@128`'s rate / `sync@16`'s within 0.45-0.8x (a fall of 20-55%, the published 39% inside)",
                 Conditions = ColdOnTheDisk,
             },
-            new Claim("hash-sync-progressive", "Sync hashing falls at every doubling of the workers", "22.11, 19.47, 16.50, 13.41 files/s at 16, 32, 64, 128", [Cold], SyncFallsEveryStep)
+            new Claim("hash-sync-progressive", "Sync hashing falls at every doubling of the workers",
+                "22.11, 19.47, 16.50, 13.41 files/s at 16, 32, 64, 128", [Cold], SyncFallsEveryStep)
             {
                 Rule = "`sync`'s rate at each doubling (16 to 32, 32 to 64, 64 to 128) below 0.97x of the rate before",
                 Conditions = ColdOnTheDisk,
@@ -86,27 +91,34 @@ internal static class HashClaims
                 Rule = "`sync@16`'s rate / `async@16`'s within 1/1.1-1.1x",
                 Conditions = ColdOnTheDisk,
             },
-            new Claim("hash-device-ceiling", "Async hashing runs at the device's limit", "22.2 files/s of 16 MiB, 355 MiB/s; the benchmark maxed out at around 374 MiB/s", [Cold], AtTheDevice)
+            new Claim("hash-device-ceiling", "Async hashing runs at the device's limit",
+                "22.2 files/s of 16 MiB, 355 MiB/s; the benchmark maxed out at around 374 MiB/s", [Cold], AtTheDevice)
             {
                 Rule = "`async@16`'s MiB/s / the device's fastest read measured at the start of the run within 0.8-1.1x",
                 Conditions = ColdOnTheDisk,
             },
-            new Claim("hash-little-cpu", "Hashing at the device's rate takes little CPU", "2.6% of 16 logical processors at 390 MiB/s, in an image's caption: about 1.1 ms of CPU a MiB", [Cold], LittleCpu)
+            new Claim("hash-little-cpu", "Hashing at the device's rate takes little CPU",
+                "2.6% of 16 logical processors at 390 MiB/s, in an image's caption: about 1.1 ms of CPU a MiB", [Cold], LittleCpu)
             {
                 Rule = "`async@16`'s CPU per MiB hashed within 0.53-2.1 ms (half to twice the published 1.07)",
                 Source = FigureSource.Image,
                 Conditions = ColdOnTheDisk,
             },
-            new Claim("hash-little-memory", "Hashing takes little memory", "14.6 MiB, in an image's caption", [Cold], _ => throw new InvalidOperationException("not comparable"))
+            new Claim("hash-little-memory", "Hashing takes little memory", "14.6 MiB, in an image's caption",
+                [Cold], _ => throw new InvalidOperationException("not comparable"))
             {
                 Rule = "none here: Task Manager's private working set is not what the lab reads",
                 Source = FigureSource.Image,
                 Conditions = [Requirement.Untestable("the figure is Task Manager's memory column, the private working set; the lab reads the peak resident set, which counts the runtime's shared pages too, so the two are not the same figure")],
             },
-            new Claim("hash-async-non-blocking", "Async file reads are non-blocking I/O, which is why async keeps its rate", "no figure", [Cold], AsyncReadsHoldNoThread)
+            new Claim("hash-async-non-blocking", "Async file reads are non-blocking I/O, which is why async keeps its rate", "no figure", [Cold],
+                AsyncReadsHoldNoThread)
             {
                 Rule = "`async@128`'s peak pool threads below the cores + 4 (Windows only)",
-                Conditions = [Requirement.Is("cache", "cold"), Requirement.Platform("Windows' overlapped file I/O", m => (m.Os.Contains("Windows", StringComparison.OrdinalIgnoreCase), $"{m.Os}: .NET reads a file asynchronously there by blocking a pool thread for each read"))],
+                Conditions = [Requirement.Is("cache", "cold"),
+                    Requirement.Platform("Windows' overlapped file I/O",
+                        m => (m.Os.Contains("Windows",
+                            StringComparison.OrdinalIgnoreCase), $"{m.Os}: .NET reads a file asynchronously there by blocking a pool thread for each read"))],
             },
             new Claim("hash-page-cache-cpu", "With the files in the OS page cache, hashing becomes CPU-bound", "no figure", [Warm], CachedIsCpuBound)
             {
@@ -119,7 +131,8 @@ internal static class HashClaims
     internal static Judgement AsyncFlat(ClaimEvidence evidence)
     {
         var rate = RateRatio(evidence, "async@128", "async@16");
-        return Decide.About(Quantity.Ratio("async@128's rate over async@16's"), rate, 22.23 / 22.17, Band.NoChange(1.1), Describe(evidence, "async", 16, 128, rate), "the rate does not depend on how many read at once");
+        return Decide.About(Quantity.Ratio("async@128's rate over async@16's"),
+            rate, 22.23 / 22.17, Band.NoChange(1.1), Describe(evidence, "async", 16, 128, rate), "the rate does not depend on how many read at once");
     }
 
     /// <summary>sync's rate at 128 workers over its rate at 16 within 0.45-0.80 (a fall of 20-55%, the published 39%
@@ -127,7 +140,8 @@ internal static class HashClaims
     internal static Judgement SyncFalls(ClaimEvidence evidence)
     {
         var rate = RateRatio(evidence, "sync@128", "sync@16");
-        return Decide.About(Quantity.Ratio("sync@128's rate over sync@16's"), rate, 13.41 / 22.11, new Band(0.45, 0.8), Describe(evidence, "sync", 16, 128, rate), "more blocking readers at once read the device no faster");
+        return Decide.About(Quantity.Ratio("sync@128's rate over sync@16's"), rate, 13.41 / 22.11,
+            new Band(0.45, 0.8), Describe(evidence, "sync", 16, 128, rate), "more blocking readers at once read the device no faster");
     }
 
     /// <summary>sync's rate at each doubling (16 to 32, 32 to 64, 64 to 128) below 0.97 of the rate before, interval and all.</summary>
@@ -151,16 +165,20 @@ internal static class HashClaims
     internal static Judgement EqualAt16(ClaimEvidence evidence)
     {
         var rate = RateRatio(evidence, "sync@16", "async@16");
-        return Decide.About(Quantity.Ratio("sync@16's rate over async@16's"), rate, 22.11 / 22.17, Band.NoChange(1.1), $"{ClaimEvidence.Times(rate)} async's rate", "16 readers of either kind keep the device busy");
+        return Decide.About(Quantity.Ratio("sync@16's rate over async@16's"),
+            rate, 22.11 / 22.17, Band.NoChange(1.1), $"{ClaimEvidence.Times(rate)} async's rate", "16 readers of either kind keep the device busy");
     }
 
     /// <summary>async@16's MiB/s over the device's fastest read measured at the start of the run within 0.8-1.1, interval and all.</summary>
     internal static Judgement AtTheDevice(ClaimEvidence evidence)
     {
-        var device = evidence.Result.Bounds.TryGetValue("deviceReadMibPerSec", out var d) && d > 0 ? d : throw new MissingEvidenceException("the run measured no device rate");
+        var device = evidence.Result.Bounds.TryGetValue("deviceReadMibPerSec", out var d) && d > 0 ? d
+            : throw new MissingEvidenceException("the run measured no device rate");
         var rate = evidence.Metric("async@16", HashScenario.MibPerSec);
         var share = rate.Times(1 / device);
-        return Decide.About(Quantity.Ratio("async@16's MiB/s over the device's fastest read"), share, 22.17 * 16 / 374, new Band(0.8, 1.1), $"{Rate(rate.Value)} MiB/s against the device's {Rate(device)}", "the reads keep the device busy and the cores keep up");
+        return Decide.About(Quantity.Ratio("async@16's MiB/s over the device's fastest read"), share, 22.17 * 16 / 374,
+            new Band(0.8, 1.1), $"{Rate(rate.Value)} MiB/s against the device's {Rate(device)}",
+                "the reads keep the device busy and the cores keep up");
     }
 
     /// <summary>async@16's CPU per MiB hashed (each trial's CPU time over the MiB it hashed) within half to twice the
@@ -168,7 +186,8 @@ internal static class HashClaims
     internal static Judgement LittleCpu(ClaimEvidence evidence)
     {
         var perMib = evidence.Trials("async@16")
-            .Where(t => t.Status == TrialStatus.Ok && t.Metrics.ContainsKey(StandardMetrics.Cpu.Id) && t.Metrics.TryGetValue(HashScenario.MibPerSec.Id, out var rate) && rate > 0)
+            .Where(t => t.Status == TrialStatus.Ok && t.Metrics.ContainsKey(StandardMetrics.Cpu.Id)
+                && t.Metrics.TryGetValue(HashScenario.MibPerSec.Id, out var rate) && rate > 0)
             .Select(t => t.Metrics[StandardMetrics.Cpu.Id] / (t.Metrics[HashScenario.MibPerSec.Id] * t.WallMs / 1000))
             .ToList();
         if (perMib.Count == 0)
@@ -178,7 +197,9 @@ internal static class HashClaims
 
         var cpu = Estimate.Of(perMib);
         const double published = 0.026 * 16 * 1000 / 390;
-        return Decide.About(new Quantity("async@16's CPU per MiB hashed", "ms"), cpu, published, Band.Around(published, 0.5, 2), $"{cpu.Value.ToString("0.00", CultureInfo.InvariantCulture)} ms of CPU a MiB", "MD5 is cheap beside the device's rate");
+        return Decide.About(new Quantity("async@16's CPU per MiB hashed", "ms"), cpu,
+            published, Band.Around(published, 0.5, 2), $"{cpu.Value.ToString("0.00", CultureInfo.InvariantCulture)} ms of CPU a MiB",
+                "MD5 is cheap beside the device's rate");
     }
 
     /// <summary>async@128's peak pool threads at most the cores and 4: no thread held per read (Windows only).</summary>
@@ -186,7 +207,8 @@ internal static class HashClaims
     {
         var pool = evidence.Metric("async@128", StandardMetrics.PeakPoolThreads);
         var cores = evidence.Metric("async@128", StandardMetrics.ProcessorCountSeen).Value;
-        return Decide.Below(new Quantity("async@128's peak pool threads", "threads"), pool, cores + 4, null, $"pool peak {ClaimEvidence.Count(pool)}", "the reads wait without a thread", "the pool grew with the readers: reads held threads");
+        return Decide.Below(new Quantity("async@128's peak pool threads", "threads"), pool, cores + 4,
+            null, $"pool peak {ClaimEvidence.Count(pool)}", "the reads wait without a thread", "the pool grew with the readers: reads held threads");
     }
 
     /// <summary>
@@ -206,12 +228,17 @@ internal static class HashClaims
         var cores = Math.Min(16, evidence.Metric(fastest, StandardMetrics.ProcessorCountSeen).Value);
         var busy = evidence.Metric(fastest, StandardMetrics.CoresUsed).Times(1 / cores);
         var limit = cached > cpu
-            ? Judgement.Holds($"cached reads {Rate(cached)} MiB/s, the cores {Rate(cpu)} MiB/s", "the cache reads faster than the cores can read and hash")
-            : Judgement.DoesNotHold($"cached reads {Rate(cached)} MiB/s, the cores {Rate(cpu)} MiB/s", "reading from the cache is the limit, not the CPU");
+            ? Judgement.Holds($"cached reads {Rate(cached)} MiB/s, the cores {Rate(cpu)} MiB/s",
+                "the cache reads faster than the cores can read and hash")
+            : Judgement.DoesNotHold($"cached reads {Rate(cached)} MiB/s, the cores {Rate(cpu)} MiB/s",
+                "reading from the cache is the limit, not the CPU");
         return Decide.All(
         [
             ("bounds", limit),
-            ("busy", Decide.Above(Quantity.Ratio($"{fastest}'s CPU time over wall time, per core"), busy, 0.75, null, $"{fastest} kept {busy.Value.ToString("0%", CultureInfo.InvariantCulture)} of the cores busy", "the cores, not the reads, set the pace", "the cores were not kept busy: something else sets the pace")),
+            ("busy",
+                Decide.Above(Quantity.Ratio($"{fastest}'s CPU time over wall time, per core"), busy, 0.75,
+                    null, $"{fastest} kept {busy.Value.ToString("0%", CultureInfo.InvariantCulture)} of the cores busy",
+                        "the cores, not the reads, set the pace", "the cores were not kept busy: something else sets the pace")),
         ]);
     }
 
@@ -219,7 +246,8 @@ internal static class HashClaims
     // that really was cold.
     private static Estimate RateRatio(ClaimEvidence evidence, string over, string under)
     {
-        var notCold = evidence.Result.Variants.SelectMany(v => v.Trials).Count(t => t.Metrics.TryGetValue(HashScenario.NotCold.Id, out var n) && n > 0);
+        var notCold = evidence.Result.Variants.SelectMany(v => v.Trials)
+            .Count(t => t.Metrics.TryGetValue(HashScenario.NotCold.Id, out var n) && n > 0);
         if (notCold > 0)
         {
             throw new MissingEvidenceException($"{notCold} trials could not make the cache cold, so this is no test of the claims");

@@ -16,10 +16,13 @@ public sealed class HashScenario : Scenario, IReproducesPost
     private static readonly (string Kind, HashMode Mode, string Description)[] Kinds =
     [
         ("sync", HashMode.Sync, "a Channel feeds N worker threads; each opens the file and hashes it with MD5.HashData, blocking reads (published)"),
-        ("async", HashMode.Async, "a Channel feeds N worker threads; each opens the file with FileOptions.Asynchronous and awaits MD5.HashDataAsync (published, which opened without the option)"),
+        ("async", HashMode.Async,
+            "a Channel feeds N worker threads; each opens the file with FileOptions.Asynchronous and awaits MD5.HashDataAsync (published, which opened without the option)"),
         ("foreach-async", HashMode.ForEachAsync, "Parallel.ForEachAsync over the files at degree N, each hashed as async does"),
-        ("cached", HashMode.Cached, "a Channel feeds N worker threads; each reads through the page cache in 128 KiB blocks, the file opened for a sequential scan so the kernel reads further ahead, and hashes them as they come"),
-        ("direct", HashMode.Direct, "a Channel feeds N worker threads; each reads past the page cache (O_DIRECT) in aligned 1 MiB blocks and hashes them as they come"),
+        ("cached", HashMode.Cached,
+            "a Channel feeds N worker threads; each reads through the page cache in 128 KiB blocks, the file opened for a sequential scan so the kernel reads further ahead, and hashes them as they come"),
+        ("direct", HashMode.Direct,
+            "a Channel feeds N worker threads; each reads past the page cache (O_DIRECT) in aligned 1 MiB blocks and hashes them as they come"),
     ];
 
     /// <inheritdoc/>
@@ -31,24 +34,31 @@ public sealed class HashScenario : Scenario, IReproducesPost
     /// <inheritdoc/>
     public override string Reproduces => "sync vs async file hashing with N workers fed by a Channel (the post \"Benchmarking Async Throughput\")";
 
-    private static readonly Parameter<int> Files = Parameter.WholeNumber("files", 512, "files in the set (the published 512)", minimum: 1, maximum: 100_000, quick: 64);
+    private static readonly Parameter<int> Files = Parameter.WholeNumber("files", 512,
+        "files in the set (the published 512)", minimum: 1, maximum: 100_000, quick: 64);
 
-    private static readonly Parameter<long> FileSize = Size("file-size", "16MiB", "size of each file, such as 16MiB, 4M or 65536 (bytes); the published 16 MiB", 64L << 30, quick: "4MiB");
+    private static readonly Parameter<long> FileSize = Size("file-size", "16MiB",
+        "size of each file, such as 16MiB, 4M or 65536 (bytes); the published 16 MiB", 64L << 30, quick: "4MiB");
 
     // The range --workers accepts, and so does a variant's own count.
     private const int MostWorkers = 4096;
 
-    private static readonly Parameter<IReadOnlyList<int>> Workers = Parameter.WholeNumbers("workers", [16, 32, 64, 128], "workers hashing at once; each is a variant suffix (sync@64)", minimum: 1, maximum: MostWorkers);
+    private static readonly Parameter<IReadOnlyList<int>> Workers = Parameter.WholeNumbers("workers", [16, 32, 64, 128],
+        "workers hashing at once; each is a variant suffix (sync@64)", minimum: 1, maximum: MostWorkers);
 
     private static readonly Parameter<bool> Cold = Parameter.Choice(
-        "cache", true, "cold: the files are evicted from the page cache before each trial, and checked; warm: read into it first, the CPU-bound case", ("cold", true), ("warm", false));
+        "cache", true,
+            "cold: the files are evicted from the page cache before each trial, and checked; warm: read into it first, the CPU-bound case",
+                ("cold", true), ("warm", false));
 
     private static readonly Parameter<long> BufferSize = Size(
-        "buffer-size", "4KiB", "FileStream's buffer in sync, async and foreach-async (the published code kept the default 4 KiB); direct always reads 1 MiB", 64L << 20);
+        "buffer-size", "4KiB",
+            "FileStream's buffer in sync, async and foreach-async (the published code kept the default 4 KiB); direct always reads 1 MiB", 64L << 20);
 
     // Empty: a new temporary folder. The run's set-up fills it in for the trials with the folder it made or found.
     private static readonly Parameter<string> Dir = Parameter.FreeText(
-        "dir", string.Empty, "folder for the file set; a matching set there is reused and left in place (default: a new temporary folder, deleted after the run)");
+        "dir", string.Empty,
+            "folder for the file set; a matching set there is reused and left in place (default: a new temporary folder, deleted after the run)");
 
     private static readonly Parameter<bool> Keep = Parameter.Switch("keep", "keep the file set after the run, to reuse it with --dir");
 
@@ -84,7 +94,8 @@ public sealed class HashScenario : Scenario, IReproducesPost
     }
 
     // How files are read, by N workers at once: sync@64.
-    private static readonly VariantParameter WorkersAtOnce = new("workers", "how many workers hash at once", 1, MostWorkers) { Describe = n => $"; N = {n}" };
+    private static readonly VariantParameter WorkersAtOnce = new("workers", "how many workers hash at once", 1,
+        MostWorkers) { Describe = n => $"; N = {n}" };
 
     private static readonly VariantSpace Readers = new(
         "hash",
@@ -93,7 +104,8 @@ public sealed class HashScenario : Scenario, IReproducesPost
             .. Kinds.Select(k => new VariantFamily(k.Kind, k.Description)
             {
                 Parameters = [WorkersAtOnce],
-                Unavailable = k.Mode == HashMode.Direct && !DirectIo.IsSupported ? "needs direct reads (O_DIRECT), which this system does not offer" : null,
+                Unavailable = k.Mode == HashMode.Direct && !DirectIo.IsSupported ? "needs direct reads (O_DIRECT), which this system does not offer"
+                    : null,
             }),
         ]);
 
@@ -116,7 +128,8 @@ public sealed class HashScenario : Scenario, IReproducesPost
 
     /// <summary>Planned without measuring, so unknown (0) until the run's set-up measures the bounds on the files.</summary>
     public override IdealBound Ideal(ParameterValues parameters, int seed) =>
-        new(0, "the set's size over the tighter of two rates measured on the files at the start of each run: reading with 1 MiB reads (the faster of one reader and 16), and MD5 from memory on every core");
+        new(0,
+            "the set's size over the tighter of two rates measured on the files at the start of each run: reading with 1 MiB reads (the faster of one reader and 16), and MD5 from memory on every core");
 
     /// <inheritdoc/>
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
@@ -125,9 +138,11 @@ public sealed class HashScenario : Scenario, IReproducesPost
         return TimeSpan.FromSeconds(parameters.Get(Files) * (double)parameters.Get(FileSize) / (100 << 20));
     }
 
-    internal static readonly Metric MibPerSec = Metric.Rate("mibPerSec", "MiB/s") with { Visibility = MetricVisibility.Everywhere, Description = "MiB of the set hashed per second of the region" };
+    internal static readonly Metric MibPerSec = Metric.Rate("mibPerSec", "MiB/s") with { Visibility = MetricVisibility.Everywhere,
+        Description = "MiB of the set hashed per second of the region" };
 
-    internal static readonly Metric FilesPerSec = Metric.Rate("filesPerSec", "Files/s") with { Visibility = MetricVisibility.Everywhere, Description = "files hashed per second of the region" };
+    internal static readonly Metric FilesPerSec = Metric.Rate("filesPerSec", "Files/s") with { Visibility = MetricVisibility.Everywhere,
+        Description = "files hashed per second of the region" };
 
     internal static readonly Metric ResidentPercent = Metric.Rate("residentPercent", "Cached %") with
     {
@@ -142,9 +157,11 @@ public sealed class HashScenario : Scenario, IReproducesPost
         Description = "1 when the run asked for a cold cache and the files could not be evicted from it",
     };
 
-    internal static readonly Metric HashMismatches = Metric.Count("hashMismatches", "Wrong hashes") with { Description = "files whose MD5 was not the manifest's, or that were not hashed (the trial fails)" };
+    internal static readonly Metric HashMismatches = Metric.Count("hashMismatches",
+        "Wrong hashes") with { Description = "files whose MD5 was not the manifest's, or that were not hashed (the trial fails)" };
 
-    internal static readonly Metric CacheCold = Metric.Count("cacheCold", "Cache cold") with { Direction = MetricDirection.Neither, Description = "1 when the files were out of the page cache as the region began" };
+    internal static readonly Metric CacheCold = Metric.Count("cacheCold", "Cache cold") with { Direction = MetricDirection.Neither,
+        Description = "1 when the files were out of the page cache as the region began" };
 
     internal static readonly Metric DroppedAllCaches = Metric.Count("droppedAllCaches", "Dropped all caches") with
     {
@@ -153,7 +170,8 @@ public sealed class HashScenario : Scenario, IReproducesPost
     };
 
     /// <inheritdoc/>
-    public override IReadOnlyList<Metric> Metrics { get; init; } = [MibPerSec, FilesPerSec, ResidentPercent, NotCold, HashMismatches, CacheCold, DroppedAllCaches];
+    public override IReadOnlyList<Metric> Metrics { get; init; } = [MibPerSec, FilesPerSec, ResidentPercent, NotCold, HashMismatches, CacheCold,
+        DroppedAllCaches];
 
     /// <inheritdoc/>
     public override IEnumerable<string> Notes(ParameterValues parameters, bool quick)

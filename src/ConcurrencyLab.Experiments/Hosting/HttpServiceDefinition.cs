@@ -28,7 +28,8 @@ internal sealed class ServiceDefinition<TSettings> : ServiceDefinition
     /// <summary>Maps the service's endpoints onto <paramref name="app"/>; throws <see cref="ArgumentException"/> or
     /// <see cref="JsonException"/> for settings it cannot serve with.</summary>
     internal void Map(WebApplication app, string settingsJson) =>
-        _map(app, JsonSerializer.Deserialize<TSettings>(settingsJson, LabJson.Options) ?? throw new ArgumentException($"The {Name} service's settings are missing: {settingsJson}"));
+        _map(app, JsonSerializer.Deserialize<TSettings>(settingsJson, LabJson.Options)
+            ?? throw new ArgumentException($"The {Name} service's settings are missing: {settingsJson}"));
 
     /// <summary>Maps the service's endpoints onto <paramref name="app"/> for <paramref name="settings"/>; throws
     /// <see cref="ArgumentException"/> for settings it cannot serve with.</summary>

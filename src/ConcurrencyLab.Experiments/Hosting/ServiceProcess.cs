@@ -48,7 +48,8 @@ internal sealed class ServiceProcess : IAsyncDisposable
     /// <paramref name="eventPort"/> (<see cref="Scenarios.TrialContext.TakeServiceEventPort"/>), the service's runtime
     /// reports its events to the runner, as the trial's own does.
     /// </summary>
-    public static Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings, TimeSpan timeout, string? eventPort = null, CancellationToken cancellationToken = default) =>
+    public static Task<ServiceProcess> StartAsync<TSettings>(SelfLauncher launcher, ServiceDefinition<TSettings> service, TSettings settings,
+        TimeSpan timeout, string? eventPort = null, CancellationToken cancellationToken = default) =>
         StartAsync(launcher, service, Task.FromResult(settings), timeout, eventPort, cancellationToken: cancellationToken);
 
     /// <summary>
@@ -147,7 +148,8 @@ internal sealed class ServiceProcess : IAsyncDisposable
         const string measured = "measured ";
         var answer = await CommandAsync(ServiceHost.StopCommand, cancellationToken).ConfigureAwait(false);
         return answer.StartsWith(measured, StringComparison.Ordinal)
-            ? JsonSerializer.Deserialize<Measurement.Measurements>(answer[measured.Length..], LabJson.Options) ?? throw new InvalidOperationException("The service returned no measurements.")
+            ? JsonSerializer.Deserialize<Measurement.Measurements>(answer[measured.Length..], LabJson.Options)
+                ?? throw new InvalidOperationException("The service returned no measurements.")
             : throw new InvalidOperationException($"The service did not report its measurements: {answer}");
     }
 

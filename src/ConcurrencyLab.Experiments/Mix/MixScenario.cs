@@ -16,20 +16,30 @@ internal static class MixScenario
 {
     private static readonly CultureInfo Invariant = CultureInfo.InvariantCulture;
 
-    internal static readonly Parameter<int> Items = Parameter.WholeNumber("items", 200, "items in the batch", minimum: 1, maximum: 100_000, quick: 40);
+    internal static readonly Parameter<int> Items = Parameter.WholeNumber("items", 200,
+        "items in the batch", minimum: 1, maximum: 100_000, quick: 40);
 
-    internal static readonly Parameter<double> CpuMs = Parameter.Number("cpu-ms", 1, "CPU work per item, ms (real work, calibrated on this machine)", minimum: 0, maximum: 60_000);
+    internal static readonly Parameter<double> CpuMs = Parameter.Number("cpu-ms", 1,
+        "CPU work per item, ms (real work, calibrated on this machine)", minimum: 0, maximum: 60_000);
 
-    internal static readonly Parameter<WaitShape> WaitMs = Parameter.Of("wait-ms", "20", "each item's wait, ms: fixed (20), uniform (10-50) or long-tailed (p50=20,p99=200), seeded; a blocking sleep in the sync form, a timer awaited in the task form", WaitShape.Parse);
+    internal static readonly Parameter<WaitShape> WaitMs = Parameter.Of("wait-ms", "20",
+        "each item's wait, ms: fixed (20), uniform (10-50) or long-tailed (p50=20,p99=200), seeded; a blocking sleep in the sync form, a timer awaited in the task form", WaitShape.Parse);
 
-    internal static readonly Parameter<CpuPlace> CpuAt = Parameter.Choice("cpu-at", CpuPlace.Before, "where the CPU work sits: before the wait, after it, or split", ("before", CpuPlace.Before), ("after", CpuPlace.After), ("split", CpuPlace.Split));
+    internal static readonly Parameter<CpuPlace> CpuAt = Parameter.Choice("cpu-at", CpuPlace.Before,
+        "where the CPU work sits: before the wait, after it, or split", ("before", CpuPlace.Before), ("after", CpuPlace.After),
+            ("split", CpuPlace.Split));
 
-    internal static readonly Parameter<double> LockMs = Parameter.Number("lock-ms", 0, "CPU work per item done holding one lock all items share, ms (contention); 0 for none", minimum: 0, maximum: 60_000);
+    internal static readonly Parameter<double> LockMs = Parameter.Number("lock-ms", 0,
+        "CPU work per item done holding one lock all items share, ms (contention); 0 for none", minimum: 0, maximum: 60_000);
 
-    internal static readonly Parameter<int> Downstream = Parameter.WholeNumber("downstream", 0, "at most this many waits at once (a connection pool, a rate-limited API); 0 for no limit", minimum: 0, maximum: 100_000);
+    internal static readonly Parameter<int> Downstream = Parameter.WholeNumber("downstream", 0,
+        "at most this many waits at once (a connection pool, a rate-limited API); 0 for no limit", minimum: 0, maximum: 100_000);
 
     /// <summary>The scenario, ready for a catalog.</summary>
-    public static WorkloadScenario Create() => new("mix", context => new MixWorkload(ShapeOf(context.Parameters), context.Seed, context.HasRunSetUp ? context.RunSetUp<MixCalibration>().RoundsPerMs : 1))
+    public static WorkloadScenario Create()
+        => new("mix",
+            context => new MixWorkload(ShapeOf(context.Parameters), context.Seed, context.HasRunSetUp
+                ? context.RunSetUp<MixCalibration>().RoundsPerMs : 1))
     {
         Summary = "a workload described on the command line: items of CPU work and a wait, a lock, a downstream limit",
         Parameters = [Items, CpuMs, WaitMs, CpuAt, LockMs, Downstream],
@@ -82,7 +92,9 @@ internal static class MixScenario
         }
 
         var measured = result.Variants
-            .Select(v => (v.Name, Values: v.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Value(MixWorkload.ItemCpu)).OfType<double>().Where(double.IsFinite).ToList()))
+            .Select(v => (v.Name,
+                Values: v.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Value(MixWorkload.ItemCpu)).OfType<double>()
+                    .Where(double.IsFinite).ToList()))
             .Where(v => v.Values.Count > 0)
             .Select(v => (v.Name, Median: Statistics.MedianEstimate.MedianOf(v.Values), v.Values))
             .ToList();
@@ -145,15 +157,18 @@ internal static class MixScenario
 
     // The variants the check could not weigh, when some were: those with no ok trial that measured its items.
     private static string Unmeasured(ScenarioResult result, int measured) =>
-        result.Variants.Count > measured ? $" ({result.Variants.Count - measured} of {result.Variants.Count} variants had no ok trial to measure)" : string.Empty;
+        result.Variants.Count > measured
+            ? $" ({result.Variants.Count - measured} of {result.Variants.Count} variants had no ok trial to measure)" : string.Empty;
 
     private static double Asked(IReadOnlyDictionary<string, string> parameters, Parameter<double> parameter) =>
-        parameters.TryGetValue(parameter.Name, out var text) && double.TryParse(text, NumberStyles.Float, Invariant, out var value) && double.IsFinite(value) && value > 0 ? value : 0;
+        parameters.TryGetValue(parameter.Name, out var text) && double.TryParse(text, NumberStyles.Float, Invariant, out var value)
+            && double.IsFinite(value) && value > 0 ? value : 0;
 
     private static string Ms(double value) => Measurement.NumberText.Ms(value);
 
     internal static MixShape ShapeOf(ParameterValues parameters) =>
-        new(parameters.Get(Items), parameters.Get(CpuMs), parameters.Get(WaitMs), parameters.Get(CpuAt), parameters.Get(LockMs), parameters.Get(Downstream));
+        new(parameters.Get(Items), parameters.Get(CpuMs), parameters.Get(WaitMs), parameters.Get(CpuAt), parameters.Get(LockMs),
+            parameters.Get(Downstream));
 
     /// <summary>
     /// The longest of the limits the model sets, named: the longest item (its CPU, lock and wait); all cores busy
@@ -171,15 +186,18 @@ internal static class MixScenario
         var perItem = shape.CpuMs + shape.LockMs;
 
         // Work that cannot overlap itself (all cores' CPU, the lock's turns), with the wait it cannot overlap.
-        double Serial(double totalMs, double itemMs) => shape.Place == CpuPlace.Split ? (totalMs / 2) + shortestWait + (itemMs / 2) : totalMs + shortestWait;
+        double Serial(double totalMs, double itemMs)
+            => shape.Place == CpuPlace.Split ? (totalMs / 2) + shortestWait + (itemMs / 2) : totalMs + shortestWait;
         List<(double Ms, string Name, string Detail)> limits =
         [
             (perItem + longestWait, "the longest item", $"{Ms(perItem)} ms of CPU and a {Ms(longestWait)} ms wait"),
-            (Serial(shape.Items * perItem / cores, perItem), "CPU over the cores and a wait", $"{shape.Items} x {Ms(perItem)} ms over {cores}, and the shortest wait, {Ms(shortestWait)} ms"),
+            (Serial(shape.Items * perItem / cores, perItem),
+                "CPU over the cores and a wait", $"{shape.Items} x {Ms(perItem)} ms over {cores}, and the shortest wait, {Ms(shortestWait)} ms"),
         ];
         if (shape.LockMs > 0)
         {
-            limits.Add((Serial(shape.Items * shape.LockMs, shape.LockMs), "the lock held in series", $"{shape.Items} x {Ms(shape.LockMs)} ms, and the shortest wait"));
+            limits.Add((Serial(shape.Items * shape.LockMs, shape.LockMs),
+                "the lock held in series", $"{shape.Items} x {Ms(shape.LockMs)} ms, and the shortest wait"));
         }
 
         if (shape.Downstream > 0)

@@ -44,7 +44,8 @@ internal sealed record WaitShape(double LowMs, double HighMs, double? P50Ms, dou
                 : (Fixed(0), $"--wait-ms must be MS (20), LOW-HIGH (10-50, LOW <= HIGH) or p50=MS,p99=MS (p50=20,p99=200), each from 0 to 600000 ms, not '{text}'.");
         }
 
-        return Ms(t) is { } ms ? (Fixed(ms), null) : (Fixed(0), $"--wait-ms must be MS, LOW-HIGH or p50=MS,p99=MS (each at most 600000 ms), not '{text}'.");
+        return Ms(t) is { } ms ? (Fixed(ms), null)
+            : (Fixed(0), $"--wait-ms must be MS, LOW-HIGH or p50=MS,p99=MS (each at most 600000 ms), not '{text}'.");
 
         static double? Ms(string s) =>
             double.TryParse(s.Trim(), NumberStyles.Float, Invariant, out var v) && double.IsFinite(v) && v is >= 0 and <= 600_000 ? v : null;
@@ -80,5 +81,8 @@ internal sealed record WaitShape(double LowMs, double HighMs, double? P50Ms, dou
     }
 
     /// <inheritdoc/>
-    public override string ToString() => P50Ms is { } p50 ? $"p50={p50.ToString(Invariant)},p99={P99Ms!.Value.ToString(Invariant)}" : LowMs == HighMs ? LowMs.ToString(Invariant) : $"{LowMs.ToString(Invariant)}-{HighMs.ToString(Invariant)}";
+    public override string ToString()
+        => P50Ms is { } p50
+            ? $"p50={p50.ToString(Invariant)},p99={P99Ms!.Value.ToString(Invariant)}" : LowMs == HighMs ? LowMs.ToString(Invariant)
+                : $"{LowMs.ToString(Invariant)}-{HighMs.ToString(Invariant)}";
 }

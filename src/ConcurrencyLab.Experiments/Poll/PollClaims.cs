@@ -19,7 +19,8 @@ internal static class PollClaims
     private static readonly string[] Published = ["threads", "threadpool", "task", "await", "parallel"];
 
     // The published polling: 500 connections, every 50 ms, 1 in 100 with a message.
-    private static readonly Requirement[] PublishedPolling = [Requirement.Is("connections", "500"), Requirement.Is("interval-ms", "50"), Requirement.Is("hit-rate", "0.01")];
+    private static readonly Requirement[] PublishedPolling = [Requirement.Is("connections", "500"), Requirement.Is("interval-ms", "50"),
+        Requirement.Is("hit-rate", "0.01")];
 
     // The main test: no work per message, and rates taken over at least 5 s of sending, so that starting 500 threads
     // or the pool's first threads is a few percent of the time and not the rate.
@@ -54,18 +55,22 @@ internal static class PollClaims
             },
         ],
         [
-            new Claim("poll-threads", "A dedicated thread per connection makes about 500 threads", "500 threads in the text, 530 in all in an image", [Main], ThreadPerConnection)
+            new Claim("poll-threads", "A dedicated thread per connection makes about 500 threads",
+                "500 threads in the text, 530 in all in an image", [Main], ThreadPerConnection)
             {
                 Rule = "`threads`' median peak of OS threads within 450-650 (0.9-1.3 times the 500 connections)",
                 Source = FigureSource.Image,
                 Conditions = MainTest,
             },
-            new Claim("poll-threads-cpu", "Switching between those threads costs more CPU than polling through the pool", "no figure", [Main], ThreadsCostCpu)
+            new Claim("poll-threads-cpu", "Switching between those threads costs more CPU than polling through the pool", "no figure", [Main],
+                ThreadsCostCpu)
             {
                 Rule = "`threads`' CPU / `threadpool`'s above 1.1x",
                 Conditions = MainTest,
             },
-            new Claim("poll-polling-beats-threads", "Polling through the pool (ThreadPool, Task, Parallel) makes more polls per second than a thread per connection", "9,300-9,500/s against 8,654/s", [Main], PollingBeatsThreads)
+            new Claim("poll-polling-beats-threads",
+                "Polling through the pool (ThreadPool, Task, Parallel) makes more polls per second than a thread per connection",
+                    "9,300-9,500/s against 8,654/s", [Main], PollingBeatsThreads)
             {
                 Rule = "polls/s of each of `threadpool`, `task`, `parallel` / `threads`' above 1.05x",
                 Conditions = MainTest,
@@ -75,12 +80,14 @@ internal static class PollClaims
                 Rule = "`task`'s polls/s / `threadpool`'s within 1/1.05-1.05x",
                 Conditions = MainTest,
             },
-            new Claim("poll-parallel-like-pool", "Parallel polls like the ThreadPool, with similar memory and CPU", "9,387/s against 9,529/s; 34 against 31 threads in an image", [Main], ParallelLikeThePool)
+            new Claim("poll-parallel-like-pool", "Parallel polls like the ThreadPool, with similar memory and CPU",
+                "9,387/s against 9,529/s; 34 against 31 threads in an image", [Main], ParallelLikeThePool)
             {
                 Rule = "`parallel` / `threadpool`: polls/s within 1/1.05-1.05x, CPU within 1/1.5-1.5x, peak working set within 1/1.25-1.25x",
                 Conditions = MainTest,
             },
-            new Claim("poll-await-half", "await makes about half the polls per second of the others", "4,150/s against 9,529/s; 'about half' is the lab's reading", [Main], AwaitAboutHalf)
+            new Claim("poll-await-half", "await makes about half the polls per second of the others",
+                "4,150/s against 9,529/s; 'about half' is the lab's reading", [Main], AwaitAboutHalf)
             {
                 Source = FigureSource.LabReading,
                 Rule = "`await`'s polls/s / `threadpool`'s within 0.29-0.65x (2/3 to 1.5 times the published 0.44)",
@@ -91,29 +98,34 @@ internal static class PollClaims
                 Rule = "`await`'s CPU / `threadpool`'s above 1.1x",
                 Conditions = MainTest,
             },
-            new Claim("poll-await-threads", "await uses about as many threads as the other pool-based ways", "37 against 31-34 threads", [Main], AwaitThreadsAlike)
+            new Claim("poll-await-threads", "await uses about as many threads as the other pool-based ways", "37 against 31-34 threads", [Main],
+                AwaitThreadsAlike)
             {
                 Rule = "`await`'s peak OS threads / `threadpool`'s within 1/1.5-1.5x",
                 Source = FigureSource.Image,
                 Conditions = MainTest,
             },
-            new Claim("poll-memory", "Polling through the pool is far more frugal than a thread per connection, in memory especially", "about 109 MB for the threads; the pool's not given", [Main], PollingSavesMemory)
+            new Claim("poll-memory", "Polling through the pool is far more frugal than a thread per connection, in memory especially",
+                "about 109 MB for the threads; the pool's not given", [Main], PollingSavesMemory)
             {
                 Rule = "`threadpool`'s peak working set / `threads`' below 0.8x",
                 Source = FigureSource.Image,
                 Conditions = MainTest,
             },
-            new Claim("poll-advantage-shrinks", "As each message's work grows, polling's advantage over threads shrinks", "no figure", [Main], AdvantageShrinks)
+            new Claim("poll-advantage-shrinks", "As each message's work grows, polling's advantage over threads shrinks", "no figure", [Main],
+                AdvantageShrinks)
             {
                 Rule = "(`threadpool` / `threads` polls/s with 100 ms of work) / (the same with none) below 1x",
                 Conditions = MainTest,
             },
-            new Claim("poll-catch-up-100", "With 100 ms of work per message, the pool catches up after about 12 s with 54 threads", "12 s, 54 threads", [Work100], r => CatchesUp(r, seconds: 12, threads: 54))
+            new Claim("poll-catch-up-100", "With 100 ms of work per message, the pool catches up after about 12 s with 54 threads",
+                "12 s, 54 threads", [Work100], r => CatchesUp(r, seconds: 12, threads: 54))
             {
                 Rule = "`threadpool` reaches a steady state in every trial, after 6-24 s and with a peak of 27-108 OS threads (half to twice the published 12 s and 54); never, in a run that sent for at least 24 s: does not hold; in some trials only, or never in a shorter run: could not be judged",
                 Conditions = [.. PublishedPolling, Requirement.Is("work-ms", "100"), Requirement.AtLeast("duration", 12)],
             },
-            new Claim("poll-catch-up-500", "With 500 ms of work per message, the pool catches up after about 150 s with 97 threads", "150 s, 97 threads", [Work500], r => CatchesUp(r, seconds: 150, threads: 97))
+            new Claim("poll-catch-up-500", "With 500 ms of work per message, the pool catches up after about 150 s with 97 threads",
+                "150 s, 97 threads", [Work500], r => CatchesUp(r, seconds: 150, threads: 97))
             {
                 Rule = "as at 100 ms: after 75-300 s with 48.5-194 threads (half to twice 150 s and 97); never in a run that sent for 300 s: does not hold",
                 Conditions = [.. PublishedPolling, Requirement.Is("work-ms", "500"), Requirement.AtLeast("duration", 150)],
@@ -124,14 +136,17 @@ internal static class PollClaims
     internal static Judgement ThreadPerConnection(ClaimEvidence evidence)
     {
         var threads = evidence.Metric("threads", StandardMetrics.PeakThreads);
-        return Decide.About(new Quantity("threads' peak OS threads", "threads"), threads, 530, new Band(450, 650), $"{ClaimEvidence.Count(threads)} threads", "one thread per connection, and the runtime's own");
+        return Decide.About(new Quantity("threads' peak OS threads", "threads"), threads, 530,
+            new Band(450, 650), $"{ClaimEvidence.Count(threads)} threads", "one thread per connection, and the runtime's own");
     }
 
     /// <summary>threads' CPU over threadpool's above 1.1, interval and all.</summary>
     internal static Judgement ThreadsCostCpu(ClaimEvidence evidence)
     {
         var ratio = evidence.Ratio("threads", "threadpool", StandardMetrics.Cpu);
-        return Decide.Above(Quantity.Ratio("threads' CPU time over threadpool's"), ratio, 1.1, null, $"{ClaimEvidence.Times(ratio)} threadpool's CPU", "500 threads each wake every 50 ms to poll", "a thread per connection costs no more CPU than the pool here");
+        return Decide.Above(Quantity.Ratio("threads' CPU time over threadpool's"), ratio, 1.1,
+            null, $"{ClaimEvidence.Times(ratio)} threadpool's CPU", "500 threads each wake every 50 ms to poll",
+                "a thread per connection costs no more CPU than the pool here");
     }
 
     /// <summary>threadpool's, task's and parallel's polls per second each above 1.05 times threads', interval and all.</summary>
@@ -155,7 +170,10 @@ internal static class PollClaims
     internal static Judgement LikeThePool(ClaimEvidence evidence, string variant, double published)
     {
         var ratio = evidence.Ratio(variant, "threadpool", PollScenario.PollsPerSec);
-        return Decide.About(Quantity.Ratio($"{variant}'s polls per second over threadpool's"), ratio, published / 9529, Band.NoChange(1.05), $"{ClaimEvidence.Rate(evidence.Metric(variant, PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)} threadpool's", "both queue each poll to the pool");
+        return Decide.About(Quantity.Ratio($"{variant}'s polls per second over threadpool's"),
+            ratio,
+                published / 9529,
+                    Band.NoChange(1.05), $"{ClaimEvidence.Rate(evidence.Metric(variant, PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)} threadpool's", "both queue each poll to the pool");
     }
 
     /// <summary>parallel's polls within 5% of threadpool's, its CPU within a factor of 1.5 and its peak working set
@@ -167,8 +185,12 @@ internal static class PollClaims
         return Decide.All(
         [
             ("polls", LikeThePool(evidence, "parallel", 9387)),
-            ("CPU", Decide.About(Quantity.Ratio("parallel's CPU time over threadpool's"), cpu, 1, Band.NoChange(1.5), $"CPU {ClaimEvidence.Times(cpu)}", "the same pool does the same polls")),
-            ("memory", Decide.About(Quantity.Ratio("parallel's peak working set over threadpool's"), memory, 1, Band.NoChange(1.25), $"memory {ClaimEvidence.Times(memory)}", "the same few pool threads")),
+            ("CPU",
+                Decide.About(Quantity.Ratio("parallel's CPU time over threadpool's"), cpu, 1, Band.NoChange(1.5), $"CPU {ClaimEvidence.Times(cpu)}",
+                    "the same pool does the same polls")),
+            ("memory",
+                Decide.About(Quantity.Ratio("parallel's peak working set over threadpool's"), memory,
+                    1, Band.NoChange(1.25), $"memory {ClaimEvidence.Times(memory)}", "the same few pool threads")),
         ]);
     }
 
@@ -190,14 +212,19 @@ internal static class PollClaims
     internal static Judgement AwaitCostsCpu(ClaimEvidence evidence)
     {
         var ratio = evidence.Ratio("await", "threadpool", StandardMetrics.Cpu);
-        return Decide.Above(Quantity.Ratio("await's CPU time over threadpool's"), ratio, 1.1, null, $"{ClaimEvidence.Times(ratio)} threadpool's CPU", "each poll's continuation is a work item of its own", "await costs no more CPU than the ThreadPool's polling here");
+        return Decide.Above(Quantity.Ratio("await's CPU time over threadpool's"), ratio, 1.1,
+            null, $"{ClaimEvidence.Times(ratio)} threadpool's CPU", "each poll's continuation is a work item of its own",
+                "await costs no more CPU than the ThreadPool's polling here");
     }
 
     /// <summary>await's peak OS threads within a factor of 1.5 of threadpool's either way, interval and all.</summary>
     internal static Judgement AwaitThreadsAlike(ClaimEvidence evidence)
     {
         var ratio = evidence.Ratio("await", "threadpool", StandardMetrics.PeakThreads);
-        return Decide.About(Quantity.Ratio("await's peak OS threads over threadpool's"), ratio, 37.0 / 31, Band.NoChange(1.5), $"{ClaimEvidence.Count(evidence.Metric("await", StandardMetrics.PeakThreads))} against {ClaimEvidence.Count(evidence.Metric("threadpool", StandardMetrics.PeakThreads))} threads", "both run on the same pool");
+        return Decide.About(Quantity.Ratio("await's peak OS threads over threadpool's"),
+            ratio,
+                37.0 / 31,
+                    Band.NoChange(1.5), $"{ClaimEvidence.Count(evidence.Metric("await", StandardMetrics.PeakThreads))} against {ClaimEvidence.Count(evidence.Metric("threadpool", StandardMetrics.PeakThreads))} threads", "both run on the same pool");
     }
 
     /// <summary>threadpool's peak working set below 0.8 of threads', interval and all.</summary>
@@ -221,7 +248,8 @@ internal static class PollClaims
     internal static Judgement AdvantageShrinks(ClaimEvidence evidence)
     {
         var without = evidence.Ratio("threadpool", "threads", PollScenario.PollsPerSec);
-        var with = evidence.Run(Work100, [.. PublishedPolling, Requirement.Is("work-ms", "100")]).Ratio("threadpool", "threads", PollScenario.PollsPerSec);
+        var with = evidence.Run(Work100, [.. PublishedPolling, Requirement.Is("work-ms", "100")])
+            .Ratio("threadpool", "threads", PollScenario.PollsPerSec);
         var change = Estimate.Ratio(with, without);
         return Decide.Below(
             Quantity.Ratio("threadpool's polls over threads' with 100 ms of work, over the same with none"),
@@ -248,7 +276,8 @@ internal static class PollClaims
         }
 
         var steady = trials.Select(t => t.Metrics[PollScenario.SteadyStateMs.Id]).ToList();
-        var peaks = trials.Where(t => t.Metrics.ContainsKey(StandardMetrics.PeakThreads.Id)).Select(t => t.Metrics[StandardMetrics.PeakThreads.Id]).ToList();
+        var peaks = trials.Where(t => t.Metrics.ContainsKey(StandardMetrics.PeakThreads.Id)).Select(t => t.Metrics[StandardMetrics.PeakThreads.Id])
+            .ToList();
         var sentFor = evidence.Parameter("duration");
         var caughtUp = steady.Count(s => s >= 0);
         if (caughtUp == 0)
@@ -261,15 +290,21 @@ internal static class PollClaims
 
         if (caughtUp < steady.Count)
         {
-            return Judgement.CouldNotJudge($"caught up in {caughtUp} of {steady.Count} trials", "some trials caught up and some did not: too spread to tell");
+            return Judgement.CouldNotJudge($"caught up in {caughtUp} of {steady.Count} trials",
+                "some trials caught up and some did not: too spread to tell");
         }
 
         var time = Estimate.Of([.. steady.Select(s => s / 1000)]);
         var count = Estimate.Of(peaks);
         return Decide.All(
         [
-            ("time", Decide.About(new Quantity("seconds until the threadpool case kept pace", "s"), time, seconds, Band.Around(seconds, 0.5, 2), $"after {time.Value:0.0} s ({time.Low:0.0}-{time.High:0.0})", "the pool added threads until the blocked work kept pace with the sends")),
-            ("threads", Decide.About(new Quantity("threadpool's peak OS threads", "threads"), count, threads, Band.Around(threads, 0.5, 2), $"peak {ClaimEvidence.Count(count)} threads", "the threads it took to keep pace")),
+            ("time",
+                Decide.About(new Quantity("seconds until the threadpool case kept pace", "s"), time,
+                    seconds, Band.Around(seconds, 0.5, 2), $"after {time.Value:0.0} s ({time.Low:0.0}-{time.High:0.0})",
+                        "the pool added threads until the blocked work kept pace with the sends")),
+            ("threads",
+                Decide.About(new Quantity("threadpool's peak OS threads", "threads"), count,
+                    threads, Band.Around(threads, 0.5, 2), $"peak {ClaimEvidence.Count(count)} threads", "the threads it took to keep pace")),
         ]);
     }
 

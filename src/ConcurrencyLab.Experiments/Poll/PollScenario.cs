@@ -24,7 +24,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
     public override string Summary => "receive from N mostly idle loopback connections: threads vs polling through the pool vs pending receives";
 
     /// <inheritdoc/>
-    public override string Reproduces => "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (the post \"Implementing Concurrency in C#\")";
+    public override string Reproduces
+        => "threads vs ThreadPool vs Task vs await vs Parallel polling 500 connections (the post \"Implementing Concurrency in C#\")";
 
     /// <inheritdoc/>
     PublishedClaims IReproducesPost.Claims => PollClaims.All;
@@ -33,19 +34,27 @@ public sealed class PollScenario : Scenario, IReproducesPost
     /// <remarks>a thread per connection, polling through the pool and with await, and a pending receive per connection.</remarks>
     internal override IReadOnlyList<string> FirstLook => ["threads", "threadpool", "await", "receive-async"];
 
-    internal static readonly Parameter<int> Connections = Parameter.WholeNumber("connections", 500, "connections the server holds open (the published 500)", minimum: 1, maximum: 4000);
+    internal static readonly Parameter<int> Connections = Parameter.WholeNumber("connections", 500,
+        "connections the server holds open (the published 500)", minimum: 1, maximum: 4000);
 
-    internal static readonly Parameter<int> IntervalMs = Parameter.WholeNumber("interval-ms", 50, "poll interval, ms; the server's schedule is cut into intervals of this length", minimum: 1, maximum: 10_000);
+    internal static readonly Parameter<int> IntervalMs = Parameter.WholeNumber("interval-ms", 50,
+        "poll interval, ms; the server's schedule is cut into intervals of this length", minimum: 1, maximum: 10_000);
 
-    internal static readonly Parameter<double> HitRate = Parameter.Number("hit-rate", 0.01, "share of a connection's intervals that carry a message (the published 1 in 100)", minimum: 1e-6, maximum: 1);
+    internal static readonly Parameter<double> HitRate = Parameter.Number("hit-rate", 0.01,
+        "share of a connection's intervals that carry a message (the published 1 in 100)", minimum: 1e-6, maximum: 1);
 
     internal static readonly Parameter<int> WorkMs = Parameter.WholeNumber(
-        "work-ms", 0, "what processing one message costs, ms: blocked or awaited as the variant implies (the published supplements: 100, 500)", minimum: 0, maximum: 60_000);
+        "work-ms", 0,
+            "what processing one message costs, ms: blocked or awaited as the variant implies (the published supplements: 100, 500)", minimum: 0,
+                maximum: 60_000);
 
-    internal static readonly Parameter<double> Duration = Parameter.Number("duration", 10, "seconds the server sends for", minimum: 0.01, maximum: 3600, quick: 1);
+    internal static readonly Parameter<double> Duration = Parameter.Number("duration", 10,
+        "seconds the server sends for", minimum: 0.01, maximum: 3600, quick: 1);
 
     internal static readonly Parameter<double> Drain = Parameter.Number(
-        "drain", 30, "seconds after the last send the receivers get to process their backlog; a message still unprocessed then counts as lost", minimum: 0, maximum: 3600);
+        "drain", 30,
+            "seconds after the last send the receivers get to process their backlog; a message still unprocessed then counts as lost", minimum: 0,
+                maximum: 3600);
 
     internal static readonly Parameter<int> Workers = Parameter.WholeNumber(
         "workers", 64, "workers of the channel-fanin variant; it needs at least messages/s x work-ms/1000 of them", minimum: 1, maximum: 10_000);
@@ -69,7 +78,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
         }
     }
 
-    private static readonly VariantSpace Receivers = new("poll", "receiver", [.. ReceiverCatalog.All.Select(r => new VariantFamily(r.Id, r.Description))]);
+    private static readonly VariantSpace Receivers = new("poll", "receiver",
+        [.. ReceiverCatalog.All.Select(r => new VariantFamily(r.Id, r.Description))]);
 
     /// <inheritdoc/>
     public override VariantSpace Variants(ParameterValues parameters) => Receivers;
@@ -124,21 +134,29 @@ public sealed class PollScenario : Scenario, IReproducesPost
         Description = "how long the receive rate took to first reach 95% of the send rate; -1: never while the server sent; absent: no window held enough messages to judge",
     };
 
-    internal static readonly Metric Sent = Metric.Count("sent", "Sent") with { Direction = MetricDirection.Neither, Description = "messages the server sent" };
+    internal static readonly Metric Sent = Metric.Count("sent", "Sent") with { Direction = MetricDirection.Neither,
+        Description = "messages the server sent" };
 
-    internal static readonly Metric Received = Metric.Count("received", "Received") with { Direction = MetricDirection.HigherIsBetter, Description = "messages processed, each counted once" };
+    internal static readonly Metric Received = Metric.Count("received", "Received") with { Direction = MetricDirection.HigherIsBetter,
+        Description = "messages processed, each counted once" };
 
-    internal static readonly Metric Lost = Metric.Count("lost", "Lost") with { Description = "messages sent and not processed by the end of the drain time" };
+    internal static readonly Metric Lost = Metric.Count("lost",
+        "Lost") with { Description = "messages sent and not processed by the end of the drain time" };
 
     internal static readonly Metric Duplicated = Metric.Count("duplicated", "Duplicated") with { Description = "messages processed more than once" };
 
-    internal static readonly Metric Misrouted = Metric.Count("misrouted", "Misrouted") with { Description = "messages taken from a connection other than their own" };
+    internal static readonly Metric Misrouted = Metric.Count("misrouted",
+        "Misrouted") with { Description = "messages taken from a connection other than their own" };
 
-    internal static readonly Metric Polls = Metric.Count("polls", "Polls") with { Direction = MetricDirection.Neither, Description = "times a receiver looked at a connection" };
+    internal static readonly Metric Polls = Metric.Count("polls", "Polls") with { Direction = MetricDirection.Neither,
+        Description = "times a receiver looked at a connection" };
 
-    internal static readonly Metric SkippedPolls = Metric.Count("skippedPolls", "Skipped polls") with { Direction = MetricDirection.Neither, Description = "polls skipped because the connection's earlier poll had not finished" };
+    internal static readonly Metric SkippedPolls = Metric.Count("skippedPolls", "Skipped polls") with { Direction = MetricDirection.Neither,
+        Description = "polls skipped because the connection's earlier poll had not finished" };
 
-    internal static readonly Metric SteadyWindowMs = Metric.Milliseconds("steadyWindowMs", "Steady window") with { Direction = MetricDirection.Neither, Description = "the window over which the receive rate was compared with the send rate" };
+    internal static readonly Metric SteadyWindowMs = Metric.Milliseconds("steadyWindowMs",
+        "Steady window") with { Direction = MetricDirection.Neither,
+            Description = "the window over which the receive rate was compared with the send rate" };
 
     /// <inheritdoc/>
     public override IReadOnlyList<Metric> Metrics { get; init; } =
@@ -160,7 +178,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
     public override async Task<TrialOutcome> RunTrialAsync(TrialContext context, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(context);
-        var receiver = ReceiverCatalog.Find(context.Variant.Family) ?? throw new ArgumentException($"'{context.Variant.Family}' is not a poll receiver.", nameof(context));
+        var receiver = ReceiverCatalog.Find(context.Variant.Family)
+            ?? throw new ArgumentException($"'{context.Variant.Family}' is not a poll receiver.", nameof(context));
         var parameters = context.Parameters;
         var settings = new SessionSettings(
             parameters.Get(IntervalMs),
@@ -177,7 +196,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
             // 500 threads to prime and its start-up took 2.4-2.7 s (medians) against 0.35-0.45 s for the pool's receivers.
             var primer = SendSchedule.Primer(fixture.Connections.Count, settings.IntervalMs, PrimerMessages);
             var drain = TimeSpan.FromMilliseconds(settings.IntervalMs + settings.WorkMs) + TimeSpan.FromSeconds(10);
-            var primed = await RunSessionAsync(fixture, receiver, primer, settings with { Drain = drain }, meter: null, cancellationToken, connections: primer.Count).ConfigureAwait(false);
+            var primed = await RunSessionAsync(fixture, receiver, primer, settings with { Drain = drain }, meter: null,
+                cancellationToken, connections: primer.Count).ConfigureAwait(false);
             if (primed.Error is not null)
             {
                 return new TrialOutcome { ItemsPlanned = schedule.Count, ItemsCompleted = 0, Error = "while priming: " + primed.Error };
@@ -206,7 +226,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
     /// passes) and stops the meter at once, so the end is not delayed by a starved pool.
     /// </summary>
     internal static async Task<TrialOutcome> RunSessionAsync(
-        PollFixture fixture, Receiver receiver, SendSchedule schedule, SessionSettings settings, TrialMeter? meter, CancellationToken cancellationToken, int? connections = null)
+        PollFixture fixture, Receiver receiver, SendSchedule schedule, SessionSettings settings, TrialMeter? meter,
+            CancellationToken cancellationToken, int? connections = null)
     {
         // Disposed only once the receiver has stopped: a receiver still running would signal disposed events.
         var ledger = new DeliveryLedger(schedule.Count);
@@ -215,7 +236,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
         var stopped = false;
         try
         {
-            (var outcome, stopped) = await RunSessionAsync(fixture, receiver, schedule, settings, meter, ledger, session, cancellationToken).ConfigureAwait(false);
+            (var outcome, stopped) = await RunSessionAsync(fixture, receiver, schedule, settings, meter, ledger, session, cancellationToken)
+                .ConfigureAwait(false);
             return outcome;
         }
         finally
@@ -239,7 +261,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
         PollSession session,
         CancellationToken cancellationToken)
     {
-        var started = new TaskCompletionSource<(SendJob Job, Task Receiving, long Origin, double WallMs)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var started = new TaskCompletionSource<(SendJob Job, Task Receiving, long Origin,
+            double WallMs)>(TaskCreationOptions.RunContinuationsAsynchronously);
         var conductor = new Thread(() =>
         {
             try
@@ -252,7 +275,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
                 var remaining = limit - Stopwatch.GetElapsedTime(origin);
                 using (cancellationToken.Register(session.Stop))
                 {
-                    WaitHandle.WaitAny([ledger.AllProcessed, session.Failed, session.Stopping.WaitHandle], remaining > TimeSpan.Zero ? remaining : TimeSpan.Zero);
+                    WaitHandle.WaitAny([ledger.AllProcessed, session.Failed, session.Stopping.WaitHandle], remaining > TimeSpan.Zero ? remaining
+                        : TimeSpan.Zero);
                 }
 
                 // When every message was processed, the region ends at the moment the last one finished, not
@@ -295,16 +319,19 @@ public sealed class PollScenario : Scenario, IReproducesPost
     private static async Task<string?> SendProblemAsync(SendJob job, SendSchedule schedule)
     {
         var waitMs = Math.Max(0, schedule.DurationMs - Stopwatch.GetElapsedTime(job.Origin).TotalMilliseconds) + 5_000;
-        if (await Task.WhenAny(job.Completion, Task.Delay(TimeSpan.FromMilliseconds(waitMs), CancellationToken.None)).ConfigureAwait(false) != job.Completion)
+        if (await Task.WhenAny(job.Completion, Task.Delay(TimeSpan.FromMilliseconds(waitMs), CancellationToken.None))
+            .ConfigureAwait(false) != job.Completion)
         {
             return $"the server sent {job.Sent} of {schedule.Count} messages and did not finish";
         }
 
-        return job.Completion.IsFaulted ? $"the server sent {job.Sent} of {schedule.Count} messages, then failed: {job.Completion.Exception!.GetBaseException().Message}" : null;
+        return job.Completion.IsFaulted
+            ? $"the server sent {job.Sent} of {schedule.Count} messages, then failed: {job.Completion.Exception!.GetBaseException().Message}" : null;
     }
 
     private static TrialOutcome Outcome(
-        SendSchedule schedule, SendJob job, DeliveryLedger ledger, PollSession session, long origin, double wallMs, SessionSettings settings, string? problem)
+        SendSchedule schedule, SendJob job, DeliveryLedger ledger, PollSession session, long origin, double wallMs,
+            SessionSettings settings, string? problem)
     {
         var toMs = 1000.0 / Stopwatch.Frequency;
         var sentMs = new double[job.Sent];
@@ -339,7 +366,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
         };
 
         // Left out when no window held enough messages to judge a rate (a sparse schedule, or a lag longer than the run).
-        if (SteadyState.FirstReachedMs(sentMs, startedMs, window, settings.IntervalMs, sendingMs, SteadyState.AllowedLagMs(settings.IntervalMs, settings.WorkMs)) is { } steady)
+        if (SteadyState.FirstReachedMs(sentMs, startedMs, window, settings.IntervalMs,
+            sendingMs, SteadyState.AllowedLagMs(settings.IntervalMs, settings.WorkMs)) is { } steady)
         {
             metrics[SteadyStateMs] = steady;
         }

@@ -81,7 +81,8 @@ internal static class SteadyState
         return firstJudged is null ? null : -1;
     }
 
-    private static int CountIn(IReadOnlyList<double> ascending, double from, double to) => LowerBound(ascending, to) - LowerBound(ascending, Math.Max(0, from));
+    private static int CountIn(IReadOnlyList<double> ascending, double from, double to)
+        => LowerBound(ascending, to) - LowerBound(ascending, Math.Max(0, from));
 
     private static int LowerBound(IReadOnlyList<double> ascending, double value)
     {

@@ -34,7 +34,8 @@ internal static class ScanClaims
     // The published sweep: what the parallel cases' times depend on. The post's sequential 129.6 s is about 259
     // timeouts of 500 ms, so nearly every host it scanned was silent; the fleet's silent share must be at least the
     // lab's 80% for the timeouts to set the pace as they did there.
-    private static readonly Requirement[] PublishedScale = [Requirement.Is("hosts", "255"), Requirement.Is("timeout-ms", "500"), Requirement.AtLeast("silent", 0.8)];
+    private static readonly Requirement[] PublishedScale = [Requirement.Is("hosts", "255"), Requirement.Is("timeout-ms", "500"),
+        Requirement.AtLeast("silent", 0.8)];
 
     private static readonly Requirement[] OnThePublishedMachines = [.. PublishedScale, Requirement.Cores(2, 8)];
 
@@ -77,7 +78,8 @@ internal static class ScanClaims
             new ClaimRun
             {
                 Key = AsPublished,
-                Variants = ["sequential-apm", "sequential-tap", "task-loop-tap", "task-run-apm", "task-run-tap", "mix-and-match", "parallel-for@default-apm", "parallel-for@default-tap", "parallel-for@999-apm", "parallel-for@999-tap"],
+                Variants = ["sequential-apm", "sequential-tap", "task-loop-tap", "task-run-apm", "task-run-tap", "mix-and-match",
+                    "parallel-for@default-apm", "parallel-for@default-tap", "parallel-for@999-apm", "parallel-for@999-tap"],
                 Cores = [2, 8],
                 AsPublished = true,
                 Repeat = 3,
@@ -86,7 +88,9 @@ internal static class ScanClaims
             },
         ],
         [
-            new Claim("scan-sequential", "One host after another takes about the silent hosts times the timeout", "129.6 s (2 cores) and 134.4 s (8 cores) for 255 hosts; the 500 ms timeout is in the code; hosts x timeout is the lab's reading", [OneAtATime, AsPublished], SequentialTakesTheTimeouts)
+            new Claim("scan-sequential", "One host after another takes about the silent hosts times the timeout",
+                "129.6 s (2 cores) and 134.4 s (8 cores) for 255 hosts; the 500 ms timeout is in the code; hosts x timeout is the lab's reading",
+                    [OneAtATime, AsPublished], SequentialTakesTheTimeouts)
             {
                 Rule = "`sequential-apm`'s median over (silent hosts found x the run's timeout) within 0.9-1.3x, interval and all",
                 Source = FigureSource.Text,
@@ -94,48 +98,60 @@ internal static class ScanClaims
                 // Any timeout and any number of hosts: the rule reads the run's own.
                 Conditions = [Requirement.AtLeast("timeout-ms", 1)],
             },
-            new Claim("scan-sequential-tap", "One host after another with TAP takes as long as with APM", "130.5 against 129.6 s (2 cores), 131.4 against 134.4 s (8 cores)", [OneAtATime, AsPublished], SequentialTapAsApm)
+            new Claim("scan-sequential-tap", "One host after another with TAP takes as long as with APM",
+                "130.5 against 129.6 s (2 cores), 131.4 against 134.4 s (8 cores)", [OneAtATime, AsPublished], SequentialTapAsApm)
             {
                 Rule = "`sequential-tap` / `sequential-apm` within 1/1.1-1.1x",
                 Source = FigureSource.Text,
             },
-            new Claim("scan-task-loop", "A loop that waits for each host's task in turn takes as long as one host after another", "131.3 against 130.5 s (2 cores), 130.3 against 131.4 s (8 cores)", [OneAtATime, AsPublished], TaskLoopIsSequential)
+            new Claim("scan-task-loop", "A loop that waits for each host's task in turn takes as long as one host after another",
+                "131.3 against 130.5 s (2 cores), 130.3 against 131.4 s (8 cores)", [OneAtATime, AsPublished], TaskLoopIsSequential)
             {
                 Rule = "`task-loop-tap` / `sequential-tap` within 1/1.1-1.1x",
                 Source = FigureSource.Text,
             },
-            new Claim("scan-parallel-far-faster", "Task.Run loops and Parallel.For at 999 are far faster than one host after another", "6.3-10.1 s against 129.6 s (2 cores), 7.1-7.6 s against 134.4 s (8 cores); 'far' is at least 3x, the lab's reading", [Isolated, AsPublished], ParallelFarFaster)
+            new Claim("scan-parallel-far-faster", "Task.Run loops and Parallel.For at 999 are far faster than one host after another",
+                "6.3-10.1 s against 129.6 s (2 cores), 7.1-7.6 s against 134.4 s (8 cores); 'far' is at least 3x, the lab's reading",
+                    [Isolated, AsPublished], ParallelFarFaster)
             {
                 Rule = "`sequential-apm` / each of `task-run-apm`, `task-run-tap`, `parallel-for@999-apm`, `parallel-for@999-tap` above 3x; any one at or below 3x does not hold",
                 Source = FigureSource.Text,
                 Conditions = OnThePublishedMachines,
             },
-            new Claim("scan-mix-and-match", "Mix and match (4 runner tasks with sub-task runners, TAP) is far faster than one host after another", "8.07 s (2 cores), 6.32 s (8 cores)", [Isolated, AsPublished], MixAndMatchFarFaster)
+            new Claim("scan-mix-and-match", "Mix and match (4 runner tasks with sub-task runners, TAP) is far faster than one host after another",
+                "8.07 s (2 cores), 6.32 s (8 cores)", [Isolated, AsPublished], MixAndMatchFarFaster)
             {
                 Rule = "`sequential-apm` / `mix-and-match` above 3x",
                 Source = FigureSource.Text,
                 Conditions = OnThePublishedMachines,
             },
-            new Claim("scan-default-degree", "Parallel.For at its default degree is slower than at 999", "22.6 against 8.6 s with APM, 16.2 against 8.7 with TAP (2 cores); 16.0 against 7.1 and 15.3 against 7.2 (8 cores)", [Isolated, AsPublished], DefaultDegreeSlower)
+            new Claim("scan-default-degree", "Parallel.For at its default degree is slower than at 999",
+                "22.6 against 8.6 s with APM, 16.2 against 8.7 with TAP (2 cores); 16.0 against 7.1 and 15.3 against 7.2 (8 cores)",
+                    [Isolated, AsPublished], DefaultDegreeSlower)
             {
                 Rule = "`parallel-for@default-X` / `parallel-for@999-X` above 1.1x for X = APM and TAP; one form only: holds only with it",
                 Source = FigureSource.Text,
                 Conditions = OnThePublishedMachines,
             },
-            new Claim("scan-tap-apm", "TAP is at least as fast as APM in every parallel schedule", "Task.Run 6.3 against 10.1 s, Parallel.For@999 8.7 against 8.6 s (2 cores): 'at least as fast' is the lab's reading of the table", [Isolated, AsPublished], TapAsFastAsApm)
+            new Claim("scan-tap-apm", "TAP is at least as fast as APM in every parallel schedule",
+                "Task.Run 6.3 against 10.1 s, Parallel.For@999 8.7 against 8.6 s (2 cores): 'at least as fast' is the lab's reading of the table",
+                    [Isolated, AsPublished], TapAsFastAsApm)
             {
                 Rule = "every schedule's (Task.Run, Parallel.For default, 999) TAP / APM below 1.1x; any at or above 1.1x does not hold",
                 Source = FigureSource.LabReading,
                 Conditions = OnThePublishedMachines,
             },
-            new Claim("scan-more-cores", "The more cores, the less time", "Task.Run APM 10.1 to 7.4 s, Parallel.For default APM 22.6 to 16.0 s, from 2 to 8 cores; yet Task.Run TAP 6.3 to 7.6 s", [Isolated, AsPublished], MoreCoresLessTime)
+            new Claim("scan-more-cores", "The more cores, the less time",
+                "Task.Run APM 10.1 to 7.4 s, Parallel.For default APM 22.6 to 16.0 s, from 2 to 8 cores; yet Task.Run TAP 6.3 to 7.6 s",
+                    [Isolated, AsPublished], MoreCoresLessTime)
             {
                 Rule = "each parallel case's median at 8 cores / at 2 below 0.95x; some only: holds only for them",
                 Source = FigureSource.Text,
                 Conditions = [.. PublishedScale, Requirement.Cores(2, 8)],
                 PerCores = false,
             },
-            new Claim("scan-avoid-apm", "Prefer TPL or TAP to APM, which will be phased out", "no figure", [OneAtATime, AsPublished], _ => throw new InvalidOperationException("not a measurable claim"))
+            new Claim("scan-avoid-apm", "Prefer TPL or TAP to APM, which will be phased out", "no figure",
+                [OneAtATime, AsPublished], _ => throw new InvalidOperationException("not a measurable claim"))
             {
                 Rule = "none: no run measures an API's future support",
                 Source = FigureSource.Text,
@@ -179,14 +195,17 @@ internal static class ScanClaims
     internal static Judgement SequentialTapAsApm(ClaimEvidence evidence)
     {
         var ratio = evidence.Ratio("sequential-tap", "sequential-apm");
-        return Decide.About(Quantity.Ratio("sequential-tap over sequential-apm, median wall time"), ratio, 1, Band.NoChange(1.1), $"TAP/APM {ClaimEvidence.Times(ratio)}", "one connect at a time waits out the same timeouts in either form");
+        return Decide.About(Quantity.Ratio("sequential-tap over sequential-apm, median wall time"), ratio,
+            1, Band.NoChange(1.1), $"TAP/APM {ClaimEvidence.Times(ratio)}", "one connect at a time waits out the same timeouts in either form");
     }
 
     /// <summary>task-loop-tap over sequential-tap within 10% either way, interval and all.</summary>
     internal static Judgement TaskLoopIsSequential(ClaimEvidence evidence)
     {
         var ratio = evidence.Ratio("task-loop-tap", "sequential-tap");
-        return Decide.About(Quantity.Ratio("task-loop-tap over sequential-tap, median wall time"), ratio, 1, Band.NoChange(1.1), $"{ClaimEvidence.Times(ratio)} sequential-tap's time", "a task started and waited for before the next is one host after another");
+        return Decide.About(Quantity.Ratio("task-loop-tap over sequential-tap, median wall time"), ratio,
+            1, Band.NoChange(1.1), $"{ClaimEvidence.Times(ratio)} sequential-tap's time",
+                "a task started and waited for before the next is one host after another");
     }
 
     /// <summary>Every Task.Run and Parallel.For@999 case at least 3 times faster than sequential-apm, interval and all.</summary>

@@ -30,7 +30,8 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
     public override string Summary => "connect to N loopback hosts (open, closed, silent) with a timeout: mostly waiting on silence";
 
     /// <inheritdoc/>
-    public override string Reproduces => "TPL vs TAP vs APM port scan of 255 addresses (the post \"Task Parallel Library (TPL) vs Task-based Async Pattern (TAP) vs Async Programming Model (APM)\", 2014)";
+    public override string Reproduces
+        => "TPL vs TAP vs APM port scan of 255 addresses (the post \"Task Parallel Library (TPL) vs Task-based Async Pattern (TAP) vs Async Programming Model (APM)\", 2014)";
 
     /// <inheritdoc/>
     PublishedClaims IReproducesPost.Claims => ScanClaims.All;
@@ -39,17 +40,22 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
     /// <remarks>the published control and its fastest case, and every connect awaited at once.</remarks>
     internal override IReadOnlyList<string> FirstLook => ["sequential-apm", "task-run-apm", "whenall-async"];
 
-    private static readonly Parameter<int> Hosts = Parameter.WholeNumber("hosts", 255, "hosts in the fleet, from 127.0.1.1 on", minimum: 1, maximum: 4000, quick: 12);
+    private static readonly Parameter<int> Hosts = Parameter.WholeNumber("hosts", 255,
+        "hosts in the fleet, from 127.0.1.1 on", minimum: 1, maximum: 4000, quick: 12);
 
-    private static readonly Parameter<int> Port = Parameter.WholeNumber("port", 0, "port every host uses; 0 picks a free one", minimum: 0, maximum: 65535);
+    private static readonly Parameter<int> Port = Parameter.WholeNumber("port", 0,
+        "port every host uses; 0 picks a free one", minimum: 0, maximum: 65535);
 
-    private static readonly Parameter<int> TimeoutMs = Parameter.WholeNumber("timeout-ms", 500, "how long a connect waits for an answer, ms (the published 500)", minimum: 1, maximum: 60_000, quick: 50);
+    private static readonly Parameter<int> TimeoutMs = Parameter.WholeNumber("timeout-ms", 500,
+        "how long a connect waits for an answer, ms (the published 500)", minimum: 1, maximum: 60_000, quick: 50);
 
     private static readonly Parameter<double> Open = Parameter.Number("open", 0.05, "share of hosts that accept", minimum: 0, maximum: 1);
 
-    private static readonly Parameter<double> Closed = Parameter.Number("closed", 0.15, "share of hosts where nothing listens (refused at once)", minimum: 0, maximum: 1);
+    private static readonly Parameter<double> Closed = Parameter.Number("closed", 0.15,
+        "share of hosts where nothing listens (refused at once)", minimum: 0, maximum: 1);
 
-    private static readonly Parameter<double> Silent = Parameter.Number("silent", 0.80, "share of hosts that never answer (the connect times out)", minimum: 0, maximum: 1);
+    private static readonly Parameter<double> Silent = Parameter.Number("silent", 0.80,
+        "share of hosts that never answer (the connect times out)", minimum: 0, maximum: 1);
 
     private static readonly Parameter<IReadOnlyList<int>> ScanDegrees =
         DegreesParameter([64, 255], "degrees for the foreach-async, channel-workers and semaphore variants", maximum: 100_000, quick: [4, 12]);
@@ -64,10 +70,12 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
             : (null, $"--targets must be 'fleet' or an IPv4 CIDR of at most 4096 addresses such as 127.0.0.0/28, not '{text}'."));
 
     private static readonly Parameter<bool> AllowNonLoopback = Parameter.Choice(
-        "allow-non-loopback", false, "yes lets --targets leave 127.0.0.0/8: only your own network, on your own authority", ("yes", true), ("no", false));
+        "allow-non-loopback", false, "yes lets --targets leave 127.0.0.0/8: only your own network, on your own authority", ("yes", true),
+            ("no", false));
 
     /// <inheritdoc/>
-    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Hosts, Port, TimeoutMs, Open, Closed, Silent, ScanDegrees, Targets, AllowNonLoopback];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Hosts, Port, TimeoutMs, Open, Closed, Silent, ScanDegrees, Targets,
+        AllowNonLoopback];
 
     /// <inheritdoc/>
     protected override Parameter<IReadOnlyList<int>> Degrees => ScanDegrees;
@@ -107,11 +115,14 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         Description = "hosts the variant found to be other than they are (an answering host taken for a silent one, when the answer came after the timeout)",
     };
 
-    internal static readonly Metric FoundOpen = Metric.Count("foundOpen", "Found open") with { Direction = MetricDirection.Neither, Description = "hosts the variant found accepting" };
+    internal static readonly Metric FoundOpen = Metric.Count("foundOpen", "Found open") with { Direction = MetricDirection.Neither,
+        Description = "hosts the variant found accepting" };
 
-    internal static readonly Metric FoundClosed = Metric.Count("foundClosed", "Found closed") with { Direction = MetricDirection.Neither, Description = "hosts the variant found refusing" };
+    internal static readonly Metric FoundClosed = Metric.Count("foundClosed", "Found closed") with { Direction = MetricDirection.Neither,
+        Description = "hosts the variant found refusing" };
 
-    internal static readonly Metric FoundSilent = Metric.Count("foundSilent", "Found silent") with { Direction = MetricDirection.Neither, Description = "hosts the variant found silent (the connect timed out)" };
+    internal static readonly Metric FoundSilent = Metric.Count("foundSilent", "Found silent") with { Direction = MetricDirection.Neither,
+        Description = "hosts the variant found silent (the connect timed out)" };
 
     /// <inheritdoc/>
     public override IReadOnlyList<Metric> Metrics { get; init; } = [Misclassified, FoundOpen, FoundClosed, FoundSilent];
@@ -197,7 +208,8 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         if (parameters.Get(Targets) is { } addresses)
         {
             var port = parameters.Get(Port);
-            return new PreparedTrial(new ScanWorkload([.. addresses.Select(a => new IPEndPoint(a, port))], timeout, parameters.Get(AllowNonLoopback)), null);
+            return new PreparedTrial(new ScanWorkload([.. addresses.Select(a => new IPEndPoint(a, port))],
+                timeout, parameters.Get(AllowNonLoopback)), null);
         }
 
         var fleet = await Fleet.StartAsync(Layout(parameters, seed), parameters.Get(Port), cancellationToken).ConfigureAwait(false);
@@ -239,7 +251,8 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
     private static bool TryParseCidr(string text, out IReadOnlyList<IPAddress>? addresses)
     {
         addresses = [];
-        if (!IPNetwork.TryParse(text, out var network) || network.BaseAddress.AddressFamily != System.Net.Sockets.AddressFamily.InterNetwork || network.PrefixLength < 20)
+        if (!IPNetwork.TryParse(text, out var network) || network.BaseAddress.AddressFamily != System.Net.Sockets.AddressFamily.InterNetwork
+            || network.PrefixLength < 20)
         {
             return false;
         }

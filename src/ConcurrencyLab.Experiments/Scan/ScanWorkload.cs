@@ -32,7 +32,8 @@ internal sealed class ScanWorkload : Workload
         ArgumentOutOfRangeException.ThrowIfLessThanOrEqual(timeout, TimeSpan.Zero);
         if (!allowNonLoopback && targets.FirstOrDefault(t => !Fleet.IsLoopback(t.Address)) is { } outside)
         {
-            throw new ArgumentException($"{outside.Address} is outside 127.0.0.0/8; scanning other networks must be allowed explicitly.", nameof(targets));
+            throw new ArgumentException($"{outside.Address} is outside 127.0.0.0/8; scanning other networks must be allowed explicitly.",
+                nameof(targets));
         }
 
         _targets = targets;
@@ -41,7 +42,8 @@ internal sealed class ScanWorkload : Workload
         Array.Fill(_observed, -1);
 
         // The port is left out: a fleet may get a different free port in each trial, and the work is the same.
-        var description = string.Join(',', targets.Select(t => t.Address.ToString())) + "/" + timeout.TotalMilliseconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
+        var description = string.Join(',', targets.Select(t => t.Address.ToString())) + "/"
+            + timeout.TotalMilliseconds.ToString(System.Globalization.CultureInfo.InvariantCulture);
         Digest = WorkDigest.Of(System.Text.Encoding.UTF8.GetBytes(description));
     }
 
@@ -60,7 +62,8 @@ internal sealed class ScanWorkload : Workload
     /// <inheritdoc/>
     public override Workload CreatePrimer(int count) => PrimerTargets.Count == 0
         ? base.CreatePrimer(count)
-        : new ScanWorkload([.. Enumerable.Range(0, Math.Max(count, PrimerTargets.Count)).Select(i => PrimerTargets[i % PrimerTargets.Count])], TimeSpan.FromTicks(Math.Min(Timeout.Ticks, PrimerTimeout.Ticks)));
+        : new ScanWorkload([.. Enumerable.Range(0, Math.Max(count, PrimerTargets.Count)).Select(i => PrimerTargets[i % PrimerTargets.Count])],
+            TimeSpan.FromTicks(Math.Min(Timeout.Ticks, PrimerTimeout.Ticks)));
 
     public override string Digest { get; }
 
@@ -127,7 +130,8 @@ internal sealed class ScanWorkload : Workload
         {
             // Closing the socket ends the pending connect; observe its outcome so it is not left unobserved.
             socket.Close();
-            _ = connect.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
+            _ = connect.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted,
+                TaskScheduler.Default);
         }
 
         Record(index, found);

@@ -43,7 +43,8 @@ internal sealed class ClaimEvidence
         RunSettings? settings = null,
         bool notMade = false,
         VariantSpace? space = null)
-        : this(result, cores, null, space, absent, runs ?? new Dictionary<string, ClaimEvidence>(), null, [], null, machine ?? EnvironmentInfo.Current(), settings)
+        : this(result, cores, null, space, absent, runs ?? new Dictionary<string, ClaimEvidence>(), null, [], null, machine
+            ?? EnvironmentInfo.Current(), settings)
     {
         NotMade = notMade;
     }
@@ -107,23 +108,28 @@ internal sealed class ClaimEvidence
     {
         ArgumentNullException.ThrowIfNull(claim);
         var pinned = claim.Conditions.Select(c => c.Pins).OfType<string>().ToHashSet(StringComparer.Ordinal);
-        return new ClaimEvidence(_result, Cores, _slice, _space, Absent, _runs, pinned, [.. claim.Conditions.OfType<VariantRequirement>()], SliceCores, Machine, Settings) { NotMade = NotMade };
+        return new ClaimEvidence(_result, Cores, _slice, _space, Absent, _runs, pinned, [.. claim.Conditions.OfType<VariantRequirement>()],
+            SliceCores, Machine, Settings) { NotMade = NotMade };
     }
 
     /// <summary>The same results, seen as the trials that ran with the runtime seeing <paramref name="cores"/> processors.</summary>
     public ClaimEvidence At(int cores) =>
-        new(_result, [], (RuntimeSettings.Cores.Parameter.Name, VariantValue.Of(cores)), _space, Absent, _runs, _pinned, _variants, cores, Machine, Settings) { NotMade = NotMade };
+        new(_result, [], (RuntimeSettings.Cores.Parameter.Name, VariantValue.Of(cores)), _space, Absent, _runs, _pinned, _variants, cores, Machine,
+            Settings) { NotMade = NotMade };
 
     /// <summary>The same results, seen as the variants of the probe's <paramref name="build"/>, named without it.</summary>
     public ClaimEvidence In(ProbeBuild build) =>
-        new(_result, Cores, (ProbeBuildValues.Parameter, VariantValue.Of(build.Word())), _space, Absent, _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = NotMade };
+        new(_result, Cores, (ProbeBuildValues.Parameter, VariantValue.Of(build.Word())), _space, Absent, _runs, _pinned, _variants, SliceCores,
+            Machine, Settings) { NotMade = NotMade };
 
     /// <summary>The run as one slice at the processor count its trials saw (when they all saw one).</summary>
     public ClaimEvidence Whole() => _result is null ? this
-        : new(_result, [], _slice, _space, Absent, _runs, _pinned, _variants, ProcessorCounts(_result) is [var only] ? only : null, Machine, Settings) { NotMade = NotMade };
+        : new(_result, [], _slice, _space, Absent, _runs, _pinned, _variants, ProcessorCounts(_result) is [var only] ? only : null, Machine,
+            Settings) { NotMade = NotMade };
 
     /// <summary>The whole run, swept over <paramref name="cores"/> only: for a rule that compares the counts itself.</summary>
-    public ClaimEvidence Sweeping(IReadOnlyList<int> cores) => new(_result, cores, _slice, _space, Absent, _runs, _pinned, _variants, null, Machine, Settings) { NotMade = NotMade };
+    public ClaimEvidence Sweeping(IReadOnlyList<int> cores)
+        => new(_result, cores, _slice, _space, Absent, _runs, _pinned, _variants, null, Machine, Settings) { NotMade = NotMade };
 
     /// <summary>
     /// Another of the post's runs, seen at the same processor count, through the same pins, when it meets
@@ -135,7 +141,8 @@ internal sealed class ClaimEvidence
         ArgumentNullException.ThrowIfNull(conditions);
         if (!_runs.TryGetValue(key, out var run))
         {
-            return new(null, [], _slice, _space, $"the run {key} was not made", _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = true };
+            return new(null, [], _slice, _space, $"the run {key} was not made", _runs, _pinned, _variants, SliceCores, Machine,
+                Settings) { NotMade = true };
         }
 
         if (run._result is not null)
@@ -144,18 +151,21 @@ internal sealed class ClaimEvidence
             if (unmet.Count > 0)
             {
                 var needs = string.Join(", ", unmet.Select(c => $"{c.Name} {c.Required} (that run: {c.Actual ?? "none"})"));
-                return new(null, [], _slice, _space, $"the run {key} did not meet the claim's conditions: {needs}", _runs, _pinned, _variants, SliceCores, Machine, Settings) { NotMade = true };
+                return new(null, [], _slice, _space, $"the run {key} did not meet the claim's conditions: {needs}", _runs, _pinned, _variants,
+                    SliceCores, Machine, Settings) { NotMade = true };
             }
         }
 
-        return new(run._result, [], _slice, run._space ?? _space, run.Absent, _runs, _pinned, _variants, SliceCores, run.Machine, run.Settings) { NotMade = run.NotMade };
+        return new(run._result, [], _slice, run._space ?? _space, run.Absent, _runs, _pinned, _variants,
+            SliceCores, run.Machine, run.Settings) { NotMade = run.NotMade };
     }
 
     /// <summary>The processor counts the trials of this slice recorded (their runtime's own <c>processorCount</c>).</summary>
     public IReadOnlyList<int> SeenInSlice() =>
         _result is null ? []
             : [.. _result.Variants.Where(v => _slice is not { } slice || ValueOf(v, slice.Name) == slice.Value).SelectMany(v => v.Trials)
-                .Select(t => t.Metrics.TryGetValue(StandardMetrics.ProcessorCountSeen.Id, out var n) ? (int?)(int)n : null).OfType<int>().Distinct().Order()];
+                .Select(t => t.Metrics.TryGetValue(StandardMetrics.ProcessorCountSeen.Id, out var n) ? (int?)(int)n : null).OfType<int>().Distinct()
+                    .Order()];
 
     /// <summary>The processor counts the run's trials saw: the variants' swept <c>cores</c>, or what each trial recorded.</summary>
     public static IReadOnlyList<int> ProcessorCounts(ScenarioResult result)
@@ -190,9 +200,11 @@ internal sealed class ClaimEvidence
     public IReadOnlyList<int> VariantValues(string parameter)
     {
         var accepted = _variants.FirstOrDefault(v => v.Name == parameter);
-        var values = Result.Variants.Where(v => v.Summary is not null || v.Trials.Count > 0).Select(v => v.WholeNumber(parameter)).OfType<int>().Distinct().Order().ToList();
+        var values = Result.Variants.Where(v => v.Summary is not null || v.Trials.Count > 0).Select(v => v.WholeNumber(parameter)).OfType<int>()
+            .Distinct().Order().ToList();
         values = accepted is null ? values : [.. values.Where(accepted.Values.Contains)];
-        return values.Count > 0 ? values : throw new MissingEvidenceException($"the run has no variant at the {parameter} the claim names", notRun: true);
+        return values.Count > 0 ? values
+            : throw new MissingEvidenceException($"the run has no variant at the {parameter} the claim names", notRun: true);
     }
 
     /// <summary>Whether the run measured <paramref name="variant"/> with at least one ok trial.</summary>
@@ -201,7 +213,8 @@ internal sealed class ClaimEvidence
     /// <summary>The variant's results, which must have an ok trial.</summary>
     public VariantResult Variant(string name)
     {
-        var variant = Find(name) ?? throw new MissingEvidenceException(_result is null ? Absent : $"{name} was not run", notRun: _result is not null || NotMade);
+        var variant = Find(name)
+            ?? throw new MissingEvidenceException(_result is null ? Absent : $"{name} was not run", notRun: _result is not null || NotMade);
         if (variant.Summary is null)
         {
             var error = variant.Trials.Select(t => t.Error).FirstOrDefault(e => !string.IsNullOrEmpty(e));
@@ -226,7 +239,8 @@ internal sealed class ClaimEvidence
     {
         ArgumentNullException.ThrowIfNull(metric);
         var values = Values(variant, metric);
-        return values.Count > 0 ? Estimate.Of(values) : throw new MissingEvidenceException($"{variant} recorded no {metric.DisplayName.ToLowerInvariant()}");
+        return values.Count > 0 ? Estimate.Of(values)
+            : throw new MissingEvidenceException($"{variant} recorded no {metric.DisplayName.ToLowerInvariant()}");
     }
 
     /// <summary>The metric's value in each of the variant's ok trials that recorded it.</summary>
@@ -243,7 +257,8 @@ internal sealed class ClaimEvidence
     public IReadOnlyList<double> Recorded(string variant, Metric metric)
     {
         ArgumentNullException.ThrowIfNull(metric);
-        var found = Find(variant) ?? throw new MissingEvidenceException(_result is null ? Absent : $"{variant} was not run", notRun: _result is not null || NotMade);
+        var found = Find(variant)
+            ?? throw new MissingEvidenceException(_result is null ? Absent : $"{variant} was not run", notRun: _result is not null || NotMade);
         return [.. found.Trials.Where(t => t.Metrics.ContainsKey(metric.Id)).Select(t => t.Metrics[metric.Id])];
     }
 
@@ -258,7 +273,9 @@ internal sealed class ClaimEvidence
 
     /// <summary>The trials of the variant, failed ones too.</summary>
     public IReadOnlyList<TrialResult> Trials(string variant) =>
-        (Find(variant) ?? throw new MissingEvidenceException(_result is null ? Absent : $"{variant} was not run", notRun: _result is not null || NotMade)).Trials;
+        (Find(variant)
+            ?? throw new MissingEvidenceException(_result is null ? Absent : $"{variant} was not run", notRun: _result is not null
+                || NotMade)).Trials;
 
     /// <summary>The ratio of two variants' median wall times (<paramref name="over"/> / <paramref name="under"/>), with
     /// <see cref="Estimate.Ratio"/>'s interval.</summary>
@@ -278,14 +295,16 @@ internal sealed class ClaimEvidence
     /// "no account of the service's pool" when they carried none.
     /// </summary>
     public string ServicePool(string variant) =>
-        PoolText(Ok(variant).Select(t => t.Service?.Metrics).OfType<IReadOnlyDictionary<string, double>>()) is { Length: > 0 } text ? text : "no account of the service's pool";
+        PoolText(Ok(variant).Select(t => t.Service?.Metrics).OfType<IReadOnlyDictionary<string, double>>()) is { Length: > 0 } text ? text
+            : "no account of the service's pool";
 
     // The medians of the pool's peak and of its starvation and blocking adds over a set of trials' metrics.
     private static string PoolText(IEnumerable<IReadOnlyDictionary<string, double>> trials)
     {
         var all = trials.ToList();
         var parts = new List<string>();
-        foreach (var (metric, words) in new[] { (StandardMetrics.PeakPoolThreads, "pool peak {0}"), (StandardMetrics.StarvationInjections, "{0} starvation adds"), (StandardMetrics.BlockingInjections, "{0} blocking adds") })
+        foreach (var (metric, words) in new[] { (StandardMetrics.PeakPoolThreads, "pool peak {0}"),
+            (StandardMetrics.StarvationInjections, "{0} starvation adds"), (StandardMetrics.BlockingInjections, "{0} blocking adds") })
         {
             var values = all.Where(m => m.ContainsKey(metric.Id)).Select(m => m[metric.Id]).ToList();
             if (values.Count > 0 && (metric != StandardMetrics.BlockingInjections || values.Any(v => v > 0)))
@@ -301,13 +320,15 @@ internal sealed class ClaimEvidence
     public static string Time(double ms) => NumberText.Time(ms);
 
     /// <summary>A median wall time with its interval: "10.3 s (10.1-10.5)".</summary>
-    public static string Time(Estimate wall) => $"{Time(wall.Value)} ({NumberText.TimeLike(wall.Low, wall.Value)}-{NumberText.TimeLike(wall.High, wall.Value)})";
+    public static string Time(Estimate wall)
+        => $"{Time(wall.Value)} ({NumberText.TimeLike(wall.Low, wall.Value)}-{NumberText.TimeLike(wall.High, wall.Value)})";
 
     /// <summary>A count, without decimals when whole.</summary>
     public static string Count(double value) => NumberText.Count(value);
 
     /// <summary>A count's median with its interval: "61 (58-63)".</summary>
-    public static string Count(Estimate value) => value.Low == value.High ? Count(value.Value) : $"{Count(value.Value)} ({Count(value.Low)}-{Count(value.High)})";
+    public static string Count(Estimate value)
+        => value.Low == value.High ? Count(value.Value) : $"{Count(value.Value)} ({Count(value.Low)}-{Count(value.High)})";
 
     /// <summary>A ratio as a multiple, with its interval: "12.1x (11.8-12.5)".</summary>
     public static string Times(Estimate ratio) => $"{Multiple(ratio.Value)}x ({Multiple(ratio.Low)}-{Multiple(ratio.High)})";
@@ -352,7 +373,8 @@ internal sealed class ClaimEvidence
         }
 
         return _result?.Variants.FirstOrDefault(v =>
-            space.KeyOf(v) is { } key && key.Values.TryGetValue(parameter, out var at) && at == value && space.NameOf(key.Without(parameter)) == name);
+            space.KeyOf(v) is { } key && key.Values.TryGetValue(parameter, out var at) && at == value
+                && space.NameOf(key.Without(parameter)) == name);
     }
 
     // A variant's value of a parameter, as recorded, or as its name says where the file kept the name alone.

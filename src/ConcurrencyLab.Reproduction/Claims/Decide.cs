@@ -111,7 +111,8 @@ internal static class Decide
 
         var held = parts.Where(p => p.Judgement.Verdict == Verdict.Holds).Select(p => p.Part).ToList();
         var reason = why ?? string.Join("; ", parts.Select(p => $"{p.Part}: {p.Judgement.Reason}"));
-        return held.Count == parts.Count ? Judgement.Holds(figure, why ?? string.Join("; ", parts.Select(p => p.Judgement.Reason).Distinct())) with { Figures = figures }
+        return held.Count == parts.Count
+            ? Judgement.Holds(figure, why ?? string.Join("; ", parts.Select(p => p.Judgement.Reason).Distinct())) with { Figures = figures }
             : held.Count == 0 ? Judgement.DoesNotHold(figure, reason) with { Figures = figures }
             : Judgement.OnlyIf(condition(held), figure, reason) with { Figures = figures };
     }

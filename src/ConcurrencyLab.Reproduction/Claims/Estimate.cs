@@ -35,7 +35,8 @@ internal readonly record struct Estimate(double Value, double Low, double High, 
         : new Estimate(1 / Value, 1 / High, 1 / Low, Trials);
 
     /// <summary>The same figure times <paramref name="factor"/>.</summary>
-    public Estimate Times(double factor) => factor >= 0 ? new(Value * factor, Low * factor, High * factor, Trials) : new(Value * factor, High * factor, Low * factor, Trials);
+    public Estimate Times(double factor)
+        => factor >= 0 ? new(Value * factor, Low * factor, High * factor, Trials) : new(Value * factor, High * factor, Low * factor, Trials);
 
     /// <summary>Whether the whole interval is above <paramref name="value"/>.</summary>
     public bool Above(double value) => Low > value;

@@ -51,10 +51,12 @@ internal abstract record Requirement
 
     /// <summary>A condition computed from the run's results (files per worker); <paramref name="check"/> gives whether
     /// it is met and what the run had.</summary>
-    public static Requirement Of(string name, string required, Func<ScenarioResult, (bool Met, string? Actual)> check) => new ComputedRequirement(name, required, run => check(run.Result), OfMachine: false);
+    public static Requirement Of(string name, string required, Func<ScenarioResult, (bool Met, string? Actual)> check)
+        => new ComputedRequirement(name, required, run => check(run.Result), OfMachine: false);
 
     /// <summary>A condition on the machine, read from the run's results (its measured bounds); unmet, the claim could not be judged here.</summary>
-    public static Requirement Machine(string required, Func<ScenarioResult, (bool Met, string? Actual)> check) => new ComputedRequirement("machine", required, run => check(run.Result), OfMachine: true);
+    public static Requirement Machine(string required, Func<ScenarioResult, (bool Met, string? Actual)> check)
+        => new ComputedRequirement("machine", required, run => check(run.Result), OfMachine: true);
 
     /// <summary>
     /// What the machine that measured the run could give (an OS), read from the run's own account of it, not from the
@@ -64,7 +66,8 @@ internal abstract record Requirement
         new ComputedRequirement("platform", required, run => check(run.Machine), OfMachine: true);
 
     /// <summary>A claim no measurement tests (about an API's future, a matter of taste): it is listed, and never judged.</summary>
-    public static Requirement Untestable(string why) => new ComputedRequirement("measurable", "a statement a run can test", _ => (false, why), OfMachine: true) { NoRunTests = true };
+    public static Requirement Untestable(string why)
+        => new ComputedRequirement("measurable", "a statement a run can test", _ => (false, why), OfMachine: true) { NoRunTests = true };
 
     /// <summary>
     /// The runtime as it ships: no <c>DOTNET_</c> setting for the run's trials but the processor count the claims' own
@@ -88,7 +91,8 @@ internal abstract record Requirement
     internal static string Number(double value) => value.ToString("0.###", CultureInfo.InvariantCulture);
 
     private static bool Same(string? text, string value) =>
-        text is not null && (Parse(text) is { } a && Parse(value) is { } b ? a == b : string.Equals(text.Trim(), value, StringComparison.OrdinalIgnoreCase));
+        text is not null
+            && (Parse(text) is { } a && Parse(value) is { } b ? a == b : string.Equals(text.Trim(), value, StringComparison.OrdinalIgnoreCase));
 }
 
 /// <summary>A scenario parameter the claim pins, as the run recorded it.</summary>

@@ -39,7 +39,8 @@ internal static class Growth
                 var at = sizes.Select(s => line.FirstOrDefault(v => v.WholeNumber(parameter) == s)).ToList();
                 var medians = at.Select(v => v?.Summary?.MedianWallMs).ToList();
                 var points = line
-                    .SelectMany(v => v.Trials.Where(t => t.Status == TrialStatus.Ok && t.WallMs > 0 && double.IsFinite(t.WallMs)).Select(t => (Size: v.WholeNumber(parameter)!.Value, t.WallMs)))
+                    .SelectMany(v => v.Trials.Where(t => t.Status == TrialStatus.Ok && t.WallMs > 0 && double.IsFinite(t.WallMs))
+                        .Select(t => (Size: v.WholeNumber(parameter)!.Value, t.WallMs)))
                     .ToList();
                 var fit = Fit(points);
                 return new LineGrowth
@@ -58,7 +59,8 @@ internal static class Growth
         var baseline = scenario.Variants.FirstOrDefault(v => v.Name == scenario.Baseline) is { } first && space.KeyOf(first) is { } key
             ? space.NameOf(LineOf(key, parameter))
             : null;
-        return new GrowthResult { Parameter = parameter, Sizes = sizes, IdealsMs = ideals, IdealExponent = idealExponent, Lines = lines, BaselineLine = baseline };
+        return new GrowthResult { Parameter = parameter, Sizes = sizes, IdealsMs = ideals, IdealExponent = idealExponent, Lines = lines,
+            BaselineLine = baseline };
     }
 
     /// <summary>
@@ -68,7 +70,8 @@ internal static class Growth
     public static (double? Exponent, double? Low, double? High) Fit(IReadOnlyList<(int Size, double Ms)> points)
     {
         ArgumentNullException.ThrowIfNull(points);
-        var usable = points.Where(p => p.Size > 0 && p.Ms > 0 && double.IsFinite(p.Ms)).Select(p => (X: Math.Log(p.Size), Y: Math.Log(p.Ms))).ToList();
+        var usable = points.Where(p => p.Size > 0 && p.Ms > 0 && double.IsFinite(p.Ms)).Select(p => (X: Math.Log(p.Size), Y: Math.Log(p.Ms)))
+            .ToList();
         if (usable.Select(p => p.X).Distinct().Count() < 2)
         {
             return (null, null, null);

@@ -49,7 +49,8 @@ internal static class LimitInside
 
         var measured = variants
             .Where(v => v.Summary is { MedianWallMs: > 0 } s && s.Median(StandardMetrics.InFlightMean) is > 0)
-            .Select(v => (Variant: v, Summary: v.Summary!, InFlight: v.Summary!.Median(StandardMetrics.InFlightMean)!.Value, PerMs: least.Items / v.Summary!.MedianWallMs))
+            .Select(v => (Variant: v, Summary: v.Summary!, InFlight: v.Summary!.Median(StandardMetrics.InFlightMean)!.Value,
+                PerMs: least.Items / v.Summary!.MedianWallMs))
             .ToList();
         if (measured.Count < 3)
         {
@@ -59,7 +60,8 @@ internal static class LimitInside
         var best = measured.MaxBy(m => m.PerMs);
         var atOnce = best.PerMs * least.MeanMs;
         var witnesses = measured
-            .Where(m => m.InFlight >= MoreInFlight * atOnce && m.PerMs >= AsFastShare * best.PerMs && m.InFlight / (m.PerMs * least.MeanMs) >= Stretched)
+            .Where(m => m.InFlight >= MoreInFlight * atOnce && m.PerMs >= AsFastShare * best.PerMs
+                && m.InFlight / (m.PerMs * least.MeanMs) >= Stretched)
             .ToList();
         if (witnesses.Count < 2 || atOnce < 0.5)
         {
@@ -76,7 +78,8 @@ internal static class LimitInside
             return null;
         }
 
-        var idleShares = witnesses.Select(w => w.Summary.Median(StandardMetrics.MachineIdle) / (processorCount * w.Summary.MedianWallMs)).OfType<double>().ToList();
+        var idleShares = witnesses.Select(w => w.Summary.Median(StandardMetrics.MachineIdle) / (processorCount * w.Summary.MedianWallMs))
+            .OfType<double>().ToList();
         double? leastIdle = idleShares.Count > 0 ? Math.Round(Math.Clamp(idleShares.Min(), 0, 1), 3) : null;
         var slots = Math.Max(1, (int)Math.Ceiling(atOnce - 0.05));
         return new InsideLimit
@@ -90,7 +93,9 @@ internal static class LimitInside
             BoundMs = Math.Round(Math.Max(least.Items * least.MeanMs / slots, least.LongestMs), 3),
             Witnesses =
             [
-                .. witnesses.OrderBy(w => w.InFlight).Select(w => new LimitWitness(w.Variant.Name, w.InFlight, Math.Round(1000 * w.PerMs, 1), Math.Round(w.InFlight / (w.PerMs * least.MeanMs), 2))),
+                .. witnesses.OrderBy(w => w.InFlight)
+                    .Select(w => new LimitWitness(w.Variant.Name,
+                        w.InFlight, Math.Round(1000 * w.PerMs, 1), Math.Round(w.InFlight / (w.PerMs * least.MeanMs), 2))),
             ],
             LockContentions = witnesses.Max(w => w.Summary.Median(StandardMetrics.LockContentions) ?? 0),
             Cores = cores.Max()!.Value,

@@ -100,7 +100,8 @@ internal static class Recommender
         var unlike = Unlike(scenario);
         var unlikeNames = unlike.Select(u => u.Variant).ToHashSet(StringComparer.Ordinal);
         var judged = scenario.Variants.Where(v => !unlikeNames.Contains(v.Name)).ToList();
-        var sound = ok.Where(v => v.Trials.All(t => t.Status == TrialStatus.Ok) && scenario.WrongMetrics(v).Count == 0 && !unlikeNames.Contains(v.Name)).ToList();
+        var sound = ok.Where(v => v.Trials.All(t => t.Status == TrialStatus.Ok) && scenario.WrongMetrics(v).Count == 0
+            && !unlikeNames.Contains(v.Name)).ToList();
         var fastest = sound.Count > 0 ? sound[0] : ok.FirstOrDefault(v => !unlikeNames.Contains(v.Name)) ?? ok[0];
         var best = fastest.Summary!;
         if (sound.Count == 0)
@@ -121,9 +122,11 @@ internal static class Recommender
         // As fast as the fastest: the intervals of the two medians overlap, and its median is within 10% of the
         // fastest's. Overlap alone is only a failure to tell them apart: a variant of three trials, one of them fast,
         // has an interval wide enough to overlap anything, and its median may be twice the fastest's.
-        var tied = sound.Where(v => v == fastest || (v.Summary!.CiLowMs <= best.CiHighMs && v.Summary.MedianWallMs <= AsFastRatio * best.MedianWallMs)).ToList();
+        var tied = sound.Where(v => v == fastest
+            || (v.Summary!.CiLowMs <= best.CiHighMs && v.Summary.MedianWallMs <= AsFastRatio * best.MedianWallMs)).ToList();
         var limit = LimitInside.Of(scenario, sound, processorCount);
-        var use = tied.OrderBy(v => Threads(v) ?? double.MaxValue).ThenBy(v => Cpu(v) ?? double.MaxValue).ThenBy(v => v.Summary!.MedianWallMs).First();
+        var use = tied.OrderBy(v => Threads(v) ?? double.MaxValue).ThenBy(v => Cpu(v) ?? double.MaxValue).ThenBy(v => v.Summary!.MedianWallMs)
+            .First();
         return new Recommendation
         {
             Fastest = fastest.Name,
@@ -137,7 +140,8 @@ internal static class Recommender
             FastestThreads = Threads(fastest),
             UseCpuMs = Cpu(use),
             FastestCpuMs = Cpu(fastest),
-            Avoid = Ranked(judged.Where(v => v.Name != use.Name).Select(v => ReasonToAvoid(scenario, v, use, fastest, tied.Contains(v), processorCount))),
+            Avoid = Ranked(judged.Where(v => v.Name != use.Name)
+                .Select(v => ReasonToAvoid(scenario, v, use, fastest, tied.Contains(v), processorCount))),
             Gap = GapOf(scenario, fastest, processorCount),
             Limit = limit is { MachineBusy: false } ? limit : null,
             LimitNotJudged = limit is { MachineBusy: true } ? limit : null,
@@ -167,9 +171,11 @@ internal static class Recommender
         {
             foreach (var expected in expectations)
             {
-                if (variant.Summary?.Medians.TryGetValue(expected.Metric, out var median) == true && double.IsFinite(median) && !expected.Holds(median))
+                if (variant.Summary?.Medians.TryGetValue(expected.Metric, out var median) == true && double.IsFinite(median)
+                    && !expected.Holds(median))
                 {
-                    unlike.Add(new UnlikeWork { Variant = variant.Name, Metric = expected.Metric, Expected = expected.Value, Measured = median, Tolerance = expected.Tolerance });
+                    unlike.Add(new UnlikeWork { Variant = variant.Name, Metric = expected.Metric, Expected = expected.Value, Measured = median,
+                        Tolerance = expected.Tolerance });
                     break;
                 }
             }
@@ -231,19 +237,23 @@ internal static class Recommender
             var (starved, blocking) = (account.Process.StarvationRaises, account.Process.BlockingRaises);
             if (starved + blocking > 0)
             {
-                var last = runtime.Raises().Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking).Max(a => a.TimeMs);
-                parts.Add(new GapPart { Limit = blocking >= starved ? GapLimit.PoolThreadsBlocked : GapLimit.SlowInjection, Ms = last, Count = starved + blocking, ExplainedMs = Part(last) });
+                var last = runtime.Raises().Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking)
+                    .Max(a => a.TimeMs);
+                parts.Add(new GapPart { Limit = blocking >= starved ? GapLimit.PoolThreadsBlocked : GapLimit.SlowInjection, Ms = last,
+                    Count = starved + blocking, ExplainedMs = Part(last) });
             }
 
             if (account.Process.LockContentions is { Count: > 0 } locks)
             {
                 var threads = Math.Max(1, summary.Median(StandardMetrics.PeakPoolThreads) ?? 1);
-                parts.Add(new GapPart { Limit = GapLimit.LockHeld, Ms = locks.TotalMs, Count = locks.Count, ExplainedMs = Part(locks.TotalMs / threads) });
+                parts.Add(new GapPart { Limit = GapLimit.LockHeld, Ms = locks.TotalMs, Count = locks.Count,
+                    ExplainedMs = Part(locks.TotalMs / threads) });
             }
 
             if (account.Process.GcPauses is { Count: > 0 } pauses)
             {
-                parts.Add(new GapPart { Limit = GapLimit.GcPause, Ms = pauses.TotalMs, Count = account.Process.GcCollections, ExplainedMs = Part(pauses.TotalMs) });
+                parts.Add(new GapPart { Limit = GapLimit.GcPause, Ms = pauses.TotalMs, Count = account.Process.GcCollections,
+                    ExplainedMs = Part(pauses.TotalMs) });
             }
         }
 
@@ -288,7 +298,8 @@ internal static class Recommender
     // at once (hash's direct@4 on 28 November: 1.2 cores busy with four workers, 250 ms of core time idle, 230 of it
     // with I/O outstanding). iowait is the machine's, not the variant's, so this only withholds the reason.
     private static bool WaitedForIo(VariantSummary summary) =>
-        summary.Median(StandardMetrics.MachineIoWait) is { } ioWait && summary.Median(StandardMetrics.MachineIdle) is > 0 and var idle && ioWait >= 0.5 * idle;
+        summary.Median(StandardMetrics.MachineIoWait) is { } ioWait && summary.Median(StandardMetrics.MachineIdle) is > 0 and var idle
+            && ioWait >= 0.5 * idle;
 
     private static AvoidReason[] Ranked(IEnumerable<AvoidReason?> reasons) =>
         [.. reasons.OfType<AvoidReason>().OrderBy(a => a.Rank).ThenBy(a => a.Variant, StringComparer.Ordinal)];
@@ -326,7 +337,8 @@ internal static class Recommender
         var wrong = scenario.WrongMetrics(variant);
         if (wrong.Count > 0)
         {
-            return new WrongResults { Variant = variant.Name, Metrics = wrong.ToDictionary(m => m.Id, m => summary.Median(m)!.Value, StringComparer.Ordinal) };
+            return new WrongResults { Variant = variant.Name,
+                Metrics = wrong.ToDictionary(m => m.Id, m => summary.Median(m)!.Value, StringComparer.Ordinal) };
         }
 
         // A median of 0 (no measurable time) gives no ratio a file could hold: then no rule of slowness fires.
@@ -353,7 +365,8 @@ internal static class Recommender
         foreach (var (service, starved, blocking) in new[]
         {
             ((string?)null, summary.Median(StandardMetrics.StarvationInjections) ?? 0, summary.Median(StandardMetrics.BlockingInjections) ?? 0),
-            (variant.Trials.Select(t => t.Service?.Name).FirstOrDefault(n => n is not null), ServiceMedian(variant, StandardMetrics.StarvationInjections), ServiceMedian(variant, StandardMetrics.BlockingInjections)),
+            (variant.Trials.Select(t => t.Service?.Name).FirstOrDefault(n => n is not null),
+                ServiceMedian(variant, StandardMetrics.StarvationInjections), ServiceMedian(variant, StandardMetrics.BlockingInjections)),
         })
         {
             // Threads added for starvation alone while every core was busy say that long items held the pool's
@@ -398,9 +411,11 @@ internal static class Recommender
         // counts as one, as Parallel.For uses it): its threads sat blocked in the waits.
         var degree = variant.WholeNumber(Scenarios.BatchVariant.DegreeName);
         var poolThreads = summary.Median(StandardMetrics.PeakPoolThreads);
-        if (slow && inFlight is null && variant.Form == Workloads.WorkForm.Sync && cores is { } idle && idle < IdleCores && (degree is null || poolThreads + 1 < degree))
+        if (slow && inFlight is null && variant.Form == Workloads.WorkForm.Sync && cores is { } idle && idle < IdleCores
+            && (degree is null || poolThreads + 1 < degree))
         {
-            return new BlockedWithCoresIdle { Variant = variant.Name, Cores = idle, ProcessorCount = processorCount, MedianMs = summary.MedianWallMs, Ratio = ratio, Degree = degree, PoolThreads = poolThreads };
+            return new BlockedWithCoresIdle { Variant = variant.Name, Cores = idle, ProcessorCount = processorCount,
+                MedianMs = summary.MedianWallMs, Ratio = ratio, Degree = degree, PoolThreads = poolThreads };
         }
 
         return slow ? new MuchSlower { Variant = variant.Name, Ratio = ratio, MedianMs = summary.MedianWallMs } : null;
@@ -447,7 +462,8 @@ internal static class Recommender
         {
             cause = StartCause.OneAtATime;
         }
-        else if (cores is { } c && c <= IdleCoresShare * processorCount && poolThreads is > 0 and var pool && inFlight.Mean <= pool + 1 && inFlight.Peak >= pool - 1)
+        else if (cores is { } c && c <= IdleCoresShare * processorCount && poolThreads is > 0 and var pool && inFlight.Mean <= pool + 1
+            && inFlight.Peak >= pool - 1)
         {
             cause = StartCause.PoolThreadsBlocked;
         }
@@ -478,9 +494,12 @@ internal static class Recommender
     }
 
     // Every core busy, on much more CPU than the fastest spent on the same work: its own CPU held it.
-    private static CpuBound? CpuBoundOf(VariantResult variant, VariantSummary summary, VariantResult fastest, double ratio, bool coresBusy, int processorCount) =>
-        coresBusy && summary.Median(StandardMetrics.Cpu) is { } cpu && fastest.Summary?.Median(StandardMetrics.Cpu) is > 0 and var fastestCpu && cpu >= MoreCpuRatio * fastestCpu
-            ? new CpuBound { Variant = variant.Name, Cores = summary.Median(StandardMetrics.CoresUsed)!.Value, ProcessorCount = processorCount, CpuMs = cpu, FastestCpuMs = fastestCpu, Ratio = ratio }
+    private static CpuBound? CpuBoundOf(VariantResult variant, VariantSummary summary, VariantResult fastest, double ratio, bool coresBusy,
+        int processorCount) =>
+        coresBusy && summary.Median(StandardMetrics.Cpu) is { } cpu && fastest.Summary?.Median(StandardMetrics.Cpu) is > 0 and var fastestCpu
+            && cpu >= MoreCpuRatio * fastestCpu
+            ? new CpuBound { Variant = variant.Name, Cores = summary.Median(StandardMetrics.CoresUsed)!.Value, ProcessorCount = processorCount,
+                CpuMs = cpu, FastestCpuMs = fastestCpu, Ratio = ratio }
             : null;
 
     // As many items in flight as it allows for at least half the region, where the fastest ran far more on average:
@@ -493,15 +512,18 @@ internal static class Recommender
         }
 
         return inFlight.AtAllowedShare >= AtLimitShare && allowed >= 1 && fastestInFlight.Mean >= 1.5 * inFlight.Mean
-            ? new HeldToItsDegree { Variant = variant.Name, Degree = (int)Math.Round(allowed), Ratio = ratio, InFlight = inFlight, FastestInFlight = fastestInFlight.Mean }
+            ? new HeldToItsDegree { Variant = variant.Name, Degree = (int)Math.Round(allowed), Ratio = ratio, InFlight = inFlight,
+                FastestInFlight = fastestInFlight.Mean }
             : null;
     }
 
     // The median over the ok trials of a metric of the service the trial drove; 0 where none recorded it.
     private static double ServiceMedian(VariantResult variant, Metric metric) =>
-        Statistics.MedianEstimate.MedianOf(variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Service?.Value(metric)).OfType<double>());
+        Statistics.MedianEstimate.MedianOf(variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Service?.Value(metric))
+            .OfType<double>());
 
-    private static double? Threads(VariantResult variant) => variant.Summary?.Median(StandardMetrics.PeakThreads) is >= 0 and var threads ? threads : null;
+    private static double? Threads(VariantResult variant)
+        => variant.Summary?.Median(StandardMetrics.PeakThreads) is >= 0 and var threads ? threads : null;
 
     private static double? Cpu(VariantResult variant) => variant.Summary?.Median(StandardMetrics.Cpu);
 }

@@ -96,11 +96,14 @@ internal static class Saturation
         ArgumentNullException.ThrowIfNull(steps);
         var repeats = steps.GroupBy(s => s.Repeat).OrderBy(g => g.Key).Select(g => Climb(g.ToList(), sloMs)).ToList();
         var found = repeats.Where(r => r.Rate is not null).Select(r => r.Rate!.Value).Order().ToList();
-        double? median = found.Count == 0 ? null : found.Count % 2 == 1 ? found[found.Count / 2] : (found[(found.Count / 2) - 1] + found[found.Count / 2]) / 2;
+        double? median = found.Count == 0 ? null
+            : found.Count % 2 == 1 ? found[found.Count / 2] : (found[(found.Count / 2) - 1] + found[found.Count / 2]) / 2;
 
         // The repeat nearest the median speaks for the limit and the cause.
-        var typical = repeats.Count == 0 ? default : repeats.OrderBy(r => median is { } m && r.Rate is { } rate ? Math.Abs(rate - m) : double.MaxValue).First();
-        var limit = repeats.Count == 0 ? LoadLimit.BelowLowest : repeats.GroupBy(r => r.Limit).OrderByDescending(g => g.Count()).ThenBy(g => g.Key == typical.Limit ? 0 : 1).First().Key;
+        var typical = repeats.Count == 0 ? default
+            : repeats.OrderBy(r => median is { } m && r.Rate is { } rate ? Math.Abs(rate - m) : double.MaxValue).First();
+        var limit = repeats.Count == 0 ? LoadLimit.BelowLowest
+            : repeats.GroupBy(r => r.Limit).OrderByDescending(g => g.Count()).ThenBy(g => g.Key == typical.Limit ? 0 : 1).First().Key;
         return new LoadSaturation
         {
             RatePerSecond = median,
@@ -116,7 +119,8 @@ internal static class Saturation
     // One repeat's climb: its saturation rate, what stopped it, and the step that did.
     private static (double? Rate, LoadLimit Limit, LoadStep? Failed) Climb(IReadOnlyList<LoadStep> steps, double? sloMs)
     {
-        var judged = steps.Select(s => (Step: s, Outcome: Judge(s, sloMs))).Where(j => j.Outcome is not (StepOutcome.Stopped or StepOutcome.ClosedLoop)).ToList();
+        var judged = steps.Select(s => (Step: s, Outcome: Judge(s, sloMs)))
+            .Where(j => j.Outcome is not (StepOutcome.Stopped or StepOutcome.ClosedLoop)).ToList();
         var failed = judged.Where(j => j.Outcome != StepOutcome.KeptUp).OrderBy(j => j.Step.OfferedPerSecond).FirstOrDefault();
         var below = failed.Step is null ? judged : judged.Where(j => j.Step.OfferedPerSecond < failed.Step.OfferedPerSecond).ToList();
         double? rate = below.Where(j => j.Outcome == StepOutcome.KeptUp).Select(j => (double?)j.Step.OfferedPerSecond).Max();

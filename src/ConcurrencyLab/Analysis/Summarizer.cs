@@ -61,7 +61,8 @@ internal static class Summarizer
         var baseline = scenario.Variants.FirstOrDefault(v => v.Variant.Name == plan.Baseline);
 
         // With --grow, each size has its own ideal and its own baseline: the baseline's variant at that size.
-        double IdealOf(Variant v) => grow?.SizeOf(v) is { } size && scenario.GrowIdeals.TryGetValue(size, out var bound) && bound.Ms > 0 ? bound.Ms : scenario.Ideal.Ms;
+        double IdealOf(Variant v)
+            => grow?.SizeOf(v) is { } size && scenario.GrowIdeals.TryGetValue(size, out var bound) && bound.Ms > 0 ? bound.Ms : scenario.Ideal.Ms;
         var baselineLine = baseline is null || grow is null ? null : Growth.LineOf(baseline.Variant.Key, grow.Name);
         var baselineBySize = grow is null || baselineLine is null
             ? []
@@ -72,7 +73,8 @@ internal static class Summarizer
         double? BaselineOf(Variant v) => grow?.SizeOf(v) is { } size ? baselineBySize.GetValueOrDefault(size) : baselineMedian;
 
         static double? MedianWall(VariantTrials variant) =>
-            variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() is { Count: > 0 } ok ? MedianEstimate.MedianOf(ok) : null;
+            variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() is { Count: > 0 } ok ? MedianEstimate.MedianOf(ok)
+                : null;
 
         VariantSummary? SummaryOf(VariantTrials v)
         {
@@ -83,7 +85,8 @@ internal static class Summarizer
 
         // Variants at different values of a sweep run different work on purpose; within one set of values, the
         // work must be the same.
-        var sweeps = plan.Scenario.Variants(plan.Parameters).Sweeps.Select(s => s.Parameter.Name).Concat(grow is { IsSweep: false } ? [grow.Name] : []).ToList();
+        var sweeps = plan.Scenario.Variants(plan.Parameters).Sweeps.Select(s => s.Parameter.Name)
+            .Concat(grow is { IsSweep: false } ? [grow.Name] : []).ToList();
         var mixed = scenario.Variants
             .GroupBy(v => string.Join(",", sweeps.Select(name => v.Variant.Parameters.GetValueOrDefault(name))))
             .Select(g => g.SelectMany(v => v.Trials).Select(t => t.WorkloadDigest).Where(d => !string.IsNullOrEmpty(d)).Distinct().Count())
@@ -102,7 +105,8 @@ internal static class Summarizer
             IdealReason = scenario.Ideal.Reason,
             Bounds = scenario.Bounds,
             ItemTimes = scenario.LongestItem is { OnlyWorkload: true, Items: > 0 } floor && grow is null
-                ? new ItemLeastTimes { Items = floor.Items, MeanMs = Math.Round(floor.MeanMs, 3), LongestMs = floor.Ms, Timings = floor.Timings, Variants = floor.Variants }
+                ? new ItemLeastTimes { Items = floor.Items, MeanMs = Math.Round(floor.MeanMs, 3), LongestMs = floor.Ms, Timings = floor.Timings,
+                    Variants = floor.Variants }
                 : null,
             DegreeSearches = scenario.DegreeSearches,
             Baseline = plan.Baseline,
@@ -129,7 +133,10 @@ internal static class Summarizer
         result = result with { Expectations = plan.Scenario.WeighableExpectations(result.Parameters) };
         if (grow is not null)
         {
-            result = result with { Growth = Growth.Of(result, plan.Space ?? plan.Scenario.Variants(plan.Parameters), grow.Name, grow.Sizes, grow.Sizes.ToDictionary(size => size, size => scenario.GrowIdeals.TryGetValue(size, out var b) && b.Ms > 0 ? b.Ms : 0)) };
+            result = result with { Growth = Growth.Of(result, plan.Space
+                ?? plan.Scenario.Variants(plan.Parameters), grow.Name,
+                    grow.Sizes,
+                        grow.Sizes.ToDictionary(size => size, size => scenario.GrowIdeals.TryGetValue(size, out var b) && b.Ms > 0 ? b.Ms : 0)) };
         }
 
         var answered = Answer(result, processorCount);
@@ -175,7 +182,8 @@ internal static class Summarizer
             return null;
         }
 
-        var before = result.IdealMs > 0 ? $"; the scenario's own bound, {NumberText.Ms(result.IdealMs)} ms ({result.IdealReason.TrimEnd('.')}), assumes no such limit" : string.Empty;
+        var before = result.IdealMs > 0
+            ? $"; the scenario's own bound, {NumberText.Ms(result.IdealMs)} ms ({result.IdealReason.TrimEnd('.')}), assumes no such limit" : string.Empty;
         var reason = $"measured: a limit inside the items lets about {limit.AtOnce.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} make progress at once (the answer says how the run shows it), so {limit.Items} items of {NumberText.Ms(limit.ItemLeastMs)} ms at their least need {NumberText.Ms(limit.BoundMs)} ms in {limit.Slots} slot{(limit.Slots == 1 ? string.Empty : "s")}{before}";
         return result with
         {
@@ -205,7 +213,8 @@ internal static class Summarizer
         ArgumentNullException.ThrowIfNull(result);
 
         // Each variant against its own ideal: the scenario's, or with --grow the one at its size.
-        foreach (var variant in result.Variants.Where(v => v.Summary is { } s && (s.IdealMs ?? result.IdealMs) is > 0 and var ideal && s.MedianWallMs < ideal))
+        foreach (var variant in result.Variants.Where(v => v.Summary is { } s && (s.IdealMs ?? result.IdealMs) is > 0 and var ideal
+            && s.MedianWallMs < ideal))
         {
             var summary = variant.Summary!;
             var idealMs = summary.IdealMs ?? result.IdealMs;
@@ -264,9 +273,11 @@ internal static class Summarizer
             return null;
         }
 
-        var cpuText = cpu.Ms is { } c ? $"all {cores} cores busy with the least CPU any trial used ({Ms(c)} ms, {cpu.Name}: {Ms(c / cores)} ms)" : null;
+        var cpuText = cpu.Ms is { } c
+            ? $"all {cores} cores busy with the least CPU any trial used ({Ms(c)} ms, {cpu.Name}: {Ms(c / cores)} ms)" : null;
         var binds = (itemMs ?? 0) >= (cpuBound ?? 0) ? "the longest item binds" : "the CPU binds";
-        var reason = itemText is not null && cpuText is not null ? $"measured: {itemText} or {cpuText}, whichever is longer; {binds}" : $"measured: {itemText ?? cpuText}";
+        var reason = itemText is not null && cpuText is not null
+            ? $"measured: {itemText} or {cpuText}, whichever is longer; {binds}" : $"measured: {itemText ?? cpuText}";
         return new IdealBound(Math.Max(itemMs ?? 0, cpuBound ?? 0), reason);
 
         // The trial with the least of a metric, its variant and that value: the least, not a median, since the

@@ -52,7 +52,8 @@ public sealed partial record Threshold
     // Each operator as it is written: the one place its text is read and printed.
     private static readonly (string Text, ThresholdOperator Operator)[] Operators =
     [
-        ("<=", ThresholdOperator.AtMost), ("<", ThresholdOperator.Below), (">=", ThresholdOperator.AtLeast), (">", ThresholdOperator.Above), ("==", ThresholdOperator.Equal),
+        ("<=", ThresholdOperator.AtMost), ("<", ThresholdOperator.Below), (">=", ThresholdOperator.AtLeast), (">", ThresholdOperator.Above),
+            ("==", ThresholdOperator.Equal),
     ];
 
     /// <summary><paramref name="op"/> as <c>--assert</c> writes it.</summary>
@@ -104,7 +105,8 @@ public sealed partial record Threshold
 
         error = null;
         var op = Operators.First(o => o.Text == match.Groups["op"].Value).Operator;
-        threshold = new Threshold(text!.Trim(), match.Groups["scenario"].Success ? match.Groups["scenario"].Value : null, match.Groups["variant"].Value, quantity, op, value, ofIdeal);
+        threshold = new Threshold(text!.Trim(), match.Groups["scenario"].Success ? match.Groups["scenario"].Value
+            : null, match.Groups["variant"].Value, quantity, op, value, ofIdeal);
         return true;
     }
 
@@ -129,7 +131,8 @@ public sealed partial record Threshold
     public bool Names(IEnumerable<(string Scenario, string Variant)> variants)
     {
         ArgumentNullException.ThrowIfNull(variants);
-        return Variant == "*" ? variants.Any(v => Scenario is null || v.Scenario == Scenario) : variants.Any(v => (Scenario is null || v.Scenario == Scenario) && v.Variant == Variant);
+        return Variant == "*" ? variants.Any(v => Scenario is null || v.Scenario == Scenario)
+            : variants.Any(v => (Scenario is null || v.Scenario == Scenario) && v.Variant == Variant);
     }
 
     /// <summary>Every check this threshold makes on <paramref name="run"/>: one per variant it names, met or not.</summary>
@@ -152,7 +155,8 @@ public sealed partial record Threshold
                     ThresholdOperator.Equal => m == limit,
                     _ => throw new InvalidOperationException($"no comparison {Operator}"),
                 };
-                var limitText = OfIdeal ? $"{Value.ToString("0.###", Invariant)} x the ideal {scenario.IdealMs.ToString("0.#", Invariant)} = {limit.ToString("0.###", Invariant)}" : limit.ToString("0.###", Invariant);
+                var limitText = OfIdeal
+                    ? $"{Value.ToString("0.###", Invariant)} x the ideal {scenario.IdealMs.ToString("0.#", Invariant)} = {limit.ToString("0.###", Invariant)}" : limit.ToString("0.###", Invariant);
                 var message = measured is { } value
                     ? $"{scenario.Name}/{variant.Name}: {Quantity} {value.ToString("0.###", Invariant)}, limit {Symbol(Operator)} {limitText}"
                     : $"{scenario.Name}/{variant.Name}: no {Quantity} to compare (no trial was ok, or none recorded it), limit {Symbol(Operator)} {limitText}";

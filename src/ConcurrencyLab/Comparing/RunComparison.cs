@@ -71,12 +71,14 @@ internal sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> 
         var rows = new List<ComparisonRow>();
         var notes = new List<string>();
         if (old.Environment is { } before && current.Environment is { } after
-            && (before.ProcessorCount != after.ProcessorCount || before.Runtime != after.Runtime || before.Os != after.Os || before.MachineName != after.MachineName))
+            && (before.ProcessorCount != after.ProcessorCount || before.Runtime != after.Runtime || before.Os != after.Os
+                || before.MachineName != after.MachineName))
         {
             notes.Add($"the runs were on different machines or runtimes ({Describe(before)} against {Describe(after)}): a difference may be the machine's.");
         }
 
-        if (old.Environment?.ReadyToRun is { } oldPrecompiled && current.Environment?.ReadyToRun is { } newPrecompiled && oldPrecompiled != newPrecompiled)
+        if (old.Environment?.ReadyToRun is { } oldPrecompiled && current.Environment?.ReadyToRun is { } newPrecompiled
+            && oldPrecompiled != newPrecompiled)
         {
             notes.Add($"the trials' code was {Compiled(oldPrecompiled)} in the first run and {Compiled(newPrecompiled)} in the second: start-up, JIT and CPU-bound regions can differ for that alone.");
         }
@@ -132,7 +134,8 @@ internal sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> 
         }
 
         var (left, right) = (a.Split(',', StringSplitOptions.TrimEntries), b.Split(',', StringSplitOptions.TrimEntries));
-        return left.Length == right.Length && left.Zip(right).All(pair => pair.First == pair.Second || (Number(pair.First) is { } x && Number(pair.Second) is { } y && x == y));
+        return left.Length == right.Length
+            && left.Zip(right).All(pair => pair.First == pair.Second || (Number(pair.First) is { } x && Number(pair.Second) is { } y && x == y));
 
         static double? Number(string text) => double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : null;
     }

@@ -89,7 +89,8 @@ internal sealed class RuntimeEventLog
         var events = Snapshot().Where(e => !excluded.Contains(e.Thread)).OrderBy(e => e.Ticks).ToList();
         var regionStart = start ?? (events.Count > 0 ? events[0].Ticks : 0);
         var end = regionEnd ?? (events.Count > 0 ? Math.Max(events[^1].Ticks, regionStart) : regionStart);
-        var tally = new RegionTally(regionStart, end, ticksPerSecond, caller, events.Where(e => e.Kind == RuntimeEventKind.WorkerStart).Select(e => e.Thread));
+        var tally = new RegionTally(regionStart, end, ticksPerSecond,
+            caller, events.Where(e => e.Kind == RuntimeEventKind.WorkerStart).Select(e => e.Thread));
         foreach (var e in events)
         {
             tally.Add(e);

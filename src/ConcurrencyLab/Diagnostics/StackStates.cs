@@ -56,8 +56,10 @@ internal static class StackStates
     {
         ArgumentNullException.ThrowIfNull(frames);
         var names = frames.Select(Name).ToList();
-        if (names.Any(n => n.Contains("PortableThreadPool+GateThread", StringComparison.Ordinal) || n.Contains("PortableThreadPool+WaitThread", StringComparison.Ordinal)
-            || n.StartsWith("System.Threading.TimerQueue.TimerThread", StringComparison.Ordinal) || n.Contains("FinalizerThread", StringComparison.Ordinal)))
+        if (names.Any(n => n.Contains("PortableThreadPool+GateThread", StringComparison.Ordinal)
+            || n.Contains("PortableThreadPool+WaitThread", StringComparison.Ordinal)
+            || n.StartsWith("System.Threading.TimerQueue.TimerThread", StringComparison.Ordinal)
+                || n.Contains("FinalizerThread", StringComparison.Ordinal)))
         {
             return (StackState.Runtime, null, null);
         }
@@ -104,7 +106,9 @@ internal static class StackStates
     /// <summary>Whether <paramref name="api"/> is a way into a lock (<c>lock</c> on an object or a <c>Lock</c>), whose
     /// contention the runtime reports with its owner.</summary>
     public static bool EntersLock(string? api) =>
-        api is not null && (api.StartsWith("System.Threading.Monitor.", StringComparison.Ordinal) && !api.StartsWith("System.Threading.Monitor.Wait", StringComparison.Ordinal)
+        api is not null
+            && (api.StartsWith("System.Threading.Monitor.", StringComparison.Ordinal)
+                && !api.StartsWith("System.Threading.Monitor.Wait", StringComparison.Ordinal)
             || api.StartsWith("System.Threading.Lock.", StringComparison.Ordinal));
 
     /// <summary>The index in <paramref name="frames"/> of the first frame of code outside the framework, or -1.</summary>
@@ -134,6 +138,8 @@ internal static class StackStates
     // (dynamicClass: ASP.NET's request delegates, compiled from expression trees, into which the JIT may inline a
     // small handler; a site named lambda_method3 told a reader nothing).
     private static bool Framework(string name) =>
-        name.Length == 0 || name.StartsWith('?') || name.StartsWith("System.", StringComparison.Ordinal) || name.StartsWith("Microsoft.", StringComparison.Ordinal)
-        || name.StartsWith("Interop", StringComparison.Ordinal) || name.StartsWith("Internal.", StringComparison.Ordinal) || name.StartsWith("dynamicClass.", StringComparison.Ordinal);
+        name.Length == 0 || name.StartsWith('?') || name.StartsWith("System.", StringComparison.Ordinal)
+            || name.StartsWith("Microsoft.", StringComparison.Ordinal)
+        || name.StartsWith("Interop", StringComparison.Ordinal) || name.StartsWith("Internal.", StringComparison.Ordinal)
+            || name.StartsWith("dynamicClass.", StringComparison.Ordinal);
 }

@@ -27,7 +27,8 @@ internal static class ThreadSamples
     /// <paramref name="caller"/> apart; null when the file holds no sample of the region. The file and its
     /// converted copy are deleted.
     /// </summary>
-    public static ThreadTime? Read(string nettrace, long? start, long? end, IReadOnlyCollection<int> excluded, int? caller, IReadOnlyList<LockWait>? lockWaits = null) =>
+    public static ThreadTime? Read(string nettrace, long? start, long? end,
+        IReadOnlyCollection<int> excluded, int? caller, IReadOnlyList<LockWait>? lockWaits = null) =>
         ReadEach(nettrace, [(start, end)], excluded, caller, lockWaits)[0];
 
     /// <summary>
@@ -52,7 +53,8 @@ internal static class ThreadSamples
         var from = regions.Any(r => r.Start is null) ? null : regions.Min(r => r.Start);
         var to = regions.Any(r => r.End is null) ? null : regions.Max(r => r.End);
         var samples = Load(nettrace, from, to, excluded, lockWaits);
-        return [.. regions.Select(r => Tally([.. samples.Where(x => (r.Start is not { } s || x.Ticks >= s) && (r.End is not { } e || x.Ticks <= e))], System.Diagnostics.Stopwatch.Frequency, caller, r.Start, r.End))];
+        return [.. regions.Select(r => Tally([.. samples.Where(x => (r.Start is not { } s || x.Ticks >= s)
+            && (r.End is not { } e || x.Ticks <= e))], System.Diagnostics.Stopwatch.Frequency, caller, r.Start, r.End))];
     }
 
     // The samples between start and end, each with its state, site and line, and a lock's owner where known.
@@ -138,7 +140,8 @@ internal static class ThreadSamples
 
         var waits = lockWaits.GroupBy(w => w.Waiter).ToDictionary(g => g.Key, g => g.OrderBy(w => w.Ticks).ToArray());
         var waitTicks = waits.ToDictionary(w => w.Key, w => Array.ConvertAll(w.Value, m => m.Ticks));
-        var byThread = samples.Where(s => (s.Here ?? s.Site) is not null).GroupBy(s => s.Thread).ToDictionary(g => g.Key, g => g.OrderBy(s => s.Ticks).ToList());
+        var byThread = samples.Where(s => (s.Here ?? s.Site) is not null).GroupBy(s => s.Thread)
+            .ToDictionary(g => g.Key, g => g.OrderBy(s => s.Ticks).ToList());
         var ticksOf = byThread.ToDictionary(t => t.Key, t => t.Value.Select(s => s.Ticks).ToArray());
         for (var i = 0; i < samples.Count; i++)
         {
@@ -319,7 +322,8 @@ internal static class ThreadSamples
             Timeline =
             [
                 .. Enumerable.Range(0, ThreadTime.Bins).Select(b => new ThreadCounts(
-                    Math.Round(bins[b, 0] / binMs, 2), Math.Round(bins[b, 1] / binMs, 2), Math.Round(bins[b, 2] / binMs, 2), Math.Round(bins[b, 3] / binMs, 2))),
+                    Math.Round(bins[b, 0] / binMs, 2), Math.Round(bins[b, 1] / binMs, 2), Math.Round(bins[b, 2] / binMs, 2),
+                        Math.Round(bins[b, 3] / binMs, 2))),
             ],
             Sites =
             [

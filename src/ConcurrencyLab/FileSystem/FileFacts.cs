@@ -130,7 +130,8 @@ internal readonly record struct FileFacts(FileKind Kind, long Size, ulong Device
     }
 
     /// <summary>The user this process acts as (its effective uid); null where this system has none.</summary>
-    public static uint? CurrentUser => OperatingSystem.IsLinux() || OperatingSystem.IsMacOS() || OperatingSystem.IsFreeBSD() ? GetEffectiveUser() : null;
+    public static uint? CurrentUser
+        => OperatingSystem.IsLinux() || OperatingSystem.IsMacOS() || OperatingSystem.IsFreeBSD() ? GetEffectiveUser() : null;
 
     private const int AtSymlinkNoFollow = 0x100;
 

@@ -30,7 +30,8 @@ internal static class OutputFile
         }
 
         // Through a link, the file it names is replaced and the link stays as it is.
-        var target = new FileInfo(path) is { LinkTarget: not null } link && link.ResolveLinkTarget(returnFinalTarget: true) is { } final ? final.FullName : Path.GetFullPath(path);
+        var target = new FileInfo(path) is { LinkTarget: not null } link && link.ResolveLinkTarget(returnFinalTarget: true) is { } final
+            ? final.FullName : Path.GetFullPath(path);
         var directory = Path.GetDirectoryName(target);
         if (!string.IsNullOrEmpty(directory))
         {

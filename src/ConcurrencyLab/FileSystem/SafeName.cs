@@ -19,7 +19,8 @@ internal static class SafeName
     public static string Of(string? text)
     {
         // No leading dot (never '..', never hidden) and no leading dash (never taken for an option by a shell's tools).
-        var kept = string.Concat((text ?? string.Empty).Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' ? c : '-')).TrimStart('.', '-');
+        var kept = string.Concat((text ?? string.Empty).Select(c => char.IsAsciiLetterOrDigit(c) || c is '-' or '_' or '.' ? c : '-'))
+            .TrimStart('.', '-');
         if (kept.Length == 0)
         {
             kept = "unnamed";
@@ -27,7 +28,8 @@ internal static class SafeName
 
         if (kept.Length > MaxLength)
         {
-            var hash = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text ?? string.Empty)))[..8];
+            var hash = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text
+                ?? string.Empty)))[..8];
             kept = kept[..(MaxLength - 9)] + "-" + hash;
         }
 

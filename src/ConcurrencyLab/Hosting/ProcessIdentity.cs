@@ -82,7 +82,9 @@ internal static class ProcessIdentity
         var removed = false;
 
         // The debugger's two pipes are named by the same key and left the same way.
-        string[] patterns = [pattern, pattern.Replace("dotnet-diagnostic-", "clr-debug-pipe-", StringComparison.Ordinal).Replace("-socket", "-in", StringComparison.Ordinal), pattern.Replace("dotnet-diagnostic-", "clr-debug-pipe-", StringComparison.Ordinal).Replace("-socket", "-out", StringComparison.Ordinal)];
+        string[] patterns = [pattern, pattern.Replace("dotnet-diagnostic-", "clr-debug-pipe-", StringComparison.Ordinal)
+            .Replace("-socket", "-in", StringComparison.Ordinal), pattern.Replace("dotnet-diagnostic-", "clr-debug-pipe-", StringComparison.Ordinal)
+                .Replace("-socket", "-out", StringComparison.Ordinal)];
         foreach (var each in patterns)
         {
             try
@@ -92,7 +94,8 @@ internal static class ProcessIdentity
                     // The runtime's own kind of file, this user's: a socket for diagnostics, FIFOs for the debugger;
                     // never a link, a regular file or another user's file that happens to bear the name.
                     var kind = each.EndsWith("-socket", StringComparison.Ordinal) ? FileKind.Socket : FileKind.Pipe;
-                    if (FileFacts.CurrentUser is { } user && FileFacts.Entry(left) is { } entry && (entry.Link || entry.Kind != kind || entry.Owner != user))
+                    if (FileFacts.CurrentUser is { } user && FileFacts.Entry(left) is { } entry
+                        && (entry.Link || entry.Kind != kind || entry.Owner != user))
                     {
                         continue;
                     }

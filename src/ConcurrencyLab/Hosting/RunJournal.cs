@@ -244,7 +244,8 @@ internal sealed class RunJournal : IDisposable
             return "it names no process a run could have been";
         }
 
-        if (FileFacts.Entry(Path.Combine(folder, OwnerName)) is { Kind: not FileKind.Missing } ownerFile && !ownerFile.IsPrivate(FileKind.Regular, user))
+        if (FileFacts.Entry(Path.Combine(folder, OwnerName)) is { Kind: not FileKind.Missing } ownerFile
+            && !ownerFile.IsPrivate(FileKind.Regular, user))
         {
             return "its owner file is not this user's own";
         }
@@ -285,7 +286,8 @@ internal sealed class RunJournal : IDisposable
             }
 
             // Files an older build kept beside the journal rather than in it: this user's own, by their exact names.
-            var setUps = DeleteOwnFiles(temp, $"conclab-setup-{owner}-*.json") + DeleteOwnFiles(temp, $"conclab-events-{owner}-*.sock") + DeleteOwnFiles(temp, $"conclab-events-{owner}-*.nettrace");
+            var setUps = DeleteOwnFiles(temp, $"conclab-setup-{owner}-*.json") + DeleteOwnFiles(temp, $"conclab-events-{owner}-*.sock")
+                + DeleteOwnFiles(temp, $"conclab-events-{owner}-*.nettrace");
             if (setUps > 0)
             {
                 removed.Add(setUps == 1 ? "a set-up file or event port" : $"{setUps} set-up files and event ports");
@@ -310,7 +312,8 @@ internal sealed class RunJournal : IDisposable
     // A child's entry counts only as this user's own file naming a real process, with a start time that is a number.
     private static IEnumerable<(int Id, string? StartTime)> ChildrenOf(string folder) =>
         SafeList(folder, ProcessPrefix + "*")
-            .Select(path => (Id: int.TryParse(Path.GetFileName(path).AsSpan(ProcessPrefix.Length), NumberStyles.None, CultureInfo.InvariantCulture, out var id) ? id : 0, StartTime: ReadSmall(path)))
+            .Select(path => (Id: int.TryParse(Path.GetFileName(path).AsSpan(ProcessPrefix.Length), NumberStyles.None, CultureInfo.InvariantCulture,
+                out var id) ? id : 0, StartTime: ReadSmall(path)))
             .Where(child => child.Id > 1 && (child.StartTime is null || child.StartTime.All(char.IsAsciiDigit)));
 
     // Removes what a dead run's claim names and can be shown to be its own: each file as the run wrote it down when it
@@ -333,7 +336,8 @@ internal sealed class RunJournal : IDisposable
         // wrote down, the run's own; a folder the run did not make (a --dir that was there) is left with its files.
         var folderProven = made.TryGetValue(FolderItself, out var folderIdentity)
             && Path.GetFileName(claim.Folder).StartsWith(MadeFolderPrefix, StringComparison.Ordinal)
-            && FileFacts.Entry(claim.Folder) is { Link: false, Kind: FileKind.Directory } folder && folder.Owner == user && folder.Identity == folderIdentity;
+            && FileFacts.Entry(claim.Folder) is { Link: false, Kind: FileKind.Directory } folder && folder.Owner == user
+                && folder.Identity == folderIdentity;
         if (!folderProven)
         {
             if (made.Count > 0 || claim.RemoveFolder)
@@ -477,7 +481,8 @@ internal sealed class RunJournal : IDisposable
         var count = 0;
         foreach (var path in SafeList(folder, pattern))
         {
-            if (FileFacts.CurrentUser is { } user && FileFacts.Entry(path) is { Link: false, Kind: FileKind.Regular or FileKind.Socket } entry && entry.Owner == user
+            if (FileFacts.CurrentUser is { } user && FileFacts.Entry(path) is { Link: false, Kind: FileKind.Regular or FileKind.Socket } entry
+                && entry.Owner == user
                 && QuietFile.TryDelete(path))
             {
                 count++;

@@ -57,7 +57,8 @@ internal static partial class RunnerCompiler
     }
 
     /// <summary>Lowers the worker now and every <see cref="Period"/> until disposed (a no-op off Linux).</summary>
-    public static IDisposable KeepLowered() => OperatingSystem.IsLinux() ? new Timer(_ => LowerQuietly(), null, TimeSpan.Zero, Period) : NoTimer.Instance;
+    public static IDisposable KeepLowered()
+        => OperatingSystem.IsLinux() ? new Timer(_ => LowerQuietly(), null, TimeSpan.Zero, Period) : NoTimer.Instance;
 
     // On the timer's thread, where an exception would end the runner: lowering is a courtesy to the trial, never a reason to stop.
     private static void LowerQuietly()
@@ -86,7 +87,8 @@ internal static partial class RunnerCompiler
         {
             foreach (var task in Directory.EnumerateDirectories("/proc/self/task"))
             {
-                if (int.TryParse(Path.GetFileName(task), NumberStyles.None, CultureInfo.InvariantCulture, out var id) && NameOf(task) is { } name && name.StartsWith(WorkerName, StringComparison.Ordinal))
+                if (int.TryParse(Path.GetFileName(task), NumberStyles.None, CultureInfo.InvariantCulture, out var id) && NameOf(task) is { } name
+                    && name.StartsWith(WorkerName, StringComparison.Ordinal))
                 {
                     ids.Add(id);
                 }

@@ -31,7 +31,8 @@ internal sealed class SelfLauncher
         var entry = Assembly.GetEntryAssembly()?.Location;
 
         // Under 'dotnet app.dll' the process is the host; the app is the entry assembly.
-        if (string.Equals(Path.GetFileNameWithoutExtension(processPath), "dotnet", StringComparison.OrdinalIgnoreCase) && !string.IsNullOrEmpty(entry))
+        if (string.Equals(Path.GetFileNameWithoutExtension(processPath), "dotnet", StringComparison.OrdinalIgnoreCase)
+            && !string.IsNullOrEmpty(entry))
         {
             return new SelfLauncher(processPath, [entry]);
         }

@@ -52,7 +52,8 @@ internal sealed class ItemFloor
             .Select(f =>
             {
                 var index = Array.IndexOf(f.Least, f.Least.Max());
-                return new LongestItem(index, f.Least.Length, f.Least[index], f.Timings, f.Variants.Count) { MeanMs = f.Least.Average(), OnlyWorkload = _floors.Count == 1 };
+                return new LongestItem(index, f.Least.Length, f.Least[index], f.Timings, f.Variants.Count) { MeanMs = f.Least.Average(),
+                    OnlyWorkload = _floors.Count == 1 };
             })
             .MinBy(l => l.Ms);
     }

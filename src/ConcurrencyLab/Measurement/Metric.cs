@@ -134,13 +134,16 @@ public sealed record Metric
     }
 
     /// <summary>A count, lower is better unless said otherwise.</summary>
-    public static Metric Count(string id, string displayName) => new(id, displayName) { Format = MetricFormat.Count, Direction = MetricDirection.LowerIsBetter };
+    public static Metric Count(string id, string displayName)
+        => new(id, displayName) { Format = MetricFormat.Count, Direction = MetricDirection.LowerIsBetter };
 
     /// <summary>A time in milliseconds, lower is better.</summary>
-    public static Metric Milliseconds(string id, string displayName) => new(id, displayName) { Unit = "ms", Format = MetricFormat.Milliseconds, Direction = MetricDirection.LowerIsBetter };
+    public static Metric Milliseconds(string id, string displayName)
+        => new(id, displayName) { Unit = "ms", Format = MetricFormat.Milliseconds, Direction = MetricDirection.LowerIsBetter };
 
     /// <summary>A rate or other number, higher is better unless said otherwise.</summary>
-    public static Metric Rate(string id, string displayName) => new(id, displayName) { Format = MetricFormat.Number, Direction = MetricDirection.HigherIsBetter };
+    public static Metric Rate(string id, string displayName)
+        => new(id, displayName) { Format = MetricFormat.Number, Direction = MetricDirection.HigherIsBetter };
 }
 
 /// <summary>What a trial's meter read, and the items' latencies: what the lab's own metrics are measured from.</summary>
@@ -150,4 +153,5 @@ public sealed record Metric
 /// <param name="CallerMs">The handing-over thread's time inside the items it started asynchronously; null where not timed.</param>
 /// <param name="FirstItemMs">From the handover to the first item's call; null where not timed.</param>
 /// <param name="InFlight">How many items were in flight at once over the region; null where not timed.</param>
-internal sealed record MeasuredTrial(Measurements Process, LatencyPercentiles? Latency, double? LongestItemMs = null, double? CallerMs = null, double? FirstItemMs = null, ItemsInFlight? InFlight = null);
+internal sealed record MeasuredTrial(Measurements Process, LatencyPercentiles? Latency, double? LongestItemMs = null, double? CallerMs = null,
+    double? FirstItemMs = null, ItemsInFlight? InFlight = null);

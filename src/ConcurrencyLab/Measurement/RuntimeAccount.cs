@@ -80,7 +80,8 @@ public sealed record RuntimeAccount
     /// target (a thread added) or lowered it (for blocking, the pool takes back threads once the blocking ends).
     /// </summary>
     internal IEnumerable<(PoolAdjustment Adjustment, bool Raised)> InjectionMoves() =>
-        Moves().Where(m => m.Moved && m.Adjustment.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking).Select(m => (m.Adjustment, m.Raised));
+        Moves().Where(m => m.Moved && m.Adjustment.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking)
+            .Select(m => (m.Adjustment, m.Raised));
 
     // Each adjustment against the target before it: whether it changed it, and whether it raised it. The first, with
     // no target known before it, counts as a raise.

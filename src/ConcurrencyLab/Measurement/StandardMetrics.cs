@@ -73,10 +73,12 @@ public static class StandardMetrics
     };
 
     /// <summary>CPU time in user mode.</summary>
-    public static Metric UserCpu { get; } = Metric.Milliseconds("userCpuMs", "User CPU") with { Description = "CPU time in user mode", Measure = t => t.Process.UserCpuMs };
+    public static Metric UserCpu { get; } = Metric.Milliseconds("userCpuMs", "User CPU") with { Description = "CPU time in user mode",
+        Measure = t => t.Process.UserCpuMs };
 
     /// <summary>CPU time in the kernel.</summary>
-    public static Metric SystemCpu { get; } = Metric.Milliseconds("systemCpuMs", "System CPU") with { Description = "CPU time in the kernel", Measure = t => t.Process.SystemCpuMs };
+    public static Metric SystemCpu { get; } = Metric.Milliseconds("systemCpuMs", "System CPU") with { Description = "CPU time in the kernel",
+        Measure = t => t.Process.SystemCpuMs };
 
     /// <summary>OS threads when the region began.</summary>
     public static Metric ThreadsAtStart { get; } = Metric.Count("threadsAtStart", "Threads at start") with
@@ -87,7 +89,8 @@ public static class StandardMetrics
     };
 
     /// <summary>OS threads when the region ended.</summary>
-    public static Metric FinalThreads { get; } = Metric.Count("finalThreads", "Threads at end") with { Description = "the process's OS threads when the region ended", Measure = t => t.Process.FinalThreads };
+    public static Metric FinalThreads { get; } = Metric.Count("finalThreads",
+        "Threads at end") with { Description = "the process's OS threads when the region ended", Measure = t => t.Process.FinalThreads };
 
     /// <summary>Work items the pool completed.</summary>
     public static Metric CompletedWorkItems { get; } = Metric.Count("completedWorkItems", "Pool work items") with
@@ -98,16 +101,20 @@ public static class StandardMetrics
     };
 
     /// <summary>Times a thread waited for a lock another held.</summary>
-    public static Metric LockContentions { get; } = Metric.Count("lockContentions", "Lock contentions") with { Description = "Monitor.LockContentionCount over the region", Measure = t => t.Process.LockContentions };
+    public static Metric LockContentions { get; } = Metric.Count("lockContentions",
+        "Lock contentions") with { Description = "Monitor.LockContentionCount over the region", Measure = t => t.Process.LockContentions };
 
     /// <summary>Generation 0 collections.</summary>
-    public static Metric Gen0Collections { get; } = Metric.Count("gen0Collections", "Gen 0 GCs") with { Description = "generation 0 garbage collections in the region", Measure = t => t.Process.Gen0Collections };
+    public static Metric Gen0Collections { get; } = Metric.Count("gen0Collections",
+        "Gen 0 GCs") with { Description = "generation 0 garbage collections in the region", Measure = t => t.Process.Gen0Collections };
 
     /// <summary>Generation 1 collections.</summary>
-    public static Metric Gen1Collections { get; } = Metric.Count("gen1Collections", "Gen 1 GCs") with { Description = "generation 1 garbage collections in the region", Measure = t => t.Process.Gen1Collections };
+    public static Metric Gen1Collections { get; } = Metric.Count("gen1Collections",
+        "Gen 1 GCs") with { Description = "generation 1 garbage collections in the region", Measure = t => t.Process.Gen1Collections };
 
     /// <summary>Generation 2 collections.</summary>
-    public static Metric Gen2Collections { get; } = Metric.Count("gen2Collections", "Gen 2 GCs") with { Description = "generation 2 garbage collections in the region", Measure = t => t.Process.Gen2Collections };
+    public static Metric Gen2Collections { get; } = Metric.Count("gen2Collections",
+        "Gen 2 GCs") with { Description = "generation 2 garbage collections in the region", Measure = t => t.Process.Gen2Collections };
 
     /// <summary>The process's working set at its highest since it started.</summary>
     public static Metric PeakWorkingSet { get; } = Metric.Count("peakWorkingSetBytes", "Peak working set") with
@@ -124,7 +131,8 @@ public static class StandardMetrics
     };
 
     /// <summary>Methods the JIT compiled in the region.</summary>
-    public static Metric JitMethods { get; } = Metric.Count("jitMethods", "JIT methods") with { Description = "methods the JIT compiled in the region, recompilations included", Measure = t => t.Process.JitMethods };
+    public static Metric JitMethods { get; } = Metric.Count("jitMethods",
+        "JIT methods") with { Description = "methods the JIT compiled in the region, recompilations included", Measure = t => t.Process.JitMethods };
 
     /// <summary>How long the trial's fresh process took to reach its measured region.</summary>
     public static Metric StartUp { get; } = Metric.Milliseconds("startUpMs", "Start-up") with
@@ -134,13 +142,16 @@ public static class StandardMetrics
     };
 
     /// <summary>The median item's latency.</summary>
-    public static Metric P50 { get; } = Metric.Milliseconds("p50Ms", "p50 item") with { Description = "median of the items' latencies (nearest rank)", Measure = t => t.Latency?.P50Ms };
+    public static Metric P50 { get; } = Metric.Milliseconds("p50Ms",
+        "p50 item") with { Description = "median of the items' latencies (nearest rank)", Measure = t => t.Latency?.P50Ms };
 
     /// <summary>The 95th percentile of the items' latencies.</summary>
-    public static Metric P95 { get; } = Metric.Milliseconds("p95Ms", "p95 item") with { Description = "95th percentile of the items' latencies (nearest rank)", Measure = t => t.Latency?.P95Ms };
+    public static Metric P95 { get; } = Metric.Milliseconds("p95Ms",
+        "p95 item") with { Description = "95th percentile of the items' latencies (nearest rank)", Measure = t => t.Latency?.P95Ms };
 
     /// <summary>The slowest item's latency.</summary>
-    public static Metric MaxLatency { get; } = Metric.Milliseconds("maxMs", "Slowest item") with { Description = "the slowest item's latency", Measure = t => t.Latency?.MaxMs };
+    public static Metric MaxLatency { get; } = Metric.Milliseconds("maxMs", "Slowest item") with { Description = "the slowest item's latency",
+        Measure = t => t.Latency?.MaxMs };
 
     /// <summary>Cores busy on average: CPU time over wall time; null where either is unknown or the region had no length.</summary>
     internal static double? CoresOf(double? cpuMs, double? wallMs) => cpuMs is { } cpu && wallMs is > 0 and var wall ? cpu / wall : null;
@@ -321,7 +332,8 @@ public static class StandardMetrics
         WallTime, PeakThreads, PeakPoolThreads, PeakQueueLength, Cpu, CoresUsed, P99, Allocated,
         UserCpu, SystemCpu, ThreadsAtStart, FinalThreads, CompletedWorkItems, LockContentions,
         Gen0Collections, Gen1Collections, Gen2Collections, PeakWorkingSet, Jit, JitMethods, StartUp, P50, P95, MaxLatency,
-        LongestItem, CallerTime, FirstItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections, HillClimbingMoves, Blocked, Join, GcPause,
+        LongestItem, CallerTime, FirstItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections,
+            HillClimbingMoves, Blocked, Join, GcPause,
         MachineIdle, MachineIoWait, MachineSteal, OthersCpu,
         InFlightMean, InFlightPeak, AllowedAtOnce, AtAllowedShare,
     ];

@@ -64,7 +64,8 @@ internal static class TcpCounters
         const string path = "/proc/sys/net/core/somaxconn";
         try
         {
-            return OperatingSystem.IsLinux() && File.Exists(path) && int.TryParse(File.ReadAllText(path).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var cap) ? cap : null;
+            return OperatingSystem.IsLinux() && File.Exists(path)
+                && int.TryParse(File.ReadAllText(path).Trim(), NumberStyles.None, CultureInfo.InvariantCulture, out var cap) ? cap : null;
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {

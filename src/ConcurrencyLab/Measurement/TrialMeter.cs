@@ -203,7 +203,8 @@ public sealed class TrialMeter : IDisposable
         var wall = Stopwatch.GetElapsedTime(_startTimestamp, endTimestamp is { } end && end > _startTimestamp && end <= now ? end : now);
         var cpu = ProcessCpu.Read();
         var allocated = GC.GetTotalAllocatedBytes(precise: true) - _allocatedAtStart;
-        var machine = _counters.ReadMachine() is { } machineNow && _machineAtStart is { } machineThen ? machineNow.Since(machineThen) : (MachineTime?)null;
+        var machine = _counters.ReadMachine() is { } machineNow && _machineAtStart is { } machineThen ? machineNow.Since(machineThen)
+            : (MachineTime?)null;
         var completed = ThreadPool.CompletedWorkItemCount - _completedAtStart;
         var contentions = Monitor.LockContentionCount - _contentionsAtStart;
         var finalThreads = _counters.ReadThreadCount();

@@ -104,7 +104,8 @@ internal abstract record Chart
         }
 
         yield return OverTimeChart.From(scenario, "os-threads", $"the {service} service's OS threads", s => s.Threads, ofService: true);
-        yield return OverTimeChart.From(scenario, "pool-threads", $"the {service} service's pool threads", s => s.PoolThreads, markInjections: true, ofService: true);
+        yield return OverTimeChart.From(scenario,
+            "pool-threads", $"the {service} service's pool threads", s => s.PoolThreads, markInjections: true, ofService: true);
         yield return OverTimeChart.From(scenario, "client-os-threads", "the load client's OS threads", s => s.Threads);
     }
 }
@@ -154,7 +155,8 @@ internal sealed record WallTimeChart : BarChart
 
     public override string Kind => "wall-time";
 
-    public override string Description => $"Median wall time of each {Scenario.Name} variant, with 95% confidence intervals and the ideal{LeftOutClause(Total)}";
+    public override string Description
+        => $"Median wall time of each {Scenario.Name} variant, with 95% confidence intervals and the ideal{LeftOutClause(Total)}";
 
     public override string AxisTitle => WallTimeAxis;
 
@@ -168,7 +170,8 @@ internal sealed record WallTimeChart : BarChart
         ArgumentNullException.ThrowIfNull(scenario);
         var rows = ResultColumn.Order(scenario)
             .Where(v => v.Summary is not null)
-            .Select(v => new BarRow(v.Name, v.Summary!.MedianWallMs, v.Summary.CiLowMs, v.Summary.CiHighMs, $"{v.Name}: median {Ms(v.Summary.MedianWallMs)} ms, 95% CI {Ms(v.Summary.CiLowMs)}-{Ms(v.Summary.CiHighMs)} ms"))
+            .Select(v => new BarRow(v.Name, v.Summary!.MedianWallMs, v.Summary.CiLowMs,
+                v.Summary.CiHighMs, $"{v.Name}: median {Ms(v.Summary.MedianWallMs)} ms, 95% CI {Ms(v.Summary.CiLowMs)}-{Ms(v.Summary.CiHighMs)} ms"))
             .ToList();
         if (rows.Count == 0)
         {
@@ -196,7 +199,8 @@ internal sealed record MetricChart : BarChart
     /// <summary><c>metric-</c> and the metric's id, in letters, digits and dashes only, since it ends a file name.</summary>
     public override string Kind => "metric-" + string.Concat(Metric.Id.Select(c => char.IsAsciiLetterOrDigit(c) || c == '-' ? c : '-'));
 
-    public override string Description => $"Median {Metric.DisplayName} of each {Scenario.Name} variant, with the range over its trials{LeftOutClause(Total)}";
+    public override string Description
+        => $"Median {Metric.DisplayName} of each {Scenario.Name} variant, with the range over its trials{LeftOutClause(Total)}";
 
     public override string AxisTitle => "median " + Metric.HeaderWithUnit;
 
@@ -222,10 +226,12 @@ internal sealed record MetricChart : BarChart
                     continue;
                 }
 
-                var values = variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Value(metric)).OfType<double>().Where(double.IsFinite).ToList();
+                var values = variant.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Value(metric)).OfType<double>()
+                    .Where(double.IsFinite).ToList();
                 var (low, high) = values.Count == 0 ? (median, median) : (values.Min(), values.Max());
                 var scale = Scale(metric);
-                rows.Add(new BarRow(variant.Name, median * scale, low * scale, high * scale, $"{variant.Name}: median {metric.Write(median)}{Unit(metric)}, trials {metric.Write(low)}-{metric.Write(high)}{Unit(metric)}"));
+                rows.Add(new BarRow(variant.Name, median * scale, low * scale,
+                    high * scale, $"{variant.Name}: median {metric.Write(median)}{Unit(metric)}, trials {metric.Write(low)}-{metric.Write(high)}{Unit(metric)}"));
             }
 
             var max = rows.Count == 0 ? 0 : End(rows, 0);
@@ -249,7 +255,8 @@ internal sealed record MetricChart : BarChart
 /// </summary>
 internal sealed record SweepChart : Chart
 {
-    private SweepChart(ScenarioResult scenario, string kind, IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> families, string axisTitle, double maxMs)
+    private SweepChart(ScenarioResult scenario, string kind, IReadOnlyList<(string Family, IReadOnlyList<SweepPoint> Points)> families,
+        string axisTitle, double maxMs)
         : base(scenario) => (Kind, Families, AxisTitle, MaxMs) = (kind, families, axisTitle, maxMs);
 
     /// <summary>Each line with two or more points, its points in increasing N, named by its family (with its form or
@@ -301,7 +308,8 @@ internal sealed record SweepChart : Chart
         ];
         var charts = new List<SweepChart>();
         var latency = load.Variants
-            .SelectMany(v => new[] { (Family: $"{v.Name} p99", Points: Points(v, s => s.Latency?.P99Ms)), (Family: $"{v.Name} p50", Points: Points(v, s => s.Latency?.P50Ms)) })
+            .SelectMany(v => new[] { (Family: $"{v.Name} p99", Points: Points(v, s => s.Latency?.P99Ms)),
+                (Family: $"{v.Name} p50", Points: Points(v, s => s.Latency?.P50Ms)) })
             .Where(f => f.Points.Count >= 2)
             .ToList();
         if (latency.Count > 0)
@@ -356,7 +364,8 @@ internal sealed record SweepChart : Chart
     public IReadOnlyList<SweepPoint> IdealPoints { get; private init; } = [];
 
     /// <inheritdoc/>
-    public override string Title => Chosen.Count > 0 ? $"Degrees probed before the {Scenario.Name} run, each strategy (ringed: the one chosen)" : base.Title;
+    public override string Title
+        => Chosen.Count > 0 ? $"Degrees probed before the {Scenario.Name} run, each strategy (ringed: the one chosen)" : base.Title;
 
     /// <summary>The points a search chose (<see cref="FromSearches"/>), ringed; empty on a sweep's chart.</summary>
     public IReadOnlyList<SweepPoint> Chosen { get; private init; } = [];
@@ -382,13 +391,15 @@ internal sealed record SweepChart : Chart
         }
 
         var forms = searches.Select(s => s.Search.Form).Distinct().Count();
-        var families = searches.Select(s => (Family: forms > 1 && s.Search.Form is { } form ? $"{s.Search.Family}-{form.ToSuffix()}" : s.Search.Family, s.Points)).ToList();
+        var families = searches.Select(s => (Family: forms > 1 && s.Search.Form is { } form
+            ? $"{s.Search.Family}-{form.ToSuffix()}" : s.Search.Family, s.Points)).ToList();
 
         // Searches of one strategy at several sweep values (--cores 2,8, --grow) are told apart by those values:
         // the variant found, without its degree (foreach-async:cores=8).
         if (families.Select(f => f.Family).Distinct(StringComparer.Ordinal).Count() < families.Count)
         {
-            families = [.. searches.Select(s => (Family: s.Search.Variant.Replace($"@{s.Search.Chosen.ToString(CultureInfo.InvariantCulture)}", string.Empty, StringComparison.Ordinal), s.Points))];
+            families = [.. searches.Select(s => (Family: s.Search.Variant.Replace($"@{s.Search.Chosen.ToString(CultureInfo.InvariantCulture)}",
+                string.Empty, StringComparison.Ordinal), s.Points))];
         }
         var chosen = searches.SelectMany(s => s.Points.Where(p => p.N == s.Search.Chosen)).ToList();
         var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
@@ -412,7 +423,9 @@ internal sealed record SweepChart : Chart
             .Where(v => v.Summary is not null && v.Family is not null)
             .SelectMany(v => v.Parameters.Keys.Where(k => v.WholeNumber(k) is > 0).Select(swept => (Variant: v, Swept: swept)))
             .GroupBy(p => new Line(p.Variant.Family!, p.Variant.Form, p.Swept, Others(p.Variant, p.Swept)))
-            .Select(g => (g.Key, Points: (IReadOnlyList<SweepPoint>)[.. g.Select(p => new SweepPoint(p.Variant.WholeNumber(p.Swept)!.Value, p.Variant.Summary!.MedianWallMs, p.Variant.Name)).OrderBy(p => p.N)]))
+            .Select(g => (g.Key,
+                Points: (IReadOnlyList<SweepPoint>)[.. g.Select(p => new SweepPoint(p.Variant.WholeNumber(p.Swept)!.Value,
+                    p.Variant.Summary!.MedianWallMs, p.Variant.Name)).OrderBy(p => p.N)]))
             .ToList();
         var lines = groups.Where(l => l.Points.Count >= 2).ToList();
         var swept = lines.Select(l => l.Key.Swept).Distinct().ToList();
@@ -449,16 +462,22 @@ internal sealed record SweepChart : Chart
         static SweepChart? Grown(ScenarioResult scenario, GrowthResult growth)
         {
             var lines = growth.Lines
-                .Select(l => (Family: l.Line, Points: (IReadOnlyList<SweepPoint>)[.. growth.Sizes.Select((size, i) => (size, Ms: l.MediansMs.ElementAtOrDefault(i))).Where(p => p.Ms is > 0 && double.IsFinite(p.Ms.Value)).Select(p => new SweepPoint(p.size, p.Ms!.Value, l.Line))]))
+                .Select(l => (Family: l.Line,
+                    Points: (IReadOnlyList<SweepPoint>)[.. growth.Sizes.Select((size, i) => (size, Ms: l.MediansMs.ElementAtOrDefault(i)))
+                        .Where(p => p.Ms is > 0 && double.IsFinite(p.Ms.Value)).Select(p => new SweepPoint(p.size, p.Ms!.Value, l.Line))]))
                 .Where(l => l.Points.Count >= 2)
                 .ToList();
-            var ideals = growth.Sizes.Select((size, i) => new SweepPoint(size, growth.IdealsMs.ElementAtOrDefault(i), "the ideal")).Where(p => p.Ms > 0 && double.IsFinite(p.Ms)).ToList();
+            var ideals = growth.Sizes.Select((size, i) => new SweepPoint(size, growth.IdealsMs.ElementAtOrDefault(i), "the ideal"))
+                .Where(p => p.Ms > 0 && double.IsFinite(p.Ms)).ToList();
             var times = lines.SelectMany(l => l.Points).Concat(ideals).Select(p => p.Ms).ToList();
-            return lines.Count == 0 ? null : new SweepChart(scenario, "growth", lines, growth.Parameter, times.Max() * 1.25) { LogTime = true, MinMs = times.Min() / 1.25, IdealPoints = ideals };
+            return lines.Count == 0 ? null
+                : new SweepChart(scenario, "growth", lines, growth.Parameter, times.Max() * 1.25) { LogTime = true, MinMs = times.Min() / 1.25,
+                    IdealPoints = ideals };
         }
 
         static string Others(VariantResult variant, string swept) =>
-            string.Join(' ', variant.Parameters.Where(p => p.Key != swept).OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
+            string.Join(' ', variant.Parameters.Where(p => p.Key != swept).OrderBy(p => p.Key, StringComparer.Ordinal)
+                .Select(p => $"{p.Key}={p.Value}"));
     }
 
     private sealed record Line(string Family, WorkForm? Form, string Swept, string Others);
@@ -474,7 +493,8 @@ internal readonly record struct SweepPoint(int N, double Ms, string Variant);
 internal sealed record OverTimeChart : Chart
 {
     // A line per variant, the first in the tables' order: past a few dozen lines the picture is not read.
-    private OverTimeChart(ScenarioResult scenario, string kind, string quantity, IReadOnlyList<(string Name, IReadOnlyList<(double TimeMs, double Value)> Points)> series)
+    private OverTimeChart(ScenarioResult scenario, string kind, string quantity,
+        IReadOnlyList<(string Name, IReadOnlyList<(double TimeMs, double Value)> Points)> series)
         : base(scenario) => (Kind, Quantity, Series, Total) = (kind, quantity, FirstDrawn(series), series.Count);
 
     /// <summary>Variants with a line, drawn or not.</summary>
@@ -536,7 +556,8 @@ internal sealed record OverTimeChart : Chart
             return null;
         }
 
-        var chart = new OverTimeChart(scenario, "pool-threads", "the service's pool thread target", series) { Marks = marks, TimeTitle = "time since the service started (ms)" };
+        var chart = new OverTimeChart(scenario, "pool-threads", "the service's pool thread target", series) { Marks = marks,
+            TimeTitle = "time since the service started (ms)" };
         return double.IsFinite(chart.MaxValue) && double.IsFinite(chart.MaxTimeMs) ? chart : null;
     }
 
@@ -550,12 +571,16 @@ internal sealed record OverTimeChart : Chart
     public double MaxTimeMs => Math.Max(1, Series.Max(s => s.Points.Max(p => p.TimeMs)));
 
     /// <summary>The top of the value axis, a little above the highest reading or mark.</summary>
-    public double MaxValue => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
+    public double MaxValue
+        => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
 
-    public override string Description => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking and a ring where it took one back, at its new thread target (which the running threads follow, or not)" : string.Empty) + LeftOutClause(Total);
+    public override string Description
+        => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking and a ring where it took one back, at its new thread target (which the running threads follow, or not)" : string.Empty) + LeftOutClause(Total);
 
     /// <inheritdoc/>
-    public override string Title => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time, each {Scenario.Name} variant" + (Marks.Count > 0 ? $" (a dot: {RaiseLegend}{(Marks.Any(m => m.Lowered) ? "; a ring: it took one back" : string.Empty)})" : string.Empty);
+    public override string Title
+        => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time, each {Scenario.Name} variant" + (Marks.Count > 0
+            ? $" (a dot: {RaiseLegend}{(Marks.Any(m => m.Lowered) ? "; a ring: it took one back" : string.Empty)})" : string.Empty);
 
     /// <summary>
     /// Where the pool added a thread by the runtime's own account (starvation, or a pool thread blocking on a
@@ -592,7 +617,8 @@ internal sealed record OverTimeChart : Chart
         }
 
         var marks = !markInjections ? [] : trials
-            .SelectMany((s, i) => ((ofService ? s.Trial!.Service?.Runtime : s.Trial!.Runtime)?.InjectionMoves() ?? []).Select(m => Mark(i, m, 0, s.Name)))
+            .SelectMany((s,
+                i) => ((ofService ? s.Trial!.Service?.Runtime : s.Trial!.Runtime)?.InjectionMoves() ?? []).Select(m => Mark(i, m, 0, s.Name)))
             .ToList();
         var chart = new OverTimeChart(scenario, kind, quantity, series) { Marks = marks };
         return double.IsFinite(chart.MaxValue) && double.IsFinite(chart.MaxTimeMs) ? chart : null;
@@ -606,7 +632,9 @@ internal sealed record OverTimeChart : Chart
     {
         var (a, raised) = move;
         var what = raised ? "added a thread" : "took a thread back";
-        return new ChartMark(series, offsetMs + a.TimeMs, a.Threads, $"{who}: at {Ms(offsetMs + a.TimeMs)} ms the pool {what} ({a.Reason.ToText()}), target {a.Threads}", Lowered: !raised);
+        return new ChartMark(series, offsetMs
+            + a.TimeMs, a.Threads, $"{who}: at {Ms(offsetMs + a.TimeMs)} ms the pool {what} ({a.Reason.ToText()}), target {a.Threads}",
+                Lowered: !raised);
     }
 
     /// <summary>The legend of a raise's dot.</summary>
@@ -654,7 +682,8 @@ internal sealed record ThreadStateChart : Chart
     public override string Description =>
         $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state over each {Scenario.Name} variant's median trial, from the runtime's stack samples: running, waiting, sleeping and in I/O calls stacked, a dot where the pool raised its thread target for starvation or blocking and a ring where it lowered it, and the call site where they were most often not running";
 
-    public override string Title => $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state, each {Scenario.Name} variant (a dot: {OverTimeChart.RaiseLegend}{(Rows.Any(r => r.Marks.Any(m => m.Lowered)) ? "; a ring: it took one back" : string.Empty)})";
+    public override string Title
+        => $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state, each {Scenario.Name} variant (a dot: {OverTimeChart.RaiseLegend}{(Rows.Any(r => r.Marks.Any(m => m.Lowered)) ? "; a ring: it took one back" : string.Empty)})";
 
     /// <summary>Null when no variant's median trial has a timeline of thread states (the run was not made with stacks).</summary>
     public static ThreadStateChart? From(ScenarioResult scenario)
@@ -684,7 +713,8 @@ internal sealed record ThreadStateChart : Chart
                 .Where(m => m.Adjustment.TimeMs >= 0 && m.Adjustment.TimeMs <= threads.BinMs * threads.Timeline.Count)
                 .Select(m => OverTimeChart.Mark(rows.Count, m, 0, variant.Name))
                 .ToList();
-            var site = threads.Top is var (top, share) ? $"{Math.Round(100 * share)}% of the time not running at {RuntimeAccountText.Where(top).Text} ({top.State})" : null;
+            var site = threads.Top is var (top, share)
+                ? $"{Math.Round(100 * share)}% of the time not running at {RuntimeAccountText.Where(top).Text} ({top.State})" : null;
             var peak = Math.Max(threads.Timeline.Max(b => b.Total), marks.Count == 0 ? 0 : marks.Max(m => m.Value));
             rows.Add(new ThreadStateRow(variant.Name, threads.BinMs, threads.Timeline, Math.Max(1, Math.Ceiling(peak)), marks, site));
         }
@@ -701,7 +731,8 @@ internal sealed record ThreadStateChart : Chart
 /// <param name="Peak">The top of the strip's scale: the most threads in a span, or the highest target a dot marks.</param>
 /// <param name="Marks">The pool's raises, at their time and new target.</param>
 /// <param name="Site">Where the threads were most often not running, as a sentence; null with no site.</param>
-internal sealed record ThreadStateRow(string Name, double BinMs, IReadOnlyList<ThreadCounts> Timeline, double Peak, IReadOnlyList<ChartMark> Marks, string? Site);
+internal sealed record ThreadStateRow(string Name, double BinMs, IReadOnlyList<ThreadCounts> Timeline, double Peak,
+    IReadOnlyList<ChartMark> Marks, string? Site);
 /// <summary>
 /// The items in flight over each variant's median trial: a strip per variant, how many items were under way at once
 /// in each span (counted from each item's start and end), and a dashed line at the most its strategy allows, so that
@@ -737,7 +768,8 @@ internal sealed record InFlightChart : Chart
         {
             // The median of the ok trials that counted them, by wall time, as the thread states' trial is.
             var counted = variant.Trials
-                .Where(t => t.Status == TrialStatus.Ok && t.InFlight is { Timeline.Count: > 0 and <= ItemsInFlight.Bins, BinMs: > 0 and < 1e9 } f && f.Timeline.All(n => n is >= 0 and < 1e6))
+                .Where(t => t.Status == TrialStatus.Ok && t.InFlight is { Timeline.Count: > 0 and <= ItemsInFlight.Bins, BinMs: > 0 and < 1e9 } f
+                    && f.Timeline.All(n => n is >= 0 and < 1e6))
                 .OrderBy(t => t.WallMs)
                 .ToList();
             if (counted.Count == 0)
@@ -766,5 +798,6 @@ internal sealed record InFlightChart : Chart
 internal sealed record InFlightRow(string Name, double BinMs, IReadOnlyList<double> Timeline, int? Allowed, double Mean, int Peak, double Top)
 {
     /// <summary>What the strip's label says after the name: "3.9 on average, peak 5, of the 128 it allows".</summary>
-    public string Said => string.Create(CultureInfo.InvariantCulture, $"{NumberText.AtOnce(Mean)} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
+    public string Said
+        => string.Create(CultureInfo.InvariantCulture, $"{NumberText.AtOnce(Mean)} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
 }

@@ -108,7 +108,8 @@ internal static class ChartPalette
     public static (byte R, byte G, byte B) Rgb(string colour)
     {
         ArgumentNullException.ThrowIfNull(colour);
-        if (colour.Length != 7 || colour[0] != '#' || !int.TryParse(colour.AsSpan(1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var value))
+        if (colour.Length != 7 || colour[0] != '#'
+            || !int.TryParse(colour.AsSpan(1), NumberStyles.HexNumber, CultureInfo.InvariantCulture, out var value))
         {
             throw new FormatException($"'{colour}' is not a #rrggbb colour");
         }

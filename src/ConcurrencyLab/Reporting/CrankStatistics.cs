@@ -32,10 +32,16 @@ internal static class CrankStatistics
         new("ciLow", "n1", "ms", "95% confidence interval of the median, low end, ms", (v, _) => v.Summary?.CiLowMs),
         new("ciHigh", "n1", "ms", "95% confidence interval of the median, high end, ms", (v, _) => v.Summary?.CiHighMs),
         new("efficiency", "n2", string.Empty, "the ideal over the median: 1 is the physical bound", (v, _) => v.Summary?.Efficiency),
-        new("peakThreads", "n0", string.Empty, "the trial process's OS threads at their highest, median over trials", (v, _) => Median(v, StandardMetrics.PeakThreads)),
-        new("peakPoolThreads", "n0", string.Empty, "the trial process's pool threads at their highest, median over trials", (v, _) => Median(v, StandardMetrics.PeakPoolThreads)),
-        new("starvationInjections", "n0", string.Empty, "times the pool added a thread for starvation, median over trials (runtime events)", (v, _) => Median(v, StandardMetrics.StarvationInjections)),
-        new("blockingInjections", "n0", string.Empty, "times the pool added a thread for blocking, median over trials (runtime events)", (v, _) => Median(v, StandardMetrics.BlockingInjections)),
+        new("peakThreads", "n0", string.Empty,
+            "the trial process's OS threads at their highest, median over trials", (v, _) => Median(v, StandardMetrics.PeakThreads)),
+        new("peakPoolThreads", "n0", string.Empty,
+            "the trial process's pool threads at their highest, median over trials", (v, _) => Median(v, StandardMetrics.PeakPoolThreads)),
+        new("starvationInjections", "n0", string.Empty,
+            "times the pool added a thread for starvation, median over trials (runtime events)",
+                (v, _) => Median(v, StandardMetrics.StarvationInjections)),
+        new("blockingInjections", "n0", string.Empty,
+            "times the pool added a thread for blocking, median over trials (runtime events)",
+                (v, _) => Median(v, StandardMetrics.BlockingInjections)),
         new("okTrials", "n0", string.Empty, "measured trials that ended ok", (v, _) => v.Summary?.Trials ?? 0),
     ];
 
@@ -60,7 +66,9 @@ internal static class CrankStatistics
                     if (quantity.Read(variant, scenario) is { } value && double.IsFinite(value))
                     {
                         var name = Name(scenario.Name, variant.Name, quantity.Id);
-                        Add(name, value, "Last", AcrossAgents, quantity.Format, $"{scenario.Name} {variant.Name} {quantity.Id}{(quantity.Unit.Length > 0 ? $" ({quantity.Unit})" : string.Empty)}", $"{scenario.Name}, {variant.Name}: {quantity.Description}");
+                        Add(name, value, "Last",
+                            AcrossAgents,
+                                quantity.Format, $"{scenario.Name} {variant.Name} {quantity.Id}{(quantity.Unit.Length > 0 ? $" ({quantity.Unit})" : string.Empty)}", $"{scenario.Name}, {variant.Name}: {quantity.Description}");
                     }
                 }
             }
@@ -69,14 +77,17 @@ internal static class CrankStatistics
             {
                 // Text, not a number: the variant to use, as the report's answer names it, or why none.
                 var name = Name(scenario.Name, answer.Group, "use");
-                Add(name, answer.Use ?? $"none sound ({answer.Because})", "Last", AcrossAgents, string.Empty, $"{scenario.Name}{(answer.Group is null ? string.Empty : " " + answer.Group)} use", $"{scenario.Name}: the variant to use{(answer.Group is null ? string.Empty : $" at {answer.Group}")}, as the report's answer names it (fastest: {answer.Fastest})");
+                Add(name, answer.Use ?? $"none sound ({answer.Because})", "Last",
+                    AcrossAgents,
+                        string.Empty, $"{scenario.Name}{(answer.Group is null ? string.Empty : " " + answer.Group)} use", $"{scenario.Name}: the variant to use{(answer.Group is null ? string.Empty : $" at {answer.Group}")}, as the report's answer names it (fastest: {answer.Fastest})");
             }
 
             foreach (var variant in scenario.Load?.Variants ?? [])
             {
                 if (variant.Saturation?.RatePerSecond is { } rate)
                 {
-                    Add(Name(scenario.Name, variant.Name, "saturation"), rate, "Last", AcrossAgents, "n0", $"{scenario.Name} {variant.Name} saturation (/s)", $"{scenario.Name}, {variant.Name}: the highest rate a second kept up with, median over repeats ({variant.Saturation.Limit})");
+                    Add(Name(scenario.Name, variant.Name, "saturation"), rate, "Last", AcrossAgents,
+                        "n0", $"{scenario.Name} {variant.Name} saturation (/s)", $"{scenario.Name}, {variant.Name}: the highest rate a second kept up with, median over repeats ({variant.Saturation.Limit})");
                 }
             }
         }
@@ -122,7 +133,8 @@ internal sealed record CrankJobStatistics(IReadOnlyList<CrankMetadata> Metadata,
 
 /// <summary>How crank describes a measurement: <c>Aggregate</c> combines one job's values, <c>Reduce</c> the jobs'
 /// aggregates (First, Last, Avg, Sum, Median, Max, Min, Count, All, Delta).</summary>
-internal sealed record CrankMetadata(string Source, string Name, string Aggregate, string Reduce, string Format, string ShortDescription, string LongDescription);
+internal sealed record CrankMetadata(string Source, string Name, string Aggregate, string Reduce, string Format, string ShortDescription,
+    string LongDescription);
 
 /// <summary>One value of a measurement: a number, or text.</summary>
 internal sealed record CrankMeasurement(string Name, DateTimeOffset Timestamp, object Value);

@@ -6,7 +6,8 @@ namespace ConcurrencyLab.Reporting;
 public static class Exporters
 {
     /// <summary><c>results.json</c>, <c>results.md</c>, <c>results.csv</c> and <c>report.html</c>.</summary>
-    public static IReadOnlyList<IExporter> Default { get; } = [JsonExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default, HtmlExporter.Default];
+    public static IReadOnlyList<IExporter> Default { get; } = [JsonExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default,
+        HtmlExporter.Default];
 
     /// <summary>The parent of the default output folders, in the working folder.</summary>
     public const string DefaultParent = "conclab-results";
@@ -16,7 +17,8 @@ public static class Exporters
 
     /// <summary>Writes every exporter's file into <paramref name="folder"/>, and the charts as SVG files; see the
     /// overload that takes chart formats.</summary>
-    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, out IReadOnlyList<string> written) =>
+    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, out IReadOnlyList<string> written)
+        =>
         ExportAll(run, folder, exporters, [ChartFormat.Svg], out written);
 
     /// <summary>
@@ -25,7 +27,8 @@ public static class Exporters
     /// <c>hash-wall-time.png</c>, ...), for a post or a review. One file's failure does not stop the others;
     /// each failure comes back as a line, and a machine that cannot draw a format at all costs one line, not one per chart.
     /// </summary>
-    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters, IEnumerable<ChartFormat> chartFormats, out IReadOnlyList<string> written) =>
+    public static IReadOnlyList<string> ExportAll(RunResult run, string folder, IEnumerable<IExporter> exporters,
+        IEnumerable<ChartFormat> chartFormats, out IReadOnlyList<string> written) =>
         ExportAll(run, folder, exporters, chartFormats, out written, CancellationToken.None);
 
     /// <summary>The overload that takes chart formats, stopping between files once <paramref name="cancellationToken"/>
@@ -85,7 +88,9 @@ public static class Exporters
         {
             // A scenario's name, a parameter key in a chart's kind: only text in the results, never where a file goes.
             var caption = Chart.CaptionOf(run, scenario);
-            charts.AddRange(Chart.For(scenario).Select(c => (Path.Combine(folder, ChartsFolder, FileSystem.SafeName.Unique($"{scenario.Name}-{c.Kind}", taken)), c with { Caption = caption })));
+            charts.AddRange(Chart.For(scenario)
+                .Select(c => (Path.Combine(folder, ChartsFolder, FileSystem.SafeName.Unique($"{scenario.Name}-{c.Kind}", taken)),
+                    c with { Caption = caption })));
         }
 
         // Each format's images are drawn on every core (a PNG took 90 ms, and 22 of them 1.9-2.2 s of a run's end on one
@@ -94,7 +99,8 @@ public static class Exporters
         var formats = chartFormats.DistinctBy(f => f.Extension).ToList();
         List<Chart> toDraw = [.. charts.Select(c => c.Chart)];
         var drawn = formats.Select(format => DrawAll(format, toDraw, cancellationToken)).ToList();
-        failures.AddRange(formats.Zip(drawn).Where(d => d.Second.Unable is not null).Select(d => $"{d.First.Extension.ToUpperInvariant()} charts: {d.Second.Unable}"));
+        failures.AddRange(formats.Zip(drawn).Where(d => d.Second.Unable is not null)
+            .Select(d => $"{d.First.Extension.ToUpperInvariant()} charts: {d.Second.Unable}"));
         for (var i = 0; i < charts.Count && !cancellationToken.IsCancellationRequested; i++)
         {
             for (var f = 0; f < formats.Count; f++)
@@ -125,7 +131,8 @@ public static class Exporters
         string? unable = null;
         try
         {
-            Parallel.For(0, charts.Count, new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = cancellationToken }, (i, loop) =>
+            Parallel.For(0, charts.Count,
+                new ParallelOptions { MaxDegreeOfParallelism = Environment.ProcessorCount, CancellationToken = cancellationToken }, (i, loop) =>
             {
                 try
                 {
@@ -160,17 +167,20 @@ public static class Exporters
     public static string Describe(IReadOnlyList<string> written)
     {
         ArgumentNullException.ThrowIfNull(written);
-        var charts = written.Where(p => Path.GetFileName(Path.GetDirectoryName(p)) == ChartsFolder && Path.GetExtension(p) is ".svg" or ".png").ToList();
+        var charts = written.Where(p => Path.GetFileName(Path.GetDirectoryName(p)) == ChartsFolder && Path.GetExtension(p) is ".svg" or ".png")
+            .ToList();
         var reports = string.Join(", ", written.Except(charts));
         if (charts.Count == 0)
         {
             return reports;
         }
 
-        var byFormat = charts.GroupBy(p => Path.GetExtension(p)[1..].ToUpperInvariant()).OrderByDescending(g => g.Key, StringComparer.Ordinal).Select(g => (Format: g.Key, Count: g.Count())).ToList();
+        var byFormat = charts.GroupBy(p => Path.GetExtension(p)[1..].ToUpperInvariant()).OrderByDescending(g => g.Key, StringComparer.Ordinal)
+            .Select(g => (Format: g.Key, Count: g.Count())).ToList();
         var formats = byFormat.Select(f => f.Count).Distinct().Count() == 1
             ? $"{byFormat[0].Count} charts as {string.Join(" and ", byFormat.Select(f => f.Format))}"
-            : $"{byFormat[0].Count} charts as {byFormat[0].Format} and " + string.Join(" and ", byFormat.Skip(1).Select(f => $"{f.Count} as {f.Format}"));
+            : $"{byFormat[0].Count} charts as {byFormat[0].Format} and " + string.Join(" and ", byFormat.Skip(1)
+                .Select(f => $"{f.Count} as {f.Format}"));
         return $"{reports}, and {formats} in {Path.GetDirectoryName(charts[0])}";
     }
 

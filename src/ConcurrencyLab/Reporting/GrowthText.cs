@@ -9,7 +9,8 @@ internal static class GrowthText
     public static Statement Lead(GrowthResult growth)
     {
         ArgumentNullException.ThrowIfNull(growth);
-        var ideal = growth.IdealExponent is { } e ? Statement.Of($" (the ideal as {Power(growth.Parameter, e)})") : Statement.Plain(" (no ideal at every size)");
+        var ideal = growth.IdealExponent is { } e ? Statement.Of($" (the ideal as {Power(growth.Parameter, e)})")
+            : Statement.Plain(" (no ideal at every size)");
         return Statement.Of($"How the time grew with {Piece.Code(growth.Parameter)}, from {Piece.Count(growth.Sizes[0])} to {Piece.Count(growth.Sizes[^1])}{ideal}, each line fitted to its ok trials on log-log axes:");
     }
 
@@ -30,7 +31,8 @@ internal static class GrowthText
         var interval = line.ExponentLow is { } low && line.ExponentHigh is { } high
             ? Statement.Of($" ({Piece.Fixed(low, "0.00")} to {Piece.Fixed(high, "0.00")})")
             : Statement.Plain(" (no interval: fewer than three ok trials)");
-        var measured = growth.Sizes.Select((size, i) => (size, Ms: i < line.MediansMs.Count ? line.MediansMs[i] : null)).Where(p => p.Ms is not null).ToList();
+        var measured = growth.Sizes.Select((size, i) => (size, Ms: i < line.MediansMs.Count ? line.MediansMs[i] : null)).Where(p => p.Ms is not null)
+            .ToList();
         var span = measured.Count >= 2
             ? Statement.Of($"; {Piece.Ms(measured[0].Ms!.Value)} ms at {Piece.Count(measured[0].size)}, {Piece.Ms(measured[^1].Ms!.Value)} ms at {Piece.Count(measured[^1].size)}")
             : Statement.Plain(string.Empty);

@@ -93,17 +93,23 @@ public sealed class HtmlExporter : IExporter
                     writer.WriteLine($"<div class=\"table\"><table class=\"{Encode(grid.Kind)}\"><thead><tr>" + string.Concat(grid.Headers.Select(h => $"<th>{Encode(h)}</th>")) + "</tr></thead><tbody>");
                     foreach (var row in grid.Rows)
                     {
-                        writer.WriteLine("<tr>" + string.Concat(row.Select((cell, i) => $"<td{(i < grid.Numeric.Count && grid.Numeric[i] ? " class=\"n\"" : string.Empty)}>{Encode(cell)}</td>")) + "</tr>");
+                        writer.WriteLine("<tr>"
+                            + string.Concat(row.Select((cell,
+                                i) => $"<td{(i < grid.Numeric.Count && grid.Numeric[i] ? " class=\"n\"" : string.Empty)}>{Encode(cell)}</td>"))
+                                    + "</tr>");
                     }
 
                     writer.WriteLine("</tbody></table></div>");
                     break;
                 case VariantTable table:
                     var columns = ResultColumn.For(scenario);
-                    writer.WriteLine("<div class=\"table\"><table class=\"results\"><thead><tr>" + string.Concat(columns.Select(c => $"<th>{Encode(c.HeaderWithUnit)}</th>")) + "</tr></thead><tbody>");
+                    writer.WriteLine("<div class=\"table\"><table class=\"results\"><thead><tr>"
+                        + string.Concat(columns.Select(c => $"<th>{Encode(c.HeaderWithUnit)}</th>")) + "</tr></thead><tbody>");
                     foreach (var variant in ResultColumn.Order(table.Scenario))
                     {
-                        writer.WriteLine("<tr>" + string.Concat(columns.Select((c, i) => $"<td{(i == 0 || c.Id == "status" ? string.Empty : " class=\"n\"")}>{Encode(c.Format(scenario, variant))}</td>")) + "</tr>");
+                        writer.WriteLine("<tr>"
+                            + string.Concat(columns.Select((c,
+                                i) => $"<td{(i == 0 || c.Id == "status" ? string.Empty : " class=\"n\"")}>{Encode(c.Format(scenario, variant))}</td>")) + "</tr>");
                     }
 
                     writer.WriteLine("</tbody></table></div>");

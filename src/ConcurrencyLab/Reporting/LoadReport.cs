@@ -122,7 +122,9 @@ internal static class LoadReport
         {
             var rates = closed.Select(s => s.CompletedPerSecond).Order().ToList();
             var p99 = closed.Where(s => s.Latency is not null).Select(s => s.Latency!.P99Ms).Order().ToList();
-            var spread = rates.Count > 1 ? Statement.Of($" ({Piece.Count(rates[0])} to {Piece.Count(rates[^1])} over {Piece.Count(rates.Count)} repeats)") : Statement.Plain(string.Empty);
+            var spread = rates.Count > 1
+                ? Statement.Of($" ({Piece.Count(rates[0])} to {Piece.Count(rates[^1])} over {Piece.Count(rates.Count)} repeats)")
+                    : Statement.Plain(string.Empty);
             var latency = p99.Count > 0 ? Statement.Of($", p99 {Piece.Ms(p99[p99.Count / 2])} ms") : Statement.Plain(string.Empty);
             return Statement.Of($"{Piece.Variant(variant.Name)} answered {Piece.Count(rates[rates.Count / 2])} requests a second with {Piece.Count(closed[0].Connections!.Value)} connections in a closed loop{spread}{latency}: the most it answers at that concurrency, not a rate it keeps up with.");
         }
@@ -135,7 +137,8 @@ internal static class LoadReport
         var range = saturation is { LowPerSecond: { } low, HighPerSecond: { } high }
             ? Statement.Of($" ({Piece.Count(low)} to {Piece.Count(high)} over {Piece.Count(saturation.PerRepeat.Count)} repeats)")
             : Statement.Plain(string.Empty);
-        var failedStep = variant.Steps.Where(s => s.OfferedPerSecond == saturation.FailedAtPerSecond && (!s.Stopped || s.ServiceExitCode is not null)).MinBy(s => Math.Abs(s.Repeat));
+        var failedStep = variant.Steps.Where(s => s.OfferedPerSecond == saturation.FailedAtPerSecond
+            && (!s.Stopped || s.ServiceExitCode is not null)).MinBy(s => Math.Abs(s.Repeat));
         var why = (saturation.Limit, failedStep) switch
         {
             (LoadLimit.Died or LoadLimit.BelowLowest, { ServiceExitCode: { } code } step) =>
@@ -153,12 +156,15 @@ internal static class LoadReport
         var main = saturation switch
         {
             // A step above it cut short (in files from before a service's exit was kept on its step) tested nothing.
-            { Limit: LoadLimit.NotReached, RatePerSecond: { } rate } when variant.Steps.FirstOrDefault(s => s.Stopped && s.OfferedPerSecond > rate) is { } cut =>
+            { Limit: LoadLimit.NotReached,
+                RatePerSecond: { } rate } when variant.Steps.FirstOrDefault(s => s.Stopped && s.OfferedPerSecond > rate) is { } cut =>
                 Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run to the end, up to {Piece.Count(rate)}/s{range}; the step at {Piece.Count(cut.OfferedPerSecond)}/s was cut short, so whether it keeps up with more could not be judged."),
-            { Limit: LoadLimit.NotReached, RatePerSecond: { } rate } => Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run, up to {Piece.Count(rate)}/s{range}: its saturation point is higher{(load.Searched ? Statement.Plain(string.Empty) : Statement.Plain("; a higher --rate, or --rate auto, finds it"))}."),
+            { Limit: LoadLimit.NotReached, RatePerSecond: { } rate }
+                => Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run, up to {Piece.Count(rate)}/s{range}: its saturation point is higher{(load.Searched ? Statement.Plain(string.Empty) : Statement.Plain("; a higher --rate, or --rate auto, finds it"))}."),
             { RatePerSecond: { } rate } => Statement.Of($"{Piece.Variant(variant.Name)} keeps up to {Piece.Count(rate)}/s{range}: {why}."),
             { Limit: LoadLimit.Generator } => Statement.Of($"{Piece.Variant(variant.Name)}: could not be judged: {why}."),
-            _ => Statement.Of(Tone.Avoid, $"{Piece.Variant(variant.Name)} did not keep up even at {Piece.Count(lowest)}/s, the lowest rate run: {why}."),
+            _
+                => Statement.Of(Tone.Avoid, $"{Piece.Variant(variant.Name)} did not keep up even at {Piece.Count(lowest)}/s, the lowest rate run: {why}."),
         };
         return saturation.Cause is { } cause && CauseLine(cause) is { } causeLine ? Statement.Of(main.Tone, $"{main} {causeLine}") : main;
     }
@@ -213,7 +219,8 @@ internal static class LoadReport
     private static Statement AccountLine(LoadVariant variant, LoadStep step, LoadResult load)
     {
         var runtime = step.Runtime!;
-        var repeat = load.Variants.Any(v => v.Steps.Any(s => s.Repeat > 0)) ? Statement.Of($" (repeat {Piece.Count(step.Repeat + 1)})") : Statement.Plain(string.Empty);
+        var repeat = load.Variants.Any(v => v.Steps.Any(s => s.Repeat > 0)) ? Statement.Of($" (repeat {Piece.Count(step.Repeat + 1)})")
+            : Statement.Plain(string.Empty);
         var parts = new List<Statement>();
         var raises = runtime.Injections(PoolAdjustmentReason.Starvation) + runtime.Injections(PoolAdjustmentReason.CooperativeBlocking);
         parts.Add(runtime.PoolAdjustments.Count > 0
@@ -259,7 +266,8 @@ internal static class LoadReport
 
         headers.AddRange(brief
             ? ["offered /s", "done /s", "done %", "p50 ms", "p99 ms", "errors", "outcome"]
-            : ["offered /s", "sent /s", "done /s", "done %", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "service p99 ms", "late", "lag p99 ms", "timed out", "failed", "generator CPU ms", "service CPU ms", "outcome"]);
+            : ["offered /s", "sent /s", "done /s", "done %", "p50 ms", "p90 ms", "p99 ms", "p99.9 ms", "max ms", "service p99 ms", "late",
+                "lag p99 ms", "timed out", "failed", "generator CPU ms", "service CPU ms", "outcome"]);
         var rows = new List<IReadOnlyList<string>>();
         var flagged = new List<bool>();
         foreach (var variant in load.Variants)
@@ -277,14 +285,21 @@ internal static class LoadReport
                 flagged.Add(judged != StepOutcome.KeptUp);
                 var failed = step.Failed.Sum(f => f.Value);
                 row.AddRange(brief
-                    ? [NumberText.Count(step.OfferedPerSecond), NumberText.Count(step.CompletedPerSecond), Share(step.CompletedShare), Q(step.Latency?.P50Ms), Q(step.Latency?.P99Ms), NumberText.Count(step.TimedOut + failed), outcome]
-                    : [NumberText.Count(step.OfferedPerSecond), NumberText.Count(step.SentPerSecond), NumberText.Count(step.CompletedPerSecond), Share(step.CompletedShare), Q(step.Latency?.P50Ms), Q(step.Latency?.P90Ms), Q(step.Latency?.P99Ms), Q(step.Latency?.P999Ms), Q(step.Latency?.MaxMs), Q(step.Service?.P99Ms), NumberText.Count(step.Late), Q(step.Lag?.P99Ms), NumberText.Count(step.TimedOut), failed == 0 ? "0" : string.Join(", ", step.Failed.OrderByDescending(f => f.Value).Select(f => $"{f.Value} {f.Key}")), NumberText.Ms(step.GeneratorCpuMs), step.ServiceCpuMs is { } cpu ? NumberText.Ms(cpu) : "-", outcome]);
+                    ? [NumberText.Count(step.OfferedPerSecond), NumberText.Count(step.CompletedPerSecond), Share(step.CompletedShare),
+                        Q(step.Latency?.P50Ms), Q(step.Latency?.P99Ms), NumberText.Count(step.TimedOut + failed), outcome]
+                    : [NumberText.Count(step.OfferedPerSecond), NumberText.Count(step.SentPerSecond), NumberText.Count(step.CompletedPerSecond),
+                        Share(step.CompletedShare), Q(step.Latency?.P50Ms), Q(step.Latency?.P90Ms), Q(step.Latency?.P99Ms), Q(step.Latency?.P999Ms),
+                            Q(step.Latency?.MaxMs), Q(step.Service?.P99Ms), NumberText.Count(step.Late),
+                                Q(step.Lag?.P99Ms), NumberText.Count(step.TimedOut), failed == 0 ? "0"
+                                    : string.Join(", ", step.Failed.OrderByDescending(f => f.Value).Select(f => $"{f.Value} {f.Key}")),
+                                        NumberText.Ms(step.GeneratorCpuMs), step.ServiceCpuMs is { } cpu ? NumberText.Ms(cpu) : "-", outcome]);
                 rows.Add(row);
             }
         }
 
         var numeric = headers.Select(h => h is not ("variant" or "outcome" or "failed")).ToList();
-        return new TextTable(brief ? "load-steps-brief" : "load-steps", headers, numeric, rows, brief ? Audience.Brief : Audience.Full) { Flagged = flagged };
+        return new TextTable(brief ? "load-steps-brief" : "load-steps", headers, numeric, rows, brief ? Audience.Brief
+            : Audience.Full) { Flagged = flagged };
 
         static string Q(double? ms) => ms is { } v ? NumberText.Ms(v) : "-";
         static string Share(double share) => (share * 100).ToString("0.#", CultureInfo.InvariantCulture);

@@ -101,7 +101,8 @@ public sealed class MarkdownExporter : IExporter
     // written as text.
     private static string CodeSpan(string text)
     {
-        if (text.Length == 0 || text.Contains('|', StringComparison.Ordinal) || text.Contains('\n', StringComparison.Ordinal) || text.Contains('\r', StringComparison.Ordinal))
+        if (text.Length == 0 || text.Contains('|', StringComparison.Ordinal) || text.Contains('\n', StringComparison.Ordinal)
+            || text.Contains('\r', StringComparison.Ordinal))
         {
             return Escape(text);
         }

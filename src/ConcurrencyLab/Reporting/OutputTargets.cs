@@ -131,5 +131,6 @@ internal static class OutputTargets
 
     // Making a folder succeeds on one that exists but cannot be written to: a probe file tells.
     private static string? CanWriteIn(string option, string folder) =>
-        FolderProbe.WhyNotWritable(folder) is { } why ? $"{option}: cannot create the folder '{folder}', or write in it: {why}".ReplaceLineEndings(" ") : null;
+        FolderProbe.WhyNotWritable(folder) is { } why
+            ? $"{option}: cannot create the folder '{folder}', or write in it: {why}".ReplaceLineEndings(" ") : null;
 }

@@ -40,7 +40,8 @@ internal static class RecommendationText
             lines.Add(Statement.Of(Tone.Plain, $"{Gap(gap)}"));
         }
 
-        lines.AddRange(recommendation.Avoid.Where(a => a is not MuchSlower).Select(a => Statement.Of(Tone.Avoid, $"Avoid {V(a.Variant)}: {Reason(a, recommendation, scenario)}.")));
+        lines.AddRange(recommendation.Avoid.Where(a => a is not MuchSlower)
+            .Select(a => Statement.Of(Tone.Avoid, $"Avoid {V(a.Variant)}: {Reason(a, recommendation, scenario)}.")));
         var slower = recommendation.Avoid.OfType<MuchSlower>().ToList();
         if (slower.Count > 0)
         {
@@ -63,7 +64,9 @@ internal static class RecommendationText
         Inline Value(double value) => metric is null ? Piece.Fixed(value, "0.###") : new Number(metric.Write(value), value);
         var unit = metric is { Unit.Length: > 0 } ? " " + metric.Unit : string.Empty;
         // "Item CPU" reads "item CPU": the first letter only, so that an acronym stays one.
-        var name = metric is null ? Statement.Of($"{Piece.Code(unlike.Metric)}") : Statement.Plain(metric.DisplayName.Length == 0 ? unlike.Metric : char.ToLowerInvariant(metric.DisplayName[0]) + metric.DisplayName[1..]);
+        var name = metric is null ? Statement.Of($"{Piece.Code(unlike.Metric)}")
+            : Statement.Plain(metric.DisplayName.Length == 0 ? unlike.Metric
+                : char.ToLowerInvariant(metric.DisplayName[0]) + metric.DisplayName[1..]);
         return Statement.Of($"whose median {name} was {Value(unlike.Measured)}{unit} against the {Value(unlike.Expected)}{unit} the run's work is described as ({Piece.Fixed(100 * unlike.Tolerance, "0")}% either way is judged): it ran other work than the run describes, so its time is not weighed against the others'");
     }
 
@@ -93,7 +96,9 @@ internal static class RecommendationText
     public static Statement LimitNotJudged(InsideLimit limit)
     {
         ArgumentNullException.ThrowIfNull(limit);
-        var idle = limit.MachineIdleShare is { } share ? Statement.Of($" (as little as {Piece.Fixed(100 * share, "0")}% of its core time idle in their regions)") : Statement.Plain(string.Empty);
+        var idle = limit.MachineIdleShare is { } share
+            ? Statement.Of($" (as little as {Piece.Fixed(100 * share, "0")}% of its core time idle in their regions)")
+                : Statement.Plain(string.Empty);
         return Statement.Of($"A limit inside the items could not be judged: {Piece.Count(limit.Witnesses.Count)} variants with far more items in flight than {V(limit.Best)} were no faster, but other work kept the machine's cores busy{idle}, so the CPU cannot be ruled out.");
     }
 
@@ -162,16 +167,20 @@ internal static class RecommendationText
 
     private static string NotJudgedWhy(IReadOnlyList<GapLimit> limits) =>
         limits.Any(l => l is GapLimit.CallerSideCpu or GapLimit.StartUp)
-            ? limits.Any(l => l is GapLimit.LockHeld) ? "the scenario does not time its items' calls, and the runtime's events were not read" : "the scenario does not time its items' calls"
+            ? limits.Any(l => l is GapLimit.LockHeld) ? "the scenario does not time its items' calls, and the runtime's events were not read"
+                : "the scenario does not time its items' calls"
             : "the runtime's events were not read";
 
     // What was measured for one limit, in a clause.
     private static Statement What(GapPart part) => part.Limit switch
     {
-        GapLimit.CallerSideCpu => Statement.Of($"the calling thread spent {Piece.Ms(part.Ms)} ms inside the items it started, before each call returned (their work before the first await), one item after another on one core"),
+        GapLimit.CallerSideCpu
+            => Statement.Of($"the calling thread spent {Piece.Ms(part.Ms)} ms inside the items it started, before each call returned (their work before the first await), one item after another on one core"),
         GapLimit.StartUp => Statement.Of($"the first item was called {Piece.Ms(part.Ms)} ms after the handover"),
-        GapLimit.PoolThreadsBlocked => Statement.Of($"the pool raised its target {Count(part.Count)} times, mostly because its threads blocked on tasks, the last {Piece.Ms(part.Ms)} ms into the run"),
-        GapLimit.SlowInjection => Statement.Of($"the pool added threads at the starvation monitor's pace while work waited, {Count(part.Count)} times, the last {Piece.Ms(part.Ms)} ms into the run"),
+        GapLimit.PoolThreadsBlocked
+            => Statement.Of($"the pool raised its target {Count(part.Count)} times, mostly because its threads blocked on tasks, the last {Piece.Ms(part.Ms)} ms into the run"),
+        GapLimit.SlowInjection
+            => Statement.Of($"the pool added threads at the starvation monitor's pace while work waited, {Count(part.Count)} times, the last {Piece.Ms(part.Ms)} ms into the run"),
         GapLimit.LockHeld => Statement.Of($"threads waited {Piece.Ms(part.Ms)} ms for locks in {Count(part.Count)} contentions, summed over threads"),
         GapLimit.GcPause => Statement.Of($"the runtime paused {Piece.Ms(part.Ms)} ms for {Count(part.Count)} collections"),
         _ => Statement.Plain("nothing"),
@@ -191,7 +200,8 @@ internal static class RecommendationText
             UseBecause.Fastest => r.AsFast > 1
                 ? Statement.Of($"{V(r.Use)} is the fastest, at {Piece.Ms(r.FastestMs)} ms, and no variant as fast uses fewer threads ({Count(r.UseThreads)}).")
                 : Statement.Of($"{V(r.Use)} is the fastest, at {Piece.Ms(r.FastestMs)} ms."),
-            _ => Statement.Of($"{V(r.Use)} is as fast as {V(r.Fastest)} within the statistics ({Range(r.UseInterval)} ms against {Range(r.FastestInterval)} ms) on {Count(r.UseThreads)} threads against {Count(r.FastestThreads)}{(r.UseCpuMs is { } cpu && r.FastestCpuMs is { } fastestCpu ? Statement.Of($", and {Piece.Ms(cpu)} ms of CPU against {Piece.Ms(fastestCpu)}.") : Statement.Plain("."))}"),
+            _
+                => Statement.Of($"{V(r.Use)} is as fast as {V(r.Fastest)} within the statistics ({Range(r.UseInterval)} ms against {Range(r.FastestInterval)} ms) on {Count(r.UseThreads)} threads against {Count(r.FastestThreads)}{(r.UseCpuMs is { } cpu && r.FastestCpuMs is { } fastestCpu ? Statement.Of($", and {Piece.Ms(cpu)} ms of CPU against {Piece.Ms(fastestCpu)}.") : Statement.Plain("."))}"),
         };
     }
 
@@ -204,22 +214,31 @@ internal static class RecommendationText
         var fastest = V(recommendation.Fastest);
         return reason switch
         {
-            TrialsFailed f => Statement.Of($"{Piece.Count(f.Failed)} of {Piece.Count(f.Trials)} trials {(f.TimedOut ? "timed out" : "failed")}: {f.FirstError.TrimEnd('.')}"),
+            TrialsFailed f
+                => Statement.Of($"{Piece.Count(f.Failed)} of {Piece.Count(f.Trials)} trials {(f.TimedOut ? "timed out" : "failed")}: {f.FirstError.TrimEnd('.')}"),
             NoOkTrial => Statement.Plain("no trial was ok"),
             WrongResults w => w.Metrics.Count == 0
                 ? Statement.Plain("wrong results")
                 : Statement.Of($"wrong results: {Statement.Join(", ", w.Metrics.Select(m => Wrong(scenario, m.Key, m.Value)))}"),
-            BlocksPoolThreads b => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}{At(b)}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}{RanOfAllowed(b.InFlight)}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
-            CouldNotStart n => Statement.Of($"its work could not start: it {RanAtOnce(n.InFlight)} though it allows {Piece.Count(n.InFlight.Allowed ?? 0)}; {StartCause(n)}: {Times(n.Ratio)} the time of {fastest}"),
-            CpuBound c => Statement.Of($"its own CPU held it: {Piece.Fixed(c.Cores, "0.00")} of {Piece.Count(c.ProcessorCount)} cores busy on {Piece.Ms(c.CpuMs)} ms of CPU, {Times(c.CpuMs / c.FastestCpuMs)} the {Piece.Ms(c.FastestCpuMs)} ms {fastest} spent: {Times(c.Ratio)} the time of {fastest}"),
-            OneCoreBusy c => Statement.Of($"its CPU ran on about one core: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy{(c.CallerMs is { } caller ? Statement.Of($"; {CallerRan(caller)}") : Statement.Plain(string.Empty))}"),
+            BlocksPoolThreads b
+                => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}{At(b)}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}{RanOfAllowed(b.InFlight)}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
+            CouldNotStart n
+                => Statement.Of($"its work could not start: it {RanAtOnce(n.InFlight)} though it allows {Piece.Count(n.InFlight.Allowed ?? 0)}; {StartCause(n)}: {Times(n.Ratio)} the time of {fastest}"),
+            CpuBound c
+                => Statement.Of($"its own CPU held it: {Piece.Fixed(c.Cores, "0.00")} of {Piece.Count(c.ProcessorCount)} cores busy on {Piece.Ms(c.CpuMs)} ms of CPU, {Times(c.CpuMs / c.FastestCpuMs)} the {Piece.Ms(c.FastestCpuMs)} ms {fastest} spent: {Times(c.Ratio)} the time of {fastest}"),
+            OneCoreBusy c
+                => Statement.Of($"its CPU ran on about one core: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy{(c.CallerMs is { } caller ? Statement.Of($"; {CallerRan(caller)}") : Statement.Plain(string.Empty))}"),
             ManyMoreThreads t => t.AsFast
                 ? Statement.Of($"as fast, but on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}")
                 : Statement.Of($"{Times(t.Ratio)} slower than {fastest}, and on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}"),
-            BlockedWithCoresIdle i => Statement.Of($"it blocks its threads in the waits: {Piece.Fixed(i.Cores, "0.00")} of {Piece.Count(i.ProcessorCount)} cores busy over {Piece.Ms(i.MedianMs)} ms, {Times(i.Ratio)} the time of {fastest}{(i.Degree is { } d && i.PoolThreads is { } p ? Statement.Of($"; it asked for {Piece.Fixed(d, "0")} at once and the pool had at most {Piece.Count(p)} threads") : Statement.Plain(string.Empty))}"),
-            HeldToItsDegree { InFlight: { } f } h => Statement.Of($"it ran {(h.Degree == 1 ? Statement.Plain("one item at a time") : Statement.Of($"{InFlight(f.Mean)} items at once on average"))}, all it allows ({Piece.Count(h.Degree)}){AtAllowed(f)}, where {fastest} ran {InFlight(h.FastestInFlight ?? 0)}: {Times(h.Ratio)} the time of {fastest}"),
-            HeldToItsDegree h => Statement.Of($"{Times(h.Ratio)} the time of {fastest} at a degree of {Piece.Fixed(h.Degree, "0")}; how many items it ran at once was not measured"),
-            MuchSlower s => Statement.Of($"{Times(s.Ratio)} slower than {fastest} ({Piece.Ms(s.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms), for reasons this run's figures do not explain"),
+            BlockedWithCoresIdle i
+                => Statement.Of($"it blocks its threads in the waits: {Piece.Fixed(i.Cores, "0.00")} of {Piece.Count(i.ProcessorCount)} cores busy over {Piece.Ms(i.MedianMs)} ms, {Times(i.Ratio)} the time of {fastest}{(i.Degree is { } d && i.PoolThreads is { } p ? Statement.Of($"; it asked for {Piece.Fixed(d, "0")} at once and the pool had at most {Piece.Count(p)} threads") : Statement.Plain(string.Empty))}"),
+            HeldToItsDegree { InFlight: { } f } h
+                => Statement.Of($"it ran {(h.Degree == 1 ? Statement.Plain("one item at a time") : Statement.Of($"{InFlight(f.Mean)} items at once on average"))}, all it allows ({Piece.Count(h.Degree)}){AtAllowed(f)}, where {fastest} ran {InFlight(h.FastestInFlight ?? 0)}: {Times(h.Ratio)} the time of {fastest}"),
+            HeldToItsDegree h
+                => Statement.Of($"{Times(h.Ratio)} the time of {fastest} at a degree of {Piece.Fixed(h.Degree, "0")}; how many items it ran at once was not measured"),
+            MuchSlower s
+                => Statement.Of($"{Times(s.Ratio)} slower than {fastest} ({Piece.Ms(s.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms), for reasons this run's figures do not explain"),
             _ => Statement.Plain(reason.GetType().Name),
         };
     }
@@ -229,12 +248,15 @@ internal static class RecommendationText
     {
         Results.StartCause.CallingThread => Statement.Of($"{CallerRan(n.CallerMs ?? 0)}, of the {Piece.Ms(n.MedianMs)} ms it took"),
         Results.StartCause.OneAtATime => Statement.Plain("never more than one at a time: each call ran its item to the end before the next began"),
-        Results.StartCause.PoolThreadsBlocked => Statement.Of($"its pool threads were blocked inside the items: at most {Count(n.PoolThreads)} pool threads and {Piece.Count(n.InFlight.Peak)} items in flight, with {Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy{Queued(n.QueuePeak)}{Added(n)}"),
-        _ => Statement.Of($"what held the rest back is not explained by what this run measured ({Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy, at most {Count(n.PoolThreads)} pool threads)"),
+        Results.StartCause.PoolThreadsBlocked
+            => Statement.Of($"its pool threads were blocked inside the items: at most {Count(n.PoolThreads)} pool threads and {Piece.Count(n.InFlight.Peak)} items in flight, with {Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy{Queued(n.QueuePeak)}{Added(n)}"),
+        _
+            => Statement.Of($"what held the rest back is not explained by what this run measured ({Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy, at most {Count(n.PoolThreads)} pool threads)"),
     };
 
     // The calling thread's time inside the items, as two reasons say it.
-    private static Statement CallerRan(double ms) => Statement.Of($"the calling thread ran {Piece.Ms(ms)} ms of the items' work itself, one item after another, before each call returned");
+    private static Statement CallerRan(double ms)
+        => Statement.Of($"the calling thread ran {Piece.Ms(ms)} ms of the items' work itself, one item after another, before each call returned");
 
     private static Statement Cores(double? cores) => cores is { } c ? Statement.Of($"{Piece.Fixed(c, "0.00")}") : Statement.Plain("?");
 
@@ -259,7 +281,8 @@ internal static class RecommendationText
         : Statement.Plain(string.Empty);
 
     // "ran 3.9 items at once on average (peak 5)".
-    private static Statement RanAtOnce(InFlightFigures f) => Statement.Of($"ran {InFlight(f.Mean)} items at once on average (peak {Piece.Count(f.Peak)})");
+    private static Statement RanAtOnce(InFlightFigures f)
+        => Statement.Of($"ran {InFlight(f.Mean)} items at once on average (peak {Piece.Count(f.Peak)})");
 
     // "; it ran 3.9 items at once on average (peak 5) of the 128 it allows": where measured.
     private static Statement RanOfAllowed(InFlightFigures? f) => f is null
@@ -275,7 +298,8 @@ internal static class RecommendationText
             return Statement.Plain(string.Empty);
         }
 
-        var share = b.AtShare is { } s and >= 0 and <= 1 ? Statement.Of($" ({Piece.Fixed(100 * s, "0")}% of the time not running)") : Statement.Plain(string.Empty);
+        var share = b.AtShare is { } s and >= 0 and <= 1 ? Statement.Of($" ({Piece.Fixed(100 * s, "0")}% of the time not running)")
+            : Statement.Plain(string.Empty);
         return Statement.Of($" at {RuntimeAccountText.Where(top)}{share}");
     }
 
@@ -299,10 +323,12 @@ internal static class RecommendationText
             ? Statement.Of($"{metric.DisplayName.ToLowerInvariant()} {new Number(metric.Write(value), value)} (should be 0)")
             : Statement.Of($"{Piece.Code(id)} {Piece.Fixed(value, "0.#")} (should be 0)");
 
-    private static Statement Range(Interval? interval) => interval is { } i ? Statement.Of($"{Piece.Ms(i.Low)}-{Piece.Ms(i.High)}") : Statement.Plain("?");
+    private static Statement Range(Interval? interval)
+        => interval is { } i ? Statement.Of($"{Piece.Ms(i.Low)}-{Piece.Ms(i.High)}") : Statement.Plain("?");
 
     // Close to 1, two decimals: a variant 1.04 times slower (not as fast, its interval apart) read as "1.0 times slower".
-    private static Statement Times(double ratio) => Statement.Of($"{(ratio < Analysis.Recommender.AsFastRatio ? Piece.Fixed(ratio, "0.00") : Piece.Multiple(ratio))} times");
+    private static Statement Times(double ratio)
+        => Statement.Of($"{(ratio < Analysis.Recommender.AsFastRatio ? Piece.Fixed(ratio, "0.00") : Piece.Multiple(ratio))} times");
 
     private static Inline Count(double? value) => value is { } v ? Piece.Count(v) : new Words("?");
 

@@ -34,7 +34,9 @@ internal sealed record RunSummary(string Scenario, string Fastest, string Use, s
             .ToList();
         return new RunSummary(
             scenario.Name,
-            ResultColumn.Best(scenario) is { } best ? best.Name + (Analysis.Recommender.LeftOut(recommendations, best.Name) ? " (other work: not judged)" : string.Empty) : "none succeeded",
+            ResultColumn.Best(scenario) is { } best
+                ? best.Name + (Analysis.Recommender.LeftOut(recommendations, best.Name) ? " (other work: not judged)" : string.Empty)
+                    : "none succeeded",
             use.Count > 0 ? string.Join(", ", use) : "none",
             string.Join(", ", efficiency),
             ClaimsText(scenario.Claims));
@@ -56,7 +58,8 @@ internal sealed record RunSummary(string Scenario, string Fastest, string Use, s
         }
 
         var not = judged.Where(c => !c.Holds).Select(c => c.Id).ToList();
-        var text = judged.Count == 0 ? string.Empty : $"{judged.Count(c => c.Holds)} of {judged.Count} hold{(not.Count == 0 ? string.Empty : $" (not: {string.Join(", ", not)})")}";
+        var text = judged.Count == 0 ? string.Empty
+            : $"{judged.Count(c => c.Holds)} of {judged.Count} hold{(not.Count == 0 ? string.Empty : $" (not: {string.Join(", ", not)})")}";
         return unjudged == 0 ? text : $"{text}{(text.Length > 0 ? "; " : string.Empty)}{unjudged} could not be judged";
     }
 

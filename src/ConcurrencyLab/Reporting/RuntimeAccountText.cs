@@ -28,7 +28,8 @@ internal static class RuntimeAccountText
             return null;
         }
 
-        var service = account.Service is { } s ? Statement.Of($"; in the {account.ServiceName} service, {Parts(s, account.WallMs, service: true)}") : Statement.Plain(string.Empty);
+        var service = account.Service is { } s ? Statement.Of($"; in the {account.ServiceName} service, {Parts(s, account.WallMs, service: true)}")
+            : Statement.Plain(string.Empty);
         return Statement.Of($"{Piece.Variant(variant.Name)} ({Piece.Ms(account.WallMs)} ms): {Parts(account.Process, account.WallMs)}{service}.");
     }
 
@@ -45,15 +46,19 @@ internal static class RuntimeAccountText
         var parts = new List<Statement>();
         var pool = (start, peak, end) switch
         {
-            ({ } from, { } top, { } to) when account.PeakStandsOut => Statement.Of($"the pool's thread target rose from {Piece.Count(from)} to {Piece.Count(top)} ({Piece.Count(to)} at the end)"),
+            ({ } from, { } top, { } to) when account.PeakStandsOut
+                => Statement.Of($"the pool's thread target rose from {Piece.Count(from)} to {Piece.Count(top)} ({Piece.Count(to)} at the end)"),
             ({ } from, _, { } to) when from != to => Statement.Of($"the pool's thread target went from {Piece.Count(from)} to {Piece.Count(to)}"),
-            _ => end is { } stayed ? Statement.Of($"the pool's thread target stayed at {Piece.Count(stayed)}") : Statement.Plain("the pool's thread target stayed at its start"),
+            _
+                => end is { } stayed ? Statement.Of($"the pool's thread target stayed at {Piece.Count(stayed)}")
+                    : Statement.Plain("the pool's thread target stayed at its start"),
         };
 
         // Raises of the target, by reason, and hill climbing's moves: only those there were, so a calm pool's
         // sentence is its target alone.
         var perSecond = seconds > 0 ? starvation / seconds : 0;
-        var rate = starvation > 0 && seconds > 0 ? Statement.Of($", about {Piece.Fixed(perSecond, perSecond >= 10 ? "0" : "0.#")} a second") : Statement.Plain(string.Empty);
+        var rate = starvation > 0 && seconds > 0 ? Statement.Of($", about {Piece.Fixed(perSecond, perSecond >= 10 ? "0" : "0.#")} a second")
+            : Statement.Plain(string.Empty);
         var moves = new List<Statement>();
         if (starvation > 0)
         {

@@ -71,7 +71,8 @@ internal static class ScenarioReport
         // What was run, and against what: the parameters and bounds for the files; the ideal for all.
         var setting = new List<Statement>
         {
-            Statement.Join(", ", scenario.Parameters.Select(p => Statement.Of($"{Piece.Code($"{p.Key}={p.Value}")}"))) is { Inlines.Count: > 0 } parameters
+            Statement.Join(", ",
+                scenario.Parameters.Select(p => Statement.Of($"{Piece.Code($"{p.Key}={p.Value}")}"))) is { Inlines.Count: > 0 } parameters
                 ? Statement.Of($"Parameters: {parameters}.")
                 : Statement.Plain("Parameters: none."),
         };
@@ -90,7 +91,8 @@ internal static class ScenarioReport
         var recommendations = Analysis.Recommender.Of(scenario, processorCount);
         if (ResultColumn.Best(scenario) is { Summary: { } summary } best)
         {
-            var efficiency = summary.ShownEfficiency is { } e ? Statement.Of($", efficiency {Piece.Fixed(e, "0.00")} against the ideal") : Statement.Plain(string.Empty);
+            var efficiency = summary.ShownEfficiency is { } e ? Statement.Of($", efficiency {Piece.Fixed(e, "0.00")} against the ideal")
+                : Statement.Plain(string.Empty);
             // The fastest measured, as the table shows it; said so when its work was not the run's.
             var unlike = Analysis.Recommender.LeftOut(recommendations, best.Name)
                 ? Statement.Plain(", but it ran other work than the run describes, and the answer below leaves it out")
@@ -136,12 +138,15 @@ internal static class ScenarioReport
         var accounts = RuntimeAccountText.Describe(scenario);
         if (accounts.Count > 0)
         {
-            blocks.Add(new BulletList("runtime", Statement.Plain("What the runtime reported (each variant's median trial):"), accounts, Audience.Full));
+            blocks.Add(new BulletList("runtime", Statement.Plain("What the runtime reported (each variant's median trial):"),
+                accounts, Audience.Full));
             blocks.Add(new RuntimeTable(scenario));
         }
 
         var notes = scenario.Notes.Select(n => Statement.Of(Tone.Note, $"Note: {n}"))
-            .Concat(scenario.Variants.Where(v => v.Stop is not null).Select(v => Statement.Join(string.Empty, [Statement.Plain("Note: "), EarlyStopText.Describe(v.Name, v.Stop!)]) with { Tone = Tone.Note }))
+            .Concat(scenario.Variants.Where(v => v.Stop is not null)
+                .Select(v => Statement.Join(string.Empty,
+                    [Statement.Plain("Note: "), EarlyStopText.Describe(v.Name, v.Stop!)]) with { Tone = Tone.Note }))
             .Concat(scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null)
                 .Select(t => Statement.Of(Tone.Failure, $"{Piece.Variant(v.Name)} trial {t.Repeat + 1}: {t.Status.ToText()}, {t.Error}"))))
             .ToList();
@@ -157,7 +162,8 @@ internal static class ScenarioReport
     // The ideal at each size after the first: ": 40 ms at 40, 60 ms at 80".
     private static Statement GrownIdeals(GrowthResult growth)
     {
-        var rest = growth.Sizes.Select((size, i) => (size, Ms: i < growth.IdealsMs.Count ? growth.IdealsMs[i] : 0)).Skip(1).Where(p => p.Ms > 0).ToList();
+        var rest = growth.Sizes.Select((size, i) => (size, Ms: i < growth.IdealsMs.Count ? growth.IdealsMs[i] : 0)).Skip(1).Where(p => p.Ms > 0)
+            .ToList();
         return rest.Count == 0
             ? Statement.Plain(string.Empty)
             : Statement.Of($": {Statement.Join(", ", rest.Select(p => Statement.Of($"{Piece.Fixed(p.Ms, "0.##")} ms at {Piece.Count(p.size)}")))}");

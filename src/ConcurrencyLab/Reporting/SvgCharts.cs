@@ -374,7 +374,8 @@ internal static class SvgCharts
     private static int LegendHeight(int entries) => 50 + ((entries + 2) / 3 * 18);
 
     /// <summary>Horizontal grid lines with their values at the left, at round ticks up to <paramref name="max"/>.</summary>
-    private static void Grid(StringBuilder svg, int left, int plotWidth, double max, Func<double, double> y) => Grid(svg, left, plotWidth, Ticks(max), y);
+    private static void Grid(StringBuilder svg, int left, int plotWidth, double max, Func<double, double> y)
+        => Grid(svg, left, plotWidth, Ticks(max), y);
 
     /// <summary>Horizontal grid lines with their values at the left, at <paramref name="ticks"/>.</summary>
     private static void Grid(StringBuilder svg, int left, int plotWidth, IEnumerable<double> ticks, Func<double, double> y)

@@ -38,7 +38,8 @@ public sealed record ProcessAccount
     public int? PoolTargetEnd { get; init; }
 
     /// <summary>Whether the target rose above both its start and its end, so a report names the peak too.</summary>
-    internal bool PeakStandsOut => PoolTargetStart is { } start && PoolTargetPeak is { } peak && PoolTargetEnd is { } end && peak > start && peak > end;
+    internal bool PeakStandsOut
+        => PoolTargetStart is { } start && PoolTargetPeak is { } peak && PoolTargetEnd is { } end && peak > start && peak > end;
 
     /// <summary>Raises of the target because queued work waited with no thread free.</summary>
     public int StarvationRaises { get; init; }
@@ -67,7 +68,8 @@ public sealed record ProcessAccount
 
     /// <summary>The work's time blocked: lock contentions and the waits of threads other than the caller (all waits
     /// where they were not told apart); null when not collected.</summary>
-    internal double? WorkBlockedMs => LockContentions is null && Waits is null ? null : (LockContentions?.TotalMs ?? 0) + ((WorkWaits ?? Waits)?.TotalMs ?? 0);
+    internal double? WorkBlockedMs
+        => LockContentions is null && Waits is null ? null : (LockContentions?.TotalMs ?? 0) + ((WorkWaits ?? Waits)?.TotalMs ?? 0);
 
     /// <summary>The GC's pauses; null when not collected.</summary>
     public BlockedTime? GcPauses { get; init; }

@@ -13,7 +13,8 @@ public static class ResultsFile
 {
     // A null where the model has none (say "variants": null) is refused here, not met later as a crash; a reason to
     // avoid is read by its "kind" wherever in its object a hand or another tool put it.
-    private static readonly JsonSerializerOptions Strict = new(LabJson.Options) { RespectNullableAnnotations = true, AllowOutOfOrderMetadataProperties = true };
+    private static readonly JsonSerializerOptions Strict = new(LabJson.Options) { RespectNullableAnnotations = true,
+        AllowOutOfOrderMetadataProperties = true };
 
     /// <summary>Reads <paramref name="path"/>; throws <see cref="ResultsFileException"/> with a one-line reason when it cannot.</summary>
     public static RunResult Read(string path) => Read(path, out _);
@@ -237,8 +238,10 @@ public static class ResultsFile
     private static string? Disordered(VariantSummary summary)
     {
         return Unwritable(summary.MedianWallMs, summary.MinWallMs, summary.MaxWallMs, summary.CiLowMs, summary.CiHighMs) is { } time ? time
-            : summary.CiLowMs > summary.CiHighMs ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"an interval whose low end ({summary.CiLowMs:R}) is above its high end ({summary.CiHighMs:R})")
-            : summary.MinWallMs > summary.MaxWallMs ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"a fastest trial ({summary.MinWallMs:R}) slower than its slowest ({summary.MaxWallMs:R})")
+            : summary.CiLowMs > summary.CiHighMs
+                ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"an interval whose low end ({summary.CiLowMs:R}) is above its high end ({summary.CiHighMs:R})")
+            : summary.MinWallMs > summary.MaxWallMs
+                ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"a fastest trial ({summary.MinWallMs:R}) slower than its slowest ({summary.MaxWallMs:R})")
             : summary.Efficiency is { } e && (!double.IsFinite(e) || e < 0) ? "an efficiency that is negative or not finite"
             : null;
     }
@@ -263,7 +266,8 @@ public static class ResultsFile
     {
         return Unwritable(stop.MedianMs, stop.CiLowMs, stop.CiHighMs, stop.FastestCiHighMs ?? 0) is { } time ? time
             : stop.CiLowMs > stop.MedianMs || stop.MedianMs > stop.CiHighMs ? "a median outside its interval"
-            : stop.Trials < 1 || stop.Trials > stop.Planned || stop.Planned > MaxTrials ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{stop.Trials} trials of {stop.Planned}, which no run stops at")
+            : stop.Trials < 1 || stop.Trials > stop.Planned || stop.Planned > MaxTrials
+                ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{stop.Trials} trials of {stop.Planned}, which no run stops at")
             : stop.Ratio is { } ratio && (stop.Reason != EarlyStopReason.OutOfContention || !double.IsFinite(ratio) || ratio < 1 || ratio > 100
                 || (stop.FastestCiHighMs is { } high && stop.CiLowMs < ratio * high)) ? "a multiple no stop out of contention was made at"
             : null;
@@ -293,7 +297,12 @@ public static class ResultsFile
     // A scenario's lists, its expectations, its answer, its least item times, growth and load, and each variant.
     private static string? InScenario(ScenarioResult scenario, string at)
     {
-        if ((Null(scenario.Variants, $"{at}.variants") ?? Null(scenario.Claims, $"{at}.claims") ?? Null(scenario.Metrics, $"{at}.metrics") ?? Null(scenario.Notes, $"{at}.notes") ?? Null(scenario.Recommendations ?? [], $"{at}.recommendations") ?? Null(scenario.Expectations ?? [], $"{at}.expectations")) is { } found)
+        if ((Null(scenario.Variants, $"{at}.variants")
+            ?? Null(scenario.Claims, $"{at}.claims")
+                ?? Null(scenario.Metrics, $"{at}.metrics")
+                    ?? Null(scenario.Notes, $"{at}.notes")
+                        ?? Null(scenario.Recommendations ?? [], $"{at}.recommendations")
+                            ?? Null(scenario.Expectations ?? [], $"{at}.expectations")) is { } found)
         {
             return found;
         }
@@ -315,7 +324,8 @@ public static class ResultsFile
             }
         }
 
-        if (scenario.ItemTimes is { } least && (least.Items < 1 || least.Timings < 0 || least.Variants < 0 || Unwritable(least.MeanMs, least.LongestMs) is not null))
+        if (scenario.ItemTimes is { } least
+            && (least.Items < 1 || least.Timings < 0 || least.Variants < 0 || Unwritable(least.MeanMs, least.LongestMs) is not null))
         {
             return $"{at}.itemTimes holds what no run writes: no items, a negative count, or a time negative or not finite";
         }
@@ -357,12 +367,14 @@ public static class ResultsFile
         for (var n = 0; n < (recommendation.NotJudged?.Count ?? 0); n++)
         {
             var unlike = recommendation.NotJudged![n];
-            if (!(unlike.Expected > 0 && double.IsFinite(unlike.Expected)) || !(unlike.Measured >= 0 && double.IsFinite(unlike.Measured)) || unlike.Tolerance is not (> 0 and < 1))
+            if (!(unlike.Expected > 0 && double.IsFinite(unlike.Expected)) || !(unlike.Measured >= 0 && double.IsFinite(unlike.Measured))
+                || unlike.Tolerance is not (> 0 and < 1))
             {
                 return $"{at}.notJudged[{n}] holds a figure no run writes: an expected value not above 0, a measured one below 0, one not finite, or a tolerance not between 0 and 1";
             }
 
-            if (!scenario.Variants.Any(v => v.Name == unlike.Variant) || unlike.Variant == recommendation.Use || recommendation.Avoid.Any(a => a.Variant == unlike.Variant))
+            if (!scenario.Variants.Any(v => v.Name == unlike.Variant) || unlike.Variant == recommendation.Use
+                || recommendation.Avoid.Any(a => a.Variant == unlike.Variant))
             {
                 return $"{at}.notJudged[{n}] holds a variant the scenario did not run, or one the answer also weighs";
             }
@@ -384,7 +396,8 @@ public static class ResultsFile
             }
 
             if (limit.Witnesses.Count == 0 || limit.Slots < 1 || limit.Items < 1 || !(limit.AtOnce > 0) || limit.MachineIdleShare is < 0 or > 1
-                || Unwritable([limit.AtOnce, limit.ItemLeastMs, limit.BestPerSecond, limit.BoundMs, limit.LockContentions, limit.Cores, .. limit.Witnesses.SelectMany(w => new[] { w.InFlight, w.PerSecond, w.Stretch })]) is not null)
+                || Unwritable([limit.AtOnce, limit.ItemLeastMs, limit.BestPerSecond, limit.BoundMs, limit.LockContentions, limit.Cores,
+                    .. limit.Witnesses.SelectMany(w => new[] { w.InFlight, w.PerSecond, w.Stretch })]) is not null)
             {
                 return $"{where} holds what no run writes: no witness, a count below 1, or a figure negative or not finite";
             }
@@ -393,7 +406,8 @@ public static class ResultsFile
         // The machine's share is said in a sentence: core times as the lab reads them. Others' time may dip a
         // tick or two below 0, so it is held to its size only.
         if (recommendation.Gap?.Machine is { } machine
-            && (Unwritable(machine.CoreMs, machine.ProcessCpuMs, machine.IdleMs, machine.StealMs, Math.Abs(machine.OthersMs)) ?? (machine.OthersMs < -machine.CoreMs ? "others' time below minus the core time" : null)) is { } share)
+            && (Unwritable(machine.CoreMs, machine.ProcessCpuMs, machine.IdleMs, machine.StealMs, Math.Abs(machine.OthersMs))
+                ?? (machine.OthersMs < -machine.CoreMs ? "others' time below minus the core time" : null)) is { } share)
         {
             return $"{at}.gap.machine holds {share}";
         }
@@ -425,7 +439,8 @@ public static class ResultsFile
         for (var t = 0; t < variant.Trials.Count; t++)
         {
             var where = $"{at}.trials[{t}]";
-            if ((InAccount(variant.Trials[t].Runtime, $"{where}.runtime") ?? InAccount(variant.Trials[t].Service?.Runtime, $"{where}.service.runtime")) is { } inTrial)
+            if ((InAccount(variant.Trials[t].Runtime, $"{where}.runtime")
+                ?? InAccount(variant.Trials[t].Service?.Runtime, $"{where}.service.runtime")) is { } inTrial)
             {
                 return inTrial;
             }
@@ -483,7 +498,9 @@ public static class ResultsFile
             var at = $"{where}.variants[{v}]";
             var each = load.Variants[v];
             // A null in saturation.perRepeat is a repeat in which no rate kept up: a finding, not a hole.
-            if ((Null(each.Steps, $"{at}.steps") ?? Null(each.Notes, $"{at}.notes") ?? (each.Saturation is { PerRepeat: null } ? $"{at}.saturation.perRepeat" : null)) is { } inVariant)
+            if ((Null(each.Steps, $"{at}.steps")
+                ?? Null(each.Notes, $"{at}.notes")
+                    ?? (each.Saturation is { PerRepeat: null } ? $"{at}.saturation.perRepeat" : null)) is { } inVariant)
             {
                 return inVariant;
             }
@@ -491,7 +508,8 @@ public static class ResultsFile
             for (var i = 0; i < each.Steps.Count; i++)
             {
                 var step = each.Steps[i];
-                var figures = new double?[] { step.StartMs, step.WallMs, step.SentPerSecond, step.CompletedPerSecond, step.GeneratorCpuMs, step.ServiceCpuMs, step.Planned, step.Sent, step.Completed, step.TimedOut, step.Late };
+                var figures = new double?[] { step.StartMs, step.WallMs, step.SentPerSecond, step.CompletedPerSecond, step.GeneratorCpuMs,
+                    step.ServiceCpuMs, step.Planned, step.Sent, step.Completed, step.TimedOut, step.Late };
                 if (step.Failed is null || InAccount(step.Runtime, $"{at}.steps[{i}].runtime") is { } inAccount)
                 {
                     return step.Failed is null ? $"{at}.steps[{i}].failed" : InAccount(step.Runtime, $"{at}.steps[{i}].runtime");
@@ -512,14 +530,17 @@ public static class ResultsFile
     {
         null => null,
         { Timeline: null } => "no timeline",
-        _ when inFlight.Timeline.Count > Measurement.ItemsInFlight.Bins => $"{inFlight.Timeline.Count} spans, more than {Measurement.ItemsInFlight.Bins}",
-        _ when !(inFlight.Mean is >= 0 and < 1e9) || inFlight.Peak < 0 || inFlight.Allowed < 0 || inFlight.AtAllowedShare is { } share && !(share is >= 0 and <= 1)
+        _ when inFlight.Timeline.Count > Measurement.ItemsInFlight.Bins
+            => $"{inFlight.Timeline.Count} spans, more than {Measurement.ItemsInFlight.Bins}",
+        _ when !(inFlight.Mean is >= 0 and < 1e9) || inFlight.Peak < 0 || inFlight.Allowed < 0
+            || inFlight.AtAllowedShare is { } share && !(share is >= 0 and <= 1)
             || !(inFlight.BinMs is >= 0 and < 1e9) || inFlight.Timeline.Any(n => !(n is >= 0 and < 1e9)) => "a count or share out of its range",
         _ => null,
     };
 
     private static string? InAccount(Measurement.RuntimeAccount? account, string where) =>
-        account is null ? null : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites")
+        account is null ? null
+            : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites")
             ?? Null(account.Threads?.Timeline ?? [], $"{where}.threads.timeline");
 
     private static string? Null<T>(IReadOnlyList<T> list, string where)
@@ -570,9 +591,11 @@ public static class ResultsFile
         {
             FileKind.Missing => $"cannot read {path}: there is no such file",
             FileKind.Directory => $"{path} is a folder; give the results.json in it",
-            FileKind.Device or FileKind.Pipe or FileKind.Socket => $"{path} is not a conclab results file: it is a {facts.Kind.ToString().ToLowerInvariant()}, not a regular file",
+            FileKind.Device or FileKind.Pipe or FileKind.Socket
+                => $"{path} is not a conclab results file: it is a {facts.Kind.ToString().ToLowerInvariant()}, not a regular file",
             _ when facts.Size == 0 => $"{path} is not a conclab results file: it is empty, or not a regular file",
-            _ when facts.Size > MaxBytes => $"{path} is not a conclab results file: it holds {facts.Size / (1 << 20)} MiB, more than the {MaxBytes >> 20} MiB any run writes",
+            _ when facts.Size > MaxBytes
+                => $"{path} is not a conclab results file: it holds {facts.Size / (1 << 20)} MiB, more than the {MaxBytes >> 20} MiB any run writes",
             _ => null,
         };
     }

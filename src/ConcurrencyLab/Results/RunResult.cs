@@ -427,7 +427,9 @@ internal static class VariantValues
 {
     /// <summary>The value of parameter <paramref name="name"/> as a whole number; null when absent or not a number.</summary>
     public static int? WholeNumber(IReadOnlyDictionary<string, string> parameters, string name) =>
-        parameters.TryGetValue(name, out var text) && int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value) ? value : null;
+        parameters.TryGetValue(name, out var text)
+            && int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value) ? value
+                : null;
 
     /// <summary>
     /// The work a variant runs, as its values of <paramref name="workParameters"/> (<c>requests=100 delay=10</c>; "-" for

@@ -47,7 +47,8 @@ internal static class SchemaOne
             // A flagged check that was no column: shown only as a flag, as before.
             foreach (var id in flagged.Order(StringComparer.Ordinal))
             {
-                metrics.Add(new JsonObject { ["id"] = id, ["displayName"] = id, ["direction"] = "lowerIsBetter", ["format"] = "count", ["flagsWhenNotZero"] = true });
+                metrics.Add(new JsonObject { ["id"] = id, ["displayName"] = id, ["direction"] = "lowerIsBetter", ["format"] = "count",
+                    ["flagsWhenNotZero"] = true });
             }
 
             scenario.Remove("reportedChecks");
@@ -63,7 +64,8 @@ internal static class SchemaOne
                 // The medians are taken again from the trials (see RunResult's reader), so none are carried over.
                 if (variant["summary"] is JsonObject summary)
                 {
-                    foreach (var field in summary.Select(p => p.Key).Where(k => k.StartsWith("median", StringComparison.Ordinal) && k != "medianWallMs").ToList())
+                    foreach (var field in summary.Select(p => p.Key)
+                        .Where(k => k.StartsWith("median", StringComparison.Ordinal) && k != "medianWallMs").ToList())
                     {
                         summary.Remove(field);
                     }
@@ -75,7 +77,8 @@ internal static class SchemaOne
     }
 
     /// <summary>Whether <paramref name="root"/> is a version 1 file (which had no schema version before it was written as 1).</summary>
-    public static bool Is(JsonObject root) => root["schemaVersion"] is not JsonValue version || (version.TryGetValue<int>(out var number) && number == 1);
+    public static bool Is(JsonObject root)
+        => root["schemaVersion"] is not JsonValue version || (version.TryGetValue<int>(out var number) && number == 1);
 
     /// <summary>Gives every variant of <paramref name="run"/> with a summary the medians version 2 keeps.</summary>
     public static RunResult WithMedians(RunResult run) => run with
@@ -88,7 +91,8 @@ internal static class SchemaOne
                 [
                     .. s.Variants.Select(v => v.Summary is null ? v : v with
                     {
-                        Summary = v.Summary with { Medians = VariantSummary.MediansOf([.. v.Trials.Where(t => t.Status == TrialStatus.Ok)], s.Metrics) },
+                        Summary = v.Summary with { Medians = VariantSummary.MediansOf([.. v.Trials.Where(t => t.Status == TrialStatus.Ok)],
+                            s.Metrics) },
                     }),
                 ],
             }),
@@ -169,5 +173,6 @@ internal static class SchemaOne
 
     private static IEnumerable<JsonObject> Objects(JsonNode? array) => (array as JsonArray ?? []).OfType<JsonObject>();
 
-    private static double? Number(JsonObject values, string id) => values[id] is JsonValue value && value.TryGetValue<double>(out var number) ? number : null;
+    private static double? Number(JsonObject values, string id)
+        => values[id] is JsonValue value && value.TryGetValue<double>(out var number) ? number : null;
 }

@@ -51,7 +51,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         // A scenario with services gets a second port, for the one service its trial observes.
         await using var events = RuntimeEventSession.Listen(_events, out var eventsNote);
         await using var serviceEvents = launch.Scenario.Services.Count > 0 ? RuntimeEventSession.Listen(_events, out _) : null;
-        var trial = new Trial(launch, launch.Request with { ServiceEventPort = serviceEvents?.Port }, new Account(_events, events, serviceEvents, eventsNote));
+        var trial = new Trial(launch, launch.Request with { ServiceEventPort = serviceEvents?.Port },
+            new Account(_events, events, serviceEvents, eventsNote));
         var info = StartInfo(trial);
         using var process = new Process { StartInfo = info };
 
@@ -71,7 +72,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             {
                 return trial.Failed($"could not start the trial process '{info.FileName}': {ex.Message}") with
                 {
-                    Runtime = events is null ? null : new RuntimeAccount { Events = _events, Complete = false, Note = "the trial's process never started" },
+                    Runtime = events is null ? null
+                        : new RuntimeAccount { Events = _events, Complete = false, Note = "the trial's process never started" },
                 };
             }
 
@@ -103,7 +105,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             trial.ResultPath,
         ], redirectInput: trial.Launch.Before is not null);
         RunJournal.Current?.Join(info);
-        foreach (var (name, value) in _environment.Select(e => (e.Key, e.Value)).Concat(RuntimeSettings.Environment(trial.Request.Variant.Parameters)))
+        foreach (var (name, value) in _environment.Select(e => (e.Key, e.Value))
+            .Concat(RuntimeSettings.Environment(trial.Request.Variant.Parameters)))
         {
             info.Environment[name] = value;
         }
@@ -156,7 +159,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             var tail = trial.Output.LastError();
             return await trial.Account.AddAsync(
                 trial.Failed($"the trial process exited with code {process.ExitCode}{(tail.Length > 0 ? ": " + tail : string.Empty)}"),
-                "the trial's process failed; its region's bounds are unknown, so the account covers what arrived of the process's whole life").ConfigureAwait(false);
+                "the trial's process failed; its region's bounds are unknown, so the account covers what arrived of the process's whole life")
+                    .ConfigureAwait(false);
         }
 
         var result = await trial.ReadResultAsync().ConfigureAwait(false);
@@ -164,7 +168,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
             ? trial.Failed("the trial process wrote an empty result")
             : await trial.Account.AddAsync(
                 result with { Repeat = trial.Request.Repeat },
-                result.Status == TrialStatus.Timeout ? "the trial timed out: the account runs from the region's start to the last event that arrived" : null).ConfigureAwait(false);
+                result.Status == TrialStatus.Timeout
+                    ? "the trial timed out: the account runs from the region's start to the last event that arrived" : null).ConfigureAwait(false);
     }
 
     // A process stopped at its deadline, or with the run: what it wrote before is kept; otherwise a timeout.
@@ -188,7 +193,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
                 TrialStatus.Timeout,
                 $"killed after {TrialWatch.Seconds(limit)} s: its process outlived the trial timeout of {TrialWatch.Seconds(timeout)} s, its start-up allowance of {TrialWatch.Seconds(RunOptions.TrialStartUpAllowance)} s and {TrialWatch.Seconds(KillGrace)} s besides",
                 isolated: true) with { Repeat = trial.Request.Repeat },
-            "the trial's process was killed; its region's bounds are unknown, so the account covers what arrived of the process's whole life").ConfigureAwait(false);
+            "the trial's process was killed; its region's bounds are unknown, so the account covers what arrived of the process's whole life")
+                .ConfigureAwait(false);
     }
 
     // One trial in a child process: what it was launched with, where it writes its result, what it said on its
@@ -208,7 +214,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         public TrialResult Failed(string error) => TrialResult.Unmeasured(TrialStatus.Failed, error, isolated: true) with { Repeat = Request.Repeat };
 
         // The file is complete once it exists (the child renames it into place); read even as the run is cancelled.
-        public async Task<TrialResult?> ReadResultAsync() => TrialJson.ReadResult(await File.ReadAllTextAsync(ResultPath, CancellationToken.None).ConfigureAwait(false));
+        public async Task<TrialResult?> ReadResultAsync()
+            => TrialJson.ReadResult(await File.ReadAllTextAsync(ResultPath, CancellationToken.None).ConfigureAwait(false));
     }
 
     // What a trial's process says on its standard error, read on the pipe's thread: the services it started (by id
@@ -299,19 +306,22 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         {
             if (events is null)
             {
-                return eventsNote is null ? result.WithoutPlumbing() : result.WithoutPlumbing() with { Runtime = new RuntimeAccount { Events = level, Complete = false, Note = eventsNote } };
+                return eventsNote is null ? result.WithoutPlumbing()
+                    : result.WithoutPlumbing() with { Runtime = new RuntimeAccount { Events = level, Complete = false, Note = eventsNote } };
             }
 
             var region = result.Region;
             var complete = incomplete is null && region?.End is not null;
-            var account = await events.AccountAsync(region?.Start, region?.End, complete, incomplete, region?.LabThreads, region?.Caller).ConfigureAwait(false);
+            var account = await events.AccountAsync(region?.Start, region?.End, complete, incomplete, region?.LabThreads, region?.Caller)
+                .ConfigureAwait(false);
 
             // A trial that timed out brought no service measurements, but the service's runtime still told its
             // side of the region, which is often the point: kept under a plain name.
             var service = result.Service ?? (serviceEvents is { Attached: true } ? new ServiceMeasurements { Name = "observed" } : null);
             if (service is not null && serviceEvents is not null)
             {
-                var serviceAccount = await serviceEvents.AccountAsync(region?.Start, region?.End, complete, incomplete, service.LabThreads).ConfigureAwait(false);
+                var serviceAccount = await serviceEvents.AccountAsync(region?.Start, region?.End, complete, incomplete, service.LabThreads)
+                    .ConfigureAwait(false);
                 service = service with { Runtime = serviceAccount, Metrics = WithAccount(service.Metrics, serviceAccount) };
             }
 

@@ -77,12 +77,14 @@ internal static class DegreeSearch
             && int.TryParse(set, System.Globalization.NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n >= 1 ? n : processorCount;
         var probes = groups.ToDictionary(
             g => g.Key,
-            g => new DegreeProbe(g.First().WholeNumber(RuntimeSettings.Cores.Parameter.Name) ?? runCores, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
+            g => new DegreeProbe(g.First().WholeNumber(RuntimeSettings.Cores.Parameter.Name)
+                ?? runCores, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
 
         // Rounds: each strategy's next degrees at once, so a probe round is one small run.
         // Each round by the trials its probes want (one for a new degree, more for one a single trial did not
         // settle), each a small run of its own.
-        while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d)))).ToList() is { Count: > 0 } wanted)
+        while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d))))
+            .ToList() is { Count: > 0 } wanted)
         {
             foreach (var round in wanted.GroupBy(w => w.Trials))
             {
@@ -226,7 +228,8 @@ internal static class DegreeSearch
             new(variant.Family, variant.Form, string.Join(' ', OthersOf(variant).Select(o => $"{o.Key}={o.Value}")));
 
         public static Dictionary<string, string> OthersOf(Variant variant) =>
-            variant.Parameters.Where(p => p.Key != BatchVariant.DegreeName).OrderBy(p => p.Key, StringComparer.Ordinal).ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal);
+            variant.Parameters.Where(p => p.Key != BatchVariant.DegreeName).OrderBy(p => p.Key, StringComparer.Ordinal)
+                .ToDictionary(p => p.Key, p => p.Value, StringComparer.Ordinal);
     }
 
     // The variant of a group at a degree: the group's first variant with its degree changed.

@@ -136,7 +136,8 @@ internal static class EarlyStopping
     private static bool Strays(List<TrialResult> trials, IReadOnlyList<ExpectedMetric> expected) =>
         expected.Any(e =>
         {
-            var values = trials.Where(t => t.Status == TrialStatus.Ok && t.Metrics.ContainsKey(e.Metric)).Select(t => t.Metrics[e.Metric]).Where(double.IsFinite).ToList();
+            var values = trials.Where(t => t.Status == TrialStatus.Ok && t.Metrics.ContainsKey(e.Metric)).Select(t => t.Metrics[e.Metric])
+                .Where(double.IsFinite).ToList();
             return values.Count > 0 && !e.Holds(MedianEstimate.MedianOf(values));
         });
 

@@ -51,6 +51,7 @@ internal static class TrialExecutors
     public static ITrialExecutor For(RunOptions options)
     {
         ArgumentNullException.ThrowIfNull(options);
-        return options.InProcess ? new InProcessTrialExecutor() : new ChildProcessTrialExecutor(SelfLauncher.Current(), options.Events, options.RuntimeEnvironment);
+        return options.InProcess ? new InProcessTrialExecutor()
+            : new ChildProcessTrialExecutor(SelfLauncher.Current(), options.Events, options.RuntimeEnvironment);
     }
 }

@@ -89,7 +89,8 @@ internal static partial class RunPlanner
             problems.Add($"{naming(nameof(RunOptions.TrialTimeout))} must be a positive number of seconds, at most {Text(RunOptions.MaxTrialTimeout.TotalSeconds)} (and at least {Text(RunOptions.MinTrialTimeout.TotalSeconds)}).");
         }
 
-        if (options.SampleInterval != TimeSpan.Zero && (options.SampleInterval < RunOptions.MinSampleInterval || options.SampleInterval > RunOptions.MaxSampleInterval))
+        if (options.SampleInterval != TimeSpan.Zero
+            && (options.SampleInterval < RunOptions.MinSampleInterval || options.SampleInterval > RunOptions.MaxSampleInterval))
         {
             problems.Add($"{naming(nameof(RunOptions.SampleInterval))} must be 0 (off) or a positive number of milliseconds, at most {Text(RunOptions.MaxSampleInterval.TotalMilliseconds)} (and at least {Text(RunOptions.MinSampleInterval.TotalMilliseconds)}).");
         }
@@ -186,7 +187,9 @@ internal static partial class RunPlanner
                 ? scenarioPlan with
                 {
                     SearchDegrees = search,
-                    Grow = grow is null ? null : grow with { Ideals = grow.Sizes.ToDictionary(size => size, size => scenario.Ideal(grow.At(parameters, size), options.Seed)) },
+                    Grow = grow is null ? null
+                        : grow with { Ideals = grow.Sizes.ToDictionary(size => size,
+                            size => scenario.Ideal(grow.At(parameters, size), options.Seed)) },
                 }
                 : null;
         }
@@ -227,7 +230,8 @@ internal static partial class RunPlanner
     private static RunSettings Settings(RunOptions options, IReadOnlyList<Scenario> chosen, int repeat, int warmup) => new()
     {
         Repeat = repeat,
-        Adaptive = !options.RepeatExactly && !options.FixedOrder && repeat > chosen.Select(EarlyStopping.FewestTrials).DefaultIfEmpty(EarlyStopping.MinimumTrials).Min(),
+        Adaptive = !options.RepeatExactly && !options.FixedOrder
+            && repeat > chosen.Select(EarlyStopping.FewestTrials).DefaultIfEmpty(EarlyStopping.MinimumTrials).Min(),
         Warmup = warmup,
         Seed = options.Seed,
         Quick = options.Quick,
@@ -287,7 +291,8 @@ internal static partial class RunPlanner
 
         foreach (var (variable, value) in options.RuntimeEnvironment)
         {
-            if (!variable.StartsWith("DOTNET_", StringComparison.Ordinal) || variable.Length == "DOTNET_".Length || variable.Any(c => !(char.IsAsciiLetterOrDigit(c) || c == '_')))
+            if (!variable.StartsWith("DOTNET_", StringComparison.Ordinal) || variable.Length == "DOTNET_".Length
+                || variable.Any(c => !(char.IsAsciiLetterOrDigit(c) || c == '_')))
             {
                 yield return $"{naming(nameof(RunOptions.RuntimeEnvironment))} takes DOTNET_NAME=VALUE, not '{variable}={value}'.";
             }
@@ -317,7 +322,8 @@ internal static partial class RunPlanner
         }
 
         var name = text[..at].Trim().TrimStart('-');
-        var whole = scenario.Parameters.Where(p => p is Parameter<int> or Parameter<IReadOnlyList<int>> && p.Name != DegreesName).Select(p => p.Name).ToList();
+        var whole = scenario.Parameters.Where(p => p is Parameter<int> or Parameter<IReadOnlyList<int>> && p.Name != DegreesName).Select(p => p.Name)
+            .ToList();
         var parameter = scenario.Parameters.FirstOrDefault(p => p.Name == name);
         var growable = whole.Count == 0 ? "none of its parameters" : string.Join(", ", whole.Select(w => "--" + w));
         if (name == DegreesName)
@@ -383,11 +389,14 @@ internal static partial class RunPlanner
     {
         // The runtime's settings at several values multiply every variant, as a sweep does; so do --grow's sizes
         // of a parameter that is not already a sweep.
-        var runtimeSweeps = RuntimeSettings.All.Where(s => options.RuntimeSweeps.ContainsKey(s.Parameter.Name)).Select(s => (s.Parameter, options.RuntimeSweeps[s.Parameter.Name])).ToList();
+        var runtimeSweeps = RuntimeSettings.All.Where(s => options.RuntimeSweeps.ContainsKey(s.Parameter.Name))
+            .Select(s => (s.Parameter, options.RuntimeSweeps[s.Parameter.Name])).ToList();
         if (grow is { IsSweep: false })
         {
             var described = scenario.Parameters.First(p => p.Name == grow.Name).Description;
-            runtimeSweeps.Insert(0, (new VariantParameter(grow.Name, described, grow.Sizes[0], grow.Sizes[^1]) { ChangesWork = true, Example = grow.Sizes[0] }, grow.Sizes));
+            runtimeSweeps.Insert(0,
+                (new VariantParameter(grow.Name, described, grow.Sizes[0], grow.Sizes[^1]) { ChangesWork = true, Example = grow.Sizes[0] },
+                    grow.Sizes));
         }
 
         var space = scenario.Variants(parameters).WithSweeps(runtimeSweeps);
@@ -396,7 +405,8 @@ internal static partial class RunPlanner
         // The names before the sweeps multiply them: "all" is every variant the scenario can run here, and a name
         // that leaves out a sweep of several values stands for the variant at each of them.
         var heads = options.Variants.Count > 0
-            ? options.Variants.SelectMany(n => string.Equals(n.Trim(), AllVariants, StringComparison.OrdinalIgnoreCase) ? scenario.AllVariants(parameters).Select(v => v.Name) : [n]).ToList()
+            ? options.Variants.SelectMany(n => string.Equals(n.Trim(), AllVariants, StringComparison.OrdinalIgnoreCase)
+                ? scenario.AllVariants(parameters).Select(v => v.Name) : [n]).ToList()
             : (firstLook ? scenario.FirstLook : scenario.DefaultVariants(parameters).Select(v => v.Name)).ToList();
 
         // Counted before any is made: a product of sweeps past what any run plans is refused without enumerating it.
@@ -439,7 +449,8 @@ internal static partial class RunPlanner
 
         // Cores asked for, one value for the run or several as a sweep: above the machine's, they are emulated.
         IEnumerable<int> asked = options.RuntimeSweeps.GetValueOrDefault(RuntimeSettings.Cores.Parameter.Name) ?? [];
-        if (options.RuntimeEnvironment.TryGetValue(RuntimeSettings.Cores.Variable, out var fixedCores) && int.TryParse(fixedCores, CultureInfo.InvariantCulture, out var count))
+        if (options.RuntimeEnvironment.TryGetValue(RuntimeSettings.Cores.Variable, out var fixedCores)
+            && int.TryParse(fixedCores, CultureInfo.InvariantCulture, out var count))
         {
             asked = asked.Append(count);
         }

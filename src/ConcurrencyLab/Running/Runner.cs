@@ -88,7 +88,8 @@ internal sealed partial class Runner
     // and the finished trials kept as they come.
     private sealed class ScenarioRun(Runner runner, RunPlan plan, ScenarioPlan scenarioPlan, TrialCounter counter)
     {
-        private readonly Dictionary<string, List<TrialResult>> _trials = scenarioPlan.Variants.ToDictionary(v => v.Name, _ => new List<TrialResult>());
+        private readonly Dictionary<string,
+            List<TrialResult>> _trials = scenarioPlan.Variants.ToDictionary(v => v.Name, _ => new List<TrialResult>());
         private readonly List<string> _notes = [.. scenarioPlan.Notes];
         private readonly ItemFloor _floor = new();
         private readonly Dictionary<int, IdealBound> _growIdeals = [];
@@ -151,7 +152,8 @@ internal sealed partial class Runner
                 var rounds = plan.Settings.Warmup + plan.Settings.Repeat;
                 try
                 {
-                    fixture = await scenarioPlan.Scenario.PrepareRunAsync(phaseParameters, plan.Settings.Seed, cancellationToken).ConfigureAwait(false);
+                    fixture = await scenarioPlan.Scenario.PrepareRunAsync(phaseParameters, plan.Settings.Seed, cancellationToken)
+                        .ConfigureAwait(false);
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {
@@ -163,7 +165,8 @@ internal sealed partial class Runner
                 _notes.AddRange((fixture?.Notes ?? []).Where(n => !_notes.Contains(n)));
 
                 // A bound the set-up measured on this machine replaces the one planned from the parameters alone.
-                var phaseIdeal = fixture?.Ideal ?? (size is { } planned && scenarioPlan.Grow!.Ideals.TryGetValue(planned, out var grown) ? grown : scenarioPlan.Ideal);
+                var phaseIdeal = fixture?.Ideal
+                    ?? (size is { } planned && scenarioPlan.Grow!.Ideals.TryGetValue(planned, out var grown) ? grown : scenarioPlan.Ideal);
                 _ideal ??= phaseIdeal;
                 _bounds ??= fixture?.Bounds;
                 if (size is { } measuredAt)

@@ -74,7 +74,8 @@ public static class RuntimeSettings
 
     /// <summary>The processor count the runtime sees: <c>DOTNET_PROCESSOR_COUNT</c>.</summary>
     public static readonly RuntimeSetting Cores = new(
-        new VariantParameter("cores", "the processor count the trial's runtime sees", 1, 4096) { Describe = n => $"; {n} cores as the runtime sees them" },
+        new VariantParameter("cores", "the processor count the trial's runtime sees", 1,
+            4096) { Describe = n => $"; {n} cores as the runtime sees them" },
         "DOTNET_PROCESSOR_COUNT",
         Decimal);
 
@@ -86,13 +87,15 @@ public static class RuntimeSettings
 
     /// <summary>Hill climbing, 1 on and 0 off: <c>DOTNET_HillClimbing_Disable</c>, the other way round.</summary>
     public static readonly RuntimeSetting HillClimbing = new(
-        new VariantParameter("hill-climbing", "the pool's hill climbing, 1 on or 0 off", 0, 1) { Describe = n => n == "0" ? "; hill climbing off" : "; hill climbing on" },
+        new VariantParameter("hill-climbing", "the pool's hill climbing, 1 on or 0 off", 0,
+            1) { Describe = n => n == "0" ? "; hill climbing off" : "; hill climbing on" },
         "DOTNET_HillClimbing_Disable",
         value => value == 0 ? "1" : "0");
 
     /// <summary>The server GC, 1, or the workstation GC, 0: <c>DOTNET_gcServer</c>.</summary>
     public static readonly RuntimeSetting ServerGc = new(
-        new VariantParameter("server-gc", "1 for the server GC, 0 for the workstation GC", 0, 1) { Describe = n => n == "1" ? "; server GC" : "; workstation GC" },
+        new VariantParameter("server-gc", "1 for the server GC, 0 for the workstation GC", 0,
+            1) { Describe = n => n == "1" ? "; server GC" : "; workstation GC" },
         "DOTNET_gcServer",
         Decimal);
 

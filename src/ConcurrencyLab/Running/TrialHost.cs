@@ -71,7 +71,8 @@ internal static class TrialHost
             return BadRequestExitCode;
         }
 
-        var watch = new TrialWatch(request.TimeoutMs > 0 ? TimeSpan.FromMilliseconds(request.TimeoutMs) : RunOptions.MaxTrialTimeout, RunOptions.TrialStartUpAllowance);
+        var watch = new TrialWatch(request.TimeoutMs > 0 ? TimeSpan.FromMilliseconds(request.TimeoutMs)
+            : RunOptions.MaxTrialTimeout, RunOptions.TrialStartUpAllowance);
         var resultFile = new ResultFile(args[3]);
         StartWatchdog(watch, resultFile, request.Repeat);
         var result = await RunAsync(request, scenario, isolated: true, watch, CancellationToken.None).ConfigureAwait(false);
@@ -105,7 +106,8 @@ internal static class TrialHost
                 }
 
                 if (watch.Overrun() is { } reason
-                    && resultFile.TryWrite(TrialResult.Unmeasured(TrialStatus.Timeout, "stopped: " + reason, isolated: true) with { Repeat = repeat, Region = watch.Region }))
+                    && resultFile.TryWrite(TrialResult.Unmeasured(TrialStatus.Timeout, "stopped: " + reason, isolated: true) with { Repeat = repeat,
+                        Region = watch.Region }))
                 {
                     Environment.Exit(0);
                 }
@@ -164,22 +166,26 @@ internal static class TrialHost
             BeforeStart = request.After is { } previous ? () => WaitForTrialBefore(previous) : null,
         };
         watch?.Watch(meter);
-        var context = new TrialContext(request.Variant, parameters, request.Seed, meter, request.Prime) { ServiceEventPort = request.ServiceEventPort };
+        var context = new TrialContext(request.Variant, parameters, request.Seed,
+            meter, request.Prime) { ServiceEventPort = request.ServiceEventPort };
         try
         {
             var outcome = await scenario.RunTrialAsync(context, cancellationToken).ConfigureAwait(false);
             if (meter.Result is null)
             {
                 // A scenario that failed before its region (such as while priming) says why; keep its words.
-                return TrialResult.Unmeasured(TrialStatus.Failed, outcome.Error ?? "the scenario never started its meter", isolated) with { Repeat = request.Repeat, Region = meter.Region };
+                return TrialResult.Unmeasured(TrialStatus.Failed, outcome.Error ?? "the scenario never started its meter",
+                    isolated) with { Repeat = request.Repeat, Region = meter.Region };
             }
 
             // A value no descriptor names could be shown by no report, and one under a standard metric's id would
             // replace a measurement: a scenario's mistake, told in its trials rather than hidden.
-            var stray = outcome.Metrics?.Keys.Where(id => !scenario.Metrics.Any(m => m.Id == id) || StandardMetrics.All.Any(m => m.Id == id)).ToList() ?? [];
+            var stray = outcome.Metrics?.Keys.Where(id => !scenario.Metrics.Any(m => m.Id == id) || StandardMetrics.All.Any(m => m.Id == id))
+                .ToList() ?? [];
             if (stray.Count > 0)
             {
-                outcome = outcome with { Error = outcome.Error ?? $"the scenario recorded metrics it does not describe in Scenario.Metrics, or that are standard ones: {string.Join(", ", stray)}" };
+                outcome = outcome with { Error = outcome.Error
+                    ?? $"the scenario recorded metrics it does not describe in Scenario.Metrics, or that are standard ones: {string.Join(", ", stray)}" };
             }
 
             return TrialRecord.Of(meter.Result, outcome, isolated) with { Repeat = request.Repeat, Region = meter.Region };
@@ -187,7 +193,8 @@ internal static class TrialHost
         catch (Exception ex) when (ex is not OperationCanceledException || !cancellationToken.IsCancellationRequested)
         {
             // A fixture that failed to start or a scenario bug: recorded, and the run goes on.
-            return TrialResult.Unmeasured(TrialStatus.Failed, Scenarios.TrialFailure.Describe(ex), isolated) with { Repeat = request.Repeat, Region = meter.Region };
+            return TrialResult.Unmeasured(TrialStatus.Failed, Scenarios.TrialFailure.Describe(ex), isolated) with { Repeat = request.Repeat,
+                Region = meter.Region };
         }
     }
 

@@ -23,7 +23,8 @@ internal static class TrialJson
     public static JsonSerializerOptions Options { get; } = new(LabJson.Compact) { TypeInfoResolver = TrialJsonContext.Default };
 
     /// <summary>A request, written for a trial's command line.</summary>
-    public static string Write(TrialRequest request) => JsonSerializer.Serialize(request, (JsonTypeInfo<TrialRequest>)Options.GetTypeInfo(typeof(TrialRequest)));
+    public static string Write(TrialRequest request)
+        => JsonSerializer.Serialize(request, (JsonTypeInfo<TrialRequest>)Options.GetTypeInfo(typeof(TrialRequest)));
 
     /// <summary>
     /// A request, read from a trial's command line by hand with <see cref="Utf8JsonReader"/>; null for <c>null</c>. Even
@@ -74,7 +75,8 @@ internal static class TrialJson
                 case "prime": request = request with { Prime = reader.GetBoolean() }; break;
                 case "timeoutMs": request = request with { TimeoutMs = reader.GetDouble() }; break;
                 case "expectedDurationMs": request = request with { ExpectedDurationMs = reader.GetDouble() }; break;
-                case "serviceEventPort": request = request with { ServiceEventPort = reader.TokenType == JsonTokenType.Null ? null : reader.GetString() }; break;
+                case "serviceEventPort": request = request with { ServiceEventPort = reader.TokenType == JsonTokenType.Null ? null
+                    : reader.GetString() }; break;
                 case "after": request = request with { After = reader.TokenType == JsonTokenType.Null ? null : ReadPrevious(ref reader) }; break;
                 default: reader.Skip(); break;
             }
@@ -113,7 +115,8 @@ internal static class TrialJson
             }
         }
 
-        return new Variant(name ?? throw Missing("variant.name"), family ?? throw Missing("variant.family"), form, parameters ?? new Dictionary<string, string>(), description ?? string.Empty);
+        return new Variant(name ?? throw Missing("variant.name"), family ?? throw Missing("variant.family"), form, parameters
+            ?? new Dictionary<string, string>(), description ?? string.Empty);
     }
 
     private static ProcessInstance ReadPrevious(ref Utf8JsonReader reader)
@@ -322,7 +325,8 @@ internal static class TrialJson
     }
 
     /// <summary>A trial's result, read from its result file; null for <c>null</c>.</summary>
-    public static TrialResult? ReadResult(string json) => JsonSerializer.Deserialize(json, (JsonTypeInfo<TrialResult>)Options.GetTypeInfo(typeof(TrialResult)));
+    public static TrialResult? ReadResult(string json)
+        => JsonSerializer.Deserialize(json, (JsonTypeInfo<TrialResult>)Options.GetTypeInfo(typeof(TrialResult)));
 }
 
 /// <summary>The contracts of <see cref="TrialRequest"/> and <see cref="TrialResult"/>, generated.</summary>

@@ -26,7 +26,8 @@ internal static class TrialRecord
             error = $"{outcome.ItemsDuplicated} items ran more than once.";
         }
 
-        var metrics = StandardMetrics.Read(m, outcome.LatenciesMs.Count > 0 ? LatencyDistribution.Summarise(outcome.LatenciesMs) : null, outcome.LongestItemMs, outcome.CallerMs, outcome.FirstItemMs, outcome.InFlight);
+        var metrics = StandardMetrics.Read(m, outcome.LatenciesMs.Count > 0 ? LatencyDistribution.Summarise(outcome.LatenciesMs)
+            : null, outcome.LongestItemMs, outcome.CallerMs, outcome.FirstItemMs, outcome.InFlight);
         if (outcome.Metrics is { } own)
         {
             metrics.AddRange(own);

@@ -28,7 +28,8 @@ internal sealed class TrialWatch
     public TimeSpan StartUpAllowance { get; }
 
     /// <summary>How often a watchdog asks: often enough for a short limit, rarely enough to cost nothing.</summary>
-    public TimeSpan PollInterval => TimeSpan.FromTicks(Math.Clamp(RegionLimit.Ticks / 4, TimeSpan.TicksPerMillisecond * 10, TimeSpan.TicksPerMillisecond * 100));
+    public TimeSpan PollInterval
+        => TimeSpan.FromTicks(Math.Clamp(RegionLimit.Ticks / 4, TimeSpan.TicksPerMillisecond * 10, TimeSpan.TicksPerMillisecond * 100));
 
     /// <summary>The trial's meter, whose region the limit applies to, once the trial has made it.</summary>
     public void Watch(TrialMeter meter) => Volatile.Write(ref _meter, meter);

@@ -49,7 +49,8 @@ public abstract class BatchScenario : Scenario
     protected abstract Parameter<IReadOnlyList<int>> Degrees { get; }
 
     /// <summary>A <c>--dop</c> parameter: a list of degrees from 1 to <paramref name="maximum"/>.</summary>
-    protected static Parameter<IReadOnlyList<int>> DegreesParameter(IReadOnlyList<int> defaults, string description, int maximum, IReadOnlyList<int>? quick = null) =>
+    protected static Parameter<IReadOnlyList<int>> DegreesParameter(IReadOnlyList<int> defaults, string description,
+        int maximum, IReadOnlyList<int>? quick = null) =>
         Parameter.WholeNumbers("dop", defaults, description, minimum: 1, maximum: maximum, quick: quick);
 
     /// <summary>The word <c>--dop</c> takes for a search of each strategy's degree.</summary>
@@ -79,7 +80,8 @@ public abstract class BatchScenario : Scenario
     /// <summary>Whether the variant name <paramref name="text"/> a user typed chooses a degree (<c>parallel-for@8</c>,
     /// not <c>parallel-for@default</c>).</summary>
     internal bool NamesADegree(string text) =>
-        new VariantSpace(Name, "strategy", [.. StrategyCatalog.All.Select(BatchVariant.Family)]) { Aliases = PublishedNames }.LeadValue(text)?.Number is not null;
+        new VariantSpace(Name, "strategy",
+            [.. StrategyCatalog.All.Select(BatchVariant.Family)]) { Aliases = PublishedNames }.LeadValue(text)?.Number is not null;
 
     /// <summary>The degrees from <c>--dop</c>.</summary>
     protected IReadOnlyList<int> DegreesOf(ParameterValues parameters)
@@ -166,7 +168,8 @@ public abstract class BatchScenario : Scenario
         var combinations = new List<Dictionary<string, string>> { new(StringComparer.Ordinal) };
         foreach (var (parameter, values) in sweeps)
         {
-            combinations = [.. combinations.SelectMany(c => values.Select(v => new Dictionary<string, string>(c, StringComparer.Ordinal) { [parameter.Name] = v.ToString(System.Globalization.CultureInfo.InvariantCulture) }))];
+            combinations = [.. combinations.SelectMany(c => values.Select(v => new Dictionary<string,
+                string>(c, StringComparer.Ordinal) { [parameter.Name] = v.ToString(System.Globalization.CultureInfo.InvariantCulture) }))];
         }
 
         return combinations;

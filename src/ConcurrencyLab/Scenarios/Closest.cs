@@ -17,7 +17,8 @@ internal static class Closest
             return null;
         }
 
-        var best = known.Where(k => k.Length <= 200).Select(k => (Name: k, Distance: Distance(k.ToUpperInvariant(), target))).OrderBy(k => k.Distance).FirstOrDefault();
+        var best = known.Where(k => k.Length <= 200).Select(k => (Name: k, Distance: Distance(k.ToUpperInvariant(), target)))
+            .OrderBy(k => k.Distance).FirstOrDefault();
         return best.Name is not null && best.Distance <= Math.Max(1, target.Length / 3) ? best.Name : null;
     }
 

@@ -59,7 +59,8 @@ public abstract class Parameter
     {
         var range = new Range(minimum, maximum);
         return new(name, description, Text(defaultValue), quick is { } q ? Text(q) : null, text =>
-            !long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value) ? (0, $"--{name} must be a whole number{range}, not '{text}'.")
+            !long.TryParse(text, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out var value)
+                ? (0, $"--{name} must be a whole number{range}, not '{text}'.")
             : !range.Holds(value) ? (0, $"--{name} must be{range}, not {text}.")
             : ((int)value, null))
         {
@@ -78,7 +79,8 @@ public abstract class Parameter
     {
         var range = new Range(minimum, maximum);
         return new(name, description, Text(defaultValue), quick is { } q ? Text(q) : null, text =>
-            !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || !double.IsFinite(value) ? (0, $"--{name} must be a number{range}, not '{text}'.")
+            !double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) || !double.IsFinite(value)
+                ? (0, $"--{name} must be a number{range}, not '{text}'.")
             : !range.Holds(value) ? (0, $"--{name} must be{range}, not {text}.")
             : (value, null))
         {
@@ -122,7 +124,8 @@ public abstract class Parameter
             var parts = text.Split(',', StringSplitOptions.TrimEntries);
             if (distinct && parts.Length > MostListValues)
             {
-                return ([], string.Create(CultureInfo.InvariantCulture, $"--{name} takes at most {MostListValues:N0} values, not {parts.Length:N0}."));
+                return ([],
+                    string.Create(CultureInfo.InvariantCulture, $"--{name} takes at most {MostListValues:N0} values, not {parts.Length:N0}."));
             }
 
             foreach (var part in parts)
@@ -155,7 +158,8 @@ public abstract class Parameter
         var allowed = words.Count == 1 ? words[0] : string.Join(", ", words.Take(words.Count - 1)) + " or " + words[^1];
         var defaultText = choices.First(c => EqualityComparer<T>.Default.Equals(c.Value, defaultValue)).Text;
         return new(name, description, defaultText, null, text =>
-            choices.FirstOrDefault(c => c.Text == text) is { Text: not null } chosen ? (chosen.Value, null) : (defaultValue, $"--{name} must be {allowed}, not '{text}'."))
+            choices.FirstOrDefault(c => c.Text == text) is { Text: not null } chosen ? (chosen.Value, null)
+                : (defaultValue, $"--{name} must be {allowed}, not '{text}'."))
         {
             Accepts = allowed,
             Choices = words,
@@ -186,7 +190,8 @@ public abstract class Parameter
     /// A value of a type of the scenario's own, read by <paramref name="parse"/>, which returns the value or a
     /// one-line reason naming the option. The default is given as the text a user would type.
     /// </summary>
-    public static Parameter<T> Of<T>(string name, string defaultValue, string description, Func<string, (T Value, string? Problem)> parse, string? quick = null) =>
+    public static Parameter<T> Of<T>(string name, string defaultValue, string description,
+        Func<string, (T Value, string? Problem)> parse, string? quick = null) =>
         new(name, description, defaultValue, quick, parse);
 
     private static string Text(int value) => value.ToString(CultureInfo.InvariantCulture);
@@ -200,7 +205,8 @@ public abstract class Parameter
     {
         public bool Holds(double value) => value >= Minimum && value <= Maximum;
 
-        public override string ToString() => (Minimum > int.MinValue && Minimum > double.MinValue, Maximum < int.MaxValue && Maximum < double.MaxValue) switch
+        public override string ToString()
+            => (Minimum > int.MinValue && Minimum > double.MinValue, Maximum < int.MaxValue && Maximum < double.MaxValue) switch
         {
             (true, true) => $" from {Plain(Minimum)} to {Plain(Maximum)}",
             (true, false) => $" of at least {Plain(Minimum)}",

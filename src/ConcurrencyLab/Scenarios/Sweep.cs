@@ -33,7 +33,8 @@ public sealed class Sweep
         ArgumentOutOfRangeException.ThrowIfLessThan(minimum, 0);
         Minimum = minimum;
         Maximum = maximum;
-        Values = Parameter.WholeNumbers(name, values, description + " (each value runs every variant)", minimum: minimum, maximum: maximum, quick: quick);
+        Values = Parameter.WholeNumbers(name, values, description
+            + " (each value runs every variant)", minimum: minimum, maximum: maximum, quick: quick);
     }
 
     /// <summary>The sweep's name: its option (<c>--wait-ms</c>) and its key in a variant's parameters.</summary>

@@ -58,7 +58,8 @@ public sealed class VariantParameter
 
     /// <summary>The same parameter with a lower maximum (an API that refuses more, such as PLINQ above 512).</summary>
     public VariantParameter WithMaximum(int maximum) =>
-        new(Name, Meaning, Minimum, Math.Min(maximum, Maximum)) { DefaultWord = DefaultWord, Example = Example, Describe = Describe, ChangesWork = ChangesWork };
+        new(Name, Meaning, Minimum, Math.Min(maximum, Maximum)) { DefaultWord = DefaultWord, Example = Example, Describe = Describe,
+            ChangesWork = ChangesWork };
 
     /// <summary>A value as a variant's description ends with it.</summary>
     internal string DescribeValue(string value) => Describe?.Invoke(value) ?? $"; {Name} = {value}";

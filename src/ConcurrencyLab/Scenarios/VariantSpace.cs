@@ -348,7 +348,8 @@ public sealed class VariantSpace
         problem = trouble switch
         {
             VariantParameter.Problem.None => string.Empty,
-            VariantParameter.Problem.TooLarge when parameter.DefaultWord is not null => $"variant '{text}': {family.Id} accepts a {parameter.Name} of at most {parameter.Maximum}.",
+            VariantParameter.Problem.TooLarge when parameter.DefaultWord is not null
+                => $"variant '{text}': {family.Id} accepts a {parameter.Name} of at most {parameter.Maximum}.",
             VariantParameter.Problem.NotANumber when parameter.DefaultWord is not null =>
                 $"variant '{text}': the {parameter.Name}{(lead ? " after '@'" : string.Empty)} must be a positive whole number or '{parameter.DefaultWord}'.",
             _ when lead => $"variant '{text}' must say {parameter.Meaning}, {range}: {family.Id}@{parameter.Example}.",
@@ -446,7 +447,8 @@ public sealed class VariantSpace
 
         var colon = name.LastIndexOf(':');
         var equals = colon < 0 ? -1 : name.IndexOf('=', colon);
-        return equals > colon + 1 && equals < name.Length - 1 && KeyOf(name[..colon]) is { } known && !known.Values.ContainsKey(name[(colon + 1)..equals])
+        return equals > colon + 1 && equals < name.Length - 1 && KeyOf(name[..colon]) is { } known
+            && !known.Values.ContainsKey(name[(colon + 1)..equals])
             ? known.With(name[(colon + 1)..equals], VariantValue.Read(name[(equals + 1)..]))
             : null;
     }

@@ -49,7 +49,8 @@ public sealed class WorkloadScenario : BatchScenario
         ArgumentNullException.ThrowIfNull(factory);
         if (!name.All(c => char.IsAsciiLetterLower(c) || char.IsAsciiDigit(c) || c == '-') || name[0] == '-')
         {
-            throw new ArgumentException($"A scenario's name is lowercase letters, digits and dashes, such as 'resize-images', not '{name}'.", nameof(name));
+            throw new ArgumentException($"A scenario's name is lowercase letters, digits and dashes, such as 'resize-images', not '{name}'.",
+                nameof(name));
         }
 
         Name = name;
@@ -131,15 +132,19 @@ public sealed class WorkloadScenario : BatchScenario
     /// <inheritdoc/>
     protected override Parameter<IReadOnlyList<int>> Degrees =>
         _degrees ??= SearchDegrees
-            ? SearchedDegreesParameter(DefaultDegrees is { Count: > 0 } ? DefaultDegrees : [4], "degrees of parallelism for the strategies that take one", maximum: 10_000)
-            : DegreesParameter(DefaultDegrees is { Count: > 0 } ? DefaultDegrees : [4], "degrees of parallelism for the strategies that take one", maximum: 10_000);
+            ? SearchedDegreesParameter(DefaultDegrees is { Count: > 0 } ? DefaultDegrees : [4],
+                "degrees of parallelism for the strategies that take one", maximum: 10_000)
+            : DegreesParameter(DefaultDegrees is { Count: > 0 } ? DefaultDegrees : [4],
+                "degrees of parallelism for the strategies that take one", maximum: 10_000);
 
     /// <summary>One item after another, in the first form the workload offers that a loop can call.</summary>
     public override Variant DefaultBaseline(ParameterValues parameters)
     {
         var sequential = StrategyCatalog.Find("sequential")!;
-        var firstValues = SweepsOf(parameters).ToDictionary(s => s.Parameter.Name, s => s.Values[0].ToString(System.Globalization.CultureInfo.InvariantCulture));
-        return Variants(parameters).Create(sequential.Id, WorkloadForms(parameters).Where(sequential.Supports).Cast<WorkForm?>().FirstOrDefault(), others: firstValues);
+        var firstValues = SweepsOf(parameters)
+            .ToDictionary(s => s.Parameter.Name, s => s.Values[0].ToString(System.Globalization.CultureInfo.InvariantCulture));
+        return Variants(parameters)
+            .Create(sequential.Id, WorkloadForms(parameters).Where(sequential.Supports).Cast<WorkForm?>().FirstOrDefault(), others: firstValues);
     }
 
     /// <inheritdoc/>
@@ -168,7 +173,8 @@ public sealed class WorkloadScenario : BatchScenario
         IDisposable? claim = null;
         try
         {
-            await PrivateFiles.WriteAllTextAsync(path, JsonSerializer.Serialize(made, made?.GetType() ?? typeof(object), SetUpJson), cancellationToken).ConfigureAwait(false);
+            await PrivateFiles.WriteAllTextAsync(path, JsonSerializer.Serialize(made, made?.GetType() ?? typeof(object), SetUpJson),
+                cancellationToken).ConfigureAwait(false);
             var trialParameters = new Dictionary<string, string> { [RunSetUpKey] = path };
             var ideal = IdealOf is null ? null : IdealOf(CreateWorkload(parameters.With(trialParameters), seed));
             return new RunFixture(trialParameters, [], () => ReleaseAsync(path, claim, made)) { Ideal = ideal };

@@ -33,7 +33,8 @@ internal readonly record struct Degree
             return true;
         }
 
-        if (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value) && value >= 1)
+        if (int.TryParse(text, System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out var value)
+            && value >= 1)
         {
             degree = new Degree(value);
             return true;

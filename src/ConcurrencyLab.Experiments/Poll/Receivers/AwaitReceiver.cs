@@ -5,7 +5,8 @@ internal sealed class AwaitReceiver : PollingReceiver
 {
     public override string Id => "await";
 
-    public override string Description => "a driver thread starts an async poll per connection every interval (it yields to the pool, then awaits processing)";
+    public override string Description
+        => "a driver thread starts an async poll per connection every interval (it yields to the pool, then awaits processing)";
 
     protected override void Round(PollSession session)
     {

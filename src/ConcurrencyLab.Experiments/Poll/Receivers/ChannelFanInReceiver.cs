@@ -10,7 +10,8 @@ internal sealed class ChannelFanInReceiver : Receiver
 {
     public override string Id => "channel-fanin";
 
-    public override string Description => "a pending ReceiveAsync per connection posts to a Channel; a fixed set of workers (--workers) awaits processing";
+    public override string Description
+        => "a pending ReceiveAsync per connection posts to a Channel; a fixed set of workers (--workers) awaits processing";
 
     public override Task StartAsync(PollSession session)
     {
