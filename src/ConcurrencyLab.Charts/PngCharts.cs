@@ -56,8 +56,8 @@ internal static class PngCharts
             // image says what it shows, and where and when it was measured.
             var title = chart.Caption is null ? 0 : TitleHeight;
             var caption = chart.Caption is null ? 0 : CaptionHeight;
-            using var surface = SKSurface.Create(new SKImageInfo(Width * Density, (title + plotHeight + layout.Height + caption) * Density,
-                SKColorType.Rgba8888, SKAlphaType.Premul))
+            using var surface = SKSurface.Create(
+                new SKImageInfo(Width * Density, (title + plotHeight + layout.Height + caption) * Density, SKColorType.Rgba8888, SKAlphaType.Premul))
                 ?? throw new InvalidOperationException("SkiaSharp could not make a drawing surface");
             var canvas = surface.Canvas;
             canvas.Clear(SKColors.Transparent);

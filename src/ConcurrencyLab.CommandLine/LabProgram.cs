@@ -47,7 +47,8 @@ public static class LabProgram
 
         if (scenarios.Count == 0 || scenarios.Select(s => s.Name).Distinct(StringComparer.Ordinal).Count() != scenarios.Count)
         {
-            await CommandLine.Rendering.ErrorLine.WriteAsync("the program gives no scenarios, or two with the same name; LabProgram.RunAsync needs each scenario once.").ConfigureAwait(false);
+            await CommandLine.Rendering.ErrorLine.WriteAsync(
+                "the program gives no scenarios, or two with the same name; LabProgram.RunAsync needs each scenario once.").ConfigureAwait(false);
             return ExitCode.BadInput;
         }
 

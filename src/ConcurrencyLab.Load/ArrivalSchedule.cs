@@ -33,8 +33,8 @@ internal static class ArrivalSchedule
         var lengthMs = duration.TotalMilliseconds;
         if (lengthMs <= 0 || ratePerSecond * duration.TotalSeconds > MostRequests)
         {
-            throw new ArgumentOutOfRangeException(nameof(duration),
-                duration, $"A step must last more than 0 and plan at most {MostRequests} requests.");
+            throw new ArgumentOutOfRangeException(
+                nameof(duration), duration, $"A step must last more than 0 and plan at most {MostRequests} requests.");
         }
 
         var gapMs = 1000 / ratePerSecond;

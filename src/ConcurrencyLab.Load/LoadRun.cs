@@ -77,7 +77,8 @@ internal static class LoadRun
                 catch (Exception ex) when (ex is not OperationCanceledException)
 #pragma warning restore CA1031
                 {
-                    context.Notes.Add($"repeat {repeat + 1}: stopped by an error in the lab: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" "));
+                    context.Notes.Add($"repeat {repeat + 1}: stopped by an error in the lab: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(
+                        " "));
                 }
 
                 steps[endpoint.Name].AddRange(context.Steps);

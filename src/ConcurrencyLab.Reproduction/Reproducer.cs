@@ -82,9 +82,10 @@ internal sealed class Reproducer
                     var measured = result.Scenarios.Count > 0 ? result.Scenarios[0] : null;
                     results[run.Key] = new RunOutcome(measured, measured is null ? "the run measured nothing" : null,
                         false, result.Environment, result.Settings);
-                    runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick),
-                        target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, measured?.Notes
-                            ?? [], measured?.Variants.All(v => v.Status == TrialStatus.Ok) == true, measured is not null));
+                    runs.Add(
+                        new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick),
+                            target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, measured?.Notes
+                                ?? [], measured?.Variants.All(v => v.Status == TrialStatus.Ok) == true, measured is not null));
                 }
                 catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
                 {
@@ -95,8 +96,9 @@ internal sealed class Reproducer
                 {
                     _say(ex.Message);
                     results[run.Key] = new RunOutcome(null, ex.Message, false, null, null);
-                    runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick),
-                        target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, [ex.Message], false, false));
+                    runs.Add(
+                        new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick),
+                            target, (DateTimeOffset.UtcNow - runStarted).TotalSeconds, [ex.Message], false, false));
                 }
             }
 
@@ -177,8 +179,8 @@ internal sealed class Reproducer
         EnvironmentInfo? machine = null;
 
         // The posts the earlier reproduction ran: those with a run's folder in it.
-        foreach (var scenario in scenarios.Where(s => PostClaims.Of(s)!.Runs.Any(r => r.MadeAt(quick)
-            && Directory.Exists(Path.Combine(from, r.Key)))))
+        foreach (var scenario in scenarios.Where(
+            s => PostClaims.Of(s)!.Runs.Any(r => r.MadeAt(quick) && Directory.Exists(Path.Combine(from, r.Key)))))
         {
             var results = new Dictionary<string, RunOutcome>(StringComparer.Ordinal);
             foreach (var run in PostClaims.Of(scenario)!.Runs.Where(r => r.MadeAt(quick)))
@@ -199,8 +201,9 @@ internal sealed class Reproducer
                     machine ??= earlier.Environment;
                     results[run.Key] = new RunOutcome(measured, measured is null ? $"{folder} holds no results of {scenario.Name}" : null,
                         false, earlier.Environment, earlier.Settings);
-                    runs.Add(new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), folder, 0, measured?.Notes
-                        ?? [], measured?.Variants.All(v => v.Status == TrialStatus.Ok) == true, measured is not null));
+                    runs.Add(
+                        new ReproducedRun(scenario.Name, run.Key, run.Kind, Describe(run, quick), folder, 0, measured?.Notes
+                            ?? [], measured?.Variants.All(v => v.Status == TrialStatus.Ok) == true, measured is not null));
                 }
                 catch (ResultsFileException ex)
                 {

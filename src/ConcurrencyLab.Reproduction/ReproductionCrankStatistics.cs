@@ -36,8 +36,9 @@ internal static class ReproductionCrankStatistics
                     "verdict");
             }
 
-            Add(name, row.Result.VerdictText,
-                string.Empty, $"{row.Result.Id} ({row.Run})", $"{row.Post}: {row.Result.Claim} ({row.RunKind} run {row.Run}): the verdict here");
+            Add(
+                name, row.Result.VerdictText,
+                    string.Empty, $"{row.Result.Id} ({row.Run})", $"{row.Post}: {row.Result.Claim} ({row.RunKind} run {row.Run}): the verdict here");
         }
 
         foreach (var (verdict, id) in VerdictIds)

@@ -97,8 +97,9 @@ internal static class ReproductionReport
     }
 
     public static void Json(ReproductionResult result, TextWriter writer, string folder) =>
-        writer.Write(JsonSerializer.Serialize(result with { Runs = [.. result.Runs.Select(r => r with { Folder = Relative(folder, r.Folder) })] },
-            LabJson.Options));
+        writer.Write(
+            JsonSerializer.Serialize(result with { Runs = [.. result.Runs.Select(r => r with { Folder = Relative(folder, r.Folder) })] },
+                LabJson.Options));
 
     public static void Html(ReproductionResult result, TextWriter writer, string folder)
     {
@@ -109,14 +110,16 @@ internal static class ReproductionReport
         writer.WriteLine($"<style>{HtmlExporter.Style}</style></head><body>");
         writer.WriteLine("<h1>The published claims, re-run</h1>");
         writer.WriteLine($"<p class=\"environment\">{Encode(Machine(result))}<br>{Encode(Tally(result))}</p>");
-        writer.WriteLine("<section id=\"reproduction\"><h2>Claims</h2><table><thead><tr><th>Post</th><th>Claim</th><th>Published</th><th>Run</th><th>Here (median, 95% CI)</th><th>Verdict</th><th>Why</th></tr></thead><tbody>");
+        writer.WriteLine(
+            "<section id=\"reproduction\"><h2>Claims</h2><table><thead><tr><th>Post</th><th>Claim</th><th>Published</th><th>Run</th><th>Here (median, 95% CI)</th><th>Verdict</th><th>Why</th></tr></thead><tbody>");
         foreach (var row in result.Claims)
         {
             writer.WriteLine($"<tr class=\"{Css(row.Result.Verdict)}\"><td>{Encode(row.Scenario)}</td><td>{Encode(row.Result.Claim)}</td><td>{Encode(Published(row.Result))}</td><td><a href=\"{Encode(Relative(folder, Path.Combine(folder, row.Run)))}/report.html\">{Encode(row.RunKind)}</a></td><td>{Encode(row.Result.Figure)}</td><td><strong>{Encode(row.Result.VerdictText)}</strong></td><td>{Encode(row.Result.Reason)}</td></tr>");
         }
 
         writer.WriteLine("</tbody></table></section>");
-        writer.WriteLine("<section id=\"runs\"><h2>Runs</h2><table><thead><tr><th>Run</th><th>How</th><th>Configuration</th><th>Took</th></tr></thead><tbody>");
+        writer.WriteLine(
+            "<section id=\"runs\"><h2>Runs</h2><table><thead><tr><th>Run</th><th>How</th><th>Configuration</th><th>Took</th></tr></thead><tbody>");
         foreach (var run in result.Runs)
         {
             writer.WriteLine($"<tr><td><a href=\"{Encode(Relative(folder, run.Folder))}/report.html\">{Encode(run.Key)}</a></td><td>{Encode(run.Kind)}</td><td>{Encode(run.Configuration)}</td><td class=\"n\">{Encode(Minutes(run.Seconds))}</td></tr>");

@@ -50,8 +50,9 @@ public static class Lab
         // --dop auto: the degrees are searched first, by probes of their own, and the plan runs the degrees found.
         if (plan.Scenarios.Any(s => s.SearchDegrees))
         {
-            plan = await DegreeSearch.RunAsync(plan, () => new Runner(TrialExecutors.For(options), observer: null, logger),
-                Environment.ProcessorCount, observer, cancellationToken).ConfigureAwait(false);
+            plan = await DegreeSearch.RunAsync(
+                plan, () => new Runner(TrialExecutors.For(options), observer: null, logger), Environment.ProcessorCount, observer, cancellationToken)
+                    .ConfigureAwait(false);
         }
 
         var record = await new Runner(TrialExecutors.For(options), observer, logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);

@@ -100,8 +100,9 @@ internal static class CommandLineRoot
             // No termination timeout of System.CommandLine's own: after 2 s it ended the process with 130, with
             // nothing written and a half-written hash set left behind. conclab stops by itself, and a second
             // signal is the way to stop it at once.
-            var exitCode = await parse.InvokeAsync(new InvocationConfiguration { EnableDefaultExceptionHandler = false,
-                ProcessTerminationTimeout = null }, cancel.Token).ConfigureAwait(false);
+            var exitCode = await parse.InvokeAsync(
+                new InvocationConfiguration { EnableDefaultExceptionHandler = false, ProcessTerminationTimeout = null }, cancel.Token)
+                    .ConfigureAwait(false);
             return hungUp && exitCode == ExitCode.Cancelled ? ExitCode.HungUp : exitCode;
         }
         finally

@@ -21,7 +21,8 @@ internal static class CompareCommand
         var current = new Argument<string>("new") { Description = "the later results.json" };
         var alpha = new Option<string>("--alpha") { Description = "significance level of the test [default: 0.05]" };
         var markdown = new Option<string>("--markdown") { Description = "also write the comparison as Markdown to this file" };
-        var command = new Command("compare", $"Compare two runs' results: ratio of medians and significance per variant; exit code {ExitCode.Failed} when anything got significantly slower.")
+        var command = new Command(
+            "compare", $"Compare two runs' results: ratio of medians and significance per variant; exit code {ExitCode.Failed} when anything got significantly slower.")
         {
             old, current, alpha, markdown,
         };
@@ -44,8 +45,8 @@ internal static class CompareCommand
 
             // Never the table written over what it compares: the same file by any name, a link to it included.
             if (parse.GetValue(markdown) is { } output
-                && new[] { parse.GetValue(old)!, parse.GetValue(current)! }.FirstOrDefault(input => OutputTargets.SameFile(input,
-                    output)) is { } input)
+                && new[] { parse.GetValue(old)!, parse.GetValue(current)! }.FirstOrDefault(
+                    input => OutputTargets.SameFile(input, output)) is { } input)
             {
                 await ErrorLine.WriteAsync($"--markdown {output} is the results file {input} this compares; give another file.")
                     .ConfigureAwait(false);
@@ -56,9 +57,8 @@ internal static class CompareCommand
             try
             {
                 // Read apart from the signal's flow: Ctrl+C or SIGTERM while large files are read ends the command at once.
-                (before,
-                    after) = await Task.Run(() => (ResultsFile.Read(parse.GetValue(old)!), ResultsFile.Read(parse.GetValue(current)!)),
-                        CancellationToken.None)
+                (before, after) = await Task.Run(() => (ResultsFile.Read(parse.GetValue(old)!), ResultsFile.Read(parse.GetValue(current)!)),
+                    CancellationToken.None)
                     .WaitAsync(cancellationToken).ConfigureAwait(false);
             }
             catch (ResultsFileException ex)

@@ -19,7 +19,8 @@ internal static class ReportCommand
     {
         var results = new Argument<string>("results") { Description = "a results.json written by conclab run" };
         var output = new Option<string>("--out") { Description = "folder for the reports [default: the results file's folder]" };
-        var columnsOption = new Option<string>("--columns") { Description = "The console tables' columns: all, or ids separated by commas; by default those that decide, as many as the terminal fits" };
+        var columnsOption = new Option<string>(
+            "--columns") { Description = "The console tables' columns: all, or ids separated by commas; by default those that decide, as many as the terminal fits" };
         var command = new Command("report", "Print a run's tables and write every report again from its results.json.") { results, output,
             columnsOption };
         command.SetAction(async (parse, cancellationToken) =>
@@ -43,8 +44,8 @@ internal static class ReportCommand
                         // conditions: a verdict an older build gave on a run that did not test its claim is not repeated.
                         return read with
                         {
-                            Scenarios = [.. read.Scenarios.Select(s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { } known
-                                && PostClaims.Of(known) is not null
+                            Scenarios = [.. read.Scenarios.Select(
+                                s => scenarios.FirstOrDefault(c => c.Name == s.Name) is { } known && PostClaims.Of(known) is not null
                                     ? s with { Claims = PostJudge.Judge(known, s, machine: read.Environment, settings: read.Settings) } : s)],
                         };
                     },

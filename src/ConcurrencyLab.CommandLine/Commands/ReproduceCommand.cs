@@ -19,8 +19,8 @@ internal static class ReproduceCommand
     {
         var posts = Reproducer.Posts(scenarios);
         var switches = new Switches(posts);
-        var command = new Command("reproduce",
-            "Re-run every claim of the published posts, each with a verdict: holds, does not hold, holds only under a condition.")
+        var command = new Command(
+            "reproduce", "Re-run every claim of the published posts, each with a verdict: holds, does not hold, holds only under a condition.")
         {
             switches.Post, switches.Quick, switches.Output, switches.Plain, switches.From, switches.Crank,
         };
@@ -53,17 +53,23 @@ internal static class ReproduceCommand
 
     private sealed class Switches(IReadOnlyList<Scenario> posts)
     {
-        public Argument<string?> Post { get; } = new("post") { Description = $"one post's scenario: {string.Join(", ", posts.Select(p => p.Name))} [default: every post]", Arity = ArgumentArity.ZeroOrOne };
+        public Argument<string?> Post { get; } = new(
+            "post") { Description = $"one post's scenario: {string.Join(", ", posts.Select(p => p.Name))} [default: every post]",
+                Arity = ArgumentArity.ZeroOrOne };
 
-        public Option<bool> Quick { get; } = new("--quick") { Description = "each post at a small scale, every post in a few minutes; the verdicts say when a scale is too small to judge" };
+        public Option<bool> Quick { get; } = new(
+            "--quick") { Description = "each post at a small scale, every post in a few minutes; the verdicts say when a scale is too small to judge" };
 
-        public Option<string> Output { get; } = new("--out") { Description = "folder for reproduction.md, reproduction.json, report.html and each run's own results [default: conclab-results/<UTC timestamp>]" };
+        public Option<string> Output { get; } = new(
+            "--out") { Description = "folder for reproduction.md, reproduction.json, report.html and each run's own results [default: conclab-results/<UTC timestamp>]" };
 
         public Option<bool> Plain { get; } = new("--plain") { Description = "plain progress lines even on a terminal" };
 
-        public Option<string> From { get; } = new("--from") { Description = "judge again, by this build's rules, what an earlier reproduction in this folder measured; nothing is run" };
+        public Option<string> From { get; } = new(
+            "--from") { Description = "judge again, by this build's rules, what an earlier reproduction in this folder measured; nothing is run" };
 
-        public Option<bool> Crank { get; } = new("--crank") { Description = "Report as a crank job: each trial's and pass's process id on standard error (##ChildProcessId:PID), and every claim's verdict between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
+        public Option<bool> Crank { get; } = new(
+            "--crank") { Description = "Report as a crank job: each trial's and pass's process id on standard error (##ChildProcessId:PID), and every claim's verdict between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
     }
 
     // Every reason the command cannot run, found before anything runs: the post, the folders, and an earlier

@@ -25,8 +25,8 @@ internal static class ServeCommand
             return null;
         }
 
-        var serve = new Command("serve",
-            "One of the lab's services on its own, until Ctrl+C: for conclab load, another host, or a crank agent. It prints 'listening http://HOST:PORT http2=http://HOST:PORT2' once it answers.");
+        var serve = new Command(
+            "serve", "One of the lab's services on its own, until Ctrl+C: for conclab load, another host, or a crank agent. It prints 'listening http://HOST:PORT http2=http://HOST:PORT2' once it answers.");
         foreach (var service in services)
         {
             var switches = new Switches();
@@ -171,10 +171,14 @@ internal static class ServeCommand
     /// <summary>The options every service takes besides its own settings.</summary>
     private sealed class Switches
     {
-        public readonly Option<string> Host = new("--host") { Description = "The address to listen on [default: 127.0.0.1]; another than loopback needs --allow-host naming it" };
-        public readonly Option<string> Port = new("--port") { Description = "The HTTP/1.1 port; 0 takes a free one, which the ready line says [default: 0]" };
-        public readonly Option<string> Http2Port = new("--http2-port") { Description = "The HTTP/2 port (cleartext, prior knowledge) [default: --port + 1, or a free one when --port is 0]" };
-        public readonly Option<string[]> AllowHost = new("--allow-host") { Description = "A host other than loopback the service may listen on or call: only your own, on your own authority; may be given more than once", AllowMultipleArgumentsPerToken = false };
+        public readonly Option<string> Host = new(
+            "--host") { Description = "The address to listen on [default: 127.0.0.1]; another than loopback needs --allow-host naming it" };
+        public readonly Option<string> Port = new(
+            "--port") { Description = "The HTTP/1.1 port; 0 takes a free one, which the ready line says [default: 0]" };
+        public readonly Option<string> Http2Port = new(
+            "--http2-port") { Description = "The HTTP/2 port (cleartext, prior knowledge) [default: --port + 1, or a free one when --port is 0]" };
+        public readonly Option<string[]> AllowHost = new(
+            "--allow-host") { Description = "A host other than loopback the service may listen on or call: only your own, on your own authority; may be given more than once", AllowMultipleArgumentsPerToken = false };
 
         public Option[] All => [Host, Port, Http2Port, AllowHost];
     }

@@ -46,7 +46,9 @@ internal sealed class PlainProgress : IRunObserver
         _console.WriteLine($"[{scenario}] {EarlyStopText.Describe(variant, stop).Text}");
 
     public void DegreeProbed(string scenario, string variant, int trials, double? medianMs) =>
-        _console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"[degree search] {scenario} {variant}: {(medianMs is { } m ? $"median {m:0.0} ms of {trials} trials" : "no trial succeeded")}"));
+        _console.WriteLine(
+            string.Create(
+                CultureInfo.InvariantCulture, $"[degree search] {scenario} {variant}: {(medianMs is { } m ? $"median {m:0.0} ms of {trials} trials" : "no trial succeeded")}"));
 
     public void ScenarioFinished(ScenarioRecord scenario)
     {

@@ -38,15 +38,16 @@ internal static class ResultTableRenderer
                 TrialStatus.Ok => Style.Plain,
                 _ => new Style(Color.Red),
             };
-            table.AddRow(shown.Select(c => (IRenderable)new Text(TableColumns.Cell(c, scenario, variant), c.Id == "flags" ? new Style(Color.Yellow)
-                : style)));
+            table.AddRow(
+                shown.Select(c => (IRenderable)new Text(TableColumns.Cell(c, scenario, variant), c.Id == "flags" ? new Style(Color.Yellow) : style)));
         }
 
         // The table leads on the console (it carries the scenario's name); the rest follows in the report's order.
         var lines = new List<IRenderable>();
         if (leftOut.Count > 0)
         {
-            lines.Add(new Text($"Left out to fit {width} columns: {string.Join(", ", leftOut.Select(c => c.Header))}; --columns all shows every column, and results.md has them all.", new Style(Color.Grey)));
+            lines.Add(
+                new Text($"Left out to fit {width} columns: {string.Join(", ", leftOut.Select(c => c.Header))}; --columns all shows every column, and results.md has them all.", new Style(Color.Grey)));
         }
 
         foreach (var block in ScenarioReport.Of(scenario, processorCount ?? Environment.ProcessorCount).Where(b => b.Audience != Audience.Full))

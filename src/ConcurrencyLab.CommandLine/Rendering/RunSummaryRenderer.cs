@@ -23,7 +23,8 @@ internal static class RunSummaryRenderer
                 new Text(row.Claims));
         }
 
-        return new Rows(table,
-            new Text("Each claim's verdict, figure and reason are under its scenario's table; conclab reproduce re-runs every claim in the runs made for it.", new Style(Color.Grey)), Text.Empty);
+        return new Rows(
+            table, new Text(
+                "Each claim's verdict, figure and reason are under its scenario's table; conclab reproduce re-runs every claim in the runs made for it.", new Style(Color.Grey)), Text.Empty);
     }
 }

@@ -66,7 +66,8 @@ internal static class ScenarioListing
                 + forms + "."));
         }
 
-        rows.Add(new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults).Name}; ideal: {scenario.Ideal(defaults, Scenario.DefaultSeed).Reason} (seed {Scenario.DefaultSeed})."));
+        rows.Add(
+            new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults).Name}; ideal: {scenario.Ideal(defaults, Scenario.DefaultSeed).Reason} (seed {Scenario.DefaultSeed})."));
         return rows;
     }
 

@@ -111,9 +111,8 @@ internal static class DelayClaims
         {
             var ratio = evidence.Ratio(c.Item1, "channel");
             var text = $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(evidence.Wall("channel"))} against {ClaimEvidence.Time(evidence.Wall(c.Item1))}";
-            return (c.Item1,
-                Decide.About(Quantity.Ratio($"{c.Item1} over channel, median wall time"), ratio, 12, About12x, text,
-                    "every item waits at once in the Channel case, four at a time at degree 4"));
+            return (c.Item1, Decide.About(Quantity.Ratio($"{c.Item1} over channel, median wall time"), ratio, 12, About12x, text,
+                "every item waits at once in the Channel case, four at a time at degree 4"));
         }),
     ]);
 
@@ -229,9 +228,8 @@ internal static class DelayClaims
                 ? Judgement.Holds(figure, $"run last, it inherits the threads the blocking cases made the pool add ({lastRun.Pool("channel")})")
                     .With(numbers)
             : last.Max() < first.Min()
-                ? Judgement.Holds(figure,
-                    "run last it has fewer threads than run first: the count depends on the position, the other way from the one the post points to")
-                        .With(numbers)
+                ? Judgement.Holds(
+                    figure, "run last it has fewer threads than run first: the count depends on the position, the other way from the one the post points to").With(numbers)
             : first.Concat(last).Distinct().Count() == 1
                 ? Judgement.DoesNotHold(figure, $"every pass in either position peaked at the same {ClaimEvidence.Count(first[0])} threads")
                     .With(numbers)

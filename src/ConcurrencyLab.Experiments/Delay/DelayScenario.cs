@@ -43,8 +43,8 @@ public sealed class DelayScenario : BatchScenario, IReproducesPost
         ("task-delay", DelayTimer.TaskDelay));
 
     private static readonly Parameter<IReadOnlyList<int>> DelayDegrees =
-        DegreesParameter([4, 40],
-            "degrees of parallelism for the Parallel.*, PLINQ, Dataflow, semaphore and channel-worker variants", maximum: 10_000);
+        DegreesParameter(
+            [4, 40], "degrees of parallelism for the Parallel.*, PLINQ, Dataflow, semaphore and channel-worker variants", maximum: 10_000);
 
     /// <inheritdoc/>
     public override IReadOnlyList<Parameter> Parameters { get; init; } = [Items, MinDelay, MaxDelay, Timer, DelayDegrees];

@@ -226,7 +226,8 @@ internal static class FanoutClaims
         var failing = rows.Where(r => r.Trials.Any(t => Errors(t) > 0)).ToList();
         if (failing.Count > 0)
         {
-            return Judgement.DoesNotHold(figure, $"{string.Join(" and ", failing.Select(f => f.Variant))} left requests unanswered; {evidence.ServicePool(failing[0].Variant)} in the service");
+            return Judgement.DoesNotHold(
+                figure, $"{string.Join(" and ", failing.Select(f => f.Variant))} left requests unanswered; {evidence.ServicePool(failing[0].Variant)} in the service");
         }
 
         var clean = rows.All(r => r.Trials.Count(t => t.Status == TrialStatus.Ok) >= Decide.MinimumTrials);

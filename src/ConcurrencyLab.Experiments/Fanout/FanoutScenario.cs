@@ -213,26 +213,40 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     internal static readonly Metric RequestsSent = Metric.Count("requests", "Requests") with { Direction = MetricDirection.Neither,
         Description = "requests the client sent at once" };
 
-    internal static readonly Metric UpstreamFailures = Metric.Count("upstreamFailures",
-        "502s") with { Description = "requests the product service failed with 502: a call to the external service failed otherwise" };
+    internal static readonly Metric UpstreamFailures = Metric.Count("upstreamFailures", "502s") with
+    {
+        Description = "requests the product service failed with 502: a call to the external service failed otherwise",
+    };
 
-    internal static readonly Metric ServerErrors = Metric.Count("serverErrors",
-        "500s") with { Description = "requests the product service failed by itself (500)" };
+    internal static readonly Metric ServerErrors = Metric.Count("serverErrors", "500s") with
+    {
+        Description = "requests the product service failed by itself (500)",
+    };
 
-    internal static readonly Metric ClientTimeouts = Metric.Count("clientTimeouts",
-        "Client timeouts") with { Description = "requests the client gave up on after --request-timeout" };
+    internal static readonly Metric ClientTimeouts = Metric.Count("clientTimeouts", "Client timeouts") with
+    {
+        Description = "requests the client gave up on after --request-timeout",
+    };
 
-    internal static readonly Metric ConnectionErrors = Metric.Count("connectionErrors",
-        "Connection errors") with { Description = "requests whose connection from the client failed" };
+    internal static readonly Metric ConnectionErrors = Metric.Count("connectionErrors", "Connection errors") with
+    {
+        Description = "requests whose connection from the client failed",
+    };
 
-    internal static readonly Metric ServerPeakQueueLength = Metric.Count("serverPeakQueueLength",
-        "Server queue") with { Description = "the product service's pool queue at its longest" };
+    internal static readonly Metric ServerPeakQueueLength = Metric.Count("serverPeakQueueLength", "Server queue") with
+    {
+        Description = "the product service's pool queue at its longest",
+    };
 
-    internal static readonly Metric ServerCpuMs = Metric.Milliseconds("serverCpuMs",
-        "Server CPU") with { Description = "the product service's CPU time over the region" };
+    internal static readonly Metric ServerCpuMs = Metric.Milliseconds("serverCpuMs", "Server CPU") with
+    {
+        Description = "the product service's CPU time over the region",
+    };
 
-    internal static readonly Metric ServerJitMs = Metric.Milliseconds("serverJitMs",
-        "Server JIT") with { Description = "time the product service's JIT spent compiling in the region" };
+    internal static readonly Metric ServerJitMs = Metric.Milliseconds("serverJitMs", "Server JIT") with
+    {
+        Description = "time the product service's JIT spent compiling in the region",
+    };
 
     internal static readonly Metric ExternalCpuMs = Metric.Milliseconds("externalCpuMs", "External CPU") with
     {
@@ -578,8 +592,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
     {
         try
         {
-            using var request = new HttpRequestMessage(HttpMethod.Get,
-                new Uri($"product/{endpoint}/{id.ToString(CultureInfo.InvariantCulture)}", UriKind.Relative));
+            using var request = new HttpRequestMessage(
+                HttpMethod.Get, new Uri($"product/{endpoint}/{id.ToString(CultureInfo.InvariantCulture)}", UriKind.Relative));
 
             // A priming request takes a connection of its own, so connecting and accepting are warm too.
             request.Headers.ConnectionClose = ExternalService.IsPriming(id);

@@ -34,9 +34,8 @@ internal static class FanoutServe
             "fanout-external",
             "The fanout experiment's slow external service: GET /name/ID, /price/ID and /category/ID, each answered after its delay (the published 1.5, 2 and 1 s).",
             [FanoutScenario.DelaysMs, FanoutScenario.TimeScale],
-            (request,
-                cancellationToken) => ServiceHost.ServeStandaloneAsync(ExternalService.Definition, FanoutScenario.Delays(request.Values), request,
-                    cancellationToken)),
+            (request, cancellationToken) => ServiceHost.ServeStandaloneAsync(ExternalService.Definition, FanoutScenario.Delays(request.Values),
+                request, cancellationToken)),
         new(
             "fanout-product",
             $"The fanout experiment's product service: GET /product/VARIANT/ID for {string.Join(", ", ProductService.Variants.Select(v => v.Variant))}, each making three calls to the external service its own way.",

@@ -144,8 +144,9 @@ internal static class ProductService
             var price = client.GetStringAsync(Path("price", id));
             var category = client.GetStringAsync(Path("category", id));
 #pragma warning disable VSTHRD002, CA1849 // The point of this variant: block a pool thread on async calls.
-            return Answer(new Product { Id = id, Name = name.Result, Price = long.Parse(price.Result, CultureInfo.InvariantCulture),
-                Category = category.Result });
+            return Answer(
+                new Product { Id = id, Name = name.Result, Price = long.Parse(price.Result, CultureInfo.InvariantCulture),
+                    Category = category.Result });
 #pragma warning restore VSTHRD002, CA1849
         });
     }

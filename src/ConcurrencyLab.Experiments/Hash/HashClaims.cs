@@ -23,8 +23,8 @@ internal static class HashClaims
 
     private static readonly Dictionary<string, string> QuickSet = new() { ["file-size"] = "1MiB" };
 
-    private static readonly Requirement FilesPerWorker = Requirement.Of("files per worker",
-        "at least 4 at the most workers (the published 512 files for 128)", result =>
+    private static readonly Requirement FilesPerWorker = Requirement.Of(
+        "files per worker", "at least 4 at the most workers (the published 512 files for 128)", result =>
     {
         var files = result.Parameters.TryGetValue("files", out var text) ? Requirement.Parse(text) : null;
         var most = result.Variants.Select(v => v.WholeNumber("workers")).OfType<int>().DefaultIfEmpty(0).Max();
@@ -39,8 +39,8 @@ internal static class HashClaims
 
     /// <summary>The machine kind the post's claims are about: its device slower than its cores can read and hash, as
     /// this run's own bounds measured them.</summary>
-    internal static readonly Requirement DiskBound = Requirement.Machine("disk-bound: the device reads slower than the cores can read and hash",
-        result =>
+    internal static readonly Requirement DiskBound = Requirement.Machine(
+        "disk-bound: the device reads slower than the cores can read and hash", result =>
     {
         if (!result.Bounds.TryGetValue("deviceReadMibPerSec", out var device) || !result.Bounds.TryGetValue("cpuMibPerSec", out var cpu))
         {
@@ -109,16 +109,17 @@ internal static class HashClaims
             {
                 Rule = "none here: Task Manager's private working set is not what the lab reads",
                 Source = FigureSource.Image,
-                Conditions = [Requirement.Untestable("the figure is Task Manager's memory column, the private working set; the lab reads the peak resident set, which counts the runtime's shared pages too, so the two are not the same figure")],
+                Conditions = [Requirement.Untestable(
+                    "the figure is Task Manager's memory column, the private working set; the lab reads the peak resident set, which counts the runtime's shared pages too, so the two are not the same figure")],
             },
             new Claim("hash-async-non-blocking", "Async file reads are non-blocking I/O, which is why async keeps its rate", "no figure", [Cold],
                 AsyncReadsHoldNoThread)
             {
                 Rule = "`async@128`'s peak pool threads below the cores + 4 (Windows only)",
                 Conditions = [Requirement.Is("cache", "cold"),
-                    Requirement.Platform("Windows' overlapped file I/O",
-                        m => (m.Os.Contains("Windows",
-                            StringComparison.OrdinalIgnoreCase), $"{m.Os}: .NET reads a file asynchronously there by blocking a pool thread for each read"))],
+                    Requirement.Platform(
+                        "Windows' overlapped file I/O", m => (m.Os.Contains(
+                            "Windows", StringComparison.OrdinalIgnoreCase), $"{m.Os}: .NET reads a file asynchronously there by blocking a pool thread for each read"))],
             },
             new Claim("hash-page-cache-cpu", "With the files in the OS page cache, hashing becomes CPU-bound", "no figure", [Warm], CachedIsCpuBound)
             {
@@ -186,8 +187,9 @@ internal static class HashClaims
     internal static Judgement LittleCpu(ClaimEvidence evidence)
     {
         var perMib = evidence.Trials("async@16")
-            .Where(t => t.Status == TrialStatus.Ok && t.Metrics.ContainsKey(StandardMetrics.Cpu.Id)
-                && t.Metrics.TryGetValue(HashScenario.MibPerSec.Id, out var rate) && rate > 0)
+            .Where(
+                t => t.Status == TrialStatus.Ok && t.Metrics.ContainsKey(StandardMetrics.Cpu.Id)
+                    && t.Metrics.TryGetValue(HashScenario.MibPerSec.Id, out var rate) && rate > 0)
             .Select(t => t.Metrics[StandardMetrics.Cpu.Id] / (t.Metrics[HashScenario.MibPerSec.Id] * t.WallMs / 1000))
             .ToList();
         if (perMib.Count == 0)
@@ -235,10 +237,9 @@ internal static class HashClaims
         return Decide.All(
         [
             ("bounds", limit),
-            ("busy",
-                Decide.Above(Quantity.Ratio($"{fastest}'s CPU time over wall time, per core"), busy, 0.75,
-                    null, $"{fastest} kept {busy.Value.ToString("0%", CultureInfo.InvariantCulture)} of the cores busy",
-                        "the cores, not the reads, set the pace", "the cores were not kept busy: something else sets the pace")),
+            ("busy", Decide.Above(Quantity.Ratio($"{fastest}'s CPU time over wall time, per core"), busy, 0.75,
+                null, $"{fastest} kept {busy.Value.ToString("0%", CultureInfo.InvariantCulture)} of the cores busy",
+                    "the cores, not the reads, set the pace", "the cores were not kept busy: something else sets the pace")),
         ]);
     }
 

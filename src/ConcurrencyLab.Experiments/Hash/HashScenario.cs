@@ -16,13 +16,10 @@ public sealed class HashScenario : Scenario, IReproducesPost
     private static readonly (string Kind, HashMode Mode, string Description)[] Kinds =
     [
         ("sync", HashMode.Sync, "a Channel feeds N worker threads; each opens the file and hashes it with MD5.HashData, blocking reads (published)"),
-        ("async", HashMode.Async,
-            "a Channel feeds N worker threads; each opens the file with FileOptions.Asynchronous and awaits MD5.HashDataAsync (published, which opened without the option)"),
+        ("async", HashMode.Async, "a Channel feeds N worker threads; each opens the file with FileOptions.Asynchronous and awaits MD5.HashDataAsync (published, which opened without the option)"),
         ("foreach-async", HashMode.ForEachAsync, "Parallel.ForEachAsync over the files at degree N, each hashed as async does"),
-        ("cached", HashMode.Cached,
-            "a Channel feeds N worker threads; each reads through the page cache in 128 KiB blocks, the file opened for a sequential scan so the kernel reads further ahead, and hashes them as they come"),
-        ("direct", HashMode.Direct,
-            "a Channel feeds N worker threads; each reads past the page cache (O_DIRECT) in aligned 1 MiB blocks and hashes them as they come"),
+        ("cached", HashMode.Cached, "a Channel feeds N worker threads; each reads through the page cache in 128 KiB blocks, the file opened for a sequential scan so the kernel reads further ahead, and hashes them as they come"),
+        ("direct", HashMode.Direct, "a Channel feeds N worker threads; each reads past the page cache (O_DIRECT) in aligned 1 MiB blocks and hashes them as they come"),
     ];
 
     /// <inheritdoc/>
@@ -128,8 +125,8 @@ public sealed class HashScenario : Scenario, IReproducesPost
 
     /// <summary>Planned without measuring, so unknown (0) until the run's set-up measures the bounds on the files.</summary>
     public override IdealBound Ideal(ParameterValues parameters, int seed) =>
-        new(0,
-            "the set's size over the tighter of two rates measured on the files at the start of each run: reading with 1 MiB reads (the faster of one reader and 16), and MD5 from memory on every core");
+        new(
+            0, "the set's size over the tighter of two rates measured on the files at the start of each run: reading with 1 MiB reads (the faster of one reader and 16), and MD5 from memory on every core");
 
     /// <inheritdoc/>
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
@@ -157,8 +154,10 @@ public sealed class HashScenario : Scenario, IReproducesPost
         Description = "1 when the run asked for a cold cache and the files could not be evicted from it",
     };
 
-    internal static readonly Metric HashMismatches = Metric.Count("hashMismatches",
-        "Wrong hashes") with { Description = "files whose MD5 was not the manifest's, or that were not hashed (the trial fails)" };
+    internal static readonly Metric HashMismatches = Metric.Count("hashMismatches", "Wrong hashes") with
+    {
+        Description = "files whose MD5 was not the manifest's, or that were not hashed (the trial fails)",
+    };
 
     internal static readonly Metric CacheCold = Metric.Count("cacheCold", "Cache cold") with { Direction = MetricDirection.Neither,
         Description = "1 when the files were out of the page cache as the region began" };
@@ -218,7 +217,8 @@ public sealed class HashScenario : Scenario, IReproducesPost
                 : $"the file set of {what} was written to {set.Folder} in {Stopwatch.GetElapsedTime(started).TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s; {(keep ? "it is kept (--keep)" : "it is deleted after the run")}.");
             if (cold && !PageCache.IsSupported)
             {
-                notes.Add("this system gives no way to evict files from its page cache here: the trials ran on whatever it kept, and say cacheCold 0.");
+                notes.Add(
+                    "this system gives no way to evict files from its page cache here: the trials ran on whatever it kept, and say cacheCold 0.");
             }
             else if (cold && PageCache.InMemory(set.Folder) is { } format)
             {

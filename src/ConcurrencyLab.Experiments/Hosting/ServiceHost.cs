@@ -250,8 +250,7 @@ internal static class ServiceHost
         // queue of 512 overflows then, and every dropped attempt is retried a full second later, which once
         // added a second to runs whose ideal is 2 s. The kernel caps the queue at net.core.somaxconn.
         builder.WebHost.UseSockets(options => options.Backlog = AcceptBacklog);
-        return (builder.Build(),
-            () => $"{ListeningPrefix}http://{Authority(http1!.IPEndPoint!)} {Http2Prefix}http://{Authority(http2!.IPEndPoint!)}");
+        return (builder.Build(), () => $"{ListeningPrefix}http://{Authority(http1!.IPEndPoint!)} {Http2Prefix}http://{Authority(http2!.IPEndPoint!)}");
     }
 
     private static string Authority(IPEndPoint endpoint) => endpoint.ToString();

@@ -37,8 +37,8 @@ internal static class MixScenario
 
     /// <summary>The scenario, ready for a catalog.</summary>
     public static WorkloadScenario Create()
-        => new("mix",
-            context => new MixWorkload(ShapeOf(context.Parameters), context.Seed, context.HasRunSetUp
+        => new(
+            "mix", context => new MixWorkload(ShapeOf(context.Parameters), context.Seed, context.HasRunSetUp
                 ? context.RunSetUp<MixCalibration>().RoundsPerMs : 1))
     {
         Summary = "a workload described on the command line: items of CPU work and a wait, a lock, a downstream limit",
@@ -92,8 +92,8 @@ internal static class MixScenario
         }
 
         var measured = result.Variants
-            .Select(v => (v.Name,
-                Values: v.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Value(MixWorkload.ItemCpu)).OfType<double>()
+            .Select(
+                v => (v.Name, Values: v.Trials.Where(t => t.Status == TrialStatus.Ok).Select(t => t.Value(MixWorkload.ItemCpu)).OfType<double>()
                     .Where(double.IsFinite).ToList()))
             .Where(v => v.Values.Count > 0)
             .Select(v => (v.Name, Median: Statistics.MedianEstimate.MedianOf(v.Values), v.Values))
@@ -191,21 +191,24 @@ internal static class MixScenario
         List<(double Ms, string Name, string Detail)> limits =
         [
             (perItem + longestWait, "the longest item", $"{Ms(perItem)} ms of CPU and a {Ms(longestWait)} ms wait"),
-            (Serial(shape.Items * perItem / cores, perItem),
-                "CPU over the cores and a wait", $"{shape.Items} x {Ms(perItem)} ms over {cores}, and the shortest wait, {Ms(shortestWait)} ms"),
+            (Serial(
+                shape.Items * perItem / cores, perItem), "CPU over the cores and a wait", $"{shape.Items} x {Ms(perItem)} ms over {cores}, and the shortest wait, {Ms(shortestWait)} ms"),
         ];
         if (shape.LockMs > 0)
         {
-            limits.Add((Serial(shape.Items * shape.LockMs, shape.LockMs),
-                "the lock held in series", $"{shape.Items} x {Ms(shape.LockMs)} ms, and the shortest wait"));
+            limits.Add(
+                (Serial(
+                    shape.Items * shape.LockMs, shape.LockMs), "the lock held in series", $"{shape.Items} x {Ms(shape.LockMs)} ms, and the shortest wait"));
         }
 
         if (shape.Downstream > 0)
         {
-            limits.Add((workload.WaitsMs.Sum() / shape.Downstream, $"the waits through {shape.Downstream} downstream slots", $"{Ms(workload.WaitsMs.Sum())} ms of waiting over {shape.Downstream}"));
+            limits.Add(
+                (workload.WaitsMs.Sum() / shape.Downstream, $"the waits through {shape.Downstream} downstream slots", $"{Ms(workload.WaitsMs.Sum())} ms of waiting over {shape.Downstream}"));
         }
 
         var binding = limits.MaxBy(l => l.Ms);
-        return new IdealBound(binding.Ms, $"{binding.Name} ({binding.Detail}) binds; the others: {string.Join(", ", limits.Where(l => l != binding).Select(l => $"{l.Name} {Ms(l.Ms)} ms"))}");
+        return new IdealBound(
+            binding.Ms, $"{binding.Name} ({binding.Detail}) binds; the others: {string.Join(", ", limits.Where(l => l != binding).Select(l => $"{l.Name} {Ms(l.Ms)} ms"))}");
     }
 }

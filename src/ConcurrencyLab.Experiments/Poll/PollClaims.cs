@@ -68,9 +68,8 @@ internal static class PollClaims
                 Rule = "`threads`' CPU / `threadpool`'s above 1.1x",
                 Conditions = MainTest,
             },
-            new Claim("poll-polling-beats-threads",
-                "Polling through the pool (ThreadPool, Task, Parallel) makes more polls per second than a thread per connection",
-                    "9,300-9,500/s against 8,654/s", [Main], PollingBeatsThreads)
+            new Claim(
+                "poll-polling-beats-threads", "Polling through the pool (ThreadPool, Task, Parallel) makes more polls per second than a thread per connection", "9,300-9,500/s against 8,654/s", [Main], PollingBeatsThreads)
             {
                 Rule = "polls/s of each of `threadpool`, `task`, `parallel` / `threads`' above 1.05x",
                 Conditions = MainTest,
@@ -173,7 +172,8 @@ internal static class PollClaims
         return Decide.About(Quantity.Ratio($"{variant}'s polls per second over threadpool's"),
             ratio,
                 published / 9529,
-                    Band.NoChange(1.05), $"{ClaimEvidence.Rate(evidence.Metric(variant, PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)} threadpool's", "both queue each poll to the pool");
+                    Band.NoChange(
+                        1.05), $"{ClaimEvidence.Rate(evidence.Metric(variant, PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)} threadpool's", "both queue each poll to the pool");
     }
 
     /// <summary>parallel's polls within 5% of threadpool's, its CPU within a factor of 1.5 and its peak working set
@@ -185,12 +185,10 @@ internal static class PollClaims
         return Decide.All(
         [
             ("polls", LikeThePool(evidence, "parallel", 9387)),
-            ("CPU",
-                Decide.About(Quantity.Ratio("parallel's CPU time over threadpool's"), cpu, 1, Band.NoChange(1.5), $"CPU {ClaimEvidence.Times(cpu)}",
-                    "the same pool does the same polls")),
-            ("memory",
-                Decide.About(Quantity.Ratio("parallel's peak working set over threadpool's"), memory,
-                    1, Band.NoChange(1.25), $"memory {ClaimEvidence.Times(memory)}", "the same few pool threads")),
+            ("CPU", Decide.About(Quantity.Ratio("parallel's CPU time over threadpool's"), cpu,
+                1, Band.NoChange(1.5), $"CPU {ClaimEvidence.Times(cpu)}", "the same pool does the same polls")),
+            ("memory", Decide.About(Quantity.Ratio("parallel's peak working set over threadpool's"), memory,
+                1, Band.NoChange(1.25), $"memory {ClaimEvidence.Times(memory)}", "the same few pool threads")),
         ]);
     }
 
@@ -224,7 +222,8 @@ internal static class PollClaims
         return Decide.About(Quantity.Ratio("await's peak OS threads over threadpool's"),
             ratio,
                 37.0 / 31,
-                    Band.NoChange(1.5), $"{ClaimEvidence.Count(evidence.Metric("await", StandardMetrics.PeakThreads))} against {ClaimEvidence.Count(evidence.Metric("threadpool", StandardMetrics.PeakThreads))} threads", "both run on the same pool");
+                    Band.NoChange(
+                        1.5), $"{ClaimEvidence.Count(evidence.Metric("await", StandardMetrics.PeakThreads))} against {ClaimEvidence.Count(evidence.Metric("threadpool", StandardMetrics.PeakThreads))} threads", "both run on the same pool");
     }
 
     /// <summary>threadpool's peak working set below 0.8 of threads', interval and all.</summary>
@@ -285,7 +284,8 @@ internal static class PollClaims
             var figure = $"not within {ClaimEvidence.Count(sentFor)} s in any of {steady.Count} trials; peak {ClaimEvidence.Count(Estimate.Of(peaks))} threads";
             return sentFor >= 2 * seconds
                 ? Judgement.DoesNotHold(figure, $"the pool never grew enough for the blocked work ({evidence.Pool("threadpool")})")
-                : Judgement.CouldNotJudge(figure, $"the run sent for {ClaimEvidence.Count(sentFor)} s: a catch-up within twice the published {ClaimEvidence.Count(seconds)} s may come later");
+                : Judgement.CouldNotJudge(
+                    figure, $"the run sent for {ClaimEvidence.Count(sentFor)} s: a catch-up within twice the published {ClaimEvidence.Count(seconds)} s may come later");
         }
 
         if (caughtUp < steady.Count)
@@ -298,13 +298,11 @@ internal static class PollClaims
         var count = Estimate.Of(peaks);
         return Decide.All(
         [
-            ("time",
-                Decide.About(new Quantity("seconds until the threadpool case kept pace", "s"), time,
-                    seconds, Band.Around(seconds, 0.5, 2), $"after {time.Value:0.0} s ({time.Low:0.0}-{time.High:0.0})",
-                        "the pool added threads until the blocked work kept pace with the sends")),
-            ("threads",
-                Decide.About(new Quantity("threadpool's peak OS threads", "threads"), count,
-                    threads, Band.Around(threads, 0.5, 2), $"peak {ClaimEvidence.Count(count)} threads", "the threads it took to keep pace")),
+            ("time", Decide.About(new Quantity("seconds until the threadpool case kept pace", "s"), time,
+                seconds, Band.Around(seconds, 0.5, 2), $"after {time.Value:0.0} s ({time.Low:0.0}-{time.High:0.0})",
+                    "the pool added threads until the blocked work kept pace with the sends")),
+            ("threads", Decide.About(new Quantity("threadpool's peak OS threads", "threads"), count,
+                threads, Band.Around(threads, 0.5, 2), $"peak {ClaimEvidence.Count(count)} threads", "the threads it took to keep pace")),
         ]);
     }
 

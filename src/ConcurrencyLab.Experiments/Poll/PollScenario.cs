@@ -140,13 +140,17 @@ public sealed class PollScenario : Scenario, IReproducesPost
     internal static readonly Metric Received = Metric.Count("received", "Received") with { Direction = MetricDirection.HigherIsBetter,
         Description = "messages processed, each counted once" };
 
-    internal static readonly Metric Lost = Metric.Count("lost",
-        "Lost") with { Description = "messages sent and not processed by the end of the drain time" };
+    internal static readonly Metric Lost = Metric.Count("lost", "Lost") with
+    {
+        Description = "messages sent and not processed by the end of the drain time",
+    };
 
     internal static readonly Metric Duplicated = Metric.Count("duplicated", "Duplicated") with { Description = "messages processed more than once" };
 
-    internal static readonly Metric Misrouted = Metric.Count("misrouted",
-        "Misrouted") with { Description = "messages taken from a connection other than their own" };
+    internal static readonly Metric Misrouted = Metric.Count("misrouted", "Misrouted") with
+    {
+        Description = "messages taken from a connection other than their own",
+    };
 
     internal static readonly Metric Polls = Metric.Count("polls", "Polls") with { Direction = MetricDirection.Neither,
         Description = "times a receiver looked at a connection" };
@@ -154,9 +158,11 @@ public sealed class PollScenario : Scenario, IReproducesPost
     internal static readonly Metric SkippedPolls = Metric.Count("skippedPolls", "Skipped polls") with { Direction = MetricDirection.Neither,
         Description = "polls skipped because the connection's earlier poll had not finished" };
 
-    internal static readonly Metric SteadyWindowMs = Metric.Milliseconds("steadyWindowMs",
-        "Steady window") with { Direction = MetricDirection.Neither,
-            Description = "the window over which the receive rate was compared with the send rate" };
+    internal static readonly Metric SteadyWindowMs = Metric.Milliseconds("steadyWindowMs", "Steady window") with
+    {
+        Direction = MetricDirection.Neither,
+        Description = "the window over which the receive rate was compared with the send rate",
+    };
 
     /// <inheritdoc/>
     public override IReadOnlyList<Metric> Metrics { get; init; } =
@@ -261,8 +267,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
         PollSession session,
         CancellationToken cancellationToken)
     {
-        var started = new TaskCompletionSource<(SendJob Job, Task Receiving, long Origin,
-            double WallMs)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var started = new TaskCompletionSource<(SendJob Job, Task Receiving, long Origin, double WallMs)>(
+            TaskCreationOptions.RunContinuationsAsynchronously);
         var conductor = new Thread(() =>
         {
             try

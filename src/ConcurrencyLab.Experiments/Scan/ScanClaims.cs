@@ -155,7 +155,8 @@ internal static class ScanClaims
             {
                 Rule = "none: no run measures an API's future support",
                 Source = FigureSource.Text,
-                Conditions = [Requirement.Untestable("it is about the APIs' future support, which no run measures; their speed is the other claims'")],
+                Conditions = [Requirement.Untestable(
+                    "it is about the APIs' future support, which no run measures; their speed is the other claims'")],
             },
         ]);
 

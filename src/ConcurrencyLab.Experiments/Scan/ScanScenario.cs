@@ -147,8 +147,10 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         // timeout ended at 47.4 ms), so one whole timeout is no bound for the variants that wait that way.
         var step = TimerClock.StepMs;
         return timeout > step
-            ? new IdealBound(timeout - step, $"one connect timeout ({timeout} ms) less a step of the clock the runtime's timers keep ({step} ms, measured): every silent host could be waited for at once, and a timeout set with CancelAfter can end up to a step early while that clock keeps time")
-            : new IdealBound(0, $"the connect timeout ({timeout} ms) is no longer than a step of the clock the runtime's timers keep ({step} ms), so there is no useful bound");
+            ? new IdealBound(
+                timeout - step, $"one connect timeout ({timeout} ms) less a step of the clock the runtime's timers keep ({step} ms, measured): every silent host could be waited for at once, and a timeout set with CancelAfter can end up to a step early while that clock keeps time")
+            : new IdealBound(
+                0, $"the connect timeout ({timeout} ms) is no longer than a step of the clock the runtime's timers keep ({step} ms), so there is no useful bound");
     }
 
     /// <inheritdoc/>
@@ -208,8 +210,8 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         if (parameters.Get(Targets) is { } addresses)
         {
             var port = parameters.Get(Port);
-            return new PreparedTrial(new ScanWorkload([.. addresses.Select(a => new IPEndPoint(a, port))],
-                timeout, parameters.Get(AllowNonLoopback)), null);
+            return new PreparedTrial(
+                new ScanWorkload([.. addresses.Select(a => new IPEndPoint(a, port))], timeout, parameters.Get(AllowNonLoopback)), null);
         }
 
         var fleet = await Fleet.StartAsync(Layout(parameters, seed), parameters.Get(Port), cancellationToken).ConfigureAwait(false);

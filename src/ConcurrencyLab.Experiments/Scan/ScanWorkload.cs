@@ -62,8 +62,8 @@ internal sealed class ScanWorkload : Workload
     /// <inheritdoc/>
     public override Workload CreatePrimer(int count) => PrimerTargets.Count == 0
         ? base.CreatePrimer(count)
-        : new ScanWorkload([.. Enumerable.Range(0, Math.Max(count, PrimerTargets.Count)).Select(i => PrimerTargets[i % PrimerTargets.Count])],
-            TimeSpan.FromTicks(Math.Min(Timeout.Ticks, PrimerTimeout.Ticks)));
+        : new ScanWorkload(
+            [.. Enumerable.Range(0, Math.Max(count, PrimerTargets.Count)).Select(i => PrimerTargets[i % PrimerTargets.Count])], TimeSpan.FromTicks(Math.Min(Timeout.Ticks, PrimerTimeout.Ticks)));
 
     public override string Digest { get; }
 
@@ -130,8 +130,8 @@ internal sealed class ScanWorkload : Workload
         {
             // Closing the socket ends the pending connect; observe its outcome so it is not left unobserved.
             socket.Close();
-            _ = connect.ContinueWith(static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted,
-                TaskScheduler.Default);
+            _ = connect.ContinueWith(
+                static t => _ = t.Exception, CancellationToken.None, TaskContinuationOptions.OnlyOnFaulted, TaskScheduler.Default);
         }
 
         Record(index, found);

@@ -79,8 +79,8 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
             var kept = slices.Where(s => cores.Accepts(s.SliceCores)).ToList();
             if (kept.Count == 0)
             {
-                var seen = string.Join(", ",
-                    slices.Select(s => s.SliceCores?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "an unrecorded count"));
+                var seen = string.Join(
+                    ", ", slices.Select(s => s.SliceCores?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "an unrecorded count"));
                 return Judgement.NotTested($"the run did not meet its conditions: the runtime seeing {cores.Required} processors (this run: {seen}; --cores sets it)") with { Conditions = checks };
             }
 
@@ -140,8 +140,8 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
     public string Needs() => Conditions.Count == 0 ? "nothing beyond its variants" : string.Join(", ", Conditions.Select(c => c.Describe()));
 
     private static string Needs(IEnumerable<(Requirement Requirement, ClaimCondition Check)> unmet) =>
-        string.Join(", ",
-            unmet.Select(u => u.Check.Actual is { } actual ? $"{u.Requirement.Describe()} (this run: {actual})" : u.Requirement.Describe()));
+        string.Join(
+            ", ", unmet.Select(u => u.Check.Actual is { } actual ? $"{u.Requirement.Describe()} (this run: {actual})" : u.Requirement.Describe()));
 
     private Judgement JudgeSafely(ClaimEvidence evidence)
     {
@@ -181,8 +181,8 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
         }
 
         var figure = string.Join("; ", each.Select(e => $"{e.Cores} cores: {e.Judgement.Figure}"));
-        var figures = each.SelectMany(e => e.Judgement.Figures.Select(f => f with { At = f.At is null
-            ? $"{e.Cores} cores" : $"{e.Cores} cores, {f.At}" })).ToList();
+        var figures = each.SelectMany(
+            e => e.Judgement.Figures.Select(f => f with { At = f.At is null ? $"{e.Cores} cores" : $"{e.Cores} cores, {f.At}" })).ToList();
 
         // One reason said once when every count gave the same.
         var reason = each.Select(e => e.Judgement.Reason).Distinct().Count() == 1

@@ -39,7 +39,8 @@ internal static class Decide
         }
 
         var edge = figure.Low < band.Low ? band.Low : band.High;
-        return Judgement.CouldNotJudge(text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across the band's edge at {quantity.Write(edge)}: too wide to tell").With(numbers);
+        return Judgement.CouldNotJudge(
+            text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across the band's edge at {quantity.Write(edge)}: too wide to tell").With(numbers);
     }
 
     /// <summary>
@@ -53,7 +54,8 @@ internal static class Decide
         return TooFew(figure, text) is { } few ? few.With(numbers)
             : figure.Low > threshold ? Judgement.Holds(text, holds).With(numbers)
             : figure.High <= threshold ? Judgement.DoesNotHold(text, not).With(numbers)
-            : Judgement.CouldNotJudge(text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across {quantity.Write(threshold)}: too wide to tell").With(numbers);
+            : Judgement.CouldNotJudge(
+                text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across {quantity.Write(threshold)}: too wide to tell").With(numbers);
     }
 
     /// <summary>A claim that a figure is below <paramref name="threshold"/>: the mirror of <see cref="Above"/>.</summary>
@@ -64,7 +66,8 @@ internal static class Decide
         return TooFew(figure, text) is { } few ? few.With(numbers)
             : figure.High < threshold ? Judgement.Holds(text, holds).With(numbers)
             : figure.Low >= threshold ? Judgement.DoesNotHold(text, not).With(numbers)
-            : Judgement.CouldNotJudge(text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across {quantity.Write(threshold)}: too wide to tell").With(numbers);
+            : Judgement.CouldNotJudge(
+                text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across {quantity.Write(threshold)}: too wide to tell").With(numbers);
     }
 
     /// <summary>
@@ -119,7 +122,8 @@ internal static class Decide
 
     // Fewer trials than an interval needs: no verdict, whatever the figure.
     private static Judgement? TooFew(Estimate figure, string text) => figure.Trials < MinimumTrials
-        ? Judgement.CouldNotJudge(text, $"{figure.Trials} ok trial{(figure.Trials == 1 ? string.Empty : "s")}: an interval needs at least {MinimumTrials}")
+        ? Judgement.CouldNotJudge(
+            text, $"{figure.Trials} ok trial{(figure.Trials == 1 ? string.Empty : "s")}: an interval needs at least {MinimumTrials}")
         : null;
 
     // Which way a figure wholly outside its band misses it.

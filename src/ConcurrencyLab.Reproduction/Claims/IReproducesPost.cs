@@ -55,13 +55,15 @@ internal static class PostJudge
         if (result.Growth is { } growth)
         {
             return [.. (PostClaims.Of(scenario)?.Claims
-                ?? []).Select(claim => claim.ToResult(Judgement.NotTested($"the run grew --{growth.Parameter} over {growth.Sizes.Count} sizes; the post's claims are judged on a run of one size")))];
+                ?? []).Select(
+                    claim => claim.ToResult(
+                        Judgement.NotTested($"the run grew --{growth.Parameter} over {growth.Sizes.Count} sizes; the post's claims are judged on a run of one size")))];
         }
 
         // A run that swept the processor count is judged at each count, as a reproduction's is.
         var cores = result.Variants.Select(v => v.WholeNumber(RuntimeSettings.Cores.Parameter.Name)).OfType<int>().Distinct().Order().ToList();
-        var evidence = new ClaimEvidence(result,
-            cores, runs: runs, machine: machine, settings: settings, space: RecordedVariants.SpaceOf(scenario, result));
+        var evidence = new ClaimEvidence(
+            result, cores, runs: runs, machine: machine, settings: settings, space: RecordedVariants.SpaceOf(scenario, result));
         return [.. (PostClaims.Of(scenario)?.Claims ?? []).Select(claim => claim.ToResult(claim.Evaluate(evidence)))];
     }
 }

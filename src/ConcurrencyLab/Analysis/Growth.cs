@@ -39,8 +39,9 @@ internal static class Growth
                 var at = sizes.Select(s => line.FirstOrDefault(v => v.WholeNumber(parameter) == s)).ToList();
                 var medians = at.Select(v => v?.Summary?.MedianWallMs).ToList();
                 var points = line
-                    .SelectMany(v => v.Trials.Where(t => t.Status == TrialStatus.Ok && t.WallMs > 0 && double.IsFinite(t.WallMs))
-                        .Select(t => (Size: v.WholeNumber(parameter)!.Value, t.WallMs)))
+                    .SelectMany(
+                        v => v.Trials.Where(t => t.Status == TrialStatus.Ok && t.WallMs > 0 && double.IsFinite(t.WallMs))
+                            .Select(t => (Size: v.WholeNumber(parameter)!.Value, t.WallMs)))
                     .ToList();
                 var fit = Fit(points);
                 return new LineGrowth

@@ -49,8 +49,9 @@ internal static class LimitInside
 
         var measured = variants
             .Where(v => v.Summary is { MedianWallMs: > 0 } s && s.Median(StandardMetrics.InFlightMean) is > 0)
-            .Select(v => (Variant: v, Summary: v.Summary!, InFlight: v.Summary!.Median(StandardMetrics.InFlightMean)!.Value,
-                PerMs: least.Items / v.Summary!.MedianWallMs))
+            .Select(
+                v => (Variant: v, Summary: v.Summary!, InFlight: v.Summary!.Median(
+                    StandardMetrics.InFlightMean)!.Value, PerMs: least.Items / v.Summary!.MedianWallMs))
             .ToList();
         if (measured.Count < 3)
         {
@@ -94,8 +95,9 @@ internal static class LimitInside
             Witnesses =
             [
                 .. witnesses.OrderBy(w => w.InFlight)
-                    .Select(w => new LimitWitness(w.Variant.Name,
-                        w.InFlight, Math.Round(1000 * w.PerMs, 1), Math.Round(w.InFlight / (w.PerMs * least.MeanMs), 2))),
+                    .Select(
+                        w => new LimitWitness(w.Variant.Name, w.InFlight, Math.Round(1000 * w.PerMs, 1),
+                            Math.Round(w.InFlight / (w.PerMs * least.MeanMs), 2))),
             ],
             LockContentions = witnesses.Max(w => w.Summary.Median(StandardMetrics.LockContentions) ?? 0),
             Cores = cores.Max()!.Value,

@@ -174,8 +174,9 @@ internal static class Recommender
                 if (variant.Summary?.Medians.TryGetValue(expected.Metric, out var median) == true && double.IsFinite(median)
                     && !expected.Holds(median))
                 {
-                    unlike.Add(new UnlikeWork { Variant = variant.Name, Metric = expected.Metric, Expected = expected.Value, Measured = median,
-                        Tolerance = expected.Tolerance });
+                    unlike.Add(
+                        new UnlikeWork { Variant = variant.Name, Metric = expected.Metric, Expected = expected.Value, Measured = median,
+                            Tolerance = expected.Tolerance });
                     break;
                 }
             }
@@ -239,21 +240,23 @@ internal static class Recommender
             {
                 var last = runtime.Raises().Where(a => a.Reason is PoolAdjustmentReason.Starvation or PoolAdjustmentReason.CooperativeBlocking)
                     .Max(a => a.TimeMs);
-                parts.Add(new GapPart { Limit = blocking >= starved ? GapLimit.PoolThreadsBlocked : GapLimit.SlowInjection, Ms = last,
-                    Count = starved + blocking, ExplainedMs = Part(last) });
+                parts.Add(
+                    new GapPart { Limit = blocking >= starved ? GapLimit.PoolThreadsBlocked : GapLimit.SlowInjection, Ms = last, Count = starved
+                        + blocking, ExplainedMs = Part(last) });
             }
 
             if (account.Process.LockContentions is { Count: > 0 } locks)
             {
                 var threads = Math.Max(1, summary.Median(StandardMetrics.PeakPoolThreads) ?? 1);
-                parts.Add(new GapPart { Limit = GapLimit.LockHeld, Ms = locks.TotalMs, Count = locks.Count,
-                    ExplainedMs = Part(locks.TotalMs / threads) });
+                parts.Add(
+                    new GapPart { Limit = GapLimit.LockHeld, Ms = locks.TotalMs, Count = locks.Count, ExplainedMs = Part(locks.TotalMs / threads) });
             }
 
             if (account.Process.GcPauses is { Count: > 0 } pauses)
             {
-                parts.Add(new GapPart { Limit = GapLimit.GcPause, Ms = pauses.TotalMs, Count = account.Process.GcCollections,
-                    ExplainedMs = Part(pauses.TotalMs) });
+                parts.Add(
+                    new GapPart { Limit = GapLimit.GcPause, Ms = pauses.TotalMs, Count = account.Process.GcCollections,
+                        ExplainedMs = Part(pauses.TotalMs) });
             }
         }
 
@@ -365,8 +368,9 @@ internal static class Recommender
         foreach (var (service, starved, blocking) in new[]
         {
             ((string?)null, summary.Median(StandardMetrics.StarvationInjections) ?? 0, summary.Median(StandardMetrics.BlockingInjections) ?? 0),
-            (variant.Trials.Select(t => t.Service?.Name).FirstOrDefault(n => n is not null),
-                ServiceMedian(variant, StandardMetrics.StarvationInjections), ServiceMedian(variant, StandardMetrics.BlockingInjections)),
+            (variant.Trials.Select(t => t.Service?.Name)
+                .FirstOrDefault(n => n is not null), ServiceMedian(variant, StandardMetrics.StarvationInjections), ServiceMedian(
+                    variant, StandardMetrics.BlockingInjections)),
         })
         {
             // Threads added for starvation alone while every core was busy say that long items held the pool's

@@ -193,8 +193,9 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
 
         var notes = string.Join("; ", new[] { note, attachNote }.Where(n => n is not null));
-        var accounts = regions.Select(r => _log.Account(Level, r.Start, r.End, Stopwatch.Frequency, complete
-            && attachNote is null, notes.Length == 0 ? null : notes, labThreads, caller)).ToList();
+        var accounts = regions.Select(
+            r => _log.Account(Level, r.Start, r.End, Stopwatch.Frequency, complete && attachNote is null, notes.Length == 0 ? null : notes,
+                labThreads, caller)).ToList();
         if (Level < RuntimeEvents.Stacks || !File.Exists(Samples) || regions.Count == 0)
         {
             return accounts;
@@ -269,16 +270,18 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             // The pool's decisions and the GC at the informational level; waits are verbose events, asked for
             // in a session of their own so the threading keyword does not bring every work item's queueing.
             var keywords = GcKeyword | ThreadingKeyword | (Level >= RuntimeEvents.Full ? ContentionKeyword : 0);
-            _sessions = [client.StartEventPipeSession([new EventPipeProvider(RuntimeProvider, EventLevel.Informational, keywords)],
-                requestRundown: false, circularBufferMB: 64)];
+            _sessions = [client.StartEventPipeSession(
+                [new EventPipeProvider(RuntimeProvider, EventLevel.Informational, keywords)], requestRundown: false, circularBufferMB: 64)];
             if (Level >= RuntimeEvents.Full)
             {
-                _sessions.Add(client.StartEventPipeSession([new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, WaitHandleKeyword)],
-                    requestRundown: false, circularBufferMB: 64));
+                _sessions.Add(
+                    client.StartEventPipeSession(
+                        [new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, WaitHandleKeyword)], requestRundown: false, circularBufferMB: 64));
             }
 
-            var readers = _sessions.Select(s => Task.Factory.StartNew(() => Read(s.EventStream), CancellationToken.None,
-                TaskCreationOptions.LongRunning, TaskScheduler.Default)).ToList();
+            var readers = _sessions.Select(
+                s => Task.Factory.StartNew(() => Read(s.EventStream), CancellationToken.None, TaskCreationOptions.LongRunning,
+                    TaskScheduler.Default)).ToList();
 
             // Stacks go to a file as they come, for TraceEvent to name their frames once the process has ended (the
             // rundown at its end names what was compiled before the session, the framework's ready-made code); the
@@ -290,8 +293,9 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
                     requestRundown: true,
                     circularBufferMB: 256);
                 _sessions.Add(samples);
-                readers.Add(Task.Factory.StartNew(() => Record(samples.EventStream, Samples), CancellationToken.None,
-                    TaskCreationOptions.LongRunning, TaskScheduler.Default));
+                readers.Add(
+                    Task.Factory.StartNew(() => Record(samples.EventStream, Samples), CancellationToken.None, TaskCreationOptions.LongRunning,
+                        TaskScheduler.Default));
             }
 
             _reading = Task.WhenAll(readers);
@@ -330,8 +334,9 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 #pragma warning disable CS0618 // "discouraged", for the reason above
             static long T(TraceEvent e) => e.TimeStampQPC;
 #pragma warning restore CS0618
-            clr.ThreadPoolWorkerThreadAdjustmentAdjustment += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.PoolAdjustment, e.ThreadID,
-                e.NewWorkerThreadCount, e.AverageThroughput, (PoolAdjustmentReason)(int)e.Reason));
+            clr.ThreadPoolWorkerThreadAdjustmentAdjustment += e => _log.Add(
+                new RuntimeEvent(T(e), RuntimeEventKind.PoolAdjustment, e.ThreadID, e.NewWorkerThreadCount, e.AverageThroughput,
+                    (PoolAdjustmentReason)(int)e.Reason));
             clr.ThreadPoolWorkerThreadStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WorkerStart, e.ThreadID));
             clr.ThreadPoolWorkerThreadStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WorkerStop, e.ThreadID));
             clr.GCStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.GcStart, e.ThreadID));
@@ -344,10 +349,11 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             };
             clr.GCRestartEEStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.GcRestart, e.ThreadID));
             // Since .NET 8 a contention names the lock's owner by its OS thread id, which the stack samples know.
-            clr.ContentionStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.ContentionStart, e.ThreadID, e.Version >= 2
-                && e.LockOwnerThreadID is > 0 and <= int.MaxValue ? (int)e.LockOwnerThreadID : 0));
-            clr.ContentionStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.ContentionStop, e.ThreadID, Number: e.Version >= 1
-                ? e.DurationNs : 0));
+            clr.ContentionStart += e => _log.Add(
+                new RuntimeEvent(T(e), RuntimeEventKind.ContentionStart, e.ThreadID, e.Version >= 2
+                    && e.LockOwnerThreadID is > 0 and <= int.MaxValue ? (int)e.LockOwnerThreadID : 0));
+            clr.ContentionStop += e => _log.Add(
+                new RuntimeEvent(T(e), RuntimeEventKind.ContentionStop, e.ThreadID, Number: e.Version >= 1 ? e.DurationNs : 0));
             clr.WaitHandleWaitStart += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WaitStart, e.ThreadID, (int)e.WaitSource));
             clr.WaitHandleWaitStop += e => _log.Add(new RuntimeEvent(T(e), RuntimeEventKind.WaitStop, e.ThreadID));
             source.Process();

@@ -56,8 +56,9 @@ internal static class StackStates
     {
         ArgumentNullException.ThrowIfNull(frames);
         var names = frames.Select(Name).ToList();
-        if (names.Any(n => n.Contains("PortableThreadPool+GateThread", StringComparison.Ordinal)
-            || n.Contains("PortableThreadPool+WaitThread", StringComparison.Ordinal)
+        if (names.Any(
+            n => n.Contains("PortableThreadPool+GateThread", StringComparison.Ordinal)
+                || n.Contains("PortableThreadPool+WaitThread", StringComparison.Ordinal)
             || n.StartsWith("System.Threading.TimerQueue.TimerThread", StringComparison.Ordinal)
                 || n.Contains("FinalizerThread", StringComparison.Ordinal)))
         {

@@ -53,8 +53,9 @@ internal static class ThreadSamples
         var from = regions.Any(r => r.Start is null) ? null : regions.Min(r => r.Start);
         var to = regions.Any(r => r.End is null) ? null : regions.Max(r => r.End);
         var samples = Load(nettrace, from, to, excluded, lockWaits);
-        return [.. regions.Select(r => Tally([.. samples.Where(x => (r.Start is not { } s || x.Ticks >= s)
-            && (r.End is not { } e || x.Ticks <= e))], System.Diagnostics.Stopwatch.Frequency, caller, r.Start, r.End))];
+        return [.. regions.Select(
+            r => Tally(
+                [.. samples.Where(x => (r.Start is not { } s || x.Ticks >= s) && (r.End is not { } e || x.Ticks <= e))], System.Diagnostics.Stopwatch.Frequency, caller, r.Start, r.End))];
     }
 
     // The samples between start and end, each with its state, site and line, and a lock's owner where known.

@@ -28,8 +28,8 @@ internal static class SafeName
 
         if (kept.Length > MaxLength)
         {
-            var hash = Convert.ToHexStringLower(System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text
-                ?? string.Empty)))[..8];
+            var hash = Convert.ToHexStringLower(
+                System.Security.Cryptography.SHA256.HashData(System.Text.Encoding.UTF8.GetBytes(text ?? string.Empty)))[..8];
             kept = kept[..(MaxLength - 9)] + "-" + hash;
         }
 

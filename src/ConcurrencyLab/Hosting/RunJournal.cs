@@ -312,8 +312,9 @@ internal sealed class RunJournal : IDisposable
     // A child's entry counts only as this user's own file naming a real process, with a start time that is a number.
     private static IEnumerable<(int Id, string? StartTime)> ChildrenOf(string folder) =>
         SafeList(folder, ProcessPrefix + "*")
-            .Select(path => (Id: int.TryParse(Path.GetFileName(path).AsSpan(ProcessPrefix.Length), NumberStyles.None, CultureInfo.InvariantCulture,
-                out var id) ? id : 0, StartTime: ReadSmall(path)))
+            .Select(
+                path => (Id: int.TryParse(Path.GetFileName(path).AsSpan(ProcessPrefix.Length), NumberStyles.None, CultureInfo.InvariantCulture,
+                    out var id) ? id : 0, StartTime: ReadSmall(path)))
             .Where(child => child.Id > 1 && (child.StartTime is null || child.StartTime.All(char.IsAsciiDigit)));
 
     // Removes what a dead run's claim names and can be shown to be its own: each file as the run wrote it down when it

@@ -89,8 +89,11 @@ public static class StandardMetrics
     };
 
     /// <summary>OS threads when the region ended.</summary>
-    public static Metric FinalThreads { get; } = Metric.Count("finalThreads",
-        "Threads at end") with { Description = "the process's OS threads when the region ended", Measure = t => t.Process.FinalThreads };
+    public static Metric FinalThreads { get; } = Metric.Count("finalThreads", "Threads at end") with
+    {
+        Description = "the process's OS threads when the region ended",
+        Measure = t => t.Process.FinalThreads,
+    };
 
     /// <summary>Work items the pool completed.</summary>
     public static Metric CompletedWorkItems { get; } = Metric.Count("completedWorkItems", "Pool work items") with
@@ -101,20 +104,32 @@ public static class StandardMetrics
     };
 
     /// <summary>Times a thread waited for a lock another held.</summary>
-    public static Metric LockContentions { get; } = Metric.Count("lockContentions",
-        "Lock contentions") with { Description = "Monitor.LockContentionCount over the region", Measure = t => t.Process.LockContentions };
+    public static Metric LockContentions { get; } = Metric.Count("lockContentions", "Lock contentions") with
+    {
+        Description = "Monitor.LockContentionCount over the region",
+        Measure = t => t.Process.LockContentions,
+    };
 
     /// <summary>Generation 0 collections.</summary>
-    public static Metric Gen0Collections { get; } = Metric.Count("gen0Collections",
-        "Gen 0 GCs") with { Description = "generation 0 garbage collections in the region", Measure = t => t.Process.Gen0Collections };
+    public static Metric Gen0Collections { get; } = Metric.Count("gen0Collections", "Gen 0 GCs") with
+    {
+        Description = "generation 0 garbage collections in the region",
+        Measure = t => t.Process.Gen0Collections,
+    };
 
     /// <summary>Generation 1 collections.</summary>
-    public static Metric Gen1Collections { get; } = Metric.Count("gen1Collections",
-        "Gen 1 GCs") with { Description = "generation 1 garbage collections in the region", Measure = t => t.Process.Gen1Collections };
+    public static Metric Gen1Collections { get; } = Metric.Count("gen1Collections", "Gen 1 GCs") with
+    {
+        Description = "generation 1 garbage collections in the region",
+        Measure = t => t.Process.Gen1Collections,
+    };
 
     /// <summary>Generation 2 collections.</summary>
-    public static Metric Gen2Collections { get; } = Metric.Count("gen2Collections",
-        "Gen 2 GCs") with { Description = "generation 2 garbage collections in the region", Measure = t => t.Process.Gen2Collections };
+    public static Metric Gen2Collections { get; } = Metric.Count("gen2Collections", "Gen 2 GCs") with
+    {
+        Description = "generation 2 garbage collections in the region",
+        Measure = t => t.Process.Gen2Collections,
+    };
 
     /// <summary>The process's working set at its highest since it started.</summary>
     public static Metric PeakWorkingSet { get; } = Metric.Count("peakWorkingSetBytes", "Peak working set") with
@@ -131,8 +146,11 @@ public static class StandardMetrics
     };
 
     /// <summary>Methods the JIT compiled in the region.</summary>
-    public static Metric JitMethods { get; } = Metric.Count("jitMethods",
-        "JIT methods") with { Description = "methods the JIT compiled in the region, recompilations included", Measure = t => t.Process.JitMethods };
+    public static Metric JitMethods { get; } = Metric.Count("jitMethods", "JIT methods") with
+    {
+        Description = "methods the JIT compiled in the region, recompilations included",
+        Measure = t => t.Process.JitMethods,
+    };
 
     /// <summary>How long the trial's fresh process took to reach its measured region.</summary>
     public static Metric StartUp { get; } = Metric.Milliseconds("startUpMs", "Start-up") with
@@ -142,12 +160,18 @@ public static class StandardMetrics
     };
 
     /// <summary>The median item's latency.</summary>
-    public static Metric P50 { get; } = Metric.Milliseconds("p50Ms",
-        "p50 item") with { Description = "median of the items' latencies (nearest rank)", Measure = t => t.Latency?.P50Ms };
+    public static Metric P50 { get; } = Metric.Milliseconds("p50Ms", "p50 item") with
+    {
+        Description = "median of the items' latencies (nearest rank)",
+        Measure = t => t.Latency?.P50Ms,
+    };
 
     /// <summary>The 95th percentile of the items' latencies.</summary>
-    public static Metric P95 { get; } = Metric.Milliseconds("p95Ms",
-        "p95 item") with { Description = "95th percentile of the items' latencies (nearest rank)", Measure = t => t.Latency?.P95Ms };
+    public static Metric P95 { get; } = Metric.Milliseconds("p95Ms", "p95 item") with
+    {
+        Description = "95th percentile of the items' latencies (nearest rank)",
+        Measure = t => t.Latency?.P95Ms,
+    };
 
     /// <summary>The slowest item's latency.</summary>
     public static Metric MaxLatency { get; } = Metric.Milliseconds("maxMs", "Slowest item") with { Description = "the slowest item's latency",

@@ -104,8 +104,8 @@ internal abstract record Chart
         }
 
         yield return OverTimeChart.From(scenario, "os-threads", $"the {service} service's OS threads", s => s.Threads, ofService: true);
-        yield return OverTimeChart.From(scenario,
-            "pool-threads", $"the {service} service's pool threads", s => s.PoolThreads, markInjections: true, ofService: true);
+        yield return OverTimeChart.From(
+            scenario, "pool-threads", $"the {service} service's pool threads", s => s.PoolThreads, markInjections: true, ofService: true);
         yield return OverTimeChart.From(scenario, "client-os-threads", "the load client's OS threads", s => s.Threads);
     }
 }
@@ -170,8 +170,10 @@ internal sealed record WallTimeChart : BarChart
         ArgumentNullException.ThrowIfNull(scenario);
         var rows = ResultColumn.Order(scenario)
             .Where(v => v.Summary is not null)
-            .Select(v => new BarRow(v.Name, v.Summary!.MedianWallMs, v.Summary.CiLowMs,
-                v.Summary.CiHighMs, $"{v.Name}: median {Ms(v.Summary.MedianWallMs)} ms, 95% CI {Ms(v.Summary.CiLowMs)}-{Ms(v.Summary.CiHighMs)} ms"))
+            .Select(
+                v => new BarRow(
+                    v.Name, v.Summary!.MedianWallMs, v.Summary.CiLowMs,
+                        v.Summary.CiHighMs, $"{v.Name}: median {Ms(v.Summary.MedianWallMs)} ms, 95% CI {Ms(v.Summary.CiLowMs)}-{Ms(v.Summary.CiHighMs)} ms"))
             .ToList();
         if (rows.Count == 0)
         {
@@ -230,8 +232,9 @@ internal sealed record MetricChart : BarChart
                     .Where(double.IsFinite).ToList();
                 var (low, high) = values.Count == 0 ? (median, median) : (values.Min(), values.Max());
                 var scale = Scale(metric);
-                rows.Add(new BarRow(variant.Name, median * scale, low * scale,
-                    high * scale, $"{variant.Name}: median {metric.Write(median)}{Unit(metric)}, trials {metric.Write(low)}-{metric.Write(high)}{Unit(metric)}"));
+                rows.Add(
+                    new BarRow(variant.Name, median * scale, low * scale,
+                        high * scale, $"{variant.Name}: median {metric.Write(median)}{Unit(metric)}, trials {metric.Write(low)}-{metric.Write(high)}{Unit(metric)}"));
             }
 
             var max = rows.Count == 0 ? 0 : End(rows, 0);
@@ -308,8 +311,9 @@ internal sealed record SweepChart : Chart
         ];
         var charts = new List<SweepChart>();
         var latency = load.Variants
-            .SelectMany(v => new[] { (Family: $"{v.Name} p99", Points: Points(v, s => s.Latency?.P99Ms)),
-                (Family: $"{v.Name} p50", Points: Points(v, s => s.Latency?.P50Ms)) })
+            .SelectMany(
+                v => new[] { (Family: $"{v.Name} p99", Points: Points(v, s => s.Latency?.P99Ms)),
+                    (Family: $"{v.Name} p50", Points: Points(v, s => s.Latency?.P50Ms)) })
             .Where(f => f.Points.Count >= 2)
             .ToList();
         if (latency.Count > 0)
@@ -391,15 +395,16 @@ internal sealed record SweepChart : Chart
         }
 
         var forms = searches.Select(s => s.Search.Form).Distinct().Count();
-        var families = searches.Select(s => (Family: forms > 1 && s.Search.Form is { } form
-            ? $"{s.Search.Family}-{form.ToSuffix()}" : s.Search.Family, s.Points)).ToList();
+        var families = searches.Select(
+            s => (Family: forms > 1 && s.Search.Form is { } form ? $"{s.Search.Family}-{form.ToSuffix()}" : s.Search.Family, s.Points)).ToList();
 
         // Searches of one strategy at several sweep values (--cores 2,8, --grow) are told apart by those values:
         // the variant found, without its degree (foreach-async:cores=8).
         if (families.Select(f => f.Family).Distinct(StringComparer.Ordinal).Count() < families.Count)
         {
-            families = [.. searches.Select(s => (Family: s.Search.Variant.Replace($"@{s.Search.Chosen.ToString(CultureInfo.InvariantCulture)}",
-                string.Empty, StringComparison.Ordinal), s.Points))];
+            families = [.. searches.Select(
+                s => (Family: s.Search.Variant.Replace($"@{s.Search.Chosen.ToString(CultureInfo.InvariantCulture)}", string.Empty,
+                    StringComparison.Ordinal), s.Points))];
         }
         var chosen = searches.SelectMany(s => s.Points.Where(p => p.N == s.Search.Chosen)).ToList();
         var maxMs = Math.Max(families.Max(f => f.Points.Max(p => p.Ms)), scenario.IdealMs) * 1.1;
@@ -423,9 +428,9 @@ internal sealed record SweepChart : Chart
             .Where(v => v.Summary is not null && v.Family is not null)
             .SelectMany(v => v.Parameters.Keys.Where(k => v.WholeNumber(k) is > 0).Select(swept => (Variant: v, Swept: swept)))
             .GroupBy(p => new Line(p.Variant.Family!, p.Variant.Form, p.Swept, Others(p.Variant, p.Swept)))
-            .Select(g => (g.Key,
-                Points: (IReadOnlyList<SweepPoint>)[.. g.Select(p => new SweepPoint(p.Variant.WholeNumber(p.Swept)!.Value,
-                    p.Variant.Summary!.MedianWallMs, p.Variant.Name)).OrderBy(p => p.N)]))
+            .Select(
+                g => (g.Key, Points: (IReadOnlyList<SweepPoint>)[.. g.Select(
+                    p => new SweepPoint(p.Variant.WholeNumber(p.Swept)!.Value, p.Variant.Summary!.MedianWallMs, p.Variant.Name)).OrderBy(p => p.N)]))
             .ToList();
         var lines = groups.Where(l => l.Points.Count >= 2).ToList();
         var swept = lines.Select(l => l.Key.Swept).Distinct().ToList();
@@ -462,9 +467,10 @@ internal sealed record SweepChart : Chart
         static SweepChart? Grown(ScenarioResult scenario, GrowthResult growth)
         {
             var lines = growth.Lines
-                .Select(l => (Family: l.Line,
-                    Points: (IReadOnlyList<SweepPoint>)[.. growth.Sizes.Select((size, i) => (size, Ms: l.MediansMs.ElementAtOrDefault(i)))
-                        .Where(p => p.Ms is > 0 && double.IsFinite(p.Ms.Value)).Select(p => new SweepPoint(p.size, p.Ms!.Value, l.Line))]))
+                .Select(
+                    l => (Family: l.Line, Points: (IReadOnlyList<SweepPoint>)[.. growth.Sizes.Select(
+                        (size, i) => (size, Ms: l.MediansMs.ElementAtOrDefault(i))).Where(p => p.Ms is > 0 && double.IsFinite(p.Ms.Value))
+                            .Select(p => new SweepPoint(p.size, p.Ms!.Value, l.Line))]))
                 .Where(l => l.Points.Count >= 2)
                 .ToList();
             var ideals = growth.Sizes.Select((size, i) => new SweepPoint(size, growth.IdealsMs.ElementAtOrDefault(i), "the ideal"))
@@ -476,8 +482,8 @@ internal sealed record SweepChart : Chart
         }
 
         static string Others(VariantResult variant, string swept) =>
-            string.Join(' ', variant.Parameters.Where(p => p.Key != swept).OrderBy(p => p.Key, StringComparer.Ordinal)
-                .Select(p => $"{p.Key}={p.Value}"));
+            string.Join(
+                ' ', variant.Parameters.Where(p => p.Key != swept).OrderBy(p => p.Key, StringComparer.Ordinal).Select(p => $"{p.Key}={p.Value}"));
     }
 
     private sealed record Line(string Family, WorkForm? Form, string Swept, string Others);
@@ -617,8 +623,8 @@ internal sealed record OverTimeChart : Chart
         }
 
         var marks = !markInjections ? [] : trials
-            .SelectMany((s,
-                i) => ((ofService ? s.Trial!.Service?.Runtime : s.Trial!.Runtime)?.InjectionMoves() ?? []).Select(m => Mark(i, m, 0, s.Name)))
+            .SelectMany(
+                (s, i) => ((ofService ? s.Trial!.Service?.Runtime : s.Trial!.Runtime)?.InjectionMoves() ?? []).Select(m => Mark(i, m, 0, s.Name)))
             .ToList();
         var chart = new OverTimeChart(scenario, kind, quantity, series) { Marks = marks };
         return double.IsFinite(chart.MaxValue) && double.IsFinite(chart.MaxTimeMs) ? chart : null;
@@ -799,5 +805,6 @@ internal sealed record InFlightRow(string Name, double BinMs, IReadOnlyList<doub
 {
     /// <summary>What the strip's label says after the name: "3.9 on average, peak 5, of the 128 it allows".</summary>
     public string Said
-        => string.Create(CultureInfo.InvariantCulture, $"{NumberText.AtOnce(Mean)} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
+        => string.Create(
+            CultureInfo.InvariantCulture, $"{NumberText.AtOnce(Mean)} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
 }

@@ -82,8 +82,10 @@ internal static class ChartPalette
         var invariant = CultureInfo.InvariantCulture;
         css.Append(invariant, $"{scope}.label,{scope}.value,{scope}.axis-title{{fill:{tone(Foreground)}}}{scope}.tick{{fill:{tone(Muted)}}}");
         css.Append(invariant, $"{scope}.bar{{fill:{tone(Bar)}}}{scope}.whisker{{stroke:{tone(Foreground)};stroke-width:1.2;fill:none}}");
-        css.Append(invariant, $"{scope}.ideal{{stroke:{tone(Ideal)};stroke-width:2;stroke-dasharray:{IdealDash}}}{scope}.ideal-label{{fill:{tone(Ideal)}}}");
-        css.Append(invariant, $"{scope}.axis{{stroke:{tone(Muted)}}}{scope}.grid{{stroke:{tone(Muted)};stroke-opacity:.35}}{scope}.line{{fill:none;stroke-width:1.8}}{scope}.swatch{{stroke-width:3}}");
+        css.Append(
+            invariant, $"{scope}.ideal{{stroke:{tone(Ideal)};stroke-width:2;stroke-dasharray:{IdealDash}}}{scope}.ideal-label{{fill:{tone(Ideal)}}}");
+        css.Append(
+            invariant, $"{scope}.axis{{stroke:{tone(Muted)}}}{scope}.grid{{stroke:{tone(Muted)};stroke-opacity:.35}}{scope}.line{{fill:none;stroke-width:1.8}}{scope}.swatch{{stroke-width:3}}");
         for (var i = 0; i < Series.Count; i++)
         {
             css.Append(invariant, $"{scope}.series-{i}{{stroke:{tone(Series[i])};fill:{tone(Series[i])}}}");
@@ -94,7 +96,8 @@ internal static class ChartPalette
             css.Append(invariant, $"{scope}.dash-{i}{{stroke-dasharray:{DashPatterns[i]}}}");
         }
 
-        return css.Append(invariant, $"{scope}polyline.line,{scope}line.swatch{{fill:none}}{scope}circle.mark{{stroke-dasharray:none;stroke-width:1;fill-opacity:.85}}{scope}.band{{stroke:none;fill-opacity:.8}}{scope}circle.raise{{fill:{tone(Foreground)}}}{scope}circle.lower{{fill:none;stroke:{tone(Foreground)};stroke-width:1.5}}{scope}circle.mark.lower{{fill:none;stroke-width:1.5}}{scope}circle.chosen{{fill:none;stroke:{tone(Foreground)};stroke-width:2}}{scope}.in-flight{{stroke:none;fill-opacity:.7}}{scope}line.allowed{{stroke:{tone(Foreground)};stroke-width:1;stroke-dasharray:4 3}}").ToString();
+        return css.Append(
+            invariant, $"{scope}polyline.line,{scope}line.swatch{{fill:none}}{scope}circle.mark{{stroke-dasharray:none;stroke-width:1;fill-opacity:.85}}{scope}.band{{stroke:none;fill-opacity:.8}}{scope}circle.raise{{fill:{tone(Foreground)}}}{scope}circle.lower{{fill:none;stroke:{tone(Foreground)};stroke-width:1.5}}{scope}circle.mark.lower{{fill:none;stroke-width:1.5}}{scope}circle.chosen{{fill:none;stroke:{tone(Foreground)};stroke-width:2}}{scope}.in-flight{{stroke:none;fill-opacity:.7}}{scope}line.allowed{{stroke:{tone(Foreground)};stroke-width:1;stroke-dasharray:4 3}}").ToString();
     }
 
     /// <summary>WCAG 2 contrast ratio of two <c>#rrggbb</c> colours, from 1 (same) to 21 (black on white).</summary>

@@ -89,8 +89,9 @@ public static class Exporters
             // A scenario's name, a parameter key in a chart's kind: only text in the results, never where a file goes.
             var caption = Chart.CaptionOf(run, scenario);
             charts.AddRange(Chart.For(scenario)
-                .Select(c => (Path.Combine(folder, ChartsFolder, FileSystem.SafeName.Unique($"{scenario.Name}-{c.Kind}", taken)),
-                    c with { Caption = caption })));
+                .Select(
+                    c => (Path.Combine(
+                        folder, ChartsFolder, FileSystem.SafeName.Unique($"{scenario.Name}-{c.Kind}", taken)), c with { Caption = caption })));
         }
 
         // Each format's images are drawn on every core (a PNG took 90 ms, and 22 of them 1.9-2.2 s of a run's end on one
@@ -179,8 +180,8 @@ public static class Exporters
             .Select(g => (Format: g.Key, Count: g.Count())).ToList();
         var formats = byFormat.Select(f => f.Count).Distinct().Count() == 1
             ? $"{byFormat[0].Count} charts as {string.Join(" and ", byFormat.Select(f => f.Format))}"
-            : $"{byFormat[0].Count} charts as {byFormat[0].Format} and " + string.Join(" and ", byFormat.Skip(1)
-                .Select(f => $"{f.Count} as {f.Format}"));
+            : $"{byFormat[0].Count} charts as {byFormat[0].Format} and " + string.Join(
+                " and ", byFormat.Skip(1).Select(f => $"{f.Count} as {f.Format}"));
         return $"{reports}, and {formats} in {Path.GetDirectoryName(charts[0])}";
     }
 

@@ -38,7 +38,8 @@ public sealed class HtmlExporter : IExporter
         // A summary of batches' best variants; a load run's report is its own section.
         if (run.Scenarios.Any(s => s.Load is null))
         {
-            writer.WriteLine("<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Use</th><th>Variants ok</th><th>Published claims</th></tr></thead><tbody>");
+            writer.WriteLine(
+                "<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Use</th><th>Variants ok</th><th>Published claims</th></tr></thead><tbody>");
             foreach (var scenario in run.Scenarios.Where(s => s.Load is null))
             {
                 var best = ResultColumn.Best(scenario);
@@ -90,13 +91,14 @@ public sealed class HtmlExporter : IExporter
 
                     break;
                 case TextTable grid:
-                    writer.WriteLine($"<div class=\"table\"><table class=\"{Encode(grid.Kind)}\"><thead><tr>" + string.Concat(grid.Headers.Select(h => $"<th>{Encode(h)}</th>")) + "</tr></thead><tbody>");
+                    writer.WriteLine($"<div class=\"table\"><table class=\"{Encode(grid.Kind)}\"><thead><tr>" + string.Concat(
+                        grid.Headers.Select(h => $"<th>{Encode(h)}</th>")) + "</tr></thead><tbody>");
                     foreach (var row in grid.Rows)
                     {
                         writer.WriteLine("<tr>"
-                            + string.Concat(row.Select((cell,
-                                i) => $"<td{(i < grid.Numeric.Count && grid.Numeric[i] ? " class=\"n\"" : string.Empty)}>{Encode(cell)}</td>"))
-                                    + "</tr>");
+                            + string.Concat(
+                                row.Select(
+                                    (cell, i) => $"<td{(i < grid.Numeric.Count && grid.Numeric[i] ? " class=\"n\"" : string.Empty)}>{Encode(cell)}</td>")) + "</tr>");
                     }
 
                     writer.WriteLine("</tbody></table></div>");
@@ -108,8 +110,9 @@ public sealed class HtmlExporter : IExporter
                     foreach (var variant in ResultColumn.Order(table.Scenario))
                     {
                         writer.WriteLine("<tr>"
-                            + string.Concat(columns.Select((c,
-                                i) => $"<td{(i == 0 || c.Id == "status" ? string.Empty : " class=\"n\"")}>{Encode(c.Format(scenario, variant))}</td>")) + "</tr>");
+                            + string.Concat(
+                                columns.Select(
+                                    (c, i) => $"<td{(i == 0 || c.Id == "status" ? string.Empty : " class=\"n\"")}>{Encode(c.Format(scenario, variant))}</td>")) + "</tr>");
                     }
 
                     writer.WriteLine("</tbody></table></div>");

@@ -74,7 +74,9 @@ internal static class LoadReport
             var busiest = variant.Steps.Where(s => !s.Stopped && s.WallMs > 0).MaxBy(s => s.GeneratorCpuMs / s.WallMs);
             if (busiest is not null && Saturation.CauseOf(busiest, processorCount).GeneratorCpuShare is var share && share > GeneratorCpuWarning)
             {
-                notes.Add(Statement.Of(Tone.Note, $"Note: at {Piece.Count(busiest.OfferedPerSecond)}/s the load generator used {Piece.Fixed(share * 100, "0")}% of the machine's {Piece.Count(processorCount)} cores for {Piece.Variant(variant.Name)}: it competes with a service on the same machine, so that service had less than the whole machine."));
+                notes.Add(
+                    Statement.Of(
+                        Tone.Note, $"Note: at {Piece.Count(busiest.OfferedPerSecond)}/s the load generator used {Piece.Fixed(share * 100, "0")}% of the machine's {Piece.Count(processorCount)} cores for {Piece.Variant(variant.Name)}: it competes with a service on the same machine, so that service had less than the whole machine."));
             }
 
             notes.AddRange(variant.Notes.Select(n => Statement.Of(Tone.Failure, $"{Piece.Variant(variant.Name)}: {n}")));
@@ -112,7 +114,8 @@ internal static class LoadReport
 
         // A climb that stopped at the generator or at the highest rate run found a floor, not the point itself.
         var atLeast = best.Saturation.Limit is LoadLimit.Generator or LoadLimit.NotReached ? "at least " : string.Empty;
-        return Statement.Of(Tone.Fastest, $"Keeps up with the most: {Piece.Variant(best.Name)}, {atLeast}{Piece.Count(best.Saturation.RatePerSecond!.Value)}/s, {atLeast}{Piece.Multiple(best.Saturation.RatePerSecond!.Value / next.Saturation!.RatePerSecond!.Value)}x {Piece.Variant(next.Name)}{(repeats < 2 ? " (one repeat: no range to tell them apart by; --repeat 3 gives one)" : string.Empty)}.");
+        return Statement.Of(
+            Tone.Fastest, $"Keeps up with the most: {Piece.Variant(best.Name)}, {atLeast}{Piece.Count(best.Saturation.RatePerSecond!.Value)}/s, {atLeast}{Piece.Multiple(best.Saturation.RatePerSecond!.Value / next.Saturation!.RatePerSecond!.Value)}x {Piece.Variant(next.Name)}{(repeats < 2 ? " (one repeat: no range to tell them apart by; --repeat 3 gives one)" : string.Empty)}.");
     }
 
     /// <summary>A variant's saturation point, what stopped it, and the runtime's why.</summary>
@@ -164,7 +167,8 @@ internal static class LoadReport
             { RatePerSecond: { } rate } => Statement.Of($"{Piece.Variant(variant.Name)} keeps up to {Piece.Count(rate)}/s{range}: {why}."),
             { Limit: LoadLimit.Generator } => Statement.Of($"{Piece.Variant(variant.Name)}: could not be judged: {why}."),
             _
-                => Statement.Of(Tone.Avoid, $"{Piece.Variant(variant.Name)} did not keep up even at {Piece.Count(lowest)}/s, the lowest rate run: {why}."),
+                => Statement.Of(
+                    Tone.Avoid, $"{Piece.Variant(variant.Name)} did not keep up even at {Piece.Count(lowest)}/s, the lowest rate run: {why}."),
         };
         return saturation.Cause is { } cause && CauseLine(cause) is { } causeLine ? Statement.Of(main.Tone, $"{main} {causeLine}") : main;
     }
@@ -175,12 +179,14 @@ internal static class LoadReport
         var parts = new List<Statement>();
         if (cause.StarvationRaises + cause.BlockingRaises > 0)
         {
-            parts.Add(Statement.Of($"by the runtime's account the pool added threads {Piece.Count(cause.StarvationRaises)} times for starvation and {Piece.Count(cause.BlockingRaises)} for blocking{(cause.PoolThreadsAtEnd is { } end ? Statement.Of($", to a target of {Piece.Count(end)}") : Statement.Plain(string.Empty))}"));
+            parts.Add(
+                Statement.Of($"by the runtime's account the pool added threads {Piece.Count(cause.StarvationRaises)} times for starvation and {Piece.Count(cause.BlockingRaises)} for blocking{(cause.PoolThreadsAtEnd is { } end ? Statement.Of($", to a target of {Piece.Count(end)}") : Statement.Plain(string.Empty))}"));
         }
 
         if (cause.TopSite is { } site && cause.TopSiteShare is { } share)
         {
-            parts.Add(Statement.Of($"its threads were most often not running (by their stacks) at {Piece.Code(SiteText(site))} ({site.State}, {Piece.Fixed(share * 100, "0")}% of their time not running)"));
+            parts.Add(
+                Statement.Of($"its threads were most often not running (by their stacks) at {Piece.Code(SiteText(site))} ({site.State}, {Piece.Fixed(share * 100, "0")}% of their time not running)"));
         }
 
         if (cause.LockWaitMs is { } lockMs && lockMs >= cause.WallMs * 0.1)
@@ -190,7 +196,8 @@ internal static class LoadReport
 
         if (cause.ServiceCpuShare is { } service)
         {
-            parts.Add(Statement.Of($"the service used {Piece.Fixed(service * 100, "0")}% of the machine's CPU and the load generator {Piece.Fixed(cause.GeneratorCpuShare * 100, "0")}%"));
+            parts.Add(
+                Statement.Of($"the service used {Piece.Fixed(service * 100, "0")}% of the machine's CPU and the load generator {Piece.Fixed(cause.GeneratorCpuShare * 100, "0")}%"));
         }
 
         return parts.Count == 0 ? null : Statement.Of($"There, {Statement.Join("; ", parts)}.");
@@ -238,7 +245,8 @@ internal static class LoadReport
 
         if (runtime.GcCollections > 0)
         {
-            parts.Add(Statement.Of($"{Piece.Count(runtime.GcCollections)} GCs{(runtime.GcPauses is { } pauses ? Statement.Of($", {Piece.Ms(pauses.TotalMs)} ms paused") : Statement.Plain(string.Empty))}"));
+            parts.Add(
+                Statement.Of($"{Piece.Count(runtime.GcCollections)} GCs{(runtime.GcPauses is { } pauses ? Statement.Of($", {Piece.Ms(pauses.TotalMs)} ms paused") : Statement.Plain(string.Empty))}"));
         }
 
         if (runtime.Threads?.Top is { } top)

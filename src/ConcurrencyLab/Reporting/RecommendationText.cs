@@ -49,7 +49,8 @@ internal static class RecommendationText
             var more = slower.Count > SlowerNamed ? $" and {slower.Count - SlowerNamed} more" : string.Empty;
             lines.Add(slower.Count == 1
                 ? Statement.Of(Tone.Avoid, $"Avoid {V(slower[0].Variant)}: {Reason(slower[0], recommendation, scenario)}.")
-                : Statement.Of(Tone.Avoid, $"Avoid, as {Piece.Fixed(Analysis.Recommender.SlowRatio, "0.##")} or more times slower than {V(recommendation.Fastest)}, for reasons this run's figures do not explain: {named}{more}."));
+                : Statement.Of(
+                    Tone.Avoid, $"Avoid, as {Piece.Fixed(Analysis.Recommender.SlowRatio, "0.##")} or more times slower than {V(recommendation.Fastest)}, for reasons this run's figures do not explain: {named}{more}."));
         }
 
         lines.AddRange(recommendation.NotJudged.Select(u => Statement.Of(Tone.Plain, $"Not judged: {V(u.Variant)}, {Unlike(u, scenario)}.")));

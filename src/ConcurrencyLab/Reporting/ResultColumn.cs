@@ -26,28 +26,28 @@ internal sealed record ResultColumn(
     [
         new("variant", "Variant", string.Empty, MetricDirection.Neither, MetricVisibility.Everywhere, (_, v) => v.Name),
         new("status", "Status", string.Empty, MetricDirection.Neither, MetricVisibility.Reports, (_, v) => v.Status.ToText()),
-        new("medianWallMs",
-            "Median", StandardMetrics.WallTime.Unit, StandardMetrics.WallTime.Direction, MetricVisibility.Everywhere,
+        new(
+            "medianWallMs", "Median", StandardMetrics.WallTime.Unit, StandardMetrics.WallTime.Direction, MetricVisibility.Everywhere,
                 (_, v) => Ms(v.Summary?.MedianWallMs)),
-        new("ci95Ms",
-            "95% CI", StandardMetrics.WallTime.Unit, MetricDirection.Neither, MetricVisibility.Everywhere, (_, v) => v.Summary is { } s
+        new(
+            "ci95Ms", "95% CI", StandardMetrics.WallTime.Unit, MetricDirection.Neither, MetricVisibility.Everywhere, (_, v) => v.Summary is { } s
                 ? $"{Ms(s.CiLowMs)}-{Ms(s.CiHighMs)}" : string.Empty),
-        new("efficiency",
-            "Efficiency", string.Empty, MetricDirection.HigherIsBetter, MetricVisibility.Everywhere, (_, v) => v.Summary?.ShownEfficiency is { } e
-                ? e.ToString("0.00", Invariant) : string.Empty),
-        new("ratioToBaseline",
-            "Ratio", string.Empty, MetricDirection.LowerIsBetter, MetricVisibility.Everywhere, (_, v) => v.Summary?.RatioToBaseline is { } r
-                ? r.ToString("0.00", Invariant) : string.Empty),
-        new("spread",
-            "Max/min", string.Empty, MetricDirection.LowerIsBetter, MetricVisibility.Reports, (_, v) => v.Summary is { } s
+        new(
+            "efficiency", "Efficiency", string.Empty, MetricDirection.HigherIsBetter, MetricVisibility.Everywhere,
+                (_, v) => v.Summary?.ShownEfficiency is { } e ? e.ToString("0.00", Invariant) : string.Empty),
+        new(
+            "ratioToBaseline", "Ratio", string.Empty, MetricDirection.LowerIsBetter, MetricVisibility.Everywhere,
+                (_, v) => v.Summary?.RatioToBaseline is { } r ? r.ToString("0.00", Invariant) : string.Empty),
+        new(
+            "spread", "Max/min", string.Empty, MetricDirection.LowerIsBetter, MetricVisibility.Reports, (_, v) => v.Summary is { } s
                 ? s.Spread.ToString("0.00", Invariant) : string.Empty),
     ];
 
     /// <summary>The columns a table closes with: how many trials were ok, and what was flagged.</summary>
     private static readonly ResultColumn[] Trailing =
     [
-        new("trials",
-            "Trials ok", string.Empty, MetricDirection.Neither, MetricVisibility.Everywhere,
+        new(
+            "trials", "Trials ok", string.Empty, MetricDirection.Neither, MetricVisibility.Everywhere,
                 (_, v) => $"{v.Trials.Count(t => t.Status == TrialStatus.Ok)}/{v.Trials.Count}"),
         new("flags", "Flags", string.Empty, MetricDirection.LowerIsBetter, MetricVisibility.Everywhere, Flags),
     ];

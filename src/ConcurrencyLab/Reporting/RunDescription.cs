@@ -40,8 +40,9 @@ internal static class RunDescription
         }
 
         // The two-trial rule is named where a variant stopped by it, so that a run without one says nothing of it.
-        var afterTwo = run.Scenarios.Any(sc => sc.Variants.Any(v => v.Stop is { Reason: EarlyStopReason.OutOfContention } stop
-            && stop.Trials < Running.EarlyStopping.MinimumTrials))
+        var afterTwo = run.Scenarios.Any(
+            sc => sc.Variants.Any(v => v.Stop is { Reason: EarlyStopReason.OutOfContention } stop
+                && stop.Trials < Running.EarlyStopping.MinimumTrials))
             ? $", or after {Running.EarlyStopping.FarMinimumTrials} at {Running.EarlyStopping.FarOutOfContentionRatio:0}x in a workload of your own"
             : string.Empty;
         return $"{(s.Adaptive ? "At most " : string.Empty)}{s.Repeat} measured trials per variant{(s.Adaptive ? $" (one stops once out of contention after {Running.EarlyStopping.MinimumTrials}{afterTwo}, or tight after {Running.EarlyStopping.TightMinimumTrials})" : string.Empty)} after {s.Warmup} warmup, {(s.Isolated ? "each in a fresh process" : "all in one process")}, "

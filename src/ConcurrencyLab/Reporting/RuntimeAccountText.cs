@@ -93,12 +93,14 @@ internal static class RuntimeAccountText
 
             var who = account.WorkWaits is null ? "threads" : "the work's threads";
             var all = account.WorkWaits is not null ? string.Empty : service ? " in all" : " in all, the caller's wait for the batch included";
-            parts.Add(Statement.Of($"{who} blocked {Piece.Ms(locks.TotalMs + waits.TotalMs)} ms{all} ({Statement.Join(", ", kinds)}, the longest {Piece.Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)"));
+            parts.Add(
+                Statement.Of($"{who} blocked {Piece.Ms(locks.TotalMs + waits.TotalMs)} ms{all} ({Statement.Join(", ", kinds)}, the longest {Piece.Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)"));
         }
 
         if (account.Join is { Count: > 0 } join)
         {
-            parts.Add(Statement.Of($"the caller waited {Piece.Ms(join.TotalMs)} ms for its batch{(join.Count > 1 ? Statement.Of($" in {Piece.Count(join.Count)} waits") : Statement.Plain(string.Empty))}"));
+            parts.Add(
+                Statement.Of($"the caller waited {Piece.Ms(join.TotalMs)} ms for its batch{(join.Count > 1 ? Statement.Of($" in {Piece.Count(join.Count)} waits") : Statement.Plain(string.Empty))}"));
         }
 
         if (account.Threads is { } threads)

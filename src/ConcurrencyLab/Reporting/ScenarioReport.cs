@@ -71,14 +71,15 @@ internal static class ScenarioReport
         // What was run, and against what: the parameters and bounds for the files; the ideal for all.
         var setting = new List<Statement>
         {
-            Statement.Join(", ",
-                scenario.Parameters.Select(p => Statement.Of($"{Piece.Code($"{p.Key}={p.Value}")}"))) is { Inlines.Count: > 0 } parameters
+            Statement.Join(
+                ", ", scenario.Parameters.Select(p => Statement.Of($"{Piece.Code($"{p.Key}={p.Value}")}"))) is { Inlines.Count: > 0 } parameters
                 ? Statement.Of($"Parameters: {parameters}.")
                 : Statement.Plain("Parameters: none."),
         };
         if (scenario.Bounds.Count > 0)
         {
-            setting.Add(Statement.Of($"Bounds measured by the run: {Statement.Join(", ", scenario.Bounds.Select(b => Statement.Of($"{Piece.Code(b.Key)} {Piece.Fixed(b.Value, "0.##")}")))}."));
+            setting.Add(
+                Statement.Of($"Bounds measured by the run: {Statement.Join(", ", scenario.Bounds.Select(b => Statement.Of($"{Piece.Code(b.Key)} {Piece.Fixed(b.Value, "0.##")}")))}."));
         }
 
         blocks.Add(new Passage(setting, Audience.Full));
@@ -97,7 +98,8 @@ internal static class ScenarioReport
             var unlike = Analysis.Recommender.LeftOut(recommendations, best.Name)
                 ? Statement.Plain(", but it ran other work than the run describes, and the answer below leaves it out")
                 : Statement.Plain(string.Empty);
-            lines.Add(Statement.Of(Tone.Fastest, $"Fastest: {Piece.Variant(best.Name)}, median {Piece.Ms(summary.MedianWallMs)} ms{efficiency}{unlike}."));
+            lines.Add(
+                Statement.Of(Tone.Fastest, $"Fastest: {Piece.Variant(best.Name)}, median {Piece.Ms(summary.MedianWallMs)} ms{efficiency}{unlike}."));
         }
 
         blocks.Add(new Passage(lines));
@@ -138,15 +140,16 @@ internal static class ScenarioReport
         var accounts = RuntimeAccountText.Describe(scenario);
         if (accounts.Count > 0)
         {
-            blocks.Add(new BulletList("runtime", Statement.Plain("What the runtime reported (each variant's median trial):"),
-                accounts, Audience.Full));
+            blocks.Add(
+                new BulletList("runtime", Statement.Plain("What the runtime reported (each variant's median trial):"), accounts, Audience.Full));
             blocks.Add(new RuntimeTable(scenario));
         }
 
         var notes = scenario.Notes.Select(n => Statement.Of(Tone.Note, $"Note: {n}"))
             .Concat(scenario.Variants.Where(v => v.Stop is not null)
-                .Select(v => Statement.Join(string.Empty,
-                    [Statement.Plain("Note: "), EarlyStopText.Describe(v.Name, v.Stop!)]) with { Tone = Tone.Note }))
+                .Select(
+                    v => Statement.Join(
+                        string.Empty, [Statement.Plain("Note: "), EarlyStopText.Describe(v.Name, v.Stop!)]) with { Tone = Tone.Note }))
             .Concat(scenario.Variants.SelectMany(v => v.Trials.Where(t => t.Error is not null)
                 .Select(t => Statement.Of(Tone.Failure, $"{Piece.Variant(v.Name)} trial {t.Repeat + 1}: {t.Status.ToText()}, {t.Error}"))))
             .ToList();

@@ -83,19 +83,25 @@ internal static class SvgCharts
         {
             var row = rows[i];
             var y = top + (i * RowHeight);
-            svg.Append(Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(Chart.Label(row.Name))}</text>");
-            svg.Append(Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(row.Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(row.Value) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(row.Tooltip)}</title></rect>");
+            svg.Append(
+                Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(Chart.Label(row.Name))}</text>");
+            svg.Append(
+                Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(row.Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(row.Value) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(row.Tooltip)}</title></rect>");
             var middle = y + (RowHeight / 2);
-            svg.Append(Invariant, $"<path class=\"whisker\" d=\"M{Fmt(X(row.Low))} {middle}H{Fmt(X(row.High))}M{Fmt(X(row.Low))} {middle - 4}v8M{Fmt(X(row.High))} {middle - 4}v8\"/>");
+            svg.Append(
+                Invariant, $"<path class=\"whisker\" d=\"M{Fmt(X(row.Low))} {middle}H{Fmt(X(row.High))}M{Fmt(X(row.Low))} {middle - 4}v8M{Fmt(X(row.High))} {middle - 4}v8\"/>");
 
-            svg.Append(Invariant, $"<text class=\"value\" x=\"{Fmt(X(Math.Max(row.High, row.Value)) + 6)}\" y=\"{y + 15}\">{Encode(chart.Write(row.Value))}</text>");
+            svg.Append(
+                Invariant, $"<text class=\"value\" x=\"{Fmt(X(Math.Max(row.High, row.Value)) + 6)}\" y=\"{y + 15}\">{Encode(chart.Write(row.Value))}</text>");
         }
 
         var bottom = top + (rows.Count * RowHeight);
         if (ideal > 0)
         {
-            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{Fmt(X(ideal))}\" y1=\"{top - 6}\" x2=\"{Fmt(X(ideal))}\" y2=\"{bottom}\"><title>{Chart.IdealLabel(ideal)}</title></line>");
-            svg.Append(Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(ideal))}\" y=\"{top - 10}\" text-anchor=\"middle\">{Chart.IdealLabel(ideal)}</text>");
+            svg.Append(
+                Invariant, $"<line class=\"ideal\" x1=\"{Fmt(X(ideal))}\" y1=\"{top - 6}\" x2=\"{Fmt(X(ideal))}\" y2=\"{bottom}\"><title>{Chart.IdealLabel(ideal)}</title></line>");
+            svg.Append(
+                Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(ideal))}\" y=\"{top - 10}\" text-anchor=\"middle\">{Chart.IdealLabel(ideal)}</text>");
         }
 
         Axis(svg, bottom, LabelWidth, LabelWidth + plotWidth, max, chart.AxisTitle, X);
@@ -122,13 +128,15 @@ internal static class SvgCharts
         for (var i = 0; i < series.Count; i++)
         {
             var points = string.Join(' ', series[i].Points.Select(p => $"{Fmt(X(p.TimeMs))},{Fmt(Y(p.Value))}"));
-            svg.Append(Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Points.Max(p => p.Value))}</title></polyline>");
+            svg.Append(
+                Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Points.Max(p => p.Value))}</title></polyline>");
         }
 
         // The pool's own reasons for its steps, on the line they explain.
         foreach (var mark in chart.Marks.Where(m => m.TimeMs >= 0 && m.TimeMs <= maxTime))
         {
-            svg.Append(Invariant, $"<circle class=\"mark{(mark.Lowered ? " lower" : string.Empty)} {ChartPalette.CssClasses(mark.Series)}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3.5\"><title>{Encode(mark.Label)}</title></circle>");
+            svg.Append(
+                Invariant, $"<circle class=\"mark{(mark.Lowered ? " lower" : string.Empty)} {ChartPalette.CssClasses(mark.Series)}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3.5\"><title>{Encode(mark.Label)}</title></circle>");
         }
 
         Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, chart.TimeTitle, X);
@@ -151,7 +159,8 @@ internal static class SvgCharts
         {
             var row = rows[r];
             double Y(double threads) => Strips.Y(r, threads, row.Peak);
-            svg.Append(Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan>");
+            svg.Append(
+                Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan>");
             if (row.Site is { } site)
             {
                 // Cut to the strip's width; the whole sentence is the strip's tooltip.
@@ -176,7 +185,8 @@ internal static class SvgCharts
                 var path = new StringBuilder();
                 for (var i = 0; i < upper.Length; i++)
                 {
-                    path.Append(Invariant, $"{(i == 0 ? "M" : "L")}{Fmt(X(i * row.BinMs))} {Fmt(Y(upper[i]))}L{Fmt(X((i + 1) * row.BinMs))} {Fmt(Y(upper[i]))}");
+                    path.Append(
+                        Invariant, $"{(i == 0 ? "M" : "L")}{Fmt(X(i * row.BinMs))} {Fmt(Y(upper[i]))}L{Fmt(X((i + 1) * row.BinMs))} {Fmt(Y(upper[i]))}");
                 }
 
                 for (var i = upper.Length - 1; i >= 0; i--)
@@ -186,13 +196,15 @@ internal static class SvgCharts
 
                 var (name, colour) = ThreadStateChart.States[state];
                 var total = row.Timeline.Sum(b => Count(b, state)) * row.BinMs;
-                svg.Append(Invariant, $"<path class=\"band series-{colour}\" data-variant=\"{Encode(row.Name)}\" data-state=\"{Encode(name)}\" d=\"{path}Z\"><title>{Encode(row.Name)}: {Encode(name)}, {Number(Math.Round(total))} thread-ms</title></path>");
+                svg.Append(
+                    Invariant, $"<path class=\"band series-{colour}\" data-variant=\"{Encode(row.Name)}\" data-state=\"{Encode(name)}\" d=\"{path}Z\"><title>{Encode(row.Name)}: {Encode(name)}, {Number(Math.Round(total))} thread-ms</title></path>");
                 below = upper;
             }
 
             foreach (var mark in row.Marks)
             {
-                svg.Append(Invariant, $"<circle class=\"{(mark.Lowered ? "lower" : "raise")}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3\"><title>{Encode(mark.Label)}</title></circle>");
+                svg.Append(
+                    Invariant, $"<circle class=\"{(mark.Lowered ? "lower" : "raise")}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3\"><title>{Encode(mark.Label)}</title></circle>");
             }
         }
 
@@ -202,14 +214,17 @@ internal static class SvgCharts
         {
             var (name, colour) = ThreadStateChart.States[state];
             var x = left + (state * 120);
-            svg.Append(Invariant, $"<rect class=\"band series-{colour}\" x=\"{x}\" y=\"{legendY - 10}\" width=\"14\" height=\"10\"/><text class=\"label\" x=\"{x + 18}\" y=\"{legendY}\">{Encode(name)}</text>");
+            svg.Append(
+                Invariant, $"<rect class=\"band series-{colour}\" x=\"{x}\" y=\"{legendY - 10}\" width=\"14\" height=\"10\"/><text class=\"label\" x=\"{x + 18}\" y=\"{legendY}\">{Encode(name)}</text>");
         }
 
         var dotX = left + (ThreadStateChart.States.Count * 120);
-        svg.Append(Invariant, $"<circle class=\"raise\" cx=\"{dotX + 5}\" cy=\"{legendY - 4}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY}\">{OverTimeChart.RaiseLegend}</text>");
+        svg.Append(
+            Invariant, $"<circle class=\"raise\" cx=\"{dotX + 5}\" cy=\"{legendY - 4}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY}\">{OverTimeChart.RaiseLegend}</text>");
         if (rows.Any(r => r.Marks.Any(m => m.Lowered)))
         {
-            svg.Append(Invariant, $"<circle class=\"lower\" cx=\"{dotX + 5}\" cy=\"{legendY + 12}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY + 16}\">{OverTimeChart.LoweringLegend}</text>");
+            svg.Append(
+                Invariant, $"<circle class=\"lower\" cx=\"{dotX + 5}\" cy=\"{legendY + 12}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY + 16}\">{OverTimeChart.LoweringLegend}</text>");
         }
         return svg.Append("</svg>").ToString();
 
@@ -231,7 +246,8 @@ internal static class SvgCharts
             var row = rows[r];
             var floor = Strips.Floor(r);
             double Y(double items) => Strips.Y(r, items, row.Top);
-            svg.Append(Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan><tspan class=\"tick\" dx=\"8\">{Encode(row.Said)}</tspan></text>");
+            svg.Append(
+                Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan><tspan class=\"tick\" dx=\"8\">{Encode(row.Said)}</tspan></text>");
             Strips.Scale(svg, r, row.Top);
             var path = new StringBuilder();
             path.Append(Invariant, $"M{Fmt(X(0))} {floor}");
@@ -241,10 +257,12 @@ internal static class SvgCharts
             }
 
             path.Append(Invariant, $"L{Fmt(X(row.Timeline.Count * row.BinMs))} {floor}Z");
-            svg.Append(Invariant, $"<path class=\"in-flight {ChartPalette.CssClasses(0)}\" data-variant=\"{Encode(row.Name)}\" d=\"{path}\"><title>{Encode(row.Name)}: {Encode(row.Said)}</title></path>");
+            svg.Append(
+                Invariant, $"<path class=\"in-flight {ChartPalette.CssClasses(0)}\" data-variant=\"{Encode(row.Name)}\" d=\"{path}\"><title>{Encode(row.Name)}: {Encode(row.Said)}</title></path>");
             if (row.Allowed is { } allowed)
             {
-                svg.Append(Invariant, $"<line class=\"allowed\" x1=\"{left}\" y1=\"{Fmt(Y(allowed))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(allowed))}\"><title>{Encode(row.Name)}: at most {Number(allowed)} allowed at once</title></line>");
+                svg.Append(
+                    Invariant, $"<line class=\"allowed\" x1=\"{left}\" y1=\"{Fmt(Y(allowed))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(allowed))}\"><title>{Encode(row.Name)}: at most {Number(allowed)} allowed at once</title></line>");
             }
         }
 
@@ -284,7 +302,8 @@ internal static class SvgCharts
         {
             var floor = Floor(r);
             svg.Append(Invariant, $"<line class=\"axis\" x1=\"{Left}\" y1=\"{floor}\" x2=\"{Left + PlotWidth}\" y2=\"{floor}\"/>");
-            svg.Append(Invariant, $"<text class=\"tick\" x=\"{Left - 6}\" y=\"{Fmt(Y(r, top, top) + 4)}\" text-anchor=\"end\">{Number(top)}</text><text class=\"tick\" x=\"{Left - 6}\" y=\"{floor + 4}\" text-anchor=\"end\">0</text>");
+            svg.Append(
+                Invariant, $"<text class=\"tick\" x=\"{Left - 6}\" y=\"{Fmt(Y(r, top, top) + 4)}\" text-anchor=\"end\">{Number(top)}</text><text class=\"tick\" x=\"{Left - 6}\" y=\"{floor + 4}\" text-anchor=\"end\">0</text>");
         }
     }
 
@@ -309,37 +328,44 @@ internal static class SvgCharts
 
         if (chart.IdealPoints.Count > 0)
         {
-            svg.Append(Invariant, $"<polyline class=\"ideal\" fill=\"none\" points=\"{string.Join(' ', chart.IdealPoints.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"><title>{Encode(chart.IdealPointsLabel)}</title></polyline>");
+            svg.Append(
+                Invariant, $"<polyline class=\"ideal\" fill=\"none\" points=\"{string.Join(' ', chart.IdealPoints.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"><title>{Encode(chart.IdealPointsLabel)}</title></polyline>");
         }
         else if (scenario.IdealMs > 0)
         {
-            svg.Append(Invariant, $"<line class=\"ideal\" x1=\"{left}\" y1=\"{Fmt(Y(scenario.IdealMs))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(scenario.IdealMs))}\"><title>{Chart.IdealLabel(scenario.IdealMs)}</title></line>");
+            svg.Append(
+                Invariant, $"<line class=\"ideal\" x1=\"{left}\" y1=\"{Fmt(Y(scenario.IdealMs))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(scenario.IdealMs))}\"><title>{Chart.IdealLabel(scenario.IdealMs)}</title></line>");
         }
 
         for (var i = 0; i < families.Count; i++)
         {
             var (family, points) = families[i];
-            svg.Append(Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-family=\"{Encode(family)}\" points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
+            svg.Append(
+                Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-family=\"{Encode(family)}\" points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
             foreach (var (n, ms, variant) in points)
             {
-                svg.Append(Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(variant)}: {chart.PointText.Word} {Chart.Ms(ms)} {chart.PointText.Unit}</title></circle>");
+                svg.Append(
+                    Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(variant)}: {chart.PointText.Word} {Chart.Ms(ms)} {chart.PointText.Unit}</title></circle>");
             }
         }
 
         // A search's chosen degrees, ringed.
         foreach (var (n, ms, variant) in chart.Chosen)
         {
-            svg.Append(Invariant, $"<circle class=\"chosen\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"7\"><title>{Encode(variant)}: chosen, median {Chart.Ms(ms)} ms</title></circle>");
+            svg.Append(
+                Invariant, $"<circle class=\"chosen\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"7\"><title>{Encode(variant)}: chosen, median {Chart.Ms(ms)} ms</title></circle>");
         }
 
         var bottom = top + plotHeight;
         svg.Append(Invariant, $"<line class=\"axis\" x1=\"{left}\" y1=\"{bottom}\" x2=\"{left + plotWidth}\" y2=\"{bottom}\"/>");
         foreach (var n in ns)
         {
-            svg.Append(Invariant, $"<line class=\"axis\" x1=\"{Fmt(X(n))}\" y1=\"{bottom}\" x2=\"{Fmt(X(n))}\" y2=\"{bottom + 4}\"/><text class=\"tick\" x=\"{Fmt(X(n))}\" y=\"{bottom + 16}\" text-anchor=\"middle\">{n}</text>");
+            svg.Append(
+                Invariant, $"<line class=\"axis\" x1=\"{Fmt(X(n))}\" y1=\"{bottom}\" x2=\"{Fmt(X(n))}\" y2=\"{bottom + 4}\"/><text class=\"tick\" x=\"{Fmt(X(n))}\" y=\"{bottom + 16}\" text-anchor=\"middle\">{n}</text>");
         }
 
-        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">{Encode(chart.AxisTitle)}</text>");
+        svg.Append(
+            Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">{Encode(chart.AxisTitle)}</text>");
         VerticalTitle(svg, top + (plotHeight / 2), chart.ValueAxis);
         Legend(svg, families.Select(f => f.Family), left, plotWidth, bottom);
 
@@ -388,7 +414,8 @@ internal static class SvgCharts
     }
 
     private static void VerticalTitle(StringBuilder svg, int middle, string title) =>
-        svg.Append(Invariant, $"<text class=\"axis-title\" x=\"12\" y=\"{middle}\" transform=\"rotate(-90 12 {middle})\" text-anchor=\"middle\">{Encode(title)}</text>");
+        svg.Append(
+            Invariant, $"<text class=\"axis-title\" x=\"12\" y=\"{middle}\" transform=\"rotate(-90 12 {middle})\" text-anchor=\"middle\">{Encode(title)}</text>");
 
     /// <summary>A swatch and a name per series, three to a row, below the plot whose bottom is <paramref name="bottom"/>.</summary>
     private static void Legend(StringBuilder svg, IEnumerable<string> names, int left, int plotWidth, int bottom)
@@ -398,20 +425,23 @@ internal static class SvgCharts
         {
             var x = left + (i % 3 * (plotWidth / 3));
             var y = bottom + 56 + (i / 3 * 18);
-            svg.Append(Invariant, $"<line class=\"swatch {ChartPalette.CssClasses(i)}\" x1=\"{x}\" y1=\"{y - 4}\" x2=\"{x + 14}\" y2=\"{y - 4}\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(Chart.Label(name))}</text>");
+            svg.Append(
+                Invariant, $"<line class=\"swatch {ChartPalette.CssClasses(i)}\" x1=\"{x}\" y1=\"{y - 4}\" x2=\"{x + 14}\" y2=\"{y - 4}\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(Chart.Label(name))}</text>");
             i++;
         }
     }
 
     private static StringBuilder Open(string kind, Chart chart, int height) =>
-        new StringBuilder().Append(Invariant, $"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart {kind}\" data-scenario=\"{Encode(chart.Scenario.Name)}\" viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\" role=\"img\" aria-label=\"{Encode(chart.Description)}\">");
+        new StringBuilder().Append(
+            Invariant, $"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart {kind}\" data-scenario=\"{Encode(chart.Scenario.Name)}\" viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\" role=\"img\" aria-label=\"{Encode(chart.Description)}\">");
 
     private static void Axis(StringBuilder svg, int y, int x1, int x2, double max, string title, Func<double, double> x)
     {
         svg.Append(Invariant, $"<line class=\"axis\" x1=\"{x1}\" y1=\"{y}\" x2=\"{x2}\" y2=\"{y}\"/>");
         foreach (var tick in Ticks(max))
         {
-            svg.Append(Invariant, $"<line class=\"axis\" x1=\"{Fmt(x(tick))}\" y1=\"{y}\" x2=\"{Fmt(x(tick))}\" y2=\"{y + 4}\"/><text class=\"tick\" x=\"{Fmt(x(tick))}\" y=\"{y + 16}\" text-anchor=\"middle\">{Number(tick)}</text>");
+            svg.Append(
+                Invariant, $"<line class=\"axis\" x1=\"{Fmt(x(tick))}\" y1=\"{y}\" x2=\"{Fmt(x(tick))}\" y2=\"{y + 4}\"/><text class=\"tick\" x=\"{Fmt(x(tick))}\" y=\"{y + 16}\" text-anchor=\"middle\">{Number(tick)}</text>");
         }
 
         svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{(x1 + x2) / 2}\" y=\"{y + 32}\" text-anchor=\"middle\">{Encode(title)}</text>");

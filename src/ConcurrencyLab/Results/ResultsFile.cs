@@ -114,7 +114,9 @@ public static class ResultsFile
         var trials = run.Scenarios.Sum(s => s?.Variants?.Sum(v => v?.Trials?.Count ?? 0) ?? 0);
         if (variants > MaxVariants || trials > MaxTrials)
         {
-            throw new ResultsFileException(string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{path} holds {variants:N0} variants and {trials:N0} trials; report and compare read at most {MaxVariants:N0} variants and {MaxTrials:N0} trials, more than any run makes."));
+            throw new ResultsFileException(
+                string.Create(
+                    System.Globalization.CultureInfo.InvariantCulture, $"{path} holds {variants:N0} variants and {trials:N0} trials; report and compare read at most {MaxVariants:N0} variants and {MaxTrials:N0} trials, more than any run makes."));
         }
 
         if (NullEntry(run) is { } where)
@@ -239,9 +241,11 @@ public static class ResultsFile
     {
         return Unwritable(summary.MedianWallMs, summary.MinWallMs, summary.MaxWallMs, summary.CiLowMs, summary.CiHighMs) is { } time ? time
             : summary.CiLowMs > summary.CiHighMs
-                ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"an interval whose low end ({summary.CiLowMs:R}) is above its high end ({summary.CiHighMs:R})")
+                ? string.Create(
+                    System.Globalization.CultureInfo.InvariantCulture, $"an interval whose low end ({summary.CiLowMs:R}) is above its high end ({summary.CiHighMs:R})")
             : summary.MinWallMs > summary.MaxWallMs
-                ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"a fastest trial ({summary.MinWallMs:R}) slower than its slowest ({summary.MaxWallMs:R})")
+                ? string.Create(
+                    System.Globalization.CultureInfo.InvariantCulture, $"a fastest trial ({summary.MinWallMs:R}) slower than its slowest ({summary.MaxWallMs:R})")
             : summary.Efficiency is { } e && (!double.IsFinite(e) || e < 0) ? "an efficiency that is negative or not finite"
             : null;
     }
@@ -396,8 +400,8 @@ public static class ResultsFile
             }
 
             if (limit.Witnesses.Count == 0 || limit.Slots < 1 || limit.Items < 1 || !(limit.AtOnce > 0) || limit.MachineIdleShare is < 0 or > 1
-                || Unwritable([limit.AtOnce, limit.ItemLeastMs, limit.BestPerSecond, limit.BoundMs, limit.LockContentions, limit.Cores,
-                    .. limit.Witnesses.SelectMany(w => new[] { w.InFlight, w.PerSecond, w.Stretch })]) is not null)
+                || Unwritable(
+                    [limit.AtOnce, limit.ItemLeastMs, limit.BestPerSecond, limit.BoundMs, limit.LockContentions, limit.Cores, .. limit.Witnesses.SelectMany(w => new[] { w.InFlight, w.PerSecond, w.Stretch })]) is not null)
             {
                 return $"{where} holds what no run writes: no witness, a count below 1, or a figure negative or not finite";
             }

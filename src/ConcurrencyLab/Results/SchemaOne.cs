@@ -47,8 +47,9 @@ internal static class SchemaOne
             // A flagged check that was no column: shown only as a flag, as before.
             foreach (var id in flagged.Order(StringComparer.Ordinal))
             {
-                metrics.Add(new JsonObject { ["id"] = id, ["displayName"] = id, ["direction"] = "lowerIsBetter", ["format"] = "count",
-                    ["flagsWhenNotZero"] = true });
+                metrics.Add(
+                    new JsonObject { ["id"] = id, ["displayName"] = id, ["direction"] = "lowerIsBetter", ["format"] = "count",
+                        ["flagsWhenNotZero"] = true });
             }
 
             scenario.Remove("reportedChecks");
@@ -91,8 +92,8 @@ internal static class SchemaOne
                 [
                     .. s.Variants.Select(v => v.Summary is null ? v : v with
                     {
-                        Summary = v.Summary with { Medians = VariantSummary.MediansOf([.. v.Trials.Where(t => t.Status == TrialStatus.Ok)],
-                            s.Metrics) },
+                        Summary = v.Summary with { Medians = VariantSummary.MediansOf(
+                            [.. v.Trials.Where(t => t.Status == TrialStatus.Ok)], s.Metrics) },
                     }),
                 ],
             }),

@@ -187,8 +187,9 @@ internal sealed class DegreeProbe
             if (_topUps.Count == 0 && _deciding is { } deciding)
             {
                 _deciding = null;
-                Decide(deciding.Degree,
-                    improved: Median(_tried[deciding.Degree]) < Median(_tried[deciding.Against]) * (1 - NoiseOf(_tried[deciding.Against])));
+                Decide(
+                    deciding.Degree, improved: Median(
+                        _tried[deciding.Degree]) < Median(_tried[deciding.Against]) * (1 - NoiseOf(_tried[deciding.Against])));
             }
 
             return;

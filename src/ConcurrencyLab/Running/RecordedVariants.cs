@@ -47,8 +47,8 @@ internal static class RecordedVariants
         {
             Variants =
             [
-                .. result.Variants.Select(v => v.Family is null && space.TryParse(v.Name, allowUnavailable: true, out var variant, out _)
-                    && variant.Name == v.Name
+                .. result.Variants.Select(
+                    v => v.Family is null && space.TryParse(v.Name, allowUnavailable: true, out var variant, out _) && variant.Name == v.Name
                     ? v with { Family = variant.Family, Form = variant.Form, Parameters = variant.Parameters }
                     : v),
             ],
@@ -76,10 +76,12 @@ internal static class RecordedVariants
         try
         {
             var defaults = ParameterValues.Create(scenario.Parameters, null, quick: false, out _);
-            var space = scenario.Variants(ParameterValues.FromValidated(defaults.Values.SetItems(result.Parameters.Where(p => defaults.Values.ContainsKey(p.Key)))));
+            var space = scenario.Variants(
+                ParameterValues.FromValidated(defaults.Values.SetItems(result.Parameters.Where(p => defaults.Values.ContainsKey(p.Key)))));
             var swept = RuntimeSettings.All
-                .Select(s => (s.Parameter,
-                    Values: (IReadOnlyList<int>)[.. result.Variants.Select(v => v.WholeNumber(s.Parameter.Name)).OfType<int>().Distinct().Order()]))
+                .Select(
+                    s => (s.Parameter, Values: (IReadOnlyList<int>)[.. result.Variants.Select(v => v.WholeNumber(s.Parameter.Name)).OfType<int>()
+                        .Distinct().Order()]))
                 .Where(s => s.Values.Count > 0)
                 .ToList();
             return space.WithSweeps(swept);

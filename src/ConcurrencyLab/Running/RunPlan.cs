@@ -29,8 +29,9 @@ internal sealed record RunPlan(IReadOnlyList<ScenarioPlan> Scenarios, RunSetting
             foreach (var scenario in Scenarios)
             {
                 var sizes = scenario.Grow is { IsSweep: false } grow
-                    ? grow.Sizes.Select(size => (Parameters: grow.At(scenario.Parameters, size), IdealMs: grow.Ideals.GetValueOrDefault(size)?.Ms
-                        ?? scenario.Ideal.Ms)).ToList()
+                    ? grow.Sizes.Select(
+                        size => (Parameters: grow.At(scenario.Parameters, size), IdealMs: grow.Ideals.GetValueOrDefault(size)?.Ms
+                            ?? scenario.Ideal.Ms)).ToList()
                     : [(scenario.Parameters, scenario.Ideal.Ms)];
                 var longest = sizes.Average(p => scenario.Scenario.ExpectedTrialDuration(p.Parameters) is { } expected && expected > TimeSpan.Zero
                     ? expected.TotalSeconds : UnstatedTrialDuration.TotalSeconds);
@@ -61,7 +62,8 @@ internal sealed record RunPlan(IReadOnlyList<ScenarioPlan> Scenarios, RunSetting
         _ when span < TimeSpan.FromHours(1) => $"{Math.Max(1, (int)Math.Ceiling(span.TotalMinutes))} min",
         _ when span <= TimeSpan.FromDays(1) => span.Minutes == 0 ? $"{(int)span.TotalHours} h" : $"{(int)span.TotalHours} h {span.Minutes} min",
         _
-            => string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{(long)span.TotalDays:N0} d{(span.Hours == 0 ? string.Empty : $" {span.Hours} h")}"),
+            => string.Create(
+                System.Globalization.CultureInfo.InvariantCulture, $"{(long)span.TotalDays:N0} d{(span.Hours == 0 ? string.Empty : $" {span.Hours} h")}"),
     };
 }
 

@@ -188,8 +188,8 @@ internal static partial class RunPlanner
                 {
                     SearchDegrees = search,
                     Grow = grow is null ? null
-                        : grow with { Ideals = grow.Sizes.ToDictionary(size => size,
-                            size => scenario.Ideal(grow.At(parameters, size), options.Seed)) },
+                        : grow with { Ideals = grow.Sizes.ToDictionary(
+                            size => size, size => scenario.Ideal(grow.At(parameters, size), options.Seed)) },
                 }
                 : null;
         }
@@ -249,9 +249,11 @@ internal static partial class RunPlanner
     private static string? Refusal(RunPlan plan, RunOptions options, Func<string, string> naming)
     {
         var variantCount = plan.Scenarios.Sum(p => p.Variants.Count);
-        var size = string.Create(CultureInfo.InvariantCulture, $"this run plans {variantCount:N0} variants, {plan.TotalTrials:N0} trials, estimated at {plan.SpokenEstimate()}");
+        var size = string.Create(
+            CultureInfo.InvariantCulture, $"this run plans {variantCount:N0} variants, {plan.TotalTrials:N0} trials, estimated at {plan.SpokenEstimate()}");
         return variantCount > RunOptions.MostVariants || plan.TotalTrials > RunOptions.MostTrials
-            ? string.Create(CultureInfo.InvariantCulture, $"{size}: past the {RunOptions.MostVariants:N0} variants and {RunOptions.MostTrials:N0} trials a results file holds; give fewer variants, fewer values to the sweeps, or fewer {naming(nameof(RunOptions.Repeat))}.")
+            ? string.Create(
+                CultureInfo.InvariantCulture, $"{size}: past the {RunOptions.MostVariants:N0} variants and {RunOptions.MostTrials:N0} trials a results file holds; give fewer variants, fewer values to the sweeps, or fewer {naming(nameof(RunOptions.Repeat))}.")
             : !options.AllowLargePlan && plan.Estimate.Least > RunOptions.LargePlanDuration
                 ? $"{size}: {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more at least, so it starts only when {naming(nameof(RunOptions.AllowLargePlan))} says it is meant."
                 : null;
@@ -394,9 +396,9 @@ internal static partial class RunPlanner
         if (grow is { IsSweep: false })
         {
             var described = scenario.Parameters.First(p => p.Name == grow.Name).Description;
-            runtimeSweeps.Insert(0,
-                (new VariantParameter(grow.Name, described, grow.Sizes[0], grow.Sizes[^1]) { ChangesWork = true, Example = grow.Sizes[0] },
-                    grow.Sizes));
+            runtimeSweeps.Insert(
+                0, (new VariantParameter(grow.Name, described, grow.Sizes[0], grow.Sizes[^1]) { ChangesWork = true,
+                    Example = grow.Sizes[0] }, grow.Sizes));
         }
 
         var space = scenario.Variants(parameters).WithSweeps(runtimeSweeps);
@@ -418,7 +420,9 @@ internal static partial class RunPlanner
 
         if (counted > RunOptions.MostVariants)
         {
-            problems.Add(string.Create(CultureInfo.InvariantCulture, $"this run would plan up to {(counted == long.MaxValue ? "more than 9 quintillion" : counted.ToString("N0", CultureInfo.InvariantCulture))} variants, past the {RunOptions.MostVariants:N0} a results file holds: give fewer variants, or fewer values to the sweeps, which multiply each other."));
+            problems.Add(
+                string.Create(
+                    CultureInfo.InvariantCulture, $"this run would plan up to {(counted == long.MaxValue ? "more than 9 quintillion" : counted.ToString("N0", CultureInfo.InvariantCulture))} variants, past the {RunOptions.MostVariants:N0} a results file holds: give fewer variants, or fewer values to the sweeps, which multiply each other."));
             return null;
         }
 

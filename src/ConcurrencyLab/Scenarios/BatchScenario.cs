@@ -80,8 +80,8 @@ public abstract class BatchScenario : Scenario
     /// <summary>Whether the variant name <paramref name="text"/> a user typed chooses a degree (<c>parallel-for@8</c>,
     /// not <c>parallel-for@default</c>).</summary>
     internal bool NamesADegree(string text) =>
-        new VariantSpace(Name, "strategy",
-            [.. StrategyCatalog.All.Select(BatchVariant.Family)]) { Aliases = PublishedNames }.LeadValue(text)?.Number is not null;
+        new VariantSpace(Name, "strategy", [.. StrategyCatalog.All.Select(BatchVariant.Family)]) { Aliases = PublishedNames }.LeadValue(
+            text)?.Number is not null;
 
     /// <summary>The degrees from <c>--dop</c>.</summary>
     protected IReadOnlyList<int> DegreesOf(ParameterValues parameters)
@@ -168,8 +168,10 @@ public abstract class BatchScenario : Scenario
         var combinations = new List<Dictionary<string, string>> { new(StringComparer.Ordinal) };
         foreach (var (parameter, values) in sweeps)
         {
-            combinations = [.. combinations.SelectMany(c => values.Select(v => new Dictionary<string,
-                string>(c, StringComparer.Ordinal) { [parameter.Name] = v.ToString(System.Globalization.CultureInfo.InvariantCulture) }))];
+            combinations = [.. combinations.SelectMany(
+                c => values.Select(
+                    v => new Dictionary<string, string>(
+                        c, StringComparer.Ordinal) { [parameter.Name] = v.ToString(System.Globalization.CultureInfo.InvariantCulture) }))];
         }
 
         return combinations;

@@ -124,8 +124,8 @@ public abstract class Parameter
             var parts = text.Split(',', StringSplitOptions.TrimEntries);
             if (distinct && parts.Length > MostListValues)
             {
-                return ([],
-                    string.Create(CultureInfo.InvariantCulture, $"--{name} takes at most {MostListValues:N0} values, not {parts.Length:N0}."));
+                return ([], string.Create(
+                    CultureInfo.InvariantCulture, $"--{name} takes at most {MostListValues:N0} values, not {parts.Length:N0}."));
             }
 
             foreach (var part in parts)

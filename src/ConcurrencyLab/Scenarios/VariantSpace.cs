@@ -102,7 +102,8 @@ public sealed class VariantSpace
                 continue;
             }
 
-            names = [.. names.SelectMany(n => values.Select(v => $"{n}:{parameter.Name}={v.ToString(System.Globalization.CultureInfo.InvariantCulture)}"))];
+            names = [.. names.SelectMany(
+                n => values.Select(v => $"{n}:{parameter.Name}={v.ToString(System.Globalization.CultureInfo.InvariantCulture)}"))];
         }
 
         return names;

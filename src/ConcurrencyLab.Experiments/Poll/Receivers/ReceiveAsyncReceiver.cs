@@ -13,8 +13,8 @@ internal sealed class ReceiveAsyncReceiver : Receiver
     public override Task StartAsync(PollSession session)
     {
         ArgumentNullException.ThrowIfNull(session);
-        return Task.WhenAll(session.Connections.Select(c => ReceiveLoopAsync(session,
-            c, (connection, frame) => session.ProcessAsync(connection, frame))));
+        return Task.WhenAll(
+            session.Connections.Select(c => ReceiveLoopAsync(session, c, (connection, frame) => session.ProcessAsync(connection, frame))));
     }
 
     /// <summary>
