@@ -145,7 +145,7 @@ internal sealed class ProbeBuilds
                     Description = $"{c.Variant.Name} in the probe's {c.Build.Word()} build",
                     Family = c.Key.Family,
                     Form = c.Key.Form,
-                    Parameters = c.Key.Recorded(),
+                    Parameters = c.Key.RecordedValues(),
                     Status = Summarizer.VariantStatus(trials[c.Key]),
                     Trials = trials[c.Key],
                     Summary = Summarizer.Summarise(trials[c.Key], ideal.Ms, null, scenario.Metrics),

@@ -157,13 +157,11 @@ internal static class DegreeSearch
         Dictionary<Group, DegreeProbe> probes,
         SortedSet<string> probeNotes)
     {
-        var members = groups.ToDictionary(g => g.Key);
-        var found = groups.Select(g => (Group: g.Key, Probe: probes[g.Key])).Where(g => g.Probe.Best is not null).ToList();
-        var results = found.Select(f => Result(f.Group, f.Probe, At(space, members[f.Group], f.Probe.Best!.Value))).ToList();
-
         // The degree found takes the place of the group's degrees, where the group's first variant was; the API's
         // default degree is a variant of its own and stays, as does the baseline, whatever its degree.
-        var chosen = found.ToDictionary(f => f.Group, f => At(space, members[f.Group], f.Probe.Best!.Value));
+        var found = groups.Where(g => probes[g.Key].Best is not null).ToList();
+        var chosen = found.ToDictionary(g => g.Key, g => At(space, g, probes[g.Key].Best!.Value));
+        var results = found.Select(g => Result(g.Key, probes[g.Key], chosen[g.Key])).ToList();
         var kept = new List<Variant>();
         foreach (var variant in scenarioPlan.Variants)
         {

@@ -98,7 +98,7 @@ public sealed class VariantKey : IEquatable<VariantKey>
     }
 
     /// <summary>The values as results record them: <c>degree</c> = <c>40</c>.</summary>
-    internal IReadOnlyDictionary<string, string> Recorded()
+    internal IReadOnlyDictionary<string, string> RecordedValues()
         => Values.ToImmutableSortedDictionary(v => v.Key, v => v.Value.ToString(), StringComparer.Ordinal);
 
     /// <summary>The key of a variant as results recorded it (family, form, values); null for a file that kept its name alone.</summary>
