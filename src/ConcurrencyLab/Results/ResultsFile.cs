@@ -339,6 +339,12 @@ public static class ResultsFile
             return inGrowth;
         }
 
+        // The baseline's line is one of the growth's lines, which the report names as what each size's ratios are to.
+        if (scenario.Growth is { BaselineLine: { } line } grown && grown.Lines.All(l => l.Line != line))
+        {
+            return $"{at}.growth.baselineLine holds a line the growth does not have";
+        }
+
         if (scenario.Load is { } load && InLoad(load, $"{at}.load") is { } inLoad)
         {
             return inLoad;

@@ -146,6 +146,22 @@ public sealed class ResultsFileTests
         AssertRefusedInOneLine(run with { Scenarios = [scenario with { Variants = variants, Recommendations = [answer], ItemTimes = least }] }, good, bad);
     }
 
+    [Theory]
+    [InlineData("\"baselineLine\": \"parallel-for@4\"", "\"baselineLine\": \"../../elsewhere\"")]
+    [InlineData("\"baselineLine\": \"parallel-for@4\"", "\"baselineLine\": \"channel\\u001b[31m\"")]
+    public void AGrowthsBaselineLine_ThatNamesNoLineOfIt_IsRefusedInOneLine(string good, string bad)
+    {
+        var run = ExporterTests.SampleRun();
+        var growth = new GrowthResult
+        {
+            Parameter = "items",
+            Sizes = [100, 1000],
+            BaselineLine = "parallel-for@4",
+            Lines = [new LineGrowth { Line = "channel", MediansMs = [50, 52] }, new LineGrowth { Line = "parallel-for@4", MediansMs = [60, 600] }],
+        };
+        AssertRefusedInOneLine(run with { Scenarios = [run.Scenarios[0] with { Growth = growth }] }, good, bad);
+    }
+
     // Written, read back whole, then with good made bad: refused with one line that names the file.
     private static void AssertRefusedInOneLine(RunResult run, string good, string bad)
     {
