@@ -18,7 +18,7 @@ public static class Lab
     /// process, under <see cref="RunOptions.InProcess"/>), and returns the summarised results; throws
     /// <see cref="ArgumentException"/> with the plan's problems, one per line, when the options are not good.
     /// </summary>
-    public static async Task<RunResult> MeasureAsync(
+    public static async Task<LabResult> MeasureAsync(
         IReadOnlyList<Scenario> scenarios,
         RunOptions options,
         CancellationToken cancellationToken = default)
@@ -30,7 +30,7 @@ public static class Lab
             throw new ArgumentException(string.Join(Environment.NewLine, errors), nameof(options));
         }
 
-        return await MeasureAsync(plan, options, observer: null, logger: null, cancellationToken).ConfigureAwait(false);
+        return new LabResult(await MeasureAsync(plan, options, observer: null, logger: null, cancellationToken).ConfigureAwait(false));
     }
 
     /// <summary>

@@ -50,7 +50,7 @@ public sealed class DelayScenario : BatchScenario, IReproducesPost
     public override IReadOnlyList<Parameter> Parameters { get; init; } = [Items, MinDelay, MaxDelay, Timer, DelayDegrees];
 
     /// <inheritdoc/>
-    protected override Parameter<IReadOnlyList<int>> Degrees => DelayDegrees;
+    private protected override Parameter<IReadOnlyList<int>> Degrees => DelayDegrees;
 
     /// <inheritdoc/>
     public override IEnumerable<string> Validate(ParameterValues parameters)
@@ -84,7 +84,7 @@ public sealed class DelayScenario : BatchScenario, IReproducesPost
     public override Workload CreateWorkload(ParameterValues parameters, int seed) => CreateDelays(parameters, seed);
 
     /// <inheritdoc/>
-    protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) => [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
+    private protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) => [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 
     private static DelayWorkload CreateDelays(ParameterValues parameters, int seed)
     {

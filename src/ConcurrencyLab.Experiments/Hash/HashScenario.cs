@@ -290,7 +290,7 @@ public sealed class HashScenario : Scenario, IReproducesPost
 
         context.Meter.Start();
         var hashes = await FileHashers.HashAllAsync(paths, kind.Mode, workers, bufferSize, cancellationToken).ConfigureAwait(false);
-        var measured = context.Meter.Stop();
+        var measured = context.Meter.Finish();
 
         var expected = set.Entries.ToDictionary(set.PathOf, e => e.Md5, StringComparer.Ordinal);
         var wrong = hashes.Count(h => !expected.TryGetValue(h.Path, out var md5) || md5 != h.Md5);

@@ -83,7 +83,7 @@ internal static class ServiceHost
                         output.WriteLine(ReplyPrefix + "error no measurement was started");
                         break;
                     case StopCommand:
-                        var measured = meter.Stop();
+                        var measured = meter.Finish();
                         meter.Dispose();
                         meter = null;
                         output.WriteLine(ReplyPrefix + "measured " + JsonSerializer.Serialize(measured, LabJson.Compact));

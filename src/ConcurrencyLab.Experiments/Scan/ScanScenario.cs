@@ -78,7 +78,7 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         AllowNonLoopback];
 
     /// <inheritdoc/>
-    protected override Parameter<IReadOnlyList<int>> Degrees => ScanDegrees;
+    private protected override Parameter<IReadOnlyList<int>> Degrees => ScanDegrees;
 
     /// <inheritdoc/>
     public override IEnumerable<string> Validate(ParameterValues parameters)
@@ -197,13 +197,13 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         throw new NotSupportedException("The scan workload needs its fleet running; it is built in PrepareAsync.");
 
     /// <inheritdoc/>
-    protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) => [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
+    private protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) => [WorkForm.Sync, WorkForm.Tap, WorkForm.Apm];
 
     /// <inheritdoc/>
-    protected override IReadOnlyDictionary<string, string> PublishedNames => Published;
+    private protected override IReadOnlyDictionary<string, string> PublishedNames => Published;
 
     /// <inheritdoc/>
-    protected override async Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken)
+    private protected override async Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(parameters);
         var timeout = TimeSpan.FromMilliseconds(parameters.Get(TimeoutMs));
@@ -224,7 +224,7 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
     }
 
     /// <inheritdoc/>
-    protected override (MetricValues? Metrics, string? Error) CheckResults(Workload workload, object? fixture)
+    private protected override (MetricValues? Metrics, string? Error) CheckResults(Workload workload, object? fixture)
     {
         if (workload is not ScanWorkload scan)
         {

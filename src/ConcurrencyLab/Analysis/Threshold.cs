@@ -136,7 +136,14 @@ public sealed partial record Threshold
     }
 
     /// <summary>Every check this threshold makes on <paramref name="run"/>: one per variant it names, met or not.</summary>
-    public IReadOnlyList<ThresholdCheck> Check(RunResult run)
+    public IReadOnlyList<ThresholdCheck> Check(LabResult run)
+    {
+        ArgumentNullException.ThrowIfNull(run);
+        return Check(run.Record);
+    }
+
+    /// <summary>Every check this threshold makes on <paramref name="run"/>, as a results file holds it.</summary>
+    internal IReadOnlyList<ThresholdCheck> Check(RunResult run)
     {
         ArgumentNullException.ThrowIfNull(run);
         var checks = new List<ThresholdCheck>();

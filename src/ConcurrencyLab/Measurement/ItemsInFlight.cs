@@ -5,7 +5,7 @@ namespace ConcurrencyLab.Measurement;
 /// (the strategy calling it) and end: an item is in flight from the one to the other, whether it runs, waits or
 /// sleeps. What a strategy actually overlapped, beside what its degree allowed.
 /// </summary>
-public sealed record ItemsInFlight
+internal sealed record ItemsInFlight
 {
     /// <summary>How many spans <see cref="Timeline"/> has.</summary>
     public const int Bins = 60;

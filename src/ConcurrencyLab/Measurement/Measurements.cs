@@ -1,7 +1,7 @@
 namespace ConcurrencyLab.Measurement;
 
 /// <summary>What a <see cref="TrialMeter"/> read over one measured region.</summary>
-public sealed record Measurements
+internal sealed record Measurements
 {
     /// <summary>Wall time of the measured region, in milliseconds.</summary>
     public required double WallMs { get; init; }

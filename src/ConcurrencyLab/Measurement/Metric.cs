@@ -107,7 +107,7 @@ public sealed record Metric
 
     /// <summary>The header with its unit: <c>CPU (ms)</c>.</summary>
     [JsonIgnore]
-    public string HeaderWithUnit => Unit.Length == 0 ? DisplayName : $"{DisplayName} ({Unit})";
+    internal string HeaderWithUnit => Unit.Length == 0 ? DisplayName : $"{DisplayName} ({Unit})";
 
     /// <summary><paramref name="value"/> as a table writes it; <c>never</c> for a negative value of a metric where that means never.</summary>
     public string Write(double value)

@@ -55,7 +55,7 @@ public sealed class MetricValues : IReadOnlyDictionary<string, double>
 
     /// <summary>Sets every value <paramref name="other"/> holds, by id.</summary>
     /// <exception cref="ArgumentOutOfRangeException">A value is not finite, which no file could hold.</exception>
-    public void AddRange(IReadOnlyDictionary<string, double> other)
+    internal void AddRange(IReadOnlyDictionary<string, double> other)
     {
         ArgumentNullException.ThrowIfNull(other);
         foreach (var (id, value) in other)

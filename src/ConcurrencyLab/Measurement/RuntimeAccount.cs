@@ -7,7 +7,7 @@ namespace ConcurrencyLab.Measurement;
 /// trial's process: what the thread pool decided and why, how long threads were blocked, and the GC's pauses.
 /// Events are cut to the region like every other figure; times are from the region's start.
 /// </summary>
-public sealed record RuntimeAccount
+internal sealed record RuntimeAccount
 {
     /// <summary>Which events were asked for.</summary>
     public RuntimeEvents Events { get; init; }
@@ -105,10 +105,10 @@ public sealed record RuntimeAccount
 /// <param name="Threads">The new target for worker threads.</param>
 /// <param name="Reason">Why the pool changed it.</param>
 /// <param name="Throughput">Work items completed per second as hill climbing measured them at the time.</param>
-public sealed record PoolAdjustment(double TimeMs, int Threads, PoolAdjustmentReason Reason, double Throughput);
+internal sealed record PoolAdjustment(double TimeMs, int Threads, PoolAdjustmentReason Reason, double Throughput);
 
 /// <summary>Why the thread pool changed its target for worker threads (the runtime's own reasons).</summary>
-public enum PoolAdjustmentReason
+internal enum PoolAdjustmentReason
 {
     /// <summary>Hill climbing's warm-up.</summary>
     Warmup,
@@ -143,7 +143,7 @@ public enum PoolAdjustmentReason
 /// <param name="Count">How many times.</param>
 /// <param name="TotalMs">Their durations added up, over all threads (so it can exceed the region's wall time).</param>
 /// <param name="LongestMs">The longest one.</param>
-public sealed record BlockedTime(int Count, double TotalMs, double LongestMs);
+internal sealed record BlockedTime(int Count, double TotalMs, double LongestMs);
 
 /// <summary>Helpers over <see cref="PoolAdjustmentReason"/>.</summary>
 internal static class PoolAdjustmentReasons

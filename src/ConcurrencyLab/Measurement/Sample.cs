@@ -6,4 +6,4 @@ namespace ConcurrencyLab.Measurement;
 /// <param name="PoolThreads">ThreadPool.ThreadCount.</param>
 /// <param name="QueueLength">ThreadPool.PendingWorkItemCount.</param>
 /// <param name="CpuMs">Process CPU time (user and system) since the measured region began.</param>
-public readonly record struct Sample(double TimeMs, int Threads, int PoolThreads, long QueueLength, double CpuMs);
+internal readonly record struct Sample(double TimeMs, int Threads, int PoolThreads, long QueueLength, double CpuMs);

@@ -4,7 +4,7 @@ namespace ConcurrencyLab.Measurement;
 /// The metrics the lab records for every trial, each declared once, with how the meter's readings give it.
 /// Tables show them in this order; a new one is a declaration here.
 /// </summary>
-public static class StandardMetrics
+internal static class StandardMetrics
 {
     /// <summary>Wall time of the measured region. Tables show it as the median, its interval, efficiency and ratio.</summary>
     public static Metric WallTime { get; } = Metric.Milliseconds("wallMs", "Wall time") with

@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Measurement;
 /// busy threads and any the variant started) apart from the caller, the thread that began the region; idle pool
 /// threads, the runtime's own threads and the lab's are left out.
 /// </summary>
-public sealed record ThreadTime
+internal sealed record ThreadTime
 {
     /// <summary>Samples taken in the region on the threads counted.</summary>
     public int Samples { get; init; }
@@ -54,7 +54,7 @@ public sealed record ThreadTime
 /// <c>SemaphoreSlim</c>), a wait handle, a join.</param>
 /// <param name="SleepingMs">In <c>Thread.Sleep</c>.</param>
 /// <param name="IoMs">In a synchronous I/O call (a file or socket read or write, a connect, a poll): the kernel's work included.</param>
-public sealed record ThreadStates(double RunningMs, double WaitingMs, double SleepingMs, double IoMs)
+internal sealed record ThreadStates(double RunningMs, double WaitingMs, double SleepingMs, double IoMs)
 {
     /// <summary>Time not running: waiting, sleeping and in I/O.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
@@ -66,7 +66,7 @@ public sealed record ThreadStates(double RunningMs, double WaitingMs, double Sle
 /// <param name="Waiting">Threads blocked in a managed wait.</param>
 /// <param name="Sleeping">Threads in <c>Thread.Sleep</c>.</param>
 /// <param name="Io">Threads in a synchronous I/O call.</param>
-public sealed record ThreadCounts(double Running, double Waiting, double Sleeping, double Io)
+internal sealed record ThreadCounts(double Running, double Waiting, double Sleeping, double Io)
 {
     /// <summary>All the work's threads counted in the span.</summary>
     [System.Text.Json.Serialization.JsonIgnore]
@@ -80,7 +80,7 @@ public sealed record ThreadCounts(double Running, double Waiting, double Sleepin
 /// <param name="Api">The framework's method that code called (<c>System.Threading.Tasks.Task`1.get_Result</c>).</param>
 /// <param name="Ms">Time there, added up over threads.</param>
 /// <param name="Samples">Samples there.</param>
-public sealed record BlockingSite(string State, string Site, string Api, double Ms, int Samples)
+internal sealed record BlockingSite(string State, string Site, string Api, double Ms, int Samples)
 {
     /// <summary>The site's source file (its name only, <c>Worker.cs</c>), where the program's PDB was beside it; else null.</summary>
     public string? File { get; init; }
@@ -98,4 +98,4 @@ public sealed record BlockingSite(string State, string Site, string Api, double 
 /// <param name="File">That frame's source file, where its PDB was at hand.</param>
 /// <param name="Line">That frame's line.</param>
 /// <param name="Ms">The waiters' time spent while the owner was there.</param>
-public sealed record LockOwner(string Site, string? File, int? Line, double Ms);
+internal sealed record LockOwner(string Site, string? File, int? Line, double Ms);

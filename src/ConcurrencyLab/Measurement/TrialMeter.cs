@@ -53,7 +53,7 @@ public sealed class TrialMeter : IDisposable
     }
 
     /// <summary>Samples taken so far (readable while the trial runs).</summary>
-    public int SampleCount => _sampler.Count;
+    internal int SampleCount => _sampler.Count;
 
     /// <summary>When this process started, for a process made for the trial: the region's start then says how long the
     /// process took to reach it.</summary>
@@ -77,7 +77,7 @@ public sealed class TrialMeter : IDisposable
     public bool Started { get; private set; }
 
     /// <summary>What was measured, once <see cref="Stop()"/> has been called.</summary>
-    public Measurements? Result { get; private set; }
+    internal Measurements? Result { get; private set; }
 
     /// <summary>
     /// Waits in <see cref="BeforeStart"/> now rather than in <see cref="Start"/>, for a trial that starts measuring
@@ -178,7 +178,10 @@ public sealed class TrialMeter : IDisposable
     }
 
     /// <summary>Ends the measured region; later calls do nothing.</summary>
-    public Measurements Stop() => Stop(endTimestamp: null);
+    public void Stop() => Stop(endTimestamp: null);
+
+    /// <summary>Ends the measured region, and gives what it measured (the same on later calls).</summary>
+    internal Measurements Finish() => Stop(endTimestamp: null);
 
     /// <summary>
     /// Ends the measured region, with its wall time ending at <paramref name="endTimestamp"/> (a Stopwatch

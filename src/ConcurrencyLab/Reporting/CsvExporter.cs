@@ -8,7 +8,7 @@ namespace ConcurrencyLab.Reporting;
 /// <c>results.csv</c>: one row per trial, for spreadsheets and plotting scripts; a column per metric (the lab's
 /// own, then each scenario's), headed by its id, empty where a trial did not record it. A load run's has a row per step.
 /// </summary>
-public sealed class CsvExporter : IExporter
+internal sealed class CsvExporter : IExporter
 {
     /// <summary>The exporter: one row per measured trial, one column per metric.</summary>
     public static CsvExporter Default { get; } = new();

@@ -3,7 +3,7 @@ using ConcurrencyLab.Results;
 namespace ConcurrencyLab.Reporting;
 
 /// <summary>The ready-made exporters, and writing several of them to a folder.</summary>
-public static class Exporters
+internal static class Exporters
 {
     /// <summary><c>results.json</c>, <c>results.md</c>, <c>results.csv</c> and <c>report.html</c>.</summary>
     public static IReadOnlyList<IExporter> Default { get; } = [JsonExporter.Default, MarkdownExporter.GitHub, CsvExporter.Default,

@@ -11,7 +11,7 @@ namespace ConcurrencyLab.Reporting;
 /// or N; OS and pool threads over time) and its full table.
 /// It follows the reader's light or dark setting.
 /// </summary>
-public sealed class HtmlExporter : IExporter
+internal sealed class HtmlExporter : IExporter
 {
     /// <summary>The exporter: one self-contained page, charts inline, no script.</summary>
     public static HtmlExporter Default { get; } = new();

@@ -3,7 +3,7 @@ using ConcurrencyLab.Results;
 namespace ConcurrencyLab.Reporting;
 
 /// <summary>Writes a run's results in one format.</summary>
-public interface IExporter
+internal interface IExporter
 {
     /// <summary>The file name it writes in an output folder, such as <c>results.md</c>.</summary>
     string FileName { get; }

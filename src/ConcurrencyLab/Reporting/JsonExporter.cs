@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Reporting;
 
 /// <summary><c>results.json</c>: the full run, every trial and sample, in the schema other tools read;
 /// <see cref="ResultsFile"/> reads it back.</summary>
-public sealed class JsonExporter : IExporter
+internal sealed class JsonExporter : IExporter
 {
     /// <summary>The exporter of the results file, which <see cref="Results.ResultsFile"/> reads back.</summary>
     public static JsonExporter Default { get; } = new();

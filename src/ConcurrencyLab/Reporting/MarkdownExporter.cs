@@ -3,7 +3,7 @@ using ConcurrencyLab.Results;
 namespace ConcurrencyLab.Reporting;
 
 /// <summary><c>results.md</c>: one GitHub table per scenario, with the environment and method, ready to paste.</summary>
-public sealed class MarkdownExporter : IExporter
+internal sealed class MarkdownExporter : IExporter
 {
     /// <summary>The exporter, in GitHub-flavoured Markdown: a table per scenario, then its notes.</summary>
     public static MarkdownExporter GitHub { get; } = new();

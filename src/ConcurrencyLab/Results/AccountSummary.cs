@@ -7,7 +7,7 @@ namespace ConcurrencyLab.Results;
 /// account whose wall time is the median's, the lower middle of an even count), for its own process and for the
 /// service it drove. Computed once (<c>ConcurrencyLab.Analysis.Accounts</c>) and stored in <c>results.json</c>.
 /// </summary>
-public sealed record AccountSummary
+internal sealed record AccountSummary
 {
     /// <summary>Which measured trial it is, by its place in <see cref="VariantResult.Trials"/>.</summary>
     public required int Trial { get; init; }
@@ -26,7 +26,7 @@ public sealed record AccountSummary
 }
 
 /// <summary>One process's account, added up: the pool's target and why it moved, time blocked, the GC.</summary>
-public sealed record ProcessAccount
+internal sealed record ProcessAccount
 {
     /// <summary>The pool's target for worker threads as the region began; null when it had made no decision before.</summary>
     public int? PoolTargetStart { get; init; }

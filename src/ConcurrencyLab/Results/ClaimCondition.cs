@@ -4,7 +4,7 @@ namespace ConcurrencyLab.Results;
 /// One condition a published claim holds under (a parameter's value, the processor count, the kind of machine),
 /// as a run was checked against it. A claim is judged only on a run that meets all of its conditions.
 /// </summary>
-public sealed record ClaimCondition
+internal sealed record ClaimCondition
 {
     /// <summary>What the condition is about: a parameter's name (<c>work-ms</c>), <c>cores</c>, <c>machine</c>.</summary>
     public required string Name { get; init; }

@@ -4,7 +4,7 @@ namespace ConcurrencyLab.Results;
 /// A figure a verdict rests on, as numbers: the quantity measured here with its 95% interval, the published
 /// value in the same unit, and the band or threshold the claim's rule holds it to.
 /// </summary>
-public sealed record ClaimFigure
+internal sealed record ClaimFigure
 {
     /// <summary>What is measured, in a few words: "parallel-for@4 over channel, median wall time".</summary>
     public required string Quantity { get; init; }

@@ -5,7 +5,7 @@ namespace ConcurrencyLab.Results;
 /// it, and only where the run met the claim's conditions (<see cref="Conditions"/>): a claim the run did not put to
 /// the test is <see cref="Verdict.NotTested"/>, never a verdict.
 /// </summary>
-public sealed record ClaimResult
+internal sealed record ClaimResult
 {
     /// <summary>The claim's short, stable name (<c>delay-channel-12x</c>).</summary>
     public required string Id { get; init; }

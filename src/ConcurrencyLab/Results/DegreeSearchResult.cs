@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Results;
 /// How a strategy's degree of parallelism was searched (<c>--dop auto</c>) before the run: the degrees probed, each
 /// with a few trials, and the one chosen, which the run then measured with its full repeat count.
 /// </summary>
-public sealed record DegreeSearchResult
+internal sealed record DegreeSearchResult
 {
     /// <summary>The strategy, such as <c>foreach-async</c>.</summary>
     public required string Family { get; init; }
@@ -41,4 +41,4 @@ public sealed record DegreeSearchResult
 /// <param name="Degree">The degree.</param>
 /// <param name="Trials">Its successful trials.</param>
 /// <param name="MedianMs">Their median wall time; null when none succeeded.</param>
-public sealed record DegreeProbeResult(int Degree, int Trials, double? MedianMs);
+internal sealed record DegreeProbeResult(int Degree, int Trials, double? MedianMs);

@@ -1,7 +1,7 @@
 namespace ConcurrencyLab.Results;
 
 /// <summary>Why a variant stopped before the run's most measured trials (<see cref="RunSettings.Repeat"/>).</summary>
-public enum EarlyStopReason
+internal enum EarlyStopReason
 {
     /// <summary>Its interval lay wholly above a stated multiple of the fastest variant's interval: more trials could
     /// not make it the answer.</summary>
@@ -16,7 +16,7 @@ public enum EarlyStopReason
 /// <c>--repeat-exactly</c>): written in <c>results.json</c> as the variant's <c>stop</c>; absent for a variant that ran them all, and
 /// in files written before trial counts adapted.
 /// </summary>
-public sealed record EarlyStop
+internal sealed record EarlyStop
 {
     /// <summary>Why it stopped.</summary>
     public required EarlyStopReason Reason { get; init; }

@@ -1,7 +1,7 @@
 namespace ConcurrencyLab.Results;
 
 /// <summary>Where a published figure comes from, so a reader knows what to check it against.</summary>
-public enum FigureSource
+internal enum FigureSource
 {
     /// <summary>The post's text, tables included.</summary>
     Text,

@@ -5,7 +5,7 @@ namespace ConcurrencyLab.Results;
 /// the run measured, with how many milliseconds of the gap (its median less the ideal) it accounts for, and the one
 /// that accounts for the most, or <see cref="GapLimit.Unexplained"/> when none accounts for half.
 /// </summary>
-public sealed record GapAccount
+internal sealed record GapAccount
 {
     /// <summary>Below this efficiency the gap is accounted for.</summary>
     public const double Threshold = 0.8;
@@ -49,7 +49,7 @@ public sealed record GapAccount
 /// of its trials (so the parts need not add up exactly to <see cref="CoreMs"/>); read from Linux's <c>/proc/stat</c>,
 /// exact to a tick of 10 ms in each state.
 /// </summary>
-public sealed record MachineShare
+internal sealed record MachineShare
 {
     /// <summary>The machine's cores (the run's <c>environment.processorCount</c>) times the variant's median wall time:
     /// the core time there was.</summary>
@@ -69,7 +69,7 @@ public sealed record MachineShare
 }
 
 /// <summary>One limit's part of a <see cref="GapAccount"/>.</summary>
-public sealed record GapPart
+internal sealed record GapPart
 {
     /// <summary>The limit.</summary>
     public required GapLimit Limit { get; init; }
@@ -88,7 +88,7 @@ public sealed record GapPart
 }
 
 /// <summary>A measured limit that keeps a variant from its ideal.</summary>
-public enum GapLimit
+internal enum GapLimit
 {
     /// <summary>
     /// Work on the calling thread, one item after another: each item's CPU before its first await runs where it was

@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Results;
 /// size, the growth exponent of its time (the slope of time against size on log-log axes, fitted to every ok
 /// trial, with its 95% interval), and the size from which it stopped keeping up with the ideal.
 /// </summary>
-public sealed record GrowthResult
+internal sealed record GrowthResult
 {
     /// <summary>The least by which a line's local exponent must exceed the ideal's, between two sizes, for it to have
     /// stopped keeping up there.</summary>
@@ -42,7 +42,7 @@ public sealed record GrowthResult
 }
 
 /// <summary>One line of a <see cref="GrowthResult"/>: the variants that differ only in the size.</summary>
-public sealed record LineGrowth
+internal sealed record LineGrowth
 {
     /// <summary>The variants' name without the size: <c>parallel-for@4</c> for <c>parallel-for@4:items=1000</c>.</summary>
     public required string Line { get; init; }

@@ -7,7 +7,7 @@ namespace ConcurrencyLab.Results;
 /// rate, and the rate at which each stopped keeping up. Requests were sent at times fixed in advance, whatever the
 /// service did, and each is timed from the time it was meant to be sent (corrected for coordinated omission).
 /// </summary>
-public sealed record LoadResult
+internal sealed record LoadResult
 {
     /// <summary>The service: its base URL, and the command the lab started it with (null when it was already running).</summary>
     public required string Url { get; init; }
@@ -48,7 +48,7 @@ public sealed record LoadResult
 }
 
 /// <summary>One variant of a load run: an endpoint of the service, with every step it ran and its saturation point.</summary>
-public sealed record LoadVariant
+internal sealed record LoadVariant
 {
     /// <summary>The variant's name, as given (<c>sync</c> in <c>--endpoint sync=/orders/sync</c>).</summary>
     public required string Name { get; init; }
@@ -76,7 +76,7 @@ public sealed record LoadVariant
 }
 
 /// <summary>One step: requests offered at one rate for <see cref="LoadResult.StepSeconds"/>, and what came of them.</summary>
-public sealed record LoadStep
+internal sealed record LoadStep
 {
     /// <summary>Which repeat of the variant, from 0.</summary>
     public int Repeat { get; init; }
@@ -166,14 +166,14 @@ public sealed record LoadStep
 /// <param name="P99Ms">The 99th percentile.</param>
 /// <param name="P999Ms">The 99.9th percentile.</param>
 /// <param name="MaxMs">The longest.</param>
-public sealed record LatencyQuantiles(double P50Ms, double P90Ms, double P99Ms, double P999Ms, double MaxMs);
+internal sealed record LatencyQuantiles(double P50Ms, double P90Ms, double P99Ms, double P999Ms, double MaxMs);
 
 /// <summary>
 /// The highest offered rate at which a variant kept up: at least <see cref="KeepUpShare"/> of the offered requests
 /// completed and the corrected p99 stayed under the variant's SLO, taken below the lowest rate that failed either;
 /// per repeat, then the median and range over the repeats.
 /// </summary>
-public sealed record LoadSaturation
+internal sealed record LoadSaturation
 {
     /// <summary>The least share of offered requests a step must complete to keep up.</summary>
     public const double KeepUpShare = 0.99;
@@ -206,7 +206,7 @@ public sealed record LoadSaturation
 }
 
 /// <summary>What ended a variant's climb.</summary>
-public enum LoadLimit
+internal enum LoadLimit
 {
     /// <summary>Completions fell below the offered rate.</summary>
     Completions,
@@ -232,7 +232,7 @@ public enum LoadLimit
 /// The runtime's account of a service at the first rate it did not keep up with, as figures: why its pool fell
 /// behind, where its threads blocked, and how its CPU was shared with the load generator.
 /// </summary>
-public sealed record LoadCause
+internal sealed record LoadCause
 {
     /// <summary>The rate of the step described, per second.</summary>
     public double RatePerSecond { get; init; }

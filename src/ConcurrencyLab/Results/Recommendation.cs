@@ -8,7 +8,7 @@ namespace ConcurrencyLab.Results;
 /// median overlap); and each variant to avoid with a reason that carries its figures. Computed once from the results
 /// (<c>ConcurrencyLab.Analysis.Recommender</c>), stored in <c>results.json</c>, and said in words only by the reports.
 /// </summary>
-public sealed record Recommendation
+internal sealed record Recommendation
 {
     /// <summary>Where variants run different work (<see cref="ScenarioResult.WorkParameters"/>), which group this
     /// answers: <c>requests=1000</c>; null when they all run the same.</summary>
@@ -77,7 +77,7 @@ public sealed record Recommendation
 }
 
 /// <summary>A variant whose trials' median of a metric strayed from what the scenario expected of the work.</summary>
-public sealed record UnlikeWork
+internal sealed record UnlikeWork
 {
     /// <summary>The variant.</summary>
     public required string Variant { get; init; }
@@ -96,7 +96,7 @@ public sealed record UnlikeWork
 }
 
 /// <summary>Why a recommendation names the variant it does.</summary>
-public enum UseBecause
+internal enum UseBecause
 {
     /// <summary>It is the fastest, and no variant as fast uses fewer threads.</summary>
     Fastest,
@@ -111,7 +111,7 @@ public enum UseBecause
 /// <summary>A 95% interval, in milliseconds.</summary>
 /// <param name="Low">Its lower end.</param>
 /// <param name="High">Its upper end.</param>
-public sealed record Interval(double Low, double High);
+internal sealed record Interval(double Low, double High);
 
 /// <summary>
 /// Why a variant is one to avoid: one kind per rule, each with the figures it fired on. The first rule that fires,
@@ -129,7 +129,7 @@ public sealed record Interval(double Low, double High);
 [JsonDerivedType(typeof(CouldNotStart), "couldNotStart")]
 [JsonDerivedType(typeof(CpuBound), "cpuBound")]
 [JsonDerivedType(typeof(MuchSlower), "muchSlower")]
-public abstract record AvoidReason
+internal abstract record AvoidReason
 {
     /// <summary>The variant to avoid.</summary>
     public required string Variant { get; init; }
@@ -140,7 +140,7 @@ public abstract record AvoidReason
 }
 
 /// <summary>Some of its trials failed or timed out.</summary>
-public sealed record TrialsFailed : AvoidReason
+internal sealed record TrialsFailed : AvoidReason
 {
     /// <summary>The trials that were not ok.</summary>
     public required int Failed { get; init; }
@@ -159,14 +159,14 @@ public sealed record TrialsFailed : AvoidReason
 }
 
 /// <summary>None of its trials was ok, so nothing of it was summarised.</summary>
-public sealed record NoOkTrial : AvoidReason
+internal sealed record NoOkTrial : AvoidReason
 {
     /// <inheritdoc/>
     public override int Rank => 0;
 }
 
 /// <summary>A metric that should be 0 (hosts misclassified, messages lost) was not.</summary>
-public sealed record WrongResults : AvoidReason
+internal sealed record WrongResults : AvoidReason
 {
     /// <summary>Each such metric, by id, with its median.</summary>
     public required IReadOnlyDictionary<string, double> Metrics { get; init; }
@@ -176,7 +176,7 @@ public sealed record WrongResults : AvoidReason
 }
 
 /// <summary>The thread pool added threads because work waited: in the trial's process, or in the service it drove.</summary>
-public sealed record BlocksPoolThreads : AvoidReason
+internal sealed record BlocksPoolThreads : AvoidReason
 {
     /// <summary>The service the injections were in (fanout's <c>product</c>); null for the trial's own process.</summary>
     public string? Service { get; init; }
@@ -207,7 +207,7 @@ public sealed record BlocksPoolThreads : AvoidReason
 }
 
 /// <summary>About one core busy where the fastest kept more busy: a figure, with its cause where the run measured one.</summary>
-public sealed record OneCoreBusy : AvoidReason
+internal sealed record OneCoreBusy : AvoidReason
 {
     /// <summary>
     /// The handing-over thread's median time inside the items, in milliseconds, where it was half the region or more:
@@ -229,7 +229,7 @@ public sealed record OneCoreBusy : AvoidReason
 }
 
 /// <summary>Many more threads than the one to use (twice as many, and at least eight more), as fast or slower.</summary>
-public sealed record ManyMoreThreads : AvoidReason
+internal sealed record ManyMoreThreads : AvoidReason
 {
     /// <summary>Its median peak threads.</summary>
     public required double Threads { get; init; }
@@ -251,7 +251,7 @@ public sealed record ManyMoreThreads : AvoidReason
 /// Much slower, calling blocking code, with the cores idle, and never given the threads its degree asked for: its
 /// threads sat blocked in the waits.
 /// </summary>
-public sealed record BlockedWithCoresIdle : AvoidReason
+internal sealed record BlockedWithCoresIdle : AvoidReason
 {
     /// <summary>Its median cores busy.</summary>
     public required double Cores { get; init; }
@@ -279,7 +279,7 @@ public sealed record BlockedWithCoresIdle : AvoidReason
 /// Much slower, and it ran as many items at once as it allows (its degree, or one at a time for a loop that waits for
 /// each item) for at least half the region, where the fastest ran far more on average: measured by its items in flight.
 /// </summary>
-public sealed record HeldToItsDegree : AvoidReason
+internal sealed record HeldToItsDegree : AvoidReason
 {
     /// <summary>The most items it allows at once: its degree, 1 for a loop that waits for each item.</summary>
     public required int Degree { get; init; }
@@ -300,7 +300,7 @@ public sealed record HeldToItsDegree : AvoidReason
 /// <summary>
 /// Why a variant ran far fewer items at once than it allows, as far as the run's figures say.
 /// </summary>
-public enum StartCause
+internal enum StartCause
 {
     /// <summary>The thread that handed the batch over ran the items' synchronous work itself, one after another, for most of the region.</summary>
     CallingThread,
@@ -324,7 +324,7 @@ public enum StartCause
 /// its work could not start. The cause is the first the figures show, or <see cref="StartCause.Unexplained"/> (only
 /// at half or less of what it allows).
 /// </summary>
-public sealed record CouldNotStart : AvoidReason
+internal sealed record CouldNotStart : AvoidReason
 {
     /// <summary>Its items in flight.</summary>
     public required InFlightFigures InFlight { get; init; }
@@ -365,7 +365,7 @@ public sealed record CouldNotStart : AvoidReason
 }
 
 /// <summary>Much slower with the cores busy, because it spent much more CPU than the fastest on the same work.</summary>
-public sealed record CpuBound : AvoidReason
+internal sealed record CpuBound : AvoidReason
 {
     /// <summary>Its median cores busy.</summary>
     public required double Cores { get; init; }
@@ -387,7 +387,7 @@ public sealed record CpuBound : AvoidReason
 }
 
 /// <summary>Items in flight as a variant's trials measured them (medians): what a reason about them cites.</summary>
-public sealed record InFlightFigures
+internal sealed record InFlightFigures
 {
     /// <summary>Items under way at once, on average over the region.</summary>
     public required double Mean { get; init; }
@@ -407,7 +407,7 @@ public sealed record InFlightFigures
 /// limit completed them no faster than the best, each item taking longer the more were under way. By Little's law,
 /// the best rate times an item's least time is how many made progress at once: <see cref="AtOnce"/>.
 /// </summary>
-public sealed record InsideLimit
+internal sealed record InsideLimit
 {
     /// <summary>How many items made progress at once: the best rate (items a millisecond) times an item's least time.</summary>
     public required double AtOnce { get; init; }
@@ -467,10 +467,10 @@ public sealed record InsideLimit
 /// <param name="InFlight">Its mean items in flight.</param>
 /// <param name="PerSecond">Its rate of completed items, a second.</param>
 /// <param name="Stretch">Its items' mean time over their least: how much longer each took with that many under way.</param>
-public sealed record LimitWitness(string Variant, double InFlight, double PerSecond, double Stretch);
+internal sealed record LimitWitness(string Variant, double InFlight, double PerSecond, double Stretch);
 
 /// <summary>Only this: at least twice the fastest's time.</summary>
-public sealed record MuchSlower : AvoidReason
+internal sealed record MuchSlower : AvoidReason
 {
     /// <summary>Its median wall time over the fastest's.</summary>
     public required double Ratio { get; init; }

@@ -9,7 +9,7 @@ namespace ConcurrencyLab.Results;
 /// Reads a <c>results.json</c> back, of this schema or an older one (read as this one), refusing with a one-line
 /// reason what is not one this build can read.
 /// </summary>
-public static class ResultsFile
+internal static class ResultsFile
 {
     // A null where the model has none (say "variants": null) is refused here, not met later as a crash; a reason to
     // avoid is read by its "kind" wherever in its object a hand or another tool put it.
@@ -615,7 +615,7 @@ public static class ResultsFile
 }
 
 /// <summary>A results file that cannot be read; its message is one line for the user.</summary>
-public sealed class ResultsFileException : Exception
+internal sealed class ResultsFileException : Exception
 {
     /// <summary>A results file that cannot be read, for the reason <paramref name="message"/> gives in one line.</summary>
     public ResultsFileException(string message)

@@ -8,7 +8,7 @@ namespace ConcurrencyLab.Results;
 /// Everything one <c>conclab run</c> measured: the root of <c>results.json</c>. Its shape is a contract that
 /// other tools read; bump <see cref="CurrentSchemaVersion"/> when a field changes meaning or goes away.
 /// </summary>
-public sealed record RunResult
+internal sealed record RunResult
 {
     /// <summary>
     /// The schema version this build writes. 2: a trial's measurements and a scenario's checks are one
@@ -55,7 +55,7 @@ public sealed record RunResult
 }
 
 /// <summary>How the run was configured.</summary>
-public sealed record RunSettings
+internal sealed record RunSettings
 {
     /// <summary>Measured trials per variant: the most, when <see cref="Adaptive"/>.</summary>
     public int Repeat { get; init; }
@@ -100,7 +100,7 @@ public sealed record RunSettings
 }
 
 /// <summary>One scenario's results.</summary>
-public sealed record ScenarioResult
+internal sealed record ScenarioResult
 {
     /// <summary>The scenario's name, as on the command line.</summary>
     public required string Name { get; init; }
@@ -190,7 +190,7 @@ public sealed record ScenarioResult
 }
 
 /// <summary>Each item's least time over every measured trial of a scenario's one workload, whatever the variant.</summary>
-public sealed record ItemLeastTimes
+internal sealed record ItemLeastTimes
 {
     /// <summary>The items in the batch.</summary>
     public required int Items { get; init; }
@@ -209,7 +209,7 @@ public sealed record ItemLeastTimes
 }
 
 /// <summary>One variant's trials and their summary.</summary>
-public sealed record VariantResult
+internal sealed record VariantResult
 {
     /// <summary>The variant's name, as tables show it.</summary>
     public required string Name { get; init; }
@@ -251,7 +251,7 @@ public sealed record VariantResult
 }
 
 /// <summary>Statistics over a variant's successful trials.</summary>
-public sealed record VariantSummary
+internal sealed record VariantSummary
 {
     /// <summary>How many trials were ok, and so summarised.</summary>
     public int Trials { get; init; }
@@ -330,7 +330,7 @@ public sealed record VariantSummary
 }
 
 /// <summary>Where the run happened.</summary>
-public sealed record EnvironmentInfo
+internal sealed record EnvironmentInfo
 {
     /// <summary>The operating system, as the runtime describes it.</summary>
     public required string Os { get; init; }
@@ -441,7 +441,7 @@ internal static class VariantValues
 }
 
 /// <summary>A value a scenario expects a metric of each variant's trials to take (<see cref="ScenarioResult.Expectations"/>).</summary>
-public sealed record ExpectedMetric
+internal sealed record ExpectedMetric
 {
     /// <summary>The metric's id, one of the scenario's metrics.</summary>
     public required string Metric { get; init; }

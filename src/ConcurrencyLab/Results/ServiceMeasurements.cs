@@ -6,7 +6,7 @@ namespace ConcurrencyLab.Results;
 /// What a service process measured of itself while a trial's client drove it (the fanout experiment's
 /// product service): the lab's own metrics of its process, and its threads and pool over time.
 /// </summary>
-public sealed record ServiceMeasurements
+internal sealed record ServiceMeasurements
 {
     /// <summary>Which service: such as <c>product</c>.</summary>
     public required string Name { get; init; }

@@ -4,7 +4,7 @@ using ConcurrencyLab.Measurement;
 namespace ConcurrencyLab.Results;
 
 /// <summary>One measured run of one variant: the unit every statistic is computed from.</summary>
-public sealed record TrialResult
+internal sealed record TrialResult
 {
     /// <summary>Which measured repeat this was (0-based).</summary>
     public int Repeat { get; init; }

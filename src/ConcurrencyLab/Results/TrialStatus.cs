@@ -3,7 +3,7 @@ using System.Text.Json;
 namespace ConcurrencyLab.Results;
 
 /// <summary>How a trial or variant ended; written in <c>results.json</c> as <c>ok</c>, <c>failed</c> or <c>timeout</c>.</summary>
-public enum TrialStatus
+internal enum TrialStatus
 {
     /// <summary>Ran to the end and every check passed.</summary>
     Ok,

@@ -1,7 +1,7 @@
 namespace ConcurrencyLab.Results;
 
 /// <summary>What the lab says of a published claim on one run's results.</summary>
-public enum Verdict
+internal enum Verdict
 {
     /// <summary>The run met the claim's conditions and its measurements bear the claim out.</summary>
     Holds,

@@ -29,29 +29,29 @@ public sealed record RunOptions
     public static readonly TimeSpan DefaultTrialTimeout = TimeSpan.FromSeconds(120);
 
     /// <summary>The shortest trial timeout a run accepts: a millisecond, less than any trial could finish in.</summary>
-    public static readonly TimeSpan MinTrialTimeout = TimeSpan.FromMilliseconds(1);
+    internal static readonly TimeSpan MinTrialTimeout = TimeSpan.FromMilliseconds(1);
 
     /// <summary>The longest trial timeout a run accepts: a day.</summary>
-    public static readonly TimeSpan MaxTrialTimeout = TimeSpan.FromDays(1);
+    internal static readonly TimeSpan MaxTrialTimeout = TimeSpan.FromDays(1);
 
     /// <summary>
     /// How long a trial may take before its measured region begins (its process starting, the scenario's
     /// set-up, priming), on top of the trial timeout, which covers the region alone.
     /// </summary>
-    public static readonly TimeSpan TrialStartUpAllowance = TimeSpan.FromSeconds(60);
+    internal static readonly TimeSpan TrialStartUpAllowance = TimeSpan.FromSeconds(60);
 
     /// <summary>How often the sampler reads threads, the pool's queue and CPU, unless said otherwise.</summary>
     public static readonly TimeSpan DefaultSampleInterval = TimeSpan.FromMilliseconds(10);
 
     /// <summary>The shortest sample interval a run accepts, but for 0 (off): a millisecond; a sampler any busier would
     /// cost the trial more than it tells.</summary>
-    public static readonly TimeSpan MinSampleInterval = TimeSpan.FromMilliseconds(1);
+    internal static readonly TimeSpan MinSampleInterval = TimeSpan.FromMilliseconds(1);
 
     /// <summary>The longest sample interval a run accepts: a minute.</summary>
-    public static readonly TimeSpan MaxSampleInterval = TimeSpan.FromMinutes(1);
+    internal static readonly TimeSpan MaxSampleInterval = TimeSpan.FromMinutes(1);
 
     /// <summary>The longest a run may be estimated to take at least unless <see cref="AllowLargePlan"/> says so: a day.</summary>
-    public static readonly TimeSpan LargePlanDuration = TimeSpan.FromHours(24);
+    internal static readonly TimeSpan LargePlanDuration = TimeSpan.FromHours(24);
 
     /// <summary>
     /// The most variants a run plans: as many as a results file holds for <c>report</c> and <c>compare</c> to read

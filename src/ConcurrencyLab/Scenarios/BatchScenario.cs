@@ -7,10 +7,16 @@ namespace ConcurrencyLab.Scenarios;
 /// <summary>
 /// A scenario whose variants are strategies crossed with the forms of one workload: N independent items,
 /// each run once. Subclasses build the workload from the parameters and seed; this class turns every
-/// strategy into variants, validates pairings before a run, and runs and checks a trial.
+/// strategy into variants, validates pairings before a run, and runs and checks a trial. A batch of your own is a
+/// <see cref="WorkloadScenario"/>; the lab's own scenarios derive from this class, whose extension points (the
+/// degrees, the forms, a trial's preparation and check) are the lab's and change with it.
 /// </summary>
 public abstract class BatchScenario : Scenario
 {
+    private protected BatchScenario()
+    {
+    }
+
     private const int PrimeItems = 4;
 
     /// <summary>Builds the workload; the same parameters and seed must give the same items.</summary>
@@ -20,7 +26,7 @@ public abstract class BatchScenario : Scenario
     /// Sets up a trial before it is measured: starts the fixture (servers, files) if the scenario has one and
     /// builds the workload against it. The fixture is disposed after the trial, also when it fails.
     /// </summary>
-    protected virtual Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken) =>
+    private protected virtual Task<PreparedTrial> PrepareAsync(ParameterValues parameters, int seed, CancellationToken cancellationToken) =>
         Task.FromResult(new PreparedTrial(CreateWorkload(parameters, seed), null));
 
     /// <summary>Sets up a trial of <see cref="TrialContext.Variant"/>: by default, as
@@ -38,18 +44,18 @@ public abstract class BatchScenario : Scenario
     /// Scenario-specific checks on what the items found (for example hosts misclassified), recorded as the
     /// scenario's own <see cref="Scenario.Metrics"/>; and an error when a check means the trial failed.
     /// </summary>
-    protected virtual (MetricValues? Metrics, string? Error) CheckResults(Workload workload, object? fixture) => (null, null);
+    private protected virtual (MetricValues? Metrics, string? Error) CheckResults(Workload workload, object? fixture) => (null, null);
 
     /// <summary>
     /// Describes the forms the workload offers without building it (building may be costly, or need a fixture).
     /// </summary>
-    protected abstract IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters);
+    private protected abstract IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters);
 
     /// <summary>The scenario's <c>--dop</c>: the degrees of parallelism its strategies with a degree run at.</summary>
-    protected abstract Parameter<IReadOnlyList<int>> Degrees { get; }
+    private protected abstract Parameter<IReadOnlyList<int>> Degrees { get; }
 
     /// <summary>A <c>--dop</c> parameter: a list of degrees from 1 to <paramref name="maximum"/>.</summary>
-    protected static Parameter<IReadOnlyList<int>> DegreesParameter(IReadOnlyList<int> defaults, string description,
+    private protected static Parameter<IReadOnlyList<int>> DegreesParameter(IReadOnlyList<int> defaults, string description,
         int maximum, IReadOnlyList<int>? quick = null) =>
         Parameter.WholeNumbers("dop", defaults, description, minimum: 1, maximum: maximum, quick: quick);
 
@@ -60,7 +66,7 @@ public abstract class BatchScenario : Scenario
     /// <c>--dop</c> whose default is <see cref="SearchWord"/>: a run that gives no degrees searches them, starting
     /// its plan from <paramref name="defaults"/>, which <c>auto</c> reads as.
     /// </summary>
-    protected static Parameter<IReadOnlyList<int>> SearchedDegreesParameter(IReadOnlyList<int> defaults, string description, int maximum)
+    private protected static Parameter<IReadOnlyList<int>> SearchedDegreesParameter(IReadOnlyList<int> defaults, string description, int maximum)
     {
         var numbers = DegreesParameter(defaults, description, maximum);
         return new Parameter<IReadOnlyList<int>>(
@@ -84,7 +90,7 @@ public abstract class BatchScenario : Scenario
             text)?.Number is not null;
 
     /// <summary>The degrees from <c>--dop</c>.</summary>
-    protected IReadOnlyList<int> DegreesOf(ParameterValues parameters)
+    private protected IReadOnlyList<int> DegreesOf(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
         return parameters.Get(Degrees);
@@ -94,7 +100,7 @@ public abstract class BatchScenario : Scenario
     /// Names a published experiment gave its variants, each mapped to the lab's name for the same variant; the
     /// variant is then shown under the published name. None by default.
     /// </summary>
-    protected virtual IReadOnlyDictionary<string, string> PublishedNames => new Dictionary<string, string>();
+    private protected virtual IReadOnlyDictionary<string, string> PublishedNames => new Dictionary<string, string>();
 
     /// <summary>Every strategy, each in the forms it can call items in and at a degree if it takes one.</summary>
     public override VariantSpace Variants(ParameterValues parameters)

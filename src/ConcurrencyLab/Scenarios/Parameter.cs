@@ -89,7 +89,7 @@ public abstract class Parameter
     }
 
     /// <summary>The most values a sweep (a list of distinct values) takes: each is a variant or more, and a list past this is a slip.</summary>
-    public const int MostListValues = 1_000;
+    internal const int MostListValues = 1_000;
 
     // A refused text quoted back whole up to a line's worth, then cut: an error is one line.
     private static string Shortened(string text) => text.Length <= 80 ? text : text[..77] + "...";

@@ -62,7 +62,7 @@ public sealed class ParameterValues
     }
 
     /// <summary>Rebuilds values that were already validated, as a child process receives them.</summary>
-    public static ParameterValues FromValidated(IReadOnlyDictionary<string, string> values)
+    internal static ParameterValues FromValidated(IReadOnlyDictionary<string, string> values)
     {
         ArgumentNullException.ThrowIfNull(values);
         return new(values.ToImmutableSortedDictionary(StringComparer.Ordinal));

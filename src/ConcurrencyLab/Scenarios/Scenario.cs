@@ -81,7 +81,7 @@ public abstract class Scenario
     /// scenario's trials are summarised. None by default: the verdicts on a reproduced post's claims are the
     /// results' own (<see cref="ScenarioResult.Claims"/>).
     /// </summary>
-    public virtual IEnumerable<string> Conclusions(ScenarioResult result) => [];
+    internal virtual IEnumerable<string> Conclusions(ScenarioResult result) => [];
 
     /// <summary>
     /// What the scenario expects a metric of every variant's trials to be for their times to measure the work the run

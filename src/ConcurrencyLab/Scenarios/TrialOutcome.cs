@@ -52,7 +52,7 @@ public sealed record TrialOutcome
     public MetricValues? Metrics { get; init; }
 
     /// <summary>What a service the trial ran in a process of its own measured of itself over the same region, if any.</summary>
-    public ServiceMeasurements? Service { get; init; }
+    internal ServiceMeasurements? Service { get; init; }
 
     /// <summary>Set when the variant threw or a scenario check failed; the trial is then marked failed.</summary>
     public string? Error { get; init; }

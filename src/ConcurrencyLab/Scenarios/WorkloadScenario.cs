@@ -117,7 +117,7 @@ public sealed class WorkloadScenario : BatchScenario
     internal Func<ScenarioResult, IEnumerable<string>>? Conclude { get; init; }
 
     /// <inheritdoc/>
-    public override IEnumerable<string> Conclusions(ScenarioResult result) => Conclude?.Invoke(result) ?? [];
+    internal override IEnumerable<string> Conclusions(ScenarioResult result) => Conclude?.Invoke(result) ?? [];
 
     /// <summary>What the lab's own workloads expect of their trials' metrics for the times to measure the work
     /// described (<see cref="Scenario.Expectations"/>); none when null.</summary>
@@ -130,7 +130,7 @@ public sealed class WorkloadScenario : BatchScenario
     internal override bool MayStopAfterTwoTrials => true;
 
     /// <inheritdoc/>
-    protected override Parameter<IReadOnlyList<int>> Degrees =>
+    private protected override Parameter<IReadOnlyList<int>> Degrees =>
         _degrees ??= SearchDegrees
             ? SearchedDegreesParameter(DefaultDegrees is { Count: > 0 } ? DefaultDegrees : [4],
                 "degrees of parallelism for the strategies that take one", maximum: 10_000)
@@ -191,7 +191,7 @@ public sealed class WorkloadScenario : BatchScenario
         Task.FromResult(new PreparedTrial(_factory(new WorkloadContext(context.Parameters, context.Seed, context.Variant)), null));
 
     /// <inheritdoc/>
-    protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) =>
+    private protected override IReadOnlyList<WorkForm> WorkloadForms(ParameterValues parameters) =>
         _forms ??= Forms ?? CreateWorkload(parameters, DefaultSeed).Forms;
 
     /// <inheritdoc/>

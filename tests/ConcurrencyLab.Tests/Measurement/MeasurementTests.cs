@@ -68,7 +68,7 @@ public sealed class MeasurementTests
 
         release.Set();
         threads.ForEach(t => t.Join());
-        var m = meter.Stop();
+        var m = meter.Finish();
 
         // The runtime's own threads may end meanwhile, even with this collection alone (an idle pool thread retires, the
         // tiered compilation worker ends after 4 s idle): a fresh-clone run saw 93 at the peak against 55 + 40. So a
@@ -88,13 +88,13 @@ public sealed class MeasurementTests
         meter.Start();
         var garbage = new byte[100_000];
         GC.KeepAlive(garbage);
-        var m = meter.Stop();
+        var m = meter.Finish();
 
         Assert.Empty(m.Samples);
         Assert.True(m.AllocatedBytes >= 100_000);
         Assert.True(m.PeakThreads >= m.ThreadsAtStart);
         Assert.True(m.ThreadsAtStart > 1);
-        Assert.Same(m, meter.Stop());
+        Assert.Same(m, meter.Finish());
     }
 
     [Fact]
@@ -105,7 +105,7 @@ public sealed class MeasurementTests
 
         // A method never called before in this process is compiled on its first call, inside the region.
         var answer = NeverCalledBefore(20);
-        var m = meter.Stop();
+        var m = meter.Finish();
 
         Assert.Equal(210, answer);
         Assert.True(m.JitMethods >= 1, $"the meter counted {m.JitMethods} methods compiled");

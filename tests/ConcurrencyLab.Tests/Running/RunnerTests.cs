@@ -351,7 +351,7 @@ public sealed class RunnerTests
                 Bounds = new Dictionary<string, double> { ["diskMibPerSec"] = 100 },
             });
 
-        public override IEnumerable<string> Conclusions(ScenarioResult result) => concludes
+        internal override IEnumerable<string> Conclusions(ScenarioResult result) => concludes
             ? [$"concluded from {result.Variants.Sum(v => v.Trials.Count)} trials"]
             : throw new InvalidOperationException("no claim to test");
 

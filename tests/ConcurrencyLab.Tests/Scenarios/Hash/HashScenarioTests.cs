@@ -212,18 +212,19 @@ public sealed class HashScenarioTests
     private static readonly Dictionary<string, double> CpuBound = new() { ["deviceReadMibPerSec"] = 2300, ["cpuMibPerSec"] = 1400 };
 
     [Theory]
-    [InlineData(23.0, 23.0, 23.0, 38.0, ConcurrencyLab.Results.Verdict.Holds, ConcurrencyLab.Results.Verdict.Holds)]
-    [InlineData(23.0, 23.0, 23.0, 23.2, ConcurrencyLab.Results.Verdict.Holds, ConcurrencyLab.Results.Verdict.DoesNotHold)]
-    [InlineData(23.0, 40.0, 23.0, 38.0, ConcurrencyLab.Results.Verdict.DoesNotHold, ConcurrencyLab.Results.Verdict.Holds)]
-    public void Claims_OnADiskBoundMachine_SayWhetherAsyncHeldAndSyncFell(double async16, double async128, double sync16, double sync128, ConcurrencyLab.Results.Verdict asyncFlat, ConcurrencyLab.Results.Verdict syncFalls)
+    [InlineData(23.0, 23.0, 23.0, 38.0, "Holds", "Holds")]
+    [InlineData(23.0, 23.0, 23.0, 23.2, "Holds", "DoesNotHold")]
+    [InlineData(23.0, 40.0, 23.0, 38.0, "DoesNotHold", "Holds")]
+    public void Claims_OnADiskBoundMachine_SayWhetherAsyncHeldAndSyncFell(double async16, double async128, double sync16, double sync128, string asyncFlat, string syncFalls)
     {
         // Wall times in seconds for 512 files; CIs of +-1% around each median.
         var claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(Scenario, Result(DiskBound, "cold", ("async@16", async16), ("async@128", async128), ("sync@16", sync16), ("sync@128", sync128)));
 
         var flat = claims.Single(c => c.Id == "hash-async-flat");
         var falls = claims.Single(c => c.Id == "hash-sync-falls");
-        Assert.Equal(asyncFlat, flat.Verdict);
-        Assert.Equal(syncFalls, falls.Verdict);
+        // The verdicts by name: a test method's parameters are public, the results contract is not.
+        Assert.Equal(Enum.Parse<ConcurrencyLab.Results.Verdict>(asyncFlat), flat.Verdict);
+        Assert.Equal(Enum.Parse<ConcurrencyLab.Results.Verdict>(syncFalls), falls.Verdict);
         Assert.Equal("22.11 to 13.41 files/s", falls.Published);
         Assert.Equal(ConcurrencyLab.Results.FigureSource.Text, falls.Source);
         Assert.Contains(falls.Conditions, c => c.Name == "machine" && c.Met && c.Actual!.StartsWith("disk-bound", StringComparison.Ordinal));
