@@ -80,7 +80,8 @@ internal static class PngCharts
             using var png = image.Encode(SKEncodedImageFormat.Png, 100);
             return png.ToArray();
         }
-        catch (Exception ex) when (ex is DllNotFoundException or TypeInitializationException or BadImageFormatException or EntryPointNotFoundException)
+        catch (Exception ex) when (ex is DllNotFoundException or TypeInitializationException or BadImageFormatException
+            or EntryPointNotFoundException)
         {
             throw new NotSupportedException($"PNG charts need SkiaSharp's native library, which did not load here: {ex.Message}", ex);
         }
@@ -443,7 +444,8 @@ internal static class PngCharts
     {
         var installed = SKFontManager.Default.GetFontFamilies();
         return SansFonts.FirstOrDefault(f => installed.Contains(f, StringComparer.OrdinalIgnoreCase))
-            ?? throw new NotSupportedException($"PNG charts need a sans-serif font, and none of {string.Join(", ", SansFonts)} is installed (on Debian: apt-get install fonts-dejavu-core).");
+            ?? throw new NotSupportedException($"PNG charts need a sans-serif font, and none of {string.Join(", ", SansFonts)} is installed " +
+                $"(on Debian: apt-get install fonts-dejavu-core).");
     });
 
     /// <summary>Transparent backgrounds, mid-tone text and axes, a faint grid, and the given font.</summary>

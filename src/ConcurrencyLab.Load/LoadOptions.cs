@@ -158,7 +158,8 @@ internal sealed partial record LoadOptions
         {
             if (!NamePattern().IsMatch(start.Name) || string.IsNullOrWhiteSpace(start.Command))
             {
-                problems.Add($"--start '{start.Name}={start.Command}': NAME=COMMAND, the name 1 to 40 letters, digits, '-' or '_', and a command after it.");
+                problems.Add($"--start '{start.Name}={start.Command}': NAME=COMMAND, the name 1 to 40 letters, digits, '-' or '_', and a " +
+                    $"command after it.");
             }
         }
 
@@ -233,7 +234,8 @@ internal sealed partial record LoadOptions
                 || endpoint.Path.Contains(' ', StringComparison.Ordinal)
                 || endpoint.Path.Contains('\\', StringComparison.Ordinal) || !SameAuthority(Probe, new Uri(Probe, endpoint.Path.TrimStart('/'))))
             {
-                problems.Add($"--endpoint '{endpoint.Name}={endpoint.Path}': the path must start with a single '/' and hold no spaces or backslashes: it is requested from the service's URL, never elsewhere.");
+                problems.Add($"--endpoint '{endpoint.Name}={endpoint.Path}': the path must start with a single '/' and hold no spaces or " +
+                    $"backslashes: it is requested from the service's URL, never elsewhere.");
             }
         }
 
@@ -341,7 +343,8 @@ internal sealed partial record LoadOptions
             return null;
         }
 
-        return $"{flag} {text} is not on loopback (127.0.0.0/8, ::1, localhost); load is sent to a host of your own only with --allow-host {uri.Host}.";
+        return $"{flag} {text} is not on loopback (127.0.0.0/8, ::1, localhost); load is sent to a host of your own only with --allow-host " +
+            $"{uri.Host}.";
     }
 
     [GeneratedRegex("^[A-Za-z0-9_-]{1,40}$")]

@@ -159,7 +159,8 @@ internal static class LoadRun
     {
         var parameters = new Dictionary<string, string>(StringComparer.Ordinal)
         {
-            ["rate"] = options.Connections is { } connections ? $"closed loop, {connections} connections" : options.Auto ? $"auto from {Num(options.StartRate)}" : string.Join(",", options.Rates.Select(Num)),
+            ["rate"] = options.Connections is { } connections ? $"closed loop, {connections} connections" : options.Auto ? $"auto from " +
+                $"{Num(options.StartRate)}" : string.Join(",", options.Rates.Select(Num)),
             ["arrivals"] = options.Arrivals.ToString().ToLowerInvariant(),
             ["step"] = $"{Num(options.Step.TotalSeconds)} s",
             ["warmup"] = $"{Num(options.Warmup.TotalSeconds)} s",
@@ -248,7 +249,8 @@ internal static class LoadRun
             _path = new Uri(baseUrl, endpoint.Path.TrimStart('/'));
             if (!LoadOptions.SameAuthority(baseUrl, _path))
             {
-                throw new InvalidOperationException($"--endpoint {endpoint.Path} reaches {_path.GetLeftPart(UriPartial.Authority)}, not the service at {baseUrl.GetLeftPart(UriPartial.Authority)}");
+                throw new InvalidOperationException($"--endpoint {endpoint.Path} reaches {_path.GetLeftPart(UriPartial.Authority)}, not the " +
+                    $"service at {baseUrl.GetLeftPart(UriPartial.Authority)}");
             }
             if (endpoint.Command is not { } command)
             {
@@ -331,10 +333,12 @@ internal static class LoadRun
             switch (Listening.Holds(pid, baseUrl.Port))
             {
                 case false:
-                    Note($"--pid {pid}: that process is not running or does not listen on port {baseUrl.Port}, so no runtime account was read: it would not be the service's");
+                    Note($"--pid {pid}: that process is not running or does not listen on port {baseUrl.Port}, so no runtime account was " +
+                        $"read: it would not be the service's");
                     return;
                 case null:
-                    Note($"--pid {pid}: whether it is the process listening on port {baseUrl.Port} could not be checked here (its open sockets cannot be read, which only Linux's /proc tells), so no runtime account was read: it might not be the service's");
+                    Note($"--pid {pid}: whether it is the process listening on port {baseUrl.Port} could not be checked here (its open " +
+                        $"sockets cannot be read, which only Linux's /proc tells), so no runtime account was read: it might not be the service's");
                     return;
             }
 
@@ -481,7 +485,8 @@ internal static class LoadRun
             // A service that ended by itself between steps is recorded, not started again: its death is a finding.
             if (_service is { HasExited: true } gone)
             {
-                Notes.Add($"repeat {repeat + 1}: the service exited (code {gone.ExitCode}) before the step at {Num(rate)}/s; the steps before it are kept; its last output: {gone.LastLines()}");
+                Notes.Add($"repeat {repeat + 1}: the service exited (code {gone.ExitCode}) before the step at {Num(rate)}/s; the steps " +
+                    $"before it are kept; its last output: {gone.LastLines()}");
                 return null;
             }
 
@@ -528,7 +533,8 @@ internal static class LoadRun
             };
             if (died)
             {
-                Notes.Add($"repeat {repeat + 1}: the service exited (code {service!.ExitCode}) during the step at {Num(rate)}/s; the steps before it are kept, this one is not judged; its last output: {service.LastLines()}");
+                Notes.Add($"repeat {repeat + 1}: the service exited (code {service!.ExitCode}) during the step at {Num(rate)}/s; the steps " +
+                    $"before it are kept, this one is not judged; its last output: {service.LastLines()}");
             }
 
             Steps.Add(step);

@@ -189,7 +189,8 @@ internal sealed partial class StartedService : IAsyncDisposable
 
             if (Stopwatch.GetTimestamp() > deadline)
             {
-                throw new InvalidOperationException($"the service did not answer {ready} with success within {timeout.TotalSeconds:0.#} s (last: {last}){Said()}");
+                throw new InvalidOperationException($"the service did not answer {ready} with success within {timeout.TotalSeconds:0.#} s " +
+                    $"(last: {last}){Said()}");
             }
 
             await Task.Delay(50, cancellationToken).ConfigureAwait(false);

@@ -62,7 +62,8 @@ internal sealed class ProbeBuilds
         ArgumentNullException.ThrowIfNull(run);
         if (_project is null)
         {
-            throw new ReproductionException($"{run.Key}: the builds are made from the lab's sources ({ProjectPath}), and the sources this conclab was built from are not on this machine; run conclab from a clone");
+            throw new ReproductionException($"{run.Key}: the builds are made from the lab's sources ({ProjectPath}), and the sources this " +
+                $"conclab was built from are not on this machine; run conclab from a clone");
         }
 
         var parameters = ParameterValues.Create(scenario.Parameters, run.ParametersAt(quick), quick, out var errors);
@@ -124,7 +125,8 @@ internal sealed class ProbeBuilds
                     ? TrialResult.Unmeasured(TrialStatus.Failed, $"the {Name(build)} build could not be made: {problem}", isolated: true)
                     : await TrialAsync(command, scenario, variant.Name, parameters, run, timeout, cancellationToken).ConfigureAwait(false);
                 trials[InBuild(variant, build)].Add(trial with { Repeat = round });
-                _say($"{run.Key}: {space.NameOf(InBuild(variant, build))} trial {round + 1}: {(trial.Status == TrialStatus.Ok ? ClaimEvidence.Time(trial.WallMs) : trial.Error)}");
+                _say($"{run.Key}: {space.NameOf(InBuild(variant, build))} trial {round + 1}: " +
+                    $"{(trial.Status == TrialStatus.Ok ? ClaimEvidence.Time(trial.WallMs) : trial.Error)}");
             }
         }
 
@@ -153,7 +155,8 @@ internal sealed class ProbeBuilds
             ],
             Notes =
             [
-                $"builds: each trial a fresh process of the probe (src/ConcurrencyLab.BuildProbe) built {string.Join(", ", builds.Select(b => Name(b.Build)))}, unprimed, the order rotated each round.",
+                $"builds: each trial a fresh process of the probe (src/ConcurrencyLab.BuildProbe) built " +
+                    $"{string.Join(", ", builds.Select(b => Name(b.Build)))}, unprimed, the order rotated each round.",
                 .. builds.Where(b => b.Problem is not null).Select(b => $"the {Name(b.Build)} build could not be made: {b.Problem}"),
             ],
         }, System.Environment.ProcessorCount);

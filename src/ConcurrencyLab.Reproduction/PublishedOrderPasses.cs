@@ -45,7 +45,8 @@ internal sealed class PublishedOrderPasses
         var coreCounts = run.Cores.Count == 0 ? [(int?)null] : run.Cores.Select(c => (int?)c).ToList();
         var notes = new List<string>
         {
-            $"as published: {passes} passes{(run.Cores.Count > 0 ? " at each processor count" : string.Empty)}, each a fresh process that ran {string.Join(", ", run.VariantsAt(quick))} once, in that order, unprimed.",
+            $"as published: {passes} passes{(run.Cores.Count > 0 ? " at each processor count" : string.Empty)}, each a fresh process that " +
+                $"ran {string.Join(", ", run.VariantsAt(quick))} once, in that order, unprimed.",
         };
         var byCores = new List<(int? Cores, List<ScenarioResult> Passes)>();
         RunResult? first = null;

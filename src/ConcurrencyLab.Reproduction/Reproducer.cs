@@ -136,7 +136,8 @@ internal sealed class Reproducer
         var present = keys.Where(k => Directory.Exists(Path.Combine(from, k))).ToList();
         if (present.Count == 0)
         {
-            return $"--from {from}: nothing to judge: it holds no run folder of {(scenarios.Count == 1 ? scenarios[0].Name : "the posts chosen")} at the {(quick ? "quick" : "full")} scale ({string.Join(", ", keys)}).";
+            return $"--from {from}: nothing to judge: it holds no run folder of {(scenarios.Count == 1 ? scenarios[0].Name : "the posts " +
+                "chosen")} at the {(quick ? "quick" : "full")} scale ({string.Join(", ", keys)}).";
         }
 
         var machines = new List<(string Key, EnvironmentInfo Machine)>();
@@ -158,7 +159,8 @@ internal sealed class Reproducer
         var distinct = machines.DistinctBy(m => (m.Machine.MachineName, m.Machine.ProcessorCount, m.Machine.Os, m.Machine.Architecture)).ToList();
         return distinct.Count < 2
             ? null
-            : $"--from {from} holds runs measured on {distinct.Count} machines ({string.Join("; ", distinct.Select(m => $"{m.Key}: {Hosting.ForeignText.Line(m.Machine.MachineName, 40)}, {m.Machine.ProcessorCount} cores, {Hosting.ForeignText.Line(m.Machine.Os, 60)} {Hosting.ForeignText.Line(m.Machine.Architecture, 10)}"))}): a claim is judged on one machine's runs; give each machine's runs a folder of their own.";
+            : $"--from {from} holds runs measured on {distinct.Count} machines " +
+                $"({string.Join("; ", distinct.Select(m => $"{m.Key}: {Hosting.ForeignText.Line(m.Machine.MachineName, 40)}, {m.Machine.ProcessorCount} cores, {Hosting.ForeignText.Line(m.Machine.Os, 60)} {Hosting.ForeignText.Line(m.Machine.Architecture, 10)}"))}): a claim is judged on one machine's runs; give each machine's runs a folder of their own.";
     }
 
     /// <summary>

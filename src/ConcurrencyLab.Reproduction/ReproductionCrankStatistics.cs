@@ -44,7 +44,8 @@ internal static class ReproductionCrankStatistics
         foreach (var (verdict, id) in VerdictIds)
         {
             Add(Name(null, null, id), reproduction.Claims.Count(c => c.Result.Verdict == verdict),
-                "n0", $"claims: {ClaimResult.Text(verdict, "under a condition")}", $"rows (a claim on a run that tests it) whose verdict is '{ClaimResult.Text(verdict, "under a condition")}'");
+                "n0", $"claims: {ClaimResult.Text(verdict, "under a condition")}", $"rows (a claim on a run that tests it) whose verdict is " +
+                    $"'{ClaimResult.Text(verdict, "under a condition")}'");
         }
 
         Add(Name(null, null, "seconds"), Math.Round(reproduction.Seconds, 1), "n0", "reproduction (s)", "how long the reproduction took, s");

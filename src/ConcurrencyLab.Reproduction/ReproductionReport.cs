@@ -50,9 +50,11 @@ internal static class ReproductionReport
     {
         ArgumentNullException.ThrowIfNull(result);
         return result.JudgedFrom is { } from
-            ? $"{RunDescription.Machine(result.Environment)}; {(result.Quick ? "quick scale" : "full scale")}; judged again on {result.StartedAt} from the results measured in {from}."
+            ? $"{RunDescription.Machine(result.Environment)}; {(result.Quick ? "quick scale" : "full scale")}; judged again on " +
+                $"{result.StartedAt} from the results measured in {from}."
             : $"{RunDescription.Machine(result.Environment)}; "
-                + $"{(result.Quick ? "quick scale" : "full scale")}, {Minutes(result.Seconds)}, started {result.StartedAt}{(result.Cancelled ? "; cancelled, so some claims were not judged" : string.Empty)}.";
+                + $"{(result.Quick ? "quick scale" : "full scale")}, {Minutes(result.Seconds)}, started " +
+                    $"{result.StartedAt}{(result.Cancelled ? "; cancelled, so some claims were not judged" : string.Empty)}.";
     }
 
     /// <summary>
@@ -66,7 +68,8 @@ internal static class ReproductionReport
         var claims = result.Claims.Select(c => (c.Scenario, c.Result.Id)).Distinct().Count();
         var verdicts = result.Claims.Count(c => c.Result.Verdict != Verdict.NotTested);
         var notTested = Count(Verdict.NotTested);
-        return $"{claims} claims, {verdicts} judged on a run: {Count(Verdict.Holds)} hold, {Count(Verdict.DoesNotHold)} do not, {Count(Verdict.HoldsOnly)} hold only under a condition, {Count(Verdict.CouldNotJudge)} could not be judged"
+        return $"{claims} claims, {verdicts} judged on a run: {Count(Verdict.Holds)} hold, {Count(Verdict.DoesNotHold)} do not, " +
+            $"{Count(Verdict.HoldsOnly)} hold only under a condition, {Count(Verdict.CouldNotJudge)} could not be judged"
             + (notTested == 0 ? "." : $"; {notTested} not tested by the runs made at this scale.");
     }
 
@@ -82,7 +85,10 @@ internal static class ReproductionReport
         writer.WriteLine("| --- | --- | --- | --- | --- | --- | --- |");
         foreach (var row in result.Claims)
         {
-            writer.WriteLine($"| {MarkdownExporter.Escape(row.Scenario)} | {MarkdownExporter.Escape(row.Result.Claim)} | {MarkdownExporter.Escape(Published(row.Result))} | {MarkdownExporter.Escape(row.RunKind)} | {MarkdownExporter.Escape(row.Result.Figure)} | **{MarkdownExporter.Escape(row.Result.VerdictText)}** | {MarkdownExporter.Escape(row.Result.Reason)} |");
+            writer.WriteLine($"| {MarkdownExporter.Escape(row.Scenario)} | {MarkdownExporter.Escape(row.Result.Claim)} | " +
+                $"{MarkdownExporter.Escape(Published(row.Result))} | {MarkdownExporter.Escape(row.RunKind)} | " +
+                $"{MarkdownExporter.Escape(row.Result.Figure)} | **{MarkdownExporter.Escape(row.Result.VerdictText)}** | " +
+                $"{MarkdownExporter.Escape(row.Result.Reason)} |");
         }
 
         writer.WriteLine();
@@ -92,7 +98,9 @@ internal static class ReproductionReport
         writer.WriteLine("| --- | --- | --- | ---: | --- |");
         foreach (var run in result.Runs)
         {
-            writer.WriteLine($"| {MarkdownExporter.Escape(run.Key)} | {MarkdownExporter.Escape(run.Kind)} | {MarkdownExporter.Escape(run.Configuration)} | {Minutes(run.Seconds)} | {MarkdownExporter.Escape(Relative(folder, run.Folder))}/ |");
+            writer.WriteLine($"| {MarkdownExporter.Escape(run.Key)} | {MarkdownExporter.Escape(run.Kind)} | " +
+                $"{MarkdownExporter.Escape(run.Configuration)} | {Minutes(run.Seconds)} | " +
+                $"{MarkdownExporter.Escape(Relative(folder, run.Folder))}/ |");
         }
     }
 

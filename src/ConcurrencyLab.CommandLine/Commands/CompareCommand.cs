@@ -22,7 +22,8 @@ internal static class CompareCommand
         var alpha = new Option<string>("--alpha") { Description = "significance level of the test [default: 0.05]" };
         var markdown = new Option<string>("--markdown") { Description = "also write the comparison as Markdown to this file" };
         var command = new Command(
-            "compare", $"Compare two runs' results: ratio of medians and significance per variant; exit code {ExitCode.Failed} when anything got significantly slower.")
+            "compare", $"Compare two runs' results: ratio of medians and significance per variant; exit code {ExitCode.Failed} when " +
+                $"anything got significantly slower.")
         {
             old, current, alpha, markdown,
         };

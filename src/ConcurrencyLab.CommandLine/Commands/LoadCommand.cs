@@ -20,7 +20,9 @@ internal static class LoadCommand
     {
         var switches = new Switches();
         var load = new Command(
-            "load", "Your own service under open-loop load: each endpoint's saturation rate, latency corrected for coordinated omission, and the service's runtime account. conclab load --start \"dotnet MyApi.dll --urls http://127.0.0.1:{port}\" --ready http://127.0.0.1:{port}/health --endpoint async=/orders/async --endpoint sync=/orders/sync --rate auto");
+            "load", "Your own service under open-loop load: each endpoint's saturation rate, latency corrected for coordinated omission, " +
+                "and the service's runtime account. conclab load --start \"dotnet MyApi.dll --urls http://127.0.0.1:{port}\" --ready " +
+                "http://127.0.0.1:{port}/health --endpoint async=/orders/async --endpoint sync=/orders/sync --rate auto");
         foreach (var option in switches.All)
         {
             load.Options.Add(option);
@@ -265,7 +267,9 @@ internal static class LoadCommand
                 StepOutcome.ClosedLoop => $"closed loop, {step.Connections} connections",
                 _ => "[red]stopped[/]",
             };
-            console.MarkupLine($"{Markup.Escape(variant)} at {NumberText.Count(step.OfferedPerSecond)}/s: {NumberText.Count(step.CompletedPerSecond)}/s done ({(step.CompletedShare * 100).ToString("0.#", CultureInfo.InvariantCulture)}%), {latency}{slo}: {verdict}");
+            console.MarkupLine($"{Markup.Escape(variant)} at {NumberText.Count(step.OfferedPerSecond)}/s: " +
+                $"{NumberText.Count(step.CompletedPerSecond)}/s done " +
+                $"({(step.CompletedShare * 100).ToString("0.#", CultureInfo.InvariantCulture)}%), {latency}{slo}: {verdict}");
         }
 
         public void Note(string note) => console.MarkupLineInterpolated($"[yellow]{note}[/]");
@@ -275,27 +279,37 @@ internal static class LoadCommand
     private sealed class Switches
     {
         public readonly Option<string> Url = new(
-            "--url") { Description = "The service's base URL on loopback (http://127.0.0.1:5000/); with --start, where the started service listens [default with --start: the --ready URL's host and port]" };
+            "--url") { Description = "The service's base URL on loopback (http://127.0.0.1:5000/); with --start, where the started service " +
+                "listens [default with --start: the --ready URL's host and port]" };
         public readonly Option<string[]> Start = new(
-            "--start") { Description = "A command that starts the service, once per variant and repeat (\"dotnet MyApi.dll --urls http://127.0.0.1:{port}\"); {port} in it, --url and --ready becomes a free loopback port. Its runtime reports to the lab, which reads its account over each step. Given more than once, NAME=COMMAND each: every command is a variant (two builds, two services)", AllowMultipleArgumentsPerToken = false };
+            "--start") { Description = "A command that starts the service, once per variant and repeat (\"dotnet MyApi.dll --urls " +
+                "http://127.0.0.1:{port}\"); {port} in it, --url and --ready becomes a free loopback port. Its runtime reports to the lab, " +
+                "which reads its account over each step. Given more than once, NAME=COMMAND each: every command is a variant (two builds, " +
+                "two services)", AllowMultipleArgumentsPerToken = false };
         public readonly Option<string> Ready = new(
             "--ready") { Description = "With --start: a URL that answers with success once the service is ready (http://127.0.0.1:{port}/health)" };
         public readonly Option<string> ReadyTimeout = new(
             "--ready-timeout") { Description = "Seconds the started service has to answer --ready [default: 30]" };
         public readonly Option<bool> Crank = new(
-            "--crank") { Description = "Report as a crank job: each variant's saturation rate between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
+            "--crank") { Description = "Report as a crank job: each variant's saturation rate between #StartJobStatistics and " +
+                "#EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
         public readonly Option<bool> Http2 = new(
-            "--http2") { Description = "Send over HTTP/2 from the first byte (prior knowledge: h2c on an http:// URL whose server speaks HTTP/2 only there, as Kestrel does on an Http2 endpoint) instead of HTTP/1.1" };
+            "--http2") { Description = "Send over HTTP/2 from the first byte (prior knowledge: h2c on an http:// URL whose server speaks " +
+                "HTTP/2 only there, as Kestrel does on an Http2 endpoint) instead of HTTP/1.1" };
         public readonly Option<string> Pid = new(
-            "--pid") { Description = "With --url: the service's process id, whose runtime the lab attaches to for each step's account, as dotnet-trace does; it must be the process listening at --url's port" };
+            "--pid") { Description = "With --url: the service's process id, whose runtime the lab attaches to for each step's account, as " +
+                "dotnet-trace does; it must be the process listening at --url's port" };
         public readonly Option<string> AllowHost = new(
             "--allow-host") { Description = "A host other than loopback that --url and --ready may name: only your own, on your own authority" };
         public readonly Option<string[]> Endpoint = new(
-            "--endpoint") { Description = "A variant: NAME=/path, requested with GET from the service's URL; repeatable (--endpoint sync=/orders/sync --endpoint async=/orders/async)", AllowMultipleArgumentsPerToken = false };
+            "--endpoint") { Description = "A variant: NAME=/path, requested with GET from the service's URL; repeatable (--endpoint " +
+                "sync=/orders/sync --endpoint async=/orders/async)", AllowMultipleArgumentsPerToken = false };
         public readonly Option<string> Rate = new(
-            "--rate") { Description = "Rates per second to step through, increasing (50,100,200), or auto: doubling from --rate-start until a step does not keep up, then narrowing [default: auto]" };
+            "--rate") { Description = "Rates per second to step through, increasing (50,100,200), or auto: doubling from --rate-start until " +
+                "a step does not keep up, then narrowing [default: auto]" };
         public readonly Option<string> Connections = new(
-            "--connections") { Description = "A closed loop instead of rates, as wrk runs: this many connections, each sending its next request when its last was answered, one step per repeat; measures the most the service answers at that concurrency" };
+            "--connections") { Description = "A closed loop instead of rates, as wrk runs: this many connections, each sending its next " +
+                "request when its last was answered, one step per repeat; measures the most the service answers at that concurrency" };
         public readonly Option<string> RateStart = new(
             "--rate-start") { Description = "The first rate of --rate auto, per second [default: 16; 32 with --quick]" };
         public readonly Option<string> Arrivals = new(
@@ -306,15 +320,19 @@ internal static class LoadCommand
         public readonly Option<string> Timeout = new(
             "--timeout") { Description = "Seconds a request may take before it counts as timed out [default: 10; 1 with --quick]" };
         public readonly Option<string> Slo = new(
-            "--slo") { Description = "Milliseconds the corrected p99 must stay under for a step to keep up [default: 10x each variant's lowest step's p50]" };
+            "--slo") { Description = "Milliseconds the corrected p99 must stay under for a step to keep up [default: 10x each variant's " +
+                "lowest step's p50]" };
         public readonly Option<string> Repeat = new(
-            "--repeat") { Description = "Times each variant's steps run, each against a fresh service when the lab starts it; the saturation point's range is over these [default: 3; 1 with --quick]" };
+            "--repeat") { Description = "Times each variant's steps run, each against a fresh service when the lab starts it; the " +
+                "saturation point's range is over these [default: 3; 1 with --quick]" };
         public readonly Option<string> Seed = new("--seed") { Description = "Seed of the Poisson arrivals [default: 42]" };
         public readonly Option<bool> Quick = new("--quick") { Description = "Short steps (2 s after 0.5 s of warm-up), one repeat" };
         public readonly Option<string> Events = new(
-            "--events") { Description = "The started service's runtime account over each step: off; pool; full (also lock contentions and waits); stacks (also every thread's stack: where threads blocked, by call site) [default: full]" };
+            "--events") { Description = "The started service's runtime account over each step: off; pool; full (also lock contentions and " +
+                "waits); stacks (also every thread's stack: where threads blocked, by call site) [default: full]" };
         public readonly Option<string> Out = new(
-            "--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts [default: conclab-results/<UTC timestamp>]" };
+            "--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts [default: " +
+                "conclab-results/<UTC timestamp>]" };
         public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
 
         public Option[] All

@@ -20,7 +20,8 @@ internal static class ReportCommand
         var results = new Argument<string>("results") { Description = "a results.json written by conclab run" };
         var output = new Option<string>("--out") { Description = "folder for the reports [default: the results file's folder]" };
         var columnsOption = new Option<string>(
-            "--columns") { Description = "The console tables' columns: all, or ids separated by commas; by default those that decide, as many as the terminal fits" };
+            "--columns") { Description = "The console tables' columns: all, or ids separated by commas; by default those that decide, as " +
+                "many as the terminal fits" };
         var command = new Command("report", "Print a run's tables and write every report again from its results.json.") { results, output,
             columnsOption };
         command.SetAction(async (parse, cancellationToken) =>

@@ -58,10 +58,12 @@ internal static class ReproduceCommand
                 Arity = ArgumentArity.ZeroOrOne };
 
         public Option<bool> Quick { get; } = new(
-            "--quick") { Description = "each post at a small scale, every post in a few minutes; the verdicts say when a scale is too small to judge" };
+            "--quick") { Description = "each post at a small scale, every post in a few minutes; the verdicts say when a scale is too small " +
+                "to judge" };
 
         public Option<string> Output { get; } = new(
-            "--out") { Description = "folder for reproduction.md, reproduction.json, report.html and each run's own results [default: conclab-results/<UTC timestamp>]" };
+            "--out") { Description = "folder for reproduction.md, reproduction.json, report.html and each run's own results [default: " +
+                "conclab-results/<UTC timestamp>]" };
 
         public Option<bool> Plain { get; } = new("--plain") { Description = "plain progress lines even on a terminal" };
 
@@ -69,7 +71,9 @@ internal static class ReproduceCommand
             "--from") { Description = "judge again, by this build's rules, what an earlier reproduction in this folder measured; nothing is run" };
 
         public Option<bool> Crank { get; } = new(
-            "--crank") { Description = "Report as a crank job: each trial's and pass's process id on standard error (##ChildProcessId:PID), and every claim's verdict between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
+            "--crank") { Description = "Report as a crank job: each trial's and pass's process id on standard error (##ChildProcessId:PID), " +
+                "and every claim's verdict between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's " +
+                "agent (CRANK_JOB_ID set)" };
     }
 
     // Every reason the command cannot run, found before anything runs: the post, the folders, and an earlier
@@ -97,7 +101,8 @@ internal static class ReproduceCommand
             if (found is null)
             {
                 var near = Scenarios.Closest.To(name, posts.Select(p => p.Name));
-                errors.Add($"'{name}' is not a post this program reproduces{(near is null ? string.Empty : $" (did you mean '{near}'?)")}; known: {string.Join(", ", posts.Select(p => p.Name))}.");
+                errors.Add($"'{name}' is not a post this program reproduces{(near is null ? string.Empty : $" (did you mean '{near}'?)")}; " +
+                    $"known: {string.Join(", ", posts.Select(p => p.Name))}.");
             }
             else
             {
@@ -213,7 +218,8 @@ internal static class ReproduceCommand
             var facts = ConcurrencyLab.FileSystem.FileFacts.Of(path);
             if (facts.Kind != ConcurrencyLab.FileSystem.FileKind.Regular || facts.Size > ReproductionReport.MaxJsonBytes)
             {
-                return $"--from {folder} holds no reproduction ({ReproductionReport.JsonFileName}, a regular file of at most {ReproductionReport.MaxJsonBytes >> 20} MiB).";
+                return $"--from {folder} holds no reproduction ({ReproductionReport.JsonFileName}, a regular file of at most " +
+                    $"{ReproductionReport.MaxJsonBytes >> 20} MiB).";
             }
 
             using var document = System.Text.Json.JsonDocument.Parse(File.ReadAllText(path));

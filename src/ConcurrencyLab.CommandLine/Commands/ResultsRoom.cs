@@ -43,7 +43,8 @@ internal static class ResultsRoom
             return free >= needed
                 ? null
                 : string.Create(
-                    CultureInfo.InvariantCulture, $"--out {folder} has {Mib(free)} MiB free, and this run's results take about {Mib(needed)} MiB; free some room, or give a folder on another disk.");
+                    CultureInfo.InvariantCulture, $"--out {folder} has {Mib(free)} MiB free, and this run's results take about " +
+                        $"{Mib(needed)} MiB; free some room, or give a folder on another disk.");
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException)
         {

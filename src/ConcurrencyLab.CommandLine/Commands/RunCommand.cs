@@ -44,7 +44,8 @@ internal static class RunCommand
         if (scenarios.Any(s => s.FirstLook.Count > 0))
         {
             var all = new Command(
-                AllScenarios, "Every scenario at its quick scale with all its default variants: the full quick suite, where a bare run takes a first look.");
+                AllScenarios, "Every scenario at its quick scale with all its default variants: the full quick suite, where a bare run " +
+                    "takes a first look.");
             all.SetAction(
                 (parse, cancellationToken) => ExecuteAsync(
                     console, new RunInvocation(scenarios, settings, switches, parse, null, [], EveryDefault: true), cancellationToken));
@@ -458,67 +459,94 @@ internal static class RunCommand
         public readonly Option<string> Variants = new(
             "--variants") { Description = "Comma-separated variant names to run instead of the defaults, e.g. channel,parallel-for@4" };
         public readonly Option<string> Repeat = new(
-            "--repeat") { Description = $"The most measured trials per variant: one stops once out of contention after {EarlyStopping.MinimumTrials} ({EarlyStopping.FarMinimumTrials} in a workload of your own, {EarlyStopping.FarOutOfContentionRatio:0}x out), or with its interval tight after {EarlyStopping.TightMinimumTrials} [default: {RunOptions.DefaultRepeat}; {RunOptions.QuickRepeat} with --quick]" };
+            "--repeat") { Description = $"The most measured trials per variant: one stops once out of contention after " +
+                $"{EarlyStopping.MinimumTrials} ({EarlyStopping.FarMinimumTrials} in a workload of your own, " +
+                $"{EarlyStopping.FarOutOfContentionRatio:0}x out), or with its interval tight after " +
+                $"{EarlyStopping.TightMinimumTrials} [default: {RunOptions.DefaultRepeat}; {RunOptions.QuickRepeat} with --quick]" };
         public readonly Option<string> RepeatExactly = new(
             "--repeat-exactly") { Description = "Exactly this many measured trials per variant, none stopping early" };
         public readonly Option<string> Warmup = new(
-            "--warmup") { Description = $"Discarded trials per variant before the measured ones [default: {RunOptions.DefaultWarmup}; {RunOptions.QuickWarmup} with --quick]" };
+            "--warmup") { Description = $"Discarded trials per variant before the measured ones [default: {RunOptions.DefaultWarmup}; " +
+                $"{RunOptions.QuickWarmup} with --quick]" };
         public readonly Option<string> Seed = new(
             "--seed") { Description = $"Seed of the workload; the same seed gives the same work [default: {RunOptions.DefaultSeed}]" };
         public readonly Option<bool> Quick = new(
             "--quick") { Description = "Each scenario's small scale, with no warmup trials: a minute or two a scenario" };
         public readonly Option<string> Out = new(
-            "--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts (charts/*.svg and *.png) [default: conclab-results/<UTC timestamp>]" };
+            "--out") { Description = "Folder for results.json, results.md, results.csv, report.html and the charts (charts/*.svg and *.png) " +
+                "[default: conclab-results/<UTC timestamp>]" };
         public readonly Option<string> Json = new("--json") { Description = "Also write results.json to this file" };
         public readonly Option<bool> InProcess = new(
             "--in-process") { Description = "Run every trial in this process, to see what isolation changes" };
         public readonly Option<bool> FixedOrder = new(
-            "--fixed-order") { Description = "Run the variants in the order --variants names them in every round, not rotated; with --in-process, as a post that ran its cases one after another in one process" };
+            "--fixed-order") { Description = "Run the variants in the order --variants names them in every round, not rotated; with " +
+                "--in-process, as a post that ran its cases one after another in one process" };
         public readonly Option<string> TrialTimeout = new("--trial-timeout")
         {
-            Description = $"Seconds a trial's measured region may last before the trial is stopped and recorded as timed out (its start-up and priming have {RunOptions.TrialStartUpAllowance.TotalSeconds.ToString(CultureInfo.InvariantCulture)} s of their own), at most {RunOptions.MaxTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)} [default: {RunOptions.DefaultTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)}]",
+            Description = $"Seconds a trial's measured region may last before the trial is stopped and recorded as timed out (its start-up " +
+                $"and priming have {RunOptions.TrialStartUpAllowance.TotalSeconds.ToString(CultureInfo.InvariantCulture)} s of their own), " +
+                $"at most {RunOptions.MaxTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)} [default: " +
+                $"{RunOptions.DefaultTrialTimeout.TotalSeconds.ToString(CultureInfo.InvariantCulture)}]",
         };
 
         public readonly Option<string> SampleInterval = new("--sample-interval")
         {
-            Description = $"Milliseconds between samples of threads, the pool's queue and CPU; 0 turns the sampler off [default: {RunOptions.DefaultSampleInterval.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)}]",
+            Description = $"Milliseconds between samples of threads, the pool's queue and CPU; 0 turns the sampler off [default: " +
+                $"{RunOptions.DefaultSampleInterval.TotalMilliseconds.ToString(CultureInfo.InvariantCulture)}]",
         };
         public readonly Option<string> Baseline = new(
             "--baseline") { Description = "Variant the ratio column compares with [default: the scenario's]" };
         public readonly Option<bool> NoPrime = new(
             "--no-prime") { Description = "Measure each variant cold: skip the unmeasured dry run that compiles its code first" };
         public readonly Option<string> Columns = new(
-            "--columns") { Description = "The console table's columns: all, or ids separated by commas (medianWallMs, peakThreads, cpuMs...); by default those that decide, as many as the terminal fits. The results files keep every column" };
+            "--columns") { Description = "The console table's columns: all, or ids separated by commas (medianWallMs, peakThreads, " +
+                "cpuMs...); by default those that decide, as many as the terminal fits. The results files keep every column" };
         public readonly Option<bool> Yes = new(
-            "--yes") { Description = $"Run a plan estimated to take {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more at least, which is otherwise refused with its count and estimate (no plan runs past {RunOptions.MostVariants:N0} variants or {RunOptions.MostTrials:N0} trials, what a results file holds)" };
+            "--yes") { Description = $"Run a plan estimated to take {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more at least, which " +
+                $"is otherwise refused with its count and estimate (no plan runs past {RunOptions.MostVariants:N0} variants or " +
+                $"{RunOptions.MostTrials:N0} trials, what a results file holds)" };
         public readonly Option<bool> Plain = new("--plain") { Description = "Plain progress lines even on a terminal" };
         public readonly Option<bool> Crank = new(
-            "--crank") { Description = "Report as a crank job: each trial's process id on standard error (##ChildProcessId:PID), and the run's figures between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent (CRANK_JOB_ID set)" };
+            "--crank") { Description = "Report as a crank job: each trial's process id on standard error (##ChildProcessId:PID), and the " +
+                "run's figures between #StartJobStatistics and #EndJobStatistics as the last output; on by itself under crank's agent " +
+                "(CRANK_JOB_ID set)" };
         public readonly Option<string> Events = new("--events")
         {
-            Description = $"The runtime's own account of each trial, read from its events outside its process: off; pool (the thread pool's decisions and why, GC pauses); full (also lock contentions and waits: time blocked); stacks (also every thread's stack each millisecond: time by state, and the call sites that blocked) [default: {RunOptions.DefaultEvents.ToString().ToLowerInvariant()}]",
+            Description = $"The runtime's own account of each trial, read from its events outside its process: off; pool (the thread pool's " +
+                $"decisions and why, GC pauses); full (also lock contentions and waits: time blocked); stacks (also every thread's stack " +
+                $"each millisecond: time by state, and the call sites that blocked) [default: " +
+                $"{RunOptions.DefaultEvents.ToString().ToLowerInvariant()}]",
         };
 
         public readonly Option<string[]> Assert = new("--assert")
         {
-            Description = "A threshold the run must meet, or exit 3 once every result is written: [scenario/]variant:quantity<=value, the quantity median (ms, or a multiple of the ideal: median<=1.2ideal), efficiency, ratio, failed, lost or a metric's id (peakPoolThreads<=8); * for every variant; repeatable",
+            Description = "A threshold the run must meet, or exit 3 once every result is written: [scenario/]variant:quantity<=value, the " +
+                "quantity median (ms, or a multiple of the ideal: median<=1.2ideal), efficiency, ratio, failed, lost or a metric's id " +
+                "(peakPoolThreads<=8); * for every variant; repeatable",
             AllowMultipleArgumentsPerToken = false,
         };
 
         public readonly Option<string> Cores = new(
-            "--cores") { Description = "The processor count every trial's runtime sees (DOTNET_PROCESSOR_COUNT): its pool minimum and default degrees follow; above the real cores, the runtime's policies are emulated, not the CPUs. Several, comma-separated, multiply the variants (whenall:cores=2, whenall:cores=8)" };
+            "--cores") { Description = "The processor count every trial's runtime sees (DOTNET_PROCESSOR_COUNT): its pool minimum and " +
+                "default degrees follow; above the real cores, the runtime's policies are emulated, not the CPUs. Several, comma-separated, " +
+                "multiply the variants (whenall:cores=2, whenall:cores=8)" };
         public readonly Option<string> MinThreads = new(
-            "--pool-min-threads") { Description = "The pool's minimum worker threads in every trial (DOTNET_ThreadPool_ForceMinWorkerThreads); several multiply the variants (:pool-min=N)" };
+            "--pool-min-threads") { Description = "The pool's minimum worker threads in every trial " +
+                "(DOTNET_ThreadPool_ForceMinWorkerThreads); several multiply the variants (:pool-min=N)" };
         public readonly Option<string> HillClimbing = new(
-            "--hill-climbing") { Description = "on or off: the pool's hill climbing in every trial (DOTNET_HillClimbing_Disable); on,off multiplies the variants (:hill-climbing=1|0)" };
+            "--hill-climbing") { Description = "on or off: the pool's hill climbing in every trial (DOTNET_HillClimbing_Disable); on,off " +
+                "multiplies the variants (:hill-climbing=1|0)" };
         public readonly Option<string> Gc = new(
-            "--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer); server,workstation multiplies the variants (:server-gc=1|0)" };
+            "--gc") { Description = "server or workstation: the GC every trial runs (DOTNET_gcServer); server,workstation multiplies the " +
+                "variants (:server-gc=1|0)" };
         public readonly Option<string[]> RuntimeEnv = new(
             "--runtime-env") { Description = "Any DOTNET_NAME=VALUE set in every trial's process before its runtime starts; repeatable",
                 AllowMultipleArgumentsPerToken = false };
 
         public readonly Option<string> Grow = new(
-            "--grow") { Description = "How each variant's cost grows with the work: NAME=SIZE,SIZE,... (items=100,1000,10000) runs every variant at each size of a whole-number parameter of the scenario and reports the growth exponent of its median, with its interval, and the size at which it stops keeping up" };
+            "--grow") { Description = "How each variant's cost grows with the work: NAME=SIZE,SIZE,... (items=100,1000,10000) runs every " +
+                "variant at each size of a whole-number parameter of the scenario and reports the growth exponent of its median, with its " +
+                "interval, and the size at which it stops keeping up" };
 
         public Option[] All
             => [Variants, Repeat, RepeatExactly, Warmup, Seed, Quick, Out, Json, InProcess, FixedOrder, TrialTimeout, SampleInterval, Baseline,

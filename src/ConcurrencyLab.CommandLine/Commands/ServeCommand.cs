@@ -26,7 +26,8 @@ internal static class ServeCommand
         }
 
         var serve = new Command(
-            "serve", "One of the lab's services on its own, until Ctrl+C: for conclab load, another host, or a crank agent. It prints 'listening http://HOST:PORT http2=http://HOST:PORT2' once it answers.");
+            "serve", "One of the lab's services on its own, until Ctrl+C: for conclab load, another host, or a crank agent. It prints " +
+                "'listening http://HOST:PORT http2=http://HOST:PORT2' once it answers.");
         foreach (var service in services)
         {
             var switches = new Switches();
@@ -144,7 +145,8 @@ internal static class ServeCommand
 
         if (!Loopback.IsHost(address.ToString()) && !allowed.Contains(address.ToString()) && !allowed.Contains(text))
         {
-            errors.Add($"--host {text} is not loopback (127.0.0.0/8, ::1); a service listens elsewhere only with --allow-host {text}, on your own authority.");
+            errors.Add($"--host {text} is not loopback (127.0.0.0/8, ::1); a service listens elsewhere only with --allow-host {text}, on " +
+                $"your own authority.");
             return null;
         }
 
@@ -178,7 +180,8 @@ internal static class ServeCommand
         public readonly Option<string> Http2Port = new(
             "--http2-port") { Description = "The HTTP/2 port (cleartext, prior knowledge) [default: --port + 1, or a free one when --port is 0]" };
         public readonly Option<string[]> AllowHost = new(
-            "--allow-host") { Description = "A host other than loopback the service may listen on or call: only your own, on your own authority; may be given more than once", AllowMultipleArgumentsPerToken = false };
+            "--allow-host") { Description = "A host other than loopback the service may listen on or call: only your own, on your own " +
+                "authority; may be given more than once", AllowMultipleArgumentsPerToken = false };
 
         public Option[] All => [Host, Port, Http2Port, AllowHost];
     }

@@ -27,7 +27,9 @@ internal sealed class PlainProgress : IRunObserver
         var s = plan.Settings;
         _console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"conclab: {plan.Scenarios.Count} scenario(s), {plan.Scenarios.Sum(p => p.Variants.Count)} variants, {s.Warmup} warmup + {(s.Adaptive ? "at most " : string.Empty)}{s.Repeat} measured trials each, {(s.Isolated ? "each in a fresh process" : "in this process")}, {plan.TotalTrials} trials, estimated at {plan.SpokenEstimate()}."));
+            $"conclab: {plan.Scenarios.Count} scenario(s), {plan.Scenarios.Sum(p => p.Variants.Count)} variants, {s.Warmup} warmup + " +
+                $"{(s.Adaptive ? "at most " : string.Empty)}{s.Repeat} measured trials each, {(s.Isolated ? "each in a fresh process" : "in " +
+                "this process")}, {plan.TotalTrials} trials, estimated at {plan.SpokenEstimate()}."));
     }
 
     public void TrialStarting(TrialProgress progress)
@@ -48,7 +50,8 @@ internal sealed class PlainProgress : IRunObserver
     public void DegreeProbed(string scenario, string variant, int trials, double? medianMs) =>
         _console.WriteLine(
             string.Create(
-                CultureInfo.InvariantCulture, $"[degree search] {scenario} {variant}: {(medianMs is { } m ? $"median {m:0.0} ms of {trials} trials" : "no trial succeeded")}"));
+                CultureInfo.InvariantCulture, $"[degree search] {scenario} {variant}: " +
+                    $"{(medianMs is { } m ? $"median {m:0.0} ms of {trials} trials" : "no trial succeeded")}"));
 
     public void ScenarioFinished(ScenarioRecord scenario)
     {

@@ -47,7 +47,8 @@ internal static class ResultTableRenderer
         if (leftOut.Count > 0)
         {
             lines.Add(
-                new Text($"Left out to fit {width} columns: {string.Join(", ", leftOut.Select(c => c.Header))}; --columns all shows every column, and results.md has them all.", new Style(Color.Grey)));
+                new Text($"Left out to fit {width} columns: {string.Join(", ", leftOut.Select(c => c.Header))}; --columns all shows every " +
+                    $"column, and results.md has them all.", new Style(Color.Grey)));
         }
 
         foreach (var block in ScenarioReport.Of(scenario, processorCount ?? Environment.ProcessorCount).Where(b => b.Audience != Audience.Full))

@@ -25,6 +25,7 @@ internal static class RunSummaryRenderer
 
         return new Rows(
             table, new Text(
-                "Each claim's verdict, figure and reason are under its scenario's table; conclab reproduce re-runs every claim in the runs made for it.", new Style(Color.Grey)), Text.Empty);
+                "Each claim's verdict, figure and reason are under its scenario's table; conclab reproduce re-runs every claim in the runs " +
+                    "made for it.", new Style(Color.Grey)), Text.Empty);
     }
 }

@@ -67,7 +67,8 @@ internal static class ScenarioListing
         }
 
         rows.Add(
-            new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults).Name}; ideal: {scenario.Ideal(defaults, Scenario.DefaultSeed).Reason} (seed {Scenario.DefaultSeed})."));
+            new Text($"  Baseline for ratios: {scenario.DefaultBaseline(defaults).Name}; ideal: " +
+                $"{scenario.Ideal(defaults, Scenario.DefaultSeed).Reason} (seed {Scenario.DefaultSeed})."));
         return rows;
     }
 

@@ -74,21 +74,25 @@ internal static class DelayClaims
             new Claim("delay-threads-19", "The thread count never rises above 19, even at degree 40",
                 "8 threads at the start, 19 at the end (8 cores)", [Isolated, AsPublished], ThreadsNear19)
             {
-                Rule = "the highest median peak of OS threads among the five cases below 24 (19 and a quarter: the runtime's own threads differ between versions)",
+                Rule = "the highest median peak of OS threads among the five cases below 24 (19 and a quarter: the runtime's own threads " +
+                    "differ between versions)",
                 Source = FigureSource.Image,
                 Conditions = OnThePublishedMachine,
             },
             new Claim("delay-channel-position", "The Channel case's thread count depends on its position in the run",
                 "no figure: run it last and see", [AsPublished], ChannelPositionMatters)
             {
-                Rule = "every pass with the Channel last above every pass with it first, or every one below (3 passes each: 1 in 10 under no effect); every pass in both positions at the same count: does not hold; overlap: could not be judged",
+                Rule = "every pass with the Channel last above every pass with it first, or every one below (3 passes each: 1 in 10 under " +
+                    "no effect); every pass in both positions at the same count: does not hold; overlap: could not be judged",
                 Source = FigureSource.Text,
                 Conditions = Workload,
             },
             new Claim("delay-aot-foreach-async-40", "Built with native AOT, single file and trimmed, ForEachAsync at degree 40 beats the Channel",
                 "no figure: a reader's report in the post's note", [Builds], AotForEachAsync40Wins)
             {
-                Rule = "`foreach-async@40` / `channel` below 1x in the note's build (its flags word for word: self-contained, single file, trimmed, and PublishNativeAot, which is no MSBuild property) and in a real native AOT build (PublishAot); in one only: holds only there",
+                Rule = "`foreach-async@40` / `channel` below 1x in the note's build (its flags word for word: self-contained, single file, " +
+                    "trimmed, and PublishNativeAot, which is no MSBuild property) and in a real native AOT build (PublishAot); in one only: " +
+                    "holds only there",
                 Source = FigureSource.Text,
                 Conditions = OnThePublishedMachine,
             },
@@ -110,7 +114,8 @@ internal static class DelayClaims
         .. new[] { ("parallel-for@4", 799.0), ("foreach-async@4", 754.0) }.Select(c =>
         {
             var ratio = evidence.Ratio(c.Item1, "channel");
-            var text = $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(evidence.Wall("channel"))} against {ClaimEvidence.Time(evidence.Wall(c.Item1))}";
+            var text = $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(evidence.Wall("channel"))} against " +
+                $"{ClaimEvidence.Time(evidence.Wall(c.Item1))}";
             return (c.Item1, Decide.About(Quantity.Ratio($"{c.Item1} over channel, median wall time"), ratio, 12, About12x, text,
                 "every item waits at once in the Channel case, four at a time at degree 4"));
         }),
@@ -172,9 +177,13 @@ internal static class DelayClaims
                 ratio,
                 1,
                 null,
-                $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(inBuild.Wall("foreach-async@40"))} against {ClaimEvidence.Time(inBuild.Wall("channel"))}",
-                $"degree 40 finishes first: unprimed, each case pays its JIT in the region ({Jit(evidence, "channel", b.Item1)} for the Channel, {Jit(evidence, "foreach-async@40", b.Item1)} for degree 40), and the Channel's PLINQ and channel code is the more to compile",
-                $"degree 40 waits in three waves where the Channel waits once ({Jit(evidence, "channel", b.Item1)} for the Channel, {Jit(evidence, "foreach-async@40", b.Item1)} for degree 40)"));
+                $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(inBuild.Wall("foreach-async@40"))} against " +
+                    $"{ClaimEvidence.Time(inBuild.Wall("channel"))}",
+                $"degree 40 finishes first: unprimed, each case pays its JIT in the region ({Jit(evidence, "channel", b.Item1)} for the " +
+                    $"Channel, {Jit(evidence, "foreach-async@40", b.Item1)} for degree 40), and the Channel's PLINQ and channel code is the " +
+                    $"more to compile",
+                $"degree 40 waits in three waves where the Channel waits once ({Jit(evidence, "channel", b.Item1)} for the Channel, " +
+                    $"{Jit(evidence, "foreach-async@40", b.Item1)} for degree 40)"));
         })],
         held => $"in {string.Join(" and ", held)}");
 
@@ -191,8 +200,11 @@ internal static class DelayClaims
             1.1,
             null,
             $"{ClaimEvidence.Times(ratio)}: {ClaimEvidence.Time(trimmed)} against {ClaimEvidence.Time(untrimmed)}",
-            $"unprimed, the trimmed build compiles {Jit(evidence, "channel", ProbeBuild.AsNoted)} where the untrimmed one compiles {Jit(evidence, "channel", ProbeBuild.AsNotedUntrimmed)}: trimming rewrites the framework's assemblies without their ready-to-run code",
-            $"trimmed, the build runs the Channel case no more than a tenth slower ({Jit(evidence, "channel", ProbeBuild.AsNoted)} against {Jit(evidence, "channel", ProbeBuild.AsNotedUntrimmed)} untrimmed)");
+            $"unprimed, the trimmed build compiles {Jit(evidence, "channel", ProbeBuild.AsNoted)} where the untrimmed one compiles " +
+                $"{Jit(evidence, "channel", ProbeBuild.AsNotedUntrimmed)}: trimming rewrites the framework's assemblies without their " +
+                $"ready-to-run code",
+            $"trimmed, the build runs the Channel case no more than a tenth slower ({Jit(evidence, "channel", ProbeBuild.AsNoted)} against " +
+                $"{Jit(evidence, "channel", ProbeBuild.AsNotedUntrimmed)} untrimmed)");
     }
 
     // The JIT's work in a case's region in one build, from its trials: "1,558 methods in 124 ms".
@@ -202,7 +214,8 @@ internal static class DelayClaims
         var ms = evidence.In(build).Values(variant, StandardMetrics.Jit);
         return methods.Count == 0 || ms.Count == 0
             ? "no JIT account"
-            : $"{Statistics.MedianEstimate.MedianOf(methods).ToString("#,0", System.Globalization.CultureInfo.InvariantCulture)} methods in {ClaimEvidence.Time(Statistics.MedianEstimate.MedianOf(ms))}";
+            : $"{Statistics.MedianEstimate.MedianOf(methods).ToString("#,0", System.Globalization.CultureInfo.InvariantCulture)} methods in " +
+                $"{ClaimEvidence.Time(Statistics.MedianEstimate.MedianOf(ms))}";
     }
 
     /// <summary>
@@ -220,7 +233,8 @@ internal static class DelayClaims
             return Judgement.CouldNotJudge($"{Math.Min(first.Count, last.Count)} passes in one position; a difference needs 3 in each");
         }
 
-        var figure = $"channel first: {ClaimEvidence.Count(first.Min())}-{ClaimEvidence.Count(first.Max())} threads; last: {ClaimEvidence.Count(last.Min())}-{ClaimEvidence.Count(last.Max())}";
+        var figure = $"channel first: {ClaimEvidence.Count(first.Min())}-{ClaimEvidence.Count(first.Max())} threads; last: " +
+            $"{ClaimEvidence.Count(last.Min())}-{ClaimEvidence.Count(last.Max())}";
         var numbers = new ClaimFigure { Quantity = "channel's peak OS threads run last, less run first (from the closest passes to the farthest)",
             Unit = "threads", Value = last.Min() - first.Max(), Low = last.Min() - first.Max(), High = last.Max() - first.Min(),
                 Trials = Math.Min(first.Count, last.Count) };
@@ -229,7 +243,8 @@ internal static class DelayClaims
                     .With(numbers)
             : last.Max() < first.Min()
                 ? Judgement.Holds(
-                    figure, "run last it has fewer threads than run first: the count depends on the position, the other way from the one the post points to").With(numbers)
+                    figure, "run last it has fewer threads than run first: the count depends on the position, the other way from the one " +
+                        "the post points to").With(numbers)
             : first.Concat(last).Distinct().Count() == 1
                 ? Judgement.DoesNotHold(figure, $"every pass in either position peaked at the same {ClaimEvidence.Count(first[0])} threads")
                     .With(numbers)

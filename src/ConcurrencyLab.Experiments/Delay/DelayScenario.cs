@@ -38,7 +38,8 @@ public sealed class DelayScenario : BatchScenario, IReproducesPost
     internal static readonly Parameter<DelayTimer> Timer = Parameter.Choice(
         "timer",
         DelayTimer.Precise,
-        "what times asynchronous waits: precise (a dedicated Stopwatch timer, on time like an I/O reply) or task-delay (Task.Delay, as published; 4 ms steps on Linux)",
+        "what times asynchronous waits: precise (a dedicated Stopwatch timer, on time like an I/O reply) or task-delay (Task.Delay, as " +
+            "published; 4 ms steps on Linux)",
         ("precise", DelayTimer.Precise),
         ("task-delay", DelayTimer.TaskDelay));
 

@@ -81,7 +81,8 @@ internal static class FanoutClaims
             new Claim("fanout-whenall-threads", "WhenAll over blocking calls needs about half the threads of WaitAll",
                 "63 against 121 threads at N = 100; 80 against 139 at N = 1000", [Main, Thousand], WhenAllHalfTheThreads)
             {
-                Rule = "`whenall-blocking@N` / `waitall@N` service threads within 2/3 to 1.5 times the published ratio (0.52 at N = 100, 0.58 at 1000), at each N",
+                Rule = "`whenall-blocking@N` / `waitall@N` service threads within 2/3 to 1.5 times the published ratio (0.52 at N = 100, " +
+                    "0.58 at 1000), at each N",
                 Conditions = AtPublishedN,
             },
             new Claim("fanout-whenall-time", "WhenAll over blocking calls takes about as long as WaitAll",
@@ -120,7 +121,8 @@ internal static class FanoutClaims
             new Claim("fanout-waitall-adds", "WaitAll blocks the request's thread, and the pool adds threads to make up for it", "no figure",
                 [Main], WaitAllMakesThePoolAdd)
             {
-                Rule = "the service's pool added at least one thread for blocking or starvation in every `waitall@100` trial (its runtime account); in none: does not hold",
+                Rule = "the service's pool added at least one thread for blocking or starvation in every `waitall@100` trial (its runtime " +
+                    "account); in none: does not hold",
                 Conditions = [.. Delays, Requirement.Variants("requests", 100)],
             },
         ]);
@@ -151,7 +153,9 @@ internal static class FanoutClaims
             ratio,
             published,
             Band.Around(published, 2.0 / 3, 1.5),
-            $"{ClaimEvidence.Count(evidence.Metric($"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads))} against {ClaimEvidence.Count(evidence.Metric($"waitall@{n}", FanoutScenario.ServerPeakThreads))} service threads, {ClaimEvidence.Times(ratio)}",
+            $"{ClaimEvidence.Count(evidence.Metric($"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads))} against " +
+                $"{ClaimEvidence.Count(evidence.Metric($"waitall@{n}", FanoutScenario.ServerPeakThreads))} service threads, " +
+                $"{ClaimEvidence.Times(ratio)}",
             $"both block a pool thread per call; WaitAll also blocks the request's own (waitall@{n}: {evidence.ServicePool($"waitall@{n}")})");
     });
 
@@ -164,7 +168,8 @@ internal static class FanoutClaims
             ratio,
             PublishedSeconds[n].WhenAll / PublishedSeconds[n].WaitAll,
             Band.NoChange(1.25),
-            $"{ClaimEvidence.Time(evidence.Wall($"whenall-blocking@{n}"))} against {ClaimEvidence.Time(evidence.Wall($"waitall@{n}"))}, {ClaimEvidence.Times(ratio)}",
+            $"{ClaimEvidence.Time(evidence.Wall($"whenall-blocking@{n}"))} against {ClaimEvidence.Time(evidence.Wall($"waitall@{n}"))}, " +
+                $"{ClaimEvidence.Times(ratio)}",
             "both wait for the pool to add a thread for each blocking call");
     });
 
@@ -178,8 +183,10 @@ internal static class FanoutClaims
             ratio,
             published,
             Band.Around(published, 2.0 / 3, 1.5),
-            $"{ClaimEvidence.Time(evidence.Wall($"whenall-async@{n}"))} against {ClaimEvidence.Time(evidence.Wall($"whenall-blocking@{n}"))}, {ClaimEvidence.Times(ratio)}",
-            $"the async calls hold no thread while they wait; the blocking ones wait for the pool to add threads ({evidence.ServicePool($"whenall-blocking@{n}")})");
+            $"{ClaimEvidence.Time(evidence.Wall($"whenall-async@{n}"))} against " +
+                $"{ClaimEvidence.Time(evidence.Wall($"whenall-blocking@{n}"))}, {ClaimEvidence.Times(ratio)}",
+            $"the async calls hold no thread while they wait; the blocking ones wait for the pool to add threads " +
+                $"({evidence.ServicePool($"whenall-blocking@{n}")})");
     });
 
     /// <summary>whenall-async's service threads over whenall-blocking's below 0.95 at each N, interval and all.</summary>
@@ -191,7 +198,8 @@ internal static class FanoutClaims
             ratio,
             0.95,
             PublishedThreads[n].Async / PublishedThreads[n].WhenAll,
-            $"{ClaimEvidence.Count(evidence.Metric($"whenall-async@{n}", FanoutScenario.ServerPeakThreads))} against {ClaimEvidence.Count(evidence.Metric($"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads))} service threads",
+            $"{ClaimEvidence.Count(evidence.Metric($"whenall-async@{n}", FanoutScenario.ServerPeakThreads))} against " +
+                $"{ClaimEvidence.Count(evidence.Metric($"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads))} service threads",
             "only the async client waits without a thread",
             "the async client needed as many threads here");
     });
@@ -216,7 +224,8 @@ internal static class FanoutClaims
         {
             var errors = row.Trials.Select(Errors).DefaultIfEmpty(0).Max();
             var failed = row.Trials.Count(t => t.Status != TrialStatus.Ok);
-            return $"{row.Family}: {row.Trials.Count} trials, {(errors > 0 ? $"{ClaimEvidence.Count(errors)} failed requests" : "no failed request")}{(failed > 0 ? $", {failed} not ok ({row.Trials.First(t => t.Status != TrialStatus.Ok).Status.ToText()})" : string.Empty)}";
+            return $"{row.Family}: {row.Trials.Count} trials, {(errors > 0 ? $"{ClaimEvidence.Count(errors)} failed requests" : "no failed " +
+                "request")}{(failed > 0 ? $", {failed} not ok ({row.Trials.First(t => t.Status != TrialStatus.Ok).Status.ToText()})" : string.Empty)}";
         }
 
         var figure = string.Join("; ", rows.Select(Describe));
@@ -227,7 +236,8 @@ internal static class FanoutClaims
         if (failing.Count > 0)
         {
             return Judgement.DoesNotHold(
-                figure, $"{string.Join(" and ", failing.Select(f => f.Variant))} left requests unanswered; {evidence.ServicePool(failing[0].Variant)} in the service");
+                figure, $"{string.Join(" and ", failing.Select(f => f.Variant))} left requests unanswered; " +
+                    $"{evidence.ServicePool(failing[0].Variant)} in the service");
         }
 
         var clean = rows.All(r => r.Trials.Count(t => t.Status == TrialStatus.Ok) >= Decide.MinimumTrials);
@@ -242,7 +252,8 @@ internal static class FanoutClaims
         var adds = evidence.ServiceValues("waitall@100", StandardMetrics.BlockingInjections, StandardMetrics.StarvationInjections);
         if (adds.Count < Decide.MinimumTrials)
         {
-            return Judgement.CouldNotJudge($"{adds.Count} trials carried the service's runtime account (--events): a verdict needs {Decide.MinimumTrials}");
+            return Judgement.CouldNotJudge($"{adds.Count} trials carried the service's runtime account (--events): a verdict needs " +
+                $"{Decide.MinimumTrials}");
         }
 
         var figure = $"{ClaimEvidence.Count(adds.Min())}-{ClaimEvidence.Count(adds.Max())} threads added for blocking or starvation per trial";

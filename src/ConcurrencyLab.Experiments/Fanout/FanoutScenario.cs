@@ -63,24 +63,28 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
 
     private static readonly Parameter<int> WarmRequests = Parameter.WholeNumber(
         "warm-requests", 320,
-            "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips them, for the cold case", minimum: 0, maximum: 100_000, quick: 80);
+            "requests sent one at a time, with no external delay, before the measured round, to warm every process's code; --no-prime skips " +
+                "them, for the cold case", minimum: 0, maximum: 100_000, quick: 80);
 
     // Quick's rounds of 5 requests (measured at @5) took as long after 150 ms pauses as after 400, and each trial started 0.55 s
     // sooner; a round of 1,000 did not (the client compiled for 1.0-1.5 s in it, against 0.07-0.09 s): docs/scenarios/fanout.md.
     private static readonly Parameter<int> WarmPauseMs = Parameter.WholeNumber(
         "warm-pause-ms", 400,
-            "ms of pause after every 40 warm-up requests, for the runtime to recompile the code they made hot (it waits 100 ms without new code before it counts calls)", minimum: 0, maximum: 60_000, quick: 150);
+            "ms of pause after every 40 warm-up requests, for the runtime to recompile the code they made hot (it waits 100 ms without new " +
+                "code before it counts calls)", minimum: 0, maximum: 60_000, quick: 150);
 
     internal static readonly Parameter<double> CallTimeout = Parameter.Number(
         "call-timeout", 100,
-            "seconds the product service gives each call to the external service (HttpClient's default); a call that outlives it fails its request with 504", minimum: 0.1, maximum: 86_400);
+            "seconds the product service gives each call to the external service (HttpClient's default); a call that outlives it fails its " +
+                "request with 504", minimum: 0.1, maximum: 86_400);
 
     private static readonly Parameter<double> RequestTimeout = Parameter.Number(
         "request-timeout", 600, "seconds after which the client gives up on a request and counts it as an error", minimum: 0.1, maximum: 86_400);
 
     internal static readonly Parameter<string> ProductUrl = Parameter.FreeText(
         "product-url", string.Empty,
-            "a product service already running (conclab serve fanout-product), such as http://127.0.0.1:5000/: the trials send to it instead of starting their own; its side is then not measured, nor started fresh for each trial");
+            "a product service already running (conclab serve fanout-product), such as http://127.0.0.1:5000/: the trials send to it " +
+                "instead of starting their own; its side is then not measured, nor started fresh for each trial");
 
     private static readonly Parameter<string> AllowHost = Parameter.FreeText(
         "allow-host", string.Empty, "a host other than loopback --product-url may name: only your own, on your own authority");
@@ -116,7 +120,8 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         }
         else if (!Loopback.IsHost(url.Host) && !string.Equals(url.Host, parameters.Get(AllowHost), StringComparison.OrdinalIgnoreCase))
         {
-            yield return $"--product-url {text} is not on loopback (127.0.0.0/8, ::1, localhost); requests go to a host of your own only with --allow-host {url.Host}.";
+            yield return $"--product-url {text} is not on loopback (127.0.0.0/8, ::1, localhost); requests go to a host of your own only " +
+                $"with --allow-host {url.Host}.";
         }
     }
 
@@ -279,13 +284,16 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
         if (scale != 1)
         {
             var d = Delays(parameters);
-            yield return $"time scale {scale.ToString(CultureInfo.InvariantCulture)}: the external service answered in {d.NameMs}, {d.PriceMs} and {d.CategoryMs} ms instead of {string.Join(", ", parameters.Get(DelaysMs))} ms; thread injection does not scale with it.";
+            yield return $"time scale {scale.ToString(CultureInfo.InvariantCulture)}: the external service answered in {d.NameMs}, " +
+                $"{d.PriceMs} and {d.CategoryMs} ms instead of {string.Join(", ", parameters.Get(DelaysMs))} ms; thread injection does not " +
+                $"scale with it.";
         }
 
         var most = parameters.Get(Requests).Max();
         if (TcpCounters.ReadMaxBacklog() is { } cap && 3 * most > cap)
         {
-            yield return $"{3 * most} connections may arrive at the external service at once, more than the kernel lets a listener queue (net.core.somaxconn = {cap}); dropped attempts are retried a second later and show as listen drops.";
+            yield return $"{3 * most} connections may arrive at the external service at once, more than the kernel lets a listener queue " +
+                $"(net.core.somaxconn = {cap}); dropped attempts are retried a second later and show as listen drops.";
         }
 
         if (parameters.Get(MinThreads) > 0)
@@ -295,7 +303,10 @@ public sealed class FanoutScenario : Scenario, IReproducesPost
 
         if (parameters.Get(ProductUrl) is { Length: > 0 } url)
         {
-            yield return $"the trials sent to the product service at {url}, already running: it was not started fresh for each trial, so each met the pool the one before left; its pool minimum is the one it was started with (--min-threads and a variant's min-threads do not reach it); its threads and CPU were not measured; and its delays are the ones its external service was started with, which the ideal takes to be --delays and --time-scale as given here.";
+            yield return $"the trials sent to the product service at {url}, already running: it was not started fresh for each trial, so " +
+                $"each met the pool the one before left; its pool minimum is the one it was started with (--min-threads and a variant's " +
+                $"min-threads do not reach it); its threads and CPU were not measured; and its delays are the ones its external service was " +
+                $"started with, which the ideal takes to be --delays and --time-scale as given here.";
         }
     }
 

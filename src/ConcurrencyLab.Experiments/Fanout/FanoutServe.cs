@@ -16,7 +16,8 @@ internal static class FanoutServe
 
     private static readonly Parameter<string> External = Parameter.FreeText(
         "external", string.Empty,
-            "the external service's HTTP/1.1 address, such as http://127.0.0.1:5001/; left out, the product service starts its own on loopback with --delays and --time-scale");
+            "the external service's HTTP/1.1 address, such as http://127.0.0.1:5001/; left out, the product service starts its own on " +
+                "loopback with --delays and --time-scale");
 
     private static readonly Parameter<string> ExternalHttp2 = Parameter.FreeText(
         "external-http2", string.Empty,
@@ -32,13 +33,15 @@ internal static class FanoutServe
     [
         new(
             "fanout-external",
-            "The fanout experiment's slow external service: GET /name/ID, /price/ID and /category/ID, each answered after its delay (the published 1.5, 2 and 1 s).",
+            "The fanout experiment's slow external service: GET /name/ID, /price/ID and /category/ID, each answered after its delay (the " +
+                "published 1.5, 2 and 1 s).",
             [FanoutScenario.DelaysMs, FanoutScenario.TimeScale],
             (request, cancellationToken) => ServiceHost.ServeStandaloneAsync(ExternalService.Definition, FanoutScenario.Delays(request.Values),
                 request, cancellationToken)),
         new(
             "fanout-product",
-            $"The fanout experiment's product service: GET /product/VARIANT/ID for {string.Join(", ", ProductService.Variants.Select(v => v.Variant))}, each making three calls to the external service its own way.",
+            $"The fanout experiment's product service: GET /product/VARIANT/ID for " +
+                $"{string.Join(", ", ProductService.Variants.Select(v => v.Variant))}, each making three calls to the external service its own way.",
             [External, ExternalHttp2, FanoutScenario.MinThreads, FanoutScenario.CallTimeout, MaxConnections, FanoutScenario.DelaysMs, FanoutScenario.TimeScale],
             ServeProductAsync),
     ];

@@ -28,7 +28,8 @@ internal static partial class DirectIo
         ArgumentNullException.ThrowIfNull(path);
         if (!OperatingSystem.IsLinux() || DirectFlag() is not { } direct)
         {
-            throw new IOException($"direct reads (O_DIRECT) are not supported on {RuntimeInformation.OSDescription} {RuntimeInformation.ProcessArchitecture}");
+            throw new IOException($"direct reads (O_DIRECT) are not supported on " +
+                $"{RuntimeInformation.OSDescription} {RuntimeInformation.ProcessArchitecture}");
         }
 
         var fd = Open(path, ReadOnly | direct | CloseOnExec);

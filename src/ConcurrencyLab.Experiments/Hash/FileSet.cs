@@ -190,7 +190,8 @@ internal sealed class FileSet : IDisposable
     {
         if (ReadManifest(path) is { } other && other.Spec != spec)
         {
-            return $"{path} holds another file set ({other.Spec.Files} files of {other.Spec.FileSize} bytes, seed {other.Spec.Seed}), which is not written over; choose another --dir, or the same --files, --file-size and --seed";
+            return $"{path} holds another file set ({other.Spec.Files} files of {other.Spec.FileSize} bytes, seed {other.Spec.Seed}), which " +
+                $"is not written over; choose another --dir, or the same --files, --file-size and --seed";
         }
 
         // The folder may not exist yet: ask the nearest folder that does.
@@ -211,7 +212,8 @@ internal sealed class FileSet : IDisposable
         var free = FreeBytes(folder);
         return free >= bytes + Headroom
             ? null
-            : $"the file set needs {Mib(bytes + Headroom)} MiB in {folder} (with {Mib(Headroom)} MiB to spare), but only {Mib(free)} MiB are free; choose another --dir or fewer or smaller files";
+            : $"the file set needs {Mib(bytes + Headroom)} MiB in {folder} (with {Mib(Headroom)} MiB to spare), but only {Mib(free)} MiB " +
+                $"are free; choose another --dir or fewer or smaller files";
     }
 
     private static string Mib(long bytes) => (bytes / (1024.0 * 1024)).ToString("0", CultureInfo.InvariantCulture);
@@ -314,7 +316,8 @@ internal sealed class FileSet : IDisposable
         {
             return File.Exists(manifestPath) ? ParseManifest(File.ReadAllBytes(manifestPath)) : null;
         }
-        catch (Exception ex) when (ex is JsonException or IOException or UnauthorizedAccessException or NotSupportedException or InvalidOperationException or FormatException)
+        catch (Exception ex) when (ex is JsonException or IOException or UnauthorizedAccessException or NotSupportedException
+            or InvalidOperationException or FormatException)
         {
             return null;
         }

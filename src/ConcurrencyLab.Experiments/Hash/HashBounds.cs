@@ -117,14 +117,18 @@ internal sealed record HashBounds
         var read = ReadMibPerSec(cold);
         var rate = TighterMibPerSec(cold);
         var source = cold
-            ? $"the {(DeviceReadCold ? "cold" : "not cold")} files read at {Rate(DeviceReadMibPerSec)}, the fastest of one reader, {ManyReaders}{(DirectReadMibPerSec is null ? string.Empty : $" and {ManyReaders} reading past the cache")}"
+            ? $"the {(DeviceReadCold ? "cold" : "not cold")} files read at {Rate(DeviceReadMibPerSec)}, the fastest of one reader, " +
+                $"{ManyReaders}{(DirectReadMibPerSec is null ? string.Empty : $" and {ManyReaders} reading past the cache")}"
             : $"the cached files read at {Rate(read)}, the faster of one reader and {ManyReaders}";
-        var cpu = $"{Cores} cores reading and hashing at {Rate(CpuMibPerSec)}: a MiB costs {Ms(ReadCpuMsPerMib)} ms of CPU to read at the least and {Ms(HashCpuMsPerMib)} ms to hash with MD5";
+        var cpu = $"{Cores} cores reading and hashing at {Rate(CpuMibPerSec)}: a MiB costs {Ms(ReadCpuMsPerMib)} ms of CPU to read at the " +
+            $"least and {Ms(HashCpuMsPerMib)} ms to hash with MD5";
         var binds = rate == CpuMibPerSec ? "the CPU that reading and hashing share binds"
             : cold ? "the device binds" : "reading from the cache binds";
         return new IdealBound(
             mib / rate * 1000,
-            $"{mib.ToString("N0", CultureInfo.InvariantCulture)} MiB at {rate.ToString("N0", CultureInfo.InvariantCulture)} MiB/s, the slower of {cpu}, and {source}, all measured on this machine at the start of the run ({binds}; memory bandwidth is not measured apart)");
+            $"{mib.ToString("N0", CultureInfo.InvariantCulture)} MiB at {rate.ToString("N0", CultureInfo.InvariantCulture)} MiB/s, the " +
+                $"slower of {cpu}, and {source}, all measured on this machine at the start of the run ({binds}; memory bandwidth is not " +
+                $"measured apart)");
     }
 
     private static string Ms(double value) => value.ToString("0.00", CultureInfo.InvariantCulture);

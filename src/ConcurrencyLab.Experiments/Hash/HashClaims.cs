@@ -110,7 +110,8 @@ internal static class HashClaims
                 Rule = "none here: Task Manager's private working set is not what the lab reads",
                 Source = FigureSource.Image,
                 Conditions = [Requirement.Untestable(
-                    "the figure is Task Manager's memory column, the private working set; the lab reads the peak resident set, which counts the runtime's shared pages too, so the two are not the same figure")],
+                    "the figure is Task Manager's memory column, the private working set; the lab reads the peak resident set, which counts " +
+                        "the runtime's shared pages too, so the two are not the same figure")],
             },
             new Claim("hash-async-non-blocking", "Async file reads are non-blocking I/O, which is why async keeps its rate", "no figure", [Cold],
                 AsyncReadsHoldNoThread)
@@ -119,11 +120,13 @@ internal static class HashClaims
                 Conditions = [Requirement.Is("cache", "cold"),
                     Requirement.Platform(
                         "Windows' overlapped file I/O", m => (m.Os.Contains(
-                            "Windows", StringComparison.OrdinalIgnoreCase), $"{m.Os}: .NET reads a file asynchronously there by blocking a pool thread for each read"))],
+                            "Windows", StringComparison.OrdinalIgnoreCase), $"{m.Os}: .NET reads a file asynchronously there by blocking a " +
+                                $"pool thread for each read"))],
             },
             new Claim("hash-page-cache-cpu", "With the files in the OS page cache, hashing becomes CPU-bound", "no figure", [Warm], CachedIsCpuBound)
             {
-                Rule = "the run's bounds say the CPU binds (cached reads faster than the cores read and hash), and the faster of `sync@16`, `async@16` keeps above 3/4 of the cores busy (of 16 at most: one a worker)",
+                Rule = "the run's bounds say the CPU binds (cached reads faster than the cores read and hash), and the faster of `sync@16`, " +
+                    "`async@16` keeps above 3/4 of the cores busy (of 16 at most: one a worker)",
                 Conditions = [Requirement.Is("cache", "warm")],
             },
         ]);
@@ -262,7 +265,8 @@ internal static class HashClaims
         // Files per second as the summaries recorded them, where they did.
         var rates = new[] { fewest, most }.Select(w => evidence.Variant($"{kind}@{w}").Summary?.Median(HashScenario.FilesPerSec)).ToList();
         var files = rates.All(r => r is not null)
-            ? $"{rates[0]!.Value.ToString("0.0", CultureInfo.InvariantCulture)} to {rates[1]!.Value.ToString("0.0", CultureInfo.InvariantCulture)} files/s from {fewest} to {most} workers, "
+            ? $"{rates[0]!.Value.ToString("0.0", CultureInfo.InvariantCulture)} to " +
+                $"{rates[1]!.Value.ToString("0.0", CultureInfo.InvariantCulture)} files/s from {fewest} to {most} workers, "
             : $"from {fewest} to {most} workers, ";
         return $"{files}rate ratio {ClaimEvidence.Times(rate)}";
     }

@@ -16,10 +16,13 @@ public sealed class HashScenario : Scenario, IReproducesPost
     private static readonly (string Kind, HashMode Mode, string Description)[] Kinds =
     [
         ("sync", HashMode.Sync, "a Channel feeds N worker threads; each opens the file and hashes it with MD5.HashData, blocking reads (published)"),
-        ("async", HashMode.Async, "a Channel feeds N worker threads; each opens the file with FileOptions.Asynchronous and awaits MD5.HashDataAsync (published, which opened without the option)"),
+        ("async", HashMode.Async, "a Channel feeds N worker threads; each opens the file with FileOptions.Asynchronous and awaits " +
+            "MD5.HashDataAsync (published, which opened without the option)"),
         ("foreach-async", HashMode.ForEachAsync, "Parallel.ForEachAsync over the files at degree N, each hashed as async does"),
-        ("cached", HashMode.Cached, "a Channel feeds N worker threads; each reads through the page cache in 128 KiB blocks, the file opened for a sequential scan so the kernel reads further ahead, and hashes them as they come"),
-        ("direct", HashMode.Direct, "a Channel feeds N worker threads; each reads past the page cache (O_DIRECT) in aligned 1 MiB blocks and hashes them as they come"),
+        ("cached", HashMode.Cached, "a Channel feeds N worker threads; each reads through the page cache in 128 KiB blocks, the file opened " +
+            "for a sequential scan so the kernel reads further ahead, and hashes them as they come"),
+        ("direct", HashMode.Direct, "a Channel feeds N worker threads; each reads past the page cache (O_DIRECT) in aligned 1 MiB blocks " +
+            "and hashes them as they come"),
     ];
 
     /// <inheritdoc/>
@@ -126,7 +129,8 @@ public sealed class HashScenario : Scenario, IReproducesPost
     /// <summary>Planned without measuring, so unknown (0) until the run's set-up measures the bounds on the files.</summary>
     public override IdealBound Ideal(ParameterValues parameters, int seed) =>
         new(
-            0, "the set's size over the tighter of two rates measured on the files at the start of each run: reading with 1 MiB reads (the faster of one reader and 16), and MD5 from memory on every core");
+            0, "the set's size over the tighter of two rates measured on the files at the start of each run: reading with 1 MiB reads (the " +
+                "faster of one reader and 16), and MD5 from memory on every core");
 
     /// <inheritdoc/>
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
@@ -178,7 +182,8 @@ public sealed class HashScenario : Scenario, IReproducesPost
         ArgumentNullException.ThrowIfNull(parameters);
         if (OperatingSystem.IsLinux())
         {
-            yield return "on Linux, .NET runs an async read of a regular file as a blocking read on a pool thread, with or without FileOptions.Asynchronous: async and sync make the same reads here, on different threads.";
+            yield return "on Linux, .NET runs an async read of a regular file as a blocking read on a pool thread, with or without " +
+                "FileOptions.Asynchronous: async and sync make the same reads here, on different threads.";
         }
 
         if (parameters.Get(BufferSize) is var buffer && buffer != FileHashers.DefaultBufferSize)
@@ -214,7 +219,9 @@ public sealed class HashScenario : Scenario, IReproducesPost
             var what = $"{spec.Files} files of {ByteSize.Format(spec.FileSize)} ({ByteSize.Format(spec.TotalBytes)})";
             notes.Add(set.Reused
                 ? $"the file set of {what} in {set.Folder} was reused, as its manifest matched; it is left there."
-                : $"the file set of {what} was written to {set.Folder} in {Stopwatch.GetElapsedTime(started).TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s; {(keep ? "it is kept (--keep)" : "it is deleted after the run")}.");
+                : $"the file set of {what} was written to {set.Folder} in " +
+                    $"{Stopwatch.GetElapsedTime(started).TotalSeconds.ToString("0.0", CultureInfo.InvariantCulture)} s; {(keep ? "it is " +
+                    "kept (--keep)" : "it is deleted after the run")}.");
             if (cold && !PageCache.IsSupported)
             {
                 notes.Add(
@@ -222,7 +229,8 @@ public sealed class HashScenario : Scenario, IReproducesPost
             }
             else if (cold && PageCache.InMemory(set.Folder) is { } format)
             {
-                notes.Add($"the files are on {format}, which keeps them in memory: the cache could not be made cold, and the trials say cacheCold 0.");
+                notes.Add($"the files are on {format}, which keeps them in memory: the cache could not be made cold, and the trials say " +
+                    $"cacheCold 0.");
             }
 
             var bounds = HashBounds.Measure([.. set.Entries.Select(set.PathOf)], cold, Environment.ProcessorCount, cancellationToken);

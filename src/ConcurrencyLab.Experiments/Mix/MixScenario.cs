@@ -23,7 +23,8 @@ internal static class MixScenario
         "CPU work per item, ms (real work, calibrated on this machine)", minimum: 0, maximum: 60_000);
 
     internal static readonly Parameter<WaitShape> WaitMs = Parameter.Of("wait-ms", "20",
-        "each item's wait, ms: fixed (20), uniform (10-50) or long-tailed (p50=20,p99=200), seeded; a blocking sleep in the sync form, a timer awaited in the task form", WaitShape.Parse);
+        "each item's wait, ms: fixed (20), uniform (10-50) or long-tailed (p50=20,p99=200), seeded; a blocking sleep in the sync form, a " +
+            "timer awaited in the task form", WaitShape.Parse);
 
     internal static readonly Parameter<CpuPlace> CpuAt = Parameter.Choice("cpu-at", CpuPlace.Before,
         "where the CPU work sits: before the wait, after it, or split", ("before", CpuPlace.Before), ("after", CpuPlace.After),
@@ -87,7 +88,9 @@ internal static class MixScenario
         var askedText = $"{Ms(asked)} ms";
         if (stretch < LeastTimedMs)
         {
-            yield return $"whether each item's CPU work took the {askedText} asked in the trials, as in the runner's calibration, could not be judged: a stretch of {Ms(stretch)} ms is too short for the thread's clock, whose own readings would be a share of it (at least {Ms(LeastTimedMs)} ms is judged).";
+            yield return $"whether each item's CPU work took the {askedText} asked in the trials, as in the runner's calibration, could not " +
+                $"be judged: a stretch of {Ms(stretch)} ms is too short for the thread's clock, whose own readings would be a share of it " +
+                $"(at least {Ms(LeastTimedMs)} ms is judged).";
             yield break;
         }
 
@@ -101,7 +104,8 @@ internal static class MixScenario
         if (measured.Count == 0)
         {
             var why = ThreadCpuClock.Available ? "no ok trial measured it" : "no trial measured it (a thread's own CPU clock is read on Linux only)";
-            yield return $"whether each item's CPU work took the {askedText} asked in the trials, as in the runner's calibration, could not be judged: {why}, and the ideal assumes it did.";
+            yield return $"whether each item's CPU work took the {askedText} asked in the trials, as in the runner's calibration, could not " +
+                $"be judged: {why}, and the ideal assumes it did.";
             yield break;
         }
 
@@ -112,7 +116,9 @@ internal static class MixScenario
         var over = measured.Where(v => !expected.Holds(v.Median) && v.Median > asked).ToList();
         if (under.Count == 0 && over.Count == 0)
         {
-            yield return $"each item's CPU work took {Ms(Statistics.MedianEstimate.MedianOf(all))} ms by its thread's own clock (the median of {all.Count} trials, {Ms(all[0])}-{Ms(all[^1])} ms), against the {askedText} asked: the runner's calibration held in the trials, the median of every variant measured within {CalibrationTolerance * 100:0}% of it{Unmeasured(result, measured.Count)}.";
+            yield return $"each item's CPU work took {Ms(Statistics.MedianEstimate.MedianOf(all))} ms by its thread's own clock (the median " +
+                $"of {all.Count} trials, {Ms(all[0])}-{Ms(all[^1])} ms), against the {askedText} asked: the runner's calibration held in " +
+                $"the trials, the median of every variant measured within {CalibrationTolerance * 100:0}% of it{Unmeasured(result, measured.Count)}.";
             yield break;
         }
 
@@ -120,12 +126,16 @@ internal static class MixScenario
             string.Join(", ", variants.Select(v => $"{v.Name} {Ms(v.Median)} ms"));
         if (under.Count > 0)
         {
-            yield return $"each item's CPU work took less than the {askedText} asked in {List(under)} (medians, by the threads' own clocks): the calibrated count ran faster in those trials than in the runner's calibration, so the ideal's CPU limit, built on {askedText} an item, is too long and may not be a bound; the answer leaves those variants out.";
+            yield return $"each item's CPU work took less than the {askedText} asked in {List(under)} (medians, by the threads' own " +
+                $"clocks): the calibrated count ran faster in those trials than in the runner's calibration, so the ideal's CPU limit, " +
+                $"built on {askedText} an item, is too long and may not be a bound; the answer leaves those variants out.";
         }
 
         if (over.Count > 0)
         {
-            yield return $"each item's CPU work took more than the {askedText} asked in {List(over)} (medians, by the threads' own clocks): the calibrated count ran slower in those trials than in the runner's calibration, so they did heavier work than the run describes, and their times include it; the answer leaves them out.";
+            yield return $"each item's CPU work took more than the {askedText} asked in {List(over)} (medians, by the threads' own clocks): " +
+                $"the calibrated count ran slower in those trials than in the runner's calibration, so they did heavier work than the run " +
+                $"describes, and their times include it; the answer leaves them out.";
         }
     }
 
@@ -192,23 +202,27 @@ internal static class MixScenario
         [
             (perItem + longestWait, "the longest item", $"{Ms(perItem)} ms of CPU and a {Ms(longestWait)} ms wait"),
             (Serial(
-                shape.Items * perItem / cores, perItem), "CPU over the cores and a wait", $"{shape.Items} x {Ms(perItem)} ms over {cores}, and the shortest wait, {Ms(shortestWait)} ms"),
+                shape.Items * perItem / cores, perItem), "CPU over the cores and a wait", $"{shape.Items} x {Ms(perItem)} ms over {cores}, " +
+                    $"and the shortest wait, {Ms(shortestWait)} ms"),
         ];
         if (shape.LockMs > 0)
         {
             limits.Add(
                 (Serial(
-                    shape.Items * shape.LockMs, shape.LockMs), "the lock held in series", $"{shape.Items} x {Ms(shape.LockMs)} ms, and the shortest wait"));
+                    shape.Items * shape.LockMs, shape.LockMs), "the lock held in series", $"{shape.Items} x {Ms(shape.LockMs)} ms, and the " +
+                        $"shortest wait"));
         }
 
         if (shape.Downstream > 0)
         {
             limits.Add(
-                (workload.WaitsMs.Sum() / shape.Downstream, $"the waits through {shape.Downstream} downstream slots", $"{Ms(workload.WaitsMs.Sum())} ms of waiting over {shape.Downstream}"));
+                (workload.WaitsMs.Sum() / shape.Downstream, $"the waits through {shape.Downstream} downstream " +
+                    $"slots", $"{Ms(workload.WaitsMs.Sum())} ms of waiting over {shape.Downstream}"));
         }
 
         var binding = limits.MaxBy(l => l.Ms);
         return new IdealBound(
-            binding.Ms, $"{binding.Name} ({binding.Detail}) binds; the others: {string.Join(", ", limits.Where(l => l != binding).Select(l => $"{l.Name} {Ms(l.Ms)} ms"))}");
+            binding.Ms, $"{binding.Name} ({binding.Detail}) binds; the others: " +
+                $"{string.Join(", ", limits.Where(l => l != binding).Select(l => $"{l.Name} {Ms(l.Ms)} ms"))}");
     }
 }

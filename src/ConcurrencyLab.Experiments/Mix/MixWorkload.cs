@@ -58,7 +58,8 @@ internal sealed class MixWorkload : Workload
     internal static readonly Metric ItemCpu = Metric.Milliseconds("itemCpuMs", "Item CPU") with
     {
         Direction = MetricDirection.Neither,
-        Description = "the CPU each item's work took in the region by its thread's own clock, ms (the mean over the items measured): what --cpu-ms and --lock-ms asked, if the run's calibration held in the trial",
+        Description = "the CPU each item's work took in the region by its thread's own clock, ms (the mean over the items measured): what " +
+            "--cpu-ms and --lock-ms asked, if the run's calibration held in the trial",
     };
 
     /// <summary>The items measured so far; 0 where none is (no CPU work, or no thread clock on this system).</summary>

@@ -42,7 +42,8 @@ internal sealed record WaitShape(double LowMs, double HighMs, double? P50Ms, dou
             return Ms(t[..dash]) is { } low && Ms(t[(dash + 1)..]) is { } high && high >= low
                 ? (new WaitShape(low, high, null, null), null)
                 : (Fixed(
-                    0), $"--wait-ms must be MS (20), LOW-HIGH (10-50, LOW <= HIGH) or p50=MS,p99=MS (p50=20,p99=200), each from 0 to 600000 ms, not '{text}'.");
+                    0), $"--wait-ms must be MS (20), LOW-HIGH (10-50, LOW <= HIGH) or p50=MS,p99=MS (p50=20,p99=200), each from 0 to 600000 " +
+                        $"ms, not '{text}'.");
         }
 
         return Ms(t) is { } ms ? (Fixed(ms), null)

@@ -69,7 +69,8 @@ internal static class PollClaims
                 Conditions = MainTest,
             },
             new Claim(
-                "poll-polling-beats-threads", "Polling through the pool (ThreadPool, Task, Parallel) makes more polls per second than a thread per connection", "9,300-9,500/s against 8,654/s", [Main], PollingBeatsThreads)
+                "poll-polling-beats-threads", "Polling through the pool (ThreadPool, Task, Parallel) makes more polls per second than a " +
+                    "thread per connection", "9,300-9,500/s against 8,654/s", [Main], PollingBeatsThreads)
             {
                 Rule = "polls/s of each of `threadpool`, `task`, `parallel` / `threads`' above 1.05x",
                 Conditions = MainTest,
@@ -120,13 +121,16 @@ internal static class PollClaims
             new Claim("poll-catch-up-100", "With 100 ms of work per message, the pool catches up after about 12 s with 54 threads",
                 "12 s, 54 threads", [Work100], r => CatchesUp(r, seconds: 12, threads: 54))
             {
-                Rule = "`threadpool` reaches a steady state in every trial, after 6-24 s and with a peak of 27-108 OS threads (half to twice the published 12 s and 54); never, in a run that sent for at least 24 s: does not hold; in some trials only, or never in a shorter run: could not be judged",
+                Rule = "`threadpool` reaches a steady state in every trial, after 6-24 s and with a peak of 27-108 OS threads (half to " +
+                    "twice the published 12 s and 54); never, in a run that sent for at least 24 s: does not hold; in some trials only, or " +
+                    "never in a shorter run: could not be judged",
                 Conditions = [.. PublishedPolling, Requirement.Is("work-ms", "100"), Requirement.AtLeast("duration", 12)],
             },
             new Claim("poll-catch-up-500", "With 500 ms of work per message, the pool catches up after about 150 s with 97 threads",
                 "150 s, 97 threads", [Work500], r => CatchesUp(r, seconds: 150, threads: 97))
             {
-                Rule = "as at 100 ms: after 75-300 s with 48.5-194 threads (half to twice 150 s and 97); never in a run that sent for 300 s: does not hold",
+                Rule = "as at 100 ms: after 75-300 s with 48.5-194 threads (half to twice 150 s and 97); never in a run that sent for 300 " +
+                    "s: does not hold",
                 Conditions = [.. PublishedPolling, Requirement.Is("work-ms", "500"), Requirement.AtLeast("duration", 150)],
             },
         ]);
@@ -159,7 +163,8 @@ internal static class PollClaims
                 ratio,
                 1.05,
                 p.Item2 / 8654,
-                $"{ClaimEvidence.Rate(evidence.Metric(p.Item1, PollScenario.PollsPerSec).Value)}/s against {ClaimEvidence.Rate(evidence.Metric("threads", PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)}",
+                $"{ClaimEvidence.Rate(evidence.Metric(p.Item1, PollScenario.PollsPerSec).Value)}/s against " +
+                    $"{ClaimEvidence.Rate(evidence.Metric("threads", PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)}",
                 "500 threads that sleep an interval after each poll fall behind the 50 ms grid; the pool keeps to it",
                 "a thread per connection keeps up with the pool here"));
         }),
@@ -173,7 +178,8 @@ internal static class PollClaims
             ratio,
                 published / 9529,
                     Band.NoChange(
-                        1.05), $"{ClaimEvidence.Rate(evidence.Metric(variant, PollScenario.PollsPerSec).Value)}/s, {ClaimEvidence.Times(ratio)} threadpool's", "both queue each poll to the pool");
+                        1.05), $"{ClaimEvidence.Rate(evidence.Metric(variant, PollScenario.PollsPerSec).Value)}/s, " +
+                            $"{ClaimEvidence.Times(ratio)} threadpool's", "both queue each poll to the pool");
     }
 
     /// <summary>parallel's polls within 5% of threadpool's, its CPU within a factor of 1.5 and its peak working set
@@ -223,7 +229,9 @@ internal static class PollClaims
             ratio,
                 37.0 / 31,
                     Band.NoChange(
-                        1.5), $"{ClaimEvidence.Count(evidence.Metric("await", StandardMetrics.PeakThreads))} against {ClaimEvidence.Count(evidence.Metric("threadpool", StandardMetrics.PeakThreads))} threads", "both run on the same pool");
+                        1.5), $"{ClaimEvidence.Count(evidence.Metric("await", StandardMetrics.PeakThreads))} against " +
+                            $"{ClaimEvidence.Count(evidence.Metric("threadpool", StandardMetrics.PeakThreads))} threads", "both run on the " +
+                            "same pool");
     }
 
     /// <summary>threadpool's peak working set below 0.8 of threads', interval and all.</summary>
@@ -235,7 +243,8 @@ internal static class PollClaims
             ratio,
             0.8,
             null,
-            $"{Mb(evidence.Metric("threadpool", StandardMetrics.PeakWorkingSet).Value)} against {Mb(evidence.Metric("threads", StandardMetrics.PeakWorkingSet).Value)} MB, {ClaimEvidence.Times(ratio)}",
+            $"{Mb(evidence.Metric("threadpool", StandardMetrics.PeakWorkingSet).Value)} against " +
+                $"{Mb(evidence.Metric("threads", StandardMetrics.PeakWorkingSet).Value)} MB, {ClaimEvidence.Times(ratio)}",
             "a handful of pool threads against a thread and its stack per connection",
             "the pool saves less than a fifth of the threads' memory here");
     }
@@ -281,11 +290,13 @@ internal static class PollClaims
         var caughtUp = steady.Count(s => s >= 0);
         if (caughtUp == 0)
         {
-            var figure = $"not within {ClaimEvidence.Count(sentFor)} s in any of {steady.Count} trials; peak {ClaimEvidence.Count(Estimate.Of(peaks))} threads";
+            var figure = $"not within {ClaimEvidence.Count(sentFor)} s in any of {steady.Count} trials; peak " +
+                $"{ClaimEvidence.Count(Estimate.Of(peaks))} threads";
             return sentFor >= 2 * seconds
                 ? Judgement.DoesNotHold(figure, $"the pool never grew enough for the blocked work ({evidence.Pool("threadpool")})")
                 : Judgement.CouldNotJudge(
-                    figure, $"the run sent for {ClaimEvidence.Count(sentFor)} s: a catch-up within twice the published {ClaimEvidence.Count(seconds)} s may come later");
+                    figure, $"the run sent for {ClaimEvidence.Count(sentFor)} s: a catch-up within twice the published " +
+                        $"{ClaimEvidence.Count(seconds)} s may come later");
         }
 
         if (caughtUp < steady.Count)

@@ -70,11 +70,13 @@ public sealed class PollScenario : Scenario, IReproducesPost
         var durationMs = parameters.Get(Duration) * 1000;
         if (durationMs < interval)
         {
-            yield return $"--duration ({parameters.Get(Duration).ToString(CultureInfo.InvariantCulture)} s) must cover at least one interval ({interval} ms).";
+            yield return $"--duration ({parameters.Get(Duration).ToString(CultureInfo.InvariantCulture)} s) must cover at least one " +
+                $"interval ({interval} ms).";
         }
         else if (parameters.Get(Connections) * (durationMs / interval) > 20_000_000)
         {
-            yield return "--connections x --duration / --interval-ms must be at most 20,000,000 connection-intervals; shorten the run or lengthen the interval.";
+            yield return "--connections x --duration / --interval-ms must be at most 20,000,000 connection-intervals; shorten the run or " +
+                "lengthen the interval.";
         }
     }
 
@@ -131,7 +133,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
         Format = MetricFormat.Number,
         Visibility = MetricVisibility.Everywhere,
         NegativeMeansNever = true,
-        Description = "how long the receive rate took to first reach 95% of the send rate; -1: never while the server sent; absent: no window held enough messages to judge",
+        Description = "how long the receive rate took to first reach 95% of the send rate; -1: never while the server sent; absent: no " +
+            "window held enough messages to judge",
     };
 
     internal static readonly Metric Sent = Metric.Count("sent", "Sent") with { Direction = MetricDirection.Neither,
@@ -174,10 +177,13 @@ public sealed class PollScenario : Scenario, IReproducesPost
         ArgumentNullException.ThrowIfNull(parameters);
         if (quick)
         {
-            yield return $"quick scale: the server sends for {parameters.Get(Duration).ToString(CultureInfo.InvariantCulture)} s (the full run: {Duration.DefaultValue} s).";
+            yield return $"quick scale: the server sends for {parameters.Get(Duration).ToString(CultureInfo.InvariantCulture)} s (the full " +
+                $"run: {Duration.DefaultValue} s).";
         }
 
-        yield return "item latency here is delivery latency: from the server's send stamp to the start of processing. Steady is how long the receive rate took to first reach 95% of the send rate, allowing a lag of 2 intervals + work-ms; never: not while the server sent (-1 in the JSON).";
+        yield return "item latency here is delivery latency: from the server's send stamp to the start of processing. Steady is how long " +
+            "the receive rate took to first reach 95% of the send rate, allowing a lag of 2 intervals + work-ms; never: not while the " +
+            "server sent (-1 in the JSON).";
     }
 
     /// <inheritdoc/>
@@ -384,7 +390,8 @@ public sealed class PollScenario : Scenario, IReproducesPost
         if (error is null && (ledger.Lost > 0 || ledger.Duplicated > 0 || ledger.Misrouted > 0))
         {
             var drain = settings.Drain.TotalSeconds.ToString("0.###", CultureInfo.InvariantCulture);
-            error = $"of {schedule.Count} messages sent, {ledger.Lost} lost (not processed {drain} s after the last send), {ledger.Duplicated} duplicated, {ledger.Misrouted} misrouted.";
+            error = $"of {schedule.Count} messages sent, {ledger.Lost} lost (not processed {drain} s after the last send), " +
+                $"{ledger.Duplicated} duplicated, {ledger.Misrouted} misrouted.";
         }
 
         return new TrialOutcome

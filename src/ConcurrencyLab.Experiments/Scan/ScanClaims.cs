@@ -55,7 +55,8 @@ internal static class ScanClaims
     };
 
     public static PublishedClaims All { get; } = new(
-        "TPL vs TAP vs APM port scan of 255 addresses (the post \"Task Parallel Library (TPL) vs Task-based Async Pattern (TAP) vs Async Programming Model (APM)\", 2014)",
+        "TPL vs TAP vs APM port scan of 255 addresses (the post \"Task Parallel Library (TPL) vs Task-based Async Pattern (TAP) vs Async " +
+            "Programming Model (APM)\", 2014)",
         [
             // The one-at-a-time cases alone, quick only: at full scale the as-published passes run each of them
             // (102 s a time), and running them again isolated would add 20 minutes for figures already measured.
@@ -114,7 +115,8 @@ internal static class ScanClaims
                 "6.3-10.1 s against 129.6 s (2 cores), 7.1-7.6 s against 134.4 s (8 cores); 'far' is at least 3x, the lab's reading",
                     [Isolated, AsPublished], ParallelFarFaster)
             {
-                Rule = "`sequential-apm` / each of `task-run-apm`, `task-run-tap`, `parallel-for@999-apm`, `parallel-for@999-tap` above 3x; any one at or below 3x does not hold",
+                Rule = "`sequential-apm` / each of `task-run-apm`, `task-run-tap`, `parallel-for@999-apm`, `parallel-for@999-tap` above 3x; " +
+                    "any one at or below 3x does not hold",
                 Source = FigureSource.Text,
                 Conditions = OnThePublishedMachines,
             },
@@ -188,7 +190,8 @@ internal static class ScanClaims
             ratio,
             1,
             new Band(0.9, 1.3),
-            $"{ClaimEvidence.Time(wall)}, {ClaimEvidence.Times(ratio)} of {ClaimEvidence.Count(silent)} silent hosts x {ClaimEvidence.Count(timeout)} ms",
+            $"{ClaimEvidence.Time(wall)}, {ClaimEvidence.Times(ratio)} of {ClaimEvidence.Count(silent)} silent hosts x " +
+                $"{ClaimEvidence.Count(timeout)} ms",
             "each silent host costs one timeout and the hosts that answer next to nothing");
     }
 

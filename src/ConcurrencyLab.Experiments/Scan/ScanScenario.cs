@@ -31,7 +31,8 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
 
     /// <inheritdoc/>
     public override string Reproduces
-        => "TPL vs TAP vs APM port scan of 255 addresses (the post \"Task Parallel Library (TPL) vs Task-based Async Pattern (TAP) vs Async Programming Model (APM)\", 2014)";
+        => "TPL vs TAP vs APM port scan of 255 addresses (the post \"Task Parallel Library (TPL) vs Task-based Async Pattern (TAP) vs Async " +
+            "Programming Model (APM)\", 2014)";
 
     /// <inheritdoc/>
     PublishedClaims IReproducesPost.Claims => ScanClaims.All;
@@ -93,7 +94,8 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         {
             if (!parameters.Get(AllowNonLoopback) && addresses.FirstOrDefault(a => !Fleet.IsLoopback(a)) is { } outside)
             {
-                yield return $"--targets {parameters.Values[Targets.Name]} reaches {outside}, outside 127.0.0.0/8; add --allow-non-loopback yes to scan a network of your own.";
+                yield return $"--targets {parameters.Values[Targets.Name]} reaches {outside}, outside 127.0.0.0/8; add --allow-non-loopback " +
+                    $"yes to scan a network of your own.";
             }
             else if (parameters.Get(Port) == 0)
             {
@@ -112,7 +114,8 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
     internal static readonly Metric Misclassified = Metric.Count("misclassified", "Misclassified") with
     {
         FlagsWhenNotZero = true,
-        Description = "hosts the variant found to be other than they are (an answering host taken for a silent one, when the answer came after the timeout)",
+        Description = "hosts the variant found to be other than they are (an answering host taken for a silent one, when the answer came " +
+            "after the timeout)",
     };
 
     internal static readonly Metric FoundOpen = Metric.Count("foundOpen", "Found open") with { Direction = MetricDirection.Neither,
@@ -148,9 +151,12 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         var step = TimerClock.StepMs;
         return timeout > step
             ? new IdealBound(
-                timeout - step, $"one connect timeout ({timeout} ms) less a step of the clock the runtime's timers keep ({step} ms, measured): every silent host could be waited for at once, and a timeout set with CancelAfter can end up to a step early while that clock keeps time")
+                timeout - step, $"one connect timeout ({timeout} ms) less a step of the clock the runtime's timers keep ({step} ms, " +
+                    $"measured): every silent host could be waited for at once, and a timeout set with CancelAfter can end up to a step " +
+                    $"early while that clock keeps time")
             : new IdealBound(
-                0, $"the connect timeout ({timeout} ms) is no longer than a step of the clock the runtime's timers keep ({step} ms), so there is no useful bound");
+                0, $"the connect timeout ({timeout} ms) is no longer than a step of the clock the runtime's timers keep ({step} ms), so " +
+                    $"there is no useful bound");
     }
 
     /// <inheritdoc/>
@@ -159,7 +165,8 @@ public sealed class ScanScenario : BatchScenario, IReproducesPost
         ArgumentNullException.ThrowIfNull(parameters);
         if (quick)
         {
-            yield return $"quick scale: {parameters.Get(Hosts)} hosts and a {parameters.Get(TimeoutMs)} ms timeout for every variant (the published run: 255 hosts, 500 ms), so the sequential variants stay short.";
+            yield return $"quick scale: {parameters.Get(Hosts)} hosts and a {parameters.Get(TimeoutMs)} ms timeout for every variant (the " +
+                $"published run: 255 hosts, 500 ms), so the sequential variants stay short.";
         }
     }
 

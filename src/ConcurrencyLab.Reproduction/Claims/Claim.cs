@@ -56,7 +56,8 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
         var unmet = conditions.Where(c => !c.Check.Met && c.Requirement is not CoresRequirement).ToList();
         if (unmet.Any(c => !c.Requirement.OfTheMachine))
         {
-            return Judgement.NotTested($"the run did not meet its conditions: {Needs(unmet.Where(u => !u.Requirement.OfTheMachine))}") with { Conditions = checks };
+            return Judgement.NotTested($"the run did not meet its conditions: " +
+                $"{Needs(unmet.Where(u => !u.Requirement.OfTheMachine))}") with { Conditions = checks };
         }
 
         if (unmet.FirstOrDefault(u => u.Requirement is ComputedRequirement { NoRunTests: true }) is { Check: { } untestable })
@@ -66,7 +67,8 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
 
         if (unmet.Count > 0)
         {
-            return Judgement.CouldNotJudge($"it needs {Needs(unmet)}, which the machine that measured it could not give") with { Conditions = checks };
+            return Judgement.CouldNotJudge($"it needs {Needs(unmet)}, which the machine that measured it could not " +
+                $"give") with { Conditions = checks };
         }
 
         var view = evidence.For(this);
@@ -81,7 +83,8 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
             {
                 var seen = string.Join(
                     ", ", slices.Select(s => s.SliceCores?.ToString(System.Globalization.CultureInfo.InvariantCulture) ?? "an unrecorded count"));
-                return Judgement.NotTested($"the run did not meet its conditions: the runtime seeing {cores.Required} processors (this run: {seen}; --cores sets it)") with { Conditions = checks };
+                return Judgement.NotTested($"the run did not meet its conditions: the runtime seeing {cores.Required} processors (this run: " +
+                    $"{seen}; --cores sets it)") with { Conditions = checks };
             }
 
             slices = kept;
@@ -110,7 +113,8 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
             var other = slice.SeenInSlice().Where(n => n != slice.SliceCores).ToList();
             if (other.Count > 0)
             {
-                return Judgement.CouldNotJudge($"its trials were asked for {slice.SliceCores} processors and their runtimes saw {string.Join(", ", other)}");
+                return Judgement.CouldNotJudge($"its trials were asked for {slice.SliceCores} processors and their runtimes saw " +
+                    $"{string.Join(", ", other)}");
             }
         }
 

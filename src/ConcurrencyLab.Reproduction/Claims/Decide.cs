@@ -40,7 +40,8 @@ internal static class Decide
 
         var edge = figure.Low < band.Low ? band.Low : band.High;
         return Judgement.CouldNotJudge(
-            text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across the band's edge at {quantity.Write(edge)}: too wide to tell").With(numbers);
+            text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across the band's edge at " +
+                $"{quantity.Write(edge)}: too wide to tell").With(numbers);
     }
 
     /// <summary>
@@ -55,7 +56,8 @@ internal static class Decide
             : figure.Low > threshold ? Judgement.Holds(text, holds).With(numbers)
             : figure.High <= threshold ? Judgement.DoesNotHold(text, not).With(numbers)
             : Judgement.CouldNotJudge(
-                text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across {quantity.Write(threshold)}: too wide to tell").With(numbers);
+                text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across " +
+                    $"{quantity.Write(threshold)}: too wide to tell").With(numbers);
     }
 
     /// <summary>A claim that a figure is below <paramref name="threshold"/>: the mirror of <see cref="Above"/>.</summary>
@@ -67,7 +69,8 @@ internal static class Decide
             : figure.High < threshold ? Judgement.Holds(text, holds).With(numbers)
             : figure.Low >= threshold ? Judgement.DoesNotHold(text, not).With(numbers)
             : Judgement.CouldNotJudge(
-                text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across {quantity.Write(threshold)}: too wide to tell").With(numbers);
+                text, $"the interval ({quantity.Write(figure.Low)}-{quantity.Write(figure.High)}) reaches across " +
+                    $"{quantity.Write(threshold)}: too wide to tell").With(numbers);
     }
 
     /// <summary>
@@ -140,13 +143,15 @@ internal static class Decide
             }
 
             var multiple = Fold(figure.Value) / Fold(published);
-            return $"holds in direction, but at {Multiple(multiple)}x the published effect ({quantity.Write(figure.Value)} against {quantity.Write(published)}; the band is {quantity.Write(band.Low)}-{quantity.Write(band.High)})";
+            return $"holds in direction, but at {Multiple(multiple)}x the published effect ({quantity.Write(figure.Value)} against " +
+                $"{quantity.Write(published)}; the band is {quantity.Write(band.Low)}-{quantity.Write(band.High)})";
         }
 
         // A figure about a value (a time, a count, a ratio of about 1): how far from it, and which way.
         var off = published == 0 ? 0 : Math.Abs(figure.Value - published) / published;
         var way = figure.Value < published ? "below" : "above";
-        return $"{quantity.Write(figure.Value)} is {Percent(off)} {way} the published {quantity.Write(published)}, outside the band of {quantity.Write(band.Low)}-{quantity.Write(band.High)}";
+        return $"{quantity.Write(figure.Value)} is {Percent(off)} {way} the published {quantity.Write(published)}, outside the band of " +
+            $"{quantity.Write(band.Low)}-{quantity.Write(band.High)}";
     }
 
     // How far a ratio is from 1, as a multiple either way: 0.5 and 2 are both 2.

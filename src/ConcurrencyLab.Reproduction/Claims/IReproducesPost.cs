@@ -57,7 +57,8 @@ internal static class PostJudge
             return [.. (PostClaims.Of(scenario)?.Claims
                 ?? []).Select(
                     claim => claim.ToResult(
-                        Judgement.NotTested($"the run grew --{growth.Parameter} over {growth.Sizes.Count} sizes; the post's claims are judged on a run of one size")))];
+                        Judgement.NotTested($"the run grew --{growth.Parameter} over {growth.Sizes.Count} sizes; the post's claims are " +
+                            $"judged on a run of one size")))];
         }
 
         // A run that swept the processor count is judged at each count, as a reproduction's is.

@@ -94,7 +94,8 @@ internal static class Summarizer
             .ToList();
         if (mixed.Count > 0)
         {
-            notes.Add($"trials ran different workloads ({mixed.Max()} digests{(sweeps.Count > 0 ? " at the same sweep values" : string.Empty)}): results are not comparable.");
+            notes.Add($"trials ran different workloads ({mixed.Max()} digests{(sweeps.Count > 0 ? " at the same sweep " +
+                "values" : string.Empty)}): results are not comparable.");
         }
 
         var result = new ScenarioResult
@@ -183,8 +184,12 @@ internal static class Summarizer
         }
 
         var before = result.IdealMs > 0
-            ? $"; the scenario's own bound, {NumberText.Ms(result.IdealMs)} ms ({result.IdealReason.TrimEnd('.')}), assumes no such limit" : string.Empty;
-        var reason = $"measured: a limit inside the items lets about {limit.AtOnce.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} make progress at once (the answer says how the run shows it), so {limit.Items} items of {NumberText.Ms(limit.ItemLeastMs)} ms at their least need {NumberText.Ms(limit.BoundMs)} ms in {limit.Slots} slot{(limit.Slots == 1 ? string.Empty : "s")}{before}";
+            ? $"; the scenario's own bound, {NumberText.Ms(result.IdealMs)} ms ({result.IdealReason.TrimEnd('.')}), assumes no such " +
+                $"limit" : string.Empty;
+        var reason = $"measured: a limit inside the items lets about " +
+            $"{limit.AtOnce.ToString("0.0", System.Globalization.CultureInfo.InvariantCulture)} make progress at once (the answer says how " +
+            $"the run shows it), so {limit.Items} items of {NumberText.Ms(limit.ItemLeastMs)} ms at their least need " +
+            $"{NumberText.Ms(limit.BoundMs)} ms in {limit.Slots} slot{(limit.Slots == 1 ? string.Empty : "s")}{before}";
         return result with
         {
             IdealMs = limit.BoundMs,
@@ -220,7 +225,10 @@ internal static class Summarizer
             var idealMs = summary.IdealMs ?? result.IdealMs;
             var reason = summary.IdealMs is null ? result.IdealReason : "the ideal at its size";
             var within = summary.CiHighMs >= idealMs ? ", within its interval" : string.Empty;
-            yield return $"the ideal is not a lower bound here: {variant.Name}'s median, {NumberText.Ms(summary.MedianWallMs)} ms ({NumberText.Ms(summary.CiLowMs)}-{NumberText.Ms(summary.CiHighMs)} ms), is below it ({NumberText.Ms(idealMs)} ms: {reason}) by {NumberText.Ms(idealMs - summary.MedianWallMs)} ms{within}, so the bound is in error and {variant.Name} has no efficiency.";
+            yield return $"the ideal is not a lower bound here: {variant.Name}'s median, {NumberText.Ms(summary.MedianWallMs)} ms " +
+                $"({NumberText.Ms(summary.CiLowMs)}-{NumberText.Ms(summary.CiHighMs)} ms), is below it ({NumberText.Ms(idealMs)} ms: " +
+                $"{reason}) by {NumberText.Ms(idealMs - summary.MedianWallMs)} ms{within}, so the bound is in error and {variant.Name} has " +
+                $"no efficiency.";
         }
     }
 
@@ -259,7 +267,8 @@ internal static class Summarizer
         if (scenario.LongestItem is { } longest)
         {
             itemMs = longest.Ms;
-            itemText = $"the longest item at its fastest (item {longest.Index + 1} of {longest.Items}: {Ms(longest.Ms)} ms, the least of its {longest.Timings} timings in {longest.Variants} variant{(longest.Variants == 1 ? string.Empty : "s")})";
+            itemText = $"the longest item at its fastest (item {longest.Index + 1} of {longest.Items}: {Ms(longest.Ms)} ms, the least of " +
+                $"its {longest.Timings} timings in {longest.Variants} variant{(longest.Variants == 1 ? string.Empty : "s")})";
         }
         else
         {

@@ -124,7 +124,8 @@ public sealed partial record Threshold
         }
 
         var closest = all.OrderBy(q => Scenarios.Closest.Distance(q.ToUpperInvariant(), Quantity.ToUpperInvariant())).First();
-        return $"--assert '{Text}': no quantity '{Quantity}' is measured; did you mean '{closest}'? ({string.Join(", ", OwnQuantities)} or a metric's id)";
+        return $"--assert '{Text}': no quantity '{Quantity}' is measured; did you mean '{closest}'? ({string.Join(", ", OwnQuantities)} or " +
+            $"a metric's id)";
     }
 
     /// <summary>Whether one of <paramref name="variants"/> (scenario and variant names, as planned) is one this threshold names.</summary>
@@ -163,10 +164,12 @@ public sealed partial record Threshold
                     _ => throw new InvalidOperationException($"no comparison {Operator}"),
                 };
                 var limitText = OfIdeal
-                    ? $"{Value.ToString("0.###", Invariant)} x the ideal {scenario.IdealMs.ToString("0.#", Invariant)} = {limit.ToString("0.###", Invariant)}" : limit.ToString("0.###", Invariant);
+                    ? $"{Value.ToString("0.###", Invariant)} x the ideal {scenario.IdealMs.ToString("0.#", Invariant)} = " +
+                        $"{limit.ToString("0.###", Invariant)}" : limit.ToString("0.###", Invariant);
                 var message = measured is { } value
                     ? $"{scenario.Name}/{variant.Name}: {Quantity} {value.ToString("0.###", Invariant)}, limit {Symbol(Operator)} {limitText}"
-                    : $"{scenario.Name}/{variant.Name}: no {Quantity} to compare (no trial was ok, or none recorded it), limit {Symbol(Operator)} {limitText}";
+                    : $"{scenario.Name}/{variant.Name}: no {Quantity} to compare (no trial was ok, or none recorded it), limit " +
+                        $"{Symbol(Operator)} {limitText}";
                 checks.Add(new ThresholdCheck(this, scenario.Name, variant.Name, measured, met, message));
             }
         }

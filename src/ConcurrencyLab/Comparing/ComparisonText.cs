@@ -36,7 +36,9 @@ internal static class ComparisonText
     public static string Method(RunComparison comparison)
     {
         ArgumentNullException.ThrowIfNull(comparison);
-        return $"Ratio is the new median wall time over the old. A difference is significant when a two-sided Mann-Whitney U test on the ok trials' wall times gives p < {comparison.Alpha.ToString("0.###", Invariant)}; with fewer than 4 and 4 trials (or 3 and 5) no outcome can be.";
+        return $"Ratio is the new median wall time over the old. A difference is significant when a two-sided Mann-Whitney U test on the ok " +
+            $"trials' wall times gives p < {comparison.Alpha.ToString("0.###", Invariant)}; with fewer than 4 and 4 trials (or 3 and 5) no " +
+            $"outcome can be.";
     }
 
     /// <summary>Writes the comparison as a GitHub-flavoured Markdown table with its notes.</summary>
@@ -49,7 +51,9 @@ internal static class ComparisonText
         foreach (var row in comparison.Rows)
         {
             var verdict = Verdict(row, comparison.Alpha);
-            writer.WriteLine($"| {Cell(row.Scenario)} | `{Cell(row.Variant)}` | {Ms(row.OldMedianMs)} | {Ms(row.NewMedianMs)} | {Ratio(row.Ratio)} | {P(row.PValue)} | {row.OldTrials}, {row.NewTrials} | {(row.Verdict is ComparisonVerdict.Slower or ComparisonVerdict.Faster ? $"**{verdict}**" : verdict)} |");
+            writer.WriteLine($"| {Cell(row.Scenario)} | `{Cell(row.Variant)}` | {Ms(row.OldMedianMs)} | {Ms(row.NewMedianMs)} | " +
+                $"{Ratio(row.Ratio)} | {P(row.PValue)} | {row.OldTrials}, {row.NewTrials} | " +
+                $"{(row.Verdict is ComparisonVerdict.Slower or ComparisonVerdict.Faster ? $"**{verdict}**" : verdict)} |");
         }
 
         writer.WriteLine();

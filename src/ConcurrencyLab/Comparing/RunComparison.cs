@@ -74,13 +74,15 @@ internal sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> 
             && (before.ProcessorCount != after.ProcessorCount || before.Runtime != after.Runtime || before.Os != after.Os
                 || before.MachineName != after.MachineName))
         {
-            notes.Add($"the runs were on different machines or runtimes ({Describe(before)} against {Describe(after)}): a difference may be the machine's.");
+            notes.Add($"the runs were on different machines or runtimes ({Describe(before)} against {Describe(after)}): a difference may be " +
+                $"the machine's.");
         }
 
         if (old.Environment?.ReadyToRun is { } oldPrecompiled && current.Environment?.ReadyToRun is { } newPrecompiled
             && oldPrecompiled != newPrecompiled)
         {
-            notes.Add($"the trials' code was {Compiled(oldPrecompiled)} in the first run and {Compiled(newPrecompiled)} in the second: start-up, JIT and CPU-bound regions can differ for that alone.");
+            notes.Add($"the trials' code was {Compiled(oldPrecompiled)} in the first run and {Compiled(newPrecompiled)} in the second: " +
+                $"start-up, JIT and CPU-bound regions can differ for that alone.");
         }
 
         foreach (var scenario in old.Scenarios.Select(s => s.Name).Union(current.Scenarios.Select(s => s.Name)))
@@ -111,7 +113,9 @@ internal sealed record RunComparison(double Alpha, IReadOnlyList<ComparisonRow> 
         var tested = rows.Count(r => r.PValue is not null);
         if (tested * alpha >= 0.25)
         {
-            notes.Add($"{tested} variants were tested at {(alpha * 100).ToString("0.###", CultureInfo.InvariantCulture)}%: about {(tested * alpha).ToString("0.#", CultureInfo.InvariantCulture)} of them would show a significant difference by chance alone, so one such row on its own is weak evidence; rerun to confirm it.");
+            notes.Add($"{tested} variants were tested at {(alpha * 100).ToString("0.###", CultureInfo.InvariantCulture)}%: about " +
+                $"{(tested * alpha).ToString("0.#", CultureInfo.InvariantCulture)} of them would show a significant difference by chance " +
+                $"alone, so one such row on its own is weak evidence; rerun to confirm it.");
         }
 
         return new RunComparison(alpha, rows, notes);

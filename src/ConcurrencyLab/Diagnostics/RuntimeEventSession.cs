@@ -91,7 +91,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         {
             return new RuntimeEventSession(level, port);
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Net.Sockets.SocketException or PlatformNotSupportedException or ArgumentException)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Net.Sockets.SocketException
+            or PlatformNotSupportedException or ArgumentException)
         {
             QuietFile.TryDelete(port);
             note = "the runtime's events could not be read: no diagnostic port could be opened (" + ex.Message + ")";
@@ -156,7 +157,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             {
                 session.Stop();
             }
-            catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or ObjectDisposedException or ServerNotAvailableException)
+            catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or ObjectDisposedException
+                or ServerNotAvailableException)
             {
                 // Gone already: its stream has ended, or ends now.
             }
@@ -242,7 +244,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 
     private async Task<string?> AttachAsync(CancellationToken cancellationToken)
     {
-        const string NeverConnected = "the process's runtime never connected to the runner's diagnostic port (diagnostics may be turned off, DOTNET_EnableDiagnostics=0), so there is no account";
+        const string NeverConnected = "the process's runtime never connected to the runner's diagnostic port (diagnostics may be turned " +
+            "off, DOTNET_EnableDiagnostics=0), so there is no account";
         try
         {
             // Cancelled, the connector either throws or (in some versions) gives nothing.
@@ -301,7 +304,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             _reading = Task.WhenAll(readers);
             return null;
         }
-        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or UnauthorizedAccessException or System.Net.Sockets.SocketException)
+        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or UnauthorizedAccessException
+            or System.Net.Sockets.SocketException)
         {
             return $"{failed}: {ex.Message.TrimEnd('.')}";
         }
@@ -359,7 +363,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             source.Process();
             _log.Lost += source.EventsLost;
         }
-        catch (Exception ex) when (ex is IOException or EndOfStreamException or ObjectDisposedException or InvalidOperationException or FormatException)
+        catch (Exception ex) when (ex is IOException or EndOfStreamException or ObjectDisposedException or InvalidOperationException
+            or FormatException)
         {
             // A process killed mid-write cuts its stream: what arrived before is kept.
         }
@@ -397,7 +402,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         {
             await _attached.WaitAsync(TimeSpan.FromSeconds(3)).ConfigureAwait(false);
         }
-        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or OperationCanceledException or ObjectDisposedException or InvalidOperationException)
+        catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or OperationCanceledException
+            or ObjectDisposedException or InvalidOperationException)
         {
         }
 

@@ -31,7 +31,8 @@ internal static class ProcessIdentity
             using var process = Process.GetProcessById(processId);
             return process.StartTime.ToUniversalTime().Ticks.ToString(CultureInfo.InvariantCulture);
         }
-        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception or NotSupportedException)
+        catch (Exception ex) when (ex is ArgumentException or InvalidOperationException or System.ComponentModel.Win32Exception
+            or NotSupportedException)
         {
             return null;
         }

@@ -85,7 +85,8 @@ internal sealed class RunJournal : IDisposable
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
-            notes.Add($"the run could not write down what it makes in {Path.GetTempPath()} ({ex.Message}), so if it is killed, the next run cannot remove what it left.");
+            notes.Add($"the run could not write down what it makes in {Path.GetTempPath()} ({ex.Message}), so if it is killed, the next run " +
+                $"cannot remove what it left.");
             return null;
         }
     }
@@ -394,7 +395,8 @@ internal sealed class RunJournal : IDisposable
 
         if (unproven > 0)
         {
-            refused.Add($"{unproven} file{(unproven == 1 ? string.Empty : "s")} claimed in {Escaped(claim.Folder)} that are not as the run made them");
+            refused.Add($"{unproven} file{(unproven == 1 ? string.Empty : "s")} claimed in {Escaped(claim.Folder)} that are not as the run " +
+                $"made them");
         }
 
         if (count == 0 && !folderGone)
@@ -403,7 +405,8 @@ internal sealed class RunJournal : IDisposable
         }
 
         var mib = (bytes / (1024.0 * 1024)).ToString("0.#", CultureInfo.InvariantCulture);
-        return $"{Escaped(claim.What)} in {Escaped(claim.Folder)} ({count} file{(count == 1 ? string.Empty : "s")}, {mib} MiB{(folderGone ? ", and the folder" : string.Empty)})";
+        return $"{Escaped(claim.What)} in {Escaped(claim.Folder)} ({count} file{(count == 1 ? string.Empty : "s")}, " +
+            $"{mib} MiB{(folderGone ? ", and the folder" : string.Empty)})";
     }
 
     // A name from a file on disk, fit for one line of notes: no control characters.

@@ -6,7 +6,8 @@ namespace ConcurrencyLab.Measurement;
 /// A trial's values of metrics, set through the metrics' descriptors (<c>values[Errors] = 3</c>) so no id is
 /// spelled twice, and read by id as results and reports do.
 /// </summary>
-[System.Diagnostics.CodeAnalysis.SuppressMessage("Naming", "CA1710:Identifiers should have correct suffix", Justification = "Values of metrics, read as a dictionary by id; 'MetricDictionary' would name the shape, not the thing.")]
+[System.Diagnostics.CodeAnalysis.SuppressMessage("Naming", "CA1710:Identifiers should have correct suffix", Justification = "Values of " +
+    "metrics, read as a dictionary by id; 'MetricDictionary' would name the shape, not the thing.")]
 public sealed class MetricValues : IReadOnlyDictionary<string, double>
 {
     private readonly Dictionary<string, double> _values = new(StringComparer.Ordinal);

@@ -22,7 +22,8 @@ internal static class ProcessThreads
             using var process = Process.GetProcessById(processId);
             return process.HasExited ? null : process.Threads.Count;
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or InvalidOperationException or NotSupportedException or System.ComponentModel.Win32Exception)
+        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or ArgumentException or InvalidOperationException
+            or NotSupportedException or System.ComponentModel.Win32Exception)
         {
             return null;
         }

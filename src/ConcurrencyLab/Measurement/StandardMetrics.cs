@@ -50,7 +50,8 @@ internal static class StandardMetrics
     {
         Format = MetricFormat.Ratio,
         Visibility = MetricVisibility.Reports,
-        Description = "CPU time over wall time: how many of the machine's cores (environment.processorCount) were busy on average; near that count, the variant was bound by the CPU",
+        Description = "CPU time over wall time: how many of the machine's cores (environment.processorCount) were busy on average; near " +
+            "that count, the variant was bound by the CPU",
         Measure = t => CoresOf(Cpu.Measure!(t), WallTime.Measure!(t)),
     };
 
@@ -155,7 +156,8 @@ internal static class StandardMetrics
     /// <summary>How long the trial's fresh process took to reach its measured region.</summary>
     public static Metric StartUp { get; } = Metric.Milliseconds("startUpMs", "Start-up") with
     {
-        Description = "time from the trial's process start to its measured region: the runtime and the program starting, the scenario's set-up and priming, less any wait for the runner to finish the trial before (trials in a process of their own only)",
+        Description = "time from the trial's process start to its measured region: the runtime and the program starting, the scenario's " +
+            "set-up and priming, less any wait for the runner to finish the trial before (trials in a process of their own only)",
         Measure = t => t.Process.StartUpMs,
     };
 
@@ -183,21 +185,25 @@ internal static class StandardMetrics
     /// <summary>The longest any item took alone, in the sequential variant.</summary>
     public static Metric LongestItem { get; } = Metric.Milliseconds("longestItemMs", "Longest item") with
     {
-        Description = "in the sequential variant of a workload scenario, the longest gap between one item's end and the next's: what the costliest item costs alone, a lower bound on every variant's time",
+        Description = "in the sequential variant of a workload scenario, the longest gap between one item's end and the next's: what the " +
+            "costliest item costs alone, a lower bound on every variant's time",
         Measure = t => t.LongestItemMs,
     };
 
     /// <summary>The time the handing-over thread spent inside the items it started asynchronously, one after another.</summary>
     public static Metric CallerTime { get; } = Metric.Milliseconds("callerMs", "Caller's share") with
     {
-        Description = "in a workload scenario, the time the thread that handed the batch over spent inside the items it started asynchronously before each call returned (an item's work before its first await, or a synchronous item run inline): one item after another, on one core, so a floor on the wall time no other thread can share",
+        Description = "in a workload scenario, the time the thread that handed the batch over spent inside the items it started " +
+            "asynchronously before each call returned (an item's work before its first await, or a synchronous item run inline): one item " +
+            "after another, on one core, so a floor on the wall time no other thread can share",
         Measure = t => t.CallerMs,
     };
 
     /// <summary>From the handover to the first item's call.</summary>
     public static Metric FirstItem { get; } = Metric.Milliseconds("firstItemMs", "First item") with
     {
-        Description = "in a workload scenario, the time from the batch's handover to the first item's call: what the strategy spends before any work starts (threads made, a pipeline built)",
+        Description = "in a workload scenario, the time from the batch's handover to the first item's call: what the strategy spends before " +
+            "any work starts (threads made, a pipeline built)",
         Measure = t => t.FirstItemMs,
     };
 
@@ -207,7 +213,8 @@ internal static class StandardMetrics
         Format = MetricFormat.Number,
         Visibility = MetricVisibility.Reports,
         Direction = MetricDirection.Neither,
-        Description = "in a workload scenario, the items under way at once on average over the region, each from the strategy's call to its end whether it ran, waited or slept (the items' times added up, over the region's length): how much the variant really overlapped",
+        Description = "in a workload scenario, the items under way at once on average over the region, each from the strategy's call to its " +
+            "end whether it ran, waited or slept (the items' times added up, over the region's length): how much the variant really overlapped",
         Measure = t => t.InFlight?.Mean,
     };
 
@@ -223,7 +230,8 @@ internal static class StandardMetrics
     public static Metric AllowedAtOnce { get; } = Metric.Count("allowedAtOnce", "Allowed at once") with
     {
         Direction = MetricDirection.Neither,
-        Description = "in a workload scenario, the most items the strategy lets run at once: its degree (the API's default read as the API reads it), 1 for a loop that waits for each item, every item for one that starts them all",
+        Description = "in a workload scenario, the most items the strategy lets run at once: its degree (the API's default read as the API " +
+            "reads it), 1 for a loop that waits for each item, every item for one that starts them all",
         Measure = t => t.InFlight?.Allowed,
     };
 
@@ -240,7 +248,8 @@ internal static class StandardMetrics
     public static Metric ProcessorCountSeen { get; } = Metric.Count("processorCount", "Cores seen") with
     {
         Direction = MetricDirection.Neither,
-        Description = "Environment.ProcessorCount in the trial's process: the machine's cores, or DOTNET_PROCESSOR_COUNT where the run set it (--cores)",
+        Description = "Environment.ProcessorCount in the trial's process: the machine's cores, or DOTNET_PROCESSOR_COUNT where the run set " +
+            "it (--cores)",
         Measure = t => t.Process.ProcessorCountSeen,
     };
 
@@ -264,7 +273,8 @@ internal static class StandardMetrics
     public static Metric StarvationInjections { get; } = Metric.Count("starvationInjections", "Starved adds") with
     {
         Visibility = MetricVisibility.Everywhere,
-        Description = "times the thread pool raised its thread target because work waited in its queue and no thread was free (the runtime's starvation reason), in the region",
+        Description = "times the thread pool raised its thread target because work waited in its queue and no thread was free (the " +
+            "runtime's starvation reason), in the region",
         Account = a => a.Injections(Measurement.PoolAdjustmentReason.Starvation),
     };
 
@@ -272,7 +282,8 @@ internal static class StandardMetrics
     public static Metric BlockingInjections { get; } = Metric.Count("blockingInjections", "Blocking adds") with
     {
         Visibility = MetricVisibility.Reports,
-        Description = "times the thread pool raised its thread target because a pool thread blocked on a task (the runtime's cooperative-blocking reason), in the region",
+        Description = "times the thread pool raised its thread target because a pool thread blocked on a task (the runtime's " +
+            "cooperative-blocking reason), in the region",
         Account = a => a.Injections(Measurement.PoolAdjustmentReason.CooperativeBlocking),
     };
 
@@ -288,7 +299,8 @@ internal static class StandardMetrics
     public static Metric Blocked { get; } = Metric.Milliseconds("blockedMs", "Blocked") with
     {
         Visibility = MetricVisibility.Reports,
-        Description = "time threads spent waiting for a contended lock or on a handle, task or semaphore (Monitor.Wait included) in the region, added up over threads (so it can exceed the wall time), the join included; with --events full",
+        Description = "time threads spent waiting for a contended lock or on a handle, task or semaphore (Monitor.Wait included) in the " +
+            "region, added up over threads (so it can exceed the wall time), the join included; with --events full",
         Account = a => a.LockContentions is null && a.Waits is null ? null : (a.LockContentions?.TotalMs ?? 0) + (a.Waits?.TotalMs ?? 0),
     };
 
@@ -296,7 +308,8 @@ internal static class StandardMetrics
     public static Metric Join { get; } = Metric.Milliseconds("joinMs", "Join") with
     {
         Visibility = MetricVisibility.Reports,
-        Description = "of the blocked time, the waits of the thread that began the region and handed the work to the variant: its wait for the batch (and, for Parallel.For, the waits of the items it ran itself); with --events full, on Linux",
+        Description = "of the blocked time, the waits of the thread that began the region and handed the work to the variant: its wait for " +
+            "the batch (and, for Parallel.For, the waits of the items it ran itself); with --events full, on Linux",
         Account = a => a.Join?.TotalMs,
     };
 
@@ -313,7 +326,8 @@ internal static class StandardMetrics
     {
         Visibility = MetricVisibility.Reports,
         Direction = MetricDirection.Neither,
-        Description = "core time the whole machine's cores stood idle over the region, waiting for I/O included, summed over cores (Linux's /proc/stat, exact to a tick of 10 ms in each state)",
+        Description = "core time the whole machine's cores stood idle over the region, waiting for I/O included, summed over cores (Linux's " +
+            "/proc/stat, exact to a tick of 10 ms in each state)",
         Measure = t => t.Process.Machine?.IdleMs,
     };
 
@@ -330,7 +344,8 @@ internal static class StandardMetrics
     {
         Visibility = MetricVisibility.Reports,
         Direction = MetricDirection.Neither,
-        Description = "core time over the region that the hypervisor ran something else while this virtual machine had work for the core (steal in /proc/stat), summed over cores",
+        Description = "core time over the region that the hypervisor ran something else while this virtual machine had work for the core " +
+            "(steal in /proc/stat), summed over cores",
         Measure = t => t.Process.Machine?.StealMs,
     };
 
@@ -339,7 +354,9 @@ internal static class StandardMetrics
     {
         Visibility = MetricVisibility.Reports,
         Direction = MetricDirection.Neither,
-        Description = "core time the whole machine was busy over the region, less the trial process's own CPU: other processes (a scenario's services among them), the kernel's threads and interrupts; /proc/stat counts in ticks of 10 ms, so within a tick or two of 0 it may read a little below",
+        Description = "core time the whole machine was busy over the region, less the trial process's own CPU: other processes (a " +
+            "scenario's services among them), the kernel's threads and interrupts; /proc/stat counts in ticks of 10 ms, so within a tick or " +
+            "two of 0 it may read a little below",
         Measure = t => t.Process.Machine is { } machine ? machine.BusyMs - (t.Process.UserCpuMs + t.Process.SystemCpuMs) : null,
     };
 

@@ -173,7 +173,8 @@ internal sealed record WallTimeChart : BarChart
             .Select(
                 v => new BarRow(
                     v.Name, v.Summary!.MedianWallMs, v.Summary.CiLowMs,
-                        v.Summary.CiHighMs, $"{v.Name}: median {Ms(v.Summary.MedianWallMs)} ms, 95% CI {Ms(v.Summary.CiLowMs)}-{Ms(v.Summary.CiHighMs)} ms"))
+                        v.Summary.CiHighMs, $"{v.Name}: median {Ms(v.Summary.MedianWallMs)} ms, 95% CI " +
+                            $"{Ms(v.Summary.CiLowMs)}-{Ms(v.Summary.CiHighMs)} ms"))
             .ToList();
         if (rows.Count == 0)
         {
@@ -234,7 +235,8 @@ internal sealed record MetricChart : BarChart
                 var scale = Scale(metric);
                 rows.Add(
                     new BarRow(variant.Name, median * scale, low * scale,
-                        high * scale, $"{variant.Name}: median {metric.Write(median)}{Unit(metric)}, trials {metric.Write(low)}-{metric.Write(high)}{Unit(metric)}"));
+                        high * scale, $"{variant.Name}: median {metric.Write(median)}{Unit(metric)}, trials " +
+                            $"{metric.Write(low)}-{metric.Write(high)}{Unit(metric)}"));
             }
 
             var max = rows.Count == 0 ? 0 : End(rows, 0);
@@ -342,7 +344,8 @@ internal sealed record SweepChart : Chart
                 IdealPointsLabel = "the rate offered",
                 ValueAxis = "completed (requests/s)",
                 PointText = ("completed", "/s"),
-                Said = $"Requests completed a second against the rate offered, each {scenario.Name} variant, log-log: a variant that keeps up is on the dashed line",
+                Said = $"Requests completed a second against the rate offered, each {scenario.Name} variant, log-log: a variant that keeps " +
+                    $"up is on the dashed line",
             });
         }
 
@@ -581,7 +584,9 @@ internal sealed record OverTimeChart : Chart
         => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
 
     public override string Description
-        => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking and a ring where it took one back, at its new thread target (which the running threads follow, or not)" : string.Empty) + LeftOutClause(Total);
+        => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful " +
+            $"trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking and a ring " +
+            "where it took one back, at its new thread target (which the running threads follow, or not)" : string.Empty) + LeftOutClause(Total);
 
     /// <inheritdoc/>
     public override string Title
@@ -686,10 +691,13 @@ internal sealed record ThreadStateChart : Chart
     private string Whose => Service is null ? "the work's threads" : $"the {Service} service's threads";
 
     public override string Description =>
-        $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state over each {Scenario.Name} variant's median trial, from the runtime's stack samples: running, waiting, sleeping and in I/O calls stacked, a dot where the pool raised its thread target for starvation or blocking and a ring where it lowered it, and the call site where they were most often not running";
+        $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state over each {Scenario.Name} variant's median trial, from the runtime's stack " +
+            $"samples: running, waiting, sleeping and in I/O calls stacked, a dot where the pool raised its thread target for starvation or " +
+            $"blocking and a ring where it lowered it, and the call site where they were most often not running";
 
     public override string Title
-        => $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state, each {Scenario.Name} variant (a dot: {OverTimeChart.RaiseLegend}{(Rows.Any(r => r.Marks.Any(m => m.Lowered)) ? "; a ring: it took one back" : string.Empty)})";
+        => $"{char.ToUpperInvariant(Whose[0])}{Whose[1..]} by state, each {Scenario.Name} variant (a dot: " +
+            $"{OverTimeChart.RaiseLegend}{(Rows.Any(r => r.Marks.Any(m => m.Lowered)) ? "; a ring: it took one back" : string.Empty)})";
 
     /// <summary>Null when no variant's median trial has a timeline of thread states (the run was not made with stacks).</summary>
     public static ThreadStateChart? From(ScenarioResult scenario)
@@ -761,7 +769,8 @@ internal sealed record InFlightChart : Chart
     public override string Kind => "in-flight";
 
     public override string Description =>
-        $"Items in flight over each {Scenario.Name} variant's median trial: how many were under way at once, counted from each item's start and end, with a dashed line at the most its strategy allows; each strip to its own scale" + LeftOutClause(Total);
+        $"Items in flight over each {Scenario.Name} variant's median trial: how many were under way at once, counted from each item's start " +
+            $"and end, with a dashed line at the most its strategy allows; each strip to its own scale" + LeftOutClause(Total);
 
     public override string Title => $"Items in flight, each {Scenario.Name} variant (dashed: the most it allows)";
 
@@ -806,5 +815,6 @@ internal sealed record InFlightRow(string Name, double BinMs, IReadOnlyList<doub
     /// <summary>What the strip's label says after the name: "3.9 on average, peak 5, of the 128 it allows".</summary>
     public string Said
         => string.Create(
-            CultureInfo.InvariantCulture, $"{NumberText.AtOnce(Mean)} on average, peak {Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
+            CultureInfo.InvariantCulture, $"{NumberText.AtOnce(Mean)} on average, peak " +
+                $"{Peak}{(Allowed is { } a ? $", of the {a} it allows" : string.Empty)}");
 }

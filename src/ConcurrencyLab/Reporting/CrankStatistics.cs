@@ -87,7 +87,8 @@ internal static class CrankStatistics
                 if (variant.Saturation?.RatePerSecond is { } rate)
                 {
                     Add(Name(scenario.Name, variant.Name, "saturation"), rate, "Last", AcrossAgents,
-                        "n0", $"{scenario.Name} {variant.Name} saturation (/s)", $"{scenario.Name}, {variant.Name}: the highest rate a second kept up with, median over repeats ({variant.Saturation.Limit})");
+                        "n0", $"{scenario.Name} {variant.Name} saturation (/s)", $"{scenario.Name}, {variant.Name}: the highest rate a " +
+                            $"second kept up with, median over repeats ({variant.Saturation.Limit})");
                 }
             }
         }

@@ -17,10 +17,13 @@ internal static class EarlyStopText
         var why = stop.Reason switch
         {
             EarlyStopReason.OutOfContention when stop.Fastest is { } fastest && stop.FastestCiHighMs is { } high =>
-                Statement.Of($", out of contention: {interval}, above {Piece.Fixed(stop.Ratio ?? Running.EarlyStopping.OutOfContentionRatio, "0.#")}x the high end of {Piece.Variant(fastest)}'s interval ({Piece.Ms(high)} ms)"),
+                Statement.Of($", out of contention: {interval}, above " +
+                    $"{Piece.Fixed(stop.Ratio ?? Running.EarlyStopping.OutOfContentionRatio, "0.#")}x the high end of " +
+                    $"{Piece.Variant(fastest)}'s interval ({Piece.Ms(high)} ms)"),
             EarlyStopReason.OutOfContention => Statement.Of($", out of contention: {interval}"),
             _
-                => Statement.Of($", its interval tight: {interval}, within {Piece.Fixed(Running.EarlyStopping.TightShare * 100, "0.#")}% of its median ({Piece.Ms(stop.MedianMs)} ms) either side"),
+                => Statement.Of($", its interval tight: {interval}, within {Piece.Fixed(Running.EarlyStopping.TightShare * 100, "0.#")}% of " +
+                    $"its median ({Piece.Ms(stop.MedianMs)} ms) either side"),
         };
         return Statement.Join(string.Empty, [head, why]) with { Tone = tone };
     }

@@ -71,7 +71,8 @@ internal static class Exporters
                 WriteAtomically(path, write);
                 paths.Add(path);
             }
-            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException or NotSupportedException or ArgumentException)
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or InvalidOperationException
+                or NotSupportedException or ArgumentException)
             {
                 failures.Add($"{Path.GetFileName(path)}: {ex.Message}");
             }

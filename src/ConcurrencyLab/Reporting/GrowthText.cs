@@ -11,7 +11,8 @@ internal static class GrowthText
         ArgumentNullException.ThrowIfNull(growth);
         var ideal = growth.IdealExponent is { } e ? Statement.Of($" (the ideal as {Power(growth.Parameter, e)})")
             : Statement.Plain(" (no ideal at every size)");
-        return Statement.Of($"How the time grew with {Piece.Code(growth.Parameter)}, from {Piece.Count(growth.Sizes[0])} to {Piece.Count(growth.Sizes[^1])}{ideal}, each line fitted to its ok trials on log-log axes:");
+        return Statement.Of($"How the time grew with {Piece.Code(growth.Parameter)}, from {Piece.Count(growth.Sizes[0])} to " +
+            $"{Piece.Count(growth.Sizes[^1])}{ideal}, each line fitted to its ok trials on log-log axes:");
     }
 
     /// <summary>A line for each line of variants: its exponent and interval, its first and last median, and where it stopped keeping up.</summary>
@@ -34,7 +35,8 @@ internal static class GrowthText
         var measured = growth.Sizes.Select((size, i) => (size, Ms: i < line.MediansMs.Count ? line.MediansMs[i] : null)).Where(p => p.Ms is not null)
             .ToList();
         var span = measured.Count >= 2
-            ? Statement.Of($"; {Piece.Ms(measured[0].Ms!.Value)} ms at {Piece.Count(measured[0].size)}, {Piece.Ms(measured[^1].Ms!.Value)} ms at {Piece.Count(measured[^1].size)}")
+            ? Statement.Of($"; {Piece.Ms(measured[0].Ms!.Value)} ms at {Piece.Count(measured[0].size)}, " +
+                $"{Piece.Ms(measured[^1].Ms!.Value)} ms at {Piece.Count(measured[^1].size)}")
             : Statement.Plain(string.Empty);
         var keeps = line.StopsKeepingUpAt is { } at
             ? Statement.Of($"; from {Piece.Count(at)} on, its time grew faster than the ideal's")

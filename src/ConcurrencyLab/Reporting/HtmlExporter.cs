@@ -39,13 +39,19 @@ internal sealed class HtmlExporter : IExporter
         if (run.Scenarios.Any(s => s.Load is null))
         {
             writer.WriteLine(
-                "<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Use</th><th>Variants ok</th><th>Published claims</th></tr></thead><tbody>");
+                "<section id=\"summary\"><h2>Summary</h2><table class=\"summary\"><thead><tr><th>Scenario</th><th>Best " +
+                    "variant</th><th>Median (ms)</th><th>Efficiency</th><th>Ideal (ms)</th><th>Use</th><th>Variants ok</th><th>Published " +
+                    "claims</th></tr></thead><tbody>");
             foreach (var scenario in run.Scenarios.Where(s => s.Load is null))
             {
                 var best = ResultColumn.Best(scenario);
                 var ok = scenario.Variants.Count(v => v.Status == TrialStatus.Ok);
                 var summary = RunSummary.Of(scenario, run.Environment.ProcessorCount);
-                writer.WriteLine($"<tr><td><a href=\"#{Anchor(scenario)}\">{Encode(scenario.Name)}</a></td><td>{Encode(best?.Name ?? "none succeeded")}</td><td class=\"n\">{Ms(best?.Summary?.MedianWallMs)}</td><td class=\"n\">{Efficiency(best?.Summary?.ShownEfficiency)}</td><td class=\"n\">{Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)}</td><td>{Encode(summary.Use)}</td><td class=\"n\">{ok}/{scenario.Variants.Count}</td><td>{Encode(summary.Claims)}</td></tr>");
+                writer.WriteLine($"<tr><td><a href=\"#{Anchor(scenario)}\">{Encode(scenario.Name)}</a></td><td>{Encode(best?.Name ?? "none " +
+                    "succeeded")}</td><td class=\"n\">{Ms(best?.Summary?.MedianWallMs)}</td><td " +
+                    $"class=\"n\">{Efficiency(best?.Summary?.ShownEfficiency)}</td><td " +
+                    $"class=\"n\">{Ms(scenario.IdealMs > 0 ? scenario.IdealMs : null)}</td><td>{Encode(summary.Use)}</td><td " +
+                    $"class=\"n\">{ok}/{scenario.Variants.Count}</td><td>{Encode(summary.Claims)}</td></tr>");
             }
 
             writer.WriteLine("</tbody></table></section>");
@@ -162,7 +168,8 @@ internal sealed class HtmlExporter : IExporter
     internal static readonly string Style =
         $":root{{--fg:{ChartPalette.Foreground.Light};--muted:{ChartPalette.Muted.Light};--bg:{ChartPalette.LightBackground};--line:#d0d7de;--link:{ChartPalette.Bar.Light}}}"
         + "body{font:15px/1.45 system-ui,sans-serif;color:var(--fg);background:var(--bg);margin:2rem auto;max-width:1100px;padding:0 1rem}"
-        + "table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid var(--line);padding:3px 8px;text-align:left;white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}"
+        + "table{border-collapse:collapse;font-size:13px}th,td{border-bottom:1px solid var(--line);padding:3px " +
+            "8px;text-align:left;white-space:nowrap}td.n{text-align:right;font-variant-numeric:tabular-nums}"
         + "a{color:var(--link)}.table{overflow-x:auto}.environment,.notes,li.untested,li.unjudged{color:var(--muted)}.num{font-variant-numeric:tabular-nums}figure{margin:1rem 0}"
         + "svg.chart{max-width:100%;height:auto;font:12px system-ui,sans-serif}"
         + ChartPalette.Css(t => t.Light, "svg ")

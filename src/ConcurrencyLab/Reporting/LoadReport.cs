@@ -40,14 +40,21 @@ internal static class LoadReport
         var how = new List<Statement>
         {
             load.Command is { } command
-                ? Statement.Of($"Service: {Piece.Code(load.Url)}, started by the lab with {Piece.Code(command)} for each variant and repeat, and stopped after.")
+                ? Statement.Of($"Service: {Piece.Code(load.Url)}, started by the lab with {Piece.Code(command)} for each variant and " +
+                    $"repeat, and stopped after.")
                 : load.Variants.Any(v => v.Command is not null)
-                ? Statement.Of($"Services: {Piece.Code(load.Url)}, each variant's started by the lab with its own command for each repeat, and stopped after: {Statement.Join("; ", load.Variants.Select(v => Statement.Of($"{Piece.Variant(v.Name)} with {Piece.Code(v.Command ?? "?")}")))}.")
+                ? Statement.Of($"Services: {Piece.Code(load.Url)}, each variant's started by the lab with its own command for each repeat, " +
+                    $"and stopped after: {Statement.Join("; ", load.Variants.Select(v => Statement.Of($"{Piece.Variant(v.Name)} with {Piece.Code(v.Command ?? "?")}")))}.")
                 : load.ProcessId is { } pid
-                    ? Statement.Of($"Service: {Piece.Code(load.Url)}, already running as process {Piece.Code(pid.ToString(CultureInfo.InvariantCulture))}, whose runtime the lab attached to for each step's account.")
+                    ? Statement.Of($"Service: {Piece.Code(load.Url)}, already running as process " +
+                        $"{Piece.Code(pid.ToString(CultureInfo.InvariantCulture))}, whose runtime the lab attached to for each step's account.")
                     : Statement.Of($"Service: {Piece.Code(load.Url)}, already running: no runtime account (--pid names its process to read one)."),
-            Statement.Of($"Each step sent {load.Arrivals} arrivals{(load.Protocol is "HTTP/2" ? " over HTTP/2" : string.Empty)} for {Piece.Fixed(load.StepSeconds, "0.##")} s after {Piece.Fixed(load.WarmupSeconds, "0.##")} s of warm-up at its rate; a request timed out after {Piece.Fixed(load.TimeoutSeconds, "0.##")} s. Latency is from each request's intended send time (corrected for coordinated omission); service time from its actual send."),
-            Statement.Of($"A step keeps up when at least {Piece.Fixed(LoadSaturation.KeepUpShare * 100, "0")}% of its requests complete and the corrected p99 stays under the SLO ({(load.SloMs is { } slo ? Statement.Of($"{Piece.Ms(slo)} ms, as given") : Statement.Plain($"{Saturation.DefaultSloFactor:0}x the variant's lowest step's p50"))}); the saturation point is the highest rate kept up below the lowest one that was not."),
+            Statement.Of($"Each step sent {load.Arrivals} arrivals{(load.Protocol is "HTTP/2" ? " over HTTP/2" : string.Empty)} for " +
+                $"{Piece.Fixed(load.StepSeconds, "0.##")} s after {Piece.Fixed(load.WarmupSeconds, "0.##")} s of warm-up at its rate; a " +
+                $"request timed out after {Piece.Fixed(load.TimeoutSeconds, "0.##")} s. Latency is from each request's intended send time " +
+                $"(corrected for coordinated omission); service time from its actual send."),
+            Statement.Of($"A step keeps up when at least {Piece.Fixed(LoadSaturation.KeepUpShare * 100, "0")}% of its requests complete and " +
+                $"the corrected p99 stays under the SLO ({(load.SloMs is { } slo ? Statement.Of($"{Piece.Ms(slo)} ms, as given") : Statement.Plain($"{Saturation.DefaultSloFactor:0}x the variant's lowest step's p50"))}); the saturation point is the highest rate kept up below the lowest one that was not."),
         };
         blocks.Add(new Passage(how));
 
@@ -76,7 +83,10 @@ internal static class LoadReport
             {
                 notes.Add(
                     Statement.Of(
-                        Tone.Note, $"Note: at {Piece.Count(busiest.OfferedPerSecond)}/s the load generator used {Piece.Fixed(share * 100, "0")}% of the machine's {Piece.Count(processorCount)} cores for {Piece.Variant(variant.Name)}: it competes with a service on the same machine, so that service had less than the whole machine."));
+                        Tone.Note, $"Note: at {Piece.Count(busiest.OfferedPerSecond)}/s the load generator used " +
+                            $"{Piece.Fixed(share * 100, "0")}% of the machine's {Piece.Count(processorCount)} cores for " +
+                            $"{Piece.Variant(variant.Name)}: it competes with a service on the same machine, so that service had less than " +
+                            $"the whole machine."));
             }
 
             notes.AddRange(variant.Notes.Select(n => Statement.Of(Tone.Failure, $"{Piece.Variant(variant.Name)}: {n}")));
@@ -106,7 +116,8 @@ internal static class LoadReport
         var apart = others.All(o => (o.Saturation!.HighPerSecond ?? o.Saturation.RatePerSecond!.Value) < low);
         if (!apart)
         {
-            return Statement.Of($"No variant kept up with clearly the most: {Statement.Join(" and ", rated.Select(v => Statement.Of($"{Piece.Variant(v.Name)}")))} overlap over the repeats.");
+            return Statement.Of($"No variant kept up with clearly the most: " +
+                $"{Statement.Join(" and ", rated.Select(v => Statement.Of($"{Piece.Variant(v.Name)}")))} overlap over the repeats.");
         }
 
         var next = others.MaxBy(o => o.Saturation!.RatePerSecond!.Value)!;
@@ -115,7 +126,10 @@ internal static class LoadReport
         // A climb that stopped at the generator or at the highest rate run found a floor, not the point itself.
         var atLeast = best.Saturation.Limit is LoadLimit.Generator or LoadLimit.NotReached ? "at least " : string.Empty;
         return Statement.Of(
-            Tone.Fastest, $"Keeps up with the most: {Piece.Variant(best.Name)}, {atLeast}{Piece.Count(best.Saturation.RatePerSecond!.Value)}/s, {atLeast}{Piece.Multiple(best.Saturation.RatePerSecond!.Value / next.Saturation!.RatePerSecond!.Value)}x {Piece.Variant(next.Name)}{(repeats < 2 ? " (one repeat: no range to tell them apart by; --repeat 3 gives one)" : string.Empty)}.");
+            Tone.Fastest, $"Keeps up with the most: {Piece.Variant(best.Name)}, " +
+                $"{atLeast}{Piece.Count(best.Saturation.RatePerSecond!.Value)}/s, " +
+                $"{atLeast}{Piece.Multiple(best.Saturation.RatePerSecond!.Value / next.Saturation!.RatePerSecond!.Value)}x " +
+                $"{Piece.Variant(next.Name)}{(repeats < 2 ? " (one repeat: no range to tell them apart by; --repeat 3 gives one)" : string.Empty)}.");
     }
 
     /// <summary>A variant's saturation point, what stopped it, and the runtime's why.</summary>
@@ -129,7 +143,9 @@ internal static class LoadReport
                 ? Statement.Of($" ({Piece.Count(rates[0])} to {Piece.Count(rates[^1])} over {Piece.Count(rates.Count)} repeats)")
                     : Statement.Plain(string.Empty);
             var latency = p99.Count > 0 ? Statement.Of($", p99 {Piece.Ms(p99[p99.Count / 2])} ms") : Statement.Plain(string.Empty);
-            return Statement.Of($"{Piece.Variant(variant.Name)} answered {Piece.Count(rates[rates.Count / 2])} requests a second with {Piece.Count(closed[0].Connections!.Value)} connections in a closed loop{spread}{latency}: the most it answers at that concurrency, not a rate it keeps up with.");
+            return Statement.Of($"{Piece.Variant(variant.Name)} answered {Piece.Count(rates[rates.Count / 2])} requests a second with " +
+                $"{Piece.Count(closed[0].Connections!.Value)} connections in a closed loop{spread}{latency}: the most it answers at that " +
+                $"concurrency, not a rate it keeps up with.");
         }
 
         if (variant.Saturation is not { } saturation)
@@ -145,13 +161,19 @@ internal static class LoadReport
         var why = (saturation.Limit, failedStep) switch
         {
             (LoadLimit.Died or LoadLimit.BelowLowest, { ServiceExitCode: { } code } step) =>
-                Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s the service exited (code {Piece.Code(code.ToString(CultureInfo.InvariantCulture))}) during the step, which it did not live through (its last output is in the notes)"),
+                Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s the service exited (code " +
+                    $"{Piece.Code(code.ToString(CultureInfo.InvariantCulture))}) during the step, which it did not live through (its last " +
+                    $"output is in the notes)"),
             (LoadLimit.Completions or LoadLimit.BelowLowest, { } step) when step.CompletedShare < LoadSaturation.KeepUpShare =>
-                Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s only {Piece.Fixed(step.CompletedShare * 100, "0.#")}% of the requests completed ({Piece.Count(step.CompletedPerSecond)}/s){Errors(step)}"),
+                Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s only {Piece.Fixed(step.CompletedShare * 100, "0.#")}% of the " +
+                    $"requests completed ({Piece.Count(step.CompletedPerSecond)}/s){Errors(step)}"),
             (LoadLimit.Latency or LoadLimit.BelowLowest, { Latency: { } latency } step) =>
-                Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s the corrected p99 was {Piece.Ms(latency.P99Ms)} ms, over the SLO of {Piece.Ms(variant.SloMs ?? 0)} ms (service time p99 {Piece.Ms(step.Service?.P99Ms ?? 0)} ms)"),
+                Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s the corrected p99 was {Piece.Ms(latency.P99Ms)} ms, over the SLO " +
+                    $"of {Piece.Ms(variant.SloMs ?? 0)} ms (service time p99 {Piece.Ms(step.Service?.P99Ms ?? 0)} ms)"),
             (LoadLimit.Generator, { } step) =>
-                Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s the load generator fell behind its own schedule ({Piece.Fixed(step.LateShare * 100, "0.#")}% of sends late, p99 lag {Piece.Ms(step.Lag?.P99Ms ?? 0)} ms), so rates above were not measured: the service may keep up with more"),
+                Statement.Of($"at {Piece.Count(step.OfferedPerSecond)}/s the load generator fell behind its own schedule " +
+                    $"({Piece.Fixed(step.LateShare * 100, "0.#")}% of sends late, p99 lag {Piece.Ms(step.Lag?.P99Ms ?? 0)} ms), so rates " +
+                    $"above were not measured: the service may keep up with more"),
             _ => Statement.Plain(string.Empty),
         };
 
@@ -161,9 +183,12 @@ internal static class LoadReport
             // A step above it cut short (in files from before a service's exit was kept on its step) tested nothing.
             { Limit: LoadLimit.NotReached,
                 RatePerSecond: { } rate } when variant.Steps.FirstOrDefault(s => s.Stopped && s.OfferedPerSecond > rate) is { } cut =>
-                Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run to the end, up to {Piece.Count(rate)}/s{range}; the step at {Piece.Count(cut.OfferedPerSecond)}/s was cut short, so whether it keeps up with more could not be judged."),
+                Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run to the end, up to {Piece.Count(rate)}/s{range}; the " +
+                    $"step at {Piece.Count(cut.OfferedPerSecond)}/s was cut short, so whether it keeps up with more could not be judged."),
             { Limit: LoadLimit.NotReached, RatePerSecond: { } rate }
-                => Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run, up to {Piece.Count(rate)}/s{range}: its saturation point is higher{(load.Searched ? Statement.Plain(string.Empty) : Statement.Plain("; a higher --rate, or --rate auto, finds it"))}."),
+                => Statement.Of($"{Piece.Variant(variant.Name)} kept up at every rate run, up to {Piece.Count(rate)}/s{range}: its " +
+                    $"saturation point is higher{(load.Searched ? Statement.Plain(string.Empty) : Statement.Plain("; a higher --rate, or " +
+                    "--rate auto, finds it"))}."),
             { RatePerSecond: { } rate } => Statement.Of($"{Piece.Variant(variant.Name)} keeps up to {Piece.Count(rate)}/s{range}: {why}."),
             { Limit: LoadLimit.Generator } => Statement.Of($"{Piece.Variant(variant.Name)}: could not be judged: {why}."),
             _
@@ -180,13 +205,16 @@ internal static class LoadReport
         if (cause.StarvationRaises + cause.BlockingRaises > 0)
         {
             parts.Add(
-                Statement.Of($"by the runtime's account the pool added threads {Piece.Count(cause.StarvationRaises)} times for starvation and {Piece.Count(cause.BlockingRaises)} for blocking{(cause.PoolThreadsAtEnd is { } end ? Statement.Of($", to a target of {Piece.Count(end)}") : Statement.Plain(string.Empty))}"));
+                Statement.Of($"by the runtime's account the pool added threads {Piece.Count(cause.StarvationRaises)} times for starvation " +
+                    $"and {Piece.Count(cause.BlockingRaises)} for " +
+                    $"blocking{(cause.PoolThreadsAtEnd is { } end ? Statement.Of($", to a target of {Piece.Count(end)}") : Statement.Plain(string.Empty))}"));
         }
 
         if (cause.TopSite is { } site && cause.TopSiteShare is { } share)
         {
             parts.Add(
-                Statement.Of($"its threads were most often not running (by their stacks) at {Piece.Code(SiteText(site))} ({site.State}, {Piece.Fixed(share * 100, "0")}% of their time not running)"));
+                Statement.Of($"its threads were most often not running (by their stacks) at {Piece.Code(SiteText(site))} ({site.State}, " +
+                    $"{Piece.Fixed(share * 100, "0")}% of their time not running)"));
         }
 
         if (cause.LockWaitMs is { } lockMs && lockMs >= cause.WallMs * 0.1)
@@ -197,7 +225,8 @@ internal static class LoadReport
         if (cause.ServiceCpuShare is { } service)
         {
             parts.Add(
-                Statement.Of($"the service used {Piece.Fixed(service * 100, "0")}% of the machine's CPU and the load generator {Piece.Fixed(cause.GeneratorCpuShare * 100, "0")}%"));
+                Statement.Of($"the service used {Piece.Fixed(service * 100, "0")}% of the machine's CPU and the load generator " +
+                    $"{Piece.Fixed(cause.GeneratorCpuShare * 100, "0")}%"));
         }
 
         return parts.Count == 0 ? null : Statement.Of($"There, {Statement.Join("; ", parts)}.");

@@ -27,7 +27,8 @@ internal sealed class MarkdownExporter : IExporter
             writer.WriteLine("| --- | --- | --- | ---: | --- |");
             foreach (var row in RunSummary.Of(run))
             {
-                writer.WriteLine($"| {Escape(row.Scenario)} | {Escape(row.Fastest)} | {Escape(row.Use)} | {Escape(row.Efficiency)} | {Escape(row.Claims)} |");
+                writer.WriteLine($"| {Escape(row.Scenario)} | {Escape(row.Fastest)} | {Escape(row.Use)} | {Escape(row.Efficiency)} | " +
+                    $"{Escape(row.Claims)} |");
             }
         }
 

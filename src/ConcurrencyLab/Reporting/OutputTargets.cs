@@ -73,7 +73,8 @@ internal static class OutputTargets
 
         if (!mayHoldResults && File.Exists(Path.Combine(full, ResultsFileName)))
         {
-            return $"{option} '{path}' already holds a run's results ({ResultsFileName}), which are not written over; give another folder, or remove them.";
+            return $"{option} '{path}' already holds a run's results ({ResultsFileName}), which are not written over; give another folder, " +
+                $"or remove them.";
         }
 
         return CanWriteIn(option, full);

@@ -50,7 +50,8 @@ internal static class RecommendationText
             lines.Add(slower.Count == 1
                 ? Statement.Of(Tone.Avoid, $"Avoid {V(slower[0].Variant)}: {Reason(slower[0], recommendation, scenario)}.")
                 : Statement.Of(
-                    Tone.Avoid, $"Avoid, as {Piece.Fixed(Analysis.Recommender.SlowRatio, "0.##")} or more times slower than {V(recommendation.Fastest)}, for reasons this run's figures do not explain: {named}{more}."));
+                    Tone.Avoid, $"Avoid, as {Piece.Fixed(Analysis.Recommender.SlowRatio, "0.##")} or more times slower than " +
+                        $"{V(recommendation.Fastest)}, for reasons this run's figures do not explain: {named}{more}."));
         }
 
         lines.AddRange(recommendation.NotJudged.Select(u => Statement.Of(Tone.Plain, $"Not judged: {V(u.Variant)}, {Unlike(u, scenario)}.")));
@@ -68,7 +69,9 @@ internal static class RecommendationText
         var name = metric is null ? Statement.Of($"{Piece.Code(unlike.Metric)}")
             : Statement.Plain(metric.DisplayName.Length == 0 ? unlike.Metric
                 : char.ToLowerInvariant(metric.DisplayName[0]) + metric.DisplayName[1..]);
-        return Statement.Of($"whose median {name} was {Value(unlike.Measured)}{unit} against the {Value(unlike.Expected)}{unit} the run's work is described as ({Piece.Fixed(100 * unlike.Tolerance, "0")}% either way is judged): it ran other work than the run describes, so its time is not weighed against the others'");
+        return Statement.Of($"whose median {name} was {Value(unlike.Measured)}{unit} against the {Value(unlike.Expected)}{unit} the run's " +
+            $"work is described as ({Piece.Fixed(100 * unlike.Tolerance, "0")}% either way is judged): it ran other work than the run " +
+            $"describes, so its time is not weighed against the others'");
     }
 
     /// <summary>
@@ -81,13 +84,20 @@ internal static class RecommendationText
         var (first, last) = (limit.Witnesses[0], limit.Witnesses[^1]);
         var witnesses = limit.Witnesses.Count == 2
             ? Statement.Of($"{V(first.Variant)} with {InFlight(first.InFlight)} items in flight and {V(last.Variant)} with {InFlight(last.InFlight)}")
-            : Statement.Of($"{Piece.Count(limit.Witnesses.Count)} variants with {InFlight(first.InFlight)} to {InFlight(last.InFlight)} items in flight ({V(first.Variant)} to {V(last.Variant)})");
+            : Statement.Of($"{Piece.Count(limit.Witnesses.Count)} variants with {InFlight(first.InFlight)} to " +
+                $"{InFlight(last.InFlight)} items in flight ({V(first.Variant)} to {V(last.Variant)})");
         var (low, high) = (limit.Witnesses.Min(w => w.PerSecond), limit.Witnesses.Max(w => w.PerSecond));
         var (shortest, longest) = (limit.Witnesses.Min(w => w.Stretch), limit.Witnesses.Max(w => w.Stretch));
         var what = limit.LockAmongThem
-            ? Statement.Of($"; threads waited for a lock {Piece.Count(limit.LockContentions)} times for {Piece.Count(limit.Items)} items, so a lock is among the limits")
+            ? Statement.Of($"; threads waited for a lock {Piece.Count(limit.LockContentions)} times for {Piece.Count(limit.Items)} items, " +
+                $"so a lock is among the limits")
             : Statement.Plain(" (a semaphore, a pool of connections, a lock or a service downstream: what it is, the run cannot tell)");
-        return Statement.Of($"A limit inside the items: about {Piece.Fixed(limit.AtOnce, "0.0")} made progress at once, whatever the strategy and degree. The best rate was {Rate(limit.BestPerSecond)} items/s ({V(limit.Best)}) and an item takes {Piece.Ms(limit.ItemLeastMs)} ms at its least, so by Little's law {Rate(limit.BestPerSecond)}/s x {Piece.Ms(limit.ItemLeastMs)} ms = {Piece.Fixed(limit.AtOnce, "0.0")} at once; {witnesses} were no faster ({Rate(low)}-{Rate(high)} items/s), each item taking {Piece.Fixed(shortest, "0.0")}-{Piece.Fixed(longest, "0.0")} times its least, with at most {Piece.Fixed(limit.Cores, "0.00")} of {Piece.Count(limit.ProcessorCount)} cores busy{what}.");
+        return Statement.Of($"A limit inside the items: about {Piece.Fixed(limit.AtOnce, "0.0")} made progress at once, whatever the " +
+            $"strategy and degree. The best rate was {Rate(limit.BestPerSecond)} items/s ({V(limit.Best)}) and an item takes " +
+            $"{Piece.Ms(limit.ItemLeastMs)} ms at its least, so by Little's law {Rate(limit.BestPerSecond)}/s x " +
+            $"{Piece.Ms(limit.ItemLeastMs)} ms = {Piece.Fixed(limit.AtOnce, "0.0")} at once; {witnesses} were no faster " +
+            $"({Rate(low)}-{Rate(high)} items/s), each item taking {Piece.Fixed(shortest, "0.0")}-{Piece.Fixed(longest, "0.0")} times its " +
+            $"least, with at most {Piece.Fixed(limit.Cores, "0.00")} of {Piece.Count(limit.ProcessorCount)} cores busy{what}.");
     }
 
     /// <summary>
@@ -100,7 +110,9 @@ internal static class RecommendationText
         var idle = limit.MachineIdleShare is { } share
             ? Statement.Of($" (as little as {Piece.Fixed(100 * share, "0")}% of its core time idle in their regions)")
                 : Statement.Plain(string.Empty);
-        return Statement.Of($"A limit inside the items could not be judged: {Piece.Count(limit.Witnesses.Count)} variants with far more items in flight than {V(limit.Best)} were no faster, but other work kept the machine's cores busy{idle}, so the CPU cannot be ruled out.");
+        return Statement.Of($"A limit inside the items could not be judged: {Piece.Count(limit.Witnesses.Count)} variants with far more " +
+            $"items in flight than {V(limit.Best)} were no faster, but other work kept the machine's cores busy{idle}, so the CPU cannot be " +
+            $"ruled out.");
     }
 
     private static Number Rate(double perSecond) => Piece.Fixed(perSecond, perSecond >= 100 ? "0" : "0.#");
@@ -119,7 +131,8 @@ internal static class RecommendationText
         var fast = search.AsFastFrom < search.AsFastTo
             ? Statement.Of($"{Piece.Count(search.AsFastFrom)} to {Piece.Count(search.AsFastTo)} are as fast{within}")
             : Statement.Plain("no other degree tried was as fast");
-        return Statement.Of($"{V(search.Variant)}'s degree was searched: {Piece.Count(low)} to {Piece.Count(high)} tried ({Piece.Count(search.Tried.Count)} degrees, {Piece.Count(search.Trials)} trials); {fast}.");
+        return Statement.Of($"{V(search.Variant)}'s degree was searched: {Piece.Count(low)} to {Piece.Count(high)} tried " +
+            $"({Piece.Count(search.Tried.Count)} degrees, {Piece.Count(search.Trials)} trials); {fast}.");
     }
 
     /// <summary>
@@ -129,7 +142,8 @@ internal static class RecommendationText
     public static Statement Gap(GapAccount gap)
     {
         ArgumentNullException.ThrowIfNull(gap);
-        var head = Statement.Of($"Gap to the ideal: {V(gap.Variant)} reached {Piece.Fixed(gap.Efficiency, "0.00")} of it ({Piece.Ms(gap.MedianMs)} ms against {Piece.Ms(gap.IdealMs)} ms)");
+        var head = Statement.Of($"Gap to the ideal: {V(gap.Variant)} reached {Piece.Fixed(gap.Efficiency, "0.00")} of it " +
+            $"({Piece.Ms(gap.MedianMs)} ms against {Piece.Ms(gap.IdealMs)} ms)");
         var most = gap.Parts.Count > 0 ? gap.Parts[0] : null;
         var notJudged = gap.NotJudged.Count == 0
             ? Statement.Plain(string.Empty)
@@ -139,18 +153,22 @@ internal static class RecommendationText
             var closest = most is not null && most.ExplainedMs >= 0.01 * gap.GapMs
                 ? Statement.Of($" The most any measured limit explains: {LimitName(most.Limit)}, {Piece.Ms(most.ExplainedMs)} ms ({What(most)}).")
                 : Statement.Plain(string.Empty);
-            return Statement.Of($"{head}; no measured limit explains half of the {Piece.Ms(gap.GapMs)} ms.{closest}{notJudged}{Machine(gap.Machine)}");
+            return Statement.Of($"{head}; no measured limit explains half of the " +
+                $"{Piece.Ms(gap.GapMs)} ms.{closest}{notJudged}{Machine(gap.Machine)}");
         }
 
         var rest = gap.GapMs - most.ExplainedMs;
         var unexplained = rest > 0.1 * gap.GapMs ? Statement.Of($"; {Piece.Ms(rest)} ms unexplained") : Statement.Plain(string.Empty);
-        return Statement.Of($"{head}; {LimitName(most.Limit)} explains {Piece.Ms(most.ExplainedMs)} of the {Piece.Ms(gap.GapMs)} ms: {What(most)}{unexplained}.{notJudged}{Machine(gap.Machine)}");
+        return Statement.Of($"{head}; {LimitName(most.Limit)} explains {Piece.Ms(most.ExplainedMs)} of the {Piece.Ms(gap.GapMs)} ms: " +
+            $"{What(most)}{unexplained}.{notJudged}{Machine(gap.Machine)}");
     }
 
     // Where the machine's cores went: what they did, not why, so it is said apart from the limits.
     private static Statement Machine(MachineShare? machine) => machine is null
         ? Statement.Plain(string.Empty)
-        : Statement.Of($" The machine's core time in its trials' regions ({Whole(machine.CoreMs)} ms; medians, the machine's states read in ticks of 10 ms): the trial's process {Whole(machine.ProcessCpuMs)} ms, idle {Whole(machine.IdleMs)} ms, stolen by the hypervisor {Whole(machine.StealMs)} ms, other work {Whole(machine.OthersMs)} ms.");
+        : Statement.Of($" The machine's core time in its trials' regions ({Whole(machine.CoreMs)} ms; medians, the machine's states read in " +
+            $"ticks of 10 ms): the trial's process {Whole(machine.ProcessCpuMs)} ms, idle {Whole(machine.IdleMs)} ms, stolen by the " +
+            $"hypervisor {Whole(machine.StealMs)} ms, other work {Whole(machine.OthersMs)} ms.");
 
     // /proc/stat counts in 10 ms ticks: a decimal would claim more than it read.
     private static Number Whole(double ms) => Piece.Count(Math.Round(ms));
@@ -176,12 +194,15 @@ internal static class RecommendationText
     private static Statement What(GapPart part) => part.Limit switch
     {
         GapLimit.CallerSideCpu
-            => Statement.Of($"the calling thread spent {Piece.Ms(part.Ms)} ms inside the items it started, before each call returned (their work before the first await), one item after another on one core"),
+            => Statement.Of($"the calling thread spent {Piece.Ms(part.Ms)} ms inside the items it started, before each call returned (their " +
+                $"work before the first await), one item after another on one core"),
         GapLimit.StartUp => Statement.Of($"the first item was called {Piece.Ms(part.Ms)} ms after the handover"),
         GapLimit.PoolThreadsBlocked
-            => Statement.Of($"the pool raised its target {Count(part.Count)} times, mostly because its threads blocked on tasks, the last {Piece.Ms(part.Ms)} ms into the run"),
+            => Statement.Of($"the pool raised its target {Count(part.Count)} times, mostly because its threads blocked on tasks, the last " +
+                $"{Piece.Ms(part.Ms)} ms into the run"),
         GapLimit.SlowInjection
-            => Statement.Of($"the pool added threads at the starvation monitor's pace while work waited, {Count(part.Count)} times, the last {Piece.Ms(part.Ms)} ms into the run"),
+            => Statement.Of($"the pool added threads at the starvation monitor's pace while work waited, {Count(part.Count)} times, the " +
+                $"last {Piece.Ms(part.Ms)} ms into the run"),
         GapLimit.LockHeld => Statement.Of($"threads waited {Piece.Ms(part.Ms)} ms for locks in {Count(part.Count)} contentions, summed over threads"),
         GapLimit.GcPause => Statement.Of($"the runtime paused {Piece.Ms(part.Ms)} ms for {Count(part.Count)} collections"),
         _ => Statement.Plain("nothing"),
@@ -197,12 +218,16 @@ internal static class RecommendationText
                 ? Statement.Plain("none: every variant run failed a trial or gave wrong results.")
                 : r.Avoid.Count == 0
                     ? Statement.Plain("none: every variant ran other work than the run describes (below).")
-                    : Statement.Of($"none: {Count(r.NotJudged.Count)} ran other work than the run describes (below), and every other variant failed a trial or gave wrong results."),
+                    : Statement.Of($"none: {Count(r.NotJudged.Count)} ran other work than the run describes (below), and every other " +
+                        $"variant failed a trial or gave wrong results."),
             UseBecause.Fastest => r.AsFast > 1
-                ? Statement.Of($"{V(r.Use)} is the fastest, at {Piece.Ms(r.FastestMs)} ms, and no variant as fast uses fewer threads ({Count(r.UseThreads)}).")
+                ? Statement.Of($"{V(r.Use)} is the fastest, at {Piece.Ms(r.FastestMs)} ms, and no variant as fast uses fewer threads " +
+                    $"({Count(r.UseThreads)}).")
                 : Statement.Of($"{V(r.Use)} is the fastest, at {Piece.Ms(r.FastestMs)} ms."),
             _
-                => Statement.Of($"{V(r.Use)} is as fast as {V(r.Fastest)} within the statistics ({Range(r.UseInterval)} ms against {Range(r.FastestInterval)} ms) on {Count(r.UseThreads)} threads against {Count(r.FastestThreads)}{(r.UseCpuMs is { } cpu && r.FastestCpuMs is { } fastestCpu ? Statement.Of($", and {Piece.Ms(cpu)} ms of CPU against {Piece.Ms(fastestCpu)}.") : Statement.Plain("."))}"),
+                => Statement.Of($"{V(r.Use)} is as fast as {V(r.Fastest)} within the statistics ({Range(r.UseInterval)} ms against " +
+                    $"{Range(r.FastestInterval)} ms) on {Count(r.UseThreads)} threads against " +
+                    $"{Count(r.FastestThreads)}{(r.UseCpuMs is { } cpu && r.FastestCpuMs is { } fastestCpu ? Statement.Of($", and {Piece.Ms(cpu)} ms of CPU against {Piece.Ms(fastestCpu)}.") : Statement.Plain("."))}"),
         };
     }
 
@@ -216,30 +241,45 @@ internal static class RecommendationText
         return reason switch
         {
             TrialsFailed f
-                => Statement.Of($"{Piece.Count(f.Failed)} of {Piece.Count(f.Trials)} trials {(f.TimedOut ? "timed out" : "failed")}: {f.FirstError.TrimEnd('.')}"),
+                => Statement.Of($"{Piece.Count(f.Failed)} of {Piece.Count(f.Trials)} trials {(f.TimedOut ? "timed out" : "failed")}: " +
+                    $"{f.FirstError.TrimEnd('.')}"),
             NoOkTrial => Statement.Plain("no trial was ok"),
             WrongResults w => w.Metrics.Count == 0
                 ? Statement.Plain("wrong results")
                 : Statement.Of($"wrong results: {Statement.Join(", ", w.Metrics.Select(m => Wrong(scenario, m.Key, m.Value)))}"),
             BlocksPoolThreads b
-                => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}{At(b)}: the pool raised its thread target {Statement.Join(" and ", Raises(b))}{RanOfAllowed(b.InFlight)}; {Piece.Ms(b.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
+                => Statement.Of($"blocks pool threads{(b.Service is null ? string.Empty : $" in the {b.Service} service")}{At(b)}: the pool " +
+                    $"raised its thread target {Statement.Join(" and ", Raises(b))}{RanOfAllowed(b.InFlight)}; {Piece.Ms(b.MedianMs)} ms " +
+                    $"against {Piece.Ms(recommendation.FastestMs)} ms for {fastest}"),
             CouldNotStart n
-                => Statement.Of($"its work could not start: it {RanAtOnce(n.InFlight)} though it allows {Piece.Count(n.InFlight.Allowed ?? 0)}; {StartCause(n)}: {Times(n.Ratio)} the time of {fastest}"),
+                => Statement.Of($"its work could not start: it {RanAtOnce(n.InFlight)} though it allows " +
+                    $"{Piece.Count(n.InFlight.Allowed ?? 0)}; {StartCause(n)}: {Times(n.Ratio)} the time of {fastest}"),
             CpuBound c
-                => Statement.Of($"its own CPU held it: {Piece.Fixed(c.Cores, "0.00")} of {Piece.Count(c.ProcessorCount)} cores busy on {Piece.Ms(c.CpuMs)} ms of CPU, {Times(c.CpuMs / c.FastestCpuMs)} the {Piece.Ms(c.FastestCpuMs)} ms {fastest} spent: {Times(c.Ratio)} the time of {fastest}"),
+                => Statement.Of($"its own CPU held it: {Piece.Fixed(c.Cores, "0.00")} of {Piece.Count(c.ProcessorCount)} cores busy on " +
+                    $"{Piece.Ms(c.CpuMs)} ms of CPU, {Times(c.CpuMs / c.FastestCpuMs)} the {Piece.Ms(c.FastestCpuMs)} ms {fastest} spent: " +
+                    $"{Times(c.Ratio)} the time of {fastest}"),
             OneCoreBusy c
-                => Statement.Of($"its CPU ran on about one core: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy{(c.CallerMs is { } caller ? Statement.Of($"; {CallerRan(caller)}") : Statement.Plain(string.Empty))}"),
+                => Statement.Of($"its CPU ran on about one core: {Piece.Fixed(c.Cores, "0.0")} of {Piece.Count(c.ProcessorCount)} cores " +
+                    $"busy, where {fastest} kept {Piece.Fixed(c.FastestCores, "0.0")} busy{(c.CallerMs is { } caller ? Statement.Of($"; {CallerRan(caller)}") : Statement.Plain(string.Empty))}"),
             ManyMoreThreads t => t.AsFast
                 ? Statement.Of($"as fast, but on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}")
-                : Statement.Of($"{Times(t.Ratio)} slower than {fastest}, and on {Count(t.Threads)} threads against {Count(t.UseThreads)} for {V(recommendation.Use)}"),
+                : Statement.Of($"{Times(t.Ratio)} slower than {fastest}, and on {Count(t.Threads)} threads against " +
+                    $"{Count(t.UseThreads)} for {V(recommendation.Use)}"),
             BlockedWithCoresIdle i
-                => Statement.Of($"it blocks its threads in the waits: {Piece.Fixed(i.Cores, "0.00")} of {Piece.Count(i.ProcessorCount)} cores busy over {Piece.Ms(i.MedianMs)} ms, {Times(i.Ratio)} the time of {fastest}{(i.Degree is { } d && i.PoolThreads is { } p ? Statement.Of($"; it asked for {Piece.Fixed(d, "0")} at once and the pool had at most {Piece.Count(p)} threads") : Statement.Plain(string.Empty))}"),
+                => Statement.Of($"it blocks its threads in the waits: {Piece.Fixed(i.Cores, "0.00")} of " +
+                    $"{Piece.Count(i.ProcessorCount)} cores busy over {Piece.Ms(i.MedianMs)} ms, {Times(i.Ratio)} the time of " +
+                    $"{fastest}{(i.Degree is { } d && i.PoolThreads is { } p ? Statement.Of($"; it asked for {Piece.Fixed(d, "0")} at once and the pool had at most {Piece.Count(p)} threads") : Statement.Plain(string.Empty))}"),
             HeldToItsDegree { InFlight: { } f } h
-                => Statement.Of($"it ran {(h.Degree == 1 ? Statement.Plain("one item at a time") : Statement.Of($"{InFlight(f.Mean)} items at once on average"))}, all it allows ({Piece.Count(h.Degree)}){AtAllowed(f)}, where {fastest} ran {InFlight(h.FastestInFlight ?? 0)}: {Times(h.Ratio)} the time of {fastest}"),
+                => Statement.Of($"it ran {(h.Degree == 1 ? Statement.Plain("one item at a " +
+                    "time") : Statement.Of($"{InFlight(f.Mean)} items at once on average"))}, all it allows " +
+                    $"({Piece.Count(h.Degree)}){AtAllowed(f)}, where {fastest} ran {InFlight(h.FastestInFlight ?? 0)}: {Times(h.Ratio)} the " +
+                    $"time of {fastest}"),
             HeldToItsDegree h
-                => Statement.Of($"{Times(h.Ratio)} the time of {fastest} at a degree of {Piece.Fixed(h.Degree, "0")}; how many items it ran at once was not measured"),
+                => Statement.Of($"{Times(h.Ratio)} the time of {fastest} at a degree of {Piece.Fixed(h.Degree, "0")}; how many items it ran " +
+                    $"at once was not measured"),
             MuchSlower s
-                => Statement.Of($"{Times(s.Ratio)} slower than {fastest} ({Piece.Ms(s.MedianMs)} ms against {Piece.Ms(recommendation.FastestMs)} ms), for reasons this run's figures do not explain"),
+                => Statement.Of($"{Times(s.Ratio)} slower than {fastest} ({Piece.Ms(s.MedianMs)} ms against " +
+                    $"{Piece.Ms(recommendation.FastestMs)} ms), for reasons this run's figures do not explain"),
             _ => Statement.Plain(reason.GetType().Name),
         };
     }
@@ -250,9 +290,12 @@ internal static class RecommendationText
         Results.StartCause.CallingThread => Statement.Of($"{CallerRan(n.CallerMs ?? 0)}, of the {Piece.Ms(n.MedianMs)} ms it took"),
         Results.StartCause.OneAtATime => Statement.Plain("never more than one at a time: each call ran its item to the end before the next began"),
         Results.StartCause.PoolThreadsBlocked
-            => Statement.Of($"its pool threads were blocked inside the items: at most {Count(n.PoolThreads)} pool threads and {Piece.Count(n.InFlight.Peak)} items in flight, with {Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy{Queued(n.QueuePeak)}{Added(n)}"),
+            => Statement.Of($"its pool threads were blocked inside the items: at most {Count(n.PoolThreads)} pool threads and " +
+                $"{Piece.Count(n.InFlight.Peak)} items in flight, with {Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores " +
+                $"busy{Queued(n.QueuePeak)}{Added(n)}"),
         _
-            => Statement.Of($"what held the rest back is not explained by what this run measured ({Cores(n.Cores)} of {Piece.Count(n.ProcessorCount)} cores busy, at most {Count(n.PoolThreads)} pool threads)"),
+            => Statement.Of($"what held the rest back is not explained by what this run measured ({Cores(n.Cores)} of " +
+                $"{Piece.Count(n.ProcessorCount)} cores busy, at most {Count(n.PoolThreads)} pool threads)"),
     };
 
     // The calling thread's time inside the items, as two reasons say it.

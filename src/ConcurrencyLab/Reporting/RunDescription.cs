@@ -36,7 +36,9 @@ internal static class RunDescription
         var s = run.Settings;
         if (run.Scenarios.Count > 0 && run.Scenarios.All(x => x.Load is not null))
         {
-            return $"Open-loop load from this process, {s.Repeat} repeat{(s.Repeat == 1 ? string.Empty : "s")} of each variant's steps{(s.Isolated ? ", each against a fresh service process" : string.Empty)}, variant order rotated each repeat, seed {s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.";
+            return $"Open-loop load from this process, {s.Repeat} repeat{(s.Repeat == 1 ? string.Empty : "s")} of each variant's " +
+                $"steps{(s.Isolated ? ", each against a fresh service process" : string.Empty)}, variant order rotated each repeat, seed " +
+                $"{s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.";
         }
 
         // The two-trial rule is named where a variant stopped by it, so that a run without one says nothing of it.
@@ -45,7 +47,9 @@ internal static class RunDescription
                 && stop.Trials < Running.EarlyStopping.MinimumTrials))
             ? $", or after {Running.EarlyStopping.FarMinimumTrials} at {Running.EarlyStopping.FarOutOfContentionRatio:0}x in a workload of your own"
             : string.Empty;
-        return $"{(s.Adaptive ? "At most " : string.Empty)}{s.Repeat} measured trials per variant{(s.Adaptive ? $" (one stops once out of contention after {Running.EarlyStopping.MinimumTrials}{afterTwo}, or tight after {Running.EarlyStopping.TightMinimumTrials})" : string.Empty)} after {s.Warmup} warmup, {(s.Isolated ? "each in a fresh process" : "all in one process")}, "
-            + $"{(s.FixedOrder ? "variants in a fixed order" : "variant order rotated each round")}, seed {s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.";
+        return $"{(s.Adaptive ? "At most " : string.Empty)}{s.Repeat} measured trials per " +
+            $"variant{(s.Adaptive ? $" (one stops once out of contention after {Running.EarlyStopping.MinimumTrials}{afterTwo}, or tight after {Running.EarlyStopping.TightMinimumTrials})" : string.Empty)} after {s.Warmup} warmup, {(s.Isolated ? "each in a fresh process" : "all in one process")}, "
+            + $"{(s.FixedOrder ? "variants in a fixed order" : "variant order rotated each round")}, seed {s.Seed}{(s.Quick ? ", quick " +
+                "scale" : string.Empty)}. Started {run.StartedAt}.";
     }
 }

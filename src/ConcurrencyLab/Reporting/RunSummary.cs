@@ -76,6 +76,7 @@ internal sealed record RunSummary(string Scenario, string Fastest, string Use, s
         var which = untested.Count <= 3 ? $" ({string.Join(", ", untested)})" : string.Empty;
         return untested.Count == 0
             ? null
-            : $"Not tested by this run: {untested.Count} of the post's claims{which}; results.md says what each needs, and conclab reproduce {scenario} tests them.";
+            : $"Not tested by this run: {untested.Count} of the post's claims{which}; results.md says what each needs, and conclab " +
+                $"reproduce {scenario} tests them.";
     }
 }

@@ -94,13 +94,15 @@ internal static class RuntimeAccountText
             var who = account.WorkWaits is null ? "threads" : "the work's threads";
             var all = account.WorkWaits is not null ? string.Empty : service ? " in all" : " in all, the caller's wait for the batch included";
             parts.Add(
-                Statement.Of($"{who} blocked {Piece.Ms(locks.TotalMs + waits.TotalMs)} ms{all} ({Statement.Join(", ", kinds)}, the longest {Piece.Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)"));
+                Statement.Of($"{who} blocked {Piece.Ms(locks.TotalMs + waits.TotalMs)} ms{all} ({Statement.Join(", ", kinds)}, the longest " +
+                    $"{Piece.Ms(Math.Max(locks.LongestMs, waits.LongestMs))} ms)"));
         }
 
         if (account.Join is { Count: > 0 } join)
         {
             parts.Add(
-                Statement.Of($"the caller waited {Piece.Ms(join.TotalMs)} ms for its batch{(join.Count > 1 ? Statement.Of($" in {Piece.Count(join.Count)} waits") : Statement.Plain(string.Empty))}"));
+                Statement.Of($"the caller waited {Piece.Ms(join.TotalMs)} ms for its " +
+                    $"batch{(join.Count > 1 ? Statement.Of($" in {Piece.Count(join.Count)} waits") : Statement.Plain(string.Empty))}"));
         }
 
         if (account.Threads is { } threads)
@@ -138,7 +140,8 @@ internal static class RuntimeAccountText
         State(threads.Work.WaitingMs, "waited");
         State(threads.Work.SleepingMs, "slept");
         State(threads.Work.IoMs, "spent in I/O calls");
-        var said = Statement.Of($"from stack samples ({Piece.Fixed(threads.IntervalMs, "0.#")} ms apart), the work's threads {(states.Count == 0 ? Statement.Plain("were not sampled") : Statement.Join(", ", states))}");
+        var said = Statement.Of($"from stack samples ({Piece.Fixed(threads.IntervalMs, "0.#")} ms apart), the work's threads " +
+            $"{(states.Count == 0 ? Statement.Plain("were not sampled") : Statement.Join(", ", states))}");
         if (threads.Top is var (top, share))
         {
             said = Statement.Of($"{said}; {Piece.Fixed(100 * share, "0")}% of the time not running was at {Where(top)} ({top.State})");

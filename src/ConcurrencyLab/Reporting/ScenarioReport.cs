@@ -86,8 +86,11 @@ internal static class ScenarioReport
         var lines = new List<Statement>
         {
             scenario.Growth is { } grown
-                ? Statement.Of($"Ideal {Piece.Fixed(scenario.IdealMs, "0.##")} ms at {Piece.Code($"{grown.Parameter}={grown.Sizes[0]}")}: {scenario.IdealReason}; each size has its own{GrownIdeals(grown)}. Ratio is to {Piece.Variant(grown.BaselineLine ?? scenario.Baseline)} at each size.")
-                : Statement.Of($"Ideal {Piece.Fixed(scenario.IdealMs, "0.##")} ms: {scenario.IdealReason}. Ratio is to {Piece.Variant(scenario.Baseline)}."),
+                ? Statement.Of($"Ideal {Piece.Fixed(scenario.IdealMs, "0.##")} ms at {Piece.Code($"{grown.Parameter}={grown.Sizes[0]}")}: " +
+                    $"{scenario.IdealReason}; each size has its own{GrownIdeals(grown)}. Ratio is to " +
+                    $"{Piece.Variant(grown.BaselineLine ?? scenario.Baseline)} at each size.")
+                : Statement.Of($"Ideal {Piece.Fixed(scenario.IdealMs, "0.##")} ms: {scenario.IdealReason}. Ratio is to " +
+                    $"{Piece.Variant(scenario.Baseline)}."),
         };
         var recommendations = Analysis.Recommender.Of(scenario, processorCount);
         if (ResultColumn.Best(scenario) is { Summary: { } summary } best)

@@ -49,7 +49,8 @@ internal static class SvgCharts
             var inner = body[..body.LastIndexOf("</svg>", StringComparison.Ordinal)];
             body = string.Create(
                 Invariant,
-                $"<text class=\"chart-title\" x=\"8\" y=\"18\">{Encode(chart.Title)}</text><g transform=\"translate(0 {TitleHeight})\">{inner}</g><text class=\"chart-caption\" x=\"8\" y=\"{total - 8}\">{Encode(caption)}</text></svg>");
+                $"<text class=\"chart-title\" x=\"8\" y=\"18\">{Encode(chart.Title)}</text><g transform=\"translate(0 " +
+                    $"{TitleHeight})\">{inner}</g><text class=\"chart-caption\" x=\"8\" y=\"{total - 8}\">{Encode(caption)}</text></svg>");
         }
 
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + open + "<style>" + StandaloneStyle + "</style>" + body + "\n";
@@ -58,7 +59,8 @@ internal static class SvgCharts
     private const int TitleHeight = 28;
     private const int CaptionHeight = 22;
 
-    private static readonly string StandaloneStyle = "svg{font:12px system-ui,sans-serif}.chart-title{font-size:14px;font-weight:600}.chart-caption{font-size:11px}"
+    private static readonly string StandaloneStyle = "svg{font:12px " +
+        "system-ui,sans-serif}.chart-title{font-size:14px;font-weight:600}.chart-caption{font-size:11px}"
         + ChartPalette.Css(t => t.File, string.Empty) + $".chart-title,.chart-caption{{fill:{ChartPalette.Foreground.File}}}";
 
     // The drawing's height, as Open wrote it.
@@ -86,22 +88,26 @@ internal static class SvgCharts
             svg.Append(
                 Invariant, $"<text class=\"label\" x=\"{LabelWidth - 8}\" y=\"{y + 15}\" text-anchor=\"end\">{Encode(Chart.Label(row.Name))}</text>");
             svg.Append(
-                Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(row.Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" width=\"{Fmt(X(row.Value) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(row.Tooltip)}</title></rect>");
+                Invariant, $"<rect class=\"bar\" data-variant=\"{Encode(row.Name)}\" x=\"{LabelWidth}\" y=\"{y + 4}\" " +
+                    $"width=\"{Fmt(X(row.Value) - LabelWidth)}\" height=\"{RowHeight - 8}\"><title>{Encode(row.Tooltip)}</title></rect>");
             var middle = y + (RowHeight / 2);
             svg.Append(
                 Invariant, $"<path class=\"whisker\" d=\"M{Fmt(X(row.Low))} {middle}H{Fmt(X(row.High))}M{Fmt(X(row.Low))} {middle - 4}v8M{Fmt(X(row.High))} {middle - 4}v8\"/>");
 
             svg.Append(
-                Invariant, $"<text class=\"value\" x=\"{Fmt(X(Math.Max(row.High, row.Value)) + 6)}\" y=\"{y + 15}\">{Encode(chart.Write(row.Value))}</text>");
+                Invariant, $"<text class=\"value\" x=\"{Fmt(X(Math.Max(row.High, row.Value)) + 6)}\" " +
+                    $"y=\"{y + 15}\">{Encode(chart.Write(row.Value))}</text>");
         }
 
         var bottom = top + (rows.Count * RowHeight);
         if (ideal > 0)
         {
             svg.Append(
-                Invariant, $"<line class=\"ideal\" x1=\"{Fmt(X(ideal))}\" y1=\"{top - 6}\" x2=\"{Fmt(X(ideal))}\" y2=\"{bottom}\"><title>{Chart.IdealLabel(ideal)}</title></line>");
+                Invariant, $"<line class=\"ideal\" x1=\"{Fmt(X(ideal))}\" y1=\"{top - 6}\" x2=\"{Fmt(X(ideal))}\" " +
+                    $"y2=\"{bottom}\"><title>{Chart.IdealLabel(ideal)}</title></line>");
             svg.Append(
-                Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(ideal))}\" y=\"{top - 10}\" text-anchor=\"middle\">{Chart.IdealLabel(ideal)}</text>");
+                Invariant, $"<text class=\"ideal-label\" x=\"{Fmt(X(ideal))}\" y=\"{top - 10}\" " +
+                    $"text-anchor=\"middle\">{Chart.IdealLabel(ideal)}</text>");
         }
 
         Axis(svg, bottom, LabelWidth, LabelWidth + plotWidth, max, chart.AxisTitle, X);
@@ -129,14 +135,16 @@ internal static class SvgCharts
         {
             var points = string.Join(' ', series[i].Points.Select(p => $"{Fmt(X(p.TimeMs))},{Fmt(Y(p.Value))}"));
             svg.Append(
-                Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-variant=\"{Encode(series[i].Name)}\" points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Points.Max(p => p.Value))}</title></polyline>");
+                Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-variant=\"{Encode(series[i].Name)}\" " +
+                    $"points=\"{points}\"><title>{Encode(series[i].Name)}: peak {Number(series[i].Points.Max(p => p.Value))}</title></polyline>");
         }
 
         // The pool's own reasons for its steps, on the line they explain.
         foreach (var mark in chart.Marks.Where(m => m.TimeMs >= 0 && m.TimeMs <= maxTime))
         {
             svg.Append(
-                Invariant, $"<circle class=\"mark{(mark.Lowered ? " lower" : string.Empty)} {ChartPalette.CssClasses(mark.Series)}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3.5\"><title>{Encode(mark.Label)}</title></circle>");
+                Invariant, $"<circle class=\"mark{(mark.Lowered ? " lower" : string.Empty)} {ChartPalette.CssClasses(mark.Series)}\" " +
+                    $"cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3.5\"><title>{Encode(mark.Label)}</title></circle>");
         }
 
         Axis(svg, top + plotHeight, left, left + plotWidth, maxTime, chart.TimeTitle, X);
@@ -160,7 +168,8 @@ internal static class SvgCharts
             var row = rows[r];
             double Y(double threads) => Strips.Y(r, threads, row.Peak);
             svg.Append(
-                Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan>");
+                Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan " +
+                    $"font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan>");
             if (row.Site is { } site)
             {
                 // Cut to the strip's width; the whole sentence is the strip's tooltip.
@@ -197,14 +206,16 @@ internal static class SvgCharts
                 var (name, colour) = ThreadStateChart.States[state];
                 var total = row.Timeline.Sum(b => Count(b, state)) * row.BinMs;
                 svg.Append(
-                    Invariant, $"<path class=\"band series-{colour}\" data-variant=\"{Encode(row.Name)}\" data-state=\"{Encode(name)}\" d=\"{path}Z\"><title>{Encode(row.Name)}: {Encode(name)}, {Number(Math.Round(total))} thread-ms</title></path>");
+                    Invariant, $"<path class=\"band series-{colour}\" data-variant=\"{Encode(row.Name)}\" data-state=\"{Encode(name)}\" " +
+                        $"d=\"{path}Z\"><title>{Encode(row.Name)}: {Encode(name)}, {Number(Math.Round(total))} thread-ms</title></path>");
                 below = upper;
             }
 
             foreach (var mark in row.Marks)
             {
                 svg.Append(
-                    Invariant, $"<circle class=\"{(mark.Lowered ? "lower" : "raise")}\" cx=\"{Fmt(X(mark.TimeMs))}\" cy=\"{Fmt(Y(mark.Value))}\" r=\"3\"><title>{Encode(mark.Label)}</title></circle>");
+                    Invariant, $"<circle class=\"{(mark.Lowered ? "lower" : "raise")}\" cx=\"{Fmt(X(mark.TimeMs))}\" " +
+                        $"cy=\"{Fmt(Y(mark.Value))}\" r=\"3\"><title>{Encode(mark.Label)}</title></circle>");
             }
         }
 
@@ -215,16 +226,19 @@ internal static class SvgCharts
             var (name, colour) = ThreadStateChart.States[state];
             var x = left + (state * 120);
             svg.Append(
-                Invariant, $"<rect class=\"band series-{colour}\" x=\"{x}\" y=\"{legendY - 10}\" width=\"14\" height=\"10\"/><text class=\"label\" x=\"{x + 18}\" y=\"{legendY}\">{Encode(name)}</text>");
+                Invariant, $"<rect class=\"band series-{colour}\" x=\"{x}\" y=\"{legendY - 10}\" width=\"14\" height=\"10\"/><text " +
+                    $"class=\"label\" x=\"{x + 18}\" y=\"{legendY}\">{Encode(name)}</text>");
         }
 
         var dotX = left + (ThreadStateChart.States.Count * 120);
         svg.Append(
-            Invariant, $"<circle class=\"raise\" cx=\"{dotX + 5}\" cy=\"{legendY - 4}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY}\">{OverTimeChart.RaiseLegend}</text>");
+            Invariant, $"<circle class=\"raise\" cx=\"{dotX + 5}\" cy=\"{legendY - 4}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" " +
+                $"y=\"{legendY}\">{OverTimeChart.RaiseLegend}</text>");
         if (rows.Any(r => r.Marks.Any(m => m.Lowered)))
         {
             svg.Append(
-                Invariant, $"<circle class=\"lower\" cx=\"{dotX + 5}\" cy=\"{legendY + 12}\" r=\"3\"/><text class=\"label\" x=\"{dotX + 14}\" y=\"{legendY + 16}\">{OverTimeChart.LoweringLegend}</text>");
+                Invariant, $"<circle class=\"lower\" cx=\"{dotX + 5}\" cy=\"{legendY + 12}\" r=\"3\"/><text class=\"label\" " +
+                    $"x=\"{dotX + 14}\" y=\"{legendY + 16}\">{OverTimeChart.LoweringLegend}</text>");
         }
         return svg.Append("</svg>").ToString();
 
@@ -247,7 +261,8 @@ internal static class SvgCharts
             var floor = Strips.Floor(r);
             double Y(double items) => Strips.Y(r, items, row.Top);
             svg.Append(
-                Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan><tspan class=\"tick\" dx=\"8\">{Encode(row.Said)}</tspan></text>");
+                Invariant, $"<text class=\"label\" x=\"{left}\" y=\"{Strips.LabelY(r)}\"><tspan " +
+                    $"font-weight=\"600\">{Encode(Chart.Label(row.Name))}</tspan><tspan class=\"tick\" dx=\"8\">{Encode(row.Said)}</tspan></text>");
             Strips.Scale(svg, r, row.Top);
             var path = new StringBuilder();
             path.Append(Invariant, $"M{Fmt(X(0))} {floor}");
@@ -258,11 +273,13 @@ internal static class SvgCharts
 
             path.Append(Invariant, $"L{Fmt(X(row.Timeline.Count * row.BinMs))} {floor}Z");
             svg.Append(
-                Invariant, $"<path class=\"in-flight {ChartPalette.CssClasses(0)}\" data-variant=\"{Encode(row.Name)}\" d=\"{path}\"><title>{Encode(row.Name)}: {Encode(row.Said)}</title></path>");
+                Invariant, $"<path class=\"in-flight {ChartPalette.CssClasses(0)}\" data-variant=\"{Encode(row.Name)}\" " +
+                    $"d=\"{path}\"><title>{Encode(row.Name)}: {Encode(row.Said)}</title></path>");
             if (row.Allowed is { } allowed)
             {
                 svg.Append(
-                    Invariant, $"<line class=\"allowed\" x1=\"{left}\" y1=\"{Fmt(Y(allowed))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(allowed))}\"><title>{Encode(row.Name)}: at most {Number(allowed)} allowed at once</title></line>");
+                    Invariant, $"<line class=\"allowed\" x1=\"{left}\" y1=\"{Fmt(Y(allowed))}\" x2=\"{left + plotWidth}\" " +
+                        $"y2=\"{Fmt(Y(allowed))}\"><title>{Encode(row.Name)}: at most {Number(allowed)} allowed at once</title></line>");
             }
         }
 
@@ -303,7 +320,8 @@ internal static class SvgCharts
             var floor = Floor(r);
             svg.Append(Invariant, $"<line class=\"axis\" x1=\"{Left}\" y1=\"{floor}\" x2=\"{Left + PlotWidth}\" y2=\"{floor}\"/>");
             svg.Append(
-                Invariant, $"<text class=\"tick\" x=\"{Left - 6}\" y=\"{Fmt(Y(r, top, top) + 4)}\" text-anchor=\"end\">{Number(top)}</text><text class=\"tick\" x=\"{Left - 6}\" y=\"{floor + 4}\" text-anchor=\"end\">0</text>");
+                Invariant, $"<text class=\"tick\" x=\"{Left - 6}\" y=\"{Fmt(Y(r, top, top) + 4)}\" " +
+                    $"text-anchor=\"end\">{Number(top)}</text><text class=\"tick\" x=\"{Left - 6}\" y=\"{floor + 4}\" text-anchor=\"end\">0</text>");
         }
     }
 
@@ -329,23 +347,27 @@ internal static class SvgCharts
         if (chart.IdealPoints.Count > 0)
         {
             svg.Append(
-                Invariant, $"<polyline class=\"ideal\" fill=\"none\" points=\"{string.Join(' ', chart.IdealPoints.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"><title>{Encode(chart.IdealPointsLabel)}</title></polyline>");
+                Invariant, $"<polyline class=\"ideal\" fill=\"none\" " +
+                    $"points=\"{string.Join(' ', chart.IdealPoints.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"><title>{Encode(chart.IdealPointsLabel)}</title></polyline>");
         }
         else if (scenario.IdealMs > 0)
         {
             svg.Append(
-                Invariant, $"<line class=\"ideal\" x1=\"{left}\" y1=\"{Fmt(Y(scenario.IdealMs))}\" x2=\"{left + plotWidth}\" y2=\"{Fmt(Y(scenario.IdealMs))}\"><title>{Chart.IdealLabel(scenario.IdealMs)}</title></line>");
+                Invariant, $"<line class=\"ideal\" x1=\"{left}\" y1=\"{Fmt(Y(scenario.IdealMs))}\" x2=\"{left + plotWidth}\" " +
+                    $"y2=\"{Fmt(Y(scenario.IdealMs))}\"><title>{Chart.IdealLabel(scenario.IdealMs)}</title></line>");
         }
 
         for (var i = 0; i < families.Count; i++)
         {
             var (family, points) = families[i];
             svg.Append(
-                Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-family=\"{Encode(family)}\" points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
+                Invariant, $"<polyline class=\"line {ChartPalette.CssClasses(i)}\" data-family=\"{Encode(family)}\" " +
+                    $"points=\"{string.Join(' ', points.Select(p => $"{Fmt(X(p.N))},{Fmt(Y(p.Ms))}"))}\"/>");
             foreach (var (n, ms, variant) in points)
             {
                 svg.Append(
-                    Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"3\"><title>{Encode(variant)}: {chart.PointText.Word} {Chart.Ms(ms)} {chart.PointText.Unit}</title></circle>");
+                    Invariant, $"<circle class=\"{ChartPalette.CssClasses(i)}\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" " +
+                        $"r=\"3\"><title>{Encode(variant)}: {chart.PointText.Word} {Chart.Ms(ms)} {chart.PointText.Unit}</title></circle>");
             }
         }
 
@@ -353,7 +375,8 @@ internal static class SvgCharts
         foreach (var (n, ms, variant) in chart.Chosen)
         {
             svg.Append(
-                Invariant, $"<circle class=\"chosen\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"7\"><title>{Encode(variant)}: chosen, median {Chart.Ms(ms)} ms</title></circle>");
+                Invariant, $"<circle class=\"chosen\" cx=\"{Fmt(X(n))}\" cy=\"{Fmt(Y(ms))}\" r=\"7\"><title>{Encode(variant)}: chosen, " +
+                    $"median {Chart.Ms(ms)} ms</title></circle>");
         }
 
         var bottom = top + plotHeight;
@@ -361,11 +384,13 @@ internal static class SvgCharts
         foreach (var n in ns)
         {
             svg.Append(
-                Invariant, $"<line class=\"axis\" x1=\"{Fmt(X(n))}\" y1=\"{bottom}\" x2=\"{Fmt(X(n))}\" y2=\"{bottom + 4}\"/><text class=\"tick\" x=\"{Fmt(X(n))}\" y=\"{bottom + 16}\" text-anchor=\"middle\">{n}</text>");
+                Invariant, $"<line class=\"axis\" x1=\"{Fmt(X(n))}\" y1=\"{bottom}\" x2=\"{Fmt(X(n))}\" y2=\"{bottom + 4}\"/><text " +
+                    $"class=\"tick\" x=\"{Fmt(X(n))}\" y=\"{bottom + 16}\" text-anchor=\"middle\">{n}</text>");
         }
 
         svg.Append(
-            Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" text-anchor=\"middle\">{Encode(chart.AxisTitle)}</text>");
+            Invariant, $"<text class=\"axis-title\" x=\"{left + (plotWidth / 2)}\" y=\"{bottom + 32}\" " +
+                $"text-anchor=\"middle\">{Encode(chart.AxisTitle)}</text>");
         VerticalTitle(svg, top + (plotHeight / 2), chart.ValueAxis);
         Legend(svg, families.Select(f => f.Family), left, plotWidth, bottom);
 
@@ -415,7 +440,8 @@ internal static class SvgCharts
 
     private static void VerticalTitle(StringBuilder svg, int middle, string title) =>
         svg.Append(
-            Invariant, $"<text class=\"axis-title\" x=\"12\" y=\"{middle}\" transform=\"rotate(-90 12 {middle})\" text-anchor=\"middle\">{Encode(title)}</text>");
+            Invariant, $"<text class=\"axis-title\" x=\"12\" y=\"{middle}\" transform=\"rotate(-90 12 {middle})\" " +
+                $"text-anchor=\"middle\">{Encode(title)}</text>");
 
     /// <summary>A swatch and a name per series, three to a row, below the plot whose bottom is <paramref name="bottom"/>.</summary>
     private static void Legend(StringBuilder svg, IEnumerable<string> names, int left, int plotWidth, int bottom)
@@ -426,14 +452,16 @@ internal static class SvgCharts
             var x = left + (i % 3 * (plotWidth / 3));
             var y = bottom + 56 + (i / 3 * 18);
             svg.Append(
-                Invariant, $"<line class=\"swatch {ChartPalette.CssClasses(i)}\" x1=\"{x}\" y1=\"{y - 4}\" x2=\"{x + 14}\" y2=\"{y - 4}\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(Chart.Label(name))}</text>");
+                Invariant, $"<line class=\"swatch {ChartPalette.CssClasses(i)}\" x1=\"{x}\" y1=\"{y - 4}\" x2=\"{x + 14}\" " +
+                    $"y2=\"{y - 4}\"/><text class=\"label\" x=\"{x + 18}\" y=\"{y}\">{Encode(Chart.Label(name))}</text>");
             i++;
         }
     }
 
     private static StringBuilder Open(string kind, Chart chart, int height) =>
         new StringBuilder().Append(
-            Invariant, $"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart {kind}\" data-scenario=\"{Encode(chart.Scenario.Name)}\" viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\" role=\"img\" aria-label=\"{Encode(chart.Description)}\">");
+            Invariant, $"<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart {kind}\" data-scenario=\"{Encode(chart.Scenario.Name)}\" " +
+                $"viewBox=\"0 0 {Width} {height}\" width=\"{Width}\" height=\"{height}\" role=\"img\" aria-label=\"{Encode(chart.Description)}\">");
 
     private static void Axis(StringBuilder svg, int y, int x1, int x2, double max, string title, Func<double, double> x)
     {
@@ -441,7 +469,8 @@ internal static class SvgCharts
         foreach (var tick in Ticks(max))
         {
             svg.Append(
-                Invariant, $"<line class=\"axis\" x1=\"{Fmt(x(tick))}\" y1=\"{y}\" x2=\"{Fmt(x(tick))}\" y2=\"{y + 4}\"/><text class=\"tick\" x=\"{Fmt(x(tick))}\" y=\"{y + 16}\" text-anchor=\"middle\">{Number(tick)}</text>");
+                Invariant, $"<line class=\"axis\" x1=\"{Fmt(x(tick))}\" y1=\"{y}\" x2=\"{Fmt(x(tick))}\" y2=\"{y + 4}\"/><text " +
+                    $"class=\"tick\" x=\"{Fmt(x(tick))}\" y=\"{y + 16}\" text-anchor=\"middle\">{Number(tick)}</text>");
         }
 
         svg.Append(Invariant, $"<text class=\"axis-title\" x=\"{(x1 + x2) / 2}\" y=\"{y + 32}\" text-anchor=\"middle\">{Encode(title)}</text>");

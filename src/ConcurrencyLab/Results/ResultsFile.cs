@@ -116,12 +116,14 @@ internal static class ResultsFile
         {
             throw new ResultsFileException(
                 string.Create(
-                    System.Globalization.CultureInfo.InvariantCulture, $"{path} holds {variants:N0} variants and {trials:N0} trials; report and compare read at most {MaxVariants:N0} variants and {MaxTrials:N0} trials, more than any run makes."));
+                    System.Globalization.CultureInfo.InvariantCulture, $"{path} holds {variants:N0} variants and {trials:N0} trials; report " +
+                        $"and compare read at most {MaxVariants:N0} variants and {MaxTrials:N0} trials, more than any run makes."));
         }
 
         if (NullEntry(run) is { } where)
         {
-            throw new ResultsFileException($"{path} is not a conclab results file: {(where.Contains(" holds ", StringComparison.Ordinal) ? where : where + " holds a null where an entry belongs")}");
+            throw new ResultsFileException($"{path} is not a conclab results file: " +
+                $"{(where.Contains(" holds ", StringComparison.Ordinal) ? where : where + " holds a null where an entry belongs")}");
         }
 
         writtenAs = upgraded ? 1 : fromTwo ? 2 : run.SchemaVersion;
@@ -242,10 +244,12 @@ internal static class ResultsFile
         return Unwritable(summary.MedianWallMs, summary.MinWallMs, summary.MaxWallMs, summary.CiLowMs, summary.CiHighMs) is { } time ? time
             : summary.CiLowMs > summary.CiHighMs
                 ? string.Create(
-                    System.Globalization.CultureInfo.InvariantCulture, $"an interval whose low end ({summary.CiLowMs:R}) is above its high end ({summary.CiHighMs:R})")
+                    System.Globalization.CultureInfo.InvariantCulture, $"an interval whose low end ({summary.CiLowMs:R}) is above its high " +
+                        $"end ({summary.CiHighMs:R})")
             : summary.MinWallMs > summary.MaxWallMs
                 ? string.Create(
-                    System.Globalization.CultureInfo.InvariantCulture, $"a fastest trial ({summary.MinWallMs:R}) slower than its slowest ({summary.MaxWallMs:R})")
+                    System.Globalization.CultureInfo.InvariantCulture, $"a fastest trial ({summary.MinWallMs:R}) slower than its slowest " +
+                        $"({summary.MaxWallMs:R})")
             : summary.Efficiency is { } e && (!double.IsFinite(e) || e < 0) ? "an efficiency that is negative or not finite"
             : null;
     }
@@ -316,7 +320,8 @@ internal static class ResultsFile
         {
             if (!scenario.Expectations![e].IsWeighable(scenario))
             {
-                return $"{at}.expectations[{e}] holds what no run expects: a metric the scenario does not describe, a value not above 0 or not finite, or a tolerance not between 0 and 1";
+                return $"{at}.expectations[{e}] holds what no run expects: a metric the scenario does not describe, a value not above 0 or " +
+                    $"not finite, or a tolerance not between 0 and 1";
             }
         }
 
@@ -380,7 +385,8 @@ internal static class ResultsFile
             if (!(unlike.Expected > 0 && double.IsFinite(unlike.Expected)) || !(unlike.Measured >= 0 && double.IsFinite(unlike.Measured))
                 || unlike.Tolerance is not (> 0 and < 1))
             {
-                return $"{at}.notJudged[{n}] holds a figure no run writes: an expected value not above 0, a measured one below 0, one not finite, or a tolerance not between 0 and 1";
+                return $"{at}.notJudged[{n}] holds a figure no run writes: an expected value not above 0, a measured one below 0, one not " +
+                    $"finite, or a tolerance not between 0 and 1";
             }
 
             if (!scenario.Variants.Any(v => v.Name == unlike.Variant) || unlike.Variant == recommendation.Use

@@ -47,7 +47,8 @@ public static class ChildEntry
     {
         if (args.Count != 3)
         {
-            await Console.Error.WriteLineAsync($"usage: {ServiceDefinition.Argument} <name> <settings-json, or - for its first line of standard input>").ConfigureAwait(false);
+            await Console.Error.WriteLineAsync($"usage: {ServiceDefinition.Argument} <name> <settings-json, or - for its first line of " +
+                $"standard input>").ConfigureAwait(false);
             return ServiceDefinition.BadRequestExitCode;
         }
 

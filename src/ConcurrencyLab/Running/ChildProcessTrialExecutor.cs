@@ -183,7 +183,8 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
                 kept with { Repeat = trial.Request.Repeat },
                 cancellationToken.IsCancellationRequested
                     ? "the run was cancelled while the trial's process exited, after it wrote its result; the account holds what arrived"
-                    : $"the trial's process was still exiting {TrialWatch.Seconds(ExitGrace)} s after it wrote its result and was killed; the account holds what arrived").ConfigureAwait(false);
+                    : $"the trial's process was still exiting {TrialWatch.Seconds(ExitGrace)} s after it wrote its result and was killed; " +
+                        $"the account holds what arrived").ConfigureAwait(false);
         }
 
         cancellationToken.ThrowIfCancellationRequested();
@@ -191,7 +192,9 @@ internal sealed class ChildProcessTrialExecutor : ITrialExecutor
         return await trial.Account.AddAsync(
             TrialResult.Unmeasured(
                 TrialStatus.Timeout,
-                $"killed after {TrialWatch.Seconds(limit)} s: its process outlived the trial timeout of {TrialWatch.Seconds(timeout)} s, its start-up allowance of {TrialWatch.Seconds(RunOptions.TrialStartUpAllowance)} s and {TrialWatch.Seconds(KillGrace)} s besides",
+                $"killed after {TrialWatch.Seconds(limit)} s: its process outlived the trial timeout of {TrialWatch.Seconds(timeout)} s, " +
+                    $"its start-up allowance of {TrialWatch.Seconds(RunOptions.TrialStartUpAllowance)} s and " +
+                    $"{TrialWatch.Seconds(KillGrace)} s besides",
                 isolated: true) with { Repeat = trial.Request.Repeat },
             "the trial's process was killed; its region's bounds are unknown, so the account covers what arrived of the process's whole life")
                 .ConfigureAwait(false);

@@ -182,13 +182,16 @@ internal static class DegreeSearch
         var notes = new List<string>(scenarioPlan.Notes);
         if (results.Count > 0)
         {
-            notes.Add($"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in {results.Sum(r => r.Trials)} probe trials before the run (one a degree, {DegreeProbe.Trials} where one did not settle it and for the degrees near the best, at most {Budget} degrees each); the run measured the degree found");
+            notes.Add($"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in " +
+                $"{results.Sum(r => r.Trials)} probe trials before the run (one a degree, {DegreeProbe.Trials} where one did not settle it " +
+                $"and for the degrees near the best, at most {Budget} degrees each); the run measured the degree found");
         }
 
         var unfound = groups.Where(g => !chosen.ContainsKey(g.Key)).Select(g => g.Key.Family).Distinct().ToList();
         if (unfound.Count > 0)
         {
-            notes.Add($"--dop auto found no degree for {string.Join(", ", unfound)}: no probe trial succeeded, so the degrees given run as they were");
+            notes.Add($"--dop auto found no degree for {string.Join(", ", unfound)}: no probe trial succeeded, so the degrees given run as " +
+                $"they were");
             notes.AddRange(probeNotes.Select(n => "while searching: " + n));
         }
 

@@ -86,13 +86,15 @@ internal static partial class RunPlanner
 
         if (options.TrialTimeout < RunOptions.MinTrialTimeout || options.TrialTimeout > RunOptions.MaxTrialTimeout)
         {
-            problems.Add($"{naming(nameof(RunOptions.TrialTimeout))} must be a positive number of seconds, at most {Text(RunOptions.MaxTrialTimeout.TotalSeconds)} (and at least {Text(RunOptions.MinTrialTimeout.TotalSeconds)}).");
+            problems.Add($"{naming(nameof(RunOptions.TrialTimeout))} must be a positive number of seconds, at most " +
+                $"{Text(RunOptions.MaxTrialTimeout.TotalSeconds)} (and at least {Text(RunOptions.MinTrialTimeout.TotalSeconds)}).");
         }
 
         if (options.SampleInterval != TimeSpan.Zero
             && (options.SampleInterval < RunOptions.MinSampleInterval || options.SampleInterval > RunOptions.MaxSampleInterval))
         {
-            problems.Add($"{naming(nameof(RunOptions.SampleInterval))} must be 0 (off) or a positive number of milliseconds, at most {Text(RunOptions.MaxSampleInterval.TotalMilliseconds)} (and at least {Text(RunOptions.MinSampleInterval.TotalMilliseconds)}).");
+            problems.Add($"{naming(nameof(RunOptions.SampleInterval))} must be 0 (off) or a positive number of milliseconds, at most " +
+                $"{Text(RunOptions.MaxSampleInterval.TotalMilliseconds)} (and at least {Text(RunOptions.MinSampleInterval.TotalMilliseconds)}).");
         }
 
         problems.AddRange(RuntimeEnvironmentProblems(options, naming));
@@ -250,12 +252,16 @@ internal static partial class RunPlanner
     {
         var variantCount = plan.Scenarios.Sum(p => p.Variants.Count);
         var size = string.Create(
-            CultureInfo.InvariantCulture, $"this run plans {variantCount:N0} variants, {plan.TotalTrials:N0} trials, estimated at {plan.SpokenEstimate()}");
+            CultureInfo.InvariantCulture, $"this run plans {variantCount:N0} variants, {plan.TotalTrials:N0} trials, estimated at " +
+                $"{plan.SpokenEstimate()}");
         return variantCount > RunOptions.MostVariants || plan.TotalTrials > RunOptions.MostTrials
             ? string.Create(
-                CultureInfo.InvariantCulture, $"{size}: past the {RunOptions.MostVariants:N0} variants and {RunOptions.MostTrials:N0} trials a results file holds; give fewer variants, fewer values to the sweeps, or fewer {naming(nameof(RunOptions.Repeat))}.")
+                CultureInfo.InvariantCulture, $"{size}: past the {RunOptions.MostVariants:N0} variants and " +
+                    $"{RunOptions.MostTrials:N0} trials a results file holds; give fewer variants, fewer values to the sweeps, or fewer " +
+                    $"{naming(nameof(RunOptions.Repeat))}.")
             : !options.AllowLargePlan && plan.Estimate.Least > RunOptions.LargePlanDuration
-                ? $"{size}: {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more at least, so it starts only when {naming(nameof(RunOptions.AllowLargePlan))} says it is meant."
+                ? $"{size}: {RunPlan.Spoken(RunOptions.LargePlanDuration)} or more at least, so it starts only when " +
+                    $"{naming(nameof(RunOptions.AllowLargePlan))} says it is meant."
                 : null;
     }
 
@@ -330,7 +336,8 @@ internal static partial class RunPlanner
         var growable = whole.Count == 0 ? "none of its parameters" : string.Join(", ", whole.Select(w => "--" + w));
         if (name == DegreesName)
         {
-            problems.Add($"--grow {DegreesName}: the degree is how the work is run, not the work; give --{DegreesName} a list of degrees, or auto. {scenario.Name} can grow {growable}.");
+            problems.Add($"--grow {DegreesName}: the degree is how the work is run, not the work; give --{DegreesName} a list of degrees, " +
+                $"or auto. {scenario.Name} can grow {growable}.");
             return null;
         }
 
@@ -422,7 +429,10 @@ internal static partial class RunPlanner
         {
             problems.Add(
                 string.Create(
-                    CultureInfo.InvariantCulture, $"this run would plan up to {(counted == long.MaxValue ? "more than 9 quintillion" : counted.ToString("N0", CultureInfo.InvariantCulture))} variants, past the {RunOptions.MostVariants:N0} a results file holds: give fewer variants, or fewer values to the sweeps, which multiply each other."));
+                    CultureInfo.InvariantCulture, $"this run would plan up to {(counted == long.MaxValue ? "more than 9 " +
+                        "quintillion" : counted.ToString("N0", CultureInfo.InvariantCulture))} variants, past the " +
+                        $"{RunOptions.MostVariants:N0} a results file holds: give fewer variants, or fewer values to the sweeps, which " +
+                        $"multiply each other."));
             return null;
         }
 
@@ -462,7 +472,8 @@ internal static partial class RunPlanner
         var emulated = asked.Where(c => c > Environment.ProcessorCount).Order().ToList();
         if (emulated.Count > 0)
         {
-            notes.Add($"trials ran with DOTNET_PROCESSOR_COUNT={string.Join(",", emulated)} on {Environment.ProcessorCount} cores: the runtime's policies for that many cores (its pool minimum, default degrees) are emulated, not the CPUs.");
+            notes.Add($"trials ran with DOTNET_PROCESSOR_COUNT={string.Join(",", emulated)} on {Environment.ProcessorCount} cores: the " +
+                $"runtime's policies for that many cores (its pool minimum, default degrees) are emulated, not the CPUs.");
         }
 
         // A first look compares with its first variant, the published case.

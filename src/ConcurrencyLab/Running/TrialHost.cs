@@ -185,7 +185,8 @@ internal static class TrialHost
             if (stray.Count > 0)
             {
                 outcome = outcome with { Error = outcome.Error
-                    ?? $"the scenario recorded metrics it does not describe in Scenario.Metrics, or that are standard ones: {string.Join(", ", stray)}" };
+                    ?? $"the scenario recorded metrics it does not describe in Scenario.Metrics, or that are standard ones: " +
+                        $"{string.Join(", ", stray)}" };
             }
 
             return TrialRecord.Of(meter.Result, outcome, isolated) with { Repeat = request.Repeat, Region = meter.Region };
@@ -206,7 +207,8 @@ internal static class TrialHost
         _ = Console.In.ReadLine();
         if (!previous.WaitUntilGone())
         {
-            throw new InvalidOperationException($"the trial before this one (process {previous.ProcessId}) was still running {TrialWatch.Seconds(ProcessInstance.MostWait)} s after it wrote its result, so this region would have shared the machine with it");
+            throw new InvalidOperationException($"the trial before this one (process {previous.ProcessId}) was still running " +
+                $"{TrialWatch.Seconds(ProcessInstance.MostWait)} s after it wrote its result, so this region would have shared the machine with it");
         }
     }
 

@@ -201,7 +201,8 @@ public sealed class VariantSpace
         if (Find(familyText) is not { } family)
         {
             var near = Closest.To(familyText, Families.Where(f => f.Unavailable is null).Select(f => f.Id));
-            problem = $"variant '{text}' is not a {Scenario} variant: unknown {Noun} '{familyText}'{(near is null ? string.Empty : $" (did you mean '{near}'?)")}; it has {Known()}.";
+            problem = $"variant '{text}' is not a {Scenario} variant: unknown " +
+                $"{Noun} '{familyText}'{(near is null ? string.Empty : $" (did you mean '{near}'?)")}; it has {Known()}.";
             return false;
         }
 
@@ -267,7 +268,8 @@ public sealed class VariantSpace
             {
                 var takes = Named(family).Select(p => p.Name).ToList();
                 var part = given is null ? parameterName : $"{parameterName}={given}";
-                problem = $"variant '{text}': '{part}' is not a parameter of {family.Id}; {(takes.Count == 0 ? "it takes none after ':'" : "it takes " + string.Join(", ", takes.Select(n => n + "=N")))}.";
+                problem = $"variant '{text}': '{part}' is not a parameter of {family.Id}; {(takes.Count == 0 ? "it takes none after " +
+                    "':'" : "it takes " + string.Join(", ", takes.Select(n => n + "=N")))}.";
                 return false;
             }
 
@@ -298,7 +300,8 @@ public sealed class VariantSpace
             {
                 problem = family.Forms.Count == 0
                     ? $"variant '{text}': {family.Id} has no forms."
-                    : $"variant '{text}': {family.Id} cannot call items in the {parsed.ToSuffix()} form; it takes {string.Join(", ", family.Forms.Select(f => f.ToSuffix()))}.";
+                    : $"variant '{text}': {family.Id} cannot call items in the {parsed.ToSuffix()} form; it takes " +
+                        $"{string.Join(", ", family.Forms.Select(f => f.ToSuffix()))}.";
                 return false;
             }
 
@@ -352,7 +355,8 @@ public sealed class VariantSpace
             VariantParameter.Problem.TooLarge when parameter.DefaultWord is not null
                 => $"variant '{text}': {family.Id} accepts a {parameter.Name} of at most {parameter.Maximum}.",
             VariantParameter.Problem.NotANumber when parameter.DefaultWord is not null =>
-                $"variant '{text}': the {parameter.Name}{(lead ? " after '@'" : string.Empty)} must be a positive whole number or '{parameter.DefaultWord}'.",
+                $"variant '{text}': the {parameter.Name}{(lead ? " after '@'" : string.Empty)} must be a positive whole number or " +
+                    $"'{parameter.DefaultWord}'.",
             _ when lead => $"variant '{text}' must say {parameter.Meaning}, {range}: {family.Id}@{parameter.Example}.",
             _ => $"variant '{text}' must say {parameter.Meaning}, {range}: :{parameter.Name}={parameter.Example}.",
         };

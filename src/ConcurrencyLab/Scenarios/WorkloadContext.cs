@@ -58,7 +58,8 @@ public sealed class WorkloadContext
         if (!Parameters.Values.TryGetValue(WorkloadScenario.RunSetUpKey, out var path))
         {
             throw new InvalidOperationException(
-                "There is no run set-up here: the scenario has no SetUpRunAsync, or the workload is built before it ran, to read its forms; set WorkloadScenario.Forms so the lab need not build it then.");
+                "There is no run set-up here: the scenario has no SetUpRunAsync, or the workload is built before it ran, to read its forms; " +
+                    "set WorkloadScenario.Forms so the lab need not build it then.");
         }
 
         return (T)SetUps.GetOrAdd((path, typeof(T)), static key =>

@@ -209,7 +209,8 @@ public sealed class WorkloadScenario : BatchScenario
         var twice = all.GroupBy(p => p.Name, StringComparer.Ordinal).FirstOrDefault(g => g.Count() > 1);
         return twice is null
             ? all
-            : throw new InvalidOperationException($"The {Name} scenario has two parameters named '{twice.Key}' (its own, its sweeps' and --dop share one set of names).");
+            : throw new InvalidOperationException($"The {Name} scenario has two parameters named '{twice.Key}' (its own, its sweeps' and " +
+                $"--dop share one set of names).");
     }
 
     private static async ValueTask ReleaseAsync(string path, IDisposable? claim, object? made)

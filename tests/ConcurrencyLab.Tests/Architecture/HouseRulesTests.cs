@@ -19,7 +19,7 @@ public sealed class HouseRulesTests
     public const int Width = 150;
 
     // Lines wider than Width in src/ today: a debt to pay down, never to add to. Lower it as lines are wrapped.
-    private const int WideLinesOwed = 373;
+    private const int WideLinesOwed = 43;
 
     [Fact]
     public void NoBody_IsLongerThanAReaderCanHold()

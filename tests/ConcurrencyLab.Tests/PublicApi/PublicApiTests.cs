@@ -37,5 +37,15 @@ public sealed class PublicApiTests
         Assert.Fail($"The public API of {name} differs from {listing}. If the change is meant, replace the listing with {received} and commit it.");
     }
 
+    // What a workload author reads in the package they reference stays a short read: the results contract behind
+    // LabResult is internal, and results.json is its public form.
+    [Fact]
+    public void TheCorePackagesPublicApi_StaysUnderFiveHundredLines()
+    {
+        var api = Assembly.Load("ConcurrencyLab").GeneratePublicApi(new ApiGeneratorOptions { IncludeAssemblyAttributes = false });
+        var lines = api.ReplaceLineEndings("\n").TrimEnd('\n').Split('\n').Length;
+        Assert.True(lines < 500, $"the ConcurrencyLab package's public API is {lines} lines: a type made public belongs behind LabResult or in another package");
+    }
+
     private static string Folder([System.Runtime.CompilerServices.CallerFilePath] string path = "") => Path.GetDirectoryName(path)!;
 }
