@@ -22,6 +22,10 @@ internal static class DelayClaims
     // The cases the post's note compares across builds.
     private static readonly string[] BuildCases = ["channel", "foreach-async@40"];
 
+    // The least difference of the Channel's peak threads between its positions that counts as one: the post's count went
+    // from 8 at the start to 19 at the end, so a difference of a thread or none is not the effect it points to.
+    private const int PositionEffect = 2;
+
     private static readonly string[] Published = ["channel", "parallel-for@4", "foreach-async@4", "foreach-async@40", "foreach-async@default"];
 
     // The published workload at every scale: at the quick 40 items, degree 40 would take every item at once.
@@ -82,8 +86,9 @@ internal static class DelayClaims
             new Claim("delay-channel-position", "The Channel case's thread count depends on its position in the run",
                 "no figure: run it last and see", [AsPublished], ChannelPositionMatters)
             {
-                Rule = "every pass with the Channel last above every pass with it first, or every one below (3 passes each: 1 in 10 under " +
-                    "no effect); every pass in both positions at the same count: does not hold; overlap: could not be judged",
+                Rule = "every pass with the Channel last above every pass with it first (3 passes each: 1 in 20 under no effect), as the " +
+                    "threads the cases before it made would have it; every pass below, or the two positions' medians within " +
+                    $"{PositionEffect - 1} thread of each other: does not hold; overlap otherwise: could not be judged",
                 Source = FigureSource.Text,
                 Conditions = Workload,
             },
@@ -221,7 +226,8 @@ internal static class DelayClaims
     /// <summary>
     /// The Channel case's peak threads when it runs last against when it runs first, each in fresh processes: every
     /// pass with it last above every pass with it first holds (with 3 passes each, a chance of 1 in 20 under no
-    /// effect); every pass with it last at or below every pass with it first does not; anything between cannot tell.
+    /// effect); every pass with it last below, or medians less than two threads apart, does not; anything between
+    /// cannot tell.
     /// </summary>
     internal static Judgement ChannelPositionMatters(ClaimEvidence evidence)
     {
@@ -238,16 +244,18 @@ internal static class DelayClaims
         var numbers = new ClaimFigure { Quantity = "channel's peak OS threads run last, less run first (from the closest passes to the farthest)",
             Unit = "threads", Value = last.Min() - first.Max(), Low = last.Min() - first.Max(), High = last.Max() - first.Min(),
                 Trials = Math.Min(first.Count, last.Count) };
+        var medians = Statistics.MedianEstimate.MedianOf(last) - Statistics.MedianEstimate.MedianOf(first);
         return last.Min() > first.Max()
                 ? Judgement.Holds(figure, $"run last, it inherits the threads the blocking cases made the pool add ({lastRun.Pool("channel")})")
                     .With(numbers)
             : last.Max() < first.Min()
-                ? Judgement.Holds(
-                    figure, "run last it has fewer threads than run first: the count depends on the position, the other way from the one " +
-                        "the post points to").With(numbers)
-            : first.Concat(last).Distinct().Count() == 1
-                ? Judgement.DoesNotHold(figure, $"every pass in either position peaked at the same {ClaimEvidence.Count(first[0])} threads")
+                ? Judgement.DoesNotHold(
+                    figure, "run last it has fewer threads than run first: the other way from the threads the cases before it would leave")
                     .With(numbers)
+            : Math.Abs(medians) < PositionEffect
+                ? Judgement.DoesNotHold(
+                    figure, $"the two positions' medians are {ClaimEvidence.Count(Math.Abs(medians))} thread(s) apart: no dependence on the " +
+                        $"position of the size the post points to").With(numbers)
                 : Judgement.CouldNotJudge(figure, "the passes in the two positions overlap: 3 of each cannot tell a small effect from none")
                     .With(numbers);
     }

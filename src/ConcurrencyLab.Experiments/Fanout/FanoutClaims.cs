@@ -53,13 +53,14 @@ internal static class FanoutClaims
             },
             new ClaimRun
             {
-                // At N = 1000 the blocking cases run to the 600 s request timeout here: one trial each, which decides
-                // only what one trial can (a request that was never answered).
+                // The three trials a rule needs to hold, as at N = 100: with one, the N = 1000 claims could only fail or
+                // go unjudged. The blocking cases run to the 600 s request timeout here, so this run is most of a full
+                // reproduction's time.
                 Key = Thousand,
                 Variants = [.. Published.Select(p => $"{p}@1000")],
                 Parameters = PublishedDelays,
                 TrialTimeout = TimeSpan.FromSeconds(900),
-                Repeat = 1,
+                Repeat = 3,
                 Warmup = 0,
                 Scale = RunScale.FullOnly,
             },

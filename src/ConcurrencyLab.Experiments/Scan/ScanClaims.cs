@@ -54,6 +54,16 @@ internal static class ScanClaims
         ["parallel-for@999-tap"] = (8.7, 7.16),
     };
 
+    // The post's table: 5 of its 6 parallel cases were at least 5% faster on 8 cores (Task.Run with TAP was slower).
+    private const int MoreCoresCases = 5;
+
+    // A claim about more cores needs them: with DOTNET_PROCESSOR_COUNT the pool's sizing and the default degrees follow
+    // the count, but the work still has the machine's own CPUs.
+    private static readonly Requirement EightRealCores = Requirement.Platform(
+        "8 processors or more, as the post's second machine had", m => (m.ProcessorCount >= 8,
+            $"{m.ProcessorCount} processors: the runs at 8 are emulated (DOTNET_PROCESSOR_COUNT), which sizes the pool and the degrees " +
+                $"as 8 cores would, not the CPUs"));
+
     public static PublishedClaims All { get; } = new(
         "TPL vs TAP vs APM port scan of 255 addresses (the post \"Task Parallel Library (TPL) vs Task-based Async Pattern (TAP) vs Async " +
             "Programming Model (APM)\", 2014)",
@@ -112,19 +122,20 @@ internal static class ScanClaims
                 Source = FigureSource.Text,
             },
             new Claim("scan-parallel-far-faster", "Task.Run loops and Parallel.For at 999 are far faster than one host after another",
-                "6.3-10.1 s against 129.6 s (2 cores), 7.1-7.6 s against 134.4 s (8 cores); 'far' is at least 3x, the lab's reading",
-                    [Isolated, AsPublished], ParallelFarFaster)
+                "6.3-10.1 s against 129.6 s (2 cores), 7.1-7.6 s against 134.4 s (8 cores): 12.8-20.7x and 17.6-18.9x; 'far' is the lab's " +
+                    "reading", [Isolated, AsPublished], ParallelFarFaster)
             {
-                Rule = "`sequential-apm` / each of `task-run-apm`, `task-run-tap`, `parallel-for@999-apm`, `parallel-for@999-tap` above 3x; " +
-                    "any one at or below 3x does not hold",
-                Source = FigureSource.Text,
+                Rule = "`sequential-apm` / each of `task-run-apm`, `task-run-tap`, `parallel-for@999-apm`, `parallel-for@999-tap` above half " +
+                    "the post's own speed-up for that case on those cores (6.4-10.3x on 2, 8.8-9.5x on 8); any one at or below it does not hold",
+                Source = FigureSource.LabReading,
                 Conditions = OnThePublishedMachines,
             },
             new Claim("scan-mix-and-match", "Mix and match (4 runner tasks with sub-task runners, TAP) is far faster than one host after another",
-                "8.07 s (2 cores), 6.32 s (8 cores)", [Isolated, AsPublished], MixAndMatchFarFaster)
+                "8.07 s (2 cores), 6.32 s (8 cores): 16.1x and 21.3x faster; 'far' is the lab's reading", [Isolated, AsPublished],
+                    MixAndMatchFarFaster)
             {
-                Rule = "`sequential-apm` / `mix-and-match` above 3x",
-                Source = FigureSource.Text,
+                Rule = "`sequential-apm` / `mix-and-match` above half the post's own speed-up on those cores (8.0x on 2, 10.6x on 8)",
+                Source = FigureSource.LabReading,
                 Conditions = OnThePublishedMachines,
             },
             new Claim("scan-default-degree", "Parallel.For at its default degree is slower than at 999",
@@ -147,9 +158,10 @@ internal static class ScanClaims
                 "Task.Run APM 10.1 to 7.4 s, Parallel.For default APM 22.6 to 16.0 s, from 2 to 8 cores; yet Task.Run TAP 6.3 to 7.6 s",
                     [Isolated, AsPublished], MoreCoresLessTime)
             {
-                Rule = "each parallel case's median at 8 cores / at 2 below 0.95x; some only: holds only for them",
+                Rule = $"at least {MoreCoresCases} of the 6 parallel cases' median at 8 cores / at 2 below 0.95x, as in the post's table; " +
+                    "fewer: does not hold",
                 Source = FigureSource.Text,
-                Conditions = [.. PublishedScale, Requirement.Cores(2, 8)],
+                Conditions = [.. PublishedScale, Requirement.Cores(2, 8), EightRealCores],
                 PerCores = false,
             },
             new Claim("scan-avoid-apm", "Prefer TPL or TAP to APM, which will be phased out", "no figure",
@@ -212,26 +224,29 @@ internal static class ScanClaims
                 "a task started and waited for before the next is one host after another");
     }
 
-    /// <summary>Every Task.Run and Parallel.For@999 case at least 3 times faster than sequential-apm, interval and all.</summary>
+    /// <summary>Every Task.Run and Parallel.For@999 case faster than sequential-apm by more than half the post's own
+    /// speed-up for it on the slice's cores, interval and all.</summary>
     internal static Judgement ParallelFarFaster(ClaimEvidence evidence) => Decide.All(
         [.. Parallel.Select(v => (v, FasterThanSequential(evidence, v)))],
         "the silent hosts' timeouts overlap");
 
-    /// <summary>mix-and-match at least 3 times faster than sequential-apm, interval and all.</summary>
+    /// <summary>mix-and-match faster than sequential-apm by more than half the post's own speed-up, interval and all.</summary>
     internal static Judgement MixAndMatchFarFaster(ClaimEvidence evidence) => FasterThanSequential(evidence, "mix-and-match");
 
     private static Judgement FasterThanSequential(ClaimEvidence evidence, string variant)
     {
         var sequential = WithSequential(evidence);
         var speedUp = Estimate.Ratio(sequential.Wall("sequential-apm"), evidence.Wall(variant));
+        var published = PublishedSeconds(evidence, "sequential-apm") / PublishedSeconds(evidence, variant);
+        var far = published / 2;
         return Decide.Above(
             Quantity.Ratio($"sequential-apm over {variant}, median wall time"),
             speedUp,
-            3,
-            PublishedSeconds(evidence, "sequential-apm") / PublishedSeconds(evidence, variant),
+            far,
+            published,
             $"{ClaimEvidence.Times(speedUp)} faster ({ClaimEvidence.Time(evidence.Wall(variant))})",
             "the silent hosts' timeouts overlap",
-            $"not 3x faster; {evidence.Pool(variant)}");
+            $"not {ClaimEvidence.Multiple(far)}x faster, half the post's {ClaimEvidence.Multiple(published)}x; {evidence.Pool(variant)}");
     }
 
     /// <summary>parallel-for@default over parallel-for@999 above 1.1 in each form, interval and all; in one form only, it holds only there.</summary>
@@ -265,7 +280,7 @@ internal static class ScanClaims
                 "TAP is more than a tenth slower"));
         })]);
 
-    /// <summary>Each parallel case below 0.95 at 8 cores against 2, interval and all; some only, it holds only for those.</summary>
+    /// <summary>At least 5 of the 6 parallel cases below 0.95 at 8 cores against 2, interval and all, as the post's table had.</summary>
     internal static Judgement MoreCoresLessTime(ClaimEvidence evidence)
     {
         if (!evidence.Cores.Contains(2) || !evidence.Cores.Contains(8))
@@ -275,7 +290,7 @@ internal static class ScanClaims
 
         var variants = Parallel.Concat(["parallel-for@default-apm", "parallel-for@default-tap"]).ToList();
         var why = $"8 cores are emulated on {evidence.Machine.ProcessorCount}: the runtime's pool minimum and degrees follow the count, not the CPUs";
-        return Decide.Each(
+        return Decide.Most(
             [.. variants.Select(v =>
             {
                 var ratio = Estimate.Ratio(evidence.At(8).Wall(v), evidence.At(2).Wall(v));
@@ -288,6 +303,7 @@ internal static class ScanClaims
                     $"{why}; at 2 {evidence.At(2).Pool(v)}, at 8 {evidence.At(8).Pool(v)}",
                     $"not 5% faster with 8; at 2 {evidence.At(2).Pool(v)}, at 8 {evidence.At(8).Pool(v)}"));
             })],
-            held => $"for {string.Join(", ", held)}");
+            MoreCoresCases,
+            "more cores, less time in most cases");
     }
 }

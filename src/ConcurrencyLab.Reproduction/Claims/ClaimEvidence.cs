@@ -330,11 +330,19 @@ internal sealed class ClaimEvidence
     public static string Count(Estimate value)
         => value.Low == value.High ? Count(value.Value) : $"{Count(value.Value)} ({Count(value.Low)}-{Count(value.High)})";
 
-    /// <summary>A ratio as a multiple, with its interval: "12.1x (11.8-12.5)".</summary>
+    /// <summary>A ratio as a multiple, with its interval: "12.1x (11.8-12.5)", "1.07x (1.03-1.12)".</summary>
     public static string Times(Estimate ratio) => $"{Multiple(ratio.Value)}x ({Multiple(ratio.Low)}-{Multiple(ratio.High)})";
 
-    /// <summary>A multiple as ratios are written: two decimals below 1, one below 10, none above.</summary>
-    public static string Multiple(double value) => NumberText.Multiple(value);
+    /// <summary>
+    /// A multiple as a verdict's figures are written: three significant digits ("0.952", "1.07", "12.8", "259"), so
+    /// a figure beside a rule's edge (1.1, 0.97, 0.45) shows which side of it the run fell, where the reports' two
+    /// ("1.1") could not.
+    /// </summary>
+    public static string Multiple(double value)
+    {
+        var size = Math.Abs(value);
+        return value.ToString(size >= 100 ? "0" : size >= 10 ? "0.0" : size >= 1 ? "0.00" : "0.000", CultureInfo.InvariantCulture);
+    }
 
     /// <summary>A rate per second with thousands apart: "9,529".</summary>
     public static string Rate(double perSecond) => NumberText.Rate(perSecond);

@@ -123,6 +123,30 @@ internal static class Decide
             : Judgement.OnlyIf(condition(held), figure, reason) with { Figures = figures };
     }
 
+    /// <summary>
+    /// A claim the post makes of many cases as a whole ("the more cores, the less time") where its own figures show it
+    /// in <paramref name="most"/> of them: holds once that many parts hold, does not hold once too few can (those that
+    /// did not hold, and those that could not be judged, could not make up the count), and could not be judged between.
+    /// One case alone never makes it hold.
+    /// </summary>
+    public static Judgement Most(IReadOnlyList<(string Part, Judgement Judgement)> parts, int most, string? why = null)
+    {
+        ArgumentNullException.ThrowIfNull(parts);
+        ArgumentOutOfRangeException.ThrowIfLessThan(most, 1);
+        ArgumentOutOfRangeException.ThrowIfGreaterThan(most, parts.Count);
+        var figure = Join(parts);
+        var figures = Figures(parts);
+        var held = parts.Where(p => p.Judgement.Verdict == Verdict.Holds).Select(p => p.Part).ToList();
+        var open = parts.Count(p => !p.Judgement.Judged);
+        var count = $"{held.Count} of {parts.Count} held ({(held.Count == 0 ? "none" : string.Join(", ", held))}), where the claim needs {most}";
+        return held.Count >= most ? Judgement.Holds(figure, why is null ? count : $"{why}: {count}") with { Figures = figures }
+            : held.Count + open < most
+                ? Judgement.DoesNotHold(figure, $"{count}; " + string.Join("; ", parts.Where(p => p.Judgement.Verdict != Verdict.Holds)
+                    .Select(p => $"{p.Part}: {p.Judgement.Reason}"))) with { Figures = figures }
+                : Judgement.CouldNotJudge(figure, $"{count}, and {open} could not be judged: " + string.Join(
+                    "; ", parts.Where(p => !p.Judgement.Judged).Select(p => $"{p.Part}: {p.Judgement.Reason}"))) with { Figures = figures };
+    }
+
     // Fewer trials than an interval needs: no verdict, whatever the figure.
     private static Judgement? TooFew(Estimate figure, string text) => figure.Trials < MinimumTrials
         ? Judgement.CouldNotJudge(

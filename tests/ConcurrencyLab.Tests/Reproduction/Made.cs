@@ -51,8 +51,8 @@ internal static class Made
         new(Result(parameters, variants), []);
 
     /// <summary>The evidence of a run swept over <paramref name="cores"/>, its variants named as <paramref name="scenario"/> names them.</summary>
-    public static ClaimEvidence Swept(Scenario scenario, ScenarioResult result, IReadOnlyList<int> cores) =>
-        new(result, cores, space: RecordedVariants.SpaceOf(scenario, result));
+    public static ClaimEvidence Swept(Scenario scenario, ScenarioResult result, IReadOnlyList<int> cores, EnvironmentInfo? machine = null) =>
+        new(result, cores, space: RecordedVariants.SpaceOf(scenario, result), machine: machine);
 
     /// <summary>No parameters.</summary>
     public static IReadOnlyDictionary<string, string> None { get; } = new Dictionary<string, string>();

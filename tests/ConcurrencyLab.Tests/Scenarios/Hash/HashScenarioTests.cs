@@ -255,6 +255,46 @@ public sealed class HashScenarioTests
         Assert.NotEqual(ConcurrencyLab.Results.Verdict.NotTested, claims.Single(c => c.Id == "hash-page-cache-cpu").Verdict);
     }
 
+    [Fact]
+    public void Claims_OnAMachineWithinTheMargin_CouldNotBeJudged_SayingBothRatesAndTheirRatio()
+    {
+        // A device at 953 MiB/s against cores at 1,137: slower, but by 1.19x, where a second measurement could turn it round.
+        var close = new Dictionary<string, double> { ["deviceReadMibPerSec"] = 953, ["cpuMibPerSec"] = 1137 };
+        var claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(Scenario, Result(close, "cold", ("async@16", 23.0), ("async@128", 40.0), ("sync@16", 23.0), ("sync@128", 23.0)));
+
+        foreach (var id in new[] { "hash-async-flat", "hash-sync-falls", "hash-equal-at-16", "hash-device-ceiling", "hash-little-cpu" })
+        {
+            var claim = claims.Single(c => c.Id == id);
+            Assert.Equal(ConcurrencyLab.Results.Verdict.CouldNotJudge, claim.Verdict);
+            Assert.Contains("too close to call: the device 953 MiB/s, the cores 1,137 MiB/s (1.19x)", claim.Reason, StringComparison.Ordinal);
+        }
+    }
+
+    [Theory]
+    [InlineData(560.0, false)]
+    [InlineData(562.0, true)]
+    public void TheDiskBoundMachine_NeedsTheCoresOneAndAHalfTimesTheDevice(double cpuMibPerSec, bool met)
+    {
+        var bounds = new Dictionary<string, double> { ["deviceReadMibPerSec"] = 374, ["cpuMibPerSec"] = cpuMibPerSec };
+        var claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(Scenario, Result(bounds, "cold", ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 38.0)));
+
+        var machine = claims.Single(c => c.Id == "hash-sync-falls").Conditions.Single(c => c.Name == "machine");
+        Assert.Equal(met, machine.Met);
+    }
+
+    [Fact]
+    public void Claims_OfARunTheDeviceDidNotHold_CouldNotBeJudged_ThoughTheDeviceIsSlower()
+    {
+        // Bounds like the post's, but no variant read faster than 8,192 MiB / 40 s = 205 MiB/s, 55% of the device's 374:
+        // the device was not what held them.
+        var claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(
+            Scenario, Result(DiskBound, "cold", ("async@16", 40.0), ("async@128", 40.0), ("sync@16", 40.0), ("sync@128", 60.0)));
+
+        var falls = claims.Single(c => c.Id == "hash-sync-falls");
+        Assert.Equal(ConcurrencyLab.Results.Verdict.CouldNotJudge, falls.Verdict);
+        Assert.Contains("read 205 MiB/s, 55% of the device's rate: something other than the device held the run", falls.Reason, StringComparison.Ordinal);
+    }
+
     private static ConcurrencyLab.Results.ScenarioResult Result(Dictionary<string, double> bounds, string cache, params (string Name, double Seconds)[] variants) => new()
     {
         Name = "hash",
@@ -278,7 +318,15 @@ public sealed class HashScenarioTests
             Parameters = variant.Parameters,
             Status = ConcurrencyLab.Results.TrialStatus.Ok,
             Trials = [],
-            Summary = new ConcurrencyLab.Results.VariantSummary { Trials = 3, MedianWallMs = seconds * 1000, CiLowMs = seconds * 990, CiHighMs = seconds * 1010 },
+            Summary = new ConcurrencyLab.Results.VariantSummary
+            {
+                Trials = 3,
+                MedianWallMs = seconds * 1000,
+                CiLowMs = seconds * 990,
+                CiHighMs = seconds * 1010,
+                // 512 files of 16 MiB in that time.
+                Medians = new Dictionary<string, double> { ["mibPerSec"] = 512 * 16 / seconds },
+            },
         };
     }
 
