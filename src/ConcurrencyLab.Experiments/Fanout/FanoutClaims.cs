@@ -89,13 +89,15 @@ internal static class FanoutClaims
             new Claim("fanout-whenall-time", "WhenAll over blocking calls takes about as long as WaitAll",
                 "42 against 43 s at N = 100; 2:54 against 3:08 at N = 1000", [Main, Thousand], WhenAllSameTime)
             {
-                Rule = "`whenall-blocking@N` / `waitall@N` median within 1/1.25-1.25x, at each N",
+                Rule = "`whenall-blocking@N` / `waitall@N` median within 1/1.25-1.25x, at each N; whenall-blocking leaving requests " +
+                    "unanswered where waitall did not: does not hold; waitall's, or both: could not be judged (a time cut by the timeout)",
                 Conditions = AtPublishedN,
             },
             new Claim("fanout-async-halves", "The async client halves the time", "21 s against 42 s at N = 100; 1:27 against 2:54 at N = 1000",
                 [Main, Thousand], AsyncHalvesTheTime)
             {
-                Rule = "`whenall-async@N` / `whenall-blocking@N` median within 0.33-0.75x (2/3 to 1.5 times 0.5), at each N",
+                Rule = "`whenall-async@N` / `whenall-blocking@N` median within 0.33-0.75x (2/3 to 1.5 times 0.5), at each N; the async " +
+                    "client leaving requests unanswered: does not hold; the blocking one's: could not be judged (a time cut by the timeout)",
                 Conditions = AtPublishedN,
             },
             new Claim("fanout-async-fewer-threads", "The async client needs fewer threads than WhenAll over blocking calls",
@@ -163,6 +165,11 @@ internal static class FanoutClaims
     /// <summary>whenall-blocking's time over waitall's within a factor of 1.25 either way at each N, interval and all.</summary>
     internal static Judgement WhenAllSameTime(ClaimEvidence evidence) => AtEachN(evidence, n =>
     {
+        if (Unanswered(evidence, $"whenall-blocking@{n}", $"waitall@{n}") is { } unanswered)
+        {
+            return unanswered;
+        }
+
         var ratio = evidence.Ratio($"whenall-blocking@{n}", $"waitall@{n}");
         return Decide.About(
             Quantity.Ratio($"whenall-blocking@{n} over waitall@{n}, median wall time"),
@@ -177,6 +184,11 @@ internal static class FanoutClaims
     /// <summary>whenall-async's time over whenall-blocking's within 2/3-1.5 times the published 0.5 at each N, interval and all.</summary>
     internal static Judgement AsyncHalvesTheTime(ClaimEvidence evidence) => AtEachN(evidence, n =>
     {
+        if (Unanswered(evidence, $"whenall-async@{n}", $"whenall-blocking@{n}") is { } unanswered)
+        {
+            return unanswered;
+        }
+
         var ratio = evidence.Ratio($"whenall-async@{n}", $"whenall-blocking@{n}");
         var published = PublishedSeconds[n].Async / PublishedSeconds[n].WhenAll;
         return Decide.About(
@@ -264,6 +276,30 @@ internal static class FanoutClaims
             ? Judgement.Holds(figure, $"the runtime's account names the cause: {evidence.ServicePool("waitall@100")}").With(numbers)
             : adds.All(a => a == 0) ? Judgement.DoesNotHold(figure, "the pool added no thread for blocking or starvation").With(numbers)
             : Judgement.CouldNotJudge(figure, "some trials added threads and some none").With(numbers);
+    }
+
+    // The failed requests of a variant's trials: a trial whose requests ran to the timeout is timed by the timeout.
+    private static double FailedRequests(ClaimEvidence evidence, string variant) =>
+        evidence.Trials(variant).Select(t => t.Metrics.TryGetValue(FanoutScenario.Errors.Id, out var e) ? e : 0).DefaultIfEmpty(0).Max();
+
+    /// <summary>
+    /// A comparison of two patterns' times where one left requests unanswered: its wall time is the request
+    /// timeout's, not the pattern's. The first (the one the claim says is as fast or faster) failing does not hold;
+    /// only the second failing, or both, could not be judged: a time cut off by the timeout is a bound, not a figure.
+    /// Null where both answered every request.
+    /// </summary>
+    internal static Judgement? Unanswered(ClaimEvidence evidence, string first, string second)
+    {
+        var (a, b) = (FailedRequests(evidence, first), FailedRequests(evidence, second));
+        string Said(string variant, double failed) => $"{variant} left {ClaimEvidence.Count(failed)} requests unanswered";
+        return (a > 0, b > 0) switch
+        {
+            (true, false) => Judgement.DoesNotHold(Said(first, a), $"{first} did not finish its requests where {second} did"),
+            (false, true) => Judgement.CouldNotJudge(Said(second, b), $"{second}'s time is the request timeout's, not the pattern's"),
+            (true, true) => Judgement.CouldNotJudge(
+                $"{Said(first, a)}; {Said(second, b)}", "both times are the request timeout's, not the patterns'"),
+            _ => null,
+        };
     }
 
     // One rule at each N the run measured that the claim names: held at all, at some (named), or at none.

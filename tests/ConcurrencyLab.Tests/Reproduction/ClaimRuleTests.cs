@@ -609,6 +609,30 @@ public class ClaimRuleTests
         V($"whenall-async@{n}", asyncMs, (FanoutScenario.ServerPeakThreads, asyncThreads), (FanoutScenario.Errors, 0)));
 
     [Fact]
+    public void FanoutTimes_CutOffByTheRequestTimeout_AreNotThePatterns_SoTheyDecideNothingOrFail()
+    {
+        // N = 1000, as the blocking cases ran here: to the 600 s request timeout, with requests unanswered.
+        ClaimEvidence Of(double waitAll, double blocking, double async) => Evidence(
+            FanoutParameters,
+            V("waitall@1000", 600_000, (FanoutScenario.ServerPeakThreads, 139), (FanoutScenario.Errors, waitAll)),
+            V("whenall-blocking@1000", 567_000, (FanoutScenario.ServerPeakThreads, 80), (FanoutScenario.Errors, blocking)),
+            V("whenall-async@1000", 87_000, (FanoutScenario.ServerPeakThreads, 53), (FanoutScenario.Errors, async)));
+
+        Assert.Equal(Verdict.Holds, Judge(FanoutClaims.All, "fanout-whenall-time", Of(0, 0, 0)).Verdict);
+
+        // 567 against 600 s is 0.945x, inside the band: but both are the timeout, so nothing is decided.
+        var both = Judge(FanoutClaims.All, "fanout-whenall-time", Of(412, 388, 0));
+        Assert.Equal(Verdict.CouldNotJudge, both.Verdict);
+        Assert.Contains("both times are the request timeout's", both.Reason, StringComparison.Ordinal);
+        Assert.Equal(Verdict.DoesNotHold, Judge(FanoutClaims.All, "fanout-whenall-time", Of(0, 388, 0)).Verdict);
+        Assert.Equal(Verdict.CouldNotJudge, Judge(FanoutClaims.All, "fanout-whenall-time", Of(412, 0, 0)).Verdict);
+
+        // The async client against a blocking time cut off: no figure; the async client failing: against the post.
+        Assert.Equal(Verdict.CouldNotJudge, Judge(FanoutClaims.All, "fanout-async-halves", Of(0, 388, 0)).Verdict);
+        Assert.Equal(Verdict.DoesNotHold, Judge(FanoutClaims.All, "fanout-async-halves", Of(0, 0, 17)).Verdict);
+    }
+
+    [Fact]
     public void FanoutOneRequest_TakesItsDelaysInSequence_AndTheSlowestInParallel()
     {
         var evidence = Evidence(FanoutParameters, V("sequential@1", 4600), V("waitall@1", 2050));
