@@ -24,18 +24,27 @@ internal static class ScanClaims
 
     private static readonly string[] Parallel = ["task-run-apm", "task-run-tap", "parallel-for@999-apm", "parallel-for@999-tap"];
 
-    // One host after another at the published scale: 204 silent hosts x 500 ms is 102 s, close to the lab's 120 s default.
+    // One host after another at the published scale: 255 silent hosts x 500 ms is 128 s, past the lab's 120 s default.
     private static readonly TimeSpan SequentialAtFullScale = TimeSpan.FromSeconds(300);
 
-    // At the scenario's quick 12 hosts, nine of them silent, the cases one at a time take under half a second; 32
-    // hosts at the quick 50 ms timeout take 1.3 s.
-    private static readonly Dictionary<string, string> QuickHosts = new() { ["hosts"] = "32" };
+    // The post's fleet: its one host after another took 129.6 s, about 259 timeouts of 500 ms for 256 addresses, so
+    // every host it scanned waited out the timeout. The claims' runs scan a fleet as silent; the lab's default (80%
+    // silent, 15% refusing at once) would shorten one host after another by a fifth and every speed-up against it.
+    private static readonly Dictionary<string, string> SilentFleet = new() { ["open"] = "0", ["closed"] = "0", ["silent"] = "1" };
 
-    // The published sweep: what the parallel cases' times depend on. The post's sequential 129.6 s is about 259
-    // timeouts of 500 ms, so nearly every host it scanned was silent; the fleet's silent share must be at least the
-    // lab's 80% for the timeouts to set the pace as they did there.
+    // At the scenario's quick 12 hosts the cases one at a time take under a second; 32 silent hosts at the quick
+    // 50 ms timeout take 1.6 s.
+    private static readonly Dictionary<string, string> QuickHosts = new(SilentFleet) { ["hosts"] = "32" };
+
+    private static readonly Requirement AsSilentAsThePost = Requirement.AtLeast("silent", 0.99);
+
+    // The published sweep: what the parallel cases' times depend on.
     private static readonly Requirement[] PublishedScale = [Requirement.Is("hosts", "255"), Requirement.Is("timeout-ms", "500"),
-        Requirement.AtLeast("silent", 0.8)];
+        AsSilentAsThePost];
+
+    // One host after another over every host as silent as the post's: its 129.57 s over 256 addresses x 500 ms, and
+    // 134.38 s on 8 cores.
+    private const double SequentialPerTimeout = 129.57 / (256 * 0.5);
 
     private static readonly Requirement[] OnThePublishedMachines = [.. PublishedScale, Requirement.Cores(2, 8)];
 
@@ -81,6 +90,7 @@ internal static class ScanClaims
             {
                 Key = Isolated,
                 Variants = [.. Schedules.SelectMany(s => Forms.Select(f => $"{s}-{f}")), "mix-and-match"],
+                Parameters = SilentFleet,
                 Cores = [2, 8],
                 Repeat = 3,
                 Warmup = 0,
@@ -91,6 +101,7 @@ internal static class ScanClaims
                 Key = AsPublished,
                 Variants = ["sequential-apm", "sequential-tap", "task-loop-tap", "task-run-apm", "task-run-tap", "mix-and-match",
                     "parallel-for@default-apm", "parallel-for@default-tap", "parallel-for@999-apm", "parallel-for@999-tap"],
+                Parameters = SilentFleet,
                 Cores = [2, 8],
                 AsPublished = true,
                 Repeat = 3,
@@ -99,15 +110,16 @@ internal static class ScanClaims
             },
         ],
         [
-            new Claim("scan-sequential", "One host after another takes about the silent hosts times the timeout",
-                "129.6 s (2 cores) and 134.4 s (8 cores) for 255 hosts; the 500 ms timeout is in the code; hosts x timeout is the lab's reading",
-                    [OneAtATime, AsPublished], SequentialTakesTheTimeouts)
+            new Claim("scan-sequential", "One host after another takes about the hosts times the timeout",
+                "129.6 s (2 cores) and 134.4 s (8 cores) for 256 addresses with the code's 500 ms timeout: 1.01x and 1.05x of hosts x " +
+                    "timeout, the lab's reading", [OneAtATime, AsPublished], SequentialTakesTheTimeouts)
             {
-                Rule = "`sequential-apm`'s median over (silent hosts found x the run's timeout) within 0.9-1.3x, interval and all",
-                Source = FigureSource.Text,
+                Rule = "`sequential-apm`'s median over (hosts x the run's timeout) within 0.9-1.2x of the post's 1.01x, interval and all, on a " +
+                    "fleet as silent as the post's",
+                Source = FigureSource.LabReading,
 
                 // Any timeout and any number of hosts: the rule reads the run's own.
-                Conditions = [Requirement.AtLeast("timeout-ms", 1)],
+                Conditions = [Requirement.AtLeast("hosts", 1), Requirement.AtLeast("timeout-ms", 1), AsSilentAsThePost],
             },
             new Claim("scan-sequential-tap", "One host after another with TAP takes as long as with APM",
                 "130.5 against 129.6 s (2 cores), 131.4 against 134.4 s (8 cores)", [OneAtATime, AsPublished], SequentialTapAsApm)
@@ -187,27 +199,20 @@ internal static class ScanClaims
     private static ClaimEvidence WithSequential(ClaimEvidence evidence) =>
         evidence.Has("sequential-apm") ? evidence : evidence.Run(AsPublished, PublishedScale);
 
-    /// <summary>The sequential scan's time over the silent hosts times the timeout within 0.9-1.3, interval and all.</summary>
+    /// <summary>The sequential scan's time over the hosts times the timeout within 0.9-1.2 of the post's, interval and all.</summary>
     internal static Judgement SequentialTakesTheTimeouts(ClaimEvidence evidence)
     {
         var wall = evidence.Wall("sequential-apm");
-        var silent = evidence.Metric("sequential-apm", ScanScenario.FoundSilent).Value;
+        var hosts = evidence.Parameter("hosts");
         var timeout = evidence.Parameter("timeout-ms");
-        if (silent <= 0)
-        {
-            throw new MissingEvidenceException("sequential-apm found no silent host, so there is no timeout to wait for");
-        }
-
-        var expected = silent * timeout;
-        var ratio = wall.Times(1 / expected);
+        var ratio = wall.Times(1 / (hosts * timeout));
         return Decide.About(
-            Quantity.Ratio("sequential-apm's median wall time over silent hosts x timeout"),
+            Quantity.Ratio("sequential-apm's median wall time over hosts x timeout"),
             ratio,
-            1,
-            new Band(0.9, 1.3),
-            $"{ClaimEvidence.Time(wall)}, {ClaimEvidence.Times(ratio)} of {ClaimEvidence.Count(silent)} silent hosts x " +
-                $"{ClaimEvidence.Count(timeout)} ms",
-            "each silent host costs one timeout and the hosts that answer next to nothing");
+            SequentialPerTimeout,
+            Band.Around(SequentialPerTimeout, 0.9, 1.2),
+            $"{ClaimEvidence.Time(wall)}, {ClaimEvidence.Times(ratio)} of {ClaimEvidence.Count(hosts)} hosts x {ClaimEvidence.Count(timeout)} ms",
+            "every silent host costs one timeout, one after another");
     }
 
     /// <summary>sequential-tap over sequential-apm within 10% either way, interval and all.</summary>

@@ -265,21 +265,27 @@ public class ClaimRuleTests
 
     // Scan -------------------------------------------------------------------------------------------------------
 
-    private static readonly IReadOnlyDictionary<string, string> ScanPublished = With(("hosts", 255), ("timeout-ms", 500), ("silent", 0.8));
+    private static readonly IReadOnlyDictionary<string, string> ScanPublished = With(("hosts", 255), ("timeout-ms", 500), ("silent", 1));
 
     private static ClaimEvidence Scan(params VariantResult[] variants) => Evidence(ScanPublished, variants);
 
     private static VariantResult At(VariantResult variant, int cores) => variant.WithMetric(StandardMetrics.ProcessorCountSeen, cores);
 
     [Fact]
-    public void ScanSequential_HoldsAtTheSilentHostsTimesTheTimeout_NotAtHalfOfIt_AndAtAnyScale()
+    public void ScanSequential_HoldsAtTheHostsTimesTheTimeout_AsThePostsFleetTook_NotAtFourFifthsOfIt_AndAtAnyScale()
     {
-        Assert.Equal(Verdict.Holds, Judge(ScanClaims.All, "scan-sequential", Scan(V("sequential-apm", 103_000, (ScanScenario.FoundSilent, 204)))).Verdict);
-        var half = Judge(ScanClaims.All, "scan-sequential", Scan(V("sequential-apm", 51_000, (ScanScenario.FoundSilent, 204))));
-        Assert.Equal(Verdict.DoesNotHold, half.Verdict);
-        Assert.StartsWith("0.500x is 50% below the published 1.00x", half.Reason, StringComparison.Ordinal);
-        Assert.Equal(Verdict.Holds, Judge(ScanClaims.All, "scan-sequential", Evidence(With(("hosts", 32), ("timeout-ms", 50)), V("sequential-apm", 1270, (ScanScenario.FoundSilent, 25)))).Verdict);
-        Assert.Equal(Verdict.CouldNotJudge, Judge(ScanClaims.All, "scan-sequential", Scan(Trials("sequential-apm", [80_000, 103_000, 140_000], (ScanScenario.FoundSilent, [204, 204, 204])))).Verdict);
+        // 255 hosts x 500 ms is 127.5 s; the post's 129.6 s over 256 addresses is 1.01x of it.
+        Assert.Equal(Verdict.Holds, Judge(ScanClaims.All, "scan-sequential", Scan(V("sequential-apm", 129_000))).Verdict);
+
+        // 102 s, as the lab's default fleet (a fifth of it answering at once) took: not the post's one host after another.
+        var fifth = Judge(ScanClaims.All, "scan-sequential", Scan(V("sequential-apm", 102_000)));
+        Assert.Equal(Verdict.DoesNotHold, fifth.Verdict);
+        Assert.StartsWith("0.800x is 21% below the published 1.01x", fifth.Reason, StringComparison.Ordinal);
+        Assert.Equal(Verdict.Holds, Judge(ScanClaims.All, "scan-sequential", Evidence(With(("hosts", 32), ("timeout-ms", 50), ("silent", 1)), V("sequential-apm", 1640))).Verdict);
+        Assert.Equal(Verdict.CouldNotJudge, Judge(ScanClaims.All, "scan-sequential", Scan(Trials("sequential-apm", [100_000, 129_000, 160_000]))).Verdict);
+
+        // A fleet with hosts that answer is not the post's: not tested.
+        Assert.Equal(Verdict.NotTested, Judge(ScanClaims.All, "scan-sequential", Evidence(With(("hosts", 255), ("timeout-ms", 500), ("silent", 0.8)), V("sequential-apm", 102_000))).Verdict);
     }
 
     [Fact]
