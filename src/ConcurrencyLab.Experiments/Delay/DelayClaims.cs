@@ -57,6 +57,9 @@ internal static class DelayClaims
                 "almost 12x in the text; 68 ms against 799 (Parallel.For@4) and 754 (ForEachAsync@4) in the image (8 cores, the lab's reading)",
                     [Isolated, AsPublished], ChannelAbout12x)
             {
+                Checked = "Almost 12x is in the text, 68, 799 and 754 ms in the results image; the Channel, Parallel.For with Thread.Sleep " +
+                    "and ForEachAsync with Task.Delay are the post's APIs, but its 8 cores are the lab's inference, emulated on smaller " +
+                    "machines, and the delays are seeded.",
                 Rule = "`parallel-for@4` / `channel` and `foreach-async@4` / `channel` both within 8-18x (2/3 to 1.5 times 12x)",
                 Source = FigureSource.Text,
                 Conditions = OnThePublishedMachine,
@@ -64,6 +67,9 @@ internal static class DelayClaims
             new Claim("delay-foreach-async-40", "Even at degree 40, ForEachAsync is slower than the Channel", "100 ms against 68 ms (8 cores)",
                 [Isolated, AsPublished], ForEachAsync40Slower)
             {
+                Checked = "The direction is in the text, 100 against 68 ms in the image; ForEachAsync at degree 40 with Task.Delay is the " +
+                    "post's code; the isolated run is primed and warmed up, while the as-published passes run each case once, cold, in the " +
+                    "post's order.",
                 Rule = "`foreach-async@40` / `channel` above 1.24x, half the post's 1.47x effect",
                 Source = FigureSource.Image,
                 Conditions = OnThePublishedMachine,
@@ -71,6 +77,9 @@ internal static class DelayClaims
             new Claim("delay-default-degree", "ForEachAsync's default degree is the worst of both worlds: not throttled on purpose, yet slow",
                 "384 ms, against 100 ms at degree 40 (8 cores)", [Isolated, AsPublished], DefaultDegreeWorst)
             {
+                Checked = "The 384 and 100 ms are from the image and the worst-of-both-worlds wording from the conclusion; ForEachAsync " +
+                    "with no options matches the post, and since its default degree is the processor count, the verdict depends on the 8 " +
+                    "cores the lab infers from 384 ms.",
                 Rule = "`foreach-async@default` / `foreach-async@40` within 2.56-5.76x (2/3 to 1.5 times the published 3.84x); the reason names " +
                     "the degree it ran at",
                 Source = FigureSource.Image,
@@ -79,6 +88,9 @@ internal static class DelayClaims
             new Claim("delay-threads-19", "The thread count never rises above 19, even at degree 40",
                 "8 threads at the start, 19 at the end (8 cores)", [Isolated, AsPublished], ThreadsNear19)
             {
+                Checked = "The 19 is in the text, the 8 at the start only in the image; all five cases use the post's APIs, but the lab " +
+                    "reads the process's sampled peak of OS threads, its sampler included, where the post counted threads at each case's " +
+                    "start and end.",
                 Rule = "the highest median peak of OS threads among the five cases below 24 (19 and a quarter: the runtime's own threads " +
                     "differ between versions)",
                 Source = FigureSource.Text,
@@ -87,6 +99,9 @@ internal static class DelayClaims
             new Claim("delay-channel-position", "The Channel case's thread count depends on its position in the run",
                 "no figure: run it last and see", [AsPublished], ChannelPositionMatters)
             {
+                Checked = "The text only invites moving the Channel case last, with no figure; the lab runs the post's order with the " +
+                    "Channel first and again last, in fresh processes, comparing its peak threads, and judges 2-core and 8-core passes " +
+                    "alike since no core count is required.",
                 Rule = "every pass with the Channel last above every pass with it first (3 passes each: 1 in 20 under no effect), as the " +
                     "threads the cases before it made would have it; every pass below, or the two positions' medians within " +
                     $"{PositionEffect - 1} thread of each other: does not hold; overlap otherwise: could not be judged",
@@ -96,6 +111,9 @@ internal static class DelayClaims
             new Claim("delay-aot-foreach-async-40", "Built with native AOT, single file and trimmed, ForEachAsync at degree 40 beats the Channel",
                 "no figure: a reader's report in the post's note", [Builds], AotForEachAsync40Wins)
             {
+                Checked = "A reader's report in the post's closing note, without figures; the lab builds with the note's flags word for " +
+                    "word (PublishNativeAot is no real property, so the JIT still runs) and with a real PublishAot, timing only the two " +
+                    "cases, not the reader's whole program.",
                 Rule = "`foreach-async@40` / `channel` below 1x in the note's build (its flags word for word: self-contained, single file, " +
                     "trimmed, and PublishNativeAot, which is no MSBuild property) and in a real native AOT build (PublishAot); in one only: " +
                     "holds only there",
@@ -105,6 +123,9 @@ internal static class DelayClaims
             new Claim("delay-trimmed-channel", "PublishTrimmed penalises the Channel", "no figure: the post's note", [Builds],
                 TrimmingPenalisesTheChannel)
             {
+                Checked = "The author's guess in the closing note, with no figure; on 8 cores the lab times the Channel case in the note's " +
+                    "build against the same build without PublishTrimmed, so only trimming differs, but the builds run two cases, not the " +
+                    "post's whole sample program.",
                 Rule = "`channel` in the note's build (self-contained, single file, trimmed) / in the same build untrimmed above 1.1x",
                 Source = FigureSource.Text,
                 Conditions = OnThePublishedMachine,

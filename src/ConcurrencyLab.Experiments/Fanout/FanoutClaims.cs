@@ -70,18 +70,26 @@ internal static class FanoutClaims
         [
             new Claim("fanout-sequential", "Three calls one after another take about 4.5 s", "4.5 s", [OneRequest], OneAfterAnother)
             {
+                Checked = "The 4.5 s is the post's own sum of the three delays, never measured there; the lab times sequential@1, three " +
+                    "HTTP calls in turn to an external service that awaits a timer instead of Thread.Sleep, which does not matter for one " +
+                    "request; set-up as published.",
                 Rule = "`sequential@1`'s median within 4.05-5.6 s (0.9 to 1.25 times 4.5 s)",
                 Conditions = [.. Delays, Requirement.Variants("requests", 1)],
             },
             new Claim("fanout-parallel", "With the three calls in parallel, a request takes about 2 s: its slowest call", "about two seconds",
                 [OneRequest], InParallel)
             {
+                Checked = "About two seconds is in the text; the lab's waitall@1 runs three Task.Run blocking HTTP calls joined by " +
+                    "Task.WaitAll, matching the post's started Tasks and WCF clients in shape; set-up as published for a single request.",
                 Rule = "`waitall@1`'s median within 1.8-2.5 s (0.9 to 1.25 times 2 s)",
                 Conditions = [.. Delays, Requirement.Variants("requests", 1)],
             },
             new Claim("fanout-whenall-threads", "WhenAll over blocking calls needs about half the threads of WaitAll",
                 "63 against 121 threads at N = 100; 80 against 139 at N = 1000", [Main, Thousand], WhenAllHalfTheThreads)
             {
+                Checked = "Counts from the post's table and text; the lab blocks three Task.Run HTTP calls joined by WaitAll or await " +
+                    "WhenAll, as the post's WCF code did, but counts its Kestrel product service's OS threads, where the post read " +
+                    "iisexpress's maximum in Task Manager, a different baseline.",
                 Rule = "`whenall-blocking@N` / `waitall@N` service threads within 2/3 to 1.5 times the published ratio (0.52 at N = 100, " +
                     "0.58 at 1000), at each N",
                 Conditions = AtPublishedN,
@@ -89,6 +97,9 @@ internal static class FanoutClaims
             new Claim("fanout-whenall-time", "WhenAll over blocking calls takes about as long as WaitAll",
                 "42 against 43 s at N = 100; 2:54 against 3:08 at N = 1000", [Main, Thousand], WhenAllSameTime)
             {
+                Checked = "Times from the post's table at N 100 and 1000; same WaitAll and WhenAll shapes over blocking calls, but at N " +
+                    "1000 the lab's blocking patterns can hit its 600 s request timeout, and such a cut-off time is not judged; pool growth " +
+                    "follows this machine's cores.",
                 Rule = "`whenall-blocking@N` / `waitall@N` median within 1/1.25-1.25x, at each N; whenall-blocking leaving requests " +
                     "unanswered where waitall did not: does not hold; waitall's, or both: could not be judged (a time cut by the timeout)",
                 Conditions = AtPublishedN,
@@ -96,6 +107,9 @@ internal static class FanoutClaims
             new Claim("fanout-async-halves", "The async client halves the time", "21 s against 42 s at N = 100; 1:27 against 2:54 at N = 1000",
                 [Main, Thousand], AsyncHalvesTheTime)
             {
+                Checked = "The 21 s and twice as fast are in the text, 1:27 in the table; the lab uses GetStringAsync and await WhenAll, " +
+                    "not WCF async proxies with ContinueWith, and its external service holds no thread while waiting, unlike the post's " +
+                    "Thread.Sleep, so async finishes near 2 s.",
                 Rule = "`whenall-async@N` / `whenall-blocking@N` median within 0.33-0.75x (2/3 to 1.5 times 0.5), at each N; the async " +
                     "client leaving requests unanswered: does not hold; the blocking one's: could not be judged (a time cut by the timeout)",
                 Conditions = AtPublishedN,
@@ -103,12 +117,16 @@ internal static class FanoutClaims
             new Claim("fanout-async-fewer-threads", "The async client needs fewer threads than WhenAll over blocking calls",
                 "54 against 63 at N = 100; 53 against 80 at N = 1000", [Main, Thousand], AsyncFewerThreads)
             {
+                Checked = "Counts from the post's table at both N; the async client uses GetStringAsync rather than WCF's generated async " +
+                    "calls, and the lab counts threads of its own Kestrel service on .NET 10, not the iisexpress process the post watched.",
                 Rule = "`whenall-async@N` / `whenall-blocking@N` service threads below 0.95x, at each N",
                 Conditions = AtPublishedN,
             },
             new Claim("fanout-async-flat", "The async client's threads stay flat from N = 100 to N = 1000",
                 "54 and 53 threads; 'flat' is the lab's reading", [Main], AsyncThreadsFlat)
             {
+                Checked = "The 54 and 53 threads are from the table, and flat is the lab's reading; same async client as in the other " +
+                    "claims, but on the lab service's much smaller thread baseline a handful of extra threads can break the 1.25x band.",
                 Source = FigureSource.LabReading,
                 Rule = "`whenall-async@1000` / `whenall-async@100` service threads within 1/1.25-1.25x",
                 Conditions = [.. Delays, Requirement.Variants("requests", 100, 1000)],
@@ -117,6 +135,9 @@ internal static class FanoutClaims
                 "3:08, 2:54 and 1:27 for all 1000: the lab's reading of the table, which times every pattern to its end", [Thousand],
                     EveryRequestAnswered)
             {
+                Checked = "A lab reading of the N 1000 table, which times every pattern to its end; the patterns are the post's, but the " +
+                    "lab's own limits, 100 s per external call and 600 s per request, decide whether a slow blocking pattern counts as " +
+                    "leaving requests unanswered.",
                 Source = FigureSource.LabReading,
                 Rule = "no failed request in at least 3 ok trials of each of the three at N = 1000; a failed request in any trial: does not hold",
                 Conditions = [.. Delays, Requirement.Variants("requests", 1000)],
@@ -124,6 +145,9 @@ internal static class FanoutClaims
             new Claim("fanout-waitall-adds", "WaitAll blocks the request's thread, and the pool adds threads to make up for it", "no figure",
                 [Main], WaitAllMakesThePoolAdd)
             {
+                Checked = "The mechanism is explained in the text without a figure; the lab reads the product service's runtime events for " +
+                    "threads added for blocking or starvation in every waitall@100 trial, and with 100 requests each blocking four threads " +
+                    "any default pool must add some; set-up as published.",
                 Rule = "the service's pool added at least one thread for blocking or starvation in every `waitall@100` trial (its runtime " +
                     "account); in none: does not hold",
                 Conditions = [.. Delays, Requirement.Variants("requests", 100)],

@@ -23,6 +23,13 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
     public FigureSource Source { get; init; } = FigureSource.Text;
 
     /// <summary>
+    /// What was checked of the claim against the post, in a sentence: where its figure is (the text, a table, an
+    /// image, the original program), whether the lab's variant calls the same API, and the set-up difference the
+    /// verdict depends on; what docs/reproduction.md says beside the rule.
+    /// </summary>
+    public string Checked { get; init; } = string.Empty;
+
+    /// <summary>
     /// What a run must have been for its results to test the claim: parameters at the published values, the
     /// published processor counts, the kind of machine. The rule may read only the parameters these pin.
     /// </summary>

@@ -23,8 +23,8 @@ public sealed class ReproductionPageTests
     internal static string Table()
     {
         var text = new StringBuilder();
-        text.Append("| post | claim | published (from) | tested when | holds when |\n");
-        text.Append("| --- | --- | --- | --- | --- |\n");
+        text.Append("| post | claim | published (from) | tested when | holds when | checked against the post |\n");
+        text.Append("| --- | --- | --- | --- | --- | --- |\n");
         foreach (var scenario in ConcurrencyLab.Reproduction.Reproducer.Posts(ScenarioCatalog.BuiltIn))
         {
             foreach (var claim in PostClaims.Of(scenario)!.Claims)
@@ -36,7 +36,7 @@ public sealed class ReproductionPageTests
                     FigureSource.LabReading => "the lab's reading",
                     _ => "the text",
                 };
-                text.Append($"| {scenario.Name} | `{claim.Id}`: {Cell(claim.Text)} | {Cell(claim.Published)} ({from}) | {Cell(claim.Needs())} | {Cell(claim.Rule)} |\n");
+                text.Append($"| {scenario.Name} | `{claim.Id}`: {Cell(claim.Text)} | {Cell(claim.Published)} ({from}) | {Cell(claim.Needs())} | {Cell(claim.Rule)} | {Cell(claim.Checked)} |\n");
             }
         }
 

@@ -250,7 +250,7 @@ public class ClaimRuleTests
     }
 
     [Fact]
-    public void EveryClaim_SaysWhereItsFigureComesFrom_NamesRunsItsPostMakes_AndEveryRunIsMadeAtSomeScale()
+    public void EveryClaim_SaysWhereItsFigureComesFrom_AndWhatWasChecked_NamesRunsItsPostMakes_AndEveryRunIsMadeAtSomeScale()
     {
         var ids = Posts.SelectMany(p => p.Claims).Select(c => c.Id).ToList();
         Assert.Equal(ids.Count, ids.Distinct().Count());
@@ -260,6 +260,9 @@ public class ClaimRuleTests
             Assert.Equal(post.Runs.Count, post.Runs.Select(r => r.Key).Distinct().Count());
             Assert.All(post.Claims, c => Assert.All(c.Runs, key => Assert.Contains(post.Runs, r => r.Key == key)));
             Assert.All(post.Claims, c => Assert.True(Enum.IsDefined(c.Source)));
+
+            // What was checked of it against the post, for the page: a sentence, never left out.
+            Assert.All(post.Claims, c => Assert.True(c.Checked.Length > 40 && c.Checked.EndsWith('.'), $"{c.Id}: '{c.Checked}'"));
         }
     }
 
