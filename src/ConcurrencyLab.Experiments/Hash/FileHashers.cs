@@ -10,7 +10,8 @@ internal enum HashMode
     /// <summary>A Channel feeds N workers; each opens the file plainly and hashes it with blocking reads (published).</summary>
     Sync,
 
-    /// <summary>A Channel feeds N workers; each opens the file with FileOptions.Asynchronous and awaits HashDataAsync (published).</summary>
+    /// <summary>A Channel feeds N workers; each opens the file with FileOptions.Asynchronous and awaits HashDataAsync. The post
+    /// opened it with File.Open, without the option, so its reads on Windows blocked a pool thread each.</summary>
     Async,
 
     /// <summary>Parallel.ForEachAsync over the files with N as its degree, each hashed as in <see cref="Async"/>.</summary>
