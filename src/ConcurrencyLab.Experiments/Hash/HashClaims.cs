@@ -21,6 +21,10 @@ internal static class HashClaims
     // --quick (512 MiB in all).
     private static readonly Dictionary<string, string> PublishedSet = new() { ["files"] = "512" };
 
+    // The cold run on a device read as fast as the post's USB SSD, where the kernel can limit it; elsewhere the run
+    // says why not, and a machine whose cores are not well ahead of its device leaves the claims unjudged.
+    private static readonly Dictionary<string, string> PostsDisk = new(PublishedSet) { ["device-mibps"] = "374" };
+
     private static readonly Dictionary<string, string> QuickSet = new() { ["file-size"] = "1MiB" };
 
     private static readonly Requirement FilesPerWorker = Requirement.Of(
@@ -81,8 +85,10 @@ internal static class HashClaims
         }
 
         var share = $"{fastest.Name} read {Rate(best)} MiB/s, {Share(best / device)} of the device's rate";
+        var emulated = result.Bounds.TryGetValue("deviceLimitMibPerSec", out var limit)
+            ? $" (the device limited to {Rate(limit)} MiB/s by the lab, as a slower disk)" : string.Empty;
         return best >= HeldByTheDevice * device
-            ? (true, $"disk-bound: {rates}; {share}")
+            ? (true, $"disk-bound{emulated}: {rates}; {share}")
             : (false, $"{rates}, but the fastest variant, {share}: something other than the device held the run");
     });
 
@@ -99,7 +105,7 @@ internal static class HashClaims
     public static PublishedClaims All { get; } = new(
         "sync vs async file hashing with N workers fed by a Channel (the post \"Benchmarking Async Throughput\")",
         [
-            new ClaimRun { Key = Cold, Variants = ["sync@16", "sync@32", "sync@64", "sync@128", "async@16", "async@128"], Parameters = PublishedSet,
+            new ClaimRun { Key = Cold, Variants = ["sync@16", "sync@32", "sync@64", "sync@128", "async@16", "async@128"], Parameters = PostsDisk,
                 QuickParameters = QuickSet, Repeat = 3 },
             new ClaimRun { Key = Warm, Variants = WarmCases, Parameters = new Dictionary<string, string>(PublishedSet) { ["cache"] = "warm" },
                 QuickParameters = QuickSet, Repeat = 3 },

@@ -62,8 +62,15 @@ public sealed class HashScenario : Scenario, IReproducesPost
 
     private static readonly Parameter<bool> Keep = Parameter.Switch("keep", "keep the file set after the run, to reuse it with --dir");
 
+    /// <summary>A slower disk, emulated: the file set's device limited to this many MiB/s of reads (0: as it is).</summary>
+    internal static readonly Parameter<double> DeviceLimit = Parameter.Number(
+        "device-mibps", 0,
+            "limit the file set's device to this many MiB/s of reads for the bounds and every trial, as a slower disk (the post's USB SSD " +
+                "read 374); Linux's cgroup v1 blkio controller, as root; where it is missing the run reads the device as it is and says " +
+                "why; 0: off", minimum: 0, maximum: 1_000_000);
+
     /// <inheritdoc/>
-    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Files, FileSize, Workers, Cold, BufferSize, Dir, Keep];
+    public override IReadOnlyList<Parameter> Parameters { get; init; } = [Files, FileSize, Workers, Cold, BufferSize, Dir, Keep, DeviceLimit];
 
     /// <summary>A size as people type it (<see cref="ByteSize"/>), from 1 byte to <paramref name="maximum"/>.</summary>
     private static Parameter<long> Size(string name, string defaultValue, string description, long maximum, string? quick = null) =>
@@ -213,6 +220,7 @@ public sealed class HashScenario : Scenario, IReproducesPost
         var cold = parameters.Get(Cold);
         var started = Stopwatch.GetTimestamp();
         var set = FileSet.Prepare(spec, FolderOf(parameters), keep, cancellationToken);
+        DeviceThrottle? throttle = null;
         try
         {
             var notes = new List<string>();
@@ -233,27 +241,37 @@ public sealed class HashScenario : Scenario, IReproducesPost
                     $"cacheCold 0.");
             }
 
+            throttle = Throttle(set.Folder, parameters.Get(DeviceLimit), notes);
             var bounds = HashBounds.Measure([.. set.Entries.Select(set.PathOf)], cold, Environment.ProcessorCount, cancellationToken);
             if (cold && !bounds.DeviceReadCold)
             {
                 notes.Add("the files would not go cold for the read bound, so deviceReadMibPerSec is a rate from the cache, not the device.");
             }
 
+            var measured = new Dictionary<string, double>(bounds.ToDictionary());
+            if (throttle is not null)
+            {
+                measured["deviceLimitMibPerSec"] = throttle.MibPerSec;
+            }
+
+            var held = throttle;
             return new RunFixture(
                 new Dictionary<string, string> { [Dir.Name] = set.Folder },
                 notes,
                 () =>
                 {
+                    held?.Dispose();
                     set.Dispose();
                     return ValueTask.CompletedTask;
                 })
             {
                 Ideal = bounds.Ideal(spec.TotalBytes, cold),
-                Bounds = bounds.ToDictionary(),
+                Bounds = measured,
             };
         }
         catch (Exception ex) when (ex is not OutOfMemoryException)
         {
+            throttle?.Dispose();
             // Measuring the bounds failed: the set goes, but a failure to delete it must not hide why.
             try
             {
@@ -266,6 +284,27 @@ public sealed class HashScenario : Scenario, IReproducesPost
 
             throw;
         }
+    }
+
+    // The device limited for the run where asked and where the kernel allows it; otherwise a note says why not.
+    private static DeviceThrottle? Throttle(string folder, double mibPerSec, List<string> notes)
+    {
+        if (mibPerSec <= 0)
+        {
+            return null;
+        }
+
+        var limit = mibPerSec.ToString("0.#", CultureInfo.InvariantCulture);
+        if (DeviceThrottle.Unavailable(folder) is { } why)
+        {
+            notes.Add($"the device could not be limited to {limit} MiB/s ({why}): the bounds and the trials read it at its own speed.");
+            return null;
+        }
+
+        var throttle = DeviceThrottle.Start(folder, mibPerSec);
+        notes.Add($"the device {throttle.Device} was limited to {limit} MiB/s of reads (cgroup v1 blkio) for the bounds and every trial, " +
+            $"as a slower disk would read: a machine emulated, whose cores are this one's.");
+        return throttle;
     }
 
     /// <inheritdoc/>

@@ -283,6 +283,18 @@ public sealed class HashScenarioTests
     }
 
     [Fact]
+    public void Claims_OnADeviceTheLabLimited_AreJudged_AndSaySoInTheirCondition()
+    {
+        var emulated = new Dictionary<string, double>(DiskBound) { ["deviceLimitMibPerSec"] = 374 };
+        var claims = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(Scenario, Result(emulated, "cold", ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 38.0)));
+
+        var falls = claims.Single(c => c.Id == "hash-sync-falls");
+        Assert.Equal(ConcurrencyLab.Results.Verdict.Holds, falls.Verdict);
+        Assert.Contains(falls.Conditions, c => c.Name == "machine" && c.Met
+            && c.Actual!.StartsWith("disk-bound (the device limited to 374 MiB/s by the lab, as a slower disk)", StringComparison.Ordinal));
+    }
+
+    [Fact]
     public void Claims_OfARunTheDeviceDidNotHold_CouldNotBeJudged_ThoughTheDeviceIsSlower()
     {
         // Bounds like the post's, but no variant read faster than 8,192 MiB / 40 s = 205 MiB/s, 55% of the device's 374:
