@@ -273,7 +273,7 @@ internal static class DelayClaims
             Unit = "threads", Value = last.Min() - first.Max(), Low = last.Min() - first.Max(), High = last.Max() - first.Min(),
                 Trials = Math.Min(first.Count, last.Count) };
         var medians = Statistics.MedianEstimate.MedianOf(last) - Statistics.MedianEstimate.MedianOf(first);
-        return last.Min() > first.Max()
+        return last.Min() > first.Max() && medians >= PositionEffect
                 ? Judgement.Holds(figure, $"run last, it inherits the threads the blocking cases made the pool add ({lastRun.Pool("channel")})")
                     .With(numbers)
             : last.Max() < first.Min()

@@ -14,11 +14,13 @@ internal sealed class DeviceThrottle : IDisposable
     private const string Prefix = "conclab-";
 
     private readonly string _group;
+    private readonly string _home;
     private bool _disposed;
 
-    private DeviceThrottle(string group, string device, double mibPerSec)
+    private DeviceThrottle(string group, string home, string device, double mibPerSec)
     {
         _group = group;
+        _home = home;
         Device = device;
         MibPerSec = mibPerSec;
     }
@@ -60,21 +62,30 @@ internal sealed class DeviceThrottle : IDisposable
             throw new IOException(why);
         }
 
-        RemoveLeftovers();
-        var device = DiskOf(folder).Device!;
-        var group = Path.Combine(Root, $"{Prefix}{Environment.ProcessId}-{Guid.NewGuid():N}");
-        Directory.CreateDirectory(group);
+        string group;
         try
         {
-            var bytes = (long)Math.Round(mibPerSec * 1024 * 1024);
-            File.WriteAllText(Path.Combine(group, "blkio.throttle.read_bps_device"), $"{device} {bytes.ToString(CultureInfo.InvariantCulture)}");
-            File.WriteAllText(Path.Combine(group, "cgroup.procs"), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
-            return new DeviceThrottle(group, device, mibPerSec);
+            RemoveLeftovers();
+            var home = HomeGroup();
+            var device = DiskOf(folder).Device!;
+            group = Path.Combine(home, $"{Prefix}{Environment.ProcessId}-{Guid.NewGuid():N}");
+            Directory.CreateDirectory(group);
+            try
+            {
+                var bytes = (long)Math.Round(mibPerSec * 1024 * 1024);
+                File.WriteAllText(Path.Combine(group, "blkio.throttle.read_bps_device"), $"{device} {bytes.ToString(CultureInfo.InvariantCulture)}");
+                File.WriteAllText(Path.Combine(group, "cgroup.procs"), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
+                return new DeviceThrottle(group, home, device, mibPerSec);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                TryRemove(group);
+                throw new IOException($"the device {device} could not be limited: {ex.Message}", ex);
+            }
         }
-        catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+        catch (Exception ex) when (ex is UnauthorizedAccessException or NotSupportedException or ArgumentException)
         {
-            TryRemove(group);
-            throw new IOException($"the device {device} could not be limited: {ex.Message}", ex);
+            throw new IOException($"the blkio controller would not take a group: {ex.Message}", ex);
         }
     }
 
@@ -89,14 +100,33 @@ internal sealed class DeviceThrottle : IDisposable
         _disposed = true;
         try
         {
-            File.WriteAllText(Path.Combine(Root, "cgroup.procs"), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
+            File.WriteAllText(Path.Combine(_home, "cgroup.procs"), Environment.ProcessId.ToString(CultureInfo.InvariantCulture));
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
         {
             // Still in the group: it goes when the last of its processes ends, or with the next run's leftovers.
         }
 
-        TryRemove(_group);
+        // A trial's process may still be ending in the group: the kernel refuses to remove it until the last one has.
+        for (var attempt = 0; attempt < 20 && Directory.Exists(_group); attempt++)
+        {
+            TryRemove(_group);
+            if (Directory.Exists(_group))
+            {
+                Thread.Sleep(50);
+            }
+        }
+    }
+
+    // The blkio group this process is in ("7:blkio:/user.slice" in /proc/self/cgroup), where the run's group goes
+    // beneath and the process goes back to.
+    private static string HomeGroup()
+    {
+        var line = File.ReadLines("/proc/self/cgroup").FirstOrDefault(l => l.Split(':') is [_, var controllers, _]
+            && controllers.Split(',').Contains("blkio"));
+        var path = line is null ? "/" : line[(line.IndexOf(":/", StringComparison.Ordinal) + 1)..];
+        var home = Path.GetFullPath(Path.Combine(Root, path.TrimStart('/')));
+        return Directory.Exists(home) && home.StartsWith(Root, StringComparison.Ordinal) ? home : Root;
     }
 
     // The whole disk under a folder's filesystem, as major:minor: a partition's limit is set on its disk.
@@ -146,7 +176,7 @@ internal sealed class DeviceThrottle : IDisposable
     // Groups of runs whose process is gone: removed where empty (the kernel refuses a group that still has processes).
     private static void RemoveLeftovers()
     {
-        foreach (var group in Directory.EnumerateDirectories(Root, Prefix + "*"))
+        foreach (var group in Directory.EnumerateDirectories(HomeGroup(), Prefix + "*"))
         {
             var name = Path.GetFileName(group)[Prefix.Length..];
             var dash = name.IndexOf('-', StringComparison.Ordinal);

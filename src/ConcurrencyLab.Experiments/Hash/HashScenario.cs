@@ -143,7 +143,9 @@ public sealed class HashScenario : Scenario, IReproducesPost
     public override TimeSpan ExpectedTrialDuration(ParameterValues parameters)
     {
         ArgumentNullException.ThrowIfNull(parameters);
-        return TimeSpan.FromSeconds(parameters.Get(Files) * (double)parameters.Get(FileSize) / (100 << 20));
+        // 100 MiB/s, or the device's limit where a slower one is asked for.
+        var mibPerSec = parameters.Get(DeviceLimit) is > 0 and < 100 and var limit ? limit : 100;
+        return TimeSpan.FromSeconds(parameters.Get(Files) * (double)parameters.Get(FileSize) / (mibPerSec * (1 << 20)));
     }
 
     internal static readonly Metric MibPerSec = Metric.Rate("mibPerSec", "MiB/s") with { Visibility = MetricVisibility.Everywhere,
@@ -301,7 +303,17 @@ public sealed class HashScenario : Scenario, IReproducesPost
             return null;
         }
 
-        var throttle = DeviceThrottle.Start(folder, mibPerSec);
+        DeviceThrottle throttle;
+        try
+        {
+            throttle = DeviceThrottle.Start(folder, mibPerSec);
+        }
+        catch (IOException ex)
+        {
+            notes.Add($"the device could not be limited to {limit} MiB/s ({ex.Message}): the bounds and the trials read it at its own speed.");
+            return null;
+        }
+
         notes.Add($"the device {throttle.Device} was limited to {limit} MiB/s of reads (cgroup v1 blkio) for the bounds and every trial, " +
             $"as a slower disk would read: a machine emulated, whose cores are this one's.");
         return throttle;

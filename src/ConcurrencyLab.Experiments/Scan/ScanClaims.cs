@@ -78,7 +78,7 @@ internal static class ScanClaims
             "Programming Model (APM)\", 2014)",
         [
             // The one-at-a-time cases alone, quick only: at full scale the as-published passes run each of them
-            // (102 s a time), and running them again isolated would add 20 minutes for figures already measured.
+            // (128 s a time), and running them again isolated would add 20 minutes for figures already measured.
             new ClaimRun
             {
                 Key = OneAtATime,

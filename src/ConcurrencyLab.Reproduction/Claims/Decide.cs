@@ -132,10 +132,11 @@ internal static class Decide
     public static Judgement Most(IReadOnlyList<(string Part, Judgement Judgement)> parts, int most, string? why = null)
     {
         ArgumentNullException.ThrowIfNull(parts);
-        ArgumentOutOfRangeException.ThrowIfLessThan(most, 1);
+        ArgumentOutOfRangeException.ThrowIfLessThan(most, 2);
         ArgumentOutOfRangeException.ThrowIfGreaterThan(most, parts.Count);
         var figure = Join(parts);
         var figures = Figures(parts);
+        // A part that holds only under a condition is not one that holds, nor one still open.
         var held = parts.Where(p => p.Judgement.Verdict == Verdict.Holds).Select(p => p.Part).ToList();
         var open = parts.Count(p => !p.Judgement.Judged);
         var count = $"{held.Count} of {parts.Count} held ({(held.Count == 0 ? "none" : string.Join(", ", held))}), where the claim needs {most}";

@@ -483,6 +483,9 @@ public class ClaimRuleTests
         var close = Judge(DelayClaims.All, "delay-channel-position", Of([19, 20, 19], [19, 20, 20]));
         Assert.Equal(Verdict.DoesNotHold, close.Verdict);
         Assert.Contains("medians are 1 thread(s) apart", close.Reason, StringComparison.Ordinal);
+
+        // Every pass last above every pass first, but by one thread: separated, yet not the post's effect.
+        Assert.Equal(Verdict.DoesNotHold, Judge(DelayClaims.All, "delay-channel-position", Of([13, 13, 13], [14, 14, 14])).Verdict);
         Assert.Equal(Verdict.CouldNotJudge, Judge(DelayClaims.All, "delay-channel-position", Of([13, 13], [19, 20])).Verdict);
 
         // A run with the Channel in one position only does not test it.
@@ -670,10 +673,10 @@ public class ClaimRuleTests
     [Fact]
     public void FanoutTimeGrows_AboutFourfoldWithTenTimesTheRequests_InEveryPattern()
     {
-        ClaimEvidence Of(double asyncAt1000, double waitAllErrors = 0)
+        ClaimEvidence Of(double asyncAt1000, double waitAllErrors = 0, double waitAllAt1000 = 188_000)
         {
             var thousand = new ClaimEvidence(Result(FanoutParameters, [
-                V("waitall@1000", 188_000, (FanoutScenario.Errors, waitAllErrors)), V("whenall-blocking@1000", 174_000, (FanoutScenario.Errors, 0)),
+                V("waitall@1000", waitAllAt1000, (FanoutScenario.Errors, waitAllErrors)), V("whenall-blocking@1000", 174_000, (FanoutScenario.Errors, 0)),
                 V("whenall-async@1000", asyncAt1000, (FanoutScenario.Errors, 0))]), []);
             return new ClaimEvidence(
                 Result(FanoutParameters, [V("waitall@100", 43_000), V("whenall-blocking@100", 42_000), V("whenall-async@100", 21_000)]),
@@ -691,6 +694,11 @@ public class ClaimRuleTests
 
         // WaitAll at N = 1000 ran to the request timeout: its growth is no figure.
         Assert.Equal(Verdict.CouldNotJudge, Judge(FanoutClaims.All, "fanout-time-grows", Of(87_000, waitAllErrors: 1000)).Verdict);
+
+        // Cut off at the 600 s timeout where N = 100 took 43 s: 13x or more, past the band's 6.56x even as a bound.
+        var cut = Judge(FanoutClaims.All, "fanout-time-grows", Of(87_000, waitAllErrors: 1000, waitAllAt1000: 600_000));
+        Assert.Equal(Verdict.DoesNotHold, cut.Verdict);
+        Assert.Contains("or more", cut.Reason + cut.Figure, StringComparison.Ordinal);
     }
 
     [Fact]
@@ -792,11 +800,21 @@ public class ClaimRuleTests
         Assert.Equal(Verdict.DoesNotHold, Judge(HashClaims.All, "hash-async-scales", Hash(23_100, 24_000)).Verdict);
         Assert.Equal(Verdict.DoesNotHold, Judge(HashClaims.All, "hash-async-scales", Hash(23_100, 80_000)).Verdict);
 
-        ClaimEvidence Warm(double async16) => Evidence(With(("files", 512), ("cache", "warm"), ("buffer-size", "4KiB")), V("async@16", async16), V("sync@16", 23_000));
+        ClaimEvidence Warm(double async16, double cached = 10_000) => new(
+            Result(With(("files", 512), ("cache", "warm"), ("buffer-size", "4KiB")), V("async@16", async16), V("sync@16", 23_000)) with
+            {
+                Bounds = new Dictionary<string, double> { ["cachedReadMibPerSec"] = cached, ["cpuMibPerSec"] = 1400 },
+            },
+            []);
         Assert.Equal(Verdict.Holds, Judge(HashClaims.All, "hash-async-slower-cpu-bound", Warm(30_000)).Verdict);
         Assert.Equal(Verdict.DoesNotHold, Judge(HashClaims.All, "hash-async-slower-cpu-bound", Warm(23_000)).Verdict);
         Assert.Equal(Verdict.CouldNotJudge, Judge(HashClaims.All, "hash-async-slower-cpu-bound", Warm(25_300)).Verdict);
         Assert.Equal(Verdict.NotTested, Judge(HashClaims.All, "hash-async-slower-cpu-bound", Hash(23_100, 38_000)).Verdict);
+
+        // Cached reads slower than the cores: not a CPU-bound run, so nothing to judge, whatever the times.
+        var notCpuBound = Judge(HashClaims.All, "hash-async-slower-cpu-bound", Warm(30_000, cached: 900));
+        Assert.Equal(Verdict.CouldNotJudge, notCpuBound.Verdict);
+        Assert.Contains("no CPU-bound run", notCpuBound.Reason, StringComparison.Ordinal);
     }
 
     [Fact]

@@ -7,7 +7,10 @@ namespace ConcurrencyLab.Tests.Scenarios.Hash;
 /// The emulated slower disk on the kernel itself: a file read cold at 4 MiB/s takes about 2 s where this machine's
 /// device reads it in a few milliseconds. Skipped where the kernel offers no cgroup v1 blkio controller, or not as
 /// root, or on a filesystem with no block device.
+/// It limits this test process's own reads for about 2 s, so it runs alone.
 /// </summary>
+[Collection(nameof(DeviceThrottleTests))]
+[CollectionDefinition(nameof(DeviceThrottleTests), DisableParallelization = true)]
 public sealed class DeviceThrottleTests : IDisposable
 {
     private readonly string _folder = Path.Combine(Path.GetTempPath(), $"conclab-throttle-test-{Guid.NewGuid():N}");
@@ -56,5 +59,6 @@ public sealed class DeviceThrottleTests : IDisposable
     }
 
     // The lab's groups of this process.
-    private static string[] Groups() => Directory.GetDirectories("/sys/fs/cgroup/blkio", $"conclab-{Environment.ProcessId}-*");
+    private static string[] Groups() =>
+        Directory.GetDirectories("/sys/fs/cgroup/blkio", $"conclab-{Environment.ProcessId}-*", SearchOption.AllDirectories);
 }
