@@ -8,9 +8,9 @@ namespace ConcurrencyLab.Experiments.Hash;
 /// <summary>
 /// What the file-hashing post claims, and how each claim is decided: 512 files of 16 MiB from a cold
 /// cache, hashed with MD5 by 16 to 128 workers fed by a Channel, on Windows with a USB SSD read at about 374 MiB/s,
-/// so that the device, not the CPU, was the limit. Its claims are about such a machine: on one whose cores are the
-/// limit (this one: MD5 on 2 cores is slower than the virtual disk), they could not be judged, and the run says so
-/// with the two rates it measured.
+/// so that the device, not the CPU, was the limit. Its claims are about such a machine: the cold run limits the
+/// device to the post's rate where the kernel allows it, and on a machine that is not well disk-bound even so, they
+/// could not be judged, and the run says so with the two rates it measured.
 /// </summary>
 internal static class HashClaims
 {
