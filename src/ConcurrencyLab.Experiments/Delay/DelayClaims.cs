@@ -156,11 +156,11 @@ internal static class DelayClaims
         return Decide.Above(
             Quantity.Ratio("foreach-async@40 over channel, median wall time"),
             ratio,
-            HalfTheEffect(published),
+            Band.HalfTheEffect(published),
             published,
             $"{ClaimEvidence.Times(ratio)} the Channel's time",
             "40 at a time waits in three waves where the Channel waits once",
-            $"degree 40 is not {ClaimEvidence.Multiple(HalfTheEffect(published))}x slower than the Channel here, half the post's " +
+            $"degree 40 is not {ClaimEvidence.Multiple(Band.HalfTheEffect(published))}x slower than the Channel here, half the post's " +
                 $"{ClaimEvidence.Multiple(published)}x");
     }
 
@@ -236,9 +236,6 @@ internal static class DelayClaims
             $"trimmed, the build runs the Channel case no more than a tenth slower ({Jit(evidence, "channel", ProbeBuild.AsNoted)} against " +
                 $"{Jit(evidence, "channel", ProbeBuild.AsNotedUntrimmed)} untrimmed)");
     }
-
-    // Half of a published effect away from no effect at all: 1.47x slower gives 1.24x.
-    private static double HalfTheEffect(double published) => 1 + ((published - 1) / 2);
 
     // The JIT's work in a case's region in one build, from its trials: "1,558 methods in 124 ms".
     private static string Jit(ClaimEvidence evidence, string variant, ProbeBuild build)

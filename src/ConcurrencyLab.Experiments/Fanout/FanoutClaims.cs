@@ -246,7 +246,7 @@ internal static class FanoutClaims
         return Decide.Below(
             Quantity.Ratio($"whenall-async@{n}'s service threads over whenall-blocking@{n}'s"),
             ratio,
-            1 + (((PublishedThreads[n].Async / PublishedThreads[n].WhenAll) - 1) / 2),
+            Band.HalfTheEffect(PublishedThreads[n].Async / PublishedThreads[n].WhenAll),
             PublishedThreads[n].Async / PublishedThreads[n].WhenAll,
             $"{ClaimEvidence.Count(evidence.Metric($"whenall-async@{n}", FanoutScenario.ServerPeakThreads))} against " +
                 $"{ClaimEvidence.Count(evidence.Metric($"whenall-blocking@{n}", FanoutScenario.ServerPeakThreads))} service threads",
@@ -303,7 +303,6 @@ internal static class FanoutClaims
     internal static Judgement EveryRequestAnswered(ClaimEvidence evidence)
     {
         var rows = Published.Select(p => (Family: p, Variant: $"{p}@1000", Trials: evidence.Trials($"{p}@1000"))).ToList();
-        static double Errors(TrialResult trial) => trial.Metrics.TryGetValue(FanoutScenario.Errors.Id, out var e) ? e : 0;
         string Describe((string Family, string Variant, IReadOnlyList<TrialResult> Trials) row)
         {
             var errors = row.Trials.Select(Errors).DefaultIfEmpty(0).Max();
@@ -350,8 +349,10 @@ internal static class FanoutClaims
     }
 
     // The failed requests of a variant's trials: a trial whose requests ran to the timeout is timed by the timeout.
-    private static double FailedRequests(ClaimEvidence evidence, string variant) =>
-        evidence.Trials(variant).Select(t => t.Metrics.TryGetValue(FanoutScenario.Errors.Id, out var e) ? e : 0).DefaultIfEmpty(0).Max();
+    private static double FailedRequests(ClaimEvidence evidence, string variant) => evidence.Trials(variant).Select(Errors).DefaultIfEmpty(0).Max();
+
+    // A trial's failed requests, 0 where it recorded none.
+    private static double Errors(TrialResult trial) => trial.Metrics.TryGetValue(FanoutScenario.Errors.Id, out var e) ? e : 0;
 
     /// <summary>
     /// A comparison of two patterns' times where one left requests unanswered: its wall time is the request

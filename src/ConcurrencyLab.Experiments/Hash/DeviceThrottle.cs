@@ -65,8 +65,8 @@ internal sealed class DeviceThrottle : IDisposable
         string group;
         try
         {
-            RemoveLeftovers();
             var home = HomeGroup();
+            RemoveLeftovers(home);
             var device = DiskOf(folder).Device!;
             group = Path.Combine(home, $"{Prefix}{Environment.ProcessId}-{Guid.NewGuid():N}");
             Directory.CreateDirectory(group);
@@ -174,9 +174,9 @@ internal sealed class DeviceThrottle : IDisposable
     }
 
     // Groups of runs whose process is gone: removed where empty (the kernel refuses a group that still has processes).
-    private static void RemoveLeftovers()
+    private static void RemoveLeftovers(string home)
     {
-        foreach (var group in Directory.EnumerateDirectories(HomeGroup(), Prefix + "*"))
+        foreach (var group in Directory.EnumerateDirectories(home, Prefix + "*"))
         {
             var name = Path.GetFileName(group)[Prefix.Length..];
             var dash = name.IndexOf('-', StringComparison.Ordinal);

@@ -242,7 +242,7 @@ internal static class HashClaims
         {
             var rate = RateRatio(evidence, $"sync@{step.Item2}", $"sync@{step.Item1}");
             var published = step.Item4 / step.Item3;
-            var fell = 1 + ((published - 1) / 2);
+            var fell = Band.HalfTheEffect(published);
             return ($"{step.Item1} to {step.Item2}", Decide.Below(
                 Quantity.Ratio($"sync@{step.Item2}'s rate over sync@{step.Item1}'s"),
                 rate,
@@ -266,12 +266,7 @@ internal static class HashClaims
     internal static Judgement AsyncSlowerWhenCpuBound(ClaimEvidence evidence)
     {
         // The claim is about CPU-bound work: the warm run must have had the cores, not the cached reads, as its limit.
-        var bounds = evidence.Result.Bounds;
-        if (!bounds.TryGetValue("cachedReadMibPerSec", out var cached) || !bounds.TryGetValue("cpuMibPerSec", out var cpu))
-        {
-            throw new MissingEvidenceException("the run measured no cached read rate");
-        }
-
+        var (cached, cpu) = CachedAndCpu(evidence);
         if (cached <= cpu)
         {
             return Judgement.CouldNotJudge($"cached reads {Rate(cached)} MiB/s, the cores {Rate(cpu)} MiB/s",
@@ -347,11 +342,7 @@ internal static class HashClaims
     /// </summary>
     internal static Judgement CachedIsCpuBound(ClaimEvidence evidence)
     {
-        var bounds = evidence.Result.Bounds;
-        if (!bounds.TryGetValue("cachedReadMibPerSec", out var cached) || !bounds.TryGetValue("cpuMibPerSec", out var cpu))
-        {
-            throw new MissingEvidenceException("the run measured no cached read rate");
-        }
+        var (cached, cpu) = CachedAndCpu(evidence);
 
         // Of the cores 16 workers can keep busy: all of them on this machine, 16 of a bigger one.
         var fastest = WarmCases.MinBy(v => evidence.Wall(v).Value)!;
@@ -395,6 +386,12 @@ internal static class HashClaims
             : $"from {fewest} to {most} workers, ";
         return $"{files}rate ratio {ClaimEvidence.Times(rate)}";
     }
+
+    // The warm run's two rates: reading from the cache, and the cores reading and hashing.
+    private static (double Cached, double Cpu) CachedAndCpu(ClaimEvidence evidence) =>
+        evidence.Result.Bounds.TryGetValue("cachedReadMibPerSec", out var cached) && evidence.Result.Bounds.TryGetValue("cpuMibPerSec", out var cpu)
+            ? (cached, cpu)
+            : throw new MissingEvidenceException("the run measured no cached read rate");
 
     private static string Share(double share) => share.ToString("0%", CultureInfo.InvariantCulture);
 

@@ -297,15 +297,10 @@ public sealed class HashScenario : Scenario, IReproducesPost
         }
 
         var limit = mibPerSec.ToString("0.#", CultureInfo.InvariantCulture);
-        if (DeviceThrottle.Unavailable(folder) is { } why)
-        {
-            notes.Add($"the device could not be limited to {limit} MiB/s ({why}): the bounds and the trials read it at its own speed.");
-            return null;
-        }
-
         DeviceThrottle throttle;
         try
         {
+            // Start says why where the kernel, the user or the filesystem allows no limit.
             throttle = DeviceThrottle.Start(folder, mibPerSec);
         }
         catch (IOException ex)

@@ -291,7 +291,7 @@ internal static class ScanClaims
         {
             var ratio = evidence.Ratio($"parallel-for@default-{f}", $"parallel-for@999-{f}");
             var published = PublishedSeconds(evidence, $"parallel-for@default-{f}") / PublishedSeconds(evidence, $"parallel-for@999-{f}");
-            var slower = HalfTheEffect(published);
+            var slower = Band.HalfTheEffect(published);
             return (f.ToUpperInvariant(), Decide.Above(
                 Quantity.Ratio($"parallel-for@default-{f} over parallel-for@999-{f}, median wall time"),
                 ratio,
@@ -302,9 +302,6 @@ internal static class ScanClaims
                 $"not {ClaimEvidence.Multiple(slower)}x slower at the default degree, half the post's {ClaimEvidence.Multiple(published)}x " +
                     $"({evidence.Pool($"parallel-for@default-{f}")})"));
         })]);
-
-    // Half of a published effect away from no effect at all: 2.63x slower gives 1.81x, 0.62x gives 0.81x.
-    private static double HalfTheEffect(double published) => 1 + ((published - 1) / 2);
 
     /// <summary>Every parallel schedule's TAP over APM from half the post's most favourable ratio for it to 1.1, interval
     /// and all: no more than a tenth slower, and not far faster than anything the post saw.</summary>
@@ -339,7 +336,7 @@ internal static class ScanClaims
             {
                 var ratio = Estimate.Ratio(evidence.At(8).Wall(v), evidence.At(2).Wall(v));
                 var published = Seconds[v].Eight / Seconds[v].Two;
-                var faster = published < 1 ? HalfTheEffect(published) : 1 / 1.1;
+                var faster = published < 1 ? Band.HalfTheEffect(published) : 1 / 1.1;
                 return (v, Decide.Below(
                     Quantity.Ratio($"{v} at 8 cores over at 2, median wall time"),
                     ratio,
