@@ -85,7 +85,8 @@ internal static class HashClaims
         }
 
         var share = $"{fastest.Name} read {Rate(best)} MiB/s, {Share(best / device)} of the device's rate";
-        var emulated = result.Bounds.TryGetValue("deviceLimitMibPerSec", out var limit)
+        // A limit the lab could have set: a file that says otherwise was not written by a run, and its figure is not repeated.
+        var emulated = result.Bounds.TryGetValue("deviceLimitMibPerSec", out var limit) && limit is > 0 and <= HashScenario.MostDeviceMibPerSec
             ? $" (the device limited to {Rate(limit)} MiB/s by the lab, as a slower disk)" : string.Empty;
         return best >= HeldByTheDevice * device
             ? (true, $"disk-bound{emulated}: {rates}; {share}")

@@ -62,12 +62,15 @@ public sealed class HashScenario : Scenario, IReproducesPost
 
     private static readonly Parameter<bool> Keep = Parameter.Switch("keep", "keep the file set after the run, to reuse it with --dir");
 
+    /// <summary>The most MiB/s a device limit may be set to.</summary>
+    internal const double MostDeviceMibPerSec = 1_000_000;
+
     /// <summary>A slower disk, emulated: the file set's device limited to this many MiB/s of reads (0: as it is).</summary>
     internal static readonly Parameter<double> DeviceLimit = Parameter.Number(
         "device-mibps", 0,
             "limit the file set's device to this many MiB/s of reads for the bounds and every trial, as a slower disk (the post's USB SSD " +
                 "read 374); Linux's cgroup v1 blkio controller, as root; where it is missing the run reads the device as it is and says " +
-                "why; 0: off", minimum: 0, maximum: 1_000_000);
+                "why; 0: off", minimum: 0, maximum: MostDeviceMibPerSec);
 
     /// <inheritdoc/>
     public override IReadOnlyList<Parameter> Parameters { get; init; } = [Files, FileSize, Workers, Cold, BufferSize, Dir, Keep, DeviceLimit];

@@ -292,6 +292,11 @@ public sealed class HashScenarioTests
         Assert.Equal(ConcurrencyLab.Results.Verdict.Holds, falls.Verdict);
         Assert.Contains(falls.Conditions, c => c.Name == "machine" && c.Met
             && c.Actual!.StartsWith("disk-bound (the device limited to 374 MiB/s by the lab, as a slower disk)", StringComparison.Ordinal));
+
+        // A limit no run could have set (a file edited or sent) is not repeated.
+        var edited = new Dictionary<string, double>(DiskBound) { ["deviceLimitMibPerSec"] = 1e308 };
+        var judged = ConcurrencyLab.Reproduction.Claims.PostJudge.Judge(Scenario, Result(edited, "cold", ("async@16", 23.0), ("async@128", 23.0), ("sync@16", 23.0), ("sync@128", 38.0)));
+        Assert.Contains(judged.Single(c => c.Id == "hash-sync-falls").Conditions, c => c.Name == "machine" && c.Actual!.StartsWith("disk-bound: ", StringComparison.Ordinal));
     }
 
     [Fact]
