@@ -139,6 +139,26 @@ internal static class PollClaims
                 Source = FigureSource.Image,
                 Conditions = MainTest,
             },
+            new Claim("poll-pool-memory-steady", "Polling through the ThreadPool, memory does not fluctuate",
+                "'no fluctuation in memory'", [Main], PoolMemorySteady)
+            {
+                Checked = "The text says it of the ThreadPool without a figure (its image shows the Task Manager's graph); the lab reads " +
+                    "the receiver process's resident memory every sampler interval while the server sends, the first second left out, " +
+                    "where the post read a graph by eye.",
+                Rule = "`threadpool`'s resident memory swing over the sending after its first second ((highest - lowest) / median of " +
+                    "the sampler's readings, per trial) below 10%",
+                Conditions = MainTest,
+            },
+            new Claim("poll-pool-cpu-even", "Polling through the ThreadPool uses the CPU more evenly than a thread per connection",
+                "'CPU consumption is more uniform'", [Main], PoolCpuEven)
+            {
+                Checked = "The text says it of the ThreadPool, set against the threads' frequent switching, without a figure; the lab " +
+                    "compares the CPU time each variant's process used in each second of the sending after the first, read from its " +
+                    "sampler, where the post read the Task Manager's graph by eye.",
+                Rule = "`threadpool`'s unevenness (the coefficient of variation of the CPU used each second after the first, per trial) " +
+                    "over `threads`' below 0.909x (1/1.1)",
+                Conditions = MainTest,
+            },
             new Claim("poll-advantage-shrinks", "As each message's work grows, polling's advantage over threads shrinks", "no figure", [Main],
                 AdvantageShrinks)
             {
@@ -275,14 +295,72 @@ internal static class PollClaims
     internal static Judgement AwaitThreadsAlike(ClaimEvidence evidence)
     {
         var ratio = evidence.Ratio("await", "threadpool", StandardMetrics.PeakThreads);
-        return Decide.About(Quantity.Ratio("await's peak OS threads over threadpool's"),
+        return Decide.About(
+            Quantity.Ratio("await's peak OS threads over threadpool's"),
             ratio,
-                37.0 / 31,
-                    Band.NoChange(
-                        1.5), $"{ClaimEvidence.Count(evidence.Metric("await", StandardMetrics.PeakThreads))} against " +
-                            $"{ClaimEvidence.Count(evidence.Metric("threadpool", StandardMetrics.PeakThreads))} threads", "both run on the " +
-                            "same pool");
+            37.0 / 31,
+            Band.NoChange(1.5),
+            $"{ClaimEvidence.Count(evidence.Metric("await", StandardMetrics.PeakThreads))} against " +
+                $"{ClaimEvidence.Count(evidence.Metric("threadpool", StandardMetrics.PeakThreads))} threads",
+            "both run on the same pool");
     }
+
+    // The percentage of its median the resident memory may swing by and still count as not fluctuating.
+    private const double NoFluctuation = 10;
+
+    /// <summary>threadpool's resident memory swing over the sending, after its first second, below 10%, interval and all.</summary>
+    internal static Judgement PoolMemorySteady(ClaimEvidence evidence)
+    {
+        var swings = PerTrial(evidence, "threadpool", Steadiness.ResidentSwing);
+        if (swings.Count == 0)
+        {
+            return Judgement.CouldNotJudge("no trial of threadpool kept its resident memory over the sending (a file from before it " +
+                "was kept, or an OS without /proc)");
+        }
+
+        var swing = Estimate.Of(swings).Times(100);
+        var percent = new Quantity("threadpool's resident memory swing over the sending, in % of its median", "%");
+        return Decide.Below(
+            percent,
+            swing,
+            NoFluctuation,
+            null,
+            $"resident memory swung by {percent.Write(swing.Value)} ({percent.Write(swing.Low)}-{percent.Write(swing.High)}) of its median",
+            "the same few pool threads poll every connection, so nothing is made or let go while it runs",
+            $"it moved by {percent.Write(NoFluctuation)} of its median or more while the server sent");
+    }
+
+    /// <summary>threadpool's second-to-second CPU unevenness over threads' below 1/1.1, interval and all.</summary>
+    internal static Judgement PoolCpuEven(ClaimEvidence evidence)
+    {
+        var pool = PerTrial(evidence, "threadpool", Steadiness.CpuUnevenness);
+        var threads = PerTrial(evidence, "threads", Steadiness.CpuUnevenness);
+        if (pool.Count == 0 || threads.Count == 0)
+        {
+            return Judgement.CouldNotJudge("the sampler's CPU readings did not cover 3 whole seconds of the sending after the first in " +
+                $"{(pool.Count == 0 ? "threadpool" : "threads")}'s trials");
+        }
+
+        var ratio = Estimate.Ratio(Estimate.Of(pool), Estimate.Of(threads));
+        return Decide.Below(
+            Quantity.Ratio("threadpool's second-to-second CPU unevenness over threads'"),
+            ratio,
+            1 / 1.1,
+            null,
+            $"the CPU used each second varied by {Percent(Estimate.Of(pool).Value)} of its mean against {Percent(Estimate.Of(threads).Value)}, " +
+                ClaimEvidence.Times(ratio),
+            "the pool's few threads poll on one timer's beat where 500 threads each wake on their own",
+            "the pool's CPU use was no more even than the threads' here");
+    }
+
+    // A figure of each ok trial of the variant that has one, over the sending the run was made with.
+    private static List<double> PerTrial(ClaimEvidence evidence, string variant, Func<IReadOnlyList<Sample>, double, double?> figure)
+    {
+        var sendingMs = evidence.Parameter("duration") * 1000;
+        return [.. evidence.Trials(variant).Where(t => t.Status == TrialStatus.Ok).Select(t => figure(t.Samples, sendingMs)).OfType<double>()];
+    }
+
+    private static string Percent(double share) => share.ToString("0.#%", System.Globalization.CultureInfo.InvariantCulture);
 
     /// <summary>threadpool's peak working set below 0.8 of threads', interval and all.</summary>
     internal static Judgement PollingSavesMemory(ClaimEvidence evidence)

@@ -213,7 +213,7 @@ internal readonly record struct Band(double Low, double High)
 
 /// <summary>What a figure measures and how it is written: a ratio ("12x"), a count ("54 threads"), a time.</summary>
 /// <param name="What">In a few words: "parallel-for@4 over channel, median wall time".</param>
-/// <param name="Unit">The unit: <c>x</c>, <c>ms</c>, <c>s</c>, <c>threads</c>, <c>files/s</c>.</param>
+/// <param name="Unit">The unit: <c>x</c>, <c>ms</c>, <c>s</c>, <c>%</c>, <c>threads</c>, <c>files/s</c>.</param>
 internal sealed record Quantity(string What, string Unit)
 {
     /// <summary>A ratio of two medians.</summary>
@@ -225,6 +225,7 @@ internal sealed record Quantity(string What, string Unit)
         "x" => ClaimEvidence.Multiple(value) + "x",
         "ms" => ClaimEvidence.Time(value),
         "s" => value.ToString("0.0", CultureInfo.InvariantCulture) + " s",
+        "%" => value.ToString("0.#", CultureInfo.InvariantCulture) + "%",
         _ => $"{ClaimEvidence.Count(value)} {Unit}",
     };
 
@@ -242,8 +243,9 @@ internal sealed record Quantity(string What, string Unit)
         Highest = highest is { } h ? Round(h) : null,
     };
 
-    // Four significant digits: what a figure is read to, and JSON that does not wrap.
+    // Four significant digits: what a figure is read to, and JSON that does not wrap; a figure below 1e-12 keeps 15 decimals,
+    // the most Math.Round takes.
     private static double Round(double value) => value == 0 || double.IsNaN(value) || double.IsInfinity(value)
         ? (double.IsFinite(value) ? value : 0)
-        : Math.Round(value, Math.Max(0, 3 - (int)Math.Floor(Math.Log10(Math.Abs(value)))));
+        : Math.Round(value, Math.Clamp(3 - (int)Math.Floor(Math.Log10(Math.Abs(value))), 0, 15));
 }

@@ -5,7 +5,7 @@ using Microsoft.Win32.SafeHandles;
 namespace ConcurrencyLab.Measurement;
 
 /// <summary>
-/// Cheap reads of this process's OS thread count and peak resident memory. On Linux they come from
+/// Cheap reads of this process's OS thread count, resident memory and its peak. On Linux they come from
 /// <c>/proc/self/stat</c> and <c>/proc/self/status</c>, read into a reused buffer so the sampler allocates
 /// nothing while a trial runs (its allocations would be counted as the workload's).
 /// <c>Process.Threads</c> is avoided: it builds an object per thread.
@@ -33,21 +33,40 @@ internal sealed class ProcessCounters : IDisposable
     /// <summary>All OS threads of this process, not only the pool's; -1 where there is no cheap way to read it.</summary>
     /// <remarks>Only Linux is read today; elsewhere the count is -1 rather than a costly, allocating Process.Threads.</remarks>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public int ReadThreadCount()
+    public int ReadThreadCount() => Read().Threads;
+
+    /// <summary>
+    /// The OS threads and the resident memory of this process from one read of <c>/proc/self/stat</c>; -1 for each where
+    /// there is no cheap way to read it.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    public (int Threads, long ResidentBytes) Read()
     {
         if (_stat is null)
         {
-            return -1;
+            return (-1, -1);
         }
 
         // procfs regenerates the file on each read at offset 0.
-        var length = RandomAccess.Read(_stat, _buffer, 0);
-        return ParseThreadCount(_buffer.AsSpan(0, length));
+        var stat = _buffer.AsSpan(0, RandomAccess.Read(_stat, _buffer, 0));
+        var pages = ParseField(stat, ResidentPagesField);
+        return ((int)ParseField(stat, ThreadsField), pages < 0 ? -1 : pages * Environment.SystemPageSize);
     }
+
+    // Fields of a /proc/[pid]/stat line, numbered from 1 as proc(5) numbers them.
+    private const int ThreadsField = 20;
+    private const int ResidentPagesField = 24;
 
     /// <summary>Parses field 20 (num_threads) of a <c>/proc/[pid]/stat</c> line.</summary>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    internal static int ParseThreadCount(ReadOnlySpan<byte> stat)
+    internal static int ParseThreadCount(ReadOnlySpan<byte> stat) => (int)ParseField(stat, ThreadsField);
+
+    /// <summary>Parses field 24 (rss, in pages) of a <c>/proc/[pid]/stat</c> line; -1 where it is not there.</summary>
+    internal static long ParseResidentPages(ReadOnlySpan<byte> stat) => ParseField(stat, ResidentPagesField);
+
+    // A numeric field (3 or later) of a /proc/[pid]/stat line; -1 where the line has no such field or it is not a number.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static long ParseField(ReadOnlySpan<byte> stat, int wanted)
     {
         // Field 2 (the command name) is in parentheses and may hold spaces, so count fields after the last ')'.
         var afterName = stat.LastIndexOf((byte)')');
@@ -58,7 +77,7 @@ internal sealed class ProcessCounters : IDisposable
 
         var rest = stat[(afterName + 1)..];
 
-        // rest begins " S ppid ...": field 3 is the state. num_threads is field 20, the 18th after the name.
+        // rest begins " S ppid ...": field 3 is the state.
         var field = 2;
         var i = 0;
         while (i < rest.Length)
@@ -69,21 +88,26 @@ internal sealed class ProcessCounters : IDisposable
             }
 
             var start = i;
-            while (i < rest.Length && rest[i] != (byte)' ')
+            while (i < rest.Length && rest[i] != (byte)' ' && rest[i] != (byte)'\n')
             {
                 i++;
             }
 
             field++;
-            if (field == 20)
+            if (field == wanted)
             {
-                var value = 0;
+                long value = 0;
                 foreach (var b in rest[start..i])
                 {
+                    if (b is < (byte)'0' or > (byte)'9')
+                    {
+                        return -1;
+                    }
+
                     value = (value * 10) + (b - (byte)'0');
                 }
 
-                return value;
+                return i > start ? value : -1;
             }
         }
 

@@ -4,7 +4,7 @@ using System.Runtime.CompilerServices;
 namespace ConcurrencyLab.Measurement;
 
 /// <summary>
-/// Reads thread counts, the pool's queue and CPU time at a fixed interval on a dedicated background
+/// Reads thread counts, the pool's queue, CPU time and resident memory at a fixed interval on a dedicated background
 /// thread. A dedicated thread, not a timer: a timer callback runs on the pool, so it would wait behind
 /// the very queue it measures and would add work to it. The sampler's own thread is one of the OS
 /// threads it counts; <c>threadsAtStart</c> in a trial already includes it.
@@ -116,11 +116,13 @@ internal sealed class Sampler : IDisposable
             Array.Resize(ref _samples, _samples.Length * 2);
         }
 
+        var (threads, resident) = _counters.Read();
         _samples[_count++] = new Sample(
             Stopwatch.GetElapsedTime(_origin).TotalMilliseconds,
-            _counters.ReadThreadCount(),
+            threads,
             ThreadPool.ThreadCount,
             ThreadPool.PendingWorkItemCount,
-            Environment.CpuUsage.TotalTime.TotalMilliseconds - _cpuOriginMs);
+            Environment.CpuUsage.TotalTime.TotalMilliseconds - _cpuOriginMs,
+            resident);
     }
 }

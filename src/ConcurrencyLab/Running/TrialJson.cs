@@ -177,7 +177,7 @@ internal static class TrialJson
     {
         [typeof(TrialResult)] = ["repeat", "status", "error", "isolated", "itemsPlanned", "itemsCompleted", "itemsDuplicated", "workloadDigest", "metrics", "samples", "service", "inFlight", "runtime", "regionClock", "itemTimesMs"],
         [typeof(ServiceMeasurements)] = ["name", "metrics", "samples", "runtime", "labThreads"],
-        [typeof(Sample)] = ["timeMs", "threads", "poolThreads", "queueLength", "cpuMs"],
+        [typeof(Sample)] = ["timeMs", "threads", "poolThreads", "queueLength", "cpuMs", "residentBytes"],
         [typeof(RegionClock)] = ["start", "end", "labThreads", "caller"],
     };
 
@@ -308,6 +308,7 @@ internal static class TrialJson
             writer.WriteNumber("poolThreads", sample.PoolThreads);
             writer.WriteNumber("queueLength", sample.QueueLength);
             writer.WriteNumber("cpuMs", sample.CpuMs);
+            writer.WriteNumber("residentBytes", sample.ResidentBytes);
             writer.WriteEndObject();
         }
 

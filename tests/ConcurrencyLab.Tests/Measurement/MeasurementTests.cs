@@ -15,6 +15,37 @@ public sealed class MeasurementTests
     }
 
     [Fact]
+    public void ParseResidentPages_ReadsField24_AndAShortOrGarbledLineIsMinusOne()
+    {
+        var line = "4242 (my (odd) app) S 1 4242 4242 0 -1 4194560 1234 0 0 0 15 3 0 0 20 0 37 0 123456 1000000 500 18446744073709551615\n";
+        Assert.Equal(500, ProcessCounters.ParseResidentPages(Encoding.ASCII.GetBytes(line)));
+        Assert.Equal(-1, ProcessCounters.ParseResidentPages(Encoding.ASCII.GetBytes("4242 (app) S 1 4242")));
+        Assert.Equal(-1, ProcessCounters.ParseResidentPages(Encoding.ASCII.GetBytes(line.Replace(" 500 ", " 5x0 ", StringComparison.Ordinal))));
+        Assert.Equal(-1, ProcessCounters.ParseResidentPages(Encoding.ASCII.GetBytes("no name here")));
+    }
+
+    [SkippableFact]
+    public void Read_SeesResidentMemoryGrow_By64MiBTouched()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux(), "resident memory is read from /proc/self/stat, on Linux only");
+
+        using var counters = new ProcessCounters();
+        var before = counters.Read().ResidentBytes;
+
+        // 64 MiB touched page by page is resident by construction; kept alive past the second read.
+        var block = GC.AllocateUninitializedArray<byte>(64 << 20, pinned: true);
+        for (var i = 0; i < block.Length; i += 4096)
+        {
+            block[i] = 1;
+        }
+
+        var after = counters.Read().ResidentBytes;
+        GC.KeepAlive(block);
+        Assert.True(before > 0, $"resident before: {before}");
+        Assert.True(after - before >= 48L << 20, $"resident grew by {(after - before) >> 20} MiB for 64 MiB touched");
+    }
+
+    [Fact]
     public void ReadThreadCount_OnThisProcess_IsPositive()
     {
         using var counters = new ProcessCounters();

@@ -69,6 +69,11 @@ public class ClaimRuleTests
         Assert.Equal(Verdict.Holds, Decide.Below(Ratio, new Estimate(0.5, 0.4, 0.6, 3), 0.95, null, "f", "h", "n").Verdict);
         Assert.Equal(Verdict.DoesNotHold, Decide.Below(Ratio, new Estimate(1.0, 0.95, 1.1, 3), 0.95, null, "f", "h", "n").Verdict);
         Assert.Equal(Verdict.CouldNotJudge, Decide.Below(Ratio, new Estimate(0.9, 0.8, 1.0, 3), 0.95, null, "f", "h", "n").Verdict);
+
+        // A figure far below any rounding (an even rate's variation, 1e-17) is recorded, not a rule's crash.
+        var tiny = Decide.Below(Ratio, new Estimate(1e-17, 1e-18, 1e-16, 3), 0.95, null, "f", "h", "n");
+        Assert.Equal(Verdict.Holds, tiny.Verdict);
+        Assert.Equal(0, Assert.Single(tiny.Figures).Value);
     }
 
     [Fact]
@@ -602,6 +607,63 @@ public class ClaimRuleTests
         Assert.Equal(Verdict.Holds, Judge(PollClaims.All, "poll-await-threads", Poll()).Verdict);
     }
 
+    // The variant with every trial's sampler readings made over 10 s: resident memory and cumulative CPU from t in ms.
+    private static VariantResult Sampled(VariantResult variant, Func<int, double, long> resident, Func<int, double, double> cpu) =>
+        variant with
+        {
+            Trials = [.. variant.Trials.Select((t, trial) => t with
+            {
+                Samples = [.. Enumerable.Range(0, 101).Select(i => i * 100.0).Select(ms => new Sample(ms, 20, 4, 0, cpu(trial, ms), resident(trial, ms)))],
+            })],
+        };
+
+    private static ClaimEvidence Steadiness(Func<int, double, long> poolResident, Func<int, double, double> poolCpu, Func<int, double, double> threadsCpu)
+    {
+        var bare = Poll().Result;
+        return new ClaimEvidence(bare with
+        {
+            Variants = [.. bare.Variants.Select(v => v.Name switch
+            {
+                "threadpool" => Sampled(v, poolResident, poolCpu),
+                "threads" => Sampled(v, (_, _) => 110L << 20, threadsCpu),
+                _ => v,
+            })],
+        }, []);
+    }
+
+    // Even CPU: 200 ms a second, 210 in every other one (a coefficient near 0.025). Bursty CPU: 400 ms in every other
+    // second, none in the others (a coefficient near 1). Each trial's a little different, so the medians have an interval.
+    private static double EvenCpu(int trial, double ms) => (ms * (0.2 + (trial * 0.001))) + (10 * Math.Floor(ms / 2000));
+
+    private static double BurstyCpu(int trial, double ms) =>
+        (Math.Floor(ms / 2000) * (400 + trial)) + Math.Min(400 + trial, Math.Max(0, (ms % 2000) - 1000) * (0.4 + (trial * 0.001)));
+
+    [Fact]
+    public void PollPoolSteadiness_FlatMemoryAndEvenCpuHold_ASwingOrBurstsDoNot_AndOldFilesCannotTell()
+    {
+        // 60 MiB with a 2 MiB wobble in each trial: 3.3% of its median.
+        long Flat(int trial, double ms) => (60L << 20) + (ms % 1000 < 500 ? (2L << 20) + (trial << 10) : 0);
+        var steady = Steadiness(Flat, EvenCpu, BurstyCpu);
+        Assert.Equal(Verdict.Holds, Judge(PollClaims.All, "poll-pool-memory-steady", steady).Verdict);
+        var even = Judge(PollClaims.All, "poll-pool-cpu-even", steady);
+        Assert.True(even.Verdict == Verdict.Holds, even.Figure + " | " + even.Reason);
+
+        // Memory that climbs from 60 to 90 MiB over the sending: 50% of its start, far past 10%.
+        var climbing = Judge(PollClaims.All, "poll-pool-memory-steady", Steadiness((t, ms) => (60L << 20) + (long)(ms / 10_000 * (30L << 20)) + t, EvenCpu, BurstyCpu));
+        Assert.Equal(Verdict.DoesNotHold, climbing.Verdict);
+        Assert.Contains("of its median or more", climbing.Reason, StringComparison.Ordinal);
+
+        // The result that contradicts the post: the pool's CPU in bursts, the threads' even.
+        var contrary = Judge(PollClaims.All, "poll-pool-cpu-even", Steadiness(Flat, BurstyCpu, EvenCpu));
+        Assert.Equal(Verdict.DoesNotHold, contrary.Verdict);
+
+        // A file from before resident memory was kept, and trials with no readings at all.
+        var old = Judge(PollClaims.All, "poll-pool-memory-steady", Steadiness((_, _) => 0, EvenCpu, BurstyCpu));
+        Assert.Equal(Verdict.CouldNotJudge, old.Verdict);
+        Assert.Contains("from before it was kept", old.Reason, StringComparison.Ordinal);
+        Assert.Equal(Verdict.CouldNotJudge, Judge(PollClaims.All, "poll-pool-cpu-even", Poll()).Verdict);
+    }
+
     [Fact]
     public void PollAdvantageShrinks_ComparesTheRunWithWorkToTheRunWithout()
     {
@@ -736,6 +798,38 @@ public class ClaimRuleTests
         var atFifteen = Judge(FanoutClaims.All, "fanout-whenall-threads", Fanout(n: 15));
         Assert.Equal(Verdict.NotTested, atFifteen.Verdict);
         Assert.Contains("requests 100 or 1000 (this run: 15)", atFifteen.Reason, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void FanoutAsPublished_EachPatternsThreadsAndTimeNearTheTable_OrNot()
+    {
+        // Fanout() is the post's N = 100 table exactly.
+        Assert.Equal(Verdict.Holds, Judge(FanoutClaims.All, "fanout-threads-as-published", Fanout()).Verdict);
+        Assert.Equal(Verdict.Holds, Judge(FanoutClaims.All, "fanout-times-as-published", Fanout()).Verdict);
+
+        // The async client at 20 threads (as a pool that never blocks might need) against the post's 54: below 2/3 of it.
+        var few = Judge(FanoutClaims.All, "fanout-threads-as-published", Fanout(asyncThreads: 20));
+        Assert.Equal(Verdict.DoesNotHold, few.Verdict);
+        Assert.Contains("whenall-async", few.Reason, StringComparison.Ordinal);
+
+        // The async client done in 2.4 s against the post's 21 s: the result that contradicts the table.
+        Assert.Equal(Verdict.DoesNotHold, Judge(FanoutClaims.All, "fanout-times-as-published", Fanout(asyncMs: 2_400)).Verdict);
+
+        // WaitAll cut off by the request timeout at 43 s: inside the band, so its time says nothing.
+        var cut = Judge(FanoutClaims.All, "fanout-times-as-published", Fanout(errors: 12));
+        Assert.Equal(Verdict.CouldNotJudge, cut.Verdict);
+        Assert.Contains("request timeout's", cut.Reason, StringComparison.Ordinal);
+
+        // At N = 1000, WaitAll cut off at 600 s is past the band's 282 s (1.5 x 3:08) even as a bound.
+        var thousand = Evidence(
+            FanoutParameters,
+            V("waitall@1000", 600_000, (FanoutScenario.ServerPeakThreads, 139), (FanoutScenario.Errors, 400)),
+            V("whenall-blocking@1000", 174_000, (FanoutScenario.ServerPeakThreads, 80), (FanoutScenario.Errors, 0)),
+            V("whenall-async@1000", 87_000, (FanoutScenario.ServerPeakThreads, 53), (FanoutScenario.Errors, 0)));
+        var bound = Judge(FanoutClaims.All, "fanout-times-as-published", thousand);
+        Assert.Equal(Verdict.DoesNotHold, bound.Verdict);
+        Assert.Contains("even as a bound", bound.Reason, StringComparison.Ordinal);
+        Assert.Equal(Verdict.NotTested, Judge(FanoutClaims.All, "fanout-times-as-published", Fanout(n: 15)).Verdict);
     }
 
     [Fact]
