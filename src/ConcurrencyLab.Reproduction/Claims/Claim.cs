@@ -56,9 +56,11 @@ internal sealed record Claim(string Id, string Text, string Published, IReadOnly
             return evidence.NotMade ? Judgement.NotTested(evidence.Absent) : Judgement.CouldNotJudge(evidence.Absent);
         }
 
-        // Every claim holds under the runtime as it ships, besides its own conditions.
+        // Every claim holds under the runtime as it ships, on a quiet machine, besides its own conditions.
         var facts = evidence.Facts;
-        var conditions = Conditions.Prepend(Requirement.RuntimeAsShipped).Select(c => (Requirement: c, Check: c.Check(facts))).ToList();
+        var conditions = Conditions.Prepend(Requirement.QuietMachine).Prepend(Requirement.RuntimeAsShipped)
+            .Select(c => (Requirement: c, Check: c.Check(facts)))
+            .ToList();
         var checks = conditions.Select(c => c.Check).ToList();
         var unmet = conditions.Where(c => !c.Check.Met && c.Requirement is not CoresRequirement).ToList();
         if (unmet.Any(c => !c.Requirement.OfTheMachine))

@@ -83,6 +83,37 @@ internal abstract record Requirement
         return (changed.Count == 0, changed.Count == 0 ? null : string.Join(" ", changed));
     }, OfMachine: false);
 
+    /// <summary>The share of the machine's cores other processes may keep busy over a run for its timings to count as a
+    /// quiet machine's.</summary>
+    public const double QuietShare = 0.10;
+
+    /// <summary>
+    /// A quiet machine: over the scenario's run, the machine's other processes (the lab's own left out: the runner and
+    /// every trial's process) kept under <see cref="QuietShare"/> of its cores busy. A core busy with other work is
+    /// another machine, and the posts' timings were made without one; unmet, the claim could not be judged on that
+    /// run. A run that kept no account of the machine (files from before it, an OS without <c>/proc/stat</c>) meets it,
+    /// and says so.
+    /// </summary>
+    public static Requirement QuietMachine { get; } = new ComputedRequirement(
+        "quiet",
+        $"a quiet machine: other processes kept under {QuietShare.ToString("0%", CultureInfo.InvariantCulture)} of its cores busy over the run",
+        run => Quiet(run.Result),
+        OfMachine: true);
+
+    // Whether the run left the machine quiet, and how busy the others kept it.
+    internal static (bool Met, string? Actual) Quiet(ScenarioResult result)
+    {
+        if (result.MachineLoad is not { CoreMs: > 0 } load)
+        {
+            return (true, "not recorded (the run kept no account of the machine's cores)");
+        }
+
+        var share = load.OthersShare.ToString("0%", CultureInfo.InvariantCulture);
+        var seconds = (load.OthersMs / 1000).ToString("0.#", CultureInfo.InvariantCulture);
+        var of = (load.CoreMs / 1000).ToString("0", CultureInfo.InvariantCulture);
+        return (load.OthersShare < QuietShare, $"other processes kept {share} of the cores busy over the run ({seconds} of {of} core-seconds)");
+    }
+
     /// <summary>A parameter's text as a number, or null.</summary>
     internal static double? Parse(string? text) =>
         double.TryParse(text, NumberStyles.Float, CultureInfo.InvariantCulture, out var value) ? value : null;

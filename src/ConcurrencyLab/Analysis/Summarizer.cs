@@ -110,6 +110,7 @@ internal static class Summarizer
                     Variants = floor.Variants }
                 : null,
             DegreeSearches = scenario.DegreeSearches,
+            MachineLoad = scenario.Load,
             Baseline = plan.Baseline,
             Metrics = plan.Scenario.Metrics,
             WorkParameters = plan.WorkParameters(),

@@ -66,7 +66,7 @@ internal sealed class ProcessCounters : IDisposable
 
     // A numeric field (3 or later) of a /proc/[pid]/stat line; -1 where the line has no such field or it is not a number.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static long ParseField(ReadOnlySpan<byte> stat, int wanted)
+    internal static long ParseField(ReadOnlySpan<byte> stat, int wanted)
     {
         // Field 2 (the command name) is in parentheses and may hold spaces, so count fields after the last ')'.
         var afterName = stat.LastIndexOf((byte)')');

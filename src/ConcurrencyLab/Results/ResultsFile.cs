@@ -315,6 +315,14 @@ internal static class ResultsFile
             return found;
         }
 
+        // The machine's load is core times as the lab reads them, the others' within the machine's.
+        if (scenario.MachineLoad is { } machine
+            && (Unwritable(machine.WallMs, machine.CoreMs, machine.BusyMs, machine.LabCpuMs, machine.OthersMs)
+                ?? (machine.OthersMs > machine.CoreMs ? "others' time beyond all the core time there was" : null)) is { } loadProblem)
+        {
+            return $"{at}.machineLoad holds {loadProblem}";
+        }
+
         // An expectation is one the lab could have weighed: a metric the scenario describes, a value above 0, a tolerance a fraction.
         for (var e = 0; e < (scenario.Expectations?.Count ?? 0); e++)
         {

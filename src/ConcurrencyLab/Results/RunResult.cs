@@ -167,6 +167,9 @@ internal sealed record ScenarioResult
     /// <summary>How each variant's cost grew with the parameter <c>--grow</c> grew; null when the run grew none.</summary>
     public GrowthResult? Growth { get; init; }
 
+    /// <summary>How busy other processes kept the machine over the scenario's run; null in older files and off Linux.</summary>
+    public MachineLoad? MachineLoad { get; init; }
+
     /// <summary>A service under open-loop load (<c>conclab load</c>): its variants' steps and saturation points; null
     /// for a run of batches. A load scenario has no <see cref="Variants"/> of trials.</summary>
     public LoadResult? Load { get; init; }

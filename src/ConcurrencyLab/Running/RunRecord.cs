@@ -44,6 +44,9 @@ internal sealed record ScenarioRecord(
     /// <summary>The item whose least time in any measured trial was the longest; null when no trial timed its items.</summary>
     public Measurement.LongestItem? LongestItem { get; init; }
 
+    /// <summary>How busy other processes kept the machine over the scenario's run; null where it could not be read.</summary>
+    public MachineLoad? Load { get; init; }
+
     /// <summary>The degrees searched before the run (<c>--dop auto</c>); empty when none was.</summary>
     public IReadOnlyList<DegreeSearchResult> DegreeSearches { get; init; } = [];
 

@@ -98,6 +98,7 @@ internal sealed partial class Runner
 
         // What the scenario expects of its trials' metrics: no variant stops against one that ran other work.
         private readonly IReadOnlyList<ExpectedMetric> _expected = scenarioPlan.Scenario.WeighableExpectations(scenarioPlan.Parameters.Values);
+        private readonly MachineLoadMeter _load = MachineLoadMeter.Start();
         private IdealBound? _ideal;
         private IReadOnlyDictionary<string, double>? _bounds;
         private bool _abandoned;
@@ -133,6 +134,7 @@ internal sealed partial class Runner
                 _bounds ?? new Dictionary<string, double>())
             {
                 LongestItem = _floor.Longest(),
+                Load = _load.Finish(),
                 DegreeSearches = scenarioPlan.DegreeSearches,
                 GrowIdeals = _growIdeals,
             };

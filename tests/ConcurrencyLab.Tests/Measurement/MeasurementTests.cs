@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Text;
 using ConcurrencyLab.Measurement;
 
@@ -43,6 +44,49 @@ public sealed class MeasurementTests
         GC.KeepAlive(block);
         Assert.True(before > 0, $"resident before: {before}");
         Assert.True(after - before >= 48L << 20, $"resident grew by {(after - before) >> 20} MiB for 64 MiB touched");
+    }
+
+    [SkippableFact]
+    public void AProcessSpinningBeside_ShowsInTheMachinesLoad_AndMakesItNotQuiet_WhileTheLabsOwnChildrenDoNot()
+    {
+        Skip.IfNot(OperatingSystem.IsLinux() && File.Exists("/bin/sh"), "the machine's time is read from /proc/stat, on Linux only");
+
+        static Process Spin() => Process.Start(new ProcessStartInfo("/bin/sh", ["-c", "while :; do :; done"]))!;
+        static ConcurrencyLab.Results.ScenarioResult Of(ConcurrencyLab.Results.MachineLoad load) => new()
+        {
+            Name = "sleep", Parameters = new Dictionary<string, string>(), IdealMs = 0, IdealReason = "none", Baseline = "sleep", Variants = [],
+            MachineLoad = load,
+        };
+
+        // 1.5 s beside a spinning shell, finished while the shell still spins: it is not a child the lab waited for,
+        // so it is another's work.
+        var meter = ConcurrencyLab.Running.MachineLoadMeter.Start();
+        using var other = Spin();
+        Thread.Sleep(1500);
+        var beside = meter.Finish()!;
+        other.Kill();
+        other.WaitForExit();
+
+        // The same, but the shell waited for before the end: the lab's own child, as a trial's process is.
+        meter = ConcurrencyLab.Running.MachineLoadMeter.Start();
+        using (var own = Spin())
+        {
+            Thread.Sleep(1500);
+            own.Kill();
+            own.WaitForExit();
+        }
+
+        var owned = meter.Finish()!;
+
+        // A spinning shell is most of a core for 1.5 s: at least 3x what is left of the others when it is the lab's.
+        Assert.True(beside.OthersMs >= 3 * Math.Max(owned.OthersMs, 100), $"others {beside.OthersMs:0} ms beside a spinner, {owned.OthersMs:0} ms with it the lab's");
+        var (quiet, said) = ConcurrencyLab.Reproduction.Claims.Requirement.Quiet(Of(beside));
+        Assert.Contains("core-seconds", said, StringComparison.Ordinal);
+        if (Environment.ProcessorCount <= 6)
+        {
+            // One core spun of 6 or fewer is 16% of them or more: past the 10% a quiet machine allows.
+            Assert.False(quiet, said);
+        }
     }
 
     [Fact]

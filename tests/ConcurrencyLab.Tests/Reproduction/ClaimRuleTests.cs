@@ -701,6 +701,39 @@ public class ClaimRuleTests
         Assert.Equal(Verdict.NotTested, Judge(PollClaims.All, "poll-catch-up-100", Of([12_000, 13_000, 11_000], 8)).Verdict);
     }
 
+    // The quiet machine -----------------------------------------------------------------------------------------
+
+    [Fact]
+    public void EveryClaim_NeedsAQuietMachine_OtherProcessesUnderATenthOfItsCoresOverTheRun()
+    {
+        // Poll's run over 100 s on 2 cores (200 core-seconds), others' share of them as given.
+        ClaimEvidence Of(double? othersShare)
+        {
+            var load = othersShare is { } share
+                ? new MachineLoad { WallMs = 100_000, CoreMs = 200_000, BusyMs = 150_000, LabCpuMs = 150_000 - (share * 200_000), OthersMs = share * 200_000 }
+                : null;
+            return new ClaimEvidence(Poll().Result with { MachineLoad = load }, []);
+        }
+
+        Assert.Equal(Verdict.Holds, Judge(PollClaims.All, "poll-memory", Of(0.02)).Verdict);
+
+        // A core of two busy with other work: half the machine.
+        var busy = Judge(PollClaims.All, "poll-memory", Of(0.5));
+        Assert.Equal(Verdict.CouldNotJudge, busy.Verdict);
+        var quiet = Assert.Single(busy.Conditions, c => c.Name == "quiet");
+        Assert.False(quiet.Met);
+        Assert.Equal("other processes kept 50% of the cores busy over the run (100 of 200 core-seconds)", quiet.Actual);
+
+        // Just past the tenth, and just under it.
+        Assert.Equal(Verdict.CouldNotJudge, Judge(PollClaims.All, "poll-memory", Of(0.11)).Verdict);
+        Assert.Equal(Verdict.Holds, Judge(PollClaims.All, "poll-memory", Of(0.09)).Verdict);
+
+        // A file that kept no account of the machine is judged as before, and says so.
+        var old = Judge(PollClaims.All, "poll-memory", Of(null));
+        Assert.Equal(Verdict.Holds, old.Verdict);
+        Assert.StartsWith("not recorded", Assert.Single(old.Conditions, c => c.Name == "quiet").Actual, StringComparison.Ordinal);
+    }
+
     // Fanout -----------------------------------------------------------------------------------------------------
 
     private static readonly IReadOnlyDictionary<string, string> FanoutParameters = With(("time-scale", 1), ("delays", "1500,2000,1000"), ("min-threads", 0));
