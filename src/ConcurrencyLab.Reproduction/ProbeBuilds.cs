@@ -115,6 +115,9 @@ internal sealed class ProbeBuilds
         var cases = builds.SelectMany(b => variants.Select(v => (Variant: v, b.Build, b.Command, b.Problem))).ToList();
         var trials = cases.ToDictionary(c => InBuild(c.Variant, c.Build), _ => new List<TrialResult>());
         var timeout = run.TrialTimeoutAt(quick) + RunOptions.TrialStartUpAllowance;
+
+        // Over the timed trials only: the builds leave a build server running, which is no trial's.
+        var load = MachineLoadMeter.Start();
         for (var round = 0; round < repeat; round++)
         {
             // Rotated each round, as the lab's isolated runs are, so no case always follows the same one.
@@ -130,10 +133,12 @@ internal sealed class ProbeBuilds
             }
         }
 
+        var machineLoad = load.Finish();
         var ideal = scenario.Ideal(parameters, RunOptions.DefaultSeed);
         var result = Summarizer.Answer(new ScenarioResult
         {
             Name = scenario.Name,
+            MachineLoad = machineLoad,
             Parameters = parameters.Values,
             IdealMs = ideal.Ms,
             IdealReason = ideal.Reason,

@@ -50,6 +50,9 @@ internal sealed class PublishedOrderPasses
         };
         var byCores = new List<(int? Cores, List<ScenarioResult> Passes)>();
         RunResult? first = null;
+
+        // Over every pass, each a process this one waits for: what a pass measures of the machine sees this process as another's.
+        var load = MachineLoadMeter.Start();
         foreach (var cores in coreCounts)
         {
             var results = new List<ScenarioResult>();
@@ -80,7 +83,7 @@ internal sealed class PublishedOrderPasses
         }
 
         var template = first.Scenarios[0];
-        var merged = Merge(scenario, template, run.VariantsAt(quick), byCores);
+        var merged = Merge(scenario, template, run.VariantsAt(quick), byCores) with { MachineLoad = load.Finish() };
         var settings = first.Settings with { Repeat = passes, Isolated = false, FixedOrder = true, Prime = false, Warmup = 0 };
         merged = merged with { Claims = PostJudge.Judge(scenario, merged, machine: first.Environment, settings: settings) };
         return first with
