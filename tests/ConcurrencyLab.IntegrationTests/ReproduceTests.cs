@@ -45,7 +45,14 @@ public sealed class ReproduceTests
         Assert.False(Directory.Exists(Path.Combine(outFolder, "delay-builds", "builds")));
         Assert.Equal(2, claims.Count(c => Id(c) == "delay-channel-12x"));
         var twelve = claims.First(c => Id(c) == "delay-channel-12x").GetProperty("result");
-        Assert.All(twelve.GetProperty("conditions").EnumerateArray(), c => Assert.True(c.GetProperty("met").GetBoolean()));
+        // Every condition of the run met, but the machine's quiet: this suite runs other tests beside it, so that one is
+        // measured and said, met or not.
+        var conditions = twelve.GetProperty("conditions").EnumerateArray().ToList();
+        Assert.All(conditions.Where(c => c.GetProperty("name").GetString() != "quiet"), c => Assert.True(c.GetProperty("met").GetBoolean()));
+        var quiet = Assert.Single(conditions, c => c.GetProperty("name").GetString() == "quiet");
+        Assert.Matches(@"^other processes kept \d+% of the cores busy over the run \(", quiet.GetProperty("actual").GetString());
+        var load = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outFolder, "delay", "results.json"))).RootElement.GetProperty("scenarios")[0].GetProperty("machineLoad");
+        Assert.True(load.GetProperty("labCpuMs").GetDouble() > 0 && load.GetProperty("coreMs").GetDouble() >= load.GetProperty("wallMs").GetDouble());
         Assert.Equal(2, twelve.GetProperty("figures").GetArrayLength());
         Assert.Contains("7 claims, 11 judged on a run", run.Output, StringComparison.Ordinal);
 

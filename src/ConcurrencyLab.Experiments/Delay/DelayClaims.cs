@@ -102,9 +102,9 @@ internal static class DelayClaims
                 Checked = "The text only invites moving the Channel case last, with no figure; the lab runs the post's order with the " +
                     "Channel first and again last, in fresh processes, comparing its peak threads, and judges 2-core and 8-core passes " +
                     "alike since no core count is required.",
-                Rule = "every pass with the Channel last above every pass with it first (3 passes each: 1 in 20 under no effect), as the " +
-                    "threads the cases before it made would have it; every pass below, or the two positions' medians within " +
-                    $"{PositionEffect - 1} thread of each other: does not hold; overlap otherwise: could not be judged",
+                Rule = "every pass with the Channel last above every pass with it first (3 passes each: 1 in 20 under no effect), their " +
+                    $"medians {PositionEffect} threads apart or more, as the threads the cases before it made would have it; every pass " +
+                    "below, or the medians equal or the other way: does not hold; a smaller difference or an overlap: could not be judged",
                 Source = FigureSource.Text,
                 Conditions = Workload,
             },
@@ -250,9 +250,9 @@ internal static class DelayClaims
 
     /// <summary>
     /// The Channel case's peak threads when it runs last against when it runs first, each in fresh processes: every
-    /// pass with it last above every pass with it first holds (with 3 passes each, a chance of 1 in 20 under no
-    /// effect); every pass with it last below, or medians less than two threads apart, does not; anything between
-    /// cannot tell.
+    /// pass with it last above every pass with it first, the medians two threads apart or more, holds (with 3 passes
+    /// each, a chance of 1 in 20 under no effect); every pass with it last below, or the medians equal or the other
+    /// way, does not; anything between cannot tell.
     /// </summary>
     internal static Judgement ChannelPositionMatters(ClaimEvidence evidence)
     {
@@ -277,10 +277,15 @@ internal static class DelayClaims
                 ? Judgement.DoesNotHold(
                     figure, "run last it has fewer threads than run first: the other way from the threads the cases before it would leave")
                     .With(numbers)
-            : Math.Abs(medians) < PositionEffect
+            : medians <= 0
                 ? Judgement.DoesNotHold(
-                    figure, $"the two positions' medians are {ClaimEvidence.Count(Math.Abs(medians))} thread(s) apart: no dependence on the " +
-                        $"position of the size the post points to").With(numbers)
+                    figure, medians == 0 ? "the two positions' medians are the same: no dependence on the position"
+                        : "run last its median is below run first's: the other way from the threads the cases before it would leave")
+                    .With(numbers)
+            : last.Min() > first.Max()
+                ? Judgement.CouldNotJudge(
+                    figure, $"every pass with it last is above every pass with it first, but the medians are {ClaimEvidence.Count(medians)} " +
+                        $"thread apart, under the {PositionEffect} a pool's thread or two of noise allows").With(numbers)
                 : Judgement.CouldNotJudge(figure, "the passes in the two positions overlap: 3 of each cannot tell a small effect from none")
                     .With(numbers);
     }

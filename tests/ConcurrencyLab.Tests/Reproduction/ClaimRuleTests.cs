@@ -486,14 +486,17 @@ public class ClaimRuleTests
         Assert.Equal(Verdict.DoesNotHold, otherWay.Verdict);
         Assert.Contains("the other way", otherWay.Reason, StringComparison.Ordinal);
 
-        // The same count in every pass in both positions, or medians a thread apart: no dependence of the post's size.
+        // The same median in both positions, though the passes differ: no dependence on the position.
         Assert.Equal(Verdict.DoesNotHold, Judge(DelayClaims.All, "delay-channel-position", Of([19, 19, 19], [19, 19, 19])).Verdict);
-        var close = Judge(DelayClaims.All, "delay-channel-position", Of([19, 20, 19], [19, 20, 20]));
-        Assert.Equal(Verdict.DoesNotHold, close.Verdict);
-        Assert.Contains("medians are 1 thread(s) apart", close.Reason, StringComparison.Ordinal);
+        var same = Judge(DelayClaims.All, "delay-channel-position", Of([18, 19, 20], [17, 19, 21]));
+        Assert.Equal(Verdict.DoesNotHold, same.Verdict);
+        Assert.Contains("medians are the same", same.Reason, StringComparison.Ordinal);
 
-        // Every pass last above every pass first, but by one thread: separated, yet not the post's effect.
-        Assert.Equal(Verdict.DoesNotHold, Judge(DelayClaims.All, "delay-channel-position", Of([13, 13, 13], [14, 14, 14])).Verdict);
+        // Medians a thread apart, overlapping or not: a pool's thread of noise, so no verdict either way.
+        Assert.Equal(Verdict.CouldNotJudge, Judge(DelayClaims.All, "delay-channel-position", Of([19, 20, 19], [19, 20, 20])).Verdict);
+        var separated = Judge(DelayClaims.All, "delay-channel-position", Of([13, 13, 13], [14, 14, 16]));
+        Assert.Equal(Verdict.CouldNotJudge, separated.Verdict);
+        Assert.Contains("medians are 1 thread apart", separated.Reason, StringComparison.Ordinal);
         Assert.Equal(Verdict.CouldNotJudge, Judge(DelayClaims.All, "delay-channel-position", Of([13, 13], [19, 20])).Verdict);
 
         // A run with the Channel in one position only does not test it.
