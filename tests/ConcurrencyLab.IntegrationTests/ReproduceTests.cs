@@ -53,7 +53,17 @@ public sealed class ReproduceTests
         Assert.Matches(@"^other processes kept \d+% of the cores busy over the run \(", quiet.GetProperty("actual").GetString());
         var load = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(outFolder, "delay", "results.json"))).RootElement.GetProperty("scenarios")[0].GetProperty("machineLoad");
         Assert.True(load.GetProperty("labCpuMs").GetDouble() > 0 && load.GetProperty("coreMs").GetDouble() >= load.GetProperty("wallMs").GetDouble());
-        Assert.Equal(2, twelve.GetProperty("figures").GetArrayLength());
+        // Judged on a quiet machine, both degree-4 cases' figures; beside this suite's other tests, the reason says how busy.
+        if (quiet.GetProperty("met").GetBoolean())
+        {
+            Assert.Equal(2, twelve.GetProperty("figures").GetArrayLength());
+        }
+        else
+        {
+            Assert.Equal("couldNotJudge", twelve.GetProperty("verdict").GetString());
+            Assert.Contains("other processes kept", twelve.GetProperty("reason").GetString(), StringComparison.Ordinal);
+        }
+
         Assert.Contains("7 claims, 11 judged on a run", run.Output, StringComparison.Ordinal);
 
         // As published: one process per pass, the variants in the published order, each trial at its pass's cores.
@@ -123,10 +133,10 @@ public sealed class ReproduceTests
 
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.DoesNotContain("Published claim:", run.Output, StringComparison.Ordinal);
-        Assert.Contains("Not tested by this run: 12 of the post's claims", run.Output, StringComparison.Ordinal);
+        Assert.Contains("Not tested by this run: 14 of the post's claims", run.Output, StringComparison.Ordinal);
         using var results = JsonDocument.Parse(await File.ReadAllTextAsync(Path.Combine(folder.Path, "out", "results.json")));
         var claims = results.RootElement.GetProperty("scenarios")[0].GetProperty("claims").EnumerateArray().ToList();
-        Assert.Equal(12, claims.Count);
+        Assert.Equal(14, claims.Count);
         Assert.All(claims, c => Assert.Equal("notTested", c.GetProperty("verdict").GetString()));
         var catchUp = claims.Single(c => c.GetProperty("id").GetString() == "poll-catch-up-100");
         Assert.Contains(catchUp.GetProperty("conditions").EnumerateArray(), c => c.GetProperty("name").GetString() == "work-ms" && !c.GetProperty("met").GetBoolean() && c.GetProperty("actual").GetString() == "0");
