@@ -136,6 +136,7 @@ internal static class CommandLineRoot
         root.Subcommands.Add(CompareCommand.Create(console));
         root.Subcommands.Add(ReportCommand.Create(console, scenarios, options));
         root.Subcommands.Add(LoadCommand.Create(console, options));
+        root.Subcommands.Add(WhyCommand.Create(console, options));
         if (ServeCommand.Create(scenarios) is { } serve)
         {
             root.Subcommands.Add(serve);

@@ -62,6 +62,13 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// <summary>Which events are read.</summary>
     public RuntimeEvents Level { get; }
 
+    /// <summary>
+    /// Whether to take the port back out of the connected process's environment before it resumes: a program the lab
+    /// did not write (<c>conclab why -- dotnet test</c>) may start .NET children, which would otherwise inherit the
+    /// variable and wait, suspended, for a port that answers only once. Set before the process starts.
+    /// </summary>
+    public bool KeepPortFromChildren { get; set; }
+
     /// <summary>The socket the process's runtime connects to.</summary>
     public string Port { get; }
 
@@ -312,6 +319,17 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         finally
         {
             // Whatever happened, the process must not stay suspended waiting for us.
+            try
+            {
+                if (resume && KeepPortFromChildren)
+                {
+                    client.SetEnvironmentVariable(PortVariable, string.Empty);
+                }
+            }
+            catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException)
+            {
+            }
+
             try
             {
                 if (resume)

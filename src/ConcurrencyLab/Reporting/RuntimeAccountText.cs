@@ -49,6 +49,11 @@ internal static class RuntimeAccountText
             ({ } from, { } top, { } to) when account.PeakStandsOut
                 => Statement.Of($"the pool's thread target rose from {Piece.Count(from)} to {Piece.Count(top)} ({Piece.Count(to)} at the end)"),
             ({ } from, _, { } to) when from != to => Statement.Of($"the pool's thread target went from {Piece.Count(from)} to {Piece.Count(to)}"),
+
+            // Its start unknown (a program watched from its start, whose first target the runtime did not announce):
+            // what it reached, never "stayed", when it moved.
+            (null, { } top, { } to) when top != to || account.StarvationRaises + account.BlockingRaises > 0
+                => Statement.Of($"the pool's thread target reached {Piece.Count(top)} ({Piece.Count(to)} at the end)"),
             _
                 => end is { } stayed ? Statement.Of($"the pool's thread target stayed at {Piece.Count(stayed)}")
                     : Statement.Plain("the pool's thread target stayed at its start"),

@@ -80,7 +80,8 @@ public sealed partial class CliPageTests
             foreach (Match use in ConclabLine().Matches(line))
             {
                 // A quoted argument (a command --start runs) is the argument's, not conclab's.
-                var words = Quoted().Replace(use.Groups[1].Value, "ARG").Split(' ', StringSplitOptions.RemoveEmptyEntries);
+                // After a bare --, the words are the program's that conclab why starts, not conclab's.
+                var words = Quoted().Replace(use.Groups[1].Value, "ARG").Split(' ', StringSplitOptions.RemoveEmptyEntries).TakeWhile(w => w != "--").ToArray();
                 var command = commands.Subcommands.FirstOrDefault(c => c.Name == words[0]);
                 if (command is null)
                 {

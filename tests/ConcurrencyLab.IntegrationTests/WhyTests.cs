@@ -1,0 +1,172 @@
+using System.Diagnostics;
+using System.Text.Json;
+
+namespace ConcurrencyLab.IntegrationTests;
+
+/// <summary>
+/// <c>conclab why</c> pointed at plain .NET programs written without the lab (tests/ConcurrencyLab.WhyTargets), whose
+/// blocking is known by construction: the line that blocks the pool, the lock and the line that holds it, a program
+/// that never blocks; started by the lab and attached to; and what it refuses.
+/// </summary>
+public sealed class WhyTests
+{
+    private static string TargetsDll => Path.Combine(ProgramRunner.RepositoryRoot, "tests", "ConcurrencyLab.WhyTargets", "bin", ProgramRunner.Configuration, "net10.0",
+        "ConcurrencyLab.WhyTargets.dll");
+
+    // The line of the targets' source that carries the marker, 1-based, as a PDB names it.
+    private static int LineOf(string marker)
+    {
+        var lines = File.ReadAllLines(Path.Combine(ProgramRunner.RepositoryRoot, "tests", "ConcurrencyLab.WhyTargets", "Program.cs"));
+        return Array.FindIndex(lines, l => l.Contains("// why: " + marker, StringComparison.Ordinal)) + 1;
+    }
+
+    private static JsonElement Trial(string folder) =>
+        JsonDocument.Parse(File.ReadAllText(Path.Combine(folder, "out", "results.json"))).RootElement.GetProperty("scenarios")[0]
+            .GetProperty("variants")[0].GetProperty("trials")[0];
+
+    private static List<JsonElement> Sites(JsonElement trial) =>
+        trial.GetProperty("runtime").TryGetProperty("threads", out var threads) ? [.. threads.GetProperty("sites").EnumerateArray()] : [];
+
+    [Fact]
+    public async Task SyncOverAsync_NamesTheLineThatBlocksThePool_AndThePoolsRaises_AndAnAssertOnThemFails()
+    {
+        using var folder = new TempFolder();
+        var run = await ProgramRunner.ConclabAsync(folder.Path, "why", "--out", "out", "--assert", "*:blockingInjections<=0", "--", "dotnet", TargetsDll,
+            "sync-over-async", "48", "300");
+
+        // The threshold is not met: exit 3, once everything is written.
+        Assert.True(run.ExitCode == 3, run.ToString());
+        var trial = Trial(folder.Path);
+        Assert.True(trial.GetProperty("metrics").GetProperty("blockingInjections").GetDouble() >= 1, trial.ToString());
+        var site = Sites(trial).First();
+        Assert.Contains("OrderDesk.LoadBlocking", site.GetProperty("site").GetString(), StringComparison.Ordinal);
+        Assert.EndsWith("Program.cs", site.GetProperty("file").GetString(), StringComparison.Ordinal);
+        Assert.Equal(LineOf("the pool blocks here"), site.GetProperty("line").GetInt32());
+        // Said in the answer too (the console wraps its lines at a space).
+        Assert.Contains($"OrderDesk.LoadBlocking (Program.cs:{LineOf("the pool blocks here")})", run.Output.ReplaceLineEndings(" "), StringComparison.Ordinal);
+        Assert.Contains("threshold not met", run.Output, StringComparison.Ordinal);
+        Assert.True(File.Exists(Path.Combine(folder.Path, "out", "report.html")));
+        Assert.Contains("the program exited with code 0", run.Output.ReplaceLineEndings(" "), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task AContendedLock_NamesTheLineThatWaits_AndTheLineThatHeldIt()
+    {
+        using var folder = new TempFolder();
+        var run = await ProgramRunner.ConclabAsync(folder.Path, "why", "--out", "out", "--", "dotnet", TargetsDll, "lock", "8", "150");
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var trial = Trial(folder.Path);
+        var waits = Sites(trial).Where(s => s.GetProperty("site").GetString()!.Contains("Ledger.Post", StringComparison.Ordinal)).ToList();
+        Assert.Contains(waits, s => s.GetProperty("line").GetInt32() == LineOf("the pool waits for the lock here")
+            && s.TryGetProperty("owner", out var owner) && owner.GetProperty("line").GetInt32() == LineOf("the lock is held here"));
+        Assert.True(trial.GetProperty("runtime").GetProperty("lockContentions").GetProperty("count").GetInt32() >= 1, trial.ToString());
+    }
+
+    [Fact]
+    public async Task AProgramThatNeverBlocks_GetsNoBlockingSiteOfItsOwn_AndNoRaiseForBlocking()
+    {
+        using var folder = new TempFolder();
+        var run = await ProgramRunner.ConclabAsync(folder.Path, "why", "--out", "out", "--assert", "*:blockingInjections<=0", "--", "dotnet", TargetsDll,
+            "spin", "1500");
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var trial = Trial(folder.Path);
+        Assert.DoesNotContain(Sites(trial), s => s.GetProperty("site").GetString()!.Contains("WhyTargets", StringComparison.Ordinal));
+        Assert.Equal(0, trial.GetProperty("metrics").GetProperty("blockingInjections").GetDouble());
+
+        // It ran: the work's threads spent at least 3x as long running as in any other state.
+        var work = trial.GetProperty("runtime").GetProperty("threads").GetProperty("work");
+        var running = work.GetProperty("runningMs").GetDouble();
+        Assert.True(running >= 3 * Math.Max(work.GetProperty("waitingMs").GetDouble() + work.GetProperty("sleepingMs").GetDouble(), 1), work.ToString());
+    }
+
+    [Fact]
+    public async Task AttachedToARunningProgram_ItNamesTheSameLine_AndLeavesTheProgramRunning()
+    {
+        using var folder = new TempFolder();
+        var info = new ProcessStartInfo("dotnet") { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
+        info.ArgumentList.Add(TargetsDll);
+        info.ArgumentList.Add("serve");
+        using var target = Process.Start(info)!;
+        try
+        {
+            Assert.Equal("ready", await target.StandardOutput.ReadLineAsync());
+            var run = await ProgramRunner.ConclabAsync(folder.Path, "why", "--pid", target.Id.ToString(System.Globalization.CultureInfo.InvariantCulture), "--duration", "4",
+                "--out", "out");
+
+            Assert.True(run.ExitCode == 0, run.ToString());
+            Assert.False(target.HasExited);
+            var site = Sites(Trial(folder.Path)).First();
+            Assert.Contains("OrderDesk.LoadBlocking", site.GetProperty("site").GetString(), StringComparison.Ordinal);
+            Assert.Equal(LineOf("the pool blocks here"), site.GetProperty("line").GetInt32());
+            Assert.Contains("the program runs on", run.Output.ReplaceLineEndings(" "), StringComparison.Ordinal);
+        }
+        finally
+        {
+            target.StandardInput.Close();
+            if (!target.WaitForExit(TimeSpan.FromSeconds(20)))
+            {
+                target.Kill(entireProcessTree: true);
+            }
+        }
+    }
+
+    [Fact]
+    public async Task AProgramThatStartsADotNetChild_IsNotHeldUp_TheChildDoesNotWaitForThePort()
+    {
+        // A child that inherited the port would wait, suspended, for a port that answers only once: the runtime prints
+        // "awaiting a Diagnostics IPC ResumeStartup command" and never runs. The port is taken out of the parent's
+        // environment once it is attached, so the child (spin 300) runs and the parent exits with its code.
+        using var folder = new TempFolder();
+        var run = await ProgramRunner.RunAsync(ProgramRunner.ConclabDll, folder.Path, ["why", "--out", "out", "--", "dotnet", TargetsDll, "parent"], TimeSpan.FromSeconds(60));
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        Assert.Contains("the program exited with code 0", run.Output.ReplaceLineEndings(" "), StringComparison.Ordinal);
+        Assert.DoesNotContain("ResumeStartup", run.Output + run.Error, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public async Task WhatCannotBeWatched_IsOneLine_ExitCode2_AndNothingIsLeftRunning()
+    {
+        using var folder = new TempFolder();
+        var cases = new[]
+        {
+            (new[] { "why" }, "needs a program"),
+            (new[] { "why", "--pid", "0" }, "--pid takes a whole number"),
+            (new[] { "why", "--pid", "abc" }, "--pid takes a whole number"),
+            (new[] { "why", "--pid", "4194303" }, "there is no process 4194303"),
+            (new[] { "why", "--pid", "1" }, "process 1"),
+            (new[] { "why", "--", "no-such-program-anywhere" }, "there is no program no-such-program-anywhere on PATH"),
+            (new[] { "why", "--", "/bin/true" }, "before a .NET runtime in it connected"),
+            (new[] { "why", "--pid", "1", "--", "dotnet" }, "give one of them"),
+        };
+        foreach (var (args, said) in cases)
+        {
+            var run = await ProgramRunner.ConclabAsync(folder.Path, args);
+            Assert.True(run.ExitCode == 2, run.ToString());
+            var lines = run.Error.ReplaceLineEndings("\n").Trim('\n').Split('\n');
+            Assert.Single(lines);
+            Assert.Contains(said, lines[0], StringComparison.Ordinal);
+            Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);
+        }
+
+        // Not .NET and still running: stopped after the 10 s the runtime had to connect, nothing left behind.
+        var sleeper = await ProgramRunner.ConclabAsync(folder.Path, "why", "--", "/bin/sleep", "120");
+        Assert.True(sleeper.ExitCode == 2, sleeper.ToString());
+        Assert.Contains("is not a .NET program", sleeper.Error, StringComparison.Ordinal);
+        Assert.DoesNotContain(Process.GetProcessesByName("sleep"), p => CommandLine(p.Id).Contains("sleep 120", StringComparison.Ordinal));
+    }
+
+    private static string CommandLine(int pid)
+    {
+        try
+        {
+            return File.ReadAllText($"/proc/{pid}/cmdline").Replace('\0', ' ');
+        }
+        catch (IOException)
+        {
+            return string.Empty;
+        }
+    }
+}

@@ -1,0 +1,104 @@
+// Programs for conclab why's integration tests, each made so that its answer is known by construction:
+//   sync-over-async ITEMS MS  ITEMS pool work items, each blocking on Task.Result of a MS ms delay in
+//                             OrderDesk.LoadBlocking: the pool's threads block there, and the pool must add threads
+//   lock ITEMS MS             ITEMS pool work items, each holding Ledger's lock for MS ms in turn
+//   spin MS                   the pool's threads count for MS ms (busy, never blocked), and print how far
+//   parent                    starts itself as a .NET child (spin 300), inheriting its environment, and waits for it
+//   serve                     sync over async in rounds, printing "ready" first, until its standard input closes
+using System.Diagnostics;
+using ConcurrencyLab.WhyTargets;
+
+var mode = args.Length > 0 ? args[0] : string.Empty;
+int Number(int at, int fallback) => args.Length > at && int.TryParse(args[at], out var n) ? n : fallback;
+switch (mode)
+{
+    case "sync-over-async":
+        Task.WaitAll([.. Enumerable.Range(0, Number(1, 64)).Select(_ => Task.Run(() => OrderDesk.LoadBlocking(Number(2, 300))))]);
+        return 0;
+    case "lock":
+        Task.WaitAll([.. Enumerable.Range(0, Number(1, 8)).Select(_ => Task.Run(() => Ledger.Post(Number(2, 100))))]);
+        return 0;
+    case "spin":
+        long counted = 0;
+        Parallel.For(0, Environment.ProcessorCount, _ => Interlocked.Add(ref counted, Abacus.Spin(Number(1, 2000))));
+        Console.WriteLine($"counted {counted}");
+        return 0;
+    case "parent":
+        // A .NET child started as most programs start one, inheriting this process's environment.
+        using (var child = Process.Start(new ProcessStartInfo(Environment.ProcessPath!, [typeof(OrderDesk).Assembly.Location, "spin", "300"])
+            { UseShellExecute = false })!)
+        {
+            child.WaitForExit();
+            return child.ExitCode;
+        }
+
+    case "serve":
+        using (var stop = new CancellationTokenSource())
+        {
+            _ = Task.Run(() =>
+            {
+                while (Console.In.ReadLine() is not null)
+                {
+                }
+
+                stop.Cancel();
+            });
+            Console.WriteLine("ready");
+            while (!stop.IsCancellationRequested)
+            {
+                Task.WaitAll([.. Enumerable.Range(0, 16).Select(_ => Task.Run(() => OrderDesk.LoadBlocking(200)))]);
+            }
+        }
+
+        return 0;
+    default:
+        Console.Error.WriteLine("usage: sync-over-async ITEMS MS | lock ITEMS MS | spin MS | serve");
+        return 2;
+}
+
+namespace ConcurrencyLab.WhyTargets
+{
+    /// <summary>Loads an order the wrong way: waiting, on a pool thread, for a task that needs a timer to finish.</summary>
+    internal static class OrderDesk
+    {
+        public static string LoadBlocking(int ms) => LoadAsync(ms).Result; // why: the pool blocks here
+
+        private static async Task<string> LoadAsync(int ms)
+        {
+            await Task.Delay(ms).ConfigureAwait(false);
+            return "order";
+        }
+    }
+
+    /// <summary>Posts to a ledger one at a time, under one lock.</summary>
+    internal static class Ledger
+    {
+        // A plain object, as most code's locks are: for a lock on a System.Threading.Lock the C# compiler (SDK 10) emits
+        // no sequence point, and a wait there is placed on the line before.
+        private static readonly object Gate = new();
+
+        public static void Post(int ms)
+        {
+            lock (Gate) // why: the pool waits for the lock here
+            {
+                Thread.Sleep(ms); // why: the lock is held here
+            }
+        }
+    }
+
+    /// <summary>Counts, on the CPU, for a while.</summary>
+    internal static class Abacus
+    {
+        public static long Spin(int ms)
+        {
+            var clock = Stopwatch.StartNew();
+            long count = 0;
+            while (clock.ElapsedMilliseconds < ms)
+            {
+                count++;
+            }
+
+            return count;
+        }
+    }
+}
