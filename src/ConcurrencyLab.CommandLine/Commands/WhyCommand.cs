@@ -121,11 +121,7 @@ internal static class WhyCommand
         }
 
         var result = WhyResult.Of(watch, startedAt);
-        var scenario = result.Scenarios[0];
-        foreach (var line in WhyResult.Answer(scenario))
-        {
-            console.MarkupLine(line);
-        }
+        console.Write(ResultTableRenderer.Render(result.Scenarios[0], width: console.Profile.Width));
 
         var failures = ResultsOutput.Write(console, result, folder, jsonPath, settings.ChartFormats);
         if (parse.GetValue(switches.Crank) || CrankJob.IsRunning())

@@ -16,9 +16,10 @@ internal static class ResultTableRenderer
     public static IRenderable Render(ScenarioResult scenario, int? processorCount = null, TableColumns? columns = null, int width = int.MaxValue)
     {
         ArgumentNullException.ThrowIfNull(scenario);
-        if (scenario.Load is not null)
+        // A service under load and a program watched have reports of their own kind, their tables (if any) among the blocks.
+        if (scenario.Load is not null || scenario.Watched is not null)
         {
-            return RenderLoad(scenario, processorCount ?? Environment.ProcessorCount);
+            return RenderBlocks(scenario, processorCount ?? Environment.ProcessorCount);
         }
 
         var (shown, leftOut) = (columns ?? TableColumns.Default).For(scenario, width);
@@ -83,7 +84,7 @@ internal static class ResultTableRenderer
     };
 
     // A service under load: its brief steps table first, titled, then the report's lines in order.
-    private static Rows RenderLoad(ScenarioResult scenario, int processorCount)
+    private static Rows RenderBlocks(ScenarioResult scenario, int processorCount)
     {
         var lines = new List<IRenderable>();
         foreach (var block in ScenarioReport.Of(scenario, processorCount).Where(b => b.Audience != Audience.Full))

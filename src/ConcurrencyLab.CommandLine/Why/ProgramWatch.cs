@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Globalization;
 using ConcurrencyLab.Diagnostics;
 using ConcurrencyLab.Measurement;
+using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.CommandLine.Why;
 
@@ -15,25 +16,17 @@ internal sealed class ProgramWatch
     /// <summary>How long a started program's runtime has to connect before the program is taken as not .NET.</summary>
     public static readonly TimeSpan ConnectLimit = TimeSpan.FromSeconds(10);
 
-    private ProgramWatch(WatchedProgram program, RuntimeAccount account, double windowMs, string ended)
+    private ProgramWatch(WatchedProgram program, RuntimeAccount account)
     {
         Program = program;
         Account = account;
-        WindowMs = windowMs;
-        Ended = ended;
     }
 
-    /// <summary>What was watched.</summary>
+    /// <summary>What was watched, for how long, and how the window ended.</summary>
     public WatchedProgram Program { get; }
 
     /// <summary>The runtime's account of the window.</summary>
     public RuntimeAccount Account { get; }
-
-    /// <summary>How long the window was.</summary>
-    public double WindowMs { get; }
-
-    /// <summary>How the window ended: "the program exited with code 0", "after 10 s", "stopped by Ctrl+C".</summary>
-    public string Ended { get; }
 
     /// <summary>
     /// Starts <paramref name="command"/> (a file, or a name on PATH) with <paramref name="arguments"/>, its runtime
@@ -89,9 +82,16 @@ internal sealed class ProgramWatch
 
             // Its main thread (on Linux, the thread whose id is the process's) told apart from the rest, as a trial's caller is.
             var account = await session.AccountAsync(null, null, complete: true, note: null, caller: process.Id).ConfigureAwait(false);
-            var program = new WatchedProgram(process.Id, [command, .. arguments], Launched: true,
-                process.HasExited ? process.ExitCode : null);
-            return new ProgramWatch(program, account, Stopwatch.GetElapsedTime(started, end).TotalMilliseconds, ended);
+            var program = new WatchedProgram
+            {
+                ProcessId = process.Id,
+                CommandLine = [command, .. arguments],
+                Launched = true,
+                ExitCode = SafeExitCode(process),
+                WindowMs = Stopwatch.GetElapsedTime(started, end).TotalMilliseconds,
+                Ended = ended,
+            };
+            return new ProgramWatch(program, account);
         }
     }
 
@@ -126,9 +126,16 @@ internal sealed class ProgramWatch
             }
 
             var account = await session.AccountAsync(start, end, complete: true, note: null, caller: processId).ConfigureAwait(false);
-            var program = new WatchedProgram(processId, ProgramChecks.CommandLine(processId, process), Launched: false,
-                process.HasExited ? SafeExitCode(process) : null);
-            return new ProgramWatch(program, account, Stopwatch.GetElapsedTime(start, end).TotalMilliseconds, ended);
+            var program = new WatchedProgram
+            {
+                ProcessId = processId,
+                CommandLine = ProgramChecks.CommandLine(processId, process),
+                Launched = false,
+                ExitCode = SafeExitCode(process),
+                WindowMs = Stopwatch.GetElapsedTime(start, end).TotalMilliseconds,
+                Ended = ended,
+            };
+            return new ProgramWatch(program, account);
         }
     }
 
@@ -194,9 +201,6 @@ internal sealed class ProgramWatch
         }
     }
 }
-
-/// <summary>The program watched: its process, its command line, whether the lab started it, and its exit code where known.</summary>
-internal sealed record WatchedProgram(int ProcessId, IReadOnlyList<string> CommandLine, bool Launched, int? ExitCode);
 
 /// <summary>A program that cannot be watched, said in one line.</summary>
 internal sealed class WatchException(string message) : Exception(message);

@@ -1,7 +1,6 @@
 using System.Globalization;
 using ConcurrencyLab.Analysis;
 using ConcurrencyLab.Measurement;
-using ConcurrencyLab.Reporting;
 using ConcurrencyLab.Results;
 
 namespace ConcurrencyLab.CommandLine.Why;
@@ -22,7 +21,7 @@ internal static class WhyResult
         ArgumentNullException.ThrowIfNull(watch);
         var program = watch.Program;
         var metrics = StandardMetrics.Read(watch.Account);
-        metrics[StandardMetrics.WallTime] = Math.Round(watch.WindowMs, 3);
+        metrics[StandardMetrics.WallTime] = Math.Round(program.WindowMs, 3);
         var trial = new TrialResult { Repeat = 0, Status = TrialStatus.Ok, Isolated = true, Metrics = metrics, Runtime = watch.Account };
         var name = Name(program.CommandLine);
         var variant = new VariantResult
@@ -33,31 +32,19 @@ internal static class WhyResult
             Trials = [trial],
             Summary = Summarizer.Summarise([trial], 0, null, []),
         };
-        var parameters = new Dictionary<string, string>(StringComparer.Ordinal)
-        {
-            ["pid"] = program.ProcessId.ToString(CultureInfo.InvariantCulture),
-            ["launched"] = program.Launched ? "yes" : "no",
-            ["window-s"] = (watch.WindowMs / 1000).ToString("0.###", CultureInfo.InvariantCulture),
-        };
-        if (program.ExitCode is { } code)
-        {
-            parameters["exit-code"] = code.ToString(CultureInfo.InvariantCulture);
-        }
 
+        // A program watched is no batch: no ideal, no ranking, no answer of which to use; its account is the answer.
         var scenario = Summarizer.Answer(new ScenarioResult
         {
             Name = ScenarioName,
-            Parameters = parameters,
+            Parameters = new Dictionary<string, string>(StringComparer.Ordinal),
             IdealMs = 0,
             IdealReason = "none: a program watched, not a batch of items",
             Baseline = name,
             Variants = [variant],
-            Notes =
-            [
-                $"watched {(program.Launched ? "from its start" : "attached")}: {watch.Ended}.",
-                .. watch.Account.Note is { } note ? [note] : Array.Empty<string>(),
-            ],
-        }, Environment.ProcessorCount);
+            Watched = program,
+            Notes = watch.Account.Note is { } note ? [note] : [],
+        }, Environment.ProcessorCount) with { Recommendations = [] };
         return new RunResult
         {
             ToolVersion = RunResult.CurrentToolVersion,
@@ -66,22 +53,6 @@ internal static class WhyResult
             Settings = new RunSettings { Repeat = 1, Seed = 0, Quick = false, Isolated = true, TrialTimeoutSec = 0, SampleIntervalMs = 0 },
             Scenarios = [scenario],
         };
-    }
-
-    /// <summary>The answer in the console's markup: the account in sentences, then where the window ended.</summary>
-    public static IReadOnlyList<string> Answer(ScenarioResult scenario)
-    {
-        ArgumentNullException.ThrowIfNull(scenario);
-        var lines = new List<string>();
-        foreach (var variant in scenario.Variants)
-        {
-            lines.Add(RuntimeAccountText.Describe(variant) is { } said
-                ? Spectre.Console.Markup.Escape($"{variant.Name}: {said.Text}")
-                : Spectre.Console.Markup.Escape($"{variant.Name}: the runtime's account holds nothing notable"));
-        }
-
-        lines.AddRange(scenario.Notes.Select(n => $"[grey]{Spectre.Console.Markup.Escape(n)}[/]"));
-        return lines;
     }
 
     // The program's name as a reader knows it: the .dll a dotnet host runs, else the command's file name.

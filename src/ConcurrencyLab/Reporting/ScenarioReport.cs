@@ -66,6 +66,12 @@ internal static class ScenarioReport
             return LoadReport.Of(scenario, load, processorCount);
         }
 
+        // A program watched by conclab why is one account, not variants to rank.
+        if (scenario.Watched is { } watched)
+        {
+            return WatchReport.Of(scenario, watched);
+        }
+
         var blocks = new List<Block>();
 
         // What was run, and against what: the parameters and bounds for the files; the ideal for all.

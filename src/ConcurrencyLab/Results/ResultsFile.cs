@@ -315,6 +315,14 @@ internal static class ResultsFile
             return found;
         }
 
+        // A watch's program: its command line there, its window a time.
+        if (scenario.Watched is { } watched
+            && (Null(watched.CommandLine, $"{at}.watched.commandLine") ?? Unwritable(watched.WindowMs)
+                ?? (watched.ProcessId <= 0 ? "a process id below 1" : null)) is { } watchProblem)
+        {
+            return $"{at}.watched holds {watchProblem}";
+        }
+
         // The machine's load is core times as the lab reads them, the others' within the machine's.
         if (scenario.MachineLoad is { } machine
             && (Unwritable(machine.WallMs, machine.CoreMs, machine.BusyMs, machine.LabCpuMs, machine.OthersMs)

@@ -167,6 +167,9 @@ internal sealed record ScenarioResult
     /// <summary>How each variant's cost grew with the parameter <c>--grow</c> grew; null when the run grew none.</summary>
     public GrowthResult? Growth { get; init; }
 
+    /// <summary>The program <c>conclab why</c> watched, for a watch; null for every other scenario.</summary>
+    public WatchedProgram? Watched { get; init; }
+
     /// <summary>How busy other processes kept the machine over the scenario's run; null in older files and off Linux.</summary>
     public MachineLoad? MachineLoad { get; init; }
 

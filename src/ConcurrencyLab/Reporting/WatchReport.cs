@@ -1,0 +1,57 @@
+using System.Globalization;
+using ConcurrencyLab.Results;
+
+namespace ConcurrencyLab.Reporting;
+
+/// <summary>
+/// The report of a program <c>conclab why</c> watched: what was watched and how the window ended, the runtime's account
+/// in a sentence, where its threads were held (each site with its file and line, and the lock's holder), and the
+/// charts. No ideal, no ranking: one program's account is the answer.
+/// </summary>
+internal static class WatchReport
+{
+    /// <summary>The blocks of <paramref name="scenario"/>'s report, a watch of <paramref name="watched"/>.</summary>
+    public static IReadOnlyList<Block> Of(ScenarioResult scenario, WatchedProgram watched)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        ArgumentNullException.ThrowIfNull(watched);
+        var blocks = new List<Block>();
+        var seconds = Piece.Fixed(watched.WindowMs / 1000, "0.##");
+        var pid = Piece.Code(watched.ProcessId.ToString(CultureInfo.InvariantCulture));
+        var command = Piece.Code(string.Join(' ', watched.CommandLine));
+        var how = watched.Launched
+            ? Statement.Of($"Watched {command} (process {pid}) from its runtime's start, for {seconds} s: {watched.Ended}.")
+            : Statement.Of($"Watched process {pid} ({command}), attached, for {seconds} s: {watched.Ended}.");
+        blocks.Add(new Passage([how]));
+
+        var variant = scenario.Variants.Count > 0 ? scenario.Variants[0] : null;
+        if (variant is not null && RuntimeAccountText.Describe(variant) is { } said)
+        {
+            blocks.Add(new Passage([said]));
+        }
+        else
+        {
+            blocks.Add(new Passage([Statement.Plain("The runtime's account holds nothing: no event was read in the window.")]));
+        }
+
+        var trial = variant?.Trials.FirstOrDefault(t => t.Runtime is not null);
+        if (trial?.Runtime?.Threads is { Sites.Count: > 0 } threads)
+        {
+            var sites = threads.Sites.Select(s => Statement.Of(
+                $"{Piece.Ms(s.Ms)} ms {s.State} at {RuntimeAccountText.Where(s)}")).ToList();
+            blocks.Add(new BulletList("runtime", Statement.Plain("Where threads were held, from the stack samples (the longest first):"), sites));
+        }
+        else if (trial?.Runtime?.Threads is not null)
+        {
+            blocks.Add(new Passage([Statement.Plain("No thread of the program was held anywhere the stack samples could see: it did not block.")]));
+        }
+
+        if (scenario.Notes.Count > 0)
+        {
+            blocks.Add(new BulletList("notes", null, [.. scenario.Notes.Select(n => Statement.Plain(n))], Audience.Full));
+        }
+
+        blocks.Add(new ChartSet(scenario));
+        return blocks;
+    }
+}

@@ -1,0 +1,26 @@
+namespace ConcurrencyLab.Results;
+
+/// <summary>
+/// The program <c>conclab why</c> watched: a scenario that holds one is a watch, not a batch of items, and is reported
+/// as one. Absent in every other scenario, and in older files.
+/// </summary>
+internal sealed record WatchedProgram
+{
+    /// <summary>Its process.</summary>
+    public required int ProcessId { get; init; }
+
+    /// <summary>Its command line, as started or as <c>/proc</c> gave it.</summary>
+    public required IReadOnlyList<string> CommandLine { get; init; }
+
+    /// <summary>Whether the lab started it (watched from its runtime's start) rather than attached to it.</summary>
+    public required bool Launched { get; init; }
+
+    /// <summary>Its exit code, where it exited in the window and the code could be read.</summary>
+    public int? ExitCode { get; init; }
+
+    /// <summary>How long the window was.</summary>
+    public required double WindowMs { get; init; }
+
+    /// <summary>How the window ended, in a few words.</summary>
+    public required string Ended { get; init; }
+}
