@@ -38,6 +38,9 @@ public sealed class WhyTests
         Assert.True(run.ExitCode == 3, run.ToString());
         var trial = Trial(folder.Path);
         Assert.True(trial.GetProperty("metrics").GetProperty("blockingInjections").GetDouble() >= 1, trial.ToString());
+
+        // Every pool thread waits on a result it cannot make: they ran almost none of their time.
+        Assert.True(trial.GetProperty("metrics").GetProperty("poolBlockedShare").GetDouble() >= 0.9, trial.ToString());
         var site = Sites(trial).First();
         Assert.Contains("OrderDesk.LoadBlocking", site.GetProperty("site").GetString(), StringComparison.Ordinal);
         Assert.EndsWith("Program.cs", site.GetProperty("file").GetString(), StringComparison.Ordinal);
@@ -74,6 +77,9 @@ public sealed class WhyTests
         var trial = Trial(folder.Path);
         Assert.DoesNotContain(Sites(trial), s => s.GetProperty("site").GetString()!.Contains("WhyTargets", StringComparison.Ordinal));
         Assert.Equal(0, trial.GetProperty("metrics").GetProperty("blockingInjections").GetDouble());
+
+        // Its pool threads counted: far less of their time not running than a blocked program's 90%.
+        Assert.True(trial.GetProperty("metrics").GetProperty("poolBlockedShare").GetDouble() <= 0.3, trial.ToString());
 
         // It ran: the work's threads spent at least 3x as long running as in any other state.
         var work = trial.GetProperty("runtime").GetProperty("threads").GetProperty("work");

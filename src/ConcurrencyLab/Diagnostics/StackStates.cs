@@ -50,6 +50,13 @@ internal static class StackStates
         "Connect", "Accept", "Poll", "PollEvents", "Select", "FSync", "FLock", "Open", "Stat", "LStat", "FStat",
     };
 
+    /// <summary>Whether <paramref name="frames"/> are a pool worker's: its stack starts at the pool's worker loop.</summary>
+    public static bool OnPool(IReadOnlyList<string> frames)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        return frames.Any(n => n.Contains("PortableThreadPool+WorkerThread.WorkerThreadStart", StringComparison.Ordinal));
+    }
+
     /// <summary>The state <paramref name="frames"/> show, the framework's method the thread blocked in (or null), and
     /// the first other frame above it (or null).</summary>
     public static (StackState State, string? Api, string? Site) Read(IReadOnlyList<string> frames)

@@ -108,7 +108,11 @@ internal static class ThreadSamples
                     sites.Add((samples.Count, addresses[at]));
                 }
 
-                samples.Add(new StackSample(e.ThreadID, ticks, state, api, site) { Here = at >= 0 ? StackStates.Name(frames[at]) : null });
+                samples.Add(new StackSample(e.ThreadID, ticks, state, api, site)
+                {
+                    Here = at >= 0 ? StackStates.Name(frames[at]) : null,
+                    OnPool = StackStates.OnPool(frames),
+                });
             }
 
             // A site's line, where its module's PDB is at hand: two blocking lines in one method are two sites.
@@ -274,6 +278,10 @@ internal static class ThreadSamples
 
         var work = new double[4];
         var callers = new double[4];
+
+        // The pool's workers apart: a thread any of whose samples starts at the pool's worker loop.
+        var pool = new double[4];
+        var poolThreads = threads.Where(t => t.Samples.Any(s => s.OnPool)).Select(t => t.Thread).ToHashSet();
         var origin = start ?? samples.Min(s => s.Ticks);
         var spanMs = Math.Max(interval, end is { } last ? Ms(last - origin) : Ms(samples.Max(s => s.Ticks) - origin) + interval);
         var binMs = spanMs / ThreadTime.Bins;
@@ -293,6 +301,11 @@ internal static class ThreadSamples
                 var weight = i + 1 < ordered.Count ? Weight(sample.Ticks, ordered[i + 1].Ticks) : interval;
                 var slot = sample.State switch { StackState.Waiting => 1, StackState.Sleeping => 2, StackState.Io => 3, _ => 0 };
                 (thread == caller ? callers : work)[slot] += weight;
+                if (thread != caller && poolThreads.Contains(thread))
+                {
+                    pool[slot] += weight;
+                }
+
                 if (thread != caller)
                 {
                     Spread(bins, binMs, slot, Ms(sample.Ticks - origin), weight);
@@ -319,6 +332,7 @@ internal static class ThreadSamples
             IntervalMs = Math.Round(interval, 3),
             Work = States(work),
             Caller = caller is null ? null : States(callers),
+            Pool = poolThreads.Count == 0 ? null : States(pool),
             BinMs = Math.Round(binMs, 3),
             Timeline =
             [
@@ -380,6 +394,9 @@ internal readonly record struct StackSample(int Thread, long Ticks, StackState S
     /// <summary>The first frame of code outside the framework, whatever the state (a running sample has no
     /// <see cref="Site"/>); null when there is none.</summary>
     public string? Here { get; init; }
+
+    /// <summary>Whether the thread is one of the pool's workers (its stack starts at the pool's worker loop).</summary>
+    public bool OnPool { get; init; }
 }
 
 /// <summary>Where a lock's owner was: its site and the site's line.</summary>

@@ -287,6 +287,16 @@ internal static class StandardMetrics
         Account = a => a.Injections(Measurement.PoolAdjustmentReason.CooperativeBlocking),
     };
 
+    /// <summary>The share of the pool's threads' time spent not running, from the stack samples.</summary>
+    public static Metric PoolBlockedShare { get; } = new Metric("poolBlockedShare", "Pool blocked") with
+    {
+        Format = MetricFormat.Ratio,
+        Visibility = MetricVisibility.Reports,
+        Description = "with --events stacks, the share (0 to 1) of the pool's worker threads' sampled time they spent waiting, sleeping or " +
+            "in I/O calls rather than running, between work items left out",
+        Account = a => a.Threads?.PoolBlockedShare is { } share ? Math.Round(share, 4) : null,
+    };
+
     /// <summary>The pool's hill-climbing moves, by the runtime's own account.</summary>
     public static Metric HillClimbingMoves { get; } = Metric.Count("hillClimbingMoves", "Hill climbing") with
     {
@@ -376,7 +386,7 @@ internal static class StandardMetrics
         LongestItem, CallerTime, FirstItem, ProcessorCountSeen, PoolMinimumSeen, ServerGcSeen, StarvationInjections, BlockingInjections,
             HillClimbingMoves, Blocked, Join, GcPause,
         MachineIdle, MachineIoWait, MachineSteal, OthersCpu,
-        InFlightMean, InFlightPeak, AllowedAtOnce, AtAllowedShare,
+        InFlightMean, InFlightPeak, AllowedAtOnce, AtAllowedShare, PoolBlockedShare,
     ];
 
     /// <summary>Every standard metric the readings give (a metric they leave undefined, such as latency with no items, is left out).</summary>

@@ -20,6 +20,16 @@ internal sealed record ThreadTime
     /// <summary>The caller, by state; null when the caller could not be told.</summary>
     public ThreadStates? Caller { get; init; }
 
+    /// <summary>Of <see cref="Work"/>, the pool's worker threads' time by state; null where no pool thread was sampled,
+    /// and in older files.</summary>
+    public ThreadStates? Pool { get; init; }
+
+    /// <summary>The share of the pool's threads' time they spent not running (waiting, sleeping, in I/O): 0 to 1; null
+    /// where no pool thread was sampled.</summary>
+    [System.Text.Json.Serialization.JsonIgnore]
+    public double? PoolBlockedShare => Pool is { } p && p.RunningMs + p.WaitingMs + p.SleepingMs + p.IoMs is > 0 and var total
+        ? (p.WaitingMs + p.SleepingMs + p.IoMs) / total : null;
+
     /// <summary>Where the work's threads were not running, by call site, the most time first (at most <see cref="MaxSites"/>).</summary>
     public IReadOnlyList<BlockingSite> Sites { get; init; } = [];
 

@@ -76,6 +76,13 @@ internal abstract record Chart
     public static IReadOnlyList<Chart> For(ScenarioResult scenario)
     {
         ArgumentNullException.ThrowIfNull(scenario);
+
+        // A program watched has one window, not variants to compare: its threads' states over time are its chart.
+        if (scenario.Watched is not null)
+        {
+            return [.. new[] { ThreadStateChart.From(scenario) }.OfType<Chart>()];
+        }
+
         Chart?[] charts =
         [
             WallTimeChart.From(scenario),

@@ -147,6 +147,11 @@ internal static class RuntimeAccountText
         State(threads.Work.IoMs, "spent in I/O calls");
         var said = Statement.Of($"from stack samples ({Piece.Fixed(threads.IntervalMs, "0.#")} ms apart), the work's threads " +
             $"{(states.Count == 0 ? Statement.Plain("were not sampled") : Statement.Join(", ", states))}");
+        if (threads.PoolBlockedShare is { } pooled)
+        {
+            said = Statement.Of($"{said} (the pool's threads not running {Piece.Fixed(100 * pooled, "0")}% of their time)");
+        }
+
         if (threads.Top is var (top, share))
         {
             said = Statement.Of($"{said}; {Piece.Fixed(100 * share, "0")}% of the time not running was at {Where(top)} ({top.State})");

@@ -135,6 +135,32 @@ public sealed class StackStatesTests
     }
 
     [Fact]
+    public void ThePoolsWorkers_AreToldApart_FromTheProgramsOtherThreads_AndTheirBlockedShareIsTheirOwn()
+    {
+        // Over 100 ms: a pool worker blocked 80 ms and running 20; a thread of the program's own running all 100; the
+        // main thread (the caller) waiting. The pool's share not running is 80 of 100, whatever the others did.
+        var samples = new List<StackSample>();
+        for (var i = 0; i < 100; i++)
+        {
+            samples.Add(new StackSample(1, i, i < 80 ? StackState.Waiting : StackState.Running, i < 80 ? "System.Threading.Tasks.Task`1.GetResultCore" : null,
+                i < 80 ? "Shop.Load" : null) { OnPool = true });
+            samples.Add(new StackSample(2, i, StackState.Running, null, null));
+            samples.Add(new StackSample(3, i, StackState.Waiting, "System.Threading.Tasks.Task.WaitAll", "Shop.Main"));
+        }
+
+        var time = ThreadSamples.Tally(samples, ticksPerSecond: 1000, caller: 3)!;
+
+        Assert.Equal(new ThreadStatesOf(20, 80, 0, 0), ThreadStatesOf.From(time.Pool!));
+        Assert.Equal(new ThreadStatesOf(120, 80, 0, 0), ThreadStatesOf.From(time.Work));
+        Assert.Equal(0.8, time.PoolBlockedShare!.Value, 6);
+
+        // With no pool worker sampled there is no pool share, rather than a 0 nobody measured.
+        var none = ThreadSamples.Tally([.. samples.Where(s => !s.OnPool)], ticksPerSecond: 1000, caller: 3)!;
+        Assert.Null(none.Pool);
+        Assert.Null(none.PoolBlockedShare);
+    }
+
+    [Fact]
     public void AGapInWhichNoThreadWasSampled_IsTheProfilersPause_AndCountsWhole_WhileAThreadSkippedAloneGetsFourIntervals()
     {
         // Two threads wait, sampled each millisecond over 0-99 ms, except that from 40 to 70 ms the profiler sampled

@@ -54,8 +54,10 @@ public sealed class MetricTests
             Join = new BlockedTime(1, 7, 7),
             WorkWaits = new BlockedTime(0, 0, 0),
             GcPauses = new BlockedTime(1, 2, 2),
+            Threads = new ThreadTime { Work = new ThreadStates(30, 80, 0, 0), Pool = new ThreadStates(20, 80, 0, 0) },
         };
         var fromAccount = StandardMetrics.Read(account);
+        Assert.Equal(0.8, fromAccount[StandardMetrics.PoolBlockedShare]);
         Assert.Empty(values.Keys.Intersect(fromAccount.Keys));
         Assert.Equal(StandardMetrics.All.Select(m => m.Id).Order(), values.Keys.Concat(fromAccount.Keys).Order());
         Assert.Equal(1, fromAccount[StandardMetrics.StarvationInjections]);
