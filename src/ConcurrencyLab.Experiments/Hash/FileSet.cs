@@ -270,6 +270,13 @@ internal sealed class FileSet : IDisposable
         var random = new Random(unchecked((spec.Seed * 1_000_003) + index));
         using var md5 = IncrementalHash.CreateHash(HashAlgorithmName.MD5);
         var name = FileName(index);
+
+        // Named before it is made too: a run killed between making it and naming it leaves nothing a next run cannot remove.
+        lock (journal)
+        {
+            claim?.Making(name);
+        }
+
         using (var stream = new FileStream(Path.Combine(folder, name), FileMode.Create, FileAccess.Write, FileShare.None, bufferSize: 0))
         {
             // Named to the journal as made, before its first byte: a next run removes only this very file.

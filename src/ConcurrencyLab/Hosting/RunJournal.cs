@@ -363,13 +363,18 @@ internal sealed class RunJournal : IDisposable
             // Only plain names inside the folder: a claim is never a way to reach elsewhere.
             var path = Path.Combine(claim.Folder, file);
             var entry = file == Path.GetFileName(file) && file is not ("." or "..") ? FileFacts.Entry(path) : null;
-            if (entry is not { Link: false, Kind: FileKind.Regular or FileKind.Socket } found || found.Owner != user || found.Identity != identity)
+
+            // A file named as about to be made, in the folder the run is proven to have made: the run's own, made as it
+            // was killed, before its identity could be written down.
+            var making = identity == MakingMark && entry is { Link: false, Kind: FileKind.Regular } pending && pending.Owner == user;
+            if (!making && (entry is not { Link: false, Kind: FileKind.Regular or FileKind.Socket } known || known.Owner != user
+                || known.Identity != identity))
             {
                 unproven += entry is { Kind: FileKind.Missing } ? 0 : 1;
                 continue;
             }
 
-            var size = found.Kind == FileKind.Regular ? FileFacts.Of(path).Size : 0;
+            var size = entry is { Kind: FileKind.Regular } ? FileFacts.Of(path).Size : 0;
             if (QuietFile.TryDelete(path))
             {
                 bytes += size;
@@ -510,6 +515,9 @@ internal sealed class RunJournal : IDisposable
 
     private sealed record FileClaim(string What, string Folder, bool RemoveFolder);
 
+    // What a file about to be made is written down with, until its identity replaces it.
+    private const string MakingMark = "making";
+
     /// <summary>A claim on files a scenario is making (<see cref="Claim"/>): each is named to it once made.</summary>
     internal sealed class JournalClaim(string path, string madePath, string folder) : IDisposable
     {
@@ -518,6 +526,23 @@ internal sealed class RunJournal : IDisposable
 
         /// <summary>Writes down <paramref name="name"/>, a file just made in the claim's folder, with its identity.</summary>
         public void Made(string name) => Record(Path.GetFileName(name), Path.Combine(folder, Path.GetFileName(name)));
+
+        /// <summary>
+        /// Writes down <paramref name="name"/> as about to be made in the claim's folder, before it is: a run killed
+        /// between making a file and naming it (<see cref="Made"/>) would otherwise leave that file, and with it the folder.
+        /// A next run removes such a file only in a folder proven the run's own.
+        /// </summary>
+        public void Making(string name)
+        {
+            try
+            {
+                PrivateFiles.AppendLine(madePath, Path.GetFileName(name) + "\t" + MakingMark);
+            }
+            catch (Exception ex) when (ex is IOException or UnauthorizedAccessException)
+            {
+                // Not written down: a next run leaves the file, which is the safe way to fail.
+            }
+        }
 
         /// <summary>Forgets the claim: its files were removed, or are to stay.</summary>
         public void Dispose()

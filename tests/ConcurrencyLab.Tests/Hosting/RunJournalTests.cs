@@ -81,6 +81,42 @@ public sealed class RunJournalTests : IDisposable
         Assert.True(Directory.Exists(set));
     }
 
+    [Fact]
+    public async Task AFileNamedAsBeingMade_WhenTheRunWasKilled_GoesWithTheFolderTheRunMade_ButNeverOutsideIt()
+    {
+        // Killed between making c.bin and writing down its identity: it was named as being made, before it was.
+        var set = Directory.CreateDirectory(Path.Combine(_temp, "conclab-files-3")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(set, "a.bin"), "x");
+        var dead = await DeadProcessIdAsync();
+        JournalOf(dead, journal =>
+        {
+            var claim = Made(journal.Claim("a set", set, removeFolder: true), folder: true, "a.bin");
+            claim.Making("c.bin");
+            File.WriteAllText(Path.Combine(set, "c.bin"), "half");
+            return claim;
+        });
+
+        var said = RunJournal.RemoveLeftovers(_temp);
+
+        Assert.False(Directory.Exists(set));
+        Assert.Contains(said, line => line.Contains("(2 files", StringComparison.Ordinal) && line.Contains("and the folder", StringComparison.Ordinal));
+
+        // In a folder the run did not make (a --dir that was there), a name being made proves nothing: the file stays.
+        var given = Directory.CreateDirectory(Path.Combine(_temp, "conclab-files-given-2")).FullName;
+        await File.WriteAllTextAsync(Path.Combine(given, "users.bin"), "the user's");
+        var dead2 = await DeadProcessIdAsync();
+        JournalOf(dead2, journal =>
+        {
+            var claim = journal.Claim("a set", given, removeFolder: false);
+            claim.Making("users.bin");
+            return claim;
+        });
+
+        RunJournal.RemoveLeftovers(_temp);
+
+        Assert.Equal("the user's", await File.ReadAllTextAsync(Path.Combine(given, "users.bin")));
+    }
+
     [SkippableFact]
     public async Task FilesInAFolderTheRunDidNotMake_StayAfterItIsKilled_AndTheNoteSaysSo()
     {
