@@ -6,8 +6,11 @@ namespace ConcurrencyLab.IntegrationTests;
 /// <summary>
 /// <c>conclab why</c> pointed at plain .NET programs written without the lab (tests/ConcurrencyLab.WhyTargets), whose
 /// blocking is known by construction: the line that blocks the pool, the lock and the line that holds it, a program
-/// that never blocks; started by the lab and attached to; and what it refuses.
+/// that never blocks; started by the lab and attached to; and what it refuses. Alone: the stack profiler stops the
+/// watched program's threads every millisecond and the account is read after, a load that upset the timing of a fanout
+/// test beside it (its pool added threads for starvation before blocking on a busy CI run).
 /// </summary>
+[Collection(nameof(WhyTests))]
 public sealed class WhyTests
 {
     private static string TargetsDll => Path.Combine(ProgramRunner.RepositoryRoot, "tests", "ConcurrencyLab.WhyTargets", "bin", ProgramRunner.Configuration, "net10.0",
@@ -179,3 +182,6 @@ public sealed class WhyTests
         }
     }
 }
+
+[CollectionDefinition(nameof(WhyTests), DisableParallelization = true)]
+public sealed class WhyTestsAlone;
