@@ -167,6 +167,21 @@ public sealed class WhyTests
         Assert.DoesNotContain(Process.GetProcessesByName("sleep"), p => CommandLine(p.Id).Contains("sleep 120", StringComparison.Ordinal));
     }
 
+    [SkippableFact]
+    public async Task AnotherUsersProcess_IsNeverWatched_OneLine_ExitCode2()
+    {
+        Skip.IfNot(Environment.UserName == "root" && File.Exists("/usr/bin/setpriv"), "a process of another user is started with setpriv, as root");
+        using var folder = new TempFolder();
+        using var others = RunningProgram.Start("/usr/bin/setpriv", folder.Path, ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sleep", "60"]);
+
+        // setpriv becomes the other user's sleep in place: its process is the other user's once it has.
+        Assert.True(await RunningProgram.UntilAsync(() => CommandLine(others.Id).StartsWith("/bin/sleep", StringComparison.Ordinal), TimeSpan.FromSeconds(10)));
+        var run = await ProgramRunner.ConclabAsync(folder.Path, "why", "--pid", others.Id.ToString(System.Globalization.CultureInfo.InvariantCulture));
+
+        Assert.True(run.ExitCode == 2, run.ToString());
+        Assert.Equal($"conclab: process {others.Id} is not this user's: conclab watches only your own processes", run.Error.Trim());
+    }
+
     // The console's lines joined again: it wraps at a space, which it keeps at the line's end.
     private static string Flat(string output) => System.Text.RegularExpressions.Regex.Replace(output, @"\s+", " ");
 
