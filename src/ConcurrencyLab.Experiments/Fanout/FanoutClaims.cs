@@ -232,10 +232,10 @@ internal static class FanoutClaims
             var wall = evidence.Wall(variant);
             if (FailedRequests(evidence, variant) is > 0 and var failed)
             {
-                var said = $"{variant} left {ClaimEvidence.Count(failed)} requests unanswered at {ClaimEvidence.Time(wall)}";
-                return (p.Family, wall.Low > band.High
-                    ? Judgement.DoesNotHold(said, $"beyond the band's {ClaimEvidence.Time(band.High)} even as a bound")
-                    : Judgement.CouldNotJudge(said, "its time is the request timeout's, not the pattern's"));
+                return (p.Family, CutOff(
+                    $"{variant} left {ClaimEvidence.Count(failed)} requests unanswered at {ClaimEvidence.Time(wall)}",
+                    wall.Low > band.High,
+                    ClaimEvidence.Time(band.High)));
             }
 
             return (p.Family, Decide.About(
@@ -349,11 +349,10 @@ internal static class FanoutClaims
                     // Cut off by the timeout, its time at N = 1000 is a bound from below, and so is its growth: past the
                     // band already, that is enough to say it grew more than the post's.
                     var least = thousand.Wall(at1000).Low / evidence.Wall(at100).High;
-                    var said = $"{at1000} left {ClaimEvidence.Count(failed)} requests unanswered, so it grew " +
-                        $"{ClaimEvidence.Multiple(least)}x or more";
-                    return (p.Item1, least > p.Item2 * 1.5
-                        ? Judgement.DoesNotHold(said, $"beyond the band's {ClaimEvidence.Multiple(p.Item2 * 1.5)}x even as a bound")
-                        : Judgement.CouldNotJudge(said, "its time is the request timeout's, not the pattern's"));
+                    return (p.Item1, CutOff(
+                        $"{at1000} left {ClaimEvidence.Count(failed)} requests unanswered, so it grew {ClaimEvidence.Multiple(least)}x or more",
+                        least > p.Item2 * 1.5,
+                        $"{ClaimEvidence.Multiple(p.Item2 * 1.5)}x"));
                 }
 
                 var growth = Estimate.Ratio(thousand.Wall(at1000), evidence.Wall(at100));
@@ -416,6 +415,12 @@ internal static class FanoutClaims
             : adds.All(a => a == 0) ? Judgement.DoesNotHold(figure, "the pool added no thread for blocking or starvation").With(numbers)
             : Judgement.CouldNotJudge(figure, "some trials added threads and some none").With(numbers);
     }
+
+    // A figure cut off by the request timeout is a bound from below: past the band's top already, it does not hold;
+    // otherwise it says nothing of the pattern.
+    private static Judgement CutOff(string said, bool pastTheBand, string bandTop) => pastTheBand
+        ? Judgement.DoesNotHold(said, $"beyond the band's {bandTop} even as a bound")
+        : Judgement.CouldNotJudge(said, "its time is the request timeout's, not the pattern's");
 
     // The failed requests of a variant's trials: a trial whose requests ran to the timeout is timed by the timeout.
     private static double FailedRequests(ClaimEvidence evidence, string variant) => evidence.Trials(variant).Select(Errors).DefaultIfEmpty(0).Max();

@@ -47,10 +47,10 @@ internal sealed class ProcessCounters : IDisposable
             return (-1, -1);
         }
 
-        // procfs regenerates the file on each read at offset 0.
+        // procfs regenerates the file on each read at offset 0. One pass for both fields: the sampler reads it every interval.
         var stat = _buffer.AsSpan(0, RandomAccess.Read(_stat, _buffer, 0));
-        var pages = ParseField(stat, ResidentPagesField);
-        return ((int)ParseField(stat, ThreadsField), pages < 0 ? -1 : pages * Environment.SystemPageSize);
+        var (threads, pages) = ParseFields(stat, ThreadsField, ResidentPagesField);
+        return ((int)threads, pages < 0 ? -1 : pages * Environment.SystemPageSize);
     }
 
     // Fields of a /proc/[pid]/stat line, numbered from 1 as proc(5) numbers them.
@@ -65,14 +65,18 @@ internal sealed class ProcessCounters : IDisposable
     internal static long ParseResidentPages(ReadOnlySpan<byte> stat) => ParseField(stat, ResidentPagesField);
 
     // A numeric field (3 or later) of a /proc/[pid]/stat line; -1 where the line has no such field or it is not a number.
+    internal static long ParseField(ReadOnlySpan<byte> stat, int wanted) => ParseFields(stat, wanted, wanted).First;
+
+    // Two numeric fields (3 or later, first <= second) of a /proc/[pid]/stat line in one pass; -1 for each the line lacks.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    internal static long ParseField(ReadOnlySpan<byte> stat, int wanted)
+    private static (long First, long Second) ParseFields(ReadOnlySpan<byte> stat, int first, int second)
     {
+        long firstValue = -1;
         // Field 2 (the command name) is in parentheses and may hold spaces, so count fields after the last ')'.
         var afterName = stat.LastIndexOf((byte)')');
         if (afterName < 0)
         {
-            return -1;
+            return (-1, -1);
         }
 
         var rest = stat[(afterName + 1)..];
@@ -94,24 +98,36 @@ internal sealed class ProcessCounters : IDisposable
             }
 
             field++;
-            if (field == wanted)
+            if (field == first || field == second)
             {
-                long value = 0;
-                foreach (var b in rest[start..i])
+                var value = Number(rest[start..i]);
+                if (field == second)
                 {
-                    if (b is < (byte)'0' or > (byte)'9')
-                    {
-                        return -1;
-                    }
-
-                    value = (value * 10) + (b - (byte)'0');
+                    return (field == first ? value : firstValue, value);
                 }
 
-                return i > start ? value : -1;
+                firstValue = value;
             }
         }
 
-        return -1;
+        return (firstValue, -1);
+    }
+
+    // The digits of a field as a number; -1 where it is empty or not all digits.
+    private static long Number(ReadOnlySpan<byte> digits)
+    {
+        long value = 0;
+        foreach (var b in digits)
+        {
+            if (b is < (byte)'0' or > (byte)'9')
+            {
+                return -1;
+            }
+
+            value = (value * 10) + (b - (byte)'0');
+        }
+
+        return digits.IsEmpty ? -1 : value;
     }
 
     /// <summary>The kernel's high-water mark of resident memory (VmHWM), or the current working set elsewhere.</summary>
