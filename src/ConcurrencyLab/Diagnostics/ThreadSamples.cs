@@ -178,11 +178,33 @@ internal static class ThreadSamples
 
     /// <summary>
     /// The source file and line (<c>Worker.cs:42</c>) of each sample's site, for the samples whose site's module has
-    /// a portable PDB beside it. The symbol reader looks in those modules' own folders only, and downloads nothing.
+    /// a PDB beside it: a portable one read directly (<see cref="PdbLines"/>), else through the trace's symbol reader,
+    /// which looks in those modules' own folders only, and downloads nothing.
     /// </summary>
     private static IEnumerable<(int Sample, SourceLine Line)> Lines(List<(int Sample, TraceCodeAddress Address)> sites)
     {
-        var folders = sites
+        using var pdbs = new PdbLines();
+        var found = new Dictionary<CodeAddressIndex, SourceLine?>();
+        var unplaced = new List<(int Sample, TraceCodeAddress Address)>();
+        foreach (var (sample, address) in sites)
+        {
+            if (!found.TryGetValue(address.CodeAddressIndex, out var line))
+            {
+                line = Portable(address, pdbs);
+                found[address.CodeAddressIndex] = line;
+            }
+
+            if (line is { } known)
+            {
+                yield return (sample, known);
+            }
+            else
+            {
+                unplaced.Add((sample, address));
+            }
+        }
+
+        var folders = unplaced
             .Select(s => s.Address.ModuleFile?.FilePath)
             .Where(p => !string.IsNullOrEmpty(p) && Path.IsPathRooted(p))
             .Select(p => Path.GetDirectoryName(p)!)
@@ -198,19 +220,35 @@ internal static class ThreadSamples
         }
 
         using var reader = new SymbolReader(TextWriter.Null, string.Join(';', folders)) { SecurityCheck = _ => true };
-        var found = new Dictionary<CodeAddressIndex, SourceLine?>();
-        foreach (var (sample, address) in sites)
+        var read = new Dictionary<CodeAddressIndex, SourceLine?>();
+        foreach (var (sample, address) in unplaced)
         {
-            if (!found.TryGetValue(address.CodeAddressIndex, out var line))
+            if (!read.TryGetValue(address.CodeAddressIndex, out var line))
             {
                 line = Line(address, reader);
-                found[address.CodeAddressIndex] = line;
+                read[address.CodeAddressIndex] = line;
             }
 
             if (line is { } known)
             {
                 yield return (sample, known);
             }
+        }
+    }
+
+    private static SourceLine? Portable(TraceCodeAddress address, PdbLines pdbs)
+    {
+        try
+        {
+            return address.Method is { MethodToken: > 0 } method
+                ? pdbs.Find(address.ModuleFile?.FilePath, method.MethodToken, address.ILOffset)
+                : null;
+        }
+#pragma warning disable CA1031 // A PDB that cannot be read, whatever the reader throws, leaves the site without its line and costs nothing else.
+        catch (Exception ex) when (ex is not OutOfMemoryException)
+#pragma warning restore CA1031
+        {
+            return null;
         }
     }
 
