@@ -55,6 +55,40 @@ public sealed class WhyTests
         Assert.Contains("the program exited with code 0", Flat(run.Output), StringComparison.Ordinal);
     }
 
+    [SkippableFact]
+    public async Task CtrlC_EndsTheWatchOfAStartedProgram_StopsIt_WritesTheAccount_WithTheQueueTheProgramWasMadeToHave()
+    {
+        Skip.If(InterruptionTests.Ignored(2), "SIGINT is ignored in this test run's process (a background job's), so conclab inherits that");
+        using var folder = new TempFolder();
+
+        // 200 items of 1 s sleep queued at once on a 2-core machine: the pool adds a thread for starvation about twice a
+        // second and never for blocking, so in the first 3 s at most a few dozen items can have started, and the queue
+        // holds 150 or more at the meter's readings, by construction.
+        using var run = RunningProgram.StartConclab(folder.Path, "why", "--out", "out", "--", "dotnet", TargetsDll, "sleep", "200", "1000");
+        Assert.True(await RunningProgram.UntilAsync(() => Watched("sleep").Count > 0, TimeSpan.FromSeconds(20)), run.ToString());
+        await Task.Delay(TimeSpan.FromSeconds(3.5));
+        run.Signal(2);
+        var exitCode = await run.WaitAsync(TimeSpan.FromSeconds(60));
+
+        Assert.True(exitCode == 130, $"exit {exitCode}\n{run}");
+        Assert.Contains("the watch was stopped; the program and its children were stopped with it", Flat(run.Output), StringComparison.Ordinal);
+        Assert.True(await RunningProgram.UntilAsync(() => Watched("sleep").Count == 0, TimeSpan.FromSeconds(10)));
+
+        var trial = Trial(folder.Path);
+        var queue = trial.GetProperty("runtime").GetProperty("poolQueue");
+        Assert.True(queue.GetProperty("lengths").GetArrayLength() >= 2, queue.ToString());
+        var peak = trial.GetProperty("metrics").GetProperty("peakQueueLength").GetDouble();
+        Assert.True(peak is >= 150 and <= 200, trial.ToString());
+        Assert.True(queue.GetProperty("completedPerSecond").GetDouble() < 50, queue.ToString());
+        Assert.Contains("its queue peaked at", Flat(run.Output), StringComparison.Ordinal);
+
+        // Threads sleeping, named at their line; the pool raised its target for starvation, never for blocking on a task.
+        Assert.Contains(Sites(trial), s => s.GetProperty("state").GetString() == "sleeping"
+            && s.TryGetProperty("line", out var line) && line.GetInt32() == LineOf("the pool sleeps here"));
+        Assert.True(trial.GetProperty("metrics").GetProperty("starvationInjections").GetDouble() >= 1, trial.ToString());
+        Assert.Equal(0, trial.GetProperty("metrics").GetProperty("blockingInjections").GetDouble());
+    }
+
     [Fact]
     public async Task AContendedLock_NamesTheLineThatWaits_AndTheLineThatHeldIt()
     {
@@ -181,6 +215,13 @@ public sealed class WhyTests
         Assert.True(run.ExitCode == 2, run.ToString());
         Assert.Equal($"conclab: process {others.Id} is not this user's: conclab watches only your own processes", run.Error.Trim());
     }
+
+    // The target programs running in a mode, not the conclab whose command line names them after its --.
+    private static List<int> Watched(string mode) =>
+    [
+        .. RunningProgram.ProcessesWith("ConcurrencyLab.WhyTargets.dll\0" + mode + "\0")
+            .Where(id => !CommandLine(id).Contains("conclab.dll", StringComparison.Ordinal)),
+    ];
 
     // The console's lines joined again: it wraps at a space, which it keeps at the line's end.
     private static string Flat(string output) => System.Text.RegularExpressions.Regex.Replace(output, @"\s+", " ");

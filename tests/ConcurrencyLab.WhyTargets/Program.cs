@@ -2,6 +2,8 @@
 //   sync-over-async ITEMS MS  ITEMS pool work items, each blocking on Task.Result of a MS ms delay in
 //                             OrderDesk.LoadBlocking: the pool's threads block there, and the pool must add threads
 //   lock ITEMS MS             ITEMS pool work items, each holding Ledger's lock for MS ms in turn
+//   sleep ITEMS MS            ITEMS pool work items queued at once, each sleeping MS ms in Nightshift.Doze: the pool's threads
+//                             sleep there, no task is waited on, so only starvation adds threads, and the queue stays long
 //   spin MS                   the pool's threads count for MS ms (busy, never blocked), and print how far
 //   parent                    starts itself as a .NET child (spin 300), inheriting its environment, and waits for it
 //   serve                     sync over async in rounds, printing "ready" first, until its standard input closes
@@ -17,6 +19,9 @@ switch (mode)
         return 0;
     case "lock":
         Task.WaitAll([.. Enumerable.Range(0, Number(1, 8)).Select(_ => Task.Run(() => Ledger.Post(Number(2, 100))))]);
+        return 0;
+    case "sleep":
+        Task.WaitAll([.. Enumerable.Range(0, Number(1, 200)).Select(_ => Task.Run(() => Nightshift.Doze(Number(2, 1000))))]);
         return 0;
     case "spin":
         long counted = 0;
@@ -52,7 +57,7 @@ switch (mode)
 
         return 0;
     default:
-        Console.Error.WriteLine("usage: sync-over-async ITEMS MS | lock ITEMS MS | spin MS | serve");
+        Console.Error.WriteLine("usage: sync-over-async ITEMS MS | lock ITEMS MS | sleep ITEMS MS | spin MS | parent | serve");
         return 2;
 }
 
@@ -84,6 +89,12 @@ namespace ConcurrencyLab.WhyTargets
                 Thread.Sleep(ms); // why: the lock is held here
             }
         }
+    }
+
+    /// <summary>Waits the old way: a pool thread put to sleep.</summary>
+    internal static class Nightshift
+    {
+        public static void Doze(int ms) => Thread.Sleep(ms); // why: the pool sleeps here
     }
 
     /// <summary>Counts, on the CPU, for a while.</summary>

@@ -135,7 +135,10 @@ internal static class WhyCommand
             console.MarkupLineInterpolated($"[red]threshold not met: {breach.Threshold.Text}: {breach.Message}[/]");
         }
 
-        return breaches.Count > 0 ? ExitCode.ThresholdFailed : failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
+        // Ctrl+C ends an open-ended watch as it ends a run: everything is written, and the code says it was stopped.
+        return breaches.Count > 0 ? ExitCode.ThresholdFailed
+            : cancellationToken.IsCancellationRequested ? ExitCode.Cancelled
+            : failures.Count == 0 ? ExitCode.Ok : ExitCode.Failed;
     }
 
     private static int? Whole(string? text, string flag, int least, int most, List<string> errors)

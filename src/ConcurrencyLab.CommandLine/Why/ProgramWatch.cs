@@ -41,7 +41,7 @@ internal sealed class ProgramWatch
         TimeSpan? duration,
         CancellationToken cancellationToken)
     {
-        var session = RuntimeEventSession.Listen(level, out var note)
+        var session = RuntimeEventSession.Listen(level, out var note, readPoolQueue: true)
             ?? throw new WatchException(note ?? "the runtime's events are off");
         await using (session.ConfigureAwait(false))
         {
@@ -108,7 +108,7 @@ internal sealed class ProgramWatch
         }
 
         using var process = Process.GetProcessById(processId);
-        var session = RuntimeEventSession.AttachTo(processId, level) ?? throw new WatchException("the runtime's events are off");
+        var session = RuntimeEventSession.AttachTo(processId, level, readPoolQueue: true) ?? throw new WatchException("the runtime's events are off");
         await using (session.ConfigureAwait(false))
         {
             if (await session.Attaching.ConfigureAwait(false) is { } refused)

@@ -63,6 +63,8 @@ internal static class Accounts
             Threads = account.Threads,
             GcPauses = account.GcPauses,
             GcCollections = account.GcCollections,
+            QueuePeak = account.PoolQueue?.Peak,
+            CompletedPerSecond = account.PoolQueue?.CompletedPerSecond,
         };
     }
 }

@@ -15,6 +15,12 @@ internal enum RuntimeEventKind
     GcStart,
     GcSuspend,
     GcRestart,
+
+    /// <summary>The pool's queue length as its meter published it (<see cref="RuntimeEvent.Value"/>).</summary>
+    QueueLength,
+
+    /// <summary>The pool's work items completed since the process started, as its meter published it (<see cref="RuntimeEvent.Number"/>).</summary>
+    ItemsCompleted,
 }
 
 /// <summary>
@@ -25,8 +31,9 @@ internal enum RuntimeEventKind
 /// <param name="Kind">What it is.</param>
 /// <param name="Thread">The OS thread that wrote it, for pairing a start with its stop.</param>
 /// <param name="Value">A pool adjustment's new target for worker threads; a wait's source
-/// (<see cref="MonitorWaitSource"/> for Monitor.Wait, 0 for a handle).</param>
-/// <param name="Number">A pool adjustment's throughput; a contention stop's duration in nanoseconds (0 where the runtime gives none).</param>
+/// (<see cref="MonitorWaitSource"/> for Monitor.Wait, 0 for a handle); the queue's length.</param>
+/// <param name="Number">A pool adjustment's throughput; a contention stop's duration in nanoseconds (0 where the runtime gives
+/// none); the work items completed so far.</param>
 /// <param name="Reason">A pool adjustment's reason.</param>
 internal readonly record struct RuntimeEvent(
     long Ticks,
@@ -122,6 +129,7 @@ internal sealed class RuntimeEventLog
             Waits = level >= RuntimeEvents.Full ? tally.Waits.Total() : null,
             Join = level >= RuntimeEvents.Full && caller is not null ? tally.Join.Total() : null,
             WorkWaits = level >= RuntimeEvents.Full && caller is not null ? tally.Work.Total() : null,
+            PoolQueue = tally.Queue.Count > 0 || tally.Completed.Count > 0 ? PoolQueue.Of(tally.Queue, tally.Completed) : null,
         };
     }
 
@@ -154,6 +162,10 @@ internal sealed class RuntimeEventLog
 
         public Durations Pauses { get; } = new();
 
+        public List<(double TimeMs, int Length)> Queue { get; } = [];
+
+        public List<(double TimeMs, double Count)> Completed { get; } = [];
+
         public void Add(RuntimeEvent e)
         {
         switch (e.Kind)
@@ -169,6 +181,12 @@ internal sealed class RuntimeEventLog
                 break;
             case RuntimeEventKind.WorkerStop when In(e.Ticks):
                 Stopped++;
+                break;
+            case RuntimeEventKind.QueueLength when In(e.Ticks):
+                Queue.Add((Math.Round(Ms(e.Ticks - regionStart), 3), e.Value));
+                break;
+            case RuntimeEventKind.ItemsCompleted when In(e.Ticks):
+                Completed.Add((Math.Round(Ms(e.Ticks - regionStart), 3), e.Number));
                 break;
             case RuntimeEventKind.GcStart when In(e.Ticks):
                 Collections++;

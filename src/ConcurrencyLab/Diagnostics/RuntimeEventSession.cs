@@ -36,6 +36,12 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     private const long LoaderKeyword = 0x8;
     private const long IlMapKeyword = 0x20000;
 
+    // The runtime's meters (System.Diagnostics.Metrics' event source): the pool's queue length and completed items.
+    private const string MetersProvider = "System.Diagnostics.Metrics";
+    private const long MeterValuesKeyword = 0x2;
+    private const string QueueLengthInstrument = "dotnet.thread_pool.queue.length";
+    private const string CompletedInstrument = "dotnet.thread_pool.work_item.count";
+
     private readonly CancellationTokenSource _stop = new();
     private readonly Task<string?> _attached;
     private readonly RuntimeEventLog _log = new();
@@ -43,10 +49,11 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     private List<EventPipeSession> _sessions = [];
     private Task _reading = Task.CompletedTask;
 
-    private RuntimeEventSession(RuntimeEvents level, string port, int? processId = null)
+    private RuntimeEventSession(RuntimeEvents level, string port, int? processId = null, bool readPoolQueue = false)
     {
         Level = level;
         Port = port;
+        ReadPoolQueue = readPoolQueue;
 
         // Beside the port, in the run journal's folder when there is one: a run killed outright leaves them to the next.
         Samples = Path.ChangeExtension(port, ".nettrace");
@@ -69,6 +76,12 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// </summary>
     public bool KeepPortFromChildren { get; set; }
 
+    /// <summary>
+    /// Whether to read the pool's queue length and completed work items from the runtime's meter too, once a second (.NET 9
+    /// and later publish them): a session more, for a program watched (<c>conclab why</c>).
+    /// </summary>
+    public bool ReadPoolQueue { get; }
+
     /// <summary>The socket the process's runtime connects to.</summary>
     public string Port { get; }
 
@@ -85,7 +98,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// A session listening for one process, or null when <paramref name="level"/> is off. <paramref name="note"/>
     /// says why there is none when the port could not be opened.
     /// </summary>
-    public static RuntimeEventSession? Listen(RuntimeEvents level, out string? note)
+    public static RuntimeEventSession? Listen(RuntimeEvents level, out string? note, bool readPoolQueue = false)
     {
         note = null;
         if (level == RuntimeEvents.Off)
@@ -96,7 +109,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         var port = PortPath();
         try
         {
-            return new RuntimeEventSession(level, port);
+            return new RuntimeEventSession(level, port, readPoolQueue: readPoolQueue);
         }
         catch (Exception ex) when (ex is IOException or UnauthorizedAccessException or System.Net.Sockets.SocketException
             or PlatformNotSupportedException or ArgumentException)
@@ -112,7 +125,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// or null when <paramref name="level"/> is off. Whether it could attach is known once its account is asked for: a
     /// process that is not .NET, not this user's, or has diagnostics turned off gets an account that says so.
     /// </summary>
-    public static RuntimeEventSession? AttachTo(int processId, RuntimeEvents level)
+    public static RuntimeEventSession? AttachTo(int processId, RuntimeEvents level, bool readPoolQueue = false)
     {
         ArgumentOutOfRangeException.ThrowIfNegativeOrZero(processId);
         if (level == RuntimeEvents.Off)
@@ -122,7 +135,7 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
 
         // No socket of its own is bound; the name only places the stack samples' file.
         var port = PortPath();
-        return new RuntimeEventSession(level, port, processId);
+        return new RuntimeEventSession(level, port, processId, readPoolQueue);
     }
 
     // In the run journal's folder, which only this user may enter, so no other user can connect to the port or plant
@@ -293,6 +306,25 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
                 s => Task.Factory.StartNew(() => Read(s.EventStream), CancellationToken.None, TaskCreationOptions.LongRunning,
                     TaskScheduler.Default)).ToList();
 
+            if (ReadPoolQueue)
+            {
+                var meters = client.StartEventPipeSession(
+                    [new EventPipeProvider(MetersProvider, EventLevel.Informational, MeterValuesKeyword, new Dictionary<string, string>
+                    {
+                        ["SessionId"] = Guid.NewGuid().ToString("N"),
+                        ["Metrics"] = $"System.Runtime\\{QueueLengthInstrument},System.Runtime\\{CompletedInstrument}",
+                        ["RefreshInterval"] = "1",
+                        ["MaxTimeSeries"] = "10",
+                        ["MaxHistograms"] = "0",
+                    })],
+                    requestRundown: false,
+                    circularBufferMB: 16);
+                _sessions.Add(meters);
+                readers.Add(
+                    Task.Factory.StartNew(() => ReadMeters(meters.EventStream), CancellationToken.None, TaskCreationOptions.LongRunning,
+                        TaskScheduler.Default));
+            }
+
             // Stacks go to a file as they come, for TraceEvent to name their frames once the process has ended (the
             // rundown at its end names what was compiled before the session, the framework's ready-made code); the
             // maps from native code to IL let a frame be placed on a line of its source where the PDB is at hand.
@@ -385,6 +417,47 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             or FormatException)
         {
             // A process killed mid-write cuts its stream: what arrived before is kept.
+        }
+    }
+
+    // The meter's published values: each a string, as its event source writes them, on the clock the other events use.
+    private void ReadMeters(Stream stream)
+    {
+        try
+        {
+            using var source = new EventPipeEventSource(stream);
+            source.Dynamic.All += e =>
+            {
+                if (e.ProviderName != MetersProvider || e.PayloadByName("instrumentName") is not string instrument)
+                {
+                    return;
+                }
+
+#pragma warning disable CS0618 // the raw timestamp, as in Read
+                var ticks = e.TimeStampQPC;
+#pragma warning restore CS0618
+                var value = e.PayloadByName("value") as string;
+                if (!double.TryParse(value, System.Globalization.NumberStyles.Float, System.Globalization.CultureInfo.InvariantCulture,
+                    out var number) || !double.IsFinite(number) || number < 0)
+                {
+                    return;
+                }
+
+                if (instrument == QueueLengthInstrument)
+                {
+                    _log.Add(new RuntimeEvent(ticks, RuntimeEventKind.QueueLength, e.ThreadID, (int)Math.Min(number, int.MaxValue)));
+                }
+                else if (instrument == CompletedInstrument)
+                {
+                    _log.Add(new RuntimeEvent(ticks, RuntimeEventKind.ItemsCompleted, e.ThreadID, Number: number));
+                }
+            };
+            source.Process();
+        }
+        catch (Exception ex) when (ex is IOException or EndOfStreamException or ObjectDisposedException or InvalidOperationException
+            or FormatException)
+        {
+            // As for the runtime's events: what arrived before a cut is kept.
         }
     }
 

@@ -63,6 +63,12 @@ internal sealed record RuntimeAccount
     /// <summary>Collections that began in the region.</summary>
     public int GcCollections { get; init; }
 
+    /// <summary>
+    /// The pool's queue and its completed work items as the runtime's own meter (<c>System.Runtime</c>, .NET 9 and later)
+    /// published them, about once a second; null when they were not read (only <c>conclab why</c> reads them).
+    /// </summary>
+    public PoolQueue? PoolQueue { get; init; }
+
     /// <summary>Adjustments in the region made for <paramref name="reason"/>, whichever way they went.</summary>
     public int Count(PoolAdjustmentReason reason) => PoolAdjustments.Count(a => a.Reason == reason);
 
@@ -99,6 +105,39 @@ internal sealed record RuntimeAccount
     [JsonIgnore]
     public int HillClimbingMoves => PoolAdjustments.Count(a => a.Reason.IsHillClimbing());
 }
+
+/// <summary>
+/// The pool's queue over a window, as the runtime's meter published it: each reading of its length (work items waiting for a
+/// thread), and the work items completed per second between the first and last reading of the completed count.
+/// </summary>
+/// <param name="Lengths">Each reading: when (ms from the window's start) and how many items waited.</param>
+/// <param name="CompletedPerSecond">Work items the pool completed per second between the first and the last reading; null with
+/// fewer than two readings a second or more apart.</param>
+internal sealed record PoolQueue(IReadOnlyList<QueueReading> Lengths, double? CompletedPerSecond)
+{
+    /// <summary>The longest the queue was at a reading; null with no reading.</summary>
+    [JsonIgnore]
+    public int? Peak => Lengths.Count > 0 ? Lengths.Max(l => l.Length) : null;
+
+    /// <summary>The queue from its readings: lengths as read, and the completed count's readings turned into a rate.</summary>
+    public static PoolQueue Of(IReadOnlyList<(double TimeMs, int Length)> lengths, IReadOnlyList<(double TimeMs, double Count)> completed)
+    {
+        ArgumentNullException.ThrowIfNull(lengths);
+        ArgumentNullException.ThrowIfNull(completed);
+        double? rate = null;
+        if (completed.Count >= 2 && completed[^1].TimeMs - completed[0].TimeMs >= 1000 && completed[^1].Count >= completed[0].Count)
+        {
+            rate = Math.Round((completed[^1].Count - completed[0].Count) * 1000 / (completed[^1].TimeMs - completed[0].TimeMs), 1);
+        }
+
+        return new PoolQueue([.. lengths.Select(l => new QueueReading(l.TimeMs, l.Length))], rate);
+    }
+}
+
+/// <summary>One reading of the pool's queue length.</summary>
+/// <param name="TimeMs">When, in milliseconds from the window's start.</param>
+/// <param name="Length">Work items waiting for a pool thread.</param>
+internal sealed record QueueReading(double TimeMs, int Length);
 
 /// <summary>One decision of the thread pool: its new target for worker threads, and why.</summary>
 /// <param name="TimeMs">When, in milliseconds from the region's start.</param>

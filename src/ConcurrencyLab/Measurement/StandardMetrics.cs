@@ -33,8 +33,10 @@ internal static class StandardMetrics
     public static Metric PeakQueueLength { get; } = Metric.Count("peakQueueLength", "Peak queue") with
     {
         Visibility = MetricVisibility.Reports,
-        Description = "ThreadPool.PendingWorkItemCount at its highest among the samples",
+        Description = "ThreadPool.PendingWorkItemCount at its highest among the samples (for conclab why, among the runtime meter's " +
+            "readings of the queue, about once a second)",
         Measure = t => t.Process.PeakQueueLength,
+        Account = a => a.PoolQueue?.Peak,
     };
 
     /// <summary>CPU time of the process, user and system.</summary>

@@ -80,7 +80,7 @@ internal abstract record Chart
         // A program watched has one window, not variants to compare: its threads' states over time are its chart.
         if (scenario.Watched is not null)
         {
-            return [.. new[] { ThreadStateChart.From(scenario) }.OfType<Chart>()];
+            return [.. new Chart?[] { ThreadStateChart.From(scenario), OverTimeChart.FromWatch(scenario) }.OfType<Chart>()];
         }
 
         Chart?[] charts =
@@ -577,6 +577,55 @@ internal sealed record OverTimeChart : Chart
         return double.IsFinite(chart.MaxValue) && double.IsFinite(chart.MaxTimeMs) ? chart : null;
     }
 
+    /// <summary>
+    /// A watched program's pool over the window (<c>conclab why</c>): its thread target from the runtime's decisions, a dot
+    /// where it added a thread for starvation or blocking, and its queue's length as the runtime's meter read it; null
+    /// with neither two decisions nor two readings.
+    /// </summary>
+    public static OverTimeChart? FromWatch(ScenarioResult scenario)
+    {
+        ArgumentNullException.ThrowIfNull(scenario);
+        var runtime = scenario.Variants.SelectMany(v => v.Trials).Select(t => t.Runtime).FirstOrDefault(r => r is not null);
+        if (scenario.Watched is null || runtime is null)
+        {
+            return null;
+        }
+
+        var series = new List<(string Name, IReadOnlyList<(double TimeMs, double Value)> Points)>();
+        var target = new List<(double TimeMs, double Value)>();
+        if (runtime.PoolTargetAtStart is { } start)
+        {
+            target.Add((0, start));
+        }
+
+        target.AddRange(runtime.PoolAdjustments.Where(a => a.TimeMs >= 0).Select(a => (a.TimeMs, (double)a.Threads)));
+        var marks = new List<ChartMark>();
+        if (target.Count >= 2)
+        {
+            // Held to the window's end, so the line says where the target stayed.
+            target.Add((Math.Max(target[^1].TimeMs, scenario.Watched.WindowMs), target[^1].Value));
+            series.Add(("thread target", target));
+            marks.AddRange(runtime.InjectionMoves().Where(m => m.Adjustment.TimeMs >= 0).Select(m => Mark(0, m, 0, "the program")));
+        }
+
+        if (runtime.PoolQueue is { Lengths.Count: >= 2 } queue)
+        {
+            series.Add(("work items queued", [.. queue.Lengths.Select(l => (l.TimeMs, (double)l.Length))]));
+        }
+
+        if (series.Count == 0 || series.Any(s => s.Points.Any(p => !double.IsFinite(p.TimeMs) || !double.IsFinite(p.Value))))
+        {
+            return null;
+        }
+
+        var chart = new OverTimeChart(scenario, "pool", "the pool's thread target and queue", series) { Marks = marks,
+            TimeTitle = "time in the window watched (ms)", Over = "the window watched" };
+        return double.IsFinite(chart.MaxValue) && double.IsFinite(chart.MaxTimeMs) ? chart : null;
+    }
+
+    /// <summary>What the chart's time spans, said in its description and title; null: each variant's first successful trial.</summary>
+    public string? Over { get; private init; }
+
     /// <summary>What the vertical axis counts, for example "OS threads".</summary>
     public string Quantity { get; }
 
@@ -591,13 +640,14 @@ internal sealed record OverTimeChart : Chart
         => Math.Max(1, Math.Max(Series.Max(s => s.Points.Max(p => p.Value)), Marks.Count == 0 ? 0 : Marks.Max(m => m.Value))) * 1.1;
 
     public override string Description
-        => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in each {Scenario.Name} variant's first successful " +
-            $"trial" + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking and a ring " +
+        => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time in {Over ?? $"each {Scenario.Name} variant's first successful trial"}"
+            + (Marks.Count > 0 ? ", a dot where the runtime says the pool added a thread for starvation or blocking and a ring " +
             "where it took one back, at its new thread target (which the running threads follow, or not)" : string.Empty) + LeftOutClause(Total);
 
     /// <inheritdoc/>
     public override string Title
-        => $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time, each {Scenario.Name} variant" + (Marks.Count > 0
+        => Over is not null ? $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over {Over}"
+            : $"{char.ToUpperInvariant(Quantity[0])}{Quantity[1..]} over time, each {Scenario.Name} variant" + (Marks.Count > 0
             ? $" (a dot: {RaiseLegend}{(Marks.Any(m => m.Lowered) ? "; a ring: it took one back" : string.Empty)})" : string.Empty);
 
     /// <summary>

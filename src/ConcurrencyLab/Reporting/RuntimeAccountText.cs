@@ -81,6 +81,14 @@ internal static class RuntimeAccountText
         }
 
         parts.Add(moves.Count == 0 ? pool : Statement.Of($"{pool}: {Statement.Join(", ", moves)}"));
+        if (account.QueuePeak is { } queue)
+        {
+            var done = account.CompletedPerSecond is { } completed
+                ? Statement.Of($", {Piece.Fixed(completed, completed >= 10 ? "0" : "0.#")} completed a second")
+                : Statement.Plain(string.Empty);
+            parts.Add(Statement.Of($"its queue peaked at {Count(queue, "work item")} waiting (read once a second){done}"));
+        }
+
         // The work's blocking, and apart from it the caller's wait for its batch (the join), where the two were told
         // apart; an account that could not tell them apart says its total includes the join.
         if (account.LockContentions is { } locks && (account.WorkWaits ?? account.Waits) is { } waits && locks.Count + waits.Count > 0)

@@ -76,4 +76,10 @@ internal sealed record ProcessAccount
 
     /// <summary>Collections that began in the region.</summary>
     public int GcCollections { get; init; }
+
+    /// <summary>The pool's queue at its longest among the runtime meter's readings; null when they were not read.</summary>
+    public int? QueuePeak { get; init; }
+
+    /// <summary>Work items the pool completed per second over the meter's readings; null when they were not read.</summary>
+    public double? CompletedPerSecond { get; init; }
 }

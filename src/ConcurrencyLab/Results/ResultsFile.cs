@@ -573,7 +573,19 @@ internal static class ResultsFile
     private static string? InAccount(Measurement.RuntimeAccount? account, string where) =>
         account is null ? null
             : Null(account.PoolAdjustments, $"{where}.poolAdjustments") ?? Null(account.Threads?.Sites ?? [], $"{where}.threads.sites")
-            ?? Null(account.Threads?.Timeline ?? [], $"{where}.threads.timeline");
+            ?? Null(account.Threads?.Timeline ?? [], $"{where}.threads.timeline") ?? InQueue(account.PoolQueue, $"{where}.poolQueue");
+
+    // A queue's readings as a report draws and says them: every reading there, none below zero.
+    private static string? InQueue(Measurement.PoolQueue? queue, string where) => queue switch
+    {
+        null => null,
+        { Lengths: null } => $"{where}.lengths",
+        _ when Null(queue.Lengths, $"{where}.lengths") is { } missing => missing,
+        _ when queue.Lengths.Any(l => l.Length < 0 || !double.IsFinite(l.TimeMs))
+            || queue.CompletedPerSecond is { } rate && !(rate is >= 0 and < 1e12)
+            => $"{where} holds a reading out of its range: a length below 0, or a time or rate not finite",
+        _ => null,
+    };
 
     private static string? Null<T>(IReadOnlyList<T> list, string where)
     {

@@ -195,4 +195,27 @@ public class RuntimeEventLogTests
         Assert.False(account.Complete);
         Assert.Contains("dropped 12 events", account.Note, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void TheQueuesReadings_AreCutToTheRegion_AndTheCompletedCountBecomesARate()
+    {
+        var log = Log(
+            new RuntimeEvent(At(-500), RuntimeEventKind.QueueLength, 9, 999),
+            new RuntimeEvent(At(-500), RuntimeEventKind.ItemsCompleted, 9, Number: 0),
+            new RuntimeEvent(At(500), RuntimeEventKind.QueueLength, 9, 40),
+            new RuntimeEvent(At(500), RuntimeEventKind.ItemsCompleted, 9, Number: 1_000),
+            new RuntimeEvent(At(1500), RuntimeEventKind.QueueLength, 9, 212),
+            new RuntimeEvent(At(2500), RuntimeEventKind.QueueLength, 9, 3),
+            new RuntimeEvent(At(2500), RuntimeEventKind.ItemsCompleted, 9, Number: 5_000),
+            new RuntimeEvent(At(3500), RuntimeEventKind.QueueLength, 9, 5_000));
+
+        var account = log.Account(RuntimeEvents.Stacks, Start, At(3000), PerSecond, complete: true, note: null);
+
+        Assert.Equal([500, 1500, 2500], account.PoolQueue!.Lengths.Select(l => l.TimeMs));
+        Assert.Equal(212, account.PoolQueue.Peak);
+        Assert.Equal(2000, account.PoolQueue.CompletedPerSecond);
+
+        // No reading at all: no queue, rather than an empty one that would say it never held anything.
+        Assert.Null(Log(new RuntimeEvent(At(100), RuntimeEventKind.GcStart, 1)).Account(RuntimeEvents.Stacks, Start, At(3000), PerSecond, true, null).PoolQueue);
+    }
 }

@@ -11,14 +11,23 @@ namespace ConcurrencyLab.Tests.Reporting;
 /// </summary>
 public sealed class WatchReportTests
 {
-    private static RunResult Watch(int processId = 42, double windowMs = 3093)
+    private static RunResult Watch(int processId = 42, double windowMs = 3093, PoolQueue? queue = null)
     {
         var threads = new ThreadTime
         {
             Work = new ThreadStates(10, 40_000, 0, 0),
             Sites = [new BlockingSite("waiting", "Shop.OrderDesk.LoadBlocking", "System.Threading.Tasks.Task`1.GetResultCore", 40_000, 900) { File = "Program.cs", Line = 52 }],
         };
-        var account = new RuntimeAccount { Events = RuntimeEvents.Stacks, Complete = true, Threads = threads };
+        // Three raises for blocking from a target of 4, then one back: 4 -> 5 -> 6 -> 7 -> 6.
+        var account = new RuntimeAccount
+        {
+            Events = RuntimeEvents.Stacks,
+            Complete = true,
+            Threads = threads,
+            PoolTargetAtStart = 4,
+            PoolAdjustments = [.. new[] { 5, 6, 7, 6 }.Select((n, i) => new PoolAdjustment(500 * (i + 1), n, PoolAdjustmentReason.CooperativeBlocking, 0))],
+            PoolQueue = queue,
+        };
         var trial = new TrialResult { Status = TrialStatus.Ok, Metrics = new Dictionary<string, double> { ["wallMs"] = windowMs }, Runtime = account };
         var scenario = new ScenarioResult
         {
@@ -68,10 +77,62 @@ public sealed class WatchReportTests
                 Assert.DoesNotContain('\n', error.Message);
                 Assert.Contains("scenarios[0].watched holds", error.Message, StringComparison.Ordinal);
             }
+
+            // A queue with a reading missing, one below zero, or a rate that is not a number: refused, never drawn or said.
+            var missing = System.Text.Json.Nodes.JsonNode.Parse(
+                System.Text.Json.JsonSerializer.Serialize(Watch(queue: new PoolQueue([new QueueReading(1000, 3)], 5)), LabJson.Options))!;
+            missing["scenarios"]![0]!["variants"]![0]!["trials"]![0]!["runtime"]!["poolQueue"]!["lengths"]![0] = null;
+            foreach (var json in new[]
+            {
+                missing.ToJsonString(),
+                System.Text.Json.JsonSerializer.Serialize(Watch(queue: new PoolQueue([new QueueReading(1000, -3)], 5)), LabJson.Options),
+                System.Text.Json.JsonSerializer.Serialize(Watch(queue: new PoolQueue([new QueueReading(1000, 3)], -5)), LabJson.Options),
+            })
+            {
+                File.WriteAllText(path, json);
+                var error = Assert.Throws<ResultsFileException>(() => ResultsFile.Read(path));
+                Assert.DoesNotContain('\n', error.Message);
+                Assert.Contains("runtime.poolQueue", error.Message, StringComparison.Ordinal);
+            }
         }
         finally
         {
             Directory.Delete(folder, recursive: true);
         }
+    }
+
+    [Fact]
+    public void AWatchWithTheQueueRead_SaysItsPeakAndRate_AndDrawsTheTargetWithItsRaisesBesideTheQueue()
+    {
+        var queue = PoolQueue.Of([(1000, 12), (2000, 212), (3000, 7)], [(1000, 100), (3000, 3100)]);
+        Assert.Equal(212, queue.Peak);
+        Assert.Equal(1500, queue.CompletedPerSecond);
+
+        var scenario = Watch(queue: queue).Scenarios[0];
+        var said = RuntimeAccountText.Describe(scenario.Variants[0])!.Text;
+        Assert.Contains("its queue peaked at 212 work items waiting (read once a second), 1500 completed a second", said, StringComparison.Ordinal);
+        Assert.Equal(212, StandardMetrics.Read(scenario.Variants[0].Trials[0].Runtime!)[StandardMetrics.PeakQueueLength]);
+
+        var chart = Assert.Single(Chart.For(scenario).OfType<OverTimeChart>());
+        Assert.Equal(["thread target", "work items queued"], chart.Series.Select(s => s.Name));
+
+        // The target from its start to the window's end; a dot at each raise and a ring at the one lowering.
+        Assert.Equal([4, 5, 6, 7, 6, 6], chart.Series[0].Points.Select(p => p.Value));
+        Assert.Equal(3093, chart.Series[0].Points[^1].TimeMs);
+        Assert.Equal(3, chart.Marks.Count(m => !m.Lowered));
+        Assert.Equal(1, chart.Marks.Count(m => m.Lowered));
+    }
+
+    [Fact]
+    public void AQueueRate_NeedsTwoReadingsASecondApart_AndACountThatDidNotFall()
+    {
+        Assert.Null(PoolQueue.Of([], [(1000, 100)]).CompletedPerSecond);
+        Assert.Null(PoolQueue.Of([], [(1000, 100), (1500, 200)]).CompletedPerSecond);
+        Assert.Null(PoolQueue.Of([], [(1000, 300), (3000, 200)]).CompletedPerSecond);
+        Assert.Null(PoolQueue.Of([], []).Peak);
+
+        // Without the queue read (every trial of a run), the sentence says nothing of it.
+        var said = RuntimeAccountText.Describe(Watch().Scenarios[0].Variants[0])!.Text;
+        Assert.DoesNotContain("queue", said, StringComparison.Ordinal);
     }
 }
