@@ -90,6 +90,30 @@ public sealed class WhyTests
     }
 
     [Fact]
+    public async Task ADotNetChild_IsWatchedToo_ItsBlockingLineNamedInAVariantOfItsOwn()
+    {
+        using var folder = new TempFolder();
+
+        // The program blocks nowhere itself: it starts a .NET child that blocks 48 items on Task.Result, and waits for it.
+        var run = await ProgramRunner.ConclabAsync(folder.Path, "why", "--out", "out", "--", "dotnet", TargetsDll, "parent", "sync-over-async", "48", "300");
+
+        Assert.True(run.ExitCode == 0, run.ToString());
+        var scenario = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out", "results.json"))).RootElement.GetProperty("scenarios")[0];
+        var child = Assert.Single(scenario.GetProperty("watched").GetProperty("children").EnumerateArray());
+        Assert.Contains("sync-over-async", string.Join(' ', child.GetProperty("commandLine").EnumerateArray().Select(a => a.GetString())), StringComparison.Ordinal);
+        Assert.Equal(2, scenario.GetProperty("variants").GetArrayLength());
+
+        var trial = scenario.GetProperty("variants")[1].GetProperty("trials")[0];
+        Assert.Contains(Sites(trial), s => s.GetProperty("site").GetString()!.Contains("OrderDesk.LoadBlocking", StringComparison.Ordinal)
+            && s.TryGetProperty("line", out var line) && line.GetInt32() == LineOf("the pool blocks here"));
+        Assert.True(trial.GetProperty("metrics").GetProperty("blockingInjections").GetDouble() >= 1, trial.ToString());
+        Assert.Contains($"(process {child.GetProperty("processId").GetInt32()})", Flat(run.Output), StringComparison.Ordinal);
+
+        // The program itself only waited for its child: no raise of its pool for blocking on a task.
+        Assert.Equal(0, scenario.GetProperty("variants")[0].GetProperty("trials")[0].GetProperty("metrics").GetProperty("blockingInjections").GetDouble());
+    }
+
+    [Fact]
     public async Task AContendedLock_NamesTheLineThatWaits_AndTheLineThatHeldIt()
     {
         using var folder = new TempFolder();
@@ -149,6 +173,48 @@ public sealed class WhyTests
         {
             target.StandardInput.Close();
             if (!target.WaitForExit(TimeSpan.FromSeconds(20)))
+            {
+                target.Kill(entireProcessTree: true);
+            }
+        }
+    }
+
+    [Fact]
+    public async Task AnAttachedProgramKilledInTheWindow_EndsTheWatch_ItsAccountSoFarKept_ItsLineStillNamed()
+    {
+        using var folder = new TempFolder();
+        var info = new ProcessStartInfo("dotnet") { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
+        info.ArgumentList.Add(TargetsDll);
+        info.ArgumentList.Add("serve");
+        using var target = Process.Start(info)!;
+        try
+        {
+            Assert.Equal("ready", await target.StandardOutput.ReadLineAsync());
+            using var run = RunningProgram.StartConclab(folder.Path, "why", "--pid", target.Id.ToString(System.Globalization.CultureInfo.InvariantCulture),
+                "--duration", "60", "--out", "out");
+            Assert.True(await RunningProgram.UntilAsync(() => run.Output.Contains("Watching process", StringComparison.Ordinal), TimeSpan.FromSeconds(20)), run.ToString());
+            await Task.Delay(TimeSpan.FromSeconds(3));
+
+            // Killed outright, its event streams cut mid-flow and the runtime's naming of its code never sent.
+            target.Kill();
+            var exitCode = await run.WaitAsync(TimeSpan.FromSeconds(40));
+
+            Assert.True(exitCode == 0, $"exit {exitCode}\n{run}");
+            Assert.Contains("the program exited", Flat(run.Output), StringComparison.Ordinal);
+            var scenario = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out", "results.json"))).RootElement.GetProperty("scenarios")[0];
+            Assert.True(scenario.GetProperty("watched").GetProperty("windowMs").GetDouble() < 30_000, scenario.ToString());
+            Assert.Contains("serve", scenario.GetProperty("watched").GetProperty("commandLine").EnumerateArray().Select(a => a.GetString()));
+
+            // The samples that arrived were read, not lost with the cut: the blocking line is named, blocked or in code left unnamed.
+            var trial = scenario.GetProperty("variants")[0].GetProperty("trials")[0];
+            Assert.Contains(Sites(trial), s => s.GetProperty("site").GetString()!.Contains("OrderDesk.LoadBlocking", StringComparison.Ordinal)
+                && s.TryGetProperty("line", out var line) && line.GetInt32() == LineOf("the pool blocks here"));
+            Assert.False(trial.GetProperty("runtime").TryGetProperty("note", out var note) && note.GetString()!.Contains("could not be read", StringComparison.Ordinal),
+                trial.ToString());
+        }
+        finally
+        {
+            if (!target.HasExited)
             {
                 target.Kill(entireProcessTree: true);
             }

@@ -5,7 +5,8 @@
 //   sleep ITEMS MS            ITEMS pool work items queued at once, each sleeping MS ms in Nightshift.Doze: the pool's threads
 //                             sleep there, no task is waited on, so only starvation adds threads, and the queue stays long
 //   spin MS                   the pool's threads count for MS ms (busy, never blocked), and print how far
-//   parent                    starts itself as a .NET child (spin 300), inheriting its environment, and waits for it
+//   parent [MODE ARGS]        starts itself as a .NET child in MODE (spin 300 unless given), inheriting its environment,
+//                             and waits for it
 //   serve                     sync over async in rounds, printing "ready" first, until its standard input closes
 using System.Diagnostics;
 using ConcurrencyLab.WhyTargets;
@@ -30,8 +31,8 @@ switch (mode)
         return 0;
     case "parent":
         // A .NET child started as most programs start one, inheriting this process's environment.
-        using (var child = Process.Start(new ProcessStartInfo(Environment.ProcessPath!, [typeof(OrderDesk).Assembly.Location, "spin", "300"])
-            { UseShellExecute = false })!)
+        using (var child = Process.Start(new ProcessStartInfo(Environment.ProcessPath!,
+            [typeof(OrderDesk).Assembly.Location, .. args.Length > 1 ? args[1..] : ["spin", "300"]]) { UseShellExecute = false })!)
         {
             child.WaitForExit();
             return child.ExitCode;
@@ -57,7 +58,7 @@ switch (mode)
 
         return 0;
     default:
-        Console.Error.WriteLine("usage: sync-over-async ITEMS MS | lock ITEMS MS | sleep ITEMS MS | spin MS | parent | serve");
+        Console.Error.WriteLine("usage: sync-over-async ITEMS MS | lock ITEMS MS | sleep ITEMS MS | spin MS | parent [MODE ARGS] | serve");
         return 2;
 }
 

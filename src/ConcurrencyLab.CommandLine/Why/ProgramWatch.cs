@@ -16,10 +16,12 @@ internal sealed class ProgramWatch
     /// <summary>How long a started program's runtime has to connect before the program is taken as not .NET.</summary>
     public static readonly TimeSpan ConnectLimit = TimeSpan.FromSeconds(10);
 
-    private ProgramWatch(WatchedProgram program, RuntimeAccount account)
+    private ProgramWatch(WatchedProgram program, RuntimeAccount account, IReadOnlyList<RuntimeAccount> childAccounts, int notWatched)
     {
         Program = program;
         Account = account;
+        ChildAccounts = childAccounts;
+        ChildrenNotWatched = notWatched;
     }
 
     /// <summary>What was watched, for how long, and how the window ended.</summary>
@@ -27,6 +29,12 @@ internal sealed class ProgramWatch
 
     /// <summary>The runtime's account of the window.</summary>
     public RuntimeAccount Account { get; }
+
+    /// <summary>The account of each child in <see cref="WatchedProgram.Children"/>, in its order.</summary>
+    public IReadOnlyList<RuntimeAccount> ChildAccounts { get; }
+
+    /// <summary>.NET children found but not watched: past <see cref="ChildWatch.MostChildren"/>.</summary>
+    public int ChildrenNotWatched { get; }
 
     /// <summary>
     /// Starts <paramref name="command"/> (a file, or a name on PATH) with <paramref name="arguments"/>, its runtime
@@ -70,8 +78,10 @@ internal sealed class ProgramWatch
                         "so it was stopped");
             }
 
+            await using var children = ChildWatch.Start(process.Id, level, started);
             var ended = await WatchAsync(process, duration, cancellationToken).ConfigureAwait(false);
             var end = Stopwatch.GetTimestamp();
+            var watchedChildren = await children.FinishAsync(end).ConfigureAwait(false);
             if (!process.HasExited)
             {
                 // The sessions end first, so the runtime names the code it ran (its rundown), then the program goes, and its children.
@@ -90,8 +100,9 @@ internal sealed class ProgramWatch
                 ExitCode = SafeExitCode(process),
                 WindowMs = Stopwatch.GetElapsedTime(started, end).TotalMilliseconds,
                 Ended = ended,
+                Children = [.. watchedChildren.Select(c => c.Child)],
             };
-            return new ProgramWatch(program, account);
+            return new ProgramWatch(program, account, [.. watchedChildren.Select(c => c.Account)], children.NotWatched);
         }
     }
 
@@ -108,6 +119,9 @@ internal sealed class ProgramWatch
         }
 
         using var process = Process.GetProcessById(processId);
+
+        // Read now: a program that exits in the window takes its command line with it.
+        var commandLine = ProgramChecks.CommandLine(processId, process);
         var session = RuntimeEventSession.AttachTo(processId, level, readPoolQueue: true) ?? throw new WatchException("the runtime's events are off");
         await using (session.ConfigureAwait(false))
         {
@@ -117,8 +131,10 @@ internal sealed class ProgramWatch
             }
 
             var start = Stopwatch.GetTimestamp();
+            await using var children = ChildWatch.Start(processId, level, start);
             var ended = await WatchAsync(process, duration, cancellationToken).ConfigureAwait(false);
             var end = Stopwatch.GetTimestamp();
+            var watchedChildren = await children.FinishAsync(end).ConfigureAwait(false);
             if (!process.HasExited)
             {
                 await session.StopAsync().ConfigureAwait(false);
@@ -129,13 +145,14 @@ internal sealed class ProgramWatch
             var program = new WatchedProgram
             {
                 ProcessId = processId,
-                CommandLine = ProgramChecks.CommandLine(processId, process),
+                CommandLine = commandLine,
                 Launched = false,
                 ExitCode = SafeExitCode(process),
                 WindowMs = Stopwatch.GetElapsedTime(start, end).TotalMilliseconds,
                 Ended = ended,
+                Children = [.. watchedChildren.Select(c => c.Child)],
             };
-            return new ProgramWatch(program, account);
+            return new ProgramWatch(program, account, [.. watchedChildren.Select(c => c.Account)], children.NotWatched);
         }
     }
 

@@ -24,14 +24,37 @@ internal static class WhyResult
         metrics[StandardMetrics.WallTime] = Math.Round(program.WindowMs, 3);
         var trial = new TrialResult { Repeat = 0, Status = TrialStatus.Ok, Isolated = true, Metrics = metrics, Runtime = watch.Account };
         var name = Name(program.CommandLine);
-        var variant = new VariantResult
+        var variant = Variant(name, program.CommandLine, trial);
+
+        // Each child a variant of its own, after the program, named by its program and told apart by its process where two share it.
+        var names = new HashSet<string>([name], StringComparer.Ordinal);
+        var variants = new List<VariantResult> { variant };
+        foreach (var (child, account) in program.Children.Zip(watch.ChildAccounts))
         {
-            Name = name,
-            Description = string.Join(' ', program.CommandLine),
-            Status = TrialStatus.Ok,
-            Trials = [trial],
-            Summary = Summarizer.Summarise([trial], 0, null, []),
-        };
+            var childMetrics = StandardMetrics.Read(account);
+            childMetrics[StandardMetrics.WallTime] = Math.Round(child.WindowMs, 3);
+            var childName = Name(child.CommandLine);
+            if (!names.Add(childName))
+            {
+                childName += "-" + child.ProcessId.ToString(CultureInfo.InvariantCulture);
+                names.Add(childName);
+            }
+
+            variants.Add(Variant(childName, child.CommandLine,
+                new TrialResult { Repeat = 0, Status = TrialStatus.Ok, Isolated = true, Metrics = childMetrics, Runtime = account }));
+        }
+
+        var notes = new List<string>();
+        if (watch.Account.Note is { } note)
+        {
+            notes.Add(note);
+        }
+
+        if (watch.ChildrenNotWatched > 0)
+        {
+            notes.Add($"{watch.ChildrenNotWatched.ToString(CultureInfo.InvariantCulture)} more .NET children were not watched: at most " +
+                $"{ChildWatch.MostChildren.ToString(CultureInfo.InvariantCulture)} are, each costing the stack profiler's samples");
+        }
 
         // A program watched is no batch: no ideal, no ranking, no answer of which to use; its account is the answer.
         var scenario = Summarizer.Answer(new ScenarioResult
@@ -41,9 +64,9 @@ internal static class WhyResult
             IdealMs = 0,
             IdealReason = "none: a program watched, not a batch of items",
             Baseline = name,
-            Variants = [variant],
+            Variants = variants,
             Watched = program,
-            Notes = watch.Account.Note is { } note ? [note] : [],
+            Notes = notes,
         }, Environment.ProcessorCount) with { Recommendations = [] };
         return new RunResult
         {
@@ -54,6 +77,15 @@ internal static class WhyResult
             Scenarios = [scenario],
         };
     }
+
+    private static VariantResult Variant(string name, IReadOnlyList<string> commandLine, TrialResult trial) => new()
+    {
+        Name = name,
+        Description = string.Join(' ', commandLine),
+        Status = TrialStatus.Ok,
+        Trials = [trial],
+        Summary = Summarizer.Summarise([trial], 0, null, []),
+    };
 
     // The program's name as a reader knows it: the .dll a dotnet host runs, else the command's file name.
     private static string Name(IReadOnlyList<string> commandLine)

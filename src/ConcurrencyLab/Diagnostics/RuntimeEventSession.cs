@@ -46,8 +46,12 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     private readonly Task<string?> _attached;
     private readonly RuntimeEventLog _log = new();
     private DiagnosticsClientConnector? _connector;
+    private readonly CancellationTokenSource _rotation = new();
+    private readonly List<string> _segments = [];
+    private readonly List<Task> _recording = [];
     private List<EventPipeSession> _sessions = [];
     private Task _reading = Task.CompletedTask;
+    private Task _rotating = Task.CompletedTask;
 
     private RuntimeEventSession(RuntimeEvents level, string port, int? processId = null, bool readPoolQueue = false)
     {
@@ -81,6 +85,13 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// and later publish them): a session more, for a program watched (<c>conclab why</c>).
     /// </summary>
     public bool ReadPoolQueue { get; }
+
+    /// <summary>
+    /// How often the stack samples start a new file, each ended by the runtime naming its code (its rundown), for a program
+    /// watched (<c>conclab why</c>): one killed or ended by its parent never sends that naming, and only its last file's
+    /// precompiled frames go unnamed rather than all of them. Null: one file for the process's whole life (a trial's).
+    /// </summary>
+    public TimeSpan? SegmentEvery => ReadPoolQueue ? TimeSpan.FromSeconds(5) : null;
 
     /// <summary>The socket the process's runtime connects to.</summary>
     public string Port { get; }
@@ -171,7 +182,9 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
     /// </summary>
     public async Task StopAsync()
     {
-        foreach (var session in _sessions)
+        await _rotation.CancelAsync().ConfigureAwait(false);
+        await _rotating.ConfigureAwait(false);
+        foreach (var session in Sessions())
         {
             try
             {
@@ -184,7 +197,24 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             }
         }
 
-        await Task.WhenAny(_reading, Task.Delay(TimeSpan.FromSeconds(10))).ConfigureAwait(false);
+        await Task.WhenAny(AllReading(), Task.Delay(TimeSpan.FromSeconds(10))).ConfigureAwait(false);
+    }
+
+    private List<EventPipeSession> Sessions()
+    {
+        lock (_recording)
+        {
+            return [.. _sessions];
+        }
+    }
+
+    // Every stream's reading: the runtime's events, the meter's, and each file of stack samples.
+    private Task AllReading()
+    {
+        lock (_recording)
+        {
+            return Task.WhenAll([_reading, .. _recording]);
+        }
     }
 
     /// <summary>
@@ -218,7 +248,8 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         var accounts = regions.Select(
             r => _log.Account(Level, r.Start, r.End, Stopwatch.Frequency, complete && attachNote is null, notes.Length == 0 ? null : notes,
                 labThreads, caller)).ToList();
-        if (Level < RuntimeEvents.Stacks || !File.Exists(Samples) || regions.Count == 0)
+        var segments = Segments().Where(File.Exists).ToList();
+        if (Level < RuntimeEvents.Stacks || segments.Count == 0 || regions.Count == 0)
         {
             return accounts;
         }
@@ -227,14 +258,18 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         {
             var owners = _log.Snapshot().Where(e => e.Kind == RuntimeEventKind.ContentionStart && e.Value > 0)
                 .Select(e => new LockWait(e.Ticks, e.Thread, e.Value)).ToList();
-            var threads = ThreadSamples.ReadEach(Samples, regions, labThreads ?? [], caller, owners);
+            var threads = ThreadSamples.ReadEach(segments, regions, labThreads ?? [], caller, owners);
             return [.. accounts.Select((a, i) => a with { Threads = threads[i] })];
         }
 #pragma warning disable CA1031 // Samples that cannot be read cost their part of the account, never the trial or the run.
         catch (Exception ex)
 #pragma warning restore CA1031
         {
-            QuietFile.TryDelete(Samples);
+            foreach (var segment in segments)
+            {
+                QuietFile.TryDelete(segment);
+            }
+
             var why = $"the stack samples could not be read: {ex.GetType().Name}: {ex.Message}".ReplaceLineEndings(" ");
             return [.. accounts.Select(a => a with { Note = a.Note is null ? why : a.Note + "; " + why })];
         }
@@ -254,7 +289,10 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         var note = await _attached.ConfigureAwait(false);
 
         // The stream ends when the process does; a moment more for what is still in the pipe.
-        if (await Task.WhenAny(_reading, Task.Delay(TimeSpan.FromSeconds(5))).ConfigureAwait(false) != _reading)
+        await _rotation.CancelAsync().ConfigureAwait(false);
+        await _rotating.ConfigureAwait(false);
+        var reading = AllReading();
+        if (await Task.WhenAny(reading, Task.Delay(TimeSpan.FromSeconds(5))).ConfigureAwait(false) != reading)
         {
             note ??= "the runtime's event stream had not ended 5 s after its process did: the account may lack the last events";
         }
@@ -328,19 +366,16 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             // Stacks go to a file as they come, for TraceEvent to name their frames once the process has ended (the
             // rundown at its end names what was compiled before the session, the framework's ready-made code); the
             // maps from native code to IL let a frame be placed on a line of its source where the PDB is at hand.
+            _reading = Task.WhenAll(readers);
             if (Level >= RuntimeEvents.Stacks)
             {
-                var samples = client.StartEventPipeSession(
-                    [new EventPipeProvider(SampleProvider, EventLevel.Informational), new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, JitKeyword | LoaderKeyword | IlMapKeyword)],
-                    requestRundown: true,
-                    circularBufferMB: 256);
-                _sessions.Add(samples);
-                readers.Add(
-                    Task.Factory.StartNew(() => Record(samples.EventStream, Samples), CancellationToken.None, TaskCreationOptions.LongRunning,
-                        TaskScheduler.Default));
+                var first = StartStacks(client);
+                if (SegmentEvery is { } every)
+                {
+                    _rotating = Task.Run(() => RotateAsync(client, first, every, _rotation.Token), CancellationToken.None);
+                }
             }
 
-            _reading = Task.WhenAll(readers);
             return null;
         }
         catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or UnauthorizedAccessException
@@ -372,6 +407,64 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
             catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException)
             {
             }
+        }
+    }
+
+    // A stack session recording to the next file.
+    private EventPipeSession StartStacks(DiagnosticsClient client)
+    {
+        var session = client.StartEventPipeSession(
+            [new EventPipeProvider(SampleProvider, EventLevel.Informational), new EventPipeProvider(RuntimeProvider, EventLevel.Verbose, JitKeyword | LoaderKeyword | IlMapKeyword)],
+            requestRundown: true,
+            circularBufferMB: 256);
+        lock (_recording)
+        {
+            var path = _segments.Count == 0 ? Samples
+                : Path.ChangeExtension(Samples, $".{_segments.Count.ToString(System.Globalization.CultureInfo.InvariantCulture)}.nettrace");
+            _sessions.Add(session);
+            _segments.Add(path);
+            _recording.Add(Task.Factory.StartNew(() => Record(session.EventStream, path), CancellationToken.None, TaskCreationOptions.LongRunning,
+                TaskScheduler.Default));
+        }
+
+        return session;
+    }
+
+    // Every so often, a new file's session is started, then the last one's stopped: its rundown names what ran in it.
+    // The two overlap for a moment, so no stretch goes unsampled; the samples both took are read once.
+    // The first file ends after a second, so a program killed early still has its code named up to then (for one attached
+    // to, everything it compiled before the watch).
+    private async Task RotateAsync(DiagnosticsClient client, EventPipeSession current, TimeSpan every, CancellationToken cancellationToken)
+    {
+        var wait = TimeSpan.FromSeconds(1);
+        while (true)
+        {
+            try
+            {
+                await Task.Delay(wait, cancellationToken).ConfigureAwait(false);
+                wait = every;
+                var next = StartStacks(client);
+                current.Stop();
+                current = next;
+            }
+            catch (OperationCanceledException)
+            {
+                return;
+            }
+            catch (Exception ex) when (ex is DiagnosticsClientException or IOException or TimeoutException or ObjectDisposedException
+                or ServerNotAvailableException or UnauthorizedAccessException or System.Net.Sockets.SocketException)
+            {
+                // The process is gone, or going: its last file is its last.
+                return;
+            }
+        }
+    }
+
+    private List<string> Segments()
+    {
+        lock (_recording)
+        {
+            return [.. _segments];
         }
     }
 
@@ -498,7 +591,9 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         {
         }
 
-        foreach (var session in _sessions.ToList())
+        await _rotation.CancelAsync().ConfigureAwait(false);
+        await _rotating.ConfigureAwait(false);
+        foreach (var session in Sessions())
         {
             session.Dispose();
         }
@@ -509,8 +604,12 @@ internal sealed class RuntimeEventSession : IAsyncDisposable
         }
 
         _stop.Dispose();
+        _rotation.Dispose();
         QuietFile.TryDelete(Port);
-        QuietFile.TryDelete(Samples);
-        QuietFile.TryDelete(ThreadSamples.ConvertedPath(Samples));
+        foreach (var segment in Segments().Append(Samples).Distinct())
+        {
+            QuietFile.TryDelete(segment);
+            QuietFile.TryDelete(ThreadSamples.ConvertedPath(segment));
+        }
     }
 }

@@ -20,6 +20,12 @@ internal enum StackState
 
     /// <summary>One of the runtime's own threads (the pool's gate and wait threads, the timer, the finalizer): not the work's.</summary>
     Runtime,
+
+    /// <summary>
+    /// A stack with frames the trace never named, from a process that ended while it was watched: the runtime names its
+    /// precompiled code only as a session ends, so whether the thread was blocked, idle or running cannot be told.
+    /// </summary>
+    Unnamed,
 }
 
 /// <summary>
@@ -109,6 +115,23 @@ internal static class StackStates
         }
 
         return waiting ? (StackState.Waiting, api, siteName) : (StackState.Running, null, null);
+    }
+
+    /// <summary>
+    /// Whether a stack read as <paramref name="state"/> cannot be trusted for it because frames the trace left unnamed
+    /// stand where the rules look: between the code's own frame and the top (or anywhere, with no frame of the code's own).
+    /// A stack known by a name (an idle pool thread, the runtime's own) stands.
+    /// </summary>
+    public static bool Unnamed(IReadOnlyList<string> frames, StackState state)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        if (state is StackState.Idle or StackState.Runtime)
+        {
+            return false;
+        }
+
+        var own = SiteFrame(frames);
+        return (own < 0 ? frames : frames.Take(own)).Any(f => f.Length == 0 || f.StartsWith('?'));
     }
 
     /// <summary>Whether <paramref name="api"/> is a way into a lock (<c>lock</c> on an object or a <c>Lock</c>), whose

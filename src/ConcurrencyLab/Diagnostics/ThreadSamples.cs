@@ -41,18 +41,36 @@ internal static class ThreadSamples
         IReadOnlyList<(long? Start, long? End)> regions,
         IReadOnlyCollection<int> excluded,
         int? caller = null,
+        IReadOnlyList<LockWait>? lockWaits = null) => ReadEach([nettrace], regions, excluded, caller, lockWaits);
+
+    /// <summary>
+    /// As <see cref="ReadEach(string, IReadOnlyList{ValueTuple{long?, long?}}, IReadOnlyCollection{int}, int?, IReadOnlyList{LockWait})"/>,
+    /// of one process's samples recorded to several files one after another (their sessions overlapping a moment: a
+    /// sample two files hold, the same thread at the same instant, is read once). The files are deleted.
+    /// </summary>
+    public static IReadOnlyList<ThreadTime?> ReadEach(
+        IReadOnlyList<string> files,
+        IReadOnlyList<(long? Start, long? End)> regions,
+        IReadOnlyCollection<int> excluded,
+        int? caller = null,
         IReadOnlyList<LockWait>? lockWaits = null)
     {
+        ArgumentNullException.ThrowIfNull(files);
         ArgumentNullException.ThrowIfNull(regions);
         if (regions.Count == 0)
         {
-            QuietFile.TryDelete(nettrace);
+            foreach (var file in files)
+            {
+                QuietFile.TryDelete(file);
+            }
+
             return [];
         }
 
         var from = regions.Any(r => r.Start is null) ? null : regions.Min(r => r.Start);
         var to = regions.Any(r => r.End is null) ? null : regions.Max(r => r.End);
-        var samples = Load(nettrace, from, to, excluded, lockWaits);
+        var samples = files.Count == 1 ? Load(files[0], from, to, excluded, lockWaits)
+            : [.. files.SelectMany(f => Load(f, from, to, excluded, lockWaits)).DistinctBy(x => (x.Thread, x.Ticks))];
         return [.. regions.Select(
             r => Tally(
                 [.. samples.Where(x => (r.Start is not { } s || x.Ticks >= s) && (r.End is not { } e || x.Ticks <= e))], System.Diagnostics.Stopwatch.Frequency, caller, r.Start, r.End))];
@@ -69,6 +87,8 @@ internal static class ThreadSamples
         var etlx = ConvertedPath(nettrace);
         try
         {
+            // A process that exited or was killed with the session open cut its stream: what arrived whole is read.
+            var cut = NettraceEnd.Mend(nettrace) == NettraceEnd.Outcome.Mended;
             TraceLog.CreateFromEventPipeDataFile(nettrace, etlx);
             using var log = new TraceLog(etlx);
             var samples = new List<StackSample>();
@@ -101,7 +121,15 @@ internal static class ThreadSamples
                 // has gone idle, and the profiler's interval is measured over all of them.
                 // Where the thread was, whatever its state: a blocked sample's site, and for a running one the
                 // frame a lock's waiters are told their lock's owner was at.
+                // Cut off, the stream never got the runtime's names for its precompiled code: a stack with a frame left
+                // unnamed between the code's own frame and the top cannot be read for its state, though its line can.
                 var (state, api, site) = StackStates.Read(frames);
+                if (cut && StackStates.Unnamed(frames, state))
+                {
+                    var own = StackStates.SiteFrame(frames);
+                    (state, api, site) = (StackState.Unnamed, null, own >= 0 ? StackStates.Name(frames[own]) : null);
+                }
+
                 var at = state is StackState.Idle or StackState.Runtime ? -1 : StackStates.SiteFrame(frames);
                 if (at >= 0)
                 {
@@ -337,6 +365,13 @@ internal static class ThreadSamples
                 }
 
                 var weight = i + 1 < ordered.Count ? Weight(sample.Ticks, ordered[i + 1].Ticks) : interval;
+
+                if (sample.State == StackState.Unnamed)
+                {
+                    AddUnnamed(sites, sample, weight, thread != caller);
+                    continue;
+                }
+
                 var slot = sample.State switch { StackState.Waiting => 1, StackState.Sleeping => 2, StackState.Io => 3, _ => 0 };
                 (thread == caller ? callers : work)[slot] += weight;
                 if (thread != caller && poolThreads.Contains(thread))
@@ -366,7 +401,8 @@ internal static class ThreadSamples
         static ThreadStates States(double[] t) => new(Math.Round(t[0], 1), Math.Round(t[1], 1), Math.Round(t[2], 1), Math.Round(t[3], 1));
         return new ThreadTime
         {
-            Samples = samples.Count(s => s.State is not (StackState.Idle or StackState.Runtime)),
+            Samples = samples.Count(s => s.State is not (StackState.Idle or StackState.Runtime or StackState.Unnamed)),
+            UnnamedSamples = samples.Count(s => s.State == StackState.Unnamed),
             IntervalMs = Math.Round(interval, 3),
             Work = States(work),
             Caller = caller is null ? null : States(callers),
@@ -380,7 +416,7 @@ internal static class ThreadSamples
             ],
             Sites =
             [
-                .. sites.OrderByDescending(s => s.Value.Ms).Take(ThreadTime.MaxSites)
+                .. sites.OrderBy(s => s.Key.Item1 == StackState.Unnamed).ThenByDescending(s => s.Value.Ms).Take(ThreadTime.MaxSites)
                     .Select(s => new BlockingSite(StateName(s.Key.Item1), s.Key.Item2, s.Key.Item3, Math.Round(s.Value.Ms, 1), s.Value.Samples)
                     {
                         File = s.Key.Item4?.File,
@@ -389,6 +425,18 @@ internal static class ThreadSamples
                     }),
             ],
         };
+    }
+
+    // A sample in code never named: no state's time, but where the code's own frame is known, a site of its own kind.
+    private static void AddUnnamed(
+        Dictionary<(StackState, string, string, SourceLine?), (double Ms, int Samples)> sites, StackSample sample, double weight, bool work)
+    {
+        if (sample.Site is { } at && work)
+        {
+            var key = (sample.State, at, string.Empty, sample.Line);
+            var (ms, count) = sites.GetValueOrDefault(key);
+            sites[key] = (ms + weight, count + 1);
+        }
     }
 
     // The owner's site where the waiters spent the most time waiting for it.
@@ -419,6 +467,7 @@ internal static class ThreadSamples
         StackState.Waiting => "waiting",
         StackState.Sleeping => "sleeping",
         StackState.Io => "io",
+        StackState.Unnamed => "in unnamed code",
         _ => "running",
     };
 }

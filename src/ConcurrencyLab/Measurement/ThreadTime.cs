@@ -11,6 +11,12 @@ internal sealed record ThreadTime
     /// <summary>Samples taken in the region on the threads counted.</summary>
     public int Samples { get; init; }
 
+    /// <summary>
+    /// Samples left out because their stacks had frames the trace never named: the program ended while it was watched,
+    /// before its runtime named its precompiled code, so their threads' states cannot be told. 0 in older files.
+    /// </summary>
+    public int UnnamedSamples { get; init; }
+
     /// <summary>The median time between two samples of a thread, in milliseconds: the profiler's rate as it ran.</summary>
     public double IntervalMs { get; init; }
 

@@ -165,6 +165,13 @@ internal static class RuntimeAccountText
             said = Statement.Of($"{said}; {Piece.Fixed(100 * share, "0")}% of the time not running was at {Where(top)} ({top.State})");
         }
 
+        if (threads.UnnamedSamples > 0)
+        {
+            var part = 100.0 * threads.UnnamedSamples / (threads.UnnamedSamples + threads.Samples);
+            said = Statement.Of($"{said}; {Piece.Count(threads.UnnamedSamples)} samples ({Piece.Fixed(part, "0")}%) are left out, their " +
+                $"frames never named: the program ended while watched, before its runtime named its precompiled code");
+        }
+
         return said;
     }
 
@@ -184,7 +191,9 @@ internal static class RuntimeAccountText
         var owner = site.Owner is { Site.Length: > 0 } held
             ? Statement.Of($", the lock held by {Piece.Code(Short(held.Site))}{Line(held.File, held.Line)}")
             : Statement.Plain(string.Empty);
-        return Statement.Of($"{Piece.Code(Short(site.Site))}{Line(site.File, site.Line)} -> {Piece.Code(Short(site.Api))}{owner}");
+        // A site in code the trace never named has no call to name: its line alone.
+        var call = site.Api.Length == 0 ? Statement.Plain(string.Empty) : Statement.Of($" -> {Piece.Code(Short(site.Api))}");
+        return Statement.Of($"{Piece.Code(Short(site.Site))}{Line(site.File, site.Line)}{call}{owner}");
 
         static Statement Line(string? file, int? line) => file is { Length: > 0 } && line is > 0 and var number
             ? Statement.Of($" ({Piece.Code(file + ":" + number.ToString(System.Globalization.CultureInfo.InvariantCulture))})")

@@ -24,7 +24,31 @@ internal static class WatchReport
             : Statement.Of($"Watched process {pid} ({command}), attached, for {seconds} s: {watched.Ended}.");
         blocks.Add(new Passage([how]));
 
-        var variant = scenario.Variants.Count > 0 ? scenario.Variants[0] : null;
+        Describe(scenario.Variants.Count > 0 ? scenario.Variants[0] : null, blocks);
+
+        // Each .NET child the program started, watched from when it was reached: the variants after the first.
+        foreach (var (child, variant) in watched.Children.Zip(scenario.Variants.Skip(1)))
+        {
+            var childCommand = Piece.Code(string.Join(' ', child.CommandLine));
+            var childPid = Piece.Code(child.ProcessId.ToString(CultureInfo.InvariantCulture));
+            blocks.Add(new Passage([Statement.Of(
+                $"It started {childCommand} (process {childPid}), watched from {Piece.Fixed(child.StartMs / 1000, "0.##")} s in, for " +
+                $"{Piece.Fixed(child.WindowMs / 1000, "0.##")} s: {child.Ended}.")]));
+            Describe(variant, blocks);
+        }
+
+        if (scenario.Notes.Count > 0)
+        {
+            blocks.Add(new BulletList("notes", null, [.. scenario.Notes.Select(n => Statement.Plain(n))], Audience.Full));
+        }
+
+        blocks.Add(new ChartSet(scenario));
+        return blocks;
+    }
+
+    // One process's account: the sentence, then where its threads were held.
+    private static void Describe(VariantResult? variant, List<Block> blocks)
+    {
         if (variant is not null && RuntimeAccountText.Describe(variant) is { } said)
         {
             blocks.Add(new Passage([said]));
@@ -41,17 +65,13 @@ internal static class WatchReport
                 $"{Piece.Ms(s.Ms)} ms {s.State} at {RuntimeAccountText.Where(s)}")).ToList();
             blocks.Add(new BulletList("runtime", Statement.Plain("Where threads were held, from the stack samples (the longest first):"), sites));
         }
+        else if (trial?.Runtime?.Threads is { UnnamedSamples: > 0 })
+        {
+            blocks.Add(new Passage([Statement.Plain("Where threads were held cannot be said: the samples' frames were never named.")]));
+        }
         else if (trial?.Runtime?.Threads is not null)
         {
             blocks.Add(new Passage([Statement.Plain("No thread of the program was held anywhere the stack samples could see: it did not block.")]));
         }
-
-        if (scenario.Notes.Count > 0)
-        {
-            blocks.Add(new BulletList("notes", null, [.. scenario.Notes.Select(n => Statement.Plain(n))], Audience.Full));
-        }
-
-        blocks.Add(new ChartSet(scenario));
-        return blocks;
     }
 }

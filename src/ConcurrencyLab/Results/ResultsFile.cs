@@ -318,7 +318,14 @@ internal static class ResultsFile
         // A watch's program: its command line there, its window a time.
         if (scenario.Watched is { } watched
             && (Null(watched.CommandLine, $"{at}.watched.commandLine") ?? Unwritable(watched.WindowMs)
-                ?? (watched.ProcessId <= 0 ? "a process id below 1" : null)) is { } watchProblem)
+                ?? (watched.ProcessId <= 0 ? "a process id below 1" : null)
+                ?? (watched.Children is null || watched.Children.Any(c => c is null || c.CommandLine is null || c.CommandLine.Any(a => a is null))
+                    ? "a child, or a child's command line, missing" : null)
+                ?? (watched.Children ?? [])
+                    .Select(c => Unwritable(c.WindowMs, c.StartMs) ?? (c.ProcessId <= 0 ? "a child's process id below 1" : null))
+                    .FirstOrDefault(p => p is not null)
+                ?? (scenario.Variants.Count != 1 + (watched.Children ?? []).Count
+                    ? "a variant count other than one for the program and one for each child" : null)) is { } watchProblem)
         {
             return $"{at}.watched holds {watchProblem}";
         }

@@ -253,4 +253,23 @@ public sealed class StackStatesTests
     {
         public static ThreadStatesOf From(ConcurrencyLab.Measurement.ThreadStates s) => new(s.RunningMs, s.WaitingMs, s.SleepingMs, s.IoMs);
     }
+
+    [Fact]
+    public void AStackWithAnUnnamedFrameWhereTheRulesLook_CannotBeReadForItsState_OneNamedThereCan()
+    {
+        // Between the code's own frame and the top: its state cannot be told.
+        string[] unnamedCall = ["?System.Private.CoreLib", "Shop.Cart.Price(int32)", "System.Threading.ThreadPoolWorkQueue.Dispatch()"];
+        Assert.True(StackStates.Unnamed(unnamedCall, StackStates.Read(unnamedCall).State));
+
+        // Above the code's own frame only: the wait is named, so it stands.
+        string[] namedCall = ["System.Threading.Monitor.Wait(class System.Object,int32)", "Shop.Cart.Price(int32)", "?System.Private.CoreLib"];
+        Assert.Equal(StackState.Waiting, StackStates.Read(namedCall).State);
+        Assert.False(StackStates.Unnamed(namedCall, StackState.Waiting));
+
+        // No frame of the code's own: any unnamed frame leaves it unread; a thread known by name (the pool's gate) stands.
+        Assert.True(StackStates.Unnamed(["System.Threading.Thread.Sleep(int32)", "?System.Private.CoreLib"], StackState.Sleeping));
+        string[] gate = ["?System.Private.CoreLib", "System.Threading.PortableThreadPool+GateThread.GateThreadStart()"];
+        Assert.Equal(StackState.Runtime, StackStates.Read(gate).State);
+        Assert.False(StackStates.Unnamed(gate, StackState.Runtime));
+    }
 }

@@ -135,4 +135,47 @@ public sealed class WatchReportTests
         var said = RuntimeAccountText.Describe(Watch().Scenarios[0].Variants[0])!.Text;
         Assert.DoesNotContain("queue", said, StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void AChildWatched_IsReportedAfterTheProgram_AndAFileWhoseChildrenAndVariantsDisagree_IsRefused()
+    {
+        var run = Watch();
+        var scenario = run.Scenarios[0];
+        var child = new WatchedChild { ProcessId = 43, CommandLine = ["dotnet", "testhost.dll"], StartMs = 180, WindowMs = 2000, Ended = "it exited" };
+        var withChild = scenario with
+        {
+            Variants = [scenario.Variants[0], scenario.Variants[0] with { Name = "testhost" }],
+            Watched = scenario.Watched! with { Children = [child] },
+        };
+
+        var blocks = ScenarioReport.Of(withChild, 2);
+        var text = string.Join("\n", blocks.OfType<Passage>().SelectMany(p => p.Lines).Select(s => s.Text));
+        Assert.Contains("It started dotnet testhost.dll (process 43), watched from 0.18 s in, for 2 s: it exited.", text, StringComparison.Ordinal);
+        Assert.Contains("testhost (", text, StringComparison.Ordinal);
+
+        var folder = Directory.CreateTempSubdirectory("conclab-watch-").FullName;
+        try
+        {
+            var path = Path.Combine(folder, "results.json");
+            File.WriteAllText(path, System.Text.Json.JsonSerializer.Serialize(run with { Scenarios = [withChild] }, LabJson.Options));
+            Assert.Equal(43, ResultsFile.Read(path).Scenarios[0].Watched!.Children[0].ProcessId);
+
+            // A child with no variant of its own, and a child that is null: refused in one line.
+            foreach (var hostile in new[]
+            {
+                withChild with { Variants = [scenario.Variants[0]] },
+                withChild with { Watched = withChild.Watched! with { Children = [null!] } },
+            })
+            {
+                File.WriteAllText(path, System.Text.Json.JsonSerializer.Serialize(run with { Scenarios = [hostile] }, LabJson.Options));
+                var error = Assert.Throws<ResultsFileException>(() => ResultsFile.Read(path));
+                Assert.DoesNotContain('\n', error.Message);
+                Assert.Contains("scenarios[0].watched holds", error.Message, StringComparison.Ordinal);
+            }
+        }
+        finally
+        {
+            Directory.Delete(folder, recursive: true);
+        }
+    }
 }
