@@ -23,8 +23,8 @@ public sealed class WhyTests
         return Array.FindIndex(lines, l => l.Contains("// why: " + marker, StringComparison.Ordinal)) + 1;
     }
 
-    private static JsonElement Trial(string folder) =>
-        JsonDocument.Parse(File.ReadAllText(Path.Combine(folder, "out", "results.json"))).RootElement.GetProperty("scenarios")[0]
+    private static JsonElement Trial(string folder, string output = "out") =>
+        JsonDocument.Parse(File.ReadAllText(Path.Combine(folder, output, "results.json"))).RootElement.GetProperty("scenarios")[0]
             .GetProperty("variants")[0].GetProperty("trials")[0];
 
     private static List<JsonElement> Sites(JsonElement trial) =>
@@ -111,6 +111,25 @@ public sealed class WhyTests
 
         // The program itself only waited for its child: no raise of its pool for blocking on a task.
         Assert.Equal(0, scenario.GetProperty("variants")[0].GetProperty("trials")[0].GetProperty("metrics").GetProperty("blockingInjections").GetDouble());
+    }
+
+    [Fact]
+    public async Task ACallInlinedIntoGeneratedCode_IsSaidToBe_AndNoInlineNamesItsLine()
+    {
+        using var folder = new TempFolder();
+
+        // Till.Count, one line, called from a method compiled at run time: the JIT inlines it there, so no frame of it is sampled.
+        var inlined = await ProgramRunner.ConclabAsync(folder.Path, "why", "--out", "inlined", "--", "dotnet", TargetsDll, "generated", "32", "300");
+        Assert.True(inlined.ExitCode == 0, inlined.ToString());
+        var first = Sites(Trial(folder.Path, "inlined")).First();
+        Assert.True(first.GetProperty("generated").GetBoolean(), first.ToString());
+        Assert.Contains("conclab why --no-inline names them", Flat(inlined.Output), StringComparison.Ordinal);
+
+        var named = await ProgramRunner.ConclabAsync(folder.Path, "why", "--no-inline", "--out", "named", "--", "dotnet", TargetsDll, "generated", "32", "300");
+        Assert.True(named.ExitCode == 0, named.ToString());
+        Assert.Contains(Sites(Trial(folder.Path, "named")), s => s.GetProperty("site").GetString()!.Contains("Till.Count", StringComparison.Ordinal)
+            && s.TryGetProperty("line", out var line) && line.GetInt32() == LineOf("the till blocks here"));
+        Assert.Contains("the JIT's inlining off", Flat(named.Output), StringComparison.Ordinal);
     }
 
     [Fact]

@@ -57,6 +57,13 @@ internal static class WhyCommand
             errors.Add("--pid watches a program already running; a command after -- starts one: give one of them.");
         }
 
+        var noInline = parse.GetValue(switches.NoInline);
+        if (noInline && pid is not null)
+        {
+            errors.Add(
+                "--no-inline is for a program conclab starts; start one already running with DOTNET_JitNoInline=1 in its environment instead.");
+        }
+
         var thresholds = new List<Threshold>();
         foreach (var assertion in parse.GetValue(switches.Assert) ?? [])
         {
@@ -112,7 +119,8 @@ internal static class WhyCommand
             watch = pid is { } attached
                 ? await ProgramWatch.AttachAsync(attached, RuntimeEvents.Stacks, duration ?? DefaultAttachDuration, cancellationToken)
                     .ConfigureAwait(false)
-                : await ProgramWatch.LaunchAsync(command[0], command[1..], RuntimeEvents.Stacks, duration, cancellationToken).ConfigureAwait(false);
+                : await ProgramWatch.LaunchAsync(command[0], command[1..], RuntimeEvents.Stacks, duration, noInline, cancellationToken)
+                    .ConfigureAwait(false);
         }
         catch (WatchException ex)
         {
@@ -192,12 +200,18 @@ internal static class WhyCommand
 
         public readonly Option<bool> Crank = new("--crank") { Description = "End the output with a crank job's statistics block" };
 
+        public readonly Option<bool> NoInline = new("--no-inline")
+        {
+            Description = "Start the program with the JIT's inlining off, so a blocking call made from a small method inlined into "
+                + "generated code (an ASP.NET minimal API handler) is named at its line; the program runs slower",
+        };
+
         public readonly Argument<string[]> Command = new("command")
         {
             Description = "The program to start and watch, after --: conclab why -- dotnet MyApp.dll --its-own-flags",
             Arity = ArgumentArity.ZeroOrMore,
         };
 
-        public IReadOnlyList<Option> All => [Pid, Duration, Out, Json, Assert, Crank];
+        public IReadOnlyList<Option> All => [Pid, Duration, Out, Json, Assert, Crank, NoInline];
     }
 }

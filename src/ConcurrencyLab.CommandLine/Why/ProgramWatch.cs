@@ -40,13 +40,15 @@ internal sealed class ProgramWatch
     /// Starts <paramref name="command"/> (a file, or a name on PATH) with <paramref name="arguments"/>, its runtime
     /// suspended until the sessions are open, and watches it until it exits, <paramref name="duration"/> passes, or
     /// <paramref name="cancellationToken"/> is cancelled (then the program and its children are stopped too). Throws
-    /// <see cref="WatchException"/>, with a one-line reason, for a program that cannot be watched.
+    /// <see cref="WatchException"/>, with a one-line reason, for a program that cannot be watched. With
+    /// <paramref name="noInline"/>, its JIT inlines nothing (<c>DOTNET_JitNoInline=1</c>), so every method that blocked has a frame.
     /// </summary>
     public static async Task<ProgramWatch> LaunchAsync(
         string command,
         IReadOnlyList<string> arguments,
         RuntimeEvents level,
         TimeSpan? duration,
+        bool noInline,
         CancellationToken cancellationToken)
     {
         var session = RuntimeEventSession.Listen(level, out var note, readPoolQueue: true)
@@ -63,6 +65,12 @@ internal sealed class ProgramWatch
             }
 
             session.Configure(info);
+            if (noInline)
+            {
+                // Every call a frame of its own, so a handler inlined into a generated method is named (at a cost in speed).
+                info.Environment["DOTNET_JitNoInline"] = "1";
+            }
+
             using var process = StartOrExplain(info, command);
             var started = Stopwatch.GetTimestamp();
             var connected = await Task.WhenAny(session.Attaching, process.WaitForExitAsync(CancellationToken.None), Task.Delay(ConnectLimit,
@@ -101,6 +109,7 @@ internal sealed class ProgramWatch
                 WindowMs = Stopwatch.GetElapsedTime(started, end).TotalMilliseconds,
                 Ended = ended,
                 Children = [.. watchedChildren.Select(c => c.Child)],
+                InliningOff = noInline,
             };
             return new ProgramWatch(program, account, [.. watchedChildren.Select(c => c.Account)], children.NotWatched);
         }

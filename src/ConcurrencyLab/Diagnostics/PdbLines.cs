@@ -12,6 +12,9 @@ namespace ConcurrencyLab.Diagnostics;
 /// that exists, letter case aside.</item>
 /// <item>A call that is the last thing its method does returns into the method's epilogue, which maps to no IL offset:
 /// its line is the method's last statement (its last sequence point that is not the closing brace).</item>
+/// <item>Every frame read is a caller's, so its offset is where the call returns to; one that falls exactly on a statement's
+/// start belongs to the statement before, and so does one that falls in a closing brace (optimized code runs a lock's
+/// release right after the last call in it), unless the call was the brace's own (a Dispose, a Monitor.Exit).</item>
 /// </list>
 /// </summary>
 internal sealed class PdbLines : IDisposable
@@ -26,7 +29,7 @@ internal sealed class PdbLines : IDisposable
     /// <paramref name="methodToken"/> of the module at <paramref name="modulePath"/>; null where the module has no
     /// portable PDB beside it, or the PDB places nothing there.
     /// </summary>
-    public SourceLine? Find(string? modulePath, int methodToken, int ilOffset)
+    public SourceLine? Find(string? modulePath, int methodToken, int ilOffset, bool callEndsBlock = false)
     {
         if (string.IsNullOrEmpty(modulePath) || methodToken <= 0 || (ilOffset < 0 && ilOffset != EpilogOffset)
             || Open(modulePath) is not { } pdb)
@@ -34,11 +37,22 @@ internal sealed class PdbLines : IDisposable
             return null;
         }
 
-        return At(pdb, methodToken, ilOffset);
+        return At(pdb, methodToken, ilOffset, callEndsBlock);
+    }
+
+    /// <summary>
+    /// Whether <paramref name="callee"/> is a call a block's closing brace makes itself (a <c>using</c>'s Dispose, a
+    /// <c>lock</c>'s Monitor.Exit): a frame returning from it is at that brace; from any other, it is in the statement before.
+    /// </summary>
+    public static bool EndsBlock(string callee)
+    {
+        ArgumentNullException.ThrowIfNull(callee);
+        return callee.EndsWith(".Dispose", StringComparison.Ordinal) || callee.EndsWith(".DisposeAsync", StringComparison.Ordinal)
+            || callee.EndsWith(".Exit", StringComparison.Ordinal);
     }
 
     /// <summary>The statement at <paramref name="ilOffset"/> of a method in an open PDB (see <see cref="Find"/>).</summary>
-    internal static SourceLine? At(MetadataReader pdb, int methodToken, int ilOffset)
+    internal static SourceLine? At(MetadataReader pdb, int methodToken, int ilOffset, bool callEndsBlock = false)
     {
         ArgumentNullException.ThrowIfNull(pdb);
         var row = methodToken & 0xFFFFFF;
@@ -53,11 +67,21 @@ internal sealed class PdbLines : IDisposable
             return null;
         }
 
-        // A closing brace is a sequence point one character wide on one line.
         var points = information.GetSequencePoints().Where(p => !p.IsHidden).ToList();
+        // A frame below the top is a return address: the instruction after its call. Where that is exactly a statement's
+        // first (the call ended the statement before it, as in optimized code a call before a lock's release does), the
+        // call was in that statement before.
         var point = ilOffset == EpilogOffset
-            ? points.LastOrDefault(p => !(p.StartLine == p.EndLine && p.EndColumn - p.StartColumn == 1))
-            : points.LastOrDefault(p => p.Offset <= ilOffset);
+            ? points.LastOrDefault(p => !Brace(p))
+            : points.LastOrDefault(p => p.Offset < ilOffset || (p.Offset == 0 && ilOffset == 0));
+
+        // Optimized code runs a block's end (a lock's release, a finally) right after the call before it: a return into a
+        // closing brace is from the statement before, unless the call was the brace's own (Dispose, Monitor.Exit).
+        if (!callEndsBlock && !point.Document.IsNil && Brace(point))
+        {
+            var before = points.LastOrDefault(p => p.Offset < point.Offset && !Brace(p));
+            point = before.Document.IsNil ? point : before;
+        }
         if (point.Document.IsNil || point.StartLine <= 0)
         {
             return null;
@@ -66,6 +90,9 @@ internal sealed class PdbLines : IDisposable
         var name = pdb.GetString(pdb.GetDocument(point.Document).Name);
         return name.Length == 0 ? null : new SourceLine(Path.GetFileName(name.Replace('\\', '/')), point.StartLine);
     }
+
+    // A closing brace: a sequence point one character wide on one line.
+    private static bool Brace(SequencePoint point) => point.StartLine == point.EndLine && point.EndColumn - point.StartColumn == 1;
 
     /// <summary>
     /// <paramref name="path"/> as it is on disk: itself where it exists, else the one file whose path matches it with letter

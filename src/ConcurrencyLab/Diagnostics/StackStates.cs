@@ -134,6 +134,18 @@ internal static class StackStates
         return (own < 0 ? frames : frames.Take(own)).Any(f => f.Length == 0 || f.StartsWith('?'));
     }
 
+    /// <summary>
+    /// Whether the framework's frames at the top of <paramref name="frames"/> were called from a method generated at run
+    /// time (<c>dynamicClass</c>: ASP.NET's request delegates): the code that called them was inlined into it.
+    /// </summary>
+    public static bool CalledFromGenerated(IReadOnlyList<string> frames)
+    {
+        ArgumentNullException.ThrowIfNull(frames);
+        var first = frames.Select(Name).FirstOrDefault(n => !(n.StartsWith("System.", StringComparison.Ordinal)
+            || n.StartsWith("Interop", StringComparison.Ordinal) || n.StartsWith("Internal.", StringComparison.Ordinal)));
+        return first is not null && first.StartsWith("dynamicClass.", StringComparison.Ordinal);
+    }
+
     /// <summary>Whether <paramref name="api"/> is a way into a lock (<c>lock</c> on an object or a <c>Lock</c>), whose
     /// contention the runtime reports with its owner.</summary>
     public static bool EntersLock(string? api) =>

@@ -92,7 +92,7 @@ internal static class ThreadSamples
             TraceLog.CreateFromEventPipeDataFile(nettrace, etlx);
             using var log = new TraceLog(etlx);
             var samples = new List<StackSample>();
-            var sites = new List<(int Sample, TraceCodeAddress Address)>();
+            var sites = new List<(int Sample, TraceCodeAddress Address, bool EndsBlock)>();
             foreach (var e in log.Events)
             {
                 if (e.ProviderName != Provider || excluded.Contains(e.ThreadID))
@@ -133,13 +133,15 @@ internal static class ThreadSamples
                 var at = state is StackState.Idle or StackState.Runtime ? -1 : StackStates.SiteFrame(frames);
                 if (at >= 0)
                 {
-                    sites.Add((samples.Count, addresses[at]));
+                    sites.Add((samples.Count, addresses[at], at > 0 && PdbLines.EndsBlock(StackStates.Name(frames[at - 1]))));
                 }
 
                 samples.Add(new StackSample(e.ThreadID, ticks, state, api, site)
                 {
                     Here = at >= 0 ? StackStates.Name(frames[at]) : null,
                     OnPool = StackStates.OnPool(frames),
+                    Generated = state is not (StackState.Idle or StackState.Runtime or StackState.Running or StackState.Unnamed)
+                        && StackStates.CalledFromGenerated(frames),
                 });
             }
 
@@ -209,16 +211,16 @@ internal static class ThreadSamples
     /// a PDB beside it: a portable one read directly (<see cref="PdbLines"/>), else through the trace's symbol reader,
     /// which looks in those modules' own folders only, and downloads nothing.
     /// </summary>
-    private static IEnumerable<(int Sample, SourceLine Line)> Lines(List<(int Sample, TraceCodeAddress Address)> sites)
+    private static IEnumerable<(int Sample, SourceLine Line)> Lines(List<(int Sample, TraceCodeAddress Address, bool EndsBlock)> sites)
     {
         using var pdbs = new PdbLines();
         var found = new Dictionary<CodeAddressIndex, SourceLine?>();
         var unplaced = new List<(int Sample, TraceCodeAddress Address)>();
-        foreach (var (sample, address) in sites)
+        foreach (var (sample, address, endsBlock) in sites)
         {
             if (!found.TryGetValue(address.CodeAddressIndex, out var line))
             {
-                line = Portable(address, pdbs);
+                line = Portable(address, pdbs, endsBlock);
                 found[address.CodeAddressIndex] = line;
             }
 
@@ -264,12 +266,12 @@ internal static class ThreadSamples
         }
     }
 
-    private static SourceLine? Portable(TraceCodeAddress address, PdbLines pdbs)
+    private static SourceLine? Portable(TraceCodeAddress address, PdbLines pdbs, bool endsBlock)
     {
         try
         {
             return address.Method is { MethodToken: > 0 } method
-                ? pdbs.Find(address.ModuleFile?.FilePath, method.MethodToken, address.ILOffset)
+                ? pdbs.Find(address.ModuleFile?.FilePath, method.MethodToken, address.ILOffset, endsBlock)
                 : null;
         }
 #pragma warning disable CA1031 // A PDB that cannot be read, whatever the reader throws, leaves the site without its line and costs nothing else.
@@ -352,8 +354,8 @@ internal static class ThreadSamples
         var spanMs = Math.Max(interval, end is { } last ? Ms(last - origin) : Ms(samples.Max(s => s.Ticks) - origin) + interval);
         var binMs = spanMs / ThreadTime.Bins;
         var bins = new double[ThreadTime.Bins, 4];
-        var sites = new Dictionary<(StackState, string, string, SourceLine?), (double Ms, int Samples)>();
-        var owners = new Dictionary<(StackState, string, string, SourceLine?), Dictionary<OwnerSite, double>>();
+        var sites = new Dictionary<SiteKey, (double Ms, int Samples)>();
+        var owners = new Dictionary<SiteKey, Dictionary<OwnerSite, double>>();
         foreach (var (thread, ordered) in threads)
         {
             for (var i = 0; i < ordered.Count; i++)
@@ -386,7 +388,7 @@ internal static class ThreadSamples
 
                 if (slot > 0 && thread != caller)
                 {
-                    var key = (sample.State, sample.Site ?? string.Empty, sample.Api ?? string.Empty, sample.Line);
+                    var key = sample.Key;
                     var (ms, count) = sites.GetValueOrDefault(key);
                     sites[key] = (ms + weight, count + 1);
                     if (sample.Owner is { } owner)
@@ -414,26 +416,31 @@ internal static class ThreadSamples
                     Math.Round(bins[b, 0] / binMs, 2), Math.Round(bins[b, 1] / binMs, 2), Math.Round(bins[b, 2] / binMs, 2),
                         Math.Round(bins[b, 3] / binMs, 2))),
             ],
-            Sites =
-            [
-                .. sites.OrderBy(s => s.Key.Item1 == StackState.Unnamed).ThenByDescending(s => s.Value.Ms).Take(ThreadTime.MaxSites)
-                    .Select(s => new BlockingSite(StateName(s.Key.Item1), s.Key.Item2, s.Key.Item3, Math.Round(s.Value.Ms, 1), s.Value.Samples)
-                    {
-                        File = s.Key.Item4?.File,
-                        Line = s.Key.Item4?.Line,
-                        Owner = owners.TryGetValue(s.Key, out var held) ? Owner(held) : null,
-                    }),
-            ],
+            Sites = Sites(sites, owners),
         };
     }
 
+    // The sites with the most time, those in code never named after the rest.
+    private static List<BlockingSite> Sites(
+        Dictionary<SiteKey, (double Ms, int Samples)> sites, Dictionary<SiteKey, Dictionary<OwnerSite, double>> owners) =>
+    [
+        .. sites.OrderBy(s => s.Key.State == StackState.Unnamed).ThenByDescending(s => s.Value.Ms).Take(ThreadTime.MaxSites)
+            .Select(s => new BlockingSite(StateName(s.Key.State), s.Key.Site, s.Key.Api, Math.Round(s.Value.Ms, 1), s.Value.Samples)
+            {
+                File = s.Key.Line?.File,
+                Line = s.Key.Line?.Line,
+                Generated = s.Key.Generated,
+                Owner = owners.TryGetValue(s.Key, out var held) ? Owner(held) : null,
+            }),
+    ];
+
     // A sample in code never named: no state's time, but where the code's own frame is known, a site of its own kind.
     private static void AddUnnamed(
-        Dictionary<(StackState, string, string, SourceLine?), (double Ms, int Samples)> sites, StackSample sample, double weight, bool work)
+        Dictionary<SiteKey, (double Ms, int Samples)> sites, StackSample sample, double weight, bool work)
     {
         if (sample.Site is { } at && work)
         {
-            var key = (sample.State, at, string.Empty, sample.Line);
+            var key = new SiteKey(sample.State, at, string.Empty, sample.Line, false);
             var (ms, count) = sites.GetValueOrDefault(key);
             sites[key] = (ms + weight, count + 1);
         }
@@ -484,7 +491,20 @@ internal readonly record struct StackSample(int Thread, long Ticks, StackState S
 
     /// <summary>Whether the thread is one of the pool's workers (its stack starts at the pool's worker loop).</summary>
     public bool OnPool { get; init; }
+
+    /// <summary>What tells this sample's site from others.</summary>
+    public SiteKey Key => new(State, Site ?? string.Empty, Api ?? string.Empty, Line, Generated);
+
+    /// <summary>
+    /// Whether the blocking call was made from a method generated at run time (ASP.NET's request delegate) with no frame of
+    /// the code's own between: the JIT inlined the handler that made it into that method, so it is not on the stack.
+    /// </summary>
+    public bool Generated { get; init; }
 }
+
+/// <summary>What tells one call site from another: its state, the code's frame, the framework's call, the line, and
+/// whether the caller was inlined into generated code.</summary>
+internal readonly record struct SiteKey(StackState State, string Site, string Api, SourceLine? Line, bool Generated);
 
 /// <summary>Where a lock's owner was: its site and the site's line.</summary>
 internal readonly record struct OwnerSite(string Site, SourceLine? Line);

@@ -107,6 +107,12 @@ internal sealed record BlockingSite(string State, string Site, string Api, doubl
     /// <summary>For a wait to enter a lock: where the lock's owner was while the waiters waited, the most of their
     /// time; null elsewhere, or where the runtime did not name the owner.</summary>
     public LockOwner? Owner { get; init; }
+
+    /// <summary>
+    /// True where the call was made from a method generated at run time (ASP.NET's request delegate) into which the JIT
+    /// inlined the code that made it: that code's method and line are not on the stack. False in older files.
+    /// </summary>
+    public bool Generated { get; init; }
 }
 
 /// <summary>Where a contended lock's owner was, from its own stack samples while others waited for it.</summary>

@@ -185,7 +185,10 @@ internal static class RuntimeAccountText
         ArgumentNullException.ThrowIfNull(site);
         if (site.Site.Length == 0)
         {
-            return Statement.Of($"{Piece.Code(Short(site.Api))}");
+            // Its caller inlined into a request delegate: said, with how to see it.
+            return site.Generated
+                ? Statement.Of($"{Piece.Code(Short(site.Api))}, called from {Inlined}")
+                : Statement.Of($"{Piece.Code(Short(site.Api))}");
         }
 
         var owner = site.Owner is { Site.Length: > 0 } held
@@ -193,12 +196,17 @@ internal static class RuntimeAccountText
             : Statement.Plain(string.Empty);
         // A site in code the trace never named has no call to name: its line alone.
         var call = site.Api.Length == 0 ? Statement.Plain(string.Empty) : Statement.Of($" -> {Piece.Code(Short(site.Api))}");
-        return Statement.Of($"{Piece.Code(Short(site.Site))}{Line(site.File, site.Line)}{call}{owner}");
+        var generated = site.Generated ? Statement.Of($", through {Inlined}") : Statement.Plain(string.Empty);
+        return Statement.Of($"{Piece.Code(Short(site.Site))}{Line(site.File, site.Line)}{call}{generated}{owner}");
 
         static Statement Line(string? file, int? line) => file is { Length: > 0 } && line is > 0 and var number
             ? Statement.Of($" ({Piece.Code(file + ":" + number.ToString(System.Globalization.CultureInfo.InvariantCulture))})")
             : Statement.Plain(string.Empty);
     }
+
+    // What a site made through a method generated at run time (ASP.NET's request delegates) says of the code inlined there.
+    private const string Inlined = "code inlined into a method generated at run time (its method and line are not on the stack; " +
+        "conclab why --no-inline names them)";
 
     // A method as a reader knows it: its type's last name and the method, generic arguments left out (Worker.Nap,
     // TaskAwaiter`1.GetResult).

@@ -19,8 +19,9 @@ internal static class WatchReport
         var seconds = Piece.Fixed(watched.WindowMs / 1000, "0.##");
         var pid = Piece.Code(watched.ProcessId.ToString(CultureInfo.InvariantCulture));
         var command = Piece.Code(string.Join(' ', watched.CommandLine));
+        var inlining = watched.InliningOff ? Statement.Plain(", the JIT's inlining off") : Statement.Plain(string.Empty);
         var how = watched.Launched
-            ? Statement.Of($"Watched {command} (process {pid}) from its runtime's start, for {seconds} s: {watched.Ended}.")
+            ? Statement.Of($"Watched {command} (process {pid}) from its runtime's start{inlining}, for {seconds} s: {watched.Ended}.")
             : Statement.Of($"Watched process {pid} ({command}), attached, for {seconds} s: {watched.Ended}.");
         blocks.Add(new Passage([how]));
 

@@ -24,6 +24,9 @@ internal sealed record WatchedProgram
     /// <summary>How the window ended, in a few words.</summary>
     public required string Ended { get; init; }
 
+    /// <summary>Whether it ran with the JIT's inlining turned off (<c>--no-inline</c>): every method a frame, the program slower.</summary>
+    public bool InliningOff { get; init; }
+
     /// <summary>
     /// The .NET programs it started (its descendants) that were watched too, each attached once its runtime could be
     /// reached: the scenario's variants after the first, in this order. Empty when it started none, and in older files.

@@ -21,6 +21,17 @@ public sealed class PdbLinesTests
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void LastCallAsAnExpression(int ms) => Thread.Sleep(ms); // pdb: expression body
 
+    private static readonly object Gate = new();
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void LastCallInALock(int ms)
+    {
+        lock (Gate)
+        {
+            Thread.Sleep(ms); // pdb: last in a lock
+        } // pdb: the lock's end
+    }
+
     private static int LineOf(string marker, [CallerFilePath] string file = "") =>
         Array.FindIndex(File.ReadAllLines(file), l => l.EndsWith("// pdb: " + marker, StringComparison.Ordinal)) + 1;
 
@@ -43,7 +54,10 @@ public sealed class PdbLinesTests
         var next = points.Where(p => p.Offset > first).Min(p => p.Offset);
         Assert.True(next - first >= 2);
         Assert.Equal(new SourceLine("PdbLinesTests.cs", LineOf("first statement")), PdbLines.At(pdb, Token(nameof(LastCallInABlock)), first + 1));
-        Assert.Equal(new SourceLine("PdbLinesTests.cs", LineOf("last call in a block")), PdbLines.At(pdb, Token(nameof(LastCallInABlock)), next));
+        Assert.Equal(new SourceLine("PdbLinesTests.cs", LineOf("last call in a block")), PdbLines.At(pdb, Token(nameof(LastCallInABlock)), next + 1));
+
+        // A return address exactly at a statement's start: the call that returns there ended the statement before.
+        Assert.Equal(new SourceLine("PdbLinesTests.cs", LineOf("first statement")), PdbLines.At(pdb, Token(nameof(LastCallInABlock)), next));
         Assert.Equal(new SourceLine("PdbLinesTests.cs", LineOf("last call in a block")), PdbLines.At(pdb, Token(nameof(LastCallInABlock)), PdbLines.EpilogOffset));
         Assert.Equal(new SourceLine("PdbLinesTests.cs", LineOf("expression body")), PdbLines.At(pdb, Token(nameof(LastCallAsAnExpression)), PdbLines.EpilogOffset));
 
@@ -67,5 +81,22 @@ public sealed class PdbLinesTests
         // An offset the JIT marks as no IL at all (-1), or a module with no PDB: nothing.
         Assert.Null(lines.Find(lowered, Token(nameof(LastCallAsAnExpression)), -1));
         Assert.Null(lines.Find(typeof(object).Assembly.Location, typeof(object).GetMethod(nameof(ToString))!.MetadataToken, 0));
+    }
+
+    [Fact]
+    public void AReturnIntoAClosingBrace_IsTheStatementBefore_UnlessTheCallWasTheBracesOwn()
+    {
+        using var stream = File.OpenRead(Path.ChangeExtension(Module, ".pdb"));
+        using var provider = MetadataReaderProvider.FromPortablePdbStream(stream);
+        var pdb = provider.GetMetadataReader();
+        var token = Token(nameof(LastCallInALock));
+        var brace = pdb.GetMethodDebugInformation(System.Reflection.Metadata.Ecma335.MetadataTokens.MethodDebugInformationHandle(token & 0xFFFFFF))
+            .GetSequencePoints().First(p => !p.IsHidden && p.StartLine == LineOf("the lock's end")).Offset;
+
+        Assert.Equal(LineOf("last in a lock"), PdbLines.At(pdb, token, brace + 1)?.Line);
+        Assert.Equal(LineOf("the lock's end"), PdbLines.At(pdb, token, brace + 1, callEndsBlock: true)?.Line);
+        Assert.True(PdbLines.EndsBlock("System.Threading.Monitor.Exit"));
+        Assert.True(PdbLines.EndsBlock("System.IO.FileStream.Dispose"));
+        Assert.False(PdbLines.EndsBlock("System.Threading.Thread.Sleep"));
     }
 }
