@@ -7,7 +7,6 @@ namespace ConcurrencyLab.IntegrationTests;
 /// conclab load against a service that answers every request with a redirect to a trap: the trap, on another loopback
 /// address, counts every connection, and must count none. Everything here is on loopback.
 /// </summary>
-[Collection(nameof(SocketUsers))]
 public sealed class LoopbackGuardTests
 {
     [Fact]

@@ -11,7 +11,6 @@ namespace ConcurrencyLab.IntegrationTests;
 /// every connection. A service on 127.0.0.1 answers everything with a redirect to the trap. Nothing may reach it, and
 /// nothing leaves the machine.
 /// </summary>
-[Collection(nameof(SocketUsers))]
 public sealed partial class OffLoopbackTrapTests
 {
     private const string Elsewhere = "192.0.2.1";

@@ -151,15 +151,15 @@ public sealed class PackageTests(PackageTests.Packed packed) : IClassFixture<Pac
 
         public async Task InitializeAsync()
         {
-            var configuration = ProgramRunner.Configuration;
-            foreach (var project in new[] { "ConcurrencyLab", "ConcurrencyLab.Load", "ConcurrencyLab.Reproduction", "ConcurrencyLab.Experiments", "ConcurrencyLab.Charts", "ConcurrencyLab.CommandLine", "ConcurrencyLab.Cli", "ConcurrencyLab.Templates" })
-            {
-                var path = Path.Combine(ProgramRunner.RepositoryRoot, project == "ConcurrencyLab.Templates" ? "templates" : "src", project, project + ".csproj");
-
-                // The projects are built for this test run already: packing them again is packing what was tested.
-                var pack = await DotnetAsync(_folder.Path, "pack", path, "-c", configuration, "--no-build", "-o", Feed, $"-p:Version={Version}");
-                Assert.True(pack.ExitCode == 0, pack.ToString());
-            }
+            // The solution's packable projects (the lab's seven and the templates), in one pack: the projects are built
+            // for this test run already, so packing them again is packing what was tested.
+            var solution = Path.Combine(ProgramRunner.RepositoryRoot, "ConcurrencyLab.slnx");
+            var pack = await DotnetAsync(_folder.Path, "pack", solution, "-c", ProgramRunner.Configuration, "--no-build", "-o", Feed, $"-p:Version={Version}");
+            Assert.True(pack.ExitCode == 0, pack.ToString());
+            string[] expected = ["ConcurrencyLab", "ConcurrencyLab.Load", "ConcurrencyLab.Reproduction", "ConcurrencyLab.Experiments", "ConcurrencyLab.Charts",
+                "ConcurrencyLab.CommandLine", "conclab", "ConcurrencyLab.Templates"];
+            Assert.Equal(expected.Order(StringComparer.Ordinal), Directory.EnumerateFiles(Feed, "*.nupkg")
+                .Select(f => Path.GetFileName(f)[..^$".{Version}.nupkg".Length]).Order(StringComparer.Ordinal));
         }
 
         public Task DisposeAsync()

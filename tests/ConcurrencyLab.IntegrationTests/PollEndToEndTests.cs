@@ -3,7 +3,6 @@ using System.Text.Json;
 namespace ConcurrencyLab.IntegrationTests;
 
 /// <summary>The poll experiment as a user runs it: conclab, a server and its connections in each trial's process.</summary>
-[Collection(nameof(SocketUsers))]
 public sealed class PollEndToEndTests
 {
     [Fact]

@@ -3,7 +3,7 @@ using System.Text.Json;
 namespace ConcurrencyLab.IntegrationTests;
 
 /// <summary>The scan experiment as a user runs it: conclab, a fleet in each trial's process, every host checked.</summary>
-[Collection(nameof(SocketUsers))]
+[Collection(nameof(ScanFleets))]
 public sealed class ScanEndToEndTests
 {
     [Fact]

@@ -5,7 +5,7 @@ using ConcurrencyLab.Experiments.Scan;
 namespace ConcurrencyLab.IntegrationTests;
 
 /// <summary>The scan experiment's fleet: real listeners on loopback addresses, each host the kind it was asked to be.</summary>
-[Collection(nameof(SocketUsers))]
+[Collection(nameof(ScanFleets))]
 public sealed class ScanFleetTests
 {
     [Fact]

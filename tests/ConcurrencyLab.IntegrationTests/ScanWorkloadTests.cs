@@ -5,7 +5,7 @@ using ConcurrencyLab.Strategies;
 namespace ConcurrencyLab.IntegrationTests;
 
 /// <summary>The scan workload classifies every host of a real fleet, in every form, under blocking and async strategies.</summary>
-[Collection(nameof(SocketUsers))]
+[Collection(nameof(ScanFleets))]
 public sealed class ScanWorkloadTests
 {
     // Socket completions on Linux are delivered through the thread pool. A blocking variant holds pool

@@ -11,7 +11,6 @@ namespace ConcurrencyLab.IntegrationTests;
 /// A scenario's HTTP service in a process of its own: conclab started in service mode answers on loopback,
 /// waits without holding threads, and leaves nothing listening once stopped.
 /// </summary>
-[Collection(nameof(SocketUsers))]
 public sealed class ServiceProcessTests
 {
     private static SelfLauncher Conclab => new("dotnet", [ProgramRunner.ConclabDll]);

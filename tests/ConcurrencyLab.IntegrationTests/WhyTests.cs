@@ -254,53 +254,6 @@ public sealed class WhyTests
         Assert.DoesNotContain("ResumeStartup", run.Output + run.Error, StringComparison.Ordinal);
     }
 
-    [Fact]
-    public async Task WhatCannotBeWatched_IsOneLine_ExitCode2_AndNothingIsLeftRunning()
-    {
-        using var folder = new TempFolder();
-        var cases = new[]
-        {
-            (new[] { "why" }, "needs a program"),
-            (new[] { "why", "--pid", "0" }, "--pid takes a whole number"),
-            (new[] { "why", "--pid", "abc" }, "--pid takes a whole number"),
-            (new[] { "why", "--pid", "4194303" }, "there is no process 4194303"),
-            (new[] { "why", "--pid", "1" }, "process 1"),
-            (new[] { "why", "--", "no-such-program-anywhere" }, "there is no program no-such-program-anywhere on PATH"),
-            (new[] { "why", "--", "/bin/true" }, "before a .NET runtime in it connected"),
-            (new[] { "why", "--pid", "1", "--", "dotnet" }, "give one of them"),
-        };
-        foreach (var (args, said) in cases)
-        {
-            var run = await ProgramRunner.ConclabAsync(folder.Path, args);
-            Assert.True(run.ExitCode == 2, run.ToString());
-            var lines = run.Error.ReplaceLineEndings("\n").Trim('\n').Split('\n');
-            Assert.Single(lines);
-            Assert.Contains(said, lines[0], StringComparison.Ordinal);
-            Assert.DoesNotContain("   at ", run.Error, StringComparison.Ordinal);
-        }
-
-        // Not .NET and still running: stopped after the 10 s the runtime had to connect, nothing left behind.
-        var sleeper = await ProgramRunner.ConclabAsync(folder.Path, "why", "--", "/bin/sleep", "120");
-        Assert.True(sleeper.ExitCode == 2, sleeper.ToString());
-        Assert.Contains("is not a .NET program", sleeper.Error, StringComparison.Ordinal);
-        Assert.DoesNotContain(Process.GetProcessesByName("sleep"), p => CommandLine(p.Id).Contains("sleep 120", StringComparison.Ordinal));
-    }
-
-    [SkippableFact]
-    public async Task AnotherUsersProcess_IsNeverWatched_OneLine_ExitCode2()
-    {
-        Skip.IfNot(Environment.UserName == "root" && File.Exists("/usr/bin/setpriv"), "a process of another user is started with setpriv, as root");
-        using var folder = new TempFolder();
-        using var others = RunningProgram.Start("/usr/bin/setpriv", folder.Path, ["--reuid=65534", "--regid=65534", "--clear-groups", "/bin/sleep", "60"]);
-
-        // setpriv becomes the other user's sleep in place: its process is the other user's once it has.
-        Assert.True(await RunningProgram.UntilAsync(() => CommandLine(others.Id).StartsWith("/bin/sleep", StringComparison.Ordinal), TimeSpan.FromSeconds(10)));
-        var run = await ProgramRunner.ConclabAsync(folder.Path, "why", "--pid", others.Id.ToString(System.Globalization.CultureInfo.InvariantCulture));
-
-        Assert.True(run.ExitCode == 2, run.ToString());
-        Assert.Equal($"conclab: process {others.Id} is not this user's: conclab watches only your own processes", run.Error.Trim());
-    }
-
     // The target programs running in a mode, not the conclab whose command line names them after its --.
     private static List<int> Watched(string mode) =>
     [
@@ -311,7 +264,7 @@ public sealed class WhyTests
     // The console's lines joined again: it wraps at a space, which it keeps at the line's end.
     private static string Flat(string output) => System.Text.RegularExpressions.Regex.Replace(output, @"\s+", " ");
 
-    private static string CommandLine(int pid)
+    internal static string CommandLine(int pid)
     {
         try
         {
