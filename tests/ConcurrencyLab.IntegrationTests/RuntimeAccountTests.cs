@@ -121,6 +121,10 @@ public sealed class RuntimeAccountTests
         Assert.True(threads.GetProperty("caller").GetProperty("waitingMs").GetDouble() >= 0.8 * Metric(trial, "wallMs"), threads.ToString());
         Assert.Contains("SleepWorkload.Run", File.ReadAllText(Path.Combine(folder.Path, "out", "results.md")), StringComparison.Ordinal);
 
+        // What reading the trace cost the lab is kept beside it: a trace was recorded, converted and walked.
+        var cost = threads.GetProperty("read");
+        Assert.True(cost.GetProperty("traceBytes").GetInt64() > 0 && cost.GetProperty("convertMs").GetDouble() > 0 && cost.GetProperty("walkMs").GetDouble() > 0, cost.ToString());
+
         // One item holds a lock 400 ms while sleeping; the other waits for it: 400 ms each, told apart.
         Directory.Delete(Path.Combine(folder.Path, "out"), recursive: true);
         var locked = await Run(folder, environment, "run", "lock", "--hold-ms", "400", "--variants", "threads", "--events", "stacks");

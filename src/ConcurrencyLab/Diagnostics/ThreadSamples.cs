@@ -69,15 +69,18 @@ internal static class ThreadSamples
 
         var from = regions.Any(r => r.Start is null) ? null : regions.Min(r => r.Start);
         var to = regions.Any(r => r.End is null) ? null : regions.Max(r => r.End);
-        var samples = files.Count == 1 ? Load(files[0], from, to, excluded, lockWaits)
-            : [.. files.SelectMany(f => Load(f, from, to, excluded, lockWaits)).DistinctBy(x => (x.Thread, x.Ticks))];
+        var loaded = files.Select(f => Load(f, from, to, excluded, lockWaits)).ToList();
+        var samples = loaded.Count == 1 ? loaded[0].Samples : [.. loaded.SelectMany(l => l.Samples).DistinctBy(x => (x.Thread, x.Ticks))];
+        var cost = loaded.Select(l => l.Cost).Aggregate((a, b) => a + b);
         return [.. regions.Select(
             r => Tally(
-                [.. samples.Where(x => (r.Start is not { } s || x.Ticks >= s) && (r.End is not { } e || x.Ticks <= e))], System.Diagnostics.Stopwatch.Frequency, caller, r.Start, r.End))];
+                [.. samples.Where(x => (r.Start is not { } s || x.Ticks >= s) && (r.End is not { } e || x.Ticks <= e))], System.Diagnostics.Stopwatch.Frequency, caller, r.Start, r.End) is { } time
+                    ? time with { Read = cost } : null)];
     }
 
     // The samples between start and end, each with its state, site and line, and a lock's owner where known.
-    private static List<StackSample> Load(
+    // What reading the file cost is timed by stage, for the account of the lab's own time (docs/method.md).
+    private static (List<StackSample> Samples, StacksReadCost Cost) Load(
         string nettrace,
         long? start,
         long? end,
@@ -89,7 +92,10 @@ internal static class ThreadSamples
         {
             // A process that exited or was killed with the session open cut its stream: what arrived whole is read.
             var cut = NettraceEnd.Mend(nettrace) == NettraceEnd.Outcome.Mended;
+            var bytes = new FileInfo(nettrace).Length;
+            var clock = System.Diagnostics.Stopwatch.StartNew();
             TraceLog.CreateFromEventPipeDataFile(nettrace, etlx);
+            var convertMs = clock.Elapsed.TotalMilliseconds;
             using var log = new TraceLog(etlx);
             var samples = new List<StackSample>();
             var sites = new List<(int Sample, TraceCodeAddress Address, bool EndsBlock)>();
@@ -145,14 +151,17 @@ internal static class ThreadSamples
                 });
             }
 
+            var walkMs = clock.Elapsed.TotalMilliseconds - convertMs;
+
             // A site's line, where its module's PDB is at hand: two blocking lines in one method are two sites.
             foreach (var (index, line) in Lines(sites))
             {
                 samples[index] = samples[index] with { Line = line };
             }
 
+            var linesMs = clock.Elapsed.TotalMilliseconds - convertMs - walkMs;
             Owners(samples, lockWaits ?? []);
-            return samples;
+            return (samples, new StacksReadCost(bytes, Math.Round(convertMs, 1), Math.Round(walkMs, 1), Math.Round(linesMs, 1)));
         }
         finally
         {

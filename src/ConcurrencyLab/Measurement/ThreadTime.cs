@@ -61,6 +61,29 @@ internal sealed record ThreadTime
 
     /// <summary>How many spans <see cref="Timeline"/> has.</summary>
     public const int Bins = 60;
+
+    /// <summary>What reading the samples cost the lab, after the process ended; null in older files.</summary>
+    public StacksReadCost? Read { get; init; }
+}
+
+/// <summary>
+/// What reading one process's stack samples cost the lab, by stage: the recorded trace's size, converting it to
+/// TraceEvent's indexed form (its parse of the stream included), walking every sample's stack to name its state and
+/// site, and looking the sites' lines up in the PDBs. The lab's own time, never the trial's.
+/// </summary>
+/// <param name="TraceBytes">The recorded trace's size (all its files, for a program watched in several).</param>
+/// <param name="ConvertMs">Converting the trace to TraceEvent's indexed form.</param>
+/// <param name="WalkMs">Reading every sample's stack.</param>
+/// <param name="LinesMs">Looking up the sites' lines.</param>
+internal sealed record StacksReadCost(long TraceBytes, double ConvertMs, double WalkMs, double LinesMs)
+{
+    /// <summary>Two reads added up.</summary>
+    public static StacksReadCost operator +(StacksReadCost a, StacksReadCost b)
+    {
+        ArgumentNullException.ThrowIfNull(a);
+        ArgumentNullException.ThrowIfNull(b);
+        return new(a.TraceBytes + b.TraceBytes, a.ConvertMs + b.ConvertMs, a.WalkMs + b.WalkMs, a.LinesMs + b.LinesMs);
+    }
 }
 
 /// <summary>Time in each state, in milliseconds, added up over threads.</summary>
