@@ -57,14 +57,14 @@ internal static class ThreadSamples
     {
         ArgumentNullException.ThrowIfNull(files);
         ArgumentNullException.ThrowIfNull(regions);
-        if (regions.Count == 0)
+        if (regions.Count == 0 || files.Count == 0)
         {
             foreach (var file in files)
             {
                 QuietFile.TryDelete(file);
             }
 
-            return [];
+            return [.. regions.Select(_ => (ThreadTime?)null)];
         }
 
         var from = regions.Any(r => r.Start is null) ? null : regions.Min(r => r.Start);
