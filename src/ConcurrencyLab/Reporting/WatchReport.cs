@@ -70,6 +70,13 @@ internal static class WatchReport
         {
             blocks.Add(new Passage([Statement.Plain("Where threads were held cannot be said: the samples' frames were never named.")]));
         }
+        else if (trial?.Runtime?.Threads is { Caller.BlockedMs: > 0 } waited)
+        {
+            // Its work never blocked, but its main thread waited (for its work, or for a child): said, not hidden.
+            var ms = Piece.Ms(waited.Caller!.BlockedMs);
+            blocks.Add(new Passage([Statement.Of(
+                $"No thread of its work was held anywhere the stack samples could see; its main thread waited {ms} ms.")]));
+        }
         else if (trial?.Runtime?.Threads is not null)
         {
             blocks.Add(new Passage([Statement.Plain("No thread of the program was held anywhere the stack samples could see: it did not block.")]));

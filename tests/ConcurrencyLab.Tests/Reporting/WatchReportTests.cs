@@ -178,4 +178,22 @@ public sealed class WatchReportTests
             Directory.Delete(folder, recursive: true);
         }
     }
+
+    [Fact]
+    public void AProgramWhoseWorkNeverBlocked_ButWhoseMainThreadWaited_IsNotSaidNeverToHaveBlocked()
+    {
+        var scenario = Watch().Scenarios[0];
+        var trial = scenario.Variants[0].Trials[0];
+        var idle = trial.Runtime!.Threads! with { Sites = [], Work = new ThreadStates(50, 0, 0, 0) };
+        string Said(ThreadTime threads)
+        {
+            var variant = scenario.Variants[0] with { Trials = [trial with { Runtime = trial.Runtime with { Threads = threads } }] };
+            var blocks = ScenarioReport.Of(scenario with { Variants = [variant] }, 2);
+            return string.Join("\n", blocks.OfType<Passage>().SelectMany(p => p.Lines).Select(s => s.Text));
+        }
+
+        Assert.Contains("its main thread waited 2900 ms", Said(idle with { Caller = new ThreadStates(10, 2900, 0, 0) }), StringComparison.Ordinal);
+        Assert.DoesNotContain("it did not block", Said(idle with { Caller = new ThreadStates(10, 2900, 0, 0) }), StringComparison.Ordinal);
+        Assert.Contains("it did not block", Said(idle with { Caller = new ThreadStates(10, 0, 0, 0) }), StringComparison.Ordinal);
+    }
 }
