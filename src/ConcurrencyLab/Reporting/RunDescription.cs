@@ -41,6 +41,13 @@ internal static class RunDescription
                 $"{s.Seed}{(s.Quick ? ", quick scale" : string.Empty)}. Started {run.StartedAt}.";
         }
 
+        // A watch is no batch of trials: what was watched, from outside, is its method.
+        if (run.Scenarios.Count > 0 && run.Scenarios.All(x => x.Watched is not null))
+        {
+            return $"A program watched from outside its process through the runtime's diagnostics (conclab why): its runtime's events, " +
+                $"its stack samples about once a millisecond and its pool's meter once a second. Started {run.StartedAt}.";
+        }
+
         // The two-trial rule is named where a variant stopped by it, so that a run without one says nothing of it.
         var afterTwo = run.Scenarios.Any(
             sc => sc.Variants.Any(v => v.Stop is { Reason: EarlyStopReason.OutOfContention } stop

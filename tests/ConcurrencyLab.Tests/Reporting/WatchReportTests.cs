@@ -196,4 +196,13 @@ public sealed class WatchReportTests
         Assert.DoesNotContain("it did not block", Said(idle with { Caller = new ThreadStates(10, 2900, 0, 0) }), StringComparison.Ordinal);
         Assert.Contains("it did not block", Said(idle with { Caller = new ThreadStates(10, 0, 0, 0) }), StringComparison.Ordinal);
     }
+
+    [Fact]
+    public void AWatchsMethod_SaysItWasWatched_NotRunAsTrialsInFreshProcesses()
+    {
+        var method = RunDescription.Method(Watch());
+        Assert.Contains("watched from outside its process", method, StringComparison.Ordinal);
+        Assert.DoesNotContain("fresh process", method, StringComparison.Ordinal);
+        Assert.DoesNotContain("warmup", method, StringComparison.Ordinal);
+    }
 }
