@@ -171,10 +171,7 @@ public sealed class WhyTests
     public async Task AttachedToARunningProgram_ItNamesTheSameLine_AndLeavesTheProgramRunning()
     {
         using var folder = new TempFolder();
-        var info = new ProcessStartInfo("dotnet") { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
-        info.ArgumentList.Add(TargetsDll);
-        info.ArgumentList.Add("serve");
-        using var target = Process.Start(info)!;
+        using var target = StartServe();
         try
         {
             Assert.Equal("ready", await target.StandardOutput.ReadLineAsync());
@@ -202,10 +199,7 @@ public sealed class WhyTests
     public async Task AnAttachedProgramKilledInTheWindow_EndsTheWatch_ItsAccountSoFarKept_ItsLineStillNamed()
     {
         using var folder = new TempFolder();
-        var info = new ProcessStartInfo("dotnet") { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
-        info.ArgumentList.Add(TargetsDll);
-        info.ArgumentList.Add("serve");
-        using var target = Process.Start(info)!;
+        using var target = StartServe();
         try
         {
             Assert.Equal("ready", await target.StandardOutput.ReadLineAsync());
@@ -252,6 +246,15 @@ public sealed class WhyTests
         Assert.True(run.ExitCode == 0, run.ToString());
         Assert.Contains("the program exited with code 0", Flat(run.Output), StringComparison.Ordinal);
         Assert.DoesNotContain("ResumeStartup", run.Output + run.Error, StringComparison.Ordinal);
+    }
+
+    // The target blocking in rounds until its standard input closes, started as a developer's service is.
+    private static Process StartServe()
+    {
+        var info = new ProcessStartInfo("dotnet") { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
+        info.ArgumentList.Add(TargetsDll);
+        info.ArgumentList.Add("serve");
+        return Process.Start(info)!;
     }
 
     // The target programs running in a mode, not the conclab whose command line names them after its --.

@@ -101,10 +101,12 @@ internal sealed class ChildWatch : IAsyncDisposable
             child.Exited = now;
         }
 
+        // The runtimes' published sockets, listed once a poll rather than once for each process still waited on.
+        var published = ProgramChecks.Published();
         foreach (var id in Descendants(_root).Where(id => !_done.Contains(id)))
         {
             var first = _pending.TryGetValue(id, out var seen) ? seen : _pending[id] = now;
-            if (ProgramChecks.Problem(id) is not null)
+            if (!published.Contains(id) || ProgramChecks.Problem(id, published) is not null)
             {
                 // Not (yet) a runtime with a socket: a .NET program publishes its socket within a moment of starting.
                 if (Stopwatch.GetElapsedTime(first, now) > Patience)

@@ -8,7 +8,10 @@ namespace ConcurrencyLab.CommandLine.Why;
 internal static class ProgramChecks
 {
     /// <summary>Why process <paramref name="processId"/> cannot be watched, in one line; null when it can.</summary>
-    public static string? Problem(int processId)
+    public static string? Problem(int processId) => Problem(processId, null);
+
+    /// <summary><see cref="Problem(int)"/>, with the runtimes' published sockets already listed (<see cref="Published"/>).</summary>
+    public static string? Problem(int processId, IReadOnlySet<int>? published)
     {
         var id = processId.ToString(CultureInfo.InvariantCulture);
         if (processId == Environment.ProcessId)
@@ -38,7 +41,7 @@ internal static class ProgramChecks
             return $"process {id} is not this user's: conclab watches only your own processes";
         }
 
-        return Published().Contains(processId) ? null
+        return (published ?? Published()).Contains(processId) ? null
             : $"process {id} is not a .NET program, or runs with diagnostics off (DOTNET_EnableDiagnostics=0): it has no diagnostics socket";
     }
 
@@ -97,7 +100,8 @@ internal static class ProgramChecks
         }
     }
 
-    private static HashSet<int> Published()
+    /// <summary>The processes whose runtimes publish a diagnostics socket: the .NET programs that can be watched.</summary>
+    public static HashSet<int> Published()
     {
         try
         {

@@ -20,19 +20,14 @@ internal static class WhyResult
     {
         ArgumentNullException.ThrowIfNull(watch);
         var program = watch.Program;
-        var metrics = StandardMetrics.Read(watch.Account);
-        metrics[StandardMetrics.WallTime] = Math.Round(program.WindowMs, 3);
-        var trial = new TrialResult { Repeat = 0, Status = TrialStatus.Ok, Isolated = true, Metrics = metrics, Runtime = watch.Account };
         var name = Name(program.CommandLine);
-        var variant = Variant(name, program.CommandLine, trial);
+        var variant = Variant(name, program.CommandLine, watch.Account, program.WindowMs);
 
         // Each child a variant of its own, after the program, named by its program and told apart by its process where two share it.
         var names = new HashSet<string>([name], StringComparer.Ordinal);
         var variants = new List<VariantResult> { variant };
         foreach (var (child, account) in program.Children.Zip(watch.ChildAccounts))
         {
-            var childMetrics = StandardMetrics.Read(account);
-            childMetrics[StandardMetrics.WallTime] = Math.Round(child.WindowMs, 3);
             var childName = Name(child.CommandLine);
             if (!names.Add(childName))
             {
@@ -40,8 +35,7 @@ internal static class WhyResult
                 names.Add(childName);
             }
 
-            variants.Add(Variant(childName, child.CommandLine,
-                new TrialResult { Repeat = 0, Status = TrialStatus.Ok, Isolated = true, Metrics = childMetrics, Runtime = account }));
+            variants.Add(Variant(childName, child.CommandLine, account, child.WindowMs));
         }
 
         var notes = new List<string>();
@@ -78,14 +72,21 @@ internal static class WhyResult
         };
     }
 
-    private static VariantResult Variant(string name, IReadOnlyList<string> commandLine, TrialResult trial) => new()
+    // A watched process as a variant: its window the one trial, with the metrics its account gives and the window's length.
+    private static VariantResult Variant(string name, IReadOnlyList<string> commandLine, RuntimeAccount account, double windowMs)
     {
-        Name = name,
-        Description = string.Join(' ', commandLine),
-        Status = TrialStatus.Ok,
-        Trials = [trial],
-        Summary = Summarizer.Summarise([trial], 0, null, []),
-    };
+        var metrics = StandardMetrics.Read(account);
+        metrics[StandardMetrics.WallTime] = Math.Round(windowMs, 3);
+        var trial = new TrialResult { Repeat = 0, Status = TrialStatus.Ok, Isolated = true, Metrics = metrics, Runtime = account };
+        return new VariantResult
+        {
+            Name = name,
+            Description = string.Join(' ', commandLine),
+            Status = TrialStatus.Ok,
+            Trials = [trial],
+            Summary = Summarizer.Summarise([trial], 0, null, []),
+        };
+    }
 
     // The program's name as a reader knows it: the .dll a dotnet host runs, else the command's file name.
     private static string Name(IReadOnlyList<string> commandLine)

@@ -48,6 +48,15 @@ public sealed class WatchReportTests
         };
     }
 
+    // A results file holding `json` is refused in one line that names `where`.
+    private static void Refused(string path, string json, string where)
+    {
+        File.WriteAllText(path, json);
+        var error = Assert.Throws<ResultsFileException>(() => ResultsFile.Read(path));
+        Assert.DoesNotContain('\n', error.Message);
+        Assert.Contains(where, error.Message, StringComparison.Ordinal);
+    }
+
     [Fact]
     public void AWatch_SaysWhatWasWatched_AndWhereItsThreadsWereHeld_WithNoRanking()
     {
@@ -72,10 +81,7 @@ public sealed class WatchReportTests
 
             foreach (var hostile in new[] { Watch(processId: 0), Watch(windowMs: -1) })
             {
-                File.WriteAllText(path, System.Text.Json.JsonSerializer.Serialize(hostile, LabJson.Options));
-                var error = Assert.Throws<ResultsFileException>(() => ResultsFile.Read(path));
-                Assert.DoesNotContain('\n', error.Message);
-                Assert.Contains("scenarios[0].watched holds", error.Message, StringComparison.Ordinal);
+                Refused(path, System.Text.Json.JsonSerializer.Serialize(hostile, LabJson.Options), "scenarios[0].watched holds");
             }
 
             // A queue with a reading missing, one below zero, or a rate that is not a number: refused, never drawn or said.
@@ -89,10 +95,7 @@ public sealed class WatchReportTests
                 System.Text.Json.JsonSerializer.Serialize(Watch(queue: new PoolQueue([new QueueReading(1000, 3)], -5)), LabJson.Options),
             })
             {
-                File.WriteAllText(path, json);
-                var error = Assert.Throws<ResultsFileException>(() => ResultsFile.Read(path));
-                Assert.DoesNotContain('\n', error.Message);
-                Assert.Contains("runtime.poolQueue", error.Message, StringComparison.Ordinal);
+                Refused(path, json, "runtime.poolQueue");
             }
         }
         finally
@@ -167,10 +170,7 @@ public sealed class WatchReportTests
                 withChild with { Watched = withChild.Watched! with { Children = [null!] } },
             })
             {
-                File.WriteAllText(path, System.Text.Json.JsonSerializer.Serialize(run with { Scenarios = [hostile] }, LabJson.Options));
-                var error = Assert.Throws<ResultsFileException>(() => ResultsFile.Read(path));
-                Assert.DoesNotContain('\n', error.Message);
-                Assert.Contains("scenarios[0].watched holds", error.Message, StringComparison.Ordinal);
+                Refused(path, System.Text.Json.JsonSerializer.Serialize(run with { Scenarios = [hostile] }, LabJson.Options), "scenarios[0].watched holds");
             }
         }
         finally
