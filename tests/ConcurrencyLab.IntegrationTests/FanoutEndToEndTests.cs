@@ -7,33 +7,16 @@ namespace ConcurrencyLab.IntegrationTests;
 /// request accounted for, blocking joins growing the product service's threads, and no service left behind.
 /// </summary>
 [Collection(nameof(SocketUsers))]
-public sealed class FanoutEndToEndTests(FanoutEndToEndTests.ScaledRun run) : IClassFixture<FanoutEndToEndTests.ScaledRun>
+public sealed class FanoutEndToEndTests
 {
-    /// <summary>
-    /// One time-scaled run that the first two tests read: the blocking join, the awaiting one, and the blocking join with
-    /// a pool minimum of its own, which cures it. Run once for both, as a user would run the three side by side.
-    /// </summary>
-    public sealed class ScaledRun : IAsyncLifetime
+    [Fact]
+    public async Task Run_Scaled_EveryRequestAnswered_BlockingVariantGrowsServerThreads_NoServiceLeft()
     {
-        internal TempFolder Folder { get; } = new();
-
-        internal ProgramRunner.Result Result { get; private set; } = null!;
-
-        public async Task InitializeAsync() => Result = await ProgramRunner.ConclabAsync(Folder.Path,
-            "run", "fanout", "--requests", "16", "--time-scale", "0.05", "--variants", "waitall@16,whenall-async@16,waitall@16:min-threads=64",
+        using var folder = new TempFolder();
+        var result = await ProgramRunner.ConclabAsync(folder.Path,
+            "run", "fanout", "--requests", "16", "--time-scale", "0.05", "--variants", "waitall@16,whenall-async@16",
             "--repeat", "1", "--warmup", "0", "--out", "out");
 
-        public Task DisposeAsync()
-        {
-            Folder.Dispose();
-            return Task.CompletedTask;
-        }
-    }
-
-    [Fact]
-    public void Run_Scaled_EveryRequestAnswered_BlockingVariantGrowsServerThreads_NoServiceLeft()
-    {
-        var (folder, result) = (run.Folder, run.Result);
         Assert.True(result.ExitCode == 0, result.ToString());
         Assert.Contains("time scale 0.05", result.Output, StringComparison.Ordinal);
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out/results.json")));
@@ -83,9 +66,13 @@ public sealed class FanoutEndToEndTests(FanoutEndToEndTests.ScaledRun run) : ICl
     }
 
     [Fact]
-    public void AVariantsOwnPoolMinimum_CuresTheBlockingVariant_InTheSameRun()
+    public async Task AVariantsOwnPoolMinimum_CuresTheBlockingVariant_InTheSameRun()
     {
-        var (folder, result) = (run.Folder, run.Result);
+        using var folder = new TempFolder();
+        var result = await ProgramRunner.ConclabAsync(folder.Path,
+            "run", "fanout", "--requests", "16", "--time-scale", "0.05", "--variants", "waitall@16,waitall@16:min-threads=64",
+            "--repeat", "1", "--warmup", "0", "--out", "out");
+
         Assert.True(result.ExitCode == 0, result.ToString());
         using var json = JsonDocument.Parse(File.ReadAllText(Path.Combine(folder.Path, "out/results.json")));
         var variants = json.RootElement.GetProperty("scenarios")[0].GetProperty("variants").EnumerateArray().ToDictionary(v => v.GetProperty("name").GetString()!);

@@ -66,7 +66,7 @@ public sealed class WhyTests
         // holds 150 or more at the meter's readings, by construction.
         using var run = RunningProgram.StartConclab(folder.Path, "why", "--out", "out", "--", "dotnet", TargetsDll, "sleep", "200", "1000");
         Assert.True(await RunningProgram.UntilAsync(() => Watched("sleep").Count > 0, TimeSpan.FromSeconds(20)), run.ToString());
-        await Task.Delay(TimeSpan.FromSeconds(3.5));
+        await Task.Delay(TimeSpan.FromSeconds(5));
         run.Signal(2);
         var exitCode = await run.WaitAsync(TimeSpan.FromSeconds(60));
 
