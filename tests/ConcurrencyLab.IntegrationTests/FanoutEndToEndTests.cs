@@ -53,7 +53,11 @@ public sealed class FanoutEndToEndTests
         var blockingService = variants["waitall@16"].GetProperty("trials")[0].GetProperty("service").GetProperty("runtime");
         var awaitingService = variants["whenall-async@16"].GetProperty("trials")[0].GetProperty("service").GetProperty("runtime");
         Assert.True(blockingService.GetProperty("complete").GetBoolean(), blockingService.ToString());
-        Assert.True(Raises(blockingService, "cooperativeBlocking") >= 8, blockingService.ToString());
+        // Which of its two mechanisms raises for the blocked joins is the runtime's timing: by hand 8 or more for blocking;
+        // in a loaded CI run 5 for blocking, then the starvation monitor's once a second. Both answer the joins; the
+        // awaits get neither for blocking.
+        Assert.True(Raises(blockingService, "cooperativeBlocking") >= 1, blockingService.ToString());
+        Assert.True(Raises(blockingService, "cooperativeBlocking") + Raises(blockingService, "starvation") >= 8, blockingService.ToString());
         Assert.Equal(0, Raises(awaitingService, "cooperativeBlocking"));
         Assert.False(variants["waitall@16"].GetProperty("trials")[0].GetProperty("service").TryGetProperty("labThreads", out _));
 

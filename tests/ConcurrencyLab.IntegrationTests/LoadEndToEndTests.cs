@@ -185,9 +185,9 @@ public sealed class LoadEndToEndTests(SampleServiceBuild sample)
         Assert.StartsWith("env DOTNET_ThreadPool_ForceMinWorkerThreads=64 ", variants[1].GetProperty("command").GetString(), StringComparison.Ordinal);
         Assert.All(variants, v => Assert.Equal(JsonValueKind.Object, v.GetProperty("steps")[0].GetProperty("runtime").ValueKind));
 
-        // The floor shows in the runtime's own account: that service's pool started at 100 threads (the runtime reads
-        // every DOTNET_ number as hexadecimal: 0x64), the other's at a handful.
-        Assert.Equal(100, variants[1].GetProperty("steps")[0].GetProperty("runtime").GetProperty("poolTargetAtStart").GetInt32());
+        // The floor shows in the runtime's own account: that service's pool started at 100 threads or more (the runtime
+        // reads every DOTNET_ number as hexadecimal: 0x64; a raise before the window opened makes it 101), the other's at a handful.
+        Assert.InRange(variants[1].GetProperty("steps")[0].GetProperty("runtime").GetProperty("poolTargetAtStart").GetInt32(), 100, 110);
         Assert.True(variants[0].GetProperty("steps")[0].GetProperty("runtime").GetProperty("poolTargetAtStart").GetInt32() < 33);
         Assert.Empty(RunningProgram.ProcessesWith(dll));
     }
