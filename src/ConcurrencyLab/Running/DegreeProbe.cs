@@ -5,7 +5,8 @@ namespace ConcurrencyLab.Running;
 /// while the median improves beyond the noise seen so far, then try the midpoints (on a log scale) between the
 /// best degree and its tried neighbours. A new degree is probed with one trial; it gets <see cref="Trials"/> only
 /// where that one does not settle it (neither <see cref="Clear"/> times faster than the best so far, nor as much
-/// slower), and the degrees that end up near the best get them before the search ends. Pure: the caller runs the
+/// slower), and the degrees that end up near the best get them before the search ends, unless the strategy cannot be
+/// the run's answer: its times <see cref="Clear"/> times the <see cref="Rival"/>'s or more. Pure: the caller runs the
 /// probes and records what they measured, so the search is tested against made-up costs.
 /// </summary>
 internal sealed class DegreeProbe
@@ -62,6 +63,17 @@ internal sealed class DegreeProbe
             _narrowed = _tried.ContainsKey(max);
         }
     }
+
+    /// <summary>
+    /// The least median any strategy searched beside this one has reached so far, set by the caller before each round;
+    /// null when none has. A degree whose time is <see cref="Clear"/> times it or more cannot be the run's fastest, so
+    /// no more trials are spent telling it from its neighbours: one trial each decides the doubling, and the best
+    /// degree found is not topped up.
+    /// </summary>
+    public double? Rival { get; set; }
+
+    /// <summary>The median of the best degree so far; null before any probe succeeded.</summary>
+    public double? BestMedian => Best is { } best ? Median(_tried[best]) : null;
 
     /// <summary>Every degree probed, with its trials' wall times, in increasing degree.</summary>
     public IReadOnlyList<(int Degree, IReadOnlyList<double> WallMs)> Tried => [.. _tried.OrderBy(t => t.Key).Select(t => (t.Key, t.Value))];
@@ -136,10 +148,13 @@ internal sealed class DegreeProbe
             return [];
         }
 
+        // Toward a neighbour as fast as the best within the noise, the curve is flat: a degree between them can be
+        // no faster than both, so only a neighbour slower beyond the noise (or one that failed) has a midpoint.
         var below = _tried.Keys.Where(d => d < best).DefaultIfEmpty().Max();
         var above = _tried.Keys.Where(d => d > best).DefaultIfEmpty().Min();
+        var slower = Median(_tried[best]) * (1 + Noise);
         var mids = new[] { below, above }
-            .Where(n => n > 0)
+            .Where(n => n > 0 && Median(_tried[n]) > slower)
             .Select(n => (int)Math.Round(Math.Sqrt((double)n * best)))
             .Where(m => m >= 1 && m <= _max && !_tried.ContainsKey(m))
             .Distinct()
@@ -163,6 +178,11 @@ internal sealed class DegreeProbe
         }
 
         _finalised = true;
+        if (CannotWin(Median(_tried[best])))
+        {
+            return [];
+        }
+
         var limit = Median(_tried[best]) * Clear;
         _topUps.UnionWith(Candidates.Where(c => c.Value.Count < Trials && Median(c.Value) <= limit).Select(c => c.Key));
         return [.. _topUps];
@@ -229,6 +249,12 @@ internal sealed class DegreeProbe
                 return;
             }
 
+            if (CannotWin(Math.Min(median, best)))
+            {
+                Decide(degree, improved: median < best * (1 - noiseBefore));
+                return;
+            }
+
             _topUps.Add(degree);
             if (_tried[b].Count < Trials)
             {
@@ -262,6 +288,8 @@ internal sealed class DegreeProbe
             _narrowed = true;
         }
     }
+
+    private bool CannotWin(double median) => Rival is { } rival && median >= rival * Clear;
 
     private static double NoiseOf(IReadOnlyList<double> walls)
     {

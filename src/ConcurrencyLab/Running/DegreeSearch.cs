@@ -83,7 +83,7 @@ internal static class DegreeSearch
         // Rounds: each strategy's next degrees at once, so a probe round is one small run.
         // Each round by the trials its probes want (one for a new degree, more for one a single trial did not
         // settle), each a small run of its own.
-        while (probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d))))
+        while (Rivals(probes).SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d))))
             .ToList() is { Count: > 0 } wanted)
         {
             foreach (var round in wanted.GroupBy(w => w.Trials))
@@ -115,6 +115,18 @@ internal static class DegreeSearch
         }
 
         return Searched(scenarioPlan, space, groups, probes, probeNotes);
+    }
+
+    // Each strategy's probe told the least median the others have reached, before it says what it wants next.
+    private static Dictionary<Group, DegreeProbe> Rivals(Dictionary<Group, DegreeProbe> probes)
+    {
+        foreach (var (group, probe) in probes)
+        {
+            probe.Rival = probes.Where(p => p.Key != group && p.Value.BestMedian is not null).Select(p => p.Value.BestMedian!.Value)
+                .DefaultIfEmpty(double.NaN).Min() is var least && double.IsNaN(least) ? null : least;
+        }
+
+        return probes;
     }
 
     // What one round's probes measured, told to each strategy's probe (and to the display).
@@ -184,7 +196,8 @@ internal static class DegreeSearch
         {
             notes.Add($"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in " +
                 $"{results.Sum(r => r.Trials)} probe trials before the run (one a degree, {DegreeProbe.Trials} where one did not settle it " +
-                $"and for the degrees near the best, at most {Budget} degrees each); the run measured the degree found");
+                $"and for the degrees near the best, unless the strategy was {DegreeProbe.Clear} times slower than another's best; at most " +
+                $"{Budget} degrees each); the run measured the degree found");
         }
 
         var unfound = groups.Where(g => !chosen.ContainsKey(g.Key)).Select(g => g.Key.Family).Distinct().ToList();

@@ -113,7 +113,8 @@ public sealed class DegreeProbeTests
 
         var probed = Search(probe, d => Math.Max(100, 1600.0 / d));
 
-        Assert.Equal([2, 4, 8, 16, 32, 64, 11, 23], probed);
+        // Toward 8 (twice as slow) the curve has a slope, so its midpoint is probed; toward 32 it is flat: none.
+        Assert.Equal([2, 4, 8, 16, 32, 64, 11], probed);
         Assert.Equal(16, probe.Best);
         Assert.Equal((16, 64), probe.AsFast);
     }
@@ -175,7 +176,8 @@ public sealed class DegreeProbeTests
         Assert.Equal([8], probe.Next());
         probe.Record(8, [98, 98, 98]);
 
-        Assert.Equal([3, 6], probe.Next());
+        // Flat on both sides of the best within the noise: no midpoint can be faster than both ends, so none is probed.
+        Assert.Empty(probe.Next());
         Assert.Equal((2, 8), probe.AsFast);
     }
 
@@ -191,5 +193,43 @@ public sealed class DegreeProbeTests
 
         Assert.Equal([64], probe.Next());
         Assert.Equal(32, probe.Best);
+    }
+
+    [Fact]
+    public void AFlatCurve_StopsAfterTwoDoublingsWithinTheNoise_AndProbesNoMidpoint()
+    {
+        // Items held to 4 at once by a semaphore: from degree 4 up the time is flat, below it twice as long.
+        var probe = new DegreeProbe(start: 2, max: 1024, budget: 10);
+
+        var trials = SearchAsRun(probe, (d, _) => d < 4 ? 2000 : 1000);
+
+        // 2, 4, then two doublings that do not improve; the midpoint toward 2 (which is slower beyond the noise), none
+        // toward 8; and the degrees as fast as the best get their full trials.
+        Assert.Equal([2, 3, 4, 8, 16], probe.Tried.Select(t => t.Degree));
+        Assert.Equal(4, probe.Best);
+        Assert.Equal((4, 16), probe.AsFast);
+        Assert.InRange(trials, 5, 12);
+    }
+
+    [Fact]
+    public void AStrategyThatCannotWin_GetsOneTrialADegree_AndNoneMoreAtItsBest()
+    {
+        // Another strategy has already reached 100 ms; this one's degrees all take about 300 (three times as long), so
+        // however they compare among themselves, none of them is the run's answer.
+        var cost = (int d, int i) => 300 * (1 + (0.02 * (i % 3))) - d;
+        var hopeless = new DegreeProbe(start: 2, max: 1024, budget: 10) { Rival = 100 };
+        var trials = SearchAsRun(hopeless, cost);
+
+        Assert.All(hopeless.Tried, t => Assert.Single(t.WallMs));
+        Assert.Equal(hopeless.Tried.Count, trials);
+        Assert.NotNull(hopeless.Best);
+
+        // The same costs, with no rival as fast (or none at all): degrees one trial cannot tell apart get their full trials.
+        foreach (var rival in new double?[] { null, 250 })
+        {
+            var contender = new DegreeProbe(start: 2, max: 1024, budget: 10) { Rival = rival };
+            SearchAsRun(contender, cost);
+            Assert.Contains(contender.Tried, t => t.WallMs.Count == DegreeProbe.Trials);
+        }
     }
 }
