@@ -47,15 +47,28 @@ public static class Lab
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(options);
-        // --dop auto: the degrees are searched first, by probes of their own, and the plan runs the degrees found.
-        if (plan.Scenarios.Any(s => s.SearchDegrees))
+        // One journal and one set-up a scenario's phase for the whole measurement: the search's rounds and the run
+        // after them prepare it once (one calibration), and it is torn down after the last of them.
+        RunRecord record;
+        var setUps = new SharedSetUps();
+        try
         {
-            plan = await DegreeSearch.RunAsync(
-                plan, () => new Runner(TrialExecutors.For(options), observer: null, logger), Environment.ProcessorCount, observer, cancellationToken)
-                    .ConfigureAwait(false);
+            // --dop auto: the degrees are searched first, by probes of their own, and the plan runs the degrees found.
+            if (plan.Scenarios.Any(s => s.SearchDegrees))
+            {
+                plan = await DegreeSearch.RunAsync(
+                    plan, () => new Runner(TrialExecutors.For(options), observer: null, logger, setUps: setUps), Environment.ProcessorCount, observer,
+                    cancellationToken).ConfigureAwait(false);
+            }
+
+            record = await new Runner(TrialExecutors.For(options), observer, logger, setUps: setUps).RunAsync(plan, cancellationToken)
+                .ConfigureAwait(false);
+        }
+        finally
+        {
+            await setUps.DisposeAsync().ConfigureAwait(false);
         }
 
-        var record = await new Runner(TrialExecutors.For(options), observer, logger).RunAsync(plan, cancellationToken).ConfigureAwait(false);
-        return Summarizer.Summarise(record);
+        return Summarizer.Summarise(setUps.Notes.Count == 0 ? record : record with { Notes = [.. record.Notes, .. setUps.Notes] });
     }
 }

@@ -21,6 +21,7 @@ internal sealed partial class Runner
     private readonly IRunObserver? _observer;
     private readonly ILogger _logger;
     private readonly TimeProvider _time;
+    private readonly SharedSetUps? _setUps;
     private bool _displayFailureLogged;
 
     /// <summary>A runner of trials through <paramref name="executor"/>.</summary>
@@ -28,8 +29,12 @@ internal sealed partial class Runner
     /// <param name="observer">A progress display told about the run as it goes; none when null.</param>
     /// <param name="logger">Where the runner says what goes wrong outside a trial (a failing display); nowhere when null.</param>
     /// <param name="time">The clock the run's start time is read from; the system's when null.</param>
-    public Runner(ITrialExecutor executor, IRunObserver? observer = null, ILogger? logger = null, TimeProvider? time = null)
+    /// <param name="setUps">Set-ups, and the journal, shared with the other runs of one measurement (a degree search's
+    /// rounds and the run after them), which tear them down; when null the run prepares and tears down its own.</param>
+    public Runner(
+        ITrialExecutor executor, IRunObserver? observer = null, ILogger? logger = null, TimeProvider? time = null, SharedSetUps? setUps = null)
     {
+        _setUps = setUps;
         _executor = executor ?? throw new ArgumentNullException(nameof(executor));
         _observer = observer;
         _logger = logger ?? NullLogger.Instance;
@@ -48,7 +53,7 @@ internal sealed partial class Runner
             LeftoversRemoved(_logger, removed);
         }
 
-        using var journal = RunJournal.TryBegin(runNotes);
+        using var journal = _setUps is null ? RunJournal.TryBegin(runNotes) : null;
         Notify(o => o.RunStarting(plan), runNotes);
         var scenarios = new List<ScenarioRecord>();
         var counter = new TrialCounter();
@@ -154,8 +159,8 @@ internal sealed partial class Runner
                 var rounds = plan.Settings.Warmup + plan.Settings.Repeat;
                 try
                 {
-                    fixture = await scenarioPlan.Scenario.PrepareRunAsync(phaseParameters, plan.Settings.Seed, cancellationToken)
-                        .ConfigureAwait(false);
+                    fixture = await (runner._setUps?.GetAsync(scenarioPlan.Scenario, phaseParameters, plan.Settings.Seed, cancellationToken)
+                        ?? scenarioPlan.Scenario.PrepareRunAsync(phaseParameters, plan.Settings.Seed, cancellationToken)).ConfigureAwait(false);
                 }
                 catch (Exception ex) when (ex is not OperationCanceledException)
                 {
@@ -203,7 +208,8 @@ internal sealed partial class Runner
 
         private async Task TearDownAsync(RunFixture? fixture, string at)
         {
-            if (fixture is null)
+            // A shared set-up is torn down by its owner, after the measurement's last run.
+            if (fixture is null || runner._setUps is not null)
             {
                 return;
             }

@@ -111,6 +111,45 @@ public sealed class WorkloadScenarioTests
     }
 
     [Fact]
+    public async Task ADegreeSearch_AndTheRunAfterIt_ShareOneSetUp_TornDownOnceAfterTheRun()
+    {
+        // Before, every probe round prepared the run's set-up again (a calibration each): the search's rounds and the
+        // run would have made it 3 times or more here.
+        var made = 0;
+        var calibration = new Calibration(42);
+        var withSetUp = new WorkloadScenario("searched-set-up", context => new Waiting(context.Get(Items), context.Get(WaitMs), context))
+        {
+            Parameters = [Items],
+            Sweeps = [WaitMs],
+            Metrics = [Peak, Seen],
+            SetUpRunAsync = (_, _) =>
+            {
+                Interlocked.Increment(ref made);
+                Assert.False(calibration.Disposed, "a set-up was made again after it was torn down");
+                return Task.FromResult<object?>(calibration);
+            },
+        };
+        var options = new RunOptions
+        {
+            Variants = ["foreach-async@2"],
+            Parameters = new Dictionary<string, string> { ["dop"] = "auto", ["wait-ms"] = "20" },
+            Repeat = 2,
+            Warmup = 0,
+            InProcess = true,
+        };
+        Assert.True(RunPlanner.TryCreate(options, [withSetUp], out var plan, out var errors), string.Join("; ", errors));
+
+        var run = await Lab.MeasureAsync(plan, options, observer: null, logger: null, CancellationToken.None);
+
+        var search = Assert.Single(run.Scenarios[0].DegreeSearches);
+        Assert.True(search.Tried.Count >= 2, $"{search.Tried.Count} degrees tried");
+        Assert.Equal(1, made);
+        Assert.True(calibration.Disposed);
+        Assert.Empty(Directory.EnumerateFiles(Path.GetTempPath(), $"conclab-setup-{Environment.ProcessId}-*"));
+        Assert.All(run.Scenarios[0].Variants.SelectMany(v => v.Trials), t => Assert.Equal(42, t.Metrics["seen-set-up"]));
+    }
+
+    [Fact]
     public async Task AWorkloadsSetUpAndTearDown_FrameTheRegion_AndItsCheck_FailsTheTrialWithItsReason()
     {
         var log = new List<string>();
