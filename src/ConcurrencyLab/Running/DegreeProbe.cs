@@ -188,9 +188,20 @@ internal sealed class DegreeProbe
         return [.. _topUps];
     }
 
-    /// <summary>Records what a probe of <paramref name="degree"/> measured (a degree probed again adds to its trials),
-    /// and decides what comes next.</summary>
-    public void Record(int degree, IReadOnlyList<double> wallMs)
+    /// <summary>
+    /// The least share of the cores a first probe must leave idle for the search to skip doublings: busy a quarter of
+    /// the time or less, the cores would be saturated only two doublings on or more.
+    /// </summary>
+    public const double IdleToSkip = 0.75;
+
+    /// <summary>
+    /// Records what a probe of <paramref name="degree"/> measured (a degree probed again adds to its trials), and
+    /// decides what comes next. <paramref name="busyShare"/> is the share of the cores its trials kept busy (CPU time
+    /// over wall time and cores), when known: a first probe that left them mostly idle makes the search skip the
+    /// doublings whose gain that predicts (each about halving the time, as items that wait share the cores), straight
+    /// to the greatest doubling at which the cores would not yet be saturated (degree / share), and go on from there.
+    /// </summary>
+    public void Record(int degree, IReadOnlyList<double> wallMs, double? busyShare = null)
     {
         ArgumentNullException.ThrowIfNull(wallMs);
         var times = wallMs.Where(w => double.IsFinite(w) && w > 0).ToList();
@@ -266,7 +277,24 @@ internal sealed class DegreeProbe
         }
 
         Decide(degree, improved: bestBefore is not { } before || Median(times) < Median(_tried[before]) * (1 - noiseBefore));
+        if (bestBefore is null && busyShare is > 0 and <= 1 - IdleToSkip && !_narrowed)
+        {
+            // Each doubling up to degree / share would about halve the time (clear at one trial each); the search goes
+            // to the last of them at once. The midpoints toward the start, slower beyond the noise, still get probed.
+            var saturated = degree / busyShare.Value;
+            var jump = degree;
+            while (jump * 2 <= saturated && jump * 2 <= _max)
+            {
+                jump *= 2;
+            }
+
+            _next = Math.Max(_next, jump);
+            Skipped = Math.Max(0, (int)Math.Round(Math.Log2((double)jump / degree)) - 1);
+        }
     }
+
+    /// <summary>How many doublings the first probe's idle cores let the search skip; 0 when none.</summary>
+    public int Skipped { get; private set; }
 
     // Doubling goes on from a degree that improved on the best, and once more past one that did not: a time that
     // falls slowly (a pool that grows as items block) can miss the noise at one step and clear it at the next.

@@ -75,10 +75,10 @@ internal static class DegreeSearch
         // the run's (--cores), else this machine's.
         var runCores = plan.Settings.RuntimeEnvironment.TryGetValue(RuntimeSettings.Cores.Variable, out var set)
             && int.TryParse(set, System.Globalization.NumberStyles.None, CultureInfo.InvariantCulture, out var n) && n >= 1 ? n : processorCount;
+        var cores = groups.ToDictionary(g => g.Key, g => g.First().WholeNumber(RuntimeSettings.Cores.Parameter.Name) ?? runCores);
         var probes = groups.ToDictionary(
             g => g.Key,
-            g => new DegreeProbe(g.First().WholeNumber(RuntimeSettings.Cores.Parameter.Name)
-                ?? runCores, Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
+            g => new DegreeProbe(cores[g.Key], Math.Min(MaxDegree, StrategyCatalog.Find(g.Key.Family)?.MaxDegree ?? MaxDegree), Budget));
 
         // Rounds: each strategy's next degrees at once, so a probe round is one small run.
         // Each round by the trials its probes want (one for a new degree, more for one a single trial did not
@@ -110,7 +110,7 @@ internal static class DegreeSearch
                 }
 
                 probeNotes.UnionWith(record.Scenarios.SelectMany(s => s.Notes));
-                RecordRound(record, variants, probes, scenarioPlan.Scenario.Name, observer);
+                RecordRound(record, variants, probes, cores, scenarioPlan.Scenario.Name, observer);
             }
         }
 
@@ -134,6 +134,7 @@ internal static class DegreeSearch
         RunRecord record,
         List<(Group Group, int Degree, Variant Variant)> variants,
         Dictionary<Group, DegreeProbe> probes,
+        Dictionary<Group, int> cores,
         string scenario,
         IRunObserver? observer)
     {
@@ -146,8 +147,9 @@ internal static class DegreeSearch
                 probes[group].LimitTo(planned.ItemsPlanned);
             }
 
-            var walls = measured.GetValueOrDefault(variant.Name)?.Where(t => t.Status == TrialStatus.Ok).Select(t => t.WallMs).ToList() ?? [];
-            probes[group].Record(degree, walls);
+            var ok = measured.GetValueOrDefault(variant.Name)?.Where(t => t.Status == TrialStatus.Ok).ToList() ?? [];
+            var walls = ok.Select(t => t.WallMs).ToList();
+            probes[group].Record(degree, walls, BusyShare(ok, cores[group]));
             try
             {
                 // Said with every trial of the degree so far, the ones a probe added to included.
@@ -159,6 +161,15 @@ internal static class DegreeSearch
                 // A display that fails costs the display, never the search.
             }
         }
+    }
+
+    // The share of the cores the trials kept busy (their process's CPU time over wall time and cores), the most of
+    // them, so a jump it predicts is the shorter; null when a trial did not measure its CPU.
+    private static double? BusyShare(List<TrialResult> trials, int cores)
+    {
+        var shares = trials.Select(t => t.Value(Measurement.StandardMetrics.Cpu) is { } cpu && t.WallMs > 0 ? cpu / t.WallMs / cores : (double?)null)
+            .ToList();
+        return shares.Count == 0 || shares.Any(s => s is null) ? null : shares.Max();
     }
 
     // The scenario's plan once searched: the degree found in place of each group's degrees, its searches, and notes.
@@ -194,6 +205,13 @@ internal static class DegreeSearch
         var notes = new List<string>(scenarioPlan.Notes);
         if (results.Count > 0)
         {
+            if (found.Count(g => probes[g.Key].Skipped > 0) is var skipping and > 0)
+            {
+                notes.Add($"--dop auto: the first probe of {skipping} strateg{(skipping == 1 ? "y" : "ies")} kept the cores busy " +
+                    $"{1 - DegreeProbe.IdleToSkip:P0} of the time or less, so the doublings that would each have about halved the time " +
+                    $"(up to the degree that saturates the cores) were skipped, not probed");
+            }
+
             notes.Add($"--dop auto: the degree of {results.Count} strateg{(results.Count == 1 ? "y" : "ies")} searched in " +
                 $"{results.Sum(r => r.Trials)} probe trials before the run (one a degree, {DegreeProbe.Trials} where one did not settle it " +
                 $"and for the degrees near the best, unless the strategy was {DegreeProbe.Clear} times slower than another's best; at most " +

@@ -232,4 +232,63 @@ public sealed class DegreeProbeTests
             Assert.Contains(contender.Tried, t => t.WallMs.Count == DegreeProbe.Trials);
         }
     }
+
+    // Runs the search with each probe's trials and the share of the cores they kept busy, from a model of the work:
+    // its wall time and CPU time at a degree, on 2 cores.
+    private static int SearchWithCpu(DegreeProbe probe, Func<int, double> wall, double cpuMs)
+    {
+        var trials = 0;
+        while (probe.Next() is { Count: > 0 } next)
+        {
+            foreach (var degree in next)
+            {
+                var count = probe.TrialsFor(degree);
+                probe.Record(degree, [.. Enumerable.Repeat(wall(degree), count)], cpuMs / wall(degree) / 2);
+                trials += count;
+            }
+        }
+
+        return trials;
+    }
+
+    [Fact]
+    public void AFirstProbeThatLeavesTheCoresIdle_SkipsTheDoublingsThatOnlyHalveTheTime()
+    {
+        // 200 items of 4 ms of CPU then 30 ms of waiting, on 2 cores: the time halves with each doubling until the
+        // cores are saturated, at about degree 17 (2 cores x 34 / 4), and is 400 ms from there on.
+        static double Wall(int d) => Math.Max(200 * 34.0 / d, 400);
+        var skipping = new DegreeProbe(start: 2, max: 1024, budget: 10);
+        skipping.LimitTo(200);
+        var plain = new DegreeProbe(start: 2, max: 1024, budget: 10);
+        plain.LimitTo(200);
+
+        var trials = SearchWithCpu(skipping, Wall, cpuMs: 800);
+        var without = SearchAsRun(plain, (d, _) => Wall(d));
+
+        // Busy 12% of the time at degree 2: straight to 16, 4 and 8 never probed; and the same answer as without.
+        Assert.Equal(2, skipping.Skipped);
+        Assert.DoesNotContain(skipping.Tried, t => t.Degree is 4 or 8);
+        Assert.Equal(400, Wall(skipping.Best!.Value));
+        Assert.Equal(400, Wall(plain.Best!.Value));
+        Assert.True(trials < without, $"{trials} trials skipping, {without} without");
+    }
+
+    [Fact]
+    public void ASkipThatOvershootsAFlatCurve_StillFindsItsTime_AndABusyFirstProbeSkipsNothing()
+    {
+        // Held to 4 at once by a semaphore: twice as long below 4, flat from there. The idle cores at 2 predict a
+        // saturation at 17, past the flat's start; the midpoint toward 2 finds a degree as fast, whatever it is.
+        static double Held(int d) => d < 4 ? 3400 : 1700;
+        var held = new DegreeProbe(start: 2, max: 1024, budget: 10);
+        SearchWithCpu(held, Held, cpuMs: 800);
+        Assert.Equal(1700, Held(held.Best!.Value));
+        Assert.True(held.Tried.Count <= 6, string.Join(", ", held.Tried.Select(t => t.Degree)));
+
+        // CPU-bound: the cores are busy 95% of the time at 2, so nothing is skipped.
+        var busy = new DegreeProbe(start: 2, max: 1024, budget: 10);
+        SearchWithCpu(busy, d => 1000 + d, cpuMs: 1900);
+        Assert.Equal(0, busy.Skipped);
+        Assert.Contains(busy.Tried, t => t.Degree == 4);
+        Assert.Equal(2, busy.Best);
+    }
 }
