@@ -54,10 +54,13 @@ public static class Lab
         try
         {
             // --dop auto: the degrees are searched first, by probes of their own, and the plan runs the degrees found.
+            // A probe is read for its wall and CPU time only: it runs without the runtime's account, whose session
+            // each trial's process would otherwise open and close.
             if (plan.Scenarios.Any(s => s.SearchDegrees))
             {
+                var probing = options with { Events = Measurement.RuntimeEvents.Off };
                 plan = await DegreeSearch.RunAsync(
-                    plan, () => new Runner(TrialExecutors.For(options), observer: null, logger, setUps: setUps), Environment.ProcessorCount, observer,
+                    plan, () => new Runner(TrialExecutors.For(probing), observer: null, logger, setUps: setUps), Environment.ProcessorCount, observer,
                     cancellationToken).ConfigureAwait(false);
             }
 
