@@ -60,7 +60,7 @@ public static class Lab
             {
                 var probing = options with { Events = Measurement.RuntimeEvents.Off };
                 plan = await DegreeSearch.RunAsync(
-                    plan, () => new Runner(TrialExecutors.For(probing), observer: null, logger, setUps: setUps), Environment.ProcessorCount, observer,
+                    plan, relay => new Runner(TrialExecutors.For(probing), relay, logger, setUps: setUps), Environment.ProcessorCount, observer,
                     cancellationToken).ConfigureAwait(false);
             }
 

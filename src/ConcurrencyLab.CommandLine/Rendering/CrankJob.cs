@@ -69,6 +69,9 @@ internal static class CrankJob
         public void DegreeProbed(string scenario, string variant, int trials, double? medianMs)
             => inner.DegreeProbed(scenario, variant, trials, medianMs);
 
+        public void ProbeTrialFinished(string scenario, string variant, int probeTrials, double? wallMs)
+            => inner.ProbeTrialFinished(scenario, variant, probeTrials, wallMs);
+
         public void ScenarioFinished(ScenarioRecord scenario) => inner.ScenarioFinished(scenario);
     }
 }

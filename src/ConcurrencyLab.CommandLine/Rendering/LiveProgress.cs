@@ -65,6 +65,13 @@ internal sealed class LiveProgress : IRunObserver, IDisposable
         _current.Description = Markup.Escape($"searching degrees: {scenario} {variant}, {said}");
     }
 
+    public void ProbeTrialFinished(string scenario, string variant, int probeTrials, double? wallMs)
+    {
+        var said = wallMs is { } w ? string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{w:0.0} ms") : "failed";
+        var count = $"{probeTrials} probe trial{(probeTrials == 1 ? "" : "s")}";
+        _current.Description = Markup.Escape($"searching degrees: {count} so far, the last {scenario} {variant} ({said})");
+    }
+
     public void TrialStarting(TrialProgress progress)
     {
         ArgumentNullException.ThrowIfNull(progress);

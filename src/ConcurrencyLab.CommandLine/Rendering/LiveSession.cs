@@ -85,6 +85,9 @@ internal sealed class LiveSession : IRunObserver, IDisposable
     public void DegreeProbed(string scenario, string variant, int trials, double? medianMs)
         => _live?.DegreeProbed(scenario, variant, trials, medianMs);
 
+    public void ProbeTrialFinished(string scenario, string variant, int probeTrials, double? wallMs)
+        => _live?.ProbeTrialFinished(scenario, variant, probeTrials, wallMs);
+
     public void ScenarioFinished(ScenarioRecord scenario)
     {
         _live?.ScenarioFinished(scenario);

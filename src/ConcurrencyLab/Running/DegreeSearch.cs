@@ -24,7 +24,7 @@ internal static class DegreeSearch
     /// </summary>
     public static async Task<RunPlan> RunAsync(
         RunPlan plan,
-        Func<Runner> runner,
+        Func<IRunObserver?, Runner> runner,
         int processorCount,
         IRunObserver? observer,
         CancellationToken cancellationToken)
@@ -56,7 +56,7 @@ internal static class DegreeSearch
     private static async Task<ScenarioPlan?> SearchAsync(
         RunPlan plan,
         ScenarioPlan scenarioPlan,
-        Func<Runner> runner,
+        Func<IRunObserver?, Runner> runner,
         int processorCount,
         IRunObserver? observer,
         CancellationToken cancellationToken)
@@ -71,6 +71,7 @@ internal static class DegreeSearch
             .ToList();
         var members = groups.ToDictionary(g => g.Key);
         var probeNotes = new SortedSet<string>(StringComparer.Ordinal);
+        var relay = observer is null ? null : new ProbeRelay(observer);
         // Each search starts at the cores its trials' runtime sees: the variant's own (a sweep of --cores), else
         // the run's (--cores), else this machine's.
         var runCores = plan.Settings.RuntimeEnvironment.TryGetValue(RuntimeSettings.Cores.Variable, out var set)
@@ -97,7 +98,7 @@ internal static class DegreeSearch
                 RunRecord record;
                 try
                 {
-                    record = await runner().RunAsync(probePlan, cancellationToken).ConfigureAwait(false);
+                    record = await runner(relay).RunAsync(probePlan, cancellationToken).ConfigureAwait(false);
                 }
                 catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
                 {
@@ -115,6 +116,28 @@ internal static class DegreeSearch
         }
 
         return Searched(scenarioPlan, space, groups, probes, probeNotes);
+    }
+
+    // Tells the display of each probe trial as it ends, counted across the search's rounds; the rounds' own news
+    // (their plans, their tables) is not the run's, and is not passed on.
+    private sealed class ProbeRelay(IRunObserver display) : IRunObserver
+    {
+        private int _trials;
+
+        public void RunStarting(RunPlan plan)
+        {
+        }
+
+        public void TrialStarting(TrialProgress progress)
+        {
+        }
+
+        public void TrialFinished(TrialProgress progress, TrialResult result) =>
+            display.ProbeTrialFinished(progress.Scenario, progress.Variant, ++_trials, result.Status == TrialStatus.Ok ? result.WallMs : null);
+
+        public void ScenarioFinished(ScenarioRecord scenario)
+        {
+        }
     }
 
     // Each strategy's probe told the least median the others have reached, before it says what it wants next.

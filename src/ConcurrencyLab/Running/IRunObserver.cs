@@ -47,6 +47,15 @@ internal interface IRunObserver
     {
     }
 
+    /// <summary>
+    /// One probe trial of a degree search (<c>--dop auto</c>) has ended, before the run: its variant, the probe trials
+    /// the search has run so far, this one included, and its wall time (null when it failed). A search's length is not
+    /// known ahead, so it is counted, not shown against a total.
+    /// </summary>
+    void ProbeTrialFinished(string scenario, string variant, int probeTrials, double? wallMs)
+    {
+    }
+
     /// <summary>A scenario's trials have all run (or the run was cancelled during them): what they measured, before statistics.</summary>
     void ScenarioFinished(ScenarioRecord scenario);
 }

@@ -139,14 +139,44 @@ public sealed class WorkloadScenarioTests
         };
         Assert.True(RunPlanner.TryCreate(options, [withSetUp], out var plan, out var errors), string.Join("; ", errors));
 
-        var run = await Lab.MeasureAsync(plan, options, observer: null, logger: null, CancellationToken.None);
+        var display = new ProbeCounter();
+        var run = await Lab.MeasureAsync(plan, options, display, logger: null, CancellationToken.None);
 
         var search = Assert.Single(run.Scenarios[0].DegreeSearches);
         Assert.True(search.Tried.Count >= 2, $"{search.Tried.Count} degrees tried");
+
+        // The display heard of every probe trial as it ended, counted across the search's rounds, and of no trial of
+        // the rounds as the run's own.
+        Assert.Equal(Enumerable.Range(1, search.Tried.Sum(t => t.Trials)), display.ProbeCounts);
+        Assert.Equal(run.Scenarios[0].Variants.Sum(v => v.Trials.Count), display.RunTrials);
+        Assert.Equal(1, display.Runs);
         Assert.Equal(1, made);
         Assert.True(calibration.Disposed);
         Assert.Empty(Directory.EnumerateFiles(Path.GetTempPath(), $"conclab-setup-{Environment.ProcessId}-*"));
         Assert.All(run.Scenarios[0].Variants.SelectMany(v => v.Trials), t => Assert.Equal(42, t.Metrics["seen-set-up"]));
+    }
+
+    private sealed class ProbeCounter : IRunObserver
+    {
+        public List<int> ProbeCounts { get; } = [];
+
+        public int RunTrials { get; private set; }
+
+        public int Runs { get; private set; }
+
+        public void RunStarting(RunPlan plan) => Runs++;
+
+        public void TrialStarting(TrialProgress progress)
+        {
+        }
+
+        public void TrialFinished(TrialProgress progress, TrialResult result) => RunTrials++;
+
+        public void ProbeTrialFinished(string scenario, string variant, int probeTrials, double? wallMs) => ProbeCounts.Add(probeTrials);
+
+        public void ScenarioFinished(ScenarioRecord scenario)
+        {
+        }
     }
 
     [Fact]
