@@ -47,23 +47,26 @@ public static class Lab
     {
         ArgumentNullException.ThrowIfNull(plan);
         ArgumentNullException.ThrowIfNull(options);
-        // One journal and one set-up a scenario's phase for the whole measurement: the search's rounds and the run
-        // after them prepare it once (one calibration), and it is torn down after the last of them.
+        if (!plan.Scenarios.Any(s => s.SearchDegrees))
+        {
+            // One run, which prepares each phase's set-up and tears it down before the next (a --grow size's files
+            // are gone before the next size's are written).
+            return Summarizer.Summarise(await new Runner(TrialExecutors.For(options), observer, logger).RunAsync(plan, cancellationToken)
+                .ConfigureAwait(false));
+        }
+
+        // --dop auto: the degrees are searched first, by probes of their own, and the plan runs the degrees found. The
+        // search's rounds and the run after them share one journal and one set-up a phase (one calibration), torn down
+        // after the last of them. A probe is read for its wall and CPU time only: it runs without the runtime's account,
+        // whose session each trial's process would otherwise open and close.
         RunRecord record;
         var setUps = new SharedSetUps();
         try
         {
-            // --dop auto: the degrees are searched first, by probes of their own, and the plan runs the degrees found.
-            // A probe is read for its wall and CPU time only: it runs without the runtime's account, whose session
-            // each trial's process would otherwise open and close.
-            if (plan.Scenarios.Any(s => s.SearchDegrees))
-            {
-                var probing = options with { Events = Measurement.RuntimeEvents.Off };
-                plan = await DegreeSearch.RunAsync(
-                    plan, relay => new Runner(TrialExecutors.For(probing), relay, logger, setUps: setUps), Environment.ProcessorCount, observer,
-                    cancellationToken).ConfigureAwait(false);
-            }
-
+            var probing = options with { Events = Measurement.RuntimeEvents.Off };
+            plan = await DegreeSearch.RunAsync(
+                plan, relay => new Runner(TrialExecutors.For(probing), relay, logger, setUps: setUps), Environment.ProcessorCount, observer,
+                cancellationToken).ConfigureAwait(false);
             record = await new Runner(TrialExecutors.For(options), observer, logger, setUps: setUps).RunAsync(plan, cancellationToken)
                 .ConfigureAwait(false);
         }

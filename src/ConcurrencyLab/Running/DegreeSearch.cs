@@ -84,9 +84,20 @@ internal static class DegreeSearch
         // Rounds: each strategy's next degrees at once, so a probe round is one small run.
         // Each round by the trials its probes want (one for a new degree, more for one a single trial did not
         // settle), each a small run of its own.
-        while (Rivals(probes).SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d))))
-            .ToList() is { Count: > 0 } wanted)
+        while (true)
         {
+            // Each strategy's probe is told the least median the others have reached before it says what it wants.
+            foreach (var (group, probe) in probes)
+            {
+                probe.Rival = probes.Where(p => p.Key != group).Min(p => p.Value.BestMedian);
+            }
+
+            var wanted = probes.SelectMany(p => p.Value.Next().Select(d => (Group: p.Key, Degree: d, Trials: p.Value.TrialsFor(d)))).ToList();
+            if (wanted.Count == 0)
+            {
+                break;
+            }
+
             foreach (var round in wanted.GroupBy(w => w.Trials))
             {
                 var variants = round.Select(r => (r.Group, r.Degree, Variant: At(space, members[r.Group], r.Degree))).ToList();
@@ -138,18 +149,6 @@ internal static class DegreeSearch
         public void ScenarioFinished(ScenarioRecord scenario)
         {
         }
-    }
-
-    // Each strategy's probe told the least median the others have reached, before it says what it wants next.
-    private static Dictionary<Group, DegreeProbe> Rivals(Dictionary<Group, DegreeProbe> probes)
-    {
-        foreach (var (group, probe) in probes)
-        {
-            probe.Rival = probes.Where(p => p.Key != group && p.Value.BestMedian is not null).Select(p => p.Value.BestMedian!.Value)
-                .DefaultIfEmpty(double.NaN).Min() is var least && double.IsNaN(least) ? null : least;
-        }
-
-        return probes;
     }
 
     // What one round's probes measured, told to each strategy's probe (and to the display).

@@ -78,17 +78,11 @@ public sealed class WorkloadScenarioTests
     {
         var made = 0;
         var calibration = new Calibration(42);
-        var withSetUp = new WorkloadScenario("with-set-up", context => new Waiting(context.Get(Items), context.Get(WaitMs), context))
+        var withSetUp = WithSetUp("with-set-up", () =>
         {
-            Parameters = [Items],
-            Sweeps = [WaitMs],
-            Metrics = [Peak, Seen],
-            SetUpRunAsync = (_, _) =>
-            {
-                made++;
-                return Task.FromResult<object?>(calibration);
-            },
-        };
+            made++;
+            return calibration;
+        });
         Assert.True(RunPlanner.TryCreate(new RunOptions { Variants = ["whenall", "sequential"], Repeat = 2, Warmup = 0, InProcess = true }, [withSetUp], out var plan, out var errors), string.Join("; ", errors));
 
         var run = Summarizer.Summarise(await new Runner(new InProcessTrialExecutor()).RunAsync(plan));
@@ -117,18 +111,12 @@ public sealed class WorkloadScenarioTests
         // run would have made it 3 times or more here.
         var made = 0;
         var calibration = new Calibration(42);
-        var withSetUp = new WorkloadScenario("searched-set-up", context => new Waiting(context.Get(Items), context.Get(WaitMs), context))
+        var withSetUp = WithSetUp("searched-set-up", () =>
         {
-            Parameters = [Items],
-            Sweeps = [WaitMs],
-            Metrics = [Peak, Seen],
-            SetUpRunAsync = (_, _) =>
-            {
-                Interlocked.Increment(ref made);
-                Assert.False(calibration.Disposed, "a set-up was made again after it was torn down");
-                return Task.FromResult<object?>(calibration);
-            },
-        };
+            Interlocked.Increment(ref made);
+            Assert.False(calibration.Disposed, "a set-up was made again after it was torn down");
+            return calibration;
+        });
         var options = new RunOptions
         {
             Variants = ["foreach-async@2"],
@@ -155,6 +143,16 @@ public sealed class WorkloadScenarioTests
         Assert.Empty(Directory.EnumerateFiles(Path.GetTempPath(), $"conclab-setup-{Environment.ProcessId}-*"));
         Assert.All(run.Scenarios[0].Variants.SelectMany(v => v.Trials), t => Assert.Equal(42, t.Metrics["seen-set-up"]));
     }
+
+    // A scenario of waiting items whose run's set-up is what make returns.
+    private static WorkloadScenario WithSetUp(string name, Func<Calibration> make) =>
+        new(name, context => new Waiting(context.Get(Items), context.Get(WaitMs), context))
+        {
+            Parameters = [Items],
+            Sweeps = [WaitMs],
+            Metrics = [Peak, Seen],
+            SetUpRunAsync = (_, _) => Task.FromResult<object?>(make()),
+        };
 
     private sealed class ProbeCounter : IRunObserver
     {
